@@ -1,0 +1,81 @@
+"""Regenerate the Python code of the contracts in ``protos/`` into ``tau/`` (checked in).
+
+python scripts/gen_protos.py          # regenerate
+python scripts/gen_protos.py --check  # fail when the checked-in code is out of date (CI)
+"""
+
+from __future__ import annotations
+
+import argparse
+import filecmp
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PROTOS = ROOT / "protos"
+OUT = ROOT / "tau"
+
+
+def generate(into: Path) -> None:
+    """Run protoc (from grpcio-tools) with the mypy-protobuf plugins for typed stubs."""
+    bin_dir = Path(sys.executable).parent
+    sources = sorted(str(p.relative_to(PROTOS)) for p in PROTOS.rglob("*.proto"))
+    subprocess.run(  # noqa: S603 - our own protoc, our own files
+        [
+            sys.executable,
+            "-m",
+            "grpc_tools.protoc",
+            f"-I{PROTOS}",
+            f"--plugin=protoc-gen-mypy={bin_dir / 'protoc-gen-mypy'}",
+            f"--plugin=protoc-gen-mypy_grpc={bin_dir / 'protoc-gen-mypy_grpc'}",
+            f"--python_out={into}",
+            f"--grpc_python_out={into}",
+            f"--mypy_out={into}",
+            f"--mypy_grpc_out={into}",
+            *sources,
+        ],
+        check=True,
+    )
+    for folder in [into / "tau", *(p for p in (into / "tau").rglob("*") if p.is_dir())]:
+        (folder / "__init__.py").touch()
+    (into / "tau" / "py.typed").touch()
+
+
+def differences(a: Path, b: Path) -> list[str]:
+    """Relative paths that differ between two trees."""
+    found: list[str] = []
+    compare = filecmp.dircmp(a, b, ignore=["__pycache__"])
+    stack = [(compare, Path())]
+    while stack:
+        node, rel = stack.pop()
+        found += [str(rel / n) for n in node.left_only + node.right_only + node.diff_files]
+        stack += [(sub, rel / name) for name, sub in node.subdirs.items()]
+    return found
+
+
+def main() -> int:
+    """Regenerate, or with --check compare."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--check", action="store_true", help="only check that tau/ is up to date")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        generate(Path(tmp))
+        fresh = Path(tmp) / "tau"
+        if args.check:
+            stale = differences(fresh, OUT) if OUT.exists() else ["tau/"]
+            if stale:
+                print("generated code is out of date; run: python scripts/gen_protos.py", *stale, sep="\n  ")
+                return 1
+            print("generated code is up to date")
+            return 0
+        shutil.rmtree(OUT, ignore_errors=True)
+        shutil.copytree(fresh, OUT)
+    print(f"generated {OUT.relative_to(ROOT)}/")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

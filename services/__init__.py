@@ -1,0 +1,1 @@
+"""The four taumesh gRPC services, one folder each."""

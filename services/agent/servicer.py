@@ -1,0 +1,60 @@
+"""AgentService over gRPC: dispatches each call to the configured built-in strategy."""
+
+from __future__ import annotations
+
+from services.agent.strategies import STRATEGIES, AgentStrategy
+from services.agent.strategies.base import AgentTurn
+from tau.agent.v1 import agent_pb2, agent_pb2_grpc
+from taumesh.convert import (
+    agent_settings_from_proto,
+    episode_from_proto,
+    message_to_proto,
+    messages_from_proto,
+    tool_schema_from_proto,
+    usage_to_proto,
+)
+from taumesh.domains import Catalog
+from taumesh.rpc.errors import Context, InvalidArgument, status_codes
+from taumesh.rpc.server import Service
+
+
+class AgentServicer(agent_pb2_grpc.AgentServiceServicer):
+    """Serves the built-in agent strategies."""
+
+    def __init__(self, catalog: Catalog) -> None:
+        self.catalog = catalog
+        self._strategies: dict[str, AgentStrategy] = {}
+
+    def strategy(self, name: str) -> AgentStrategy:
+        if name not in STRATEGIES:
+            raise InvalidArgument(f"unknown agent strategy {name!r}; known: {sorted(STRATEGIES)}")
+        if name not in self._strategies:
+            self._strategies[name] = STRATEGIES[name](self.catalog)
+        return self._strategies[name]
+
+    @status_codes
+    async def NextMessage(
+        self, request: agent_pb2.NextMessageRequest, context: Context
+    ) -> agent_pb2.NextMessageResponse:
+        settings = agent_settings_from_proto(request.config)
+        strategy = self.strategy(settings.strategy)
+        turn = AgentTurn(
+            episode=episode_from_proto(request.episode),
+            policy=request.policy,
+            tools=[tool_schema_from_proto(t) for t in request.tools],
+            conversation=messages_from_proto(request.conversation),
+            settings=settings,
+        )
+        if not turn.conversation:
+            raise InvalidArgument("conversation is empty: the agent needs the user's first message")
+        reply = await strategy.next_message(turn)
+        return agent_pb2.NextMessageResponse(message=message_to_proto(reply.message), usage=usage_to_proto(reply.usage))
+
+
+def agent_service(catalog: Catalog) -> Service:
+    """AgentService with the built-in strategies (the oracle reads tasks from ``catalog``)."""
+    return Service(
+        name=agent_pb2.DESCRIPTOR.services_by_name["AgentService"].full_name,
+        register=agent_pb2_grpc.add_AgentServiceServicer_to_server,
+        servicer=AgentServicer(catalog),
+    )

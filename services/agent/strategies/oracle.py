@@ -1,0 +1,38 @@
+"""The oracle: replays the task's gold actions, then tells the user the required outputs. No LLM.
+
+It looks the task up itself from the episode's task reference: gold actions never travel over the
+wire. Stateless: the number of tool calls already in the conversation says which action is next.
+"""
+
+from __future__ import annotations
+
+import json
+
+from services.agent.strategies.base import AgentReply, AgentTurn
+from taumesh.domains import Catalog, DataError
+from taumesh.models import ChatMessage, ToolCall
+from taumesh.rpc.errors import NotFound
+
+CLOSING_LINE = "Is there anything else I can help you with?"
+"""What the oracle says when the task requires no output (τ-bench's reference runs say the same)."""
+
+
+class OracleAgent:
+    """Plays a task's gold solution."""
+
+    def __init__(self, catalog: Catalog) -> None:
+        self.catalog = catalog
+
+    async def next_message(self, turn: AgentTurn) -> AgentReply:
+        ref = turn.episode.task
+        try:
+            _, task = self.catalog.task(ref.domain, ref.split, ref.index)
+        except (KeyError, IndexError, DataError) as exc:
+            raise NotFound(str(exc.args[0])) from exc
+        done = sum(len(m.tool_calls) for m in turn.conversation if m.role == "assistant")
+        if done < len(task.actions):
+            action = task.actions[done]
+            call = ToolCall(id=f"oracle_{done}", name=action.name, arguments=json.dumps(action.kwargs))
+            return AgentReply(message=ChatMessage(role="assistant", tool_calls=[call]))
+        text = " ".join(task.outputs) if task.outputs else CLOSING_LINE
+        return AgentReply(message=ChatMessage(role="assistant", content=text))

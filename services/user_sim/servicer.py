@@ -1,0 +1,82 @@
+"""UserSimService over gRPC. Stateless: the conversation comes with every call."""
+
+from __future__ import annotations
+
+from services.user_sim.strategies import STRATEGIES, UserStrategy, UserTurn
+from tau.user_sim.v1 import user_sim_pb2, user_sim_pb2_grpc
+from taumesh.convert import (
+    episode_from_proto,
+    message_to_proto,
+    messages_from_proto,
+    usage_to_proto,
+    user_settings_from_proto,
+)
+from taumesh.models import STOP_TOKEN, UserSettings
+from taumesh.rpc.errors import Context, InvalidArgument, status_codes
+from taumesh.rpc.server import Service
+
+
+class UserSimServicer(user_sim_pb2_grpc.UserSimServiceServicer):
+    """Serves the user-simulation strategies."""
+
+    def __init__(self) -> None:
+        self._strategies: dict[str, UserStrategy] = {}
+
+    def strategy(self, settings: UserSettings) -> UserStrategy:
+        name = settings.strategy
+        if name not in STRATEGIES:
+            raise InvalidArgument(f"unknown user strategy {name!r}; known: {sorted(STRATEGIES)}")
+        if name not in self._strategies:
+            self._strategies[name] = STRATEGIES[name]()
+        return self._strategies[name]
+
+    @staticmethod
+    def _instruction(instruction: str) -> str:
+        if not instruction.strip():
+            raise InvalidArgument("instruction is empty")
+        return instruction
+
+    @status_codes
+    async def StartConversation(
+        self, request: user_sim_pb2.StartConversationRequest, context: Context
+    ) -> user_sim_pb2.StartConversationResponse:
+        settings = user_settings_from_proto(request.config)
+        turn = UserTurn(
+            instruction=self._instruction(request.instruction),
+            settings=settings,
+            episode=episode_from_proto(request.episode) if request.HasField("episode") else None,
+        )
+        reply = await self.strategy(settings).reply(turn)
+        return user_sim_pb2.StartConversationResponse(
+            message=message_to_proto(reply.message), usage=usage_to_proto(reply.usage)
+        )
+
+    @status_codes
+    async def Reply(self, request: user_sim_pb2.ReplyRequest, context: Context) -> user_sim_pb2.ReplyResponse:
+        settings = user_settings_from_proto(request.config)
+        conversation = messages_from_proto(request.conversation)
+        if not conversation or conversation[-1].role != "assistant":
+            raise InvalidArgument("conversation must end with the agent's (ASSISTANT) message to answer")
+        if any(m.role not in ("user", "assistant") for m in conversation):
+            raise InvalidArgument("the user's conversation holds only USER and ASSISTANT messages")
+        turn = UserTurn(
+            instruction=self._instruction(request.instruction),
+            conversation=conversation,
+            settings=settings,
+            episode=episode_from_proto(request.episode) if request.HasField("episode") else None,
+        )
+        reply = await self.strategy(settings).reply(turn)
+        return user_sim_pb2.ReplyResponse(
+            message=message_to_proto(reply.message),
+            stop=STOP_TOKEN in reply.message.content,
+            usage=usage_to_proto(reply.usage),
+        )
+
+
+def user_sim_service() -> Service:
+    """UserSimService with every strategy."""
+    return Service(
+        name=user_sim_pb2.DESCRIPTOR.services_by_name["UserSimService"].full_name,
+        register=user_sim_pb2_grpc.add_UserSimServiceServicer_to_server,
+        servicer=UserSimServicer(),
+    )

@@ -1,0 +1,34 @@
+"""What a user-simulation strategy sees and returns."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from pydantic import BaseModel, Field
+
+from taumesh.models import ChatMessage, EpisodeContext, Usage, UserSettings
+
+
+class UserTurn(BaseModel):
+    """Everything the simulated user needs for one reply; nothing is kept between calls."""
+
+    instruction: str
+    conversation: list[ChatMessage] = Field(default_factory=list)
+    """User and assistant messages so far; empty when the conversation starts."""
+    settings: UserSettings = Field(default_factory=UserSettings)
+    episode: EpisodeContext | None = None
+
+
+class UserReply(BaseModel):
+    """The user's message and the model usage behind it."""
+
+    message: ChatMessage
+    usage: Usage = Field(default_factory=Usage)
+
+
+class UserStrategy(Protocol):
+    """A way of playing the user."""
+
+    async def reply(self, turn: UserTurn) -> UserReply:
+        """The user's next message: the opening one when the conversation is empty."""
+        ...

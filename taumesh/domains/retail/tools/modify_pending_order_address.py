@@ -1,0 +1,39 @@
+"""``modify_pending_order_address``: replace the shipping address of a pending order."""
+
+from __future__ import annotations
+
+import json
+
+from taumesh.domains._tool import Data, Tool
+
+
+class ModifyPendingOrderAddress(Tool):
+    name = "modify_pending_order_address"
+    writes = True
+
+    @staticmethod
+    def invoke(
+        data: Data,
+        order_id: str,
+        address1: str,
+        address2: str,
+        city: str,
+        state: str,
+        country: str,
+        zip: str,
+    ) -> str:
+        orders = data["orders"]
+        if order_id not in orders:
+            return "Error: order not found"
+        order = orders[order_id]
+        if order["status"] != "pending":
+            return "Error: non-pending order cannot be modified"
+        order["address"] = {
+            "address1": address1,
+            "address2": address2,
+            "city": city,
+            "state": state,
+            "country": country,
+            "zip": zip,
+        }
+        return json.dumps(order)

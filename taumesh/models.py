@@ -1,0 +1,146 @@
+"""Domain records shared by the services and the orchestrator (pydantic; protobuf stays at the wire)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Role = Literal["system", "user", "assistant", "tool"]
+
+STOP_TOKEN = "###STOP###"  # noqa: S105 - not a password
+"""τ-bench's marker: a simulated user's message containing it ends the conversation."""
+
+
+class ToolCall(BaseModel):
+    """A function call requested by the agent; ``arguments`` is the JSON text the model wrote."""
+
+    id: str
+    name: str
+    arguments: str = "{}"
+
+    def openai(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "type": "function",
+            "function": {"name": self.name, "arguments": self.arguments},
+        }
+
+
+class ChatMessage(BaseModel):
+    """One conversation turn."""
+
+    role: Role
+    content: str = ""
+    tool_calls: list[ToolCall] = Field(default_factory=list)
+    tool_call_id: str = ""
+    name: str = ""
+    reasoning: str = ""
+
+    def openai(self) -> dict[str, Any]:
+        """The message in OpenAI chat form, as τ-bench's results record trajectories."""
+        out: dict[str, Any] = {"role": self.role, "content": self.content}
+        if self.tool_calls:
+            out["tool_calls"] = [call.openai() for call in self.tool_calls]
+        if self.role == "tool":
+            out["tool_call_id"] = self.tool_call_id
+            out["name"] = self.name
+        return out
+
+    @classmethod
+    def from_openai(cls, message: dict[str, Any]) -> ChatMessage:
+        """Parse a message in OpenAI chat form (as found in τ-bench results files)."""
+        calls = [
+            ToolCall(
+                id=str(call.get("id") or ""),
+                name=str(call.get("function", {}).get("name", "")),
+                arguments=_arguments_text(call.get("function", {}).get("arguments", "{}")),
+            )
+            for call in message.get("tool_calls") or []
+        ]
+        return cls(
+            role=message["role"],
+            content=message.get("content") or "",
+            tool_calls=calls,
+            tool_call_id=str(message.get("tool_call_id") or ""),
+            name=str(message.get("name") or ""),
+        )
+
+
+def _arguments_text(arguments: Any) -> str:
+    return arguments if isinstance(arguments, str) else json.dumps(arguments)
+
+
+class ToolSchema(BaseModel):
+    """A tool the agent may call (OpenAI function format)."""
+
+    name: str
+    description: str = ""
+    parameters: dict[str, Any] = Field(default_factory=dict)
+
+    def openai(self) -> dict[str, Any]:
+        return {
+            "type": "function",
+            "function": {"name": self.name, "description": self.description, "parameters": self.parameters},
+        }
+
+
+class TaskRef(BaseModel):
+    """One task of a benchmark split."""
+
+    model_config = ConfigDict(frozen=True)
+
+    domain: str
+    split: str
+    index: int
+
+
+class EpisodeContext(BaseModel):
+    """One attempt at one trial of one task."""
+
+    task: TaskRef
+    trial: int = 0
+    episode_id: str = ""
+
+
+class ModelSettings(BaseModel):
+    """The model behind an LLM strategy."""
+
+    model: str = ""
+    provider: str = ""
+    temperature: float = 0.0
+    api_base: str = ""
+    seed: int = 0
+
+
+class Usage(BaseModel):
+    """Tokens and cost of model calls."""
+
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost_usd: float = 0.0
+    calls: int = 0
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(
+            prompt_tokens=self.prompt_tokens + other.prompt_tokens,
+            completion_tokens=self.completion_tokens + other.completion_tokens,
+            cost_usd=self.cost_usd + other.cost_usd,
+            calls=self.calls + other.calls,
+        )
+
+
+class AgentSettings(BaseModel):
+    """How the agent under test runs."""
+
+    strategy: str = "oracle"
+    model: ModelSettings = Field(default_factory=ModelSettings)
+    few_shot_displays_path: str = ""
+
+
+class UserSettings(BaseModel):
+    """How the user is simulated."""
+
+    strategy: str = "scripted"
+    model: ModelSettings = Field(default_factory=ModelSettings)

@@ -1,0 +1,1 @@
+"""gRPC plumbing shared by every service: server setup, status-code mapping, channels."""

@@ -25,7 +25,7 @@ _sym_db = _symbol_database.Default()
 from tau.common.v1 import common_pb2 as tau_dot_common_dot_v1_dot_common__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1atau/scorer/v1/scorer.proto\x12\rtau.scorer.v1\x1a\x1atau/common/v1/common.proto\"\x91\x01\n\x13ScoreEpisodeRequest\x12$\n\x04task\x18\x01 \x01(\x0b\x32\x16.tau.common.v1.TaskRef\x12\r\n\x05\x65nded\x18\x02 \x01(\x08\x12\x17\n\x0f\x66inal_data_hash\x18\x03 \x01(\t\x12,\n\x0c\x63onversation\x18\x04 \x03(\x0b\x32\x16.tau.common.v1.Message\",\n\x0bOutputCheck\x12\x0e\n\x06output\x18\x01 \x01(\t\x12\r\n\x05\x66ound\x18\x02 \x01(\x08\"7\n\x0c\x41\x63tionsCheck\x12\x11\n\tr_actions\x18\x01 \x01(\x01\x12\x14\n\x0cgt_data_hash\x18\x02 \x01(\t\"N\n\x0cOutputsCheck\x12\x11\n\tr_outputs\x18\x01 \x01(\x01\x12+\n\x07outputs\x18\x02 \x03(\x0b\x32\x1a.tau.scorer.v1.OutputCheck\"/\n\nGoldAction\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x13\n\x0bkwargs_json\x18\x02 \x01(\t\"\xcb\x01\n\x14ScoreEpisodeResponse\x12\x0e\n\x06reward\x18\x01 \x01(\x01\x12\x34\n\ractions_check\x18\x02 \x01(\x0b\x32\x1b.tau.scorer.v1.ActionsCheckH\x00\x12\x34\n\routputs_check\x18\x03 \x01(\x0b\x32\x1b.tau.scorer.v1.OutputsCheckH\x00\x12/\n\x0cgold_actions\x18\x04 \x03(\x0b\x32\x19.tau.scorer.v1.GoldActionB\x06\n\x04info\">\n\x0cTrialOutcome\x12\x0f\n\x07task_id\x18\x01 \x01(\x05\x12\r\n\x05trial\x18\x02 \x01(\x05\x12\x0e\n\x06reward\x18\x03 \x01(\x01\"S\n\x16\x43omputePassHatKRequest\x12-\n\x08outcomes\x18\x01 \x03(\x0b\x32\x1b.tau.scorer.v1.TrialOutcome\x12\n\n\x02ks\x18\x02 \x03(\x05\"$\n\x08PassHatK\x12\t\n\x01k\x18\x01 \x01(\x05\x12\r\n\x05value\x18\x02 \x01(\x01\"\x87\x01\n\x17\x43omputePassHatKResponse\x12\'\n\x06values\x18\x01 \x03(\x0b\x32\x17.tau.scorer.v1.PassHatK\x12\x12\n\ntask_count\x18\x02 \x01(\x05\x12\x17\n\x0ftrials_per_task\x18\x03 \x01(\x05\x12\x16\n\x0e\x61verage_reward\x18\x04 \x01(\x01\x32\xca\x01\n\rScorerService\x12W\n\x0cScoreEpisode\x12\".tau.scorer.v1.ScoreEpisodeRequest\x1a#.tau.scorer.v1.ScoreEpisodeResponse\x12`\n\x0f\x43omputePassHatK\x12%.tau.scorer.v1.ComputePassHatKRequest\x1a&.tau.scorer.v1.ComputePassHatKResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1atau/scorer/v1/scorer.proto\x12\rtau.scorer.v1\x1a\x1atau/common/v1/common.proto\"\x91\x01\n\x13ScoreEpisodeRequest\x12$\n\x04task\x18\x01 \x01(\x0b\x32\x16.tau.common.v1.TaskRef\x12\r\n\x05\x65nded\x18\x02 \x01(\x08\x12\x17\n\x0f\x66inal_data_hash\x18\x03 \x01(\t\x12,\n\x0c\x63onversation\x18\x04 \x03(\x0b\x32\x16.tau.common.v1.Message\",\n\x0bOutputCheck\x12\x0e\n\x06output\x18\x01 \x01(\t\x12\r\n\x05\x66ound\x18\x02 \x01(\x08\"7\n\x0c\x41\x63tionsCheck\x12\x11\n\tr_actions\x18\x01 \x01(\x01\x12\x14\n\x0cgt_data_hash\x18\x02 \x01(\t\"N\n\x0cOutputsCheck\x12\x11\n\tr_outputs\x18\x01 \x01(\x01\x12+\n\x07outputs\x18\x02 \x03(\x0b\x32\x1a.tau.scorer.v1.OutputCheck\"/\n\nGoldAction\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x13\n\x0bkwargs_json\x18\x02 \x01(\t\"\xe5\x01\n\x14ScoreEpisodeResponse\x12\x0e\n\x06reward\x18\x01 \x01(\x01\x12\x34\n\ractions_check\x18\x02 \x01(\x0b\x32\x1b.tau.scorer.v1.ActionsCheckH\x00\x12\x34\n\routputs_check\x18\x03 \x01(\x0b\x32\x1b.tau.scorer.v1.OutputsCheckH\x00\x12/\n\x0cgold_actions\x18\x04 \x03(\x0b\x32\x19.tau.scorer.v1.GoldAction\x12\x18\n\x10required_outputs\x18\x05 \x03(\tB\x06\n\x04info\">\n\x0cTrialOutcome\x12\x0f\n\x07task_id\x18\x01 \x01(\x05\x12\r\n\x05trial\x18\x02 \x01(\x05\x12\x0e\n\x06reward\x18\x03 \x01(\x01\"S\n\x16\x43omputePassHatKRequest\x12-\n\x08outcomes\x18\x01 \x03(\x0b\x32\x1b.tau.scorer.v1.TrialOutcome\x12\n\n\x02ks\x18\x02 \x03(\x05\"$\n\x08PassHatK\x12\t\n\x01k\x18\x01 \x01(\x05\x12\r\n\x05value\x18\x02 \x01(\x01\"\x87\x01\n\x17\x43omputePassHatKResponse\x12\'\n\x06values\x18\x01 \x03(\x0b\x32\x17.tau.scorer.v1.PassHatK\x12\x12\n\ntask_count\x18\x02 \x01(\x05\x12\x17\n\x0ftrials_per_task\x18\x03 \x01(\x05\x12\x16\n\x0e\x61verage_reward\x18\x04 \x01(\x01\x32\xca\x01\n\rScorerService\x12W\n\x0cScoreEpisode\x12\".tau.scorer.v1.ScoreEpisodeRequest\x1a#.tau.scorer.v1.ScoreEpisodeResponse\x12`\n\x0f\x43omputePassHatK\x12%.tau.scorer.v1.ComputePassHatKRequest\x1a&.tau.scorer.v1.ComputePassHatKResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -43,15 +43,15 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_GOLDACTION']._serialized_start=404
   _globals['_GOLDACTION']._serialized_end=451
   _globals['_SCOREEPISODERESPONSE']._serialized_start=454
-  _globals['_SCOREEPISODERESPONSE']._serialized_end=657
-  _globals['_TRIALOUTCOME']._serialized_start=659
-  _globals['_TRIALOUTCOME']._serialized_end=721
-  _globals['_COMPUTEPASSHATKREQUEST']._serialized_start=723
-  _globals['_COMPUTEPASSHATKREQUEST']._serialized_end=806
-  _globals['_PASSHATK']._serialized_start=808
-  _globals['_PASSHATK']._serialized_end=844
-  _globals['_COMPUTEPASSHATKRESPONSE']._serialized_start=847
-  _globals['_COMPUTEPASSHATKRESPONSE']._serialized_end=982
-  _globals['_SCORERSERVICE']._serialized_start=985
-  _globals['_SCORERSERVICE']._serialized_end=1187
+  _globals['_SCOREEPISODERESPONSE']._serialized_end=683
+  _globals['_TRIALOUTCOME']._serialized_start=685
+  _globals['_TRIALOUTCOME']._serialized_end=747
+  _globals['_COMPUTEPASSHATKREQUEST']._serialized_start=749
+  _globals['_COMPUTEPASSHATKREQUEST']._serialized_end=832
+  _globals['_PASSHATK']._serialized_start=834
+  _globals['_PASSHATK']._serialized_end=870
+  _globals['_COMPUTEPASSHATKRESPONSE']._serialized_start=873
+  _globals['_COMPUTEPASSHATKRESPONSE']._serialized_end=1008
+  _globals['_SCORERSERVICE']._serialized_start=1011
+  _globals['_SCORERSERVICE']._serialized_end=1213
 # @@protoc_insertion_point(module_scope)

@@ -177,6 +177,7 @@ class ScoreEpisodeResponse(_message.Message):
     ACTIONS_CHECK_FIELD_NUMBER: _builtins.int
     OUTPUTS_CHECK_FIELD_NUMBER: _builtins.int
     GOLD_ACTIONS_FIELD_NUMBER: _builtins.int
+    REQUIRED_OUTPUTS_FIELD_NUMBER: _builtins.int
     reward: _builtins.float
     """1.0 or 0.0."""
     @_builtins.property
@@ -191,6 +192,10 @@ class ScoreEpisodeResponse(_message.Message):
     def gold_actions(self) -> _containers.RepeatedCompositeFieldContainer[Global___GoldAction]:
         """The task's gold actions (τ-bench reports them with the reward)."""
 
+    @_builtins.property
+    def required_outputs(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The outputs the task required the agent to tell the user."""
+
     def __init__(
         self,
         *,
@@ -198,10 +203,11 @@ class ScoreEpisodeResponse(_message.Message):
         actions_check: Global___ActionsCheck | None = ...,
         outputs_check: Global___OutputsCheck | None = ...,
         gold_actions: _abc.Iterable[Global___GoldAction] | None = ...,
+        required_outputs: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["actions_check", b"actions_check", "info", b"info", "outputs_check", b"outputs_check"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["actions_check", b"actions_check", "gold_actions", b"gold_actions", "info", b"info", "outputs_check", b"outputs_check", "reward", b"reward"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["actions_check", b"actions_check", "gold_actions", b"gold_actions", "info", b"info", "outputs_check", b"outputs_check", "required_outputs", b"required_outputs", "reward", b"reward"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType_info: _TypeAlias = _typing.Literal["actions_check", "outputs_check"]  # noqa: Y015
     _WhichOneofArgType_info: _TypeAlias = _typing.Literal["info", b"info"]  # noqa: Y015

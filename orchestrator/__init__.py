@@ -1,0 +1,1 @@
+"""The orchestrator: drives episodes turn by turn across the services and writes results."""

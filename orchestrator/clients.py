@@ -1,0 +1,75 @@
+"""Typed clients of the four services, with deadlines and retries on infrastructure faults."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TypeVar
+
+import grpc
+from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt, wait_exponential_jitter
+
+from tau.agent.v1 import agent_pb2_grpc
+from tau.env.v1 import env_pb2_grpc
+from tau.scorer.v1 import scorer_pb2_grpc
+from tau.user_sim.v1 import user_sim_pb2_grpc
+from taumesh.rpc.server import CHANNEL_OPTIONS
+
+T = TypeVar("T")
+
+RETRYABLE = frozenset(
+    {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.RESOURCE_EXHAUSTED}
+)
+"""Status codes that say the infrastructure, not the request, failed: worth another try."""
+
+
+def is_infrastructure_fault(exc: BaseException) -> bool:
+    """True for an RPC failure that a retry may cure."""
+    return isinstance(exc, grpc.aio.AioRpcError) and exc.code() in RETRYABLE
+
+
+async def with_retries(call: Callable[[], Awaitable[T]], attempts: int = 4) -> T:
+    """Run ``call``, retrying infrastructure faults with exponential backoff and jitter.
+
+    Only idempotent calls go through here (CallTool is made idempotent by its request id).
+    """
+    async for attempt in AsyncRetrying(
+        retry=retry_if_exception(is_infrastructure_fault),
+        stop=stop_after_attempt(attempts),
+        wait=wait_exponential_jitter(initial=0.2, max=5.0),
+        reraise=True,
+    ):
+        with attempt:
+            return await call()
+    raise AssertionError("unreachable")
+
+
+@dataclass
+class ServiceClients:
+    """One channel and stub per service."""
+
+    env: env_pb2_grpc.EnvServiceAsyncStub
+    user: user_sim_pb2_grpc.UserSimServiceAsyncStub
+    agent: agent_pb2_grpc.AgentServiceAsyncStub
+    scorer: scorer_pb2_grpc.ScorerServiceAsyncStub
+    channels: list[grpc.aio.Channel]
+
+    @classmethod
+    def connect(cls, env: str, user: str, agent: str, scorer: str) -> ServiceClients:
+        """Open channels to the four addresses (host:port)."""
+        channels = {
+            name: grpc.aio.insecure_channel(address, options=CHANNEL_OPTIONS)
+            for name, address in (("env", env), ("user", user), ("agent", agent), ("scorer", scorer))
+        }
+        return cls(
+            env=env_pb2_grpc.EnvServiceStub(channels["env"]),
+            user=user_sim_pb2_grpc.UserSimServiceStub(channels["user"]),
+            agent=agent_pb2_grpc.AgentServiceStub(channels["agent"]),
+            scorer=scorer_pb2_grpc.ScorerServiceStub(channels["scorer"]),
+            channels=list(channels.values()),
+        )
+
+    async def close(self) -> None:
+        """Close every channel."""
+        for channel in self.channels:
+            await channel.close(grace=None)

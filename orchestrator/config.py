@@ -1,0 +1,60 @@
+"""Run configuration: τ-bench v1's flags and defaults, plus where the services are."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from pydantic import BaseModel, Field
+
+from taumesh.models import AgentSettings, ModelSettings, UserSettings
+
+DEFAULT_DATA_DIR = Path(os.environ.get("TAUMESH_DATA_DIR", Path.home() / ".cache" / "taumesh" / "taubench_v1"))
+MAX_NUM_STEPS = 30
+"""τ-bench v1's step limit: tool calls and messages to the user, together."""
+
+
+class ServiceAddresses(BaseModel):
+    """host:port of each service; None starts that service in-process on loopback."""
+
+    env: str | None = None
+    user: str | None = None
+    agent: str | None = None
+    scorer: str | None = None
+
+
+class RunConfig(BaseModel):
+    """One benchmark run: which tasks, how many trials, which agent and user."""
+
+    env: str = "retail"
+    task_split: str = "test"
+    task_ids: list[int] | None = None
+    start_index: int = 0
+    end_index: int = -1
+    num_trials: int = Field(default=1, ge=1)
+    agent: AgentSettings = Field(default_factory=lambda: AgentSettings(strategy="tool-calling"))
+    user: UserSettings = Field(
+        default_factory=lambda: UserSettings(strategy="llm", model=ModelSettings(model="gpt-4o"))
+    )
+    max_concurrency: int = Field(default=1, ge=1)
+    seed: int = 10
+    shuffle: bool = False
+    log_dir: Path = Path("results")
+    data_dir: Path = DEFAULT_DATA_DIR
+    addresses: ServiceAddresses = Field(default_factory=ServiceAddresses)
+    max_steps: int = Field(default=MAX_NUM_STEPS, ge=1)
+    max_episode_attempts: int = Field(default=3, ge=1)
+    """Attempts at an episode that fails for infrastructure reasons before it is recorded as an error."""
+    rpc_timeout: float = Field(default=60.0, gt=0)
+    """Deadline of env and scorer calls, in seconds."""
+    model_timeout: float = Field(default=600.0, gt=0)
+    """Deadline of agent and user-sim calls (they may wait on a model), in seconds."""
+    show_progress: bool = True
+
+    def results_filename(self, end_index: int, time_str: str) -> str:
+        """τ-bench v1's checkpoint file name."""
+        model = self.agent.model.model.split("/")[-1] or self.agent.strategy
+        return (
+            f"{self.agent.strategy}-{model}-{self.agent.model.temperature}_range_{self.start_index}-{end_index}"
+            f"_user-{self.user.model.model or 'none'}-{self.user.strategy}_{time_str}.json"
+        )

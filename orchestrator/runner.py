@@ -1,0 +1,185 @@
+"""Runs tasks × trials with bounded concurrency, retries infrastructure faults, writes results."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from collections import Counter
+from collections.abc import Iterable
+from datetime import datetime
+from pathlib import Path
+
+import grpc
+from pydantic import BaseModel
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from orchestrator.clients import ServiceClients, is_infrastructure_fault, with_retries
+from orchestrator.config import RunConfig
+from orchestrator.episode import run_episode
+from orchestrator.results import EpisodeError, ResultsFile, RunResult, load_results
+from orchestrator.stack import service_stack
+from tau.env.v1 import env_pb2
+from tau.scorer.v1 import scorer_pb2
+from taumesh.models import TaskRef, Usage
+
+log = logging.getLogger(__name__)
+
+
+class ConfigError(Exception):
+    """The run asks for something the services do not have (a domain, a split, a task index)."""
+
+
+class RunSummary(BaseModel):
+    """What a run produced."""
+
+    results_path: Path
+    results: list[RunResult]
+    pass_hat_k: dict[int, float]
+    average_reward: float | None
+
+    @property
+    def errors(self) -> list[RunResult]:
+        return [r for r in self.results if r.is_error]
+
+    @property
+    def scored(self) -> list[RunResult]:
+        return [r for r in self.results if not r.is_error]
+
+
+def select_tasks(config: RunConfig, task_count: int) -> list[int]:
+    """The task indices to run, as τ-bench v1's run.py picks them (``--task-ids`` wins over the range)."""
+    if config.task_ids:
+        bad = [i for i in config.task_ids if not 0 <= i < task_count]
+        if bad:
+            raise ConfigError(f"task ids {bad} are outside 0..{task_count - 1}")
+        return list(config.task_ids)
+    end = task_count if config.end_index == -1 else min(config.end_index, task_count)
+    if not 0 <= config.start_index < max(end, 1):
+        raise ConfigError(f"start index {config.start_index} is outside 0..{end - 1}")
+    return list(range(config.start_index, end))
+
+
+def plan_episodes(config: RunConfig, indices: list[int]) -> list[tuple[int, int]]:
+    """(task index, trial) pairs, trial by trial; each trial's order is shuffled when asked (seeded)."""
+    rng = random.Random(config.seed)
+    plan: list[tuple[int, int]] = []
+    for trial in range(config.num_trials):
+        order = list(indices)
+        if config.shuffle:
+            rng.shuffle(order)
+        plan += [(index, trial) for index in order]
+    return plan
+
+
+async def play(
+    clients: ServiceClients, config: RunConfig, index: int, trial: int, instruction: str, user_id: str
+) -> RunResult:
+    """One episode, attempted up to ``max_episode_attempts`` times while the infrastructure fails it."""
+    task = TaskRef(domain=config.env, split=config.task_split, index=index)
+    cause = ""
+    for attempt in range(1, config.max_episode_attempts + 1):
+        try:
+            outcome = await run_episode(clients, config, task, trial)
+            return RunResult.from_outcome(outcome, instruction, user_id)
+        except grpc.aio.AioRpcError as exc:
+            cause = f"{exc.code().name}: {exc.details()}"
+            log.warning("task %d trial %d attempt %d: %s", index, trial, attempt, cause)
+            if not is_infrastructure_fault(exc):
+                break  # a request the services refuse will be refused again
+    return RunResult.from_error(index, trial, EpisodeError(cause=cause, attempts=attempt))
+
+
+async def compute_pass_hat_k(
+    clients: ServiceClients, config: RunConfig, results: Iterable[RunResult]
+) -> tuple[dict[int, float], float | None]:
+    """pass^k over the scored results, by the scorer service."""
+    outcomes = [
+        scorer_pb2.TrialOutcome(task_id=r.task_id, trial=r.trial, reward=r.reward)
+        for r in results
+        if r.reward is not None and not r.is_error
+    ]
+    if not outcomes:
+        return {}, None
+    response: scorer_pb2.ComputePassHatKResponse = await with_retries(
+        lambda: clients.scorer.ComputePassHatK(
+            scorer_pb2.ComputePassHatKRequest(outcomes=outcomes), timeout=config.rpc_timeout
+        )
+    )
+    return {v.k: v.value for v in response.values}, response.average_reward
+
+
+async def run_benchmark(config: RunConfig, resume: Path | None = None, console: Console | None = None) -> RunSummary:
+    """Run the benchmark that ``config`` describes; ``resume`` continues an earlier results file.
+
+    Resuming skips every (task, trial) that file already scored and reruns the rest, errors included.
+    """
+    console = console or Console(stderr=True)
+    async with service_stack(config.addresses, config.data_dir) as clients:
+        listed: env_pb2.ListTasksResponse = await with_retries(
+            lambda: clients.env.ListTasks(
+                env_pb2.ListTasksRequest(domain=config.env, split=config.task_split), timeout=config.rpc_timeout
+            )
+        )
+        tasks = {t.index: t for t in listed.tasks}
+        indices = select_tasks(config, len(tasks))
+        end_index = len(tasks) if config.end_index == -1 else min(config.end_index, len(tasks))
+
+        existing = load_results(resume) if resume else []
+        done = {(r.task_id, r.trial) for r in existing if not r.is_error}
+        plan = [(i, t) for i, t in plan_episodes(config, indices) if (i, t) not in done]
+        path = resume or config.log_dir / config.results_filename(end_index, datetime.now().strftime("%m%d%H%M%S"))
+        results = ResultsFile(path, existing)
+
+        semaphore = asyncio.Semaphore(config.max_concurrency)
+        progress = Progress(
+            TextColumn("[bold]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=console,
+            disable=not config.show_progress,
+        )
+
+        async def one(index: int, trial: int, bar: object) -> None:
+            async with semaphore:
+                result = await play(clients, config, index, trial, tasks[index].instruction, tasks[index].user_id)
+            results.add(result)
+            progress.advance(bar)  # type: ignore[arg-type]
+
+        with progress:
+            bar = progress.add_task(f"{config.env} {config.task_split}", total=len(plan))
+            await asyncio.gather(*(one(index, trial, bar) for index, trial in plan))
+
+        pass_k, average = await compute_pass_hat_k(clients, config, results.results)
+    return RunSummary(results_path=path, results=results.results, pass_hat_k=pass_k, average_reward=average)
+
+
+def print_summary(summary: RunSummary, console: Console) -> None:
+    """The end-of-run report: pass^k, rewards, errors, how episodes ended, usage."""
+    scored, errors = summary.scored, summary.errors
+    table = Table(title="pass^k", show_edge=False)
+    table.add_column("k", justify="right")
+    table.add_column("pass^k", justify="right")
+    for k, value in summary.pass_hat_k.items():
+        table.add_row(str(k), f"{value:.4f}")
+    console.print(table)
+    successes = sum(1 for r in scored if r.reward is not None and r.reward >= 1 - 1e-6)
+    average = f"{summary.average_reward:.4f}" if summary.average_reward is not None else "n/a"
+    console.print(f"scored episodes: {len(scored)}   reward 1.0: {successes}/{len(scored)}   average reward: {average}")
+    endings = Counter(str(r.info.get("termination")) for r in scored)
+    console.print("episode endings: " + ", ".join(f"{k} {v}" for k, v in sorted(endings.items())))
+    agent = sum((Usage.model_validate(r.info["agent_usage"]) for r in scored if "agent_usage" in r.info), Usage())
+    user = sum((Usage.model_validate(r.info["user_usage"]) for r in scored if "user_usage" in r.info), Usage())
+    if agent.calls or user.calls:
+        console.print(
+            f"agent: {agent.prompt_tokens}+{agent.completion_tokens} tokens, ${agent.cost_usd:.4f}   "
+            f"user: {user.prompt_tokens}+{user.completion_tokens} tokens, ${user.cost_usd:.4f}"
+        )
+    if errors:
+        console.print(f"[red]infrastructure errors: {len(errors)} (not scored; rerun with --resume)[/red]")
+        for r in errors[:10]:
+            console.print(f"  task {r.task_id} trial {r.trial}: {r.info['error']['cause']}")
+    console.print(f"results: {summary.results_path}")

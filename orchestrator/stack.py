@@ -1,0 +1,50 @@
+"""The services a run talks to: remote ones by address, the rest started in-process on loopback.
+
+Even in-process, every call goes over real gRPC, so the embedded default exercises the same wire
+path as a deployment.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from orchestrator.clients import ServiceClients
+from orchestrator.config import ServiceAddresses
+from services.agent import agent_service
+from services.env import env_service
+from services.scorer import scorer_service
+from services.user_sim import user_sim_service
+from taumesh.domains import Catalog
+from taumesh.rpc.server import RunningServer, Service, start_server
+
+
+@asynccontextmanager
+async def service_stack(addresses: ServiceAddresses, data_dir: Path) -> AsyncIterator[ServiceClients]:
+    """Clients for the four services, starting each one that has no address on 127.0.0.1."""
+    catalog = Catalog(data_dir)  # one shared copy of the base data for all in-process services
+    builders: dict[str, Callable[[], Service]] = {
+        "env": lambda: env_service(catalog),
+        "user": user_sim_service,
+        "agent": lambda: agent_service(catalog),
+        "scorer": lambda: scorer_service(catalog),
+    }
+    servers: list[RunningServer] = []
+    resolved: dict[str, str] = {}
+    try:
+        for name, build in builders.items():
+            address = getattr(addresses, name)
+            if address is None:
+                running = await start_server([build()])
+                servers.append(running)
+                address = running.address
+            resolved[name] = address
+        clients = ServiceClients.connect(**resolved)
+        try:
+            yield clients
+        finally:
+            await clients.close()
+    finally:
+        for running in servers:
+            await running.stop(grace=1.0)

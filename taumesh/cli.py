@@ -1,0 +1,168 @@
+"""The ``taumesh`` command: run a benchmark, serve one service, rescore a results file."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from collections.abc import Callable
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+
+from orchestrator.config import DEFAULT_DATA_DIR, RunConfig, ServiceAddresses
+from taumesh.models import AgentSettings, ModelSettings, UserSettings
+
+app = typer.Typer(
+    help="τ-bench as gRPC microservices: score conversational agents on stateful tool domains.",
+    no_args_is_help=True,
+    pretty_exceptions_show_locals=False,
+)
+console = Console(stderr=True)
+
+
+DataDir = Annotated[
+    Path,
+    typer.Option("--data-dir", "--data_dir", help="τ-bench data: a folder per domain (env TAUMESH_DATA_DIR)."),
+]
+
+
+@app.command()
+def run(
+    env: Annotated[str, typer.Option("--env", help="Domain.")] = "retail",
+    task_split: Annotated[str, typer.Option("--task-split", "--task_split", help="Task split.")] = "test",
+    task_ids: Annotated[
+        list[int] | None, typer.Option("--task-ids", "--task_ids", help="Run only these task ids (repeatable).")
+    ] = None,
+    start_index: Annotated[int, typer.Option("--start-index", "--start_index")] = 0,
+    end_index: Annotated[int, typer.Option("--end-index", "--end_index", help="-1: to the end.")] = -1,
+    num_trials: Annotated[int, typer.Option("--num-trials", "--num_trials", min=1)] = 1,
+    agent_strategy: Annotated[
+        str, typer.Option("--agent-strategy", "--agent_strategy", help="oracle, tool-calling, act, react, few-shot.")
+    ] = "tool-calling",
+    model: Annotated[str, typer.Option("--model", help="The agent's model.")] = "",
+    model_provider: Annotated[str, typer.Option("--model-provider", "--model_provider")] = "",
+    user_strategy: Annotated[
+        str, typer.Option("--user-strategy", "--user_strategy", help="scripted, llm, react, verify, reflection.")
+    ] = "llm",
+    user_model: Annotated[str, typer.Option("--user-model", "--user_model")] = "gpt-4o",
+    user_model_provider: Annotated[str, typer.Option("--user-model-provider", "--user_model_provider")] = "",
+    temperature: Annotated[float, typer.Option("--temperature")] = 0.0,
+    max_concurrency: Annotated[int, typer.Option("--max-concurrency", "--max_concurrency", min=1)] = 1,
+    seed: Annotated[int, typer.Option("--seed")] = 10,
+    shuffle: Annotated[int, typer.Option("--shuffle", help="1: shuffle task order within each trial.")] = 0,
+    log_dir: Annotated[Path, typer.Option("--log-dir", "--log_dir")] = Path("results"),
+    few_shot_displays_path: Annotated[str, typer.Option("--few-shot-displays-path", "--few_shot_displays_path")] = "",
+    data_dir: DataDir = DEFAULT_DATA_DIR,
+    env_addr: Annotated[str | None, typer.Option("--env-addr", "--env_addr", help="host:port of EnvService.")] = None,
+    user_addr: Annotated[str | None, typer.Option("--user-addr", "--user_addr")] = None,
+    agent_addr: Annotated[
+        str | None, typer.Option("--agent-addr", "--agent_addr", help="host:port of any AgentService (external).")
+    ] = None,
+    scorer_addr: Annotated[str | None, typer.Option("--scorer-addr", "--scorer_addr")] = None,
+    resume: Annotated[
+        Path | None, typer.Option("--resume", help="Continue this results file: rerun what it lacks or errored.")
+    ] = None,
+    max_steps: Annotated[int, typer.Option("--max-steps", "--max_steps", min=1)] = 30,
+    quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
+) -> None:
+    """Run tasks × trials of a domain and write τ-bench's results file."""
+    from orchestrator.runner import ConfigError, print_summary, run_benchmark
+
+    config = RunConfig(
+        env=env,
+        task_split=task_split,
+        task_ids=task_ids or None,
+        start_index=start_index,
+        end_index=end_index,
+        num_trials=num_trials,
+        agent=AgentSettings(
+            strategy=agent_strategy,
+            model=ModelSettings(model=model, provider=model_provider, temperature=temperature, seed=seed),
+            few_shot_displays_path=few_shot_displays_path,
+        ),
+        user=UserSettings(
+            strategy=user_strategy,
+            model=ModelSettings(model=user_model, provider=user_model_provider, temperature=0.0, seed=seed),
+        ),
+        max_concurrency=max_concurrency,
+        seed=seed,
+        shuffle=bool(shuffle),
+        log_dir=log_dir,
+        data_dir=data_dir,
+        addresses=ServiceAddresses(env=env_addr, user=user_addr, agent=agent_addr, scorer=scorer_addr),
+        max_steps=max_steps,
+        show_progress=not quiet,
+    )
+    try:
+        summary = asyncio.run(run_benchmark(config, resume=resume, console=console))
+    except ConfigError as exc:
+        console.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(2) from exc
+    print_summary(summary, Console())
+
+
+class ServiceName(StrEnum):
+    """The services ``taumesh serve`` can run."""
+
+    env = "env"
+    user_sim = "user-sim"
+    agent = "agent"
+    scorer = "scorer"
+
+
+@app.command()
+def serve(
+    service: Annotated[ServiceName, typer.Argument(help="Which service to run.")],
+    port: Annotated[int, typer.Option("--port", help="Port to listen on (0: any free port).")] = 50051,
+    host: Annotated[str, typer.Option("--host")] = "0.0.0.0",  # noqa: S104 - a service is meant to be reached
+    data_dir: DataDir = DEFAULT_DATA_DIR,
+) -> None:
+    """Run one service alone, with health checking and reflection, until SIGTERM."""
+    from services.agent import agent_service
+    from services.env import env_service
+    from services.scorer import scorer_service
+    from services.user_sim import user_sim_service
+    from taumesh.domains import Catalog
+    from taumesh.rpc.server import Service, serve_forever
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    catalog = Catalog(data_dir)
+    builders: dict[ServiceName, Callable[[], Service]] = {
+        ServiceName.env: lambda: env_service(catalog),
+        ServiceName.user_sim: user_sim_service,
+        ServiceName.agent: lambda: agent_service(catalog),
+        ServiceName.scorer: lambda: scorer_service(catalog),
+    }
+    built = builders[service]()
+    asyncio.run(serve_forever([built], host, port))
+
+
+@app.command()
+def rescore(
+    results: Annotated[Path, typer.Argument(help="A results file from taumesh or τ-bench's run.py.")],
+    env: Annotated[str, typer.Option("--env", help="Domain the results are from.")],
+    data_dir: DataDir = DEFAULT_DATA_DIR,
+    task_split: Annotated[str, typer.Option("--task-split", "--task_split")] = "test",
+    out: Annotated[Path | None, typer.Option("--out", help="Where to write the per-trajectory comparison.")] = None,
+    env_addr: Annotated[str | None, typer.Option("--env-addr", "--env_addr")] = None,
+    scorer_addr: Annotated[str | None, typer.Option("--scorer-addr", "--scorer_addr")] = None,
+) -> None:
+    """Replay each recorded trajectory in a fresh session and recompute its reward."""
+    from orchestrator.rescore import print_rescore, rescore_file
+
+    rows = asyncio.run(
+        rescore_file(results, env, task_split, data_dir, ServiceAddresses(env=env_addr, scorer=scorer_addr), out)
+    )
+    agree = print_rescore(rows, Console())
+    raise typer.Exit(0 if agree else 1)
+
+
+def main() -> None:
+    """Entry point of the ``taumesh`` script."""
+    app()

@@ -50,6 +50,8 @@ class RunConfig(BaseModel):
     model_timeout: float = Field(default=600.0, gt=0)
     """Deadline of agent and user-sim calls (they may wait on a model), in seconds."""
     show_progress: bool = True
+    otlp_endpoint: str | None = None
+    """OTLP/gRPC endpoint for telemetry; None: the OTEL_* environment decides (no exporter when unset)."""
 
     def results_filename(self, end_index: int, time_str: str) -> str:
         """τ-bench v1's checkpoint file name."""

@@ -111,10 +111,13 @@ async def compute_pass_hat_k(
     return {v.k: v.value for v in response.values}, response.average_reward
 
 
-async def run_benchmark(config: RunConfig, resume: Path | None = None, console: Console | None = None) -> RunSummary:
+async def run_benchmark(
+    config: RunConfig, resume: Path | None = None, only_errors: bool = False, console: Console | None = None
+) -> RunSummary:
     """Run the benchmark that ``config`` describes; ``resume`` continues an earlier results file.
 
-    Resuming skips every (task, trial) that file already scored and reruns the rest, errors included.
+    Resuming skips every (task, trial) that file already scored and reruns the rest, errors included;
+    with ``only_errors`` it reruns just the episodes the file records as infrastructure errors.
     """
     console = console or Console(stderr=True)
     async with service_stack(config.addresses, config.data_dir) as clients:
@@ -129,7 +132,10 @@ async def run_benchmark(config: RunConfig, resume: Path | None = None, console: 
 
         existing = load_results(resume) if resume else []
         done = {(r.task_id, r.trial) for r in existing if not r.is_error}
-        plan = [(i, t) for i, t in plan_episodes(config, indices) if (i, t) not in done]
+        if only_errors:
+            plan = sorted({(r.task_id, r.trial) for r in existing if r.is_error}, key=lambda p: (p[1], p[0]))
+        else:
+            plan = [(i, t) for i, t in plan_episodes(config, indices) if (i, t) not in done]
         path = resume or config.log_dir / config.results_filename(end_index, datetime.now().strftime("%m%d%H%M%S"))
         results = ResultsFile(path, existing)
 

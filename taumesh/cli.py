@@ -65,6 +65,24 @@ def run(
         str | None, typer.Option("--agent-addr", "--agent_addr", help="host:port of any AgentService (external).")
     ] = None,
     scorer_addr: Annotated[str | None, typer.Option("--scorer-addr", "--scorer_addr")] = None,
+    api_base: Annotated[
+        str, typer.Option("--api-base", "--api_base", help="OpenAI-compatible base URL of the agent's model.")
+    ] = "",
+    user_api_base: Annotated[
+        str, typer.Option("--user-api-base", "--user_api_base", help="OpenAI-compatible base URL of the user model.")
+    ] = "",
+    otlp_endpoint: Annotated[
+        str | None,
+        typer.Option(
+            "--otlp-endpoint", help="OTLP/gRPC endpoint for traces and metrics (or OTEL_EXPORTER_OTLP_ENDPOINT)."
+        ),
+    ] = None,
+    retry_errors: Annotated[
+        Path | None,
+        typer.Option(
+            "--retry-errors", "--retry_errors", help="Rerun only the episodes this results file records as errors."
+        ),
+    ] = None,
     resume: Annotated[
         Path | None, typer.Option("--resume", help="Continue this results file: rerun what it lacks or errored.")
     ] = None,
@@ -83,12 +101,16 @@ def run(
         num_trials=num_trials,
         agent=AgentSettings(
             strategy=agent_strategy,
-            model=ModelSettings(model=model, provider=model_provider, temperature=temperature, seed=seed),
+            model=ModelSettings(
+                model=model, provider=model_provider, temperature=temperature, seed=seed, api_base=api_base
+            ),
             few_shot_displays_path=few_shot_displays_path,
         ),
         user=UserSettings(
             strategy=user_strategy,
-            model=ModelSettings(model=user_model, provider=user_model_provider, temperature=0.0, seed=seed),
+            model=ModelSettings(
+                model=user_model, provider=user_model_provider, temperature=0.0, seed=seed, api_base=user_api_base
+            ),
         ),
         max_concurrency=max_concurrency,
         seed=seed,
@@ -98,9 +120,15 @@ def run(
         addresses=ServiceAddresses(env=env_addr, user=user_addr, agent=agent_addr, scorer=scorer_addr),
         max_steps=max_steps,
         show_progress=not quiet,
+        otlp_endpoint=otlp_endpoint,
     )
+    if resume and retry_errors:
+        console.print("[red]error:[/red] --resume and --retry-errors are two ways to continue one file; pick one")
+        raise typer.Exit(2)
     try:
-        summary = asyncio.run(run_benchmark(config, resume=resume, console=console))
+        summary = asyncio.run(
+            run_benchmark(config, resume=resume or retry_errors, only_errors=retry_errors is not None, console=console)
+        )
     except ConfigError as exc:
         console.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(2) from exc

@@ -78,8 +78,11 @@ def compute_reward(
     reward = 1.0 if matches else 0.0
     info: ActionsCheck | OutputsCheck = ActionsCheck(r_actions=reward, gt_data_hash=gold_hash)
     if task.outputs:
+        # τ-bench replaces the info by the outputs check whenever the task has outputs, found or not
+        # (so a failed actions check is hidden when the outputs were said).
         found = {output: output_found(output, responses) for output in task.outputs}
-        if not all(found.values()):
+        r_outputs = 1.0 if all(found.values()) else 0.0
+        if not r_outputs:
             reward = 0.0
-            info = OutputsCheck(r_outputs=0.0, outputs=found)
+        info = OutputsCheck(r_outputs=r_outputs, outputs=found)
     return Reward(reward=reward, info=info, actions=gold_actions)

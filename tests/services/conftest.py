@@ -1,0 +1,142 @@
+"""Real gRPC servers for the service tests: EnvService and ScorerService over the v1 reference data.
+
+The servers run on their own asyncio loop in a background thread (the way they run in production:
+``grpc.aio``), and the tests talk to them through ordinary synchronous stubs over 127.0.0.1. One
+pair of servers serves the whole test session, so the domain data is loaded and hashed once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Coroutine, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+import grpc
+import pytest
+
+from services.env import env_service
+from services.scorer import scorer_service
+from tau.common.v1 import common_pb2
+from tau.env.v1 import env_pb2, env_pb2_grpc
+from tau.scorer.v1 import scorer_pb2_grpc
+from taumesh.domains import Catalog
+from taumesh.rpc.server import CHANNEL_OPTIONS, RunningServer, start_server
+
+T = TypeVar("T")
+
+RPC_TIMEOUT = 60.0
+"""Deadline of every call a test makes (the first call of a domain loads and hashes its data)."""
+
+
+class LoopThread:
+    """An asyncio loop running forever in a daemon thread; coroutines are submitted from the tests."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, name="grpc-test-servers", daemon=True)
+        self.thread.start()
+
+    def run(self, coro: Coroutine[Any, Any, T], timeout: float = RPC_TIMEOUT) -> T:
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
+
+    def close(self) -> None:
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(timeout=10)
+        self.loop.close()
+
+
+@dataclass
+class Servers:
+    """The running env and scorer servers (one process, shared catalog, separate ports)."""
+
+    catalog: Catalog
+    env: RunningServer
+    scorer: RunningServer
+
+
+@pytest.fixture(scope="session")
+def catalog(v1_data_dir: Path) -> Catalog:
+    return Catalog(v1_data_dir)
+
+
+@pytest.fixture(scope="session")
+def servers(catalog: Catalog) -> Iterator[Servers]:
+    loop = LoopThread()
+    try:
+        env = loop.run(start_server([env_service(catalog)]))
+        scorer = loop.run(start_server([scorer_service(catalog)]))
+        try:
+            yield Servers(catalog, env, scorer)
+        finally:
+            loop.run(env.stop(grace=1.0))
+            loop.run(scorer.stop(grace=1.0))
+    finally:
+        loop.close()
+
+
+@pytest.fixture(scope="session")
+def env_channel(servers: Servers) -> Iterator[grpc.Channel]:
+    with grpc.insecure_channel(servers.env.address, options=CHANNEL_OPTIONS) as channel:
+        grpc.channel_ready_future(channel).result(timeout=10)
+        yield channel
+
+
+@pytest.fixture(scope="session")
+def scorer_channel(servers: Servers) -> Iterator[grpc.Channel]:
+    with grpc.insecure_channel(servers.scorer.address, options=CHANNEL_OPTIONS) as channel:
+        grpc.channel_ready_future(channel).result(timeout=10)
+        yield channel
+
+
+@pytest.fixture(scope="session")
+def env_stub(env_channel: grpc.Channel) -> env_pb2_grpc.EnvServiceStub:
+    return env_pb2_grpc.EnvServiceStub(env_channel)
+
+
+@pytest.fixture(scope="session")
+def scorer_stub(scorer_channel: grpc.Channel) -> scorer_pb2_grpc.ScorerServiceStub:
+    return scorer_pb2_grpc.ScorerServiceStub(scorer_channel)
+
+
+def task_ref(domain: str, split: str = "test", index: int = 0) -> common_pb2.TaskRef:
+    return common_pb2.TaskRef(domain=domain, split=split, index=index)
+
+
+def tool_call(name: str, arguments_json: str, call_id: str = "call-0") -> common_pb2.ToolCall:
+    return common_pb2.ToolCall(id=call_id, name=name, arguments_json=arguments_json)
+
+
+class EnvClient:
+    """Thin helpers over the env stub, so tests read as the episode they play."""
+
+    def __init__(self, stub: env_pb2_grpc.EnvServiceStub) -> None:
+        self.stub = stub
+
+    def open(self, domain: str, split: str = "test", index: int = 0) -> env_pb2.OpenSessionResponse:
+        return self.stub.OpenSession(
+            env_pb2.OpenSessionRequest(task=task_ref(domain, split, index)), timeout=RPC_TIMEOUT
+        )
+
+    def call(
+        self, session_id: str, name: str, arguments_json: str, request_id: str = ""
+    ) -> env_pb2.CallToolResponse:
+        return self.stub.CallTool(
+            env_pb2.CallToolRequest(
+                session_id=session_id, tool_call=tool_call(name, arguments_json), request_id=request_id
+            ),
+            timeout=RPC_TIMEOUT,
+        )
+
+    def final(self, session_id: str) -> env_pb2.GetFinalStateResponse:
+        return self.stub.GetFinalState(env_pb2.GetFinalStateRequest(session_id=session_id), timeout=RPC_TIMEOUT)
+
+    def close(self, session_id: str) -> None:
+        self.stub.CloseSession(env_pb2.CloseSessionRequest(session_id=session_id), timeout=RPC_TIMEOUT)
+
+
+@pytest.fixture(scope="session")
+def env(env_stub: env_pb2_grpc.EnvServiceStub) -> EnvClient:
+    return EnvClient(env_stub)

@@ -38,6 +38,7 @@ class ScorerServicer(scorer_pb2_grpc.ScorerServiceServicer):
         response = scorer_pb2.ScoreEpisodeResponse(
             reward=reward.reward,
             gold_actions=[scorer_pb2.GoldAction(name=a.name, kwargs_json=json.dumps(a.kwargs)) for a in reward.actions],
+            required_outputs=task.outputs,
         )
         if isinstance(reward.info, ActionsCheck):
             response.actions_check.CopyFrom(

@@ -69,6 +69,8 @@ class CowTable(MutableMapping[Any, Any]):
     def __delitem__(self, key: Any) -> None:
         if key in self._added:
             del self._added[key]
+            if key in self._base:
+                self._deleted.add(key)  # a re-added base key: deleting it again hides the base record
         elif key in self._base and key not in self._deleted:
             self._copies.pop(key, None)
             self._deleted.add(key)

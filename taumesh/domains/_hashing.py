@@ -10,6 +10,7 @@ it changed.
 from __future__ import annotations
 
 import hashlib
+import heapq
 from collections.abc import Mapping
 from typing import Any
 
@@ -66,9 +67,11 @@ class DataHasher:
         if table.pristine:
             return base.text
         changed = table.changed_keys()
-        keys = sorted(set(base.sorted_keys) | changed)
+        new_keys = sorted(key for key in changed if key not in base.fragments)
         parts = [
-            base.fragments[key] if key not in changed else _record_text(key, table[key]) for key in keys if key in table
+            base.fragments[key] if key not in changed else _record_text(key, table[key])
+            for key in heapq.merge(base.sorted_keys, new_keys)  # both sorted already: no re-sort per hash
+            if key in table
         ]
         return _tuple_text(parts)
 

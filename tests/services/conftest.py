@@ -120,9 +120,7 @@ class EnvClient:
             env_pb2.OpenSessionRequest(task=task_ref(domain, split, index)), timeout=RPC_TIMEOUT
         )
 
-    def call(
-        self, session_id: str, name: str, arguments_json: str, request_id: str = ""
-    ) -> env_pb2.CallToolResponse:
+    def call(self, session_id: str, name: str, arguments_json: str, request_id: str = "") -> env_pb2.CallToolResponse:
         return self.stub.CallTool(
             env_pb2.CallToolRequest(
                 session_id=session_id, tool_call=tool_call(name, arguments_json), request_id=request_id

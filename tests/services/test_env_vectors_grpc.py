@@ -79,9 +79,7 @@ def test_gold_actions(env: EnvClient, task: dict[str, Any]) -> None:
         env.close(opened.session_id)
 
 
-def _check_call(
-    result: Any, expected: dict[str, Any], where: str
-) -> None:
+def _check_call(result: Any, expected: dict[str, Any], where: str) -> None:
     if "raised" in expected:
         assert result.aborted, where
         assert result.done, where

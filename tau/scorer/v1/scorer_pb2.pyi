@@ -7,6 +7,7 @@ from collections import abc as _abc
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from tau.common.v1 import common_pb2 as _common_pb2
 import builtins as _builtins
 import sys
@@ -18,6 +19,70 @@ else:
     from typing_extensions import TypeAlias as _TypeAlias, Never as _Never
 
 DESCRIPTOR: _descriptor.FileDescriptor
+
+class _FaultAuthor:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _FaultAuthorEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_FaultAuthor.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    FAULT_AUTHOR_UNSPECIFIED: _FaultAuthor.ValueType  # 0
+    """Not determined (see FaultReport.error)."""
+    FAULT_AUTHOR_USER: _FaultAuthor.ValueType  # 1
+    """The simulated user: misstated the instruction, gave wrong details, ended too early."""
+    FAULT_AUTHOR_AGENT: _FaultAuthor.ValueType  # 2
+    """The agent under test."""
+    FAULT_AUTHOR_ENVIRONMENT: _FaultAuthor.ValueType  # 3
+    """The environment: tools, data, policy or the task itself (for example a goal no agent could reach)."""
+
+class FaultAuthor(_FaultAuthor, metaclass=_FaultAuthorEnumTypeWrapper):
+    """Who caused an episode to fail."""
+
+FAULT_AUTHOR_UNSPECIFIED: FaultAuthor.ValueType  # 0
+"""Not determined (see FaultReport.error)."""
+FAULT_AUTHOR_USER: FaultAuthor.ValueType  # 1
+"""The simulated user: misstated the instruction, gave wrong details, ended too early."""
+FAULT_AUTHOR_AGENT: FaultAuthor.ValueType  # 2
+"""The agent under test."""
+FAULT_AUTHOR_ENVIRONMENT: FaultAuthor.ValueType  # 3
+"""The environment: tools, data, policy or the task itself (for example a goal no agent could reach)."""
+Global___FaultAuthor: _TypeAlias = FaultAuthor  # noqa: Y015
+
+class _FaultType:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _FaultTypeEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_FaultType.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    FAULT_TYPE_UNSPECIFIED: _FaultType.ValueType  # 0
+    """Not an agent fault, or not determined."""
+    FAULT_TYPE_WRONG_TOOL: _FaultType.ValueType  # 1
+    """Called a tool other than the one the task needed."""
+    FAULT_TYPE_WRONG_ARGUMENT: _FaultType.ValueType  # 2
+    """Called the right tool with a wrong argument."""
+    FAULT_TYPE_GOAL_PARTIALLY_COMPLETED: _FaultType.ValueType  # 3
+    """Did part of what the task needed and stopped short (a missing action or output)."""
+    FAULT_TYPE_UNINTENDED_ACTION: _FaultType.ValueType  # 4
+    """Did something the task did not ask for, or the policy forbids."""
+    FAULT_TYPE_OTHER: _FaultType.ValueType  # 5
+    """An agent fault of another kind."""
+
+class FaultType(_FaultType, metaclass=_FaultTypeEnumTypeWrapper):
+    """The kind of an agent's fault."""
+
+FAULT_TYPE_UNSPECIFIED: FaultType.ValueType  # 0
+"""Not an agent fault, or not determined."""
+FAULT_TYPE_WRONG_TOOL: FaultType.ValueType  # 1
+"""Called a tool other than the one the task needed."""
+FAULT_TYPE_WRONG_ARGUMENT: FaultType.ValueType  # 2
+"""Called the right tool with a wrong argument."""
+FAULT_TYPE_GOAL_PARTIALLY_COMPLETED: FaultType.ValueType  # 3
+"""Did part of what the task needed and stopped short (a missing action or output)."""
+FAULT_TYPE_UNINTENDED_ACTION: FaultType.ValueType  # 4
+"""Did something the task did not ask for, or the policy forbids."""
+FAULT_TYPE_OTHER: FaultType.ValueType  # 5
+"""An agent fault of another kind."""
+Global___FaultType: _TypeAlias = FaultType  # noqa: Y015
 
 @_typing.final
 class ScoreEpisodeRequest(_message.Message):
@@ -113,8 +178,8 @@ Global___ActionsCheck: _TypeAlias = ActionsCheck  # noqa: Y015
 
 @_typing.final
 class OutputsCheck(_message.Message):
-    """The outputs check: τ-bench's RewardOutputInfo (reported instead of the actions check when the task has outputs
-    and one is missing).
+    """The outputs check: τ-bench's RewardOutputInfo (reported instead of the actions check whenever the task has
+    outputs, so a failed actions check is hidden when every output was said).
     """
 
     DESCRIPTOR: _descriptor.Descriptor
@@ -336,3 +401,199 @@ class ComputePassHatKResponse(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___ComputePassHatKResponse: _TypeAlias = ComputePassHatKResponse  # noqa: Y015
+
+@_typing.final
+class TaskDescription(_message.Message):
+    """What the task asked for, when the caller sends it rather than a task reference."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    INSTRUCTION_FIELD_NUMBER: _builtins.int
+    GOLD_ACTIONS_FIELD_NUMBER: _builtins.int
+    REQUIRED_OUTPUTS_FIELD_NUMBER: _builtins.int
+    instruction: _builtins.str
+    """The user's instruction."""
+    @_builtins.property
+    def gold_actions(self) -> _containers.RepeatedCompositeFieldContainer[Global___GoldAction]:
+        """The gold actions, in order."""
+
+    @_builtins.property
+    def required_outputs(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The outputs the agent had to tell the user."""
+
+    def __init__(
+        self,
+        *,
+        instruction: _builtins.str = ...,
+        gold_actions: _abc.Iterable[Global___GoldAction] | None = ...,
+        required_outputs: _abc.Iterable[_builtins.str] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["gold_actions", b"gold_actions", "instruction", b"instruction", "required_outputs", b"required_outputs"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___TaskDescription: _TypeAlias = TaskDescription  # noqa: Y015
+
+@_typing.final
+class FailedEpisode(_message.Message):
+    """One failed episode (reward 0) to analyze."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TASK_ID_FIELD_NUMBER: _builtins.int
+    TRIAL_FIELD_NUMBER: _builtins.int
+    TASK_FIELD_NUMBER: _builtins.int
+    DESCRIPTION_FIELD_NUMBER: _builtins.int
+    TRAJECTORY_FIELD_NUMBER: _builtins.int
+    REWARD_INFO_JSON_FIELD_NUMBER: _builtins.int
+    task_id: _builtins.int
+    """The task id, echoed in the report."""
+    trial: _builtins.int
+    """The trial number, echoed in the report."""
+    reward_info_json: _builtins.str
+    """The episode's reward info from the results file, as JSON (says which check failed); may be empty."""
+    @_builtins.property
+    def task(self) -> _common_pb2.TaskRef:
+        """A task of the scorer's catalog: the scorer looks its instruction, gold actions and outputs up."""
+
+    @_builtins.property
+    def description(self) -> Global___TaskDescription:
+        """The task as the results file recorded it."""
+
+    @_builtins.property
+    def trajectory(self) -> _containers.RepeatedCompositeFieldContainer[_common_pb2.Message]:
+        """The whole trajectory: the policy (system), the user's and the agent's messages, tool calls and results."""
+
+    def __init__(
+        self,
+        *,
+        task_id: _builtins.int = ...,
+        trial: _builtins.int = ...,
+        task: _common_pb2.TaskRef | None = ...,
+        description: Global___TaskDescription | None = ...,
+        trajectory: _abc.Iterable[_common_pb2.Message] | None = ...,
+        reward_info_json: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["description", b"description", "task", b"task", "task_source", b"task_source"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["description", b"description", "reward_info_json", b"reward_info_json", "task", b"task", "task_id", b"task_id", "task_source", b"task_source", "trajectory", b"trajectory", "trial", b"trial"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType_task_source: _TypeAlias = _typing.Literal["task", "description"]  # noqa: Y015
+    _WhichOneofArgType_task_source: _TypeAlias = _typing.Literal["task_source", b"task_source"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType_task_source) -> _WhichOneofReturnType_task_source | None: ...
+
+Global___FailedEpisode: _TypeAlias = FailedEpisode  # noqa: Y015
+
+@_typing.final
+class AnalyzeFaultsRequest(_message.Message):
+    """Request of AnalyzeFaults."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MODEL_FIELD_NUMBER: _builtins.int
+    EPISODES_FIELD_NUMBER: _builtins.int
+    MAX_CONCURRENCY_FIELD_NUMBER: _builtins.int
+    max_concurrency: _builtins.int
+    """How many episodes are analyzed at once; 0 for the default (4)."""
+    @_builtins.property
+    def model(self) -> _common_pb2.ModelConfig:
+        """The model that judges."""
+
+    @_builtins.property
+    def episodes(self) -> _containers.RepeatedCompositeFieldContainer[Global___FailedEpisode]:
+        """The episodes to analyze."""
+
+    def __init__(
+        self,
+        *,
+        model: _common_pb2.ModelConfig | None = ...,
+        episodes: _abc.Iterable[Global___FailedEpisode] | None = ...,
+        max_concurrency: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["model", b"model"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["episodes", b"episodes", "max_concurrency", b"max_concurrency", "model", b"model"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___AnalyzeFaultsRequest: _TypeAlias = AnalyzeFaultsRequest  # noqa: Y015
+
+@_typing.final
+class FaultReport(_message.Message):
+    """The analysis of one episode."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TASK_ID_FIELD_NUMBER: _builtins.int
+    TRIAL_FIELD_NUMBER: _builtins.int
+    AUTHOR_FIELD_NUMBER: _builtins.int
+    FAULT_TYPE_FIELD_NUMBER: _builtins.int
+    DESCRIPTION_FIELD_NUMBER: _builtins.int
+    ERROR_FIELD_NUMBER: _builtins.int
+    USAGE_FIELD_NUMBER: _builtins.int
+    task_id: _builtins.int
+    """The episode's task id."""
+    trial: _builtins.int
+    """The episode's trial number."""
+    author: Global___FaultAuthor.ValueType
+    """Who is at fault."""
+    fault_type: Global___FaultType.ValueType
+    """For an agent fault, which kind; FAULT_TYPE_UNSPECIFIED otherwise."""
+    description: _builtins.str
+    """A short description of what went wrong, by the judging model."""
+    error: _builtins.str
+    """Why the episode could not be analyzed (model unavailable, unreadable answers); empty on success."""
+    @_builtins.property
+    def usage(self) -> _common_pb2.Usage:
+        """Model usage behind this report."""
+
+    def __init__(
+        self,
+        *,
+        task_id: _builtins.int = ...,
+        trial: _builtins.int = ...,
+        author: Global___FaultAuthor.ValueType = ...,
+        fault_type: Global___FaultType.ValueType = ...,
+        description: _builtins.str = ...,
+        error: _builtins.str = ...,
+        usage: _common_pb2.Usage | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["usage", b"usage"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["author", b"author", "description", b"description", "error", b"error", "fault_type", b"fault_type", "task_id", b"task_id", "trial", b"trial", "usage", b"usage"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___FaultReport: _TypeAlias = FaultReport  # noqa: Y015
+
+@_typing.final
+class AnalyzeFaultsResponse(_message.Message):
+    """Response of AnalyzeFaults."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    REPORTS_FIELD_NUMBER: _builtins.int
+    USAGE_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def reports(self) -> _containers.RepeatedCompositeFieldContainer[Global___FaultReport]:
+        """One report per episode, in request order."""
+
+    @_builtins.property
+    def usage(self) -> _common_pb2.Usage:
+        """Model usage of the whole request."""
+
+    def __init__(
+        self,
+        *,
+        reports: _abc.Iterable[Global___FaultReport] | None = ...,
+        usage: _common_pb2.Usage | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["usage", b"usage"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["reports", b"reports", "usage", b"usage"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___AnalyzeFaultsResponse: _TypeAlias = AnalyzeFaultsResponse  # noqa: Y015

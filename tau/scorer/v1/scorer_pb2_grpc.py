@@ -45,6 +45,11 @@ class ScorerServiceStub:
                 request_serializer=tau_dot_scorer_dot_v1_dot_scorer__pb2.ComputePassHatKRequest.SerializeToString,
                 response_deserializer=tau_dot_scorer_dot_v1_dot_scorer__pb2.ComputePassHatKResponse.FromString,
                 _registered_method=True)
+        self.AnalyzeFaults = channel.unary_unary(
+                '/tau.scorer.v1.ScorerService/AnalyzeFaults',
+                request_serializer=tau_dot_scorer_dot_v1_dot_scorer__pb2.AnalyzeFaultsRequest.SerializeToString,
+                response_deserializer=tau_dot_scorer_dot_v1_dot_scorer__pb2.AnalyzeFaultsResponse.FromString,
+                _registered_method=True)
 
 
 class ScorerServiceServicer:
@@ -59,7 +64,17 @@ class ScorerServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def ComputePassHatK(self, request, context):
-        """Computes pass^k over trial results. INVALID_ARGUMENT when trials are uneven or empty.
+        """Computes pass^k over trial results; a task with fewer trials than others counts the missing ones as failures.
+        INVALID_ARGUMENT when there are no outcomes or a k is outside 1..trials.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def AnalyzeFaults(self, request, context):
+        """Asks a model who is at fault in each failed episode (the user, the agent or the environment) and, for the
+        agent's faults, which kind. INVALID_ARGUMENT without a model or an episode; NOT_FOUND for an unknown task.
+        A model that stays unavailable, or answers unreadably, is reported per episode in FaultReport.error.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -77,6 +92,11 @@ def add_ScorerServiceServicer_to_server(servicer, server):
                     servicer.ComputePassHatK,
                     request_deserializer=tau_dot_scorer_dot_v1_dot_scorer__pb2.ComputePassHatKRequest.FromString,
                     response_serializer=tau_dot_scorer_dot_v1_dot_scorer__pb2.ComputePassHatKResponse.SerializeToString,
+            ),
+            'AnalyzeFaults': grpc.unary_unary_rpc_method_handler(
+                    servicer.AnalyzeFaults,
+                    request_deserializer=tau_dot_scorer_dot_v1_dot_scorer__pb2.AnalyzeFaultsRequest.FromString,
+                    response_serializer=tau_dot_scorer_dot_v1_dot_scorer__pb2.AnalyzeFaultsResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -134,6 +154,33 @@ class ScorerService:
             '/tau.scorer.v1.ScorerService/ComputePassHatK',
             tau_dot_scorer_dot_v1_dot_scorer__pb2.ComputePassHatKRequest.SerializeToString,
             tau_dot_scorer_dot_v1_dot_scorer__pb2.ComputePassHatKResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def AnalyzeFaults(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tau.scorer.v1.ScorerService/AnalyzeFaults',
+            tau_dot_scorer_dot_v1_dot_scorer__pb2.AnalyzeFaultsRequest.SerializeToString,
+            tau_dot_scorer_dot_v1_dot_scorer__pb2.AnalyzeFaultsResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -36,7 +36,14 @@ class ScorerServiceStub:
     ScoreEpisode: _grpc.UnaryUnaryMultiCallable[_scorer_pb2.ScoreEpisodeRequest, _scorer_pb2.ScoreEpisodeResponse]
     """Scores one finished episode. NOT_FOUND for an unknown task."""
     ComputePassHatK: _grpc.UnaryUnaryMultiCallable[_scorer_pb2.ComputePassHatKRequest, _scorer_pb2.ComputePassHatKResponse]
-    """Computes pass^k over trial results. INVALID_ARGUMENT when trials are uneven or empty."""
+    """Computes pass^k over trial results; a task with fewer trials than others counts the missing ones as failures.
+    INVALID_ARGUMENT when there are no outcomes or a k is outside 1..trials.
+    """
+    AnalyzeFaults: _grpc.UnaryUnaryMultiCallable[_scorer_pb2.AnalyzeFaultsRequest, _scorer_pb2.AnalyzeFaultsResponse]
+    """Asks a model who is at fault in each failed episode (the user, the agent or the environment) and, for the
+    agent's faults, which kind. INVALID_ARGUMENT without a model or an episode; NOT_FOUND for an unknown task.
+    A model that stays unavailable, or answers unreadably, is reported per episode in FaultReport.error.
+    """
 
 @_typing.type_check_only
 class ScorerServiceAsyncStub(ScorerServiceStub):
@@ -46,7 +53,14 @@ class ScorerServiceAsyncStub(ScorerServiceStub):
     ScoreEpisode: _aio.UnaryUnaryMultiCallable[_scorer_pb2.ScoreEpisodeRequest, _scorer_pb2.ScoreEpisodeResponse]  # type: ignore[assignment]
     """Scores one finished episode. NOT_FOUND for an unknown task."""
     ComputePassHatK: _aio.UnaryUnaryMultiCallable[_scorer_pb2.ComputePassHatKRequest, _scorer_pb2.ComputePassHatKResponse]  # type: ignore[assignment]
-    """Computes pass^k over trial results. INVALID_ARGUMENT when trials are uneven or empty."""
+    """Computes pass^k over trial results; a task with fewer trials than others counts the missing ones as failures.
+    INVALID_ARGUMENT when there are no outcomes or a k is outside 1..trials.
+    """
+    AnalyzeFaults: _aio.UnaryUnaryMultiCallable[_scorer_pb2.AnalyzeFaultsRequest, _scorer_pb2.AnalyzeFaultsResponse]  # type: ignore[assignment]
+    """Asks a model who is at fault in each failed episode (the user, the agent or the environment) and, for the
+    agent's faults, which kind. INVALID_ARGUMENT without a model or an episode; NOT_FOUND for an unknown task.
+    A model that stays unavailable, or answers unreadably, is reported per episode in FaultReport.error.
+    """
 
 class ScorerServiceServicer(metaclass=_abc_1.ABCMeta):
     """Scores episodes as τ-bench does."""
@@ -65,6 +79,19 @@ class ScorerServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _scorer_pb2.ComputePassHatKRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_scorer_pb2.ComputePassHatKResponse, _abc.Awaitable[_scorer_pb2.ComputePassHatKResponse]]:
-        """Computes pass^k over trial results. INVALID_ARGUMENT when trials are uneven or empty."""
+        """Computes pass^k over trial results; a task with fewer trials than others counts the missing ones as failures.
+        INVALID_ARGUMENT when there are no outcomes or a k is outside 1..trials.
+        """
+
+    @_abc_1.abstractmethod
+    def AnalyzeFaults(
+        self,
+        request: _scorer_pb2.AnalyzeFaultsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_scorer_pb2.AnalyzeFaultsResponse, _abc.Awaitable[_scorer_pb2.AnalyzeFaultsResponse]]:
+        """Asks a model who is at fault in each failed episode (the user, the agent or the environment) and, for the
+        agent's faults, which kind. INVALID_ARGUMENT without a model or an episode; NOT_FOUND for an unknown task.
+        A model that stays unavailable, or answers unreadably, is reported per episode in FaultReport.error.
+        """
 
 def add_ScorerServiceServicer_to_server(servicer: ScorerServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

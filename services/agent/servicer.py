@@ -14,6 +14,7 @@ from taumesh.convert import (
     usage_to_proto,
 )
 from taumesh.domains import Catalog
+from taumesh.llm.status import model_errors_as_status
 from taumesh.rpc.errors import Context, InvalidArgument, status_codes
 from taumesh.rpc.server import Service
 
@@ -47,7 +48,8 @@ class AgentServicer(agent_pb2_grpc.AgentServiceServicer):
         )
         if not turn.conversation:
             raise InvalidArgument("conversation is empty: the agent needs the user's first message")
-        reply = await strategy.next_message(turn)
+        with model_errors_as_status():
+            reply = await strategy.next_message(turn)
         return agent_pb2.NextMessageResponse(message=message_to_proto(reply.message), usage=usage_to_proto(reply.usage))
 
 

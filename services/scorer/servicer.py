@@ -69,6 +69,14 @@ class ScorerServicer(scorer_pb2_grpc.ScorerServiceServicer):
             average_reward=result.average_reward,
         )
 
+    @status_codes
+    async def AnalyzeFaults(
+        self, request: scorer_pb2.AnalyzeFaultsRequest, context: Context
+    ) -> scorer_pb2.AnalyzeFaultsResponse:
+        from services.scorer.fault_analysis import analyze_faults  # imports litellm: only when asked for
+
+        return await analyze_faults(self.catalog, request)
+
 
 def scorer_service(catalog: Catalog) -> Service:
     """ScorerService over ``catalog``."""

@@ -11,6 +11,7 @@ from taumesh.convert import (
     usage_to_proto,
     user_settings_from_proto,
 )
+from taumesh.llm.status import model_errors_as_status
 from taumesh.models import STOP_TOKEN, UserSettings
 from taumesh.rpc.errors import Context, InvalidArgument, status_codes
 from taumesh.rpc.server import Service
@@ -46,7 +47,8 @@ class UserSimServicer(user_sim_pb2_grpc.UserSimServiceServicer):
             settings=settings,
             episode=episode_from_proto(request.episode) if request.HasField("episode") else None,
         )
-        reply = await self.strategy(settings).reply(turn)
+        with model_errors_as_status():
+            reply = await self.strategy(settings).reply(turn)
         return user_sim_pb2.StartConversationResponse(
             message=message_to_proto(reply.message), usage=usage_to_proto(reply.usage)
         )
@@ -65,7 +67,8 @@ class UserSimServicer(user_sim_pb2_grpc.UserSimServiceServicer):
             settings=settings,
             episode=episode_from_proto(request.episode) if request.HasField("episode") else None,
         )
-        reply = await self.strategy(settings).reply(turn)
+        with model_errors_as_status():
+            reply = await self.strategy(settings).reply(turn)
         return user_sim_pb2.ReplyResponse(
             message=message_to_proto(reply.message),
             stop=STOP_TOKEN in reply.message.content,

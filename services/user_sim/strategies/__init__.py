@@ -1,15 +1,20 @@
-"""User-simulation strategies by name."""
+"""User-simulation strategies by name. Entries import their module on first use."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from services.user_sim.strategies.base import UserReply, UserStrategy, UserTurn
-from services.user_sim.strategies.scripted import ScriptedUser
+from taumesh.registry import Lazy
 
 STRATEGIES: dict[str, Callable[[], UserStrategy]] = {
-    "scripted": ScriptedUser,
+    "scripted": Lazy("services.user_sim.strategies.scripted:ScriptedUser"),
+    "llm": Lazy("services.user_sim.strategies.llm:LlmUser"),
+    "react": Lazy("services.user_sim.strategies.react:ReactUser"),
+    "verify": Lazy("services.user_sim.strategies.verify:VerifyUser"),
+    "reflection": Lazy("services.user_sim.strategies.verify:ReflectionUser"),
+    "human": Lazy("services.user_sim.strategies.human:HumanUser"),
 }
-"""Every user strategy the service runs. LLM strategies register here too."""
+"""Every user strategy the service runs."""
 
 __all__ = ["STRATEGIES", "UserReply", "UserStrategy", "UserTurn"]

@@ -28,7 +28,9 @@ class UserConfig(_message.Message):
     STRATEGY_FIELD_NUMBER: _builtins.int
     MODEL_FIELD_NUMBER: _builtins.int
     strategy: _builtins.str
-    """Strategy name: "scripted" (offline), "llm", "react", "verify" or "reflection"."""
+    """Strategy name: "scripted" (offline), "llm", "react", "verify", "reflection" or "human" (a person types the
+    user's turns in the terminal of the process serving this call).
+    """
     @_builtins.property
     def model(self) -> _common_pb2.ModelConfig:
         """The model behind LLM strategies."""

@@ -1,0 +1,224 @@
+"""``taumesh analyze``: send the failed episodes of a results file to the scorer's AnalyzeFaults, write a report."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections import Counter
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import grpc
+from pydantic import BaseModel, Field
+from rich.console import Console
+from rich.table import Table
+
+from orchestrator.results import RunResult, load_results, write_json_atomically
+from services.scorer import scorer_service
+from tau.scorer.v1 import scorer_pb2, scorer_pb2_grpc
+from taumesh.convert import message_to_proto, model_to_proto, task_ref_to_proto, usage_from_proto
+from taumesh.domains import Catalog
+from taumesh.models import ChatMessage, ModelSettings, TaskRef, Usage
+from taumesh.rpc.server import CHANNEL_OPTIONS, start_server
+
+ANALYZE_TIMEOUT = 1800.0
+"""Deadline of one AnalyzeFaults call (one episode; the model call retries inside it)."""
+
+_AUTHORS = {
+    scorer_pb2.FAULT_AUTHOR_USER: "user",
+    scorer_pb2.FAULT_AUTHOR_AGENT: "agent",
+    scorer_pb2.FAULT_AUTHOR_ENVIRONMENT: "environment",
+}
+_KINDS = {
+    scorer_pb2.FAULT_TYPE_WRONG_TOOL: "wrong_tool",
+    scorer_pb2.FAULT_TYPE_WRONG_ARGUMENT: "wrong_argument",
+    scorer_pb2.FAULT_TYPE_GOAL_PARTIALLY_COMPLETED: "goal_partially_completed",
+    scorer_pb2.FAULT_TYPE_UNINTENDED_ACTION: "unintended_action",
+    scorer_pb2.FAULT_TYPE_OTHER: "other",
+}
+
+
+class AnalyzeError(Exception):
+    """The results file cannot be analyzed as asked (for example it lacks the tasks and no --env was given)."""
+
+
+class FaultRow(BaseModel):
+    """The analysis of one failed episode."""
+
+    task_id: int
+    trial: int
+    author: str | None
+    """user, agent or environment; None when the analysis failed (see ``error``)."""
+    fault_type: str | None
+    """For agent faults: wrong_tool, wrong_argument, goal_partially_completed, unintended_action or other."""
+    description: str
+    error: str = ""
+    usage: Usage = Field(default_factory=Usage)
+
+
+class FaultReportFile(BaseModel):
+    """What ``taumesh analyze`` writes."""
+
+    results_file: str
+    model: str
+    episodes: int
+    """Entries in the results file."""
+    failed: int
+    """Episodes with reward 0 (the ones analyzed)."""
+    infrastructure_errors: int
+    """Episodes the run could not finish: not analyzed."""
+    authors: dict[str, int]
+    fault_types: dict[str, int]
+    usage: Usage
+    reports: list[FaultRow]
+
+
+def failed_episodes(results: list[RunResult]) -> list[RunResult]:
+    """Scored episodes that did not succeed (infrastructure errors are not failures)."""
+    return [r for r in results if not r.is_error and r.reward is not None and r.reward < 1.0 - 1e-6]
+
+
+def episode_request(result: RunResult, task: TaskRef | None) -> scorer_pb2.FailedEpisode:
+    """The FailedEpisode of one results entry: a task reference, or the task as the file recorded it."""
+    episode = scorer_pb2.FailedEpisode(
+        task_id=result.task_id,
+        trial=result.trial,
+        trajectory=[message_to_proto(ChatMessage.from_openai(m)) for m in result.traj],
+        reward_info_json=json.dumps(result.info.get("reward_info")) if result.info.get("reward_info") else "",
+    )
+    if task is not None:
+        episode.task.CopyFrom(task_ref_to_proto(task))
+        return episode
+    recorded = result.info.get("task")
+    if not isinstance(recorded, dict) or not recorded.get("instruction"):
+        raise AnalyzeError(f"task {result.task_id}: the results file does not record the task; pass --env")
+    episode.description.CopyFrom(
+        scorer_pb2.TaskDescription(
+            instruction=str(recorded["instruction"]),
+            gold_actions=[
+                scorer_pb2.GoldAction(name=str(a.get("name", "")), kwargs_json=json.dumps(a.get("kwargs", {})))
+                for a in recorded.get("actions") or []
+            ],
+            required_outputs=[str(o) for o in recorded.get("outputs") or []],
+        )
+    )
+    return episode
+
+
+def row_from_report(report: scorer_pb2.FaultReport) -> FaultRow:
+    """A report as a row of the JSON file."""
+    return FaultRow(
+        task_id=report.task_id,
+        trial=report.trial,
+        author=_AUTHORS.get(report.author),
+        fault_type=_KINDS.get(report.fault_type),
+        description=report.description,
+        error=report.error,
+        usage=usage_from_proto(report.usage),
+    )
+
+
+@asynccontextmanager
+async def scorer_stub(address: str | None, data_dir: Path) -> AsyncIterator[scorer_pb2_grpc.ScorerServiceAsyncStub]:
+    """A stub of the scorer at ``address``, or of one started in-process on loopback."""
+    running = None
+    if address is None:
+        running = await start_server([scorer_service(Catalog(data_dir))])
+        address = running.address
+    channel = grpc.aio.insecure_channel(address, options=CHANNEL_OPTIONS)
+    try:
+        yield scorer_pb2_grpc.ScorerServiceStub(channel)
+    finally:
+        await channel.close(grace=None)
+        if running is not None:
+            await running.stop(grace=1.0)
+
+
+async def analyze_results(
+    results_path: Path,
+    model: ModelSettings,
+    out: Path,
+    env: str | None = None,
+    task_split: str = "test",
+    data_dir: Path = Path(),
+    scorer_addr: str | None = None,
+    max_concurrency: int = 4,
+) -> FaultReportFile:
+    """Analyze every failed episode of ``results_path`` (one AnalyzeFaults call each) and write ``out``."""
+    results = load_results(results_path)
+    failed = failed_episodes(results)
+    requests = [
+        episode_request(r, TaskRef(domain=env, split=task_split, index=r.task_id) if env else None) for r in failed
+    ]
+    semaphore = asyncio.Semaphore(max(1, max_concurrency))
+    model_pb = model_to_proto(model)
+    async with scorer_stub(scorer_addr, data_dir) as stub:
+
+        async def one(episode: scorer_pb2.FailedEpisode) -> FaultRow:
+            async with semaphore:
+                try:
+                    response: scorer_pb2.AnalyzeFaultsResponse = await stub.AnalyzeFaults(
+                        scorer_pb2.AnalyzeFaultsRequest(model=model_pb, episodes=[episode], max_concurrency=1),
+                        timeout=ANALYZE_TIMEOUT,
+                    )
+                except grpc.aio.AioRpcError as exc:
+                    error = f"{exc.code().name}: {exc.details()}"
+                    return FaultRow(
+                        task_id=episode.task_id,
+                        trial=episode.trial,
+                        author=None,
+                        fault_type=None,
+                        description="",
+                        error=error,
+                    )
+            return row_from_report(response.reports[0])
+
+        rows = list(await asyncio.gather(*(one(e) for e in requests)))
+    report = FaultReportFile(
+        results_file=str(results_path),
+        model=model.model,
+        episodes=len(results),
+        failed=len(failed),
+        infrastructure_errors=sum(1 for r in results if r.is_error),
+        authors=dict(Counter(r.author for r in rows if r.author)),
+        fault_types=dict(Counter(r.fault_type for r in rows if r.fault_type)),
+        usage=sum((r.usage for r in rows), Usage()),
+        reports=rows,
+    )
+    write_json_atomically(out, report.model_dump())
+    return report
+
+
+def print_fault_summary(report: FaultReportFile, console: Console, out: Path) -> None:
+    """Who is at fault, how often, and each episode's verdict."""
+    analyzed = sum(report.authors.values())
+    totals = Table(title=f"Fault analysis of {report.failed} failed episode(s)", show_edge=False)
+    totals.add_column("at fault")
+    totals.add_column("kind")
+    totals.add_column("episodes", justify="right")
+    totals.add_column("share", justify="right")
+    for author in ("user", "agent", "environment"):
+        count = report.authors.get(author, 0)
+        totals.add_row(author, "", str(count), f"{count / analyzed:.0%}" if analyzed else "-")
+        if author == "agent":
+            for kind, kind_count in sorted(report.fault_types.items()):
+                share = f"{kind_count / count:.0%}" if count else "-"
+                totals.add_row("", kind, str(kind_count), share)
+    unanalyzed = sum(1 for r in report.reports if r.error)
+    if unanalyzed:
+        totals.add_row("[red]not analyzed[/red]", "", str(unanalyzed), "")
+    console.print(totals)
+    rows = Table(show_edge=False)
+    for column in ("task", "trial", "at fault", "kind", "description"):
+        rows.add_column(column, overflow="fold")
+    for r in sorted(report.reports, key=lambda r: (r.task_id, r.trial)):
+        description = r.description if not r.error else f"[red]{r.error}[/red]"
+        rows.add_row(str(r.task_id), str(r.trial), r.author or "-", r.fault_type or "", description)
+    if report.reports:
+        console.print(rows)
+    console.print(
+        f"infrastructure errors (not analyzed): {report.infrastructure_errors}   "
+        f"judge: {report.usage.prompt_tokens}+{report.usage.completion_tokens} tokens, ${report.usage.cost_usd:.4f}"
+    )
+    console.print(f"report: {out}")

@@ -1,0 +1,35 @@
+"""``tool-calling``: the policy as system prompt and the tools as the model's native function calls."""
+
+from __future__ import annotations
+
+from services.agent.strategies.base import AgentReply, AgentTurn
+from services.agent.strategies.llm import next_call_id, require_model
+from taumesh.domains import Catalog
+from taumesh.llm import complete
+
+
+class ToolCallingAgent:
+    """τ-bench's tool-calling agent: one model call per turn; only the first tool call of a turn runs."""
+
+    name = "tool-calling"
+
+    def __init__(self, catalog: Catalog) -> None:
+        self.catalog = catalog
+
+    def system_prompt(self, turn: AgentTurn) -> str:
+        """The policy, verbatim."""
+        return turn.policy
+
+    async def next_message(self, turn: AgentTurn) -> AgentReply:
+        require_model(turn.settings.model, self.name)
+        messages = [{"role": "system", "content": self.system_prompt(turn)}, *(m.openai() for m in turn.conversation)]
+        completion = await complete(turn.settings.model, messages, turn.tools)
+        message = completion.message
+        if message.tool_calls:
+            # τ-bench runs one action per step: a second call in the same turn is dropped, and the model sees
+            # only the first one answered.
+            first = message.tool_calls[0]
+            if not first.id:
+                first = first.model_copy(update={"id": next_call_id(turn.conversation)})
+            message = message.model_copy(update={"tool_calls": [first]})
+        return AgentReply(message=message, usage=completion.usage)

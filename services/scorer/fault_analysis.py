@@ -1,0 +1,269 @@
+"""Fault analysis: a model reads a failed episode and says who is at fault (user, agent, environment) and how.
+
+Each episode is judged from its task instruction, gold actions, required outputs, reward info and whole trajectory.
+The answer is a JSON object; an unreadable one is asked again (at most :data:`MAX_ASKS` times in all). A model
+that stays unavailable or never answers readably yields a report with an ``error`` instead of a verdict, so one
+bad episode does not sink the rest.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Sequence
+from typing import Any, Literal, get_args
+
+from pydantic import BaseModel, Field
+
+from tau.scorer.v1 import scorer_pb2
+from taumesh.convert import messages_from_proto, model_from_proto, task_ref_from_proto, usage_to_proto
+from taumesh.domains import Catalog, DataError
+from taumesh.llm import ModelError, complete, find_json_object
+from taumesh.models import ChatMessage, ModelSettings, Usage
+from taumesh.rpc.errors import InvalidArgument, NotFound
+
+Author = Literal["user", "agent", "environment"]
+FaultKind = Literal["wrong_tool", "wrong_argument", "goal_partially_completed", "unintended_action", "other"]
+
+MAX_ASKS = 3
+"""Model calls per episode: the question and at most two re-asks after unreadable answers."""
+DEFAULT_CONCURRENCY = 4
+
+_AUTHOR_TO_PROTO: dict[str, scorer_pb2.FaultAuthor.ValueType] = {
+    "user": scorer_pb2.FAULT_AUTHOR_USER,
+    "agent": scorer_pb2.FAULT_AUTHOR_AGENT,
+    "environment": scorer_pb2.FAULT_AUTHOR_ENVIRONMENT,
+}
+_KIND_TO_PROTO: dict[str, scorer_pb2.FaultType.ValueType] = {
+    "wrong_tool": scorer_pb2.FAULT_TYPE_WRONG_TOOL,
+    "wrong_argument": scorer_pb2.FAULT_TYPE_WRONG_ARGUMENT,
+    "goal_partially_completed": scorer_pb2.FAULT_TYPE_GOAL_PARTIALLY_COMPLETED,
+    "unintended_action": scorer_pb2.FAULT_TYPE_UNINTENDED_ACTION,
+    "other": scorer_pb2.FAULT_TYPE_OTHER,
+}
+
+SYSTEM = """You find out why a customer-service conversation failed a benchmark task. A simulated user, following \
+an instruction, talked to an AI agent that follows a policy and uses tools over a database. The benchmark compares \
+the final database with the one the gold actions produce, and checks that the agent told the user every required \
+output. This episode failed one of those checks.
+
+Decide who is responsible for the failure:
+- "user": the simulated user departed from its instruction (asked for something else, gave wrong or invented \
+details, changed its mind without reason, ended the conversation too early);
+- "agent": the agent made the mistake;
+- "environment": the task could not be done as specified through no fault of either (a tool misbehaved, the data \
+or the policy contradicts the gold actions, the instruction is ambiguous).
+
+When the agent is responsible, also say which kind of mistake it is:
+- "wrong_tool": it used a tool other than the one the task needed;
+- "wrong_argument": it used the right tool with a wrong argument;
+- "goal_partially_completed": it did part of what was needed and stopped short, or did not tell a required output;
+- "unintended_action": it did something the task did not ask for, or that the policy forbids;
+- "other": any other mistake.
+
+Answer with one JSON object and nothing else:
+{"author": "user" | "agent" | "environment", "fault_type": <one of the kinds above, or null unless the author is \
+"agent">, "description": "<one or two sentences on what went wrong>"}"""
+
+REASK = """That answer could not be read: {problem}. Answer again with only the JSON object: {{"author": ..., \
+"fault_type": ..., "description": ...}}."""
+
+
+class TaskFacts(BaseModel):
+    """What the task asked for."""
+
+    instruction: str
+    gold_actions: list[dict[str, Any]] = Field(default_factory=list)
+    """``{"name", "kwargs"}`` in order."""
+    required_outputs: list[str] = Field(default_factory=list)
+
+
+class EpisodeToJudge(BaseModel):
+    """A failed episode and its task."""
+
+    task_id: int
+    trial: int
+    task: TaskFacts
+    trajectory: list[ChatMessage]
+    reward_info: Any = None
+
+
+class Verdict(BaseModel):
+    """The judging model's answer."""
+
+    author: Author
+    fault_type: FaultKind | None = None
+    description: str
+
+
+class FaultAnalysis(BaseModel):
+    """The analysis of one episode: a verdict, or why there is none."""
+
+    task_id: int
+    trial: int
+    verdict: Verdict | None = None
+    error: str = ""
+    usage: Usage = Field(default_factory=Usage)
+
+
+def _word(value: object) -> str:
+    return str(value or "").strip().lower().replace("-", "_").replace(" ", "_")
+
+
+def read_verdict(text: str) -> Verdict:
+    """The verdict in a model answer; ValueError saying what is wrong with it."""
+    answer = find_json_object(text)
+    if answer is None:
+        raise ValueError("no JSON object found")
+    author = _word(answer.get("author"))
+    if author not in get_args(Author):
+        raise ValueError(f"author must be one of {list(get_args(Author))}, not {answer.get('author')!r}")
+    description = str(answer.get("description") or "").strip()
+    if not description:
+        raise ValueError("description is missing")
+    kind = _word(answer.get("fault_type"))
+    if author != "agent":
+        return Verdict(author=author, description=description)  # type: ignore[arg-type]
+    if kind not in get_args(FaultKind):
+        raise ValueError(f"fault_type must be one of {list(get_args(FaultKind))} for an agent fault, not {kind!r}")
+    return Verdict(author="agent", fault_type=kind, description=description)  # type: ignore[arg-type]
+
+
+def render_message(index: int, message: ChatMessage) -> str:
+    """One trajectory message as a line of the prompt."""
+    if message.role == "assistant" and message.tool_calls:
+        calls = "; ".join(f"{call.name}({call.arguments})" for call in message.tool_calls)
+        said = f" {message.content}" if message.content else ""
+        return f"[{index}] agent calls {calls}{said}"
+    label = {"system": "policy (system prompt)", "user": "user", "assistant": "agent"}.get(message.role)
+    if message.role == "tool":
+        label = f"tool result of {message.name or message.tool_call_id}"
+    return f"[{index}] {label}: {message.content}"
+
+
+def question(episode: EpisodeToJudge) -> str:
+    """The user message of the judging prompt."""
+    task = episode.task
+    gold = "\n".join(
+        f"{i}. {a.get('name')}({json.dumps(a.get('kwargs', {}))})" for i, a in enumerate(task.gold_actions, start=1)
+    )
+    outputs = "\n".join(f"- {o}" for o in task.required_outputs)
+    trajectory = "\n".join(render_message(i, m) for i, m in enumerate(episode.trajectory))
+    info = json.dumps(episode.reward_info) if episode.reward_info is not None else "not recorded"
+    return (
+        f"# User instruction\n{task.instruction}\n\n"
+        f"# Gold actions\n{gold or '(none recorded)'}\n\n"
+        f"# Required outputs\n{outputs or '(none)'}\n\n"
+        f"# Reward checks\n{info}\n\n"
+        f"# Trajectory\n{trajectory or '(empty)'}"
+    )
+
+
+async def analyze_episode(settings: ModelSettings, episode: EpisodeToJudge) -> FaultAnalysis:
+    """Ask the model about one episode, re-asking on unreadable answers."""
+    messages: list[dict[str, Any]] = [
+        {"role": "system", "content": SYSTEM},
+        {"role": "user", "content": question(episode)},
+    ]
+    usage = Usage()
+    problem = ""
+    for _ in range(MAX_ASKS):
+        try:
+            completion = await complete(settings, messages)
+        except ModelError as exc:
+            return FaultAnalysis(task_id=episode.task_id, trial=episode.trial, error=exc.cause, usage=usage)
+        usage += completion.usage
+        try:
+            verdict = read_verdict(completion.message.content)
+        except ValueError as exc:
+            problem = str(exc)
+            messages += [
+                {"role": "assistant", "content": completion.message.content},
+                {"role": "user", "content": REASK.format(problem=problem)},
+            ]
+            continue
+        return FaultAnalysis(task_id=episode.task_id, trial=episode.trial, verdict=verdict, usage=usage)
+    error = f"no readable answer after {MAX_ASKS} tries ({problem})"
+    return FaultAnalysis(task_id=episode.task_id, trial=episode.trial, error=error, usage=usage)
+
+
+async def analyze_episodes(
+    settings: ModelSettings, episodes: Sequence[EpisodeToJudge], max_concurrency: int = DEFAULT_CONCURRENCY
+) -> list[FaultAnalysis]:
+    """Analyze ``episodes``, a few at a time, in order."""
+    semaphore = asyncio.Semaphore(max(1, max_concurrency))
+
+    async def one(episode: EpisodeToJudge) -> FaultAnalysis:
+        async with semaphore:
+            return await analyze_episode(settings, episode)
+
+    return list(await asyncio.gather(*(one(e) for e in episodes)))
+
+
+def episode_from_proto(catalog: Catalog, failed: scorer_pb2.FailedEpisode) -> EpisodeToJudge:
+    """The episode to judge; a task reference is looked up in ``catalog``."""
+    source = failed.WhichOneof("task_source")
+    if source == "task":
+        ref = task_ref_from_proto(failed.task)
+        try:
+            _, task = catalog.task(ref.domain, ref.split, ref.index)
+        except (KeyError, IndexError, DataError) as exc:
+            raise NotFound(str(exc.args[0])) from exc
+        facts = TaskFacts(
+            instruction=task.instruction,
+            gold_actions=[{"name": a.name, "kwargs": a.kwargs} for a in task.actions],
+            required_outputs=list(task.outputs),
+        )
+    elif source == "description":
+        described = failed.description
+        try:
+            gold = [{"name": a.name, "kwargs": json.loads(a.kwargs_json or "{}")} for a in described.gold_actions]
+        except json.JSONDecodeError as exc:
+            raise InvalidArgument(f"task {failed.task_id}: a gold action's kwargs_json is not JSON: {exc}") from exc
+        facts = TaskFacts(
+            instruction=described.instruction, gold_actions=gold, required_outputs=list(described.required_outputs)
+        )
+    else:
+        raise InvalidArgument(f"task {failed.task_id} trial {failed.trial}: give a task reference or a description")
+    try:
+        info = json.loads(failed.reward_info_json) if failed.reward_info_json else None
+    except json.JSONDecodeError as exc:
+        raise InvalidArgument(f"task {failed.task_id}: reward_info_json is not JSON: {exc}") from exc
+    return EpisodeToJudge(
+        task_id=failed.task_id,
+        trial=failed.trial,
+        task=facts,
+        trajectory=messages_from_proto(failed.trajectory),
+        reward_info=info,
+    )
+
+
+def report_to_proto(analysis: FaultAnalysis) -> scorer_pb2.FaultReport:
+    """The report of one analysis."""
+    verdict = analysis.verdict
+    return scorer_pb2.FaultReport(
+        task_id=analysis.task_id,
+        trial=analysis.trial,
+        author=_AUTHOR_TO_PROTO[verdict.author] if verdict else scorer_pb2.FAULT_AUTHOR_UNSPECIFIED,
+        fault_type=_KIND_TO_PROTO[verdict.fault_type]
+        if verdict and verdict.fault_type
+        else scorer_pb2.FAULT_TYPE_UNSPECIFIED,
+        description=verdict.description if verdict else "",
+        error=analysis.error,
+        usage=usage_to_proto(analysis.usage),
+    )
+
+
+async def analyze_faults(
+    catalog: Catalog, request: scorer_pb2.AnalyzeFaultsRequest
+) -> scorer_pb2.AnalyzeFaultsResponse:
+    """The AnalyzeFaults RPC."""
+    settings = model_from_proto(request.model)
+    if not settings.model:
+        raise InvalidArgument("a model is needed to analyze faults (--model)")
+    if not request.episodes:
+        raise InvalidArgument("no episode to analyze")
+    episodes = [episode_from_proto(catalog, failed) for failed in request.episodes]
+    analyses = await analyze_episodes(settings, episodes, request.max_concurrency or DEFAULT_CONCURRENCY)
+    total = sum((a.usage for a in analyses), Usage())
+    return scorer_pb2.AnalyzeFaultsResponse(reports=[report_to_proto(a) for a in analyses], usage=usage_to_proto(total))

@@ -1,0 +1,97 @@
+"""The prompts of the LLM user strategies (written for taumesh; the mechanics follow τ-bench v1)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from taumesh.models import STOP_TOKEN, ChatMessage
+
+GREETING = "Hello, thanks for getting in touch. What can I do for you today?"
+"""The agent's opening line as the simulated user sees it (the user speaks first in the episode itself)."""
+
+_PERSONA = f"""You are role-playing a customer who has contacted a customer-service agent by chat. Stay in this role \
+for the whole conversation: you are the customer, never the agent, and never an AI assistant.
+
+# Your situation
+{{instruction}}
+
+# How to play the customer
+- Write only the customer's next chat message: one message per turn, in plain everyday language.
+- Let your request and the details you know come out gradually, as the conversation needs them or the agent asks; \
+do not recite your whole situation at once.
+- Use only the facts in your situation. When the agent asks for something it does not give you, say that you do \
+not know or do not have it; never invent names, numbers, ids, addresses or preferences.
+- Say things in your own words rather than copying sentences from your situation, and keep the personality and \
+mood it describes.
+- When everything you came for has been done, or it clearly cannot be done, end the chat with a message that \
+contains only {STOP_TOKEN}."""
+
+_REACT_FORMAT = """
+
+# Format of every answer
+First think, privately, about where the conversation stands and what the customer should say next; then write the \
+message. The agent sees only the message. Use exactly this layout:
+Thought:
+<your private reasoning>
+User Response:
+<the customer's message>"""
+
+VERIFY_SYSTEM = f"""You review the chat messages of a simulated customer. The customer is played by a language model \
+that was given a situation to act out, and you check its latest draft before the agent sees it.
+
+Reject the draft when it does any of the following:
+- states a fact that is not in the situation, or contradicts it;
+- asks for something the situation does not want, or gives up on something it does want;
+- ends the conversation ({STOP_TOKEN}) while the goal is neither achieved nor clearly impossible, or fails to end \
+it once the goal is achieved;
+- speaks as the agent or as an AI, or is not a single chat message.
+Otherwise accept it; clumsy wording is fine.
+
+Answer with a JSON object and nothing else: {{"verdict": "accept" or "reject", "reason": "<one sentence>"}}"""
+
+VERIFY_REQUEST = """# The customer's situation
+{instruction}
+
+# The conversation so far
+{transcript}
+
+# The customer's draft reply
+{draft}"""
+
+REGENERATE = """A reviewer rejected your last draft reply:
+{draft}
+
+Reason: {reason}
+
+Write the customer's reply again, avoiding that problem. Answer with the message only."""
+
+REFLECT = """A reviewer rejected your last draft reply:
+{draft}
+
+Reason: {reason}
+
+Reflect on what went wrong and on what the customer in your situation would really say at this point, then write \
+the corrected message. Use exactly this layout:
+Reflection:
+<your reflection>
+Response:
+<the customer's corrected message>"""
+
+HUMAN_INTRO = f"""=== You are the customer ===
+{{instruction}}
+
+Type the customer's messages and press Enter. An empty line, end of input, or {STOP_TOKEN} ends the conversation."""
+
+
+def persona_prompt(instruction: str, react: bool = False) -> str:
+    """System prompt of the simulated user (with the Thought/User Response layout for react)."""
+    return _PERSONA.format(instruction=instruction) + (_REACT_FORMAT if react else "")
+
+
+def transcript_text(conversation: Sequence[ChatMessage]) -> str:
+    """The conversation as the reviewer reads it (the customer's private reasoning left out)."""
+    lines = [f"Agent: {GREETING}"]
+    for message in conversation:
+        speaker = "Customer" if message.role == "user" else "Agent"
+        lines.append(f"{speaker}: {message.content}")
+    return "\n".join(lines)

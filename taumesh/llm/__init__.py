@@ -1,0 +1,41 @@
+"""Model access through litellm: one completion per call, retried on transient faults, with usage and cost.
+
+litellm itself is imported only when :func:`complete` (or the retry policy) is first used, so importing this
+package (for its hooks or errors) costs nothing.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from taumesh.llm.errors import EmptyReply, ModelError, ModelRequestError, ModelUnavailable
+from taumesh.llm.hooks import ModelCall, ModelCallHook, add_model_call_hook
+from taumesh.llm.parsing import find_json_object
+
+if TYPE_CHECKING:
+    from taumesh.llm.client import Completion, complete
+    from taumesh.llm.retry import RetryPolicy
+
+_LAZY = {"Completion": "taumesh.llm.client", "complete": "taumesh.llm.client", "RetryPolicy": "taumesh.llm.retry"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = [
+    "Completion",
+    "EmptyReply",
+    "ModelCall",
+    "ModelCallHook",
+    "ModelError",
+    "ModelRequestError",
+    "ModelUnavailable",
+    "RetryPolicy",
+    "add_model_call_hook",
+    "complete",
+    "find_json_object",
+]

@@ -1,0 +1,143 @@
+"""``complete``: one chat completion through litellm, retried on transient faults, with usage and cost.
+
+API keys come from the environment only (``OPENAI_API_KEY``, ``ANTHROPIC_API_KEY``, ... as litellm reads them);
+they are never passed around nor logged.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from pydantic import BaseModel
+from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_after_attempt
+
+from taumesh.llm._litellm import litellm
+from taumesh.llm.errors import EmptyReply, ModelError, ModelRequestError, ModelUnavailable
+from taumesh.llm.hooks import ModelCall, ModelCallHook, around_call
+from taumesh.llm.retry import RetryPolicy, describe, is_transient, wait_retry_after
+from taumesh.llm.usage import usage_of
+from taumesh.models import ChatMessage, ModelSettings, ToolCall, ToolSchema, Usage
+
+log = logging.getLogger(__name__)
+
+
+class Completion(BaseModel):
+    """A model's answer and what it cost."""
+
+    message: ChatMessage
+    """Role ``assistant``: text and/or tool calls; provider reasoning (when returned) in ``reasoning``."""
+    usage: Usage
+    """Tokens and cost of the successful call, plus those of empty replies that were retried; ``calls=1``."""
+    finish_reason: str
+    model: str
+    """The model name the provider reported."""
+
+
+def request_kwargs(settings: ModelSettings, policy: RetryPolicy, tools: Sequence[ToolSchema] | None) -> dict[str, Any]:
+    """The litellm arguments for ``settings`` (retries are ours: litellm's and the SDK's are off)."""
+    kwargs: dict[str, Any] = {
+        "model": settings.model,
+        "temperature": settings.temperature,
+        "seed": settings.seed,
+        "timeout": policy.timeout,
+        "max_retries": 0,
+        "drop_params": True,  # a provider that lacks ``seed`` (or another option) ignores it instead of failing
+    }
+    if settings.provider:
+        kwargs["custom_llm_provider"] = settings.provider
+    if settings.api_base:
+        kwargs["api_base"] = settings.api_base
+    if tools:
+        kwargs["tools"] = [tool.openai() for tool in tools]
+    return kwargs
+
+
+def message_of(response: Any) -> ChatMessage:
+    """The assistant message of a litellm response; :class:`EmptyReply` when it holds nothing."""
+    choices = getattr(response, "choices", None) or []
+    if not choices:
+        raise EmptyReply("the response has no choices")
+    raw = choices[0].message
+    calls = [
+        ToolCall(id=call.id or "", name=call.function.name or "", arguments=call.function.arguments or "{}")
+        for call in (getattr(raw, "tool_calls", None) or [])
+    ]
+    content = raw.content or ""
+    if not content.strip() and not calls:
+        raise EmptyReply("the model returned no text and no tool calls")
+    reasoning = getattr(raw, "reasoning_content", None) or ""
+    return ChatMessage(role="assistant", content=content, tool_calls=calls, reasoning=str(reasoning))
+
+
+def _log_retry(settings: ModelSettings) -> Callable[[RetryCallState], None]:
+    def before_sleep(state: RetryCallState) -> None:
+        failure = state.outcome.exception() if state.outcome is not None else None
+        cause = describe(failure) if failure is not None else "?"
+        wait = state.next_action.sleep if state.next_action else 0.0
+        log.warning(
+            "model %s attempt %d failed (%s); retrying in %.2fs", settings.model, state.attempt_number, cause, wait
+        )
+
+    return before_sleep
+
+
+async def complete(
+    settings: ModelSettings,
+    messages: Sequence[ChatMessage | Mapping[str, Any]],
+    tools: Sequence[ToolSchema] | None = None,
+    *,
+    hook: ModelCallHook | None = None,
+    policy: RetryPolicy | None = None,
+) -> Completion:
+    """Ask ``settings.model`` for the next assistant message of ``messages`` (OpenAI chat form).
+
+    Rate limits (Retry-After honoured), 5xx, timeouts, connection errors and empty replies are retried with
+    exponential backoff within ``policy`` (default: from ``TAUMESH_LLM_*``); when every attempt failed,
+    :class:`ModelUnavailable` is raised. A request the provider refuses (4xx) raises :class:`ModelRequestError`.
+    ``hook`` (and hooks registered with :func:`taumesh.llm.add_model_call_hook`) wrap each HTTP attempt.
+    """
+    if not settings.model:
+        raise ModelRequestError("no model configured")
+    policy = policy or RetryPolicy.from_env()
+    payload = [m.openai() if isinstance(m, ChatMessage) else dict(m) for m in messages]
+    kwargs = request_kwargs(settings, policy, tools)
+    extra_hooks = [hook] if hook is not None else []
+    retried = Usage()  # tokens billed for empty replies that were retried
+    attempts = 0
+    try:
+        async for attempt in AsyncRetrying(
+            retry=retry_if_exception(is_transient),
+            stop=stop_after_attempt(policy.max_attempts),
+            wait=wait_retry_after(policy),
+            before_sleep=_log_retry(settings),
+            reraise=True,
+        ):
+            with attempt:
+                attempts = attempt.retry_state.attempt_number
+                call = ModelCall(settings=settings, attempt=attempts, messages=payload, tools=list(tools or []))
+                with around_call(call, extra_hooks):
+                    response = await litellm.acompletion(messages=payload, **kwargs)
+                    usage = usage_of(response)
+                    call.usage, call.response_model = usage, str(getattr(response, "model", "") or "")
+                    choices = getattr(response, "choices", None) or []
+                    call.finish_reason = str(choices[0].finish_reason or "") if choices else ""
+                    try:
+                        message = message_of(response)
+                    except EmptyReply:
+                        retried += usage.model_copy(update={"calls": 0})
+                        raise
+                return Completion(
+                    message=message,
+                    usage=retried + usage,
+                    finish_reason=call.finish_reason or "",
+                    model=call.response_model or settings.model,
+                )
+    except ModelError:
+        raise
+    except Exception as exc:
+        if is_transient(exc):
+            raise ModelUnavailable(describe(exc), attempts) from exc
+        raise ModelRequestError(describe(exc), attempts) from exc
+    raise AssertionError("unreachable: tenacity returns or raises")

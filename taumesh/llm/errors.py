@@ -1,0 +1,30 @@
+"""Typed failures of model calls: transient (retried, then ``ModelUnavailable``) or refused (not retried)."""
+
+from __future__ import annotations
+
+
+class ModelError(Exception):
+    """Base of the errors :func:`taumesh.llm.complete` raises."""
+
+    def __init__(self, cause: str, attempts: int = 1) -> None:
+        super().__init__(cause)
+        self.cause = cause
+        """What went wrong, for the results file and logs (never contains an API key)."""
+        self.attempts = attempts
+        """How many HTTP calls were made before giving up."""
+
+
+class ModelUnavailable(ModelError):
+    """The model could not answer after every retry (rate limits, 5xx, timeouts, connection errors, empty replies).
+
+    An infrastructure fault: services report it as UNAVAILABLE, and the orchestrator records the episode as an
+    error, never as a failure of the agent.
+    """
+
+
+class ModelRequestError(ModelError):
+    """The provider refused the request itself (bad credentials, unknown model, malformed request): not retried."""
+
+
+class EmptyReply(Exception):
+    """The model answered with neither text nor tool calls (retried like a transient fault)."""

@@ -1,0 +1,152 @@
+"""When and how long to retry a model call: transient faults only, exponential backoff, Retry-After honoured.
+
+Tuned by the environment (read at each call, so a process can be reconfigured without a restart):
+
+* ``TAUMESH_LLM_MAX_ATTEMPTS`` (default 5): HTTP attempts per completion, the first one included.
+* ``TAUMESH_LLM_BACKOFF_INITIAL`` (default 1.0 s) and ``TAUMESH_LLM_BACKOFF_MAX`` (default 30 s): the exponential
+  backoff between attempts (plus a random jitter of up to the initial value).
+* ``TAUMESH_LLM_MAX_WAIT`` (default 60 s): no single wait is longer, whatever a Retry-After header asks.
+* ``TAUMESH_LLM_TIMEOUT`` (default 120 s): deadline of one HTTP attempt.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import email.utils
+import os
+import re
+import time
+from collections.abc import Mapping
+
+import httpx
+from pydantic import BaseModel, Field
+from tenacity import RetryCallState
+from tenacity.wait import wait_base, wait_exponential_jitter
+
+from taumesh.llm._litellm import (
+    APIConnectionError,
+    BadGatewayError,
+    InternalServerError,
+    RateLimitError,
+    ServiceUnavailableError,
+    Timeout,
+)
+from taumesh.llm.errors import EmptyReply
+
+TRANSIENT_STATUS = frozenset({408, 409, 425, 429})
+"""HTTP statuses below 500 that a retry may cure (any 5xx may too)."""
+
+
+class RetryPolicy(BaseModel):
+    """Bounds of the retries of one completion."""
+
+    max_attempts: int = Field(default=5, ge=1)
+    backoff_initial: float = Field(default=1.0, ge=0)
+    backoff_max: float = Field(default=30.0, ge=0)
+    max_wait: float = Field(default=60.0, ge=0)
+    timeout: float = Field(default=120.0, gt=0)
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> RetryPolicy:
+        """The policy the ``TAUMESH_LLM_*`` variables describe (defaults for those unset)."""
+        env = os.environ if environ is None else environ
+        names = {
+            "max_attempts": "TAUMESH_LLM_MAX_ATTEMPTS",
+            "backoff_initial": "TAUMESH_LLM_BACKOFF_INITIAL",
+            "backoff_max": "TAUMESH_LLM_BACKOFF_MAX",
+            "max_wait": "TAUMESH_LLM_MAX_WAIT",
+            "timeout": "TAUMESH_LLM_TIMEOUT",
+        }
+        return cls.model_validate({field: env[var] for field, var in names.items() if env.get(var)})
+
+
+def status_of(exc: BaseException) -> int | None:
+    """The HTTP status behind a provider error, when it has one."""
+    status = getattr(exc, "status_code", None)
+    return status if isinstance(status, int) else None
+
+
+def is_transient(exc: BaseException) -> bool:
+    """True for faults of the provider or the network, which a later attempt may not meet."""
+    if isinstance(exc, EmptyReply | TimeoutError | asyncio.TimeoutError | ConnectionError):
+        return True
+    if isinstance(exc, Timeout | APIConnectionError | RateLimitError):
+        return True
+    if isinstance(exc, InternalServerError | ServiceUnavailableError | BadGatewayError):
+        return True
+    status = status_of(exc)
+    if status is not None:
+        return status >= 500 or status in TRANSIENT_STATUS
+    return isinstance(exc, httpx.TransportError)
+
+
+def _headers(exc: BaseException) -> Mapping[str, str]:
+    """Response headers carried by a provider error (litellm keeps them in ``litellm_response_headers``)."""
+    for candidate in (
+        getattr(exc, "litellm_response_headers", None),
+        getattr(exc, "headers", None),
+        getattr(getattr(exc, "response", None), "headers", None),
+    ):
+        if candidate:
+            return {str(k).lower(): str(v) for k, v in dict(candidate).items()}
+    return {}
+
+
+def retry_after(exc: BaseException, now: float | None = None) -> float | None:
+    """Seconds the server asked us to wait (``retry-after-ms``, or ``Retry-After`` as seconds or an HTTP date)."""
+    headers = _headers(exc)
+    if "retry-after-ms" in headers:
+        try:
+            return max(0.0, float(headers["retry-after-ms"]) / 1000.0)
+        except ValueError:
+            pass
+    value = headers.get("retry-after")
+    if value is None:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - (time.time() if now is None else now))
+
+
+class wait_retry_after(wait_base):
+    """Exponential backoff with jitter, stretched to what Retry-After asks, capped at ``max_wait``."""
+
+    def __init__(self, policy: RetryPolicy) -> None:
+        self.backoff = wait_exponential_jitter(
+            multiplier=policy.backoff_initial, max=policy.backoff_max, jitter=policy.backoff_initial
+        )
+        self.max_wait = policy.max_wait
+
+    def __call__(self, retry_state: RetryCallState) -> float:
+        wait = float(self.backoff(retry_state))
+        outcome = retry_state.outcome
+        exc = outcome.exception() if outcome is not None and outcome.failed else None
+        asked = retry_after(exc) if exc is not None else None
+        if asked is not None:
+            wait = max(wait, asked)
+        return min(wait, self.max_wait)
+
+
+_SECRET_NAME = re.compile(r"(KEY|TOKEN|SECRET)$")
+_KEY_LIKE = re.compile(r"\b(sk|pk|rk)-[A-Za-z0-9_\-]{8,}")
+
+
+def redact(text: str, environ: Mapping[str, str] | None = None) -> str:
+    """``text`` without the values of secret-looking environment variables or key-shaped tokens."""
+    env = os.environ if environ is None else environ
+    for name, value in env.items():
+        if len(value) >= 8 and _SECRET_NAME.search(name.upper()) and value in text:
+            text = text.replace(value, "***")
+    return _KEY_LIKE.sub("***", text)
+
+
+def describe(exc: BaseException) -> str:
+    """A one-line cause: the error's type and message, secrets redacted."""
+    message = " ".join(str(exc).split()) or repr(exc)
+    return redact(f"{type(exc).__name__}: {message}")[:500]

@@ -1,0 +1,24 @@
+"""Model failures as gRPC statuses, for the servicers whose strategies call models."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from taumesh.llm.errors import ModelRequestError, ModelUnavailable
+from taumesh.rpc.errors import FailedPrecondition, Unavailable
+
+
+@contextmanager
+def model_errors_as_status() -> Iterator[None]:
+    """Turn model errors into statuses, the cause in the details.
+
+    An exhausted model is UNAVAILABLE (the orchestrator retries, then records an infrastructure error); a
+    request the provider refuses is FAILED_PRECONDITION.
+    """
+    try:
+        yield
+    except ModelUnavailable as exc:
+        raise Unavailable(f"model unavailable after {exc.attempts} attempt(s): {exc.cause}") from exc
+    except ModelRequestError as exc:
+        raise FailedPrecondition(f"model refused the request: {exc.cause}") from exc

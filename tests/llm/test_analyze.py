@@ -1,0 +1,149 @@
+"""``taumesh analyze``: the scorer's AnalyzeFaults judges each failed episode with the (scripted) model."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from orchestrator.results import EpisodeError, RunResult, load_results, write_json_atomically
+from orchestrator.runner import run_benchmark
+from services.scorer.fault_analysis import read_verdict
+from taumesh.cli import app
+from tests.llm.conftest import run_config
+from tests.llm.fake_openai import FakeOpenAI, Reply, server_error, text
+from tests.llm.scripts import GoldAgent, Router, ScriptedLlmUser, TaskIndex, judge_answer
+
+
+@pytest.fixture
+async def results_with_failures(fake: FakeOpenAI, task_index: TaskIndex, v1_data_dir: Path, tmp_path: Path) -> Path:
+    """Tasks 0 and 19 fail (the agent skips the last gold action), 10 succeeds, 5 is an infrastructure error."""
+    fake.reset(Router(GoldAgent(task_index, skip_last_action={0, 19}), ScriptedLlmUser(task_index)))
+    summary = await run_benchmark(run_config(fake, v1_data_dir, tmp_path / "run", [0, 10, 19]))
+    results = load_results(summary.results_path)
+    assert {r.task_id: r.reward for r in results} == {0: 0.0, 10: 1.0, 19: 0.0}
+    results.append(RunResult.from_error(5, 0, EpisodeError(cause="UNAVAILABLE: model unavailable", attempts=3)))
+    path = tmp_path / "results.json"
+    write_json_atomically(path, [r.model_dump() for r in results])
+    return path
+
+
+def judge(task_index: TaskIndex) -> Any:
+    """Task 0: an unreadable answer first, then an agent fault. Task 19: the user's fault."""
+
+    def script(request: dict[str, Any], ordinal: int) -> Reply:
+        asked = request["messages"][1]["content"]
+        task = next(i for i, t in enumerate(task_index.tasks) if f"# User instruction\n{t.instruction}" in asked)
+        if task == 0 and len(request["messages"]) == 2:
+            return text("The agent is clearly at fault here, it forgot something.")
+        if task == 0:
+            return judge_answer(
+                {"author": "agent", "fault_type": "goal partially completed", "description": "Skipped the exchange."}
+            )
+        return judge_answer({"author": "USER", "fault_type": None, "description": "Gave the wrong order id."})
+
+    return script
+
+
+def analyze(*args: str) -> Any:
+    result = CliRunner().invoke(app, ["analyze", *args], env={"COLUMNS": "200"})
+    return result
+
+
+def test_analyze_writes_the_fault_report(
+    results_with_failures: Path, fake: FakeOpenAI, task_index: TaskIndex, tmp_path: Path
+) -> None:
+    fake.reset(judge(task_index))
+    out = tmp_path / "faults.json"
+    result = analyze(
+        str(results_with_failures), "--model", "gpt-4o", "--model-provider", "openai", "--api-base", fake.url,
+        "--out", str(out),
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    report = json.loads(out.read_text())
+    assert (report["episodes"], report["failed"], report["infrastructure_errors"]) == (4, 2, 1)
+    rows = {r["task_id"]: r for r in report["reports"]}
+    assert set(rows) == {0, 19}  # neither the success nor the infrastructure error is analyzed
+    assert rows[0]["author"] == "agent" and rows[0]["fault_type"] == "goal_partially_completed"
+    assert rows[0]["description"] == "Skipped the exchange." and rows[0]["error"] == ""
+    assert rows[19]["author"] == "user" and rows[19]["fault_type"] is None
+    assert report["authors"] == {"agent": 1, "user": 1}
+    assert report["fault_types"] == {"goal_partially_completed": 1}
+    assert rows[0]["usage"]["calls"] == 2 and rows[19]["usage"]["calls"] == 1  # the re-ask was counted
+    assert report["usage"]["calls"] == 3 and report["usage"]["cost_usd"] > 0
+
+    # the prompt held the instruction, the gold actions, the required outputs and the whole trajectory
+    asked = {
+        next(i for i in (0, 19) if task_index.tasks[i].instruction in s.request["messages"][1]["content"]): s.request
+        for s in fake.served
+        if len(s.request["messages"]) == 2
+    }
+    task19 = task_index.tasks[19]
+    prompt = asked[19]["messages"][1]["content"]
+    assert "# Required outputs\n- 54.04\n- 41.64" in prompt
+    for i, action in enumerate(task19.actions, start=1):
+        assert f"{i}. {action.name}({json.dumps(action.kwargs)})" in prompt
+    assert "policy (system prompt): # Retail agent policy" in prompt
+    assert "tool result of find_user_id_by_name_zip" in prompt or "tool result of find_user_id_by_email" in prompt
+    assert '"r_actions": 0.0' in asked[0]["messages"][1]["content"]  # which check failed
+    assert '"r_outputs": 1.0' in prompt  # (τ-bench reports the outputs check for tasks with outputs)
+    reask = next(s.request for s in fake.served if len(s.request["messages"]) == 4)
+    assert reask["messages"][3]["content"].startswith("That answer could not be read: no JSON object found")
+
+    assert "Fault analysis of 2 failed episode(s)" in result.output
+    assert "goal_partially_completed" in result.output and "Gave the wrong order id." in result.output
+
+
+def test_analyze_with_tasks_from_the_data_and_an_unavailable_judge(
+    results_with_failures: Path,
+    fake: FakeOpenAI,
+    task_index: TaskIndex,
+    v1_data_dir: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("TAUMESH_LLM_MAX_ATTEMPTS", "2")
+    script = judge(task_index)
+
+    def flaky(request: dict[str, Any], ordinal: int) -> Reply:
+        if task_index.tasks[19].instruction in request["messages"][1]["content"]:
+            return server_error(500)
+        return script(request, ordinal)
+
+    fake.reset(flaky)
+    # the tasks come from the scorer's data (--env), not from the results file
+    raw = json.loads(results_with_failures.read_text())
+    for entry in raw:
+        entry["info"].pop("task", None)
+    results_with_failures.write_text(json.dumps(raw))
+    result = analyze(
+        str(results_with_failures), "--model", "gpt-4o", "--model-provider", "openai", "--api-base", fake.url,
+        "--env", "retail", "--data-dir", str(v1_data_dir),
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    report = json.loads(results_with_failures.with_name("results_faults.json").read_text())
+    rows = {r["task_id"]: r for r in report["reports"]}
+    assert rows[0]["author"] == "agent"
+    assert rows[19]["author"] is None and "InternalServerError" in rows[19]["error"]
+    assert "not analyzed" in result.output
+
+    # without --env, a file that does not record its tasks cannot be analyzed
+    refused = analyze(str(results_with_failures), "--model", "gpt-4o", "--api-base", fake.url)
+    assert refused.exit_code == 2 and "pass --env" in refused.output
+
+
+def test_read_verdict() -> None:
+    verdict = read_verdict('{"author": "agent", "fault_type": "wrong-argument", "description": "Bad id."}')
+    assert (verdict.author, verdict.fault_type) == ("agent", "wrong_argument")
+    assert read_verdict('{"author": "environment", "fault_type": "other", "description": "x"}').fault_type is None
+    for bad, problem in [
+        ("no json", "no JSON object"),
+        ('{"author": "nobody", "description": "x"}', "author must be one of"),
+        ('{"author": "agent", "description": "x"}', "fault_type must be one of"),
+        ('{"author": "user"}', "description is missing"),
+    ]:
+        with pytest.raises(ValueError, match=problem):
+            read_verdict(bad)

@@ -1,0 +1,124 @@
+"""Model faults are infrastructure errors (reward null, info.error.cause), never an agent's reward 0."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from orchestrator.results import load_results
+from orchestrator.runner import run_benchmark
+from taumesh.models import Usage
+from tests.llm.conftest import run_config, warm_up
+from tests.llm.fake_openai import FakeOpenAI, Reply, Served, rate_limited, server_error
+from tests.llm.scripts import AGENT_MODEL, USER_MODEL, Faulty, GoldAgent, Router, ScriptedLlmUser, TaskIndex
+
+
+async def test_exhausted_model_is_an_infrastructure_error(
+    fake: FakeOpenAI, task_index: TaskIndex, v1_data_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TAUMESH_LLM_MAX_ATTEMPTS", "2")
+    gold = Router(GoldAgent(task_index), ScriptedLlmUser(task_index))
+
+    def script(request: dict[str, Any], ordinal: int) -> Reply:
+        if request["model"] == AGENT_MODEL and task_index.of_agent_request(request) == 5:
+            return server_error(500)  # task 5's agent model is down for good
+        return gold(request, ordinal)
+
+    fake.reset(script)
+    config = run_config(fake, v1_data_dir, tmp_path, [0, 5])
+    config.max_episode_attempts = 2
+    summary = await run_benchmark(config)
+    by_task = {r.task_id: r for r in summary.results}
+    assert by_task[0].reward == 1.0 and not by_task[0].is_error
+    failed = by_task[5]
+    assert failed.reward is None and failed.traj == []
+    error = failed.info["error"]
+    assert error["kind"] == "infrastructure" and error["attempts"] == 2
+    assert error["cause"].startswith("UNAVAILABLE: model unavailable after 2 attempt(s): InternalServerError")
+    assert summary.pass_hat_k == {1: 1.0}  # the error is left out of pass^k, not counted as a failure
+    assert [r.task_id for r in summary.errors] == [5]
+    # every agent call of task 5 was tried twice by the model client, four times by the orchestrator, per attempt
+    task5 = [
+        s for s in fake.served if s.request["model"] == AGENT_MODEL and task_index.of_agent_request(s.request) == 5
+    ]
+    assert len(task5) == 2 * 4 * 2
+    # the results file says the same, and --retry-errors picks the episode up once the model is back
+    on_disk = {r.task_id: r for r in load_results(summary.results_path)}
+    assert on_disk[5].reward is None and on_disk[5].info["error"]["cause"] == error["cause"]
+    fake.reset(gold)
+    rerun = await run_benchmark(config, resume=summary.results_path, only_errors=True)
+    assert {r.task_id: r.reward for r in rerun.results} == {0: 1.0, 5: 1.0}
+
+
+async def test_recovered_faults_are_scored_normally(
+    fake: FakeOpenAI, task_index: TaskIndex, v1_data_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TAUMESH_LLM_MAX_ATTEMPTS", "1")  # no model-level retry: the orchestrator's retry recovers
+    gold = Router(GoldAgent(task_index), ScriptedLlmUser(task_index))
+    faults = iter([rate_limited("0"), server_error(502)])
+
+    def script(request: dict[str, Any], ordinal: int) -> Reply:
+        if ordinal in (0, 3):
+            return next(faults)
+        return gold(request, ordinal)
+
+    fake.reset(script)
+    summary = await run_benchmark(run_config(fake, v1_data_dir, tmp_path, [0], concurrency=1))
+    [result] = summary.results
+    assert result.reward == 1.0 and not result.is_error and result.info["termination"] == "user_stop"
+    assert [s.reply.status for s in fake.served[:4]] == [429, 200, 200, 502]
+
+
+def _task_of(index: TaskIndex, served: Served) -> int:
+    return index.of_request(served.request)
+
+
+async def test_twenty_tasks_with_a_fifth_of_calls_failing(
+    fake: FakeOpenAI, task_index: TaskIndex, v1_data_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """20 % of calls fail at random (429, 500, slow past the timeout, empty); three tasks' models are down for good."""
+    await warm_up(fake)
+    monkeypatch.setenv("TAUMESH_LLM_MAX_ATTEMPTS", "3")
+    monkeypatch.setenv("TAUMESH_LLM_TIMEOUT", "1.5")
+    down = {4, 11, 17}
+    faulty = Faulty(
+        Router(GoldAgent(task_index), ScriptedLlmUser(task_index)),
+        task_index,
+        rate=0.2,
+        seed=20,
+        slow_seconds=2.0,
+        down=down,
+    )
+    fake.reset(faulty)
+    config = run_config(fake, v1_data_dir, tmp_path, list(range(20)), concurrency=5)
+    config.max_episode_attempts = 2
+    summary = await run_benchmark(config)
+
+    assert sorted(r.task_id for r in summary.results) == list(range(20))  # every episode finished
+    errors = {r.task_id: r for r in summary.errors}
+    assert set(errors) == down
+    for result in errors.values():
+        assert result.reward is None
+        assert result.info["error"]["cause"].startswith("UNAVAILABLE: model unavailable")
+        assert "ServiceUnavailableError" in result.info["error"]["cause"]
+    scored = summary.scored
+    assert len(scored) == 17 and all(r.reward == 1.0 for r in scored)  # none silently reward 0
+    assert summary.average_reward == 1.0
+    injected = Counter(faulty.injected)
+    assert set(injected) == {"429", "500", "slow", "empty"}
+    assert sum(injected.values()) >= 20
+
+    # usage of the scored episodes: one call per reply the client got; tokens include billed empty replies
+    for result in scored:
+        for role, model in (("agent_usage", AGENT_MODEL), ("user_usage", USER_MODEL)):
+            served = [s for s in fake.completions(model) if _task_of(task_index, s) == result.task_id]
+            received = [s for s in served if s.reply.delay == 0]  # slow ones timed out before they arrived
+            useful = [s for s in received if s.reply.content or s.reply.tool_calls]
+            usage = Usage.model_validate(result.info[role])
+            assert usage.calls == len(useful)
+            assert sum(s.reply.prompt_tokens for s in useful) <= usage.prompt_tokens
+            assert usage.prompt_tokens <= sum(s.reply.prompt_tokens for s in received)
+            assert usage.completion_tokens == sum(s.reply.completion_tokens for s in received)

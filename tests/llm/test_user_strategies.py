@@ -1,0 +1,151 @@
+"""Every LLM user strategy plays whole episodes through the gRPC services and litellm's HTTP path."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from orchestrator.runner import run_benchmark
+from services.user_sim.strategies.base import UserTurn
+from services.user_sim.strategies.human import HumanUser
+from services.user_sim.strategies.react import split_thought
+from services.user_sim.strategies.verify import read_verdict
+from taumesh.models import STOP_TOKEN, ChatMessage
+from tests.llm.conftest import run_config
+from tests.llm.fake_openai import FakeOpenAI, Reply, text
+from tests.llm.scripts import (
+    AGENT_MODEL,
+    BAD_DRAFT,
+    USER_MODEL,
+    GoldAgent,
+    ReviewedUser,
+    Router,
+    ScriptedLlmUser,
+    TaskIndex,
+    is_reflection,
+    is_review,
+)
+
+TASKS = [0, 19]
+
+
+def user_requests(fake: FakeOpenAI) -> list[dict[str, Any]]:
+    return [s.request for s in fake.completions(USER_MODEL)]
+
+
+def agent_prompts(fake: FakeOpenAI) -> str:
+    return json.dumps([s.request for s in fake.completions(AGENT_MODEL)])
+
+
+async def test_llm_user(fake: FakeOpenAI, task_index: TaskIndex, v1_data_dir: Path, tmp_path: Path) -> None:
+    fake.reset(Router(GoldAgent(task_index), ScriptedLlmUser(task_index)))
+    summary = await run_benchmark(run_config(fake, v1_data_dir, tmp_path, TASKS, user="llm"))
+    assert {r.task_id: r.reward for r in summary.results} == {0: 1.0, 19: 1.0}
+    assert all(r.info["termination"] == "user_stop" for r in summary.results)
+    requests = user_requests(fake)
+    assert len(requests) == 4  # opening and stop, per episode
+    task = task_index.tasks[0]
+    opening, stop = (r for r in requests if task.instruction in r["messages"][0]["content"])
+    assert opening["messages"][0]["role"] == "system"
+    assert [m["role"] for m in opening["messages"]] == ["system", "user"]  # the agent's greeting as "user"
+    # later calls: the user's own turns are "assistant", the agent's are "user"
+    assert [m["role"] for m in stop["messages"]] == ["system", "user", "assistant", "user"]
+    assert stop["messages"][2]["content"] == task.instruction
+    assert stop["messages"][3]["content"] == "Is there anything else I can help you with?"
+    assert "tools" not in opening
+
+
+async def test_react_user_thought_stays_private(
+    fake: FakeOpenAI, task_index: TaskIndex, v1_data_dir: Path, tmp_path: Path
+) -> None:
+    fake.reset(Router(GoldAgent(task_index), ScriptedLlmUser(task_index, react=True)))
+    summary = await run_benchmark(run_config(fake, v1_data_dir, tmp_path, TASKS, user="react"))
+    assert {r.task_id: r.reward for r in summary.results} == {0: 1.0, 19: 1.0}
+    assert "I open with my request" not in agent_prompts(fake)  # only the reply reached the agent
+    user_said = [m["content"] for r in summary.results for m in r.traj if m["role"] == "user"]
+    assert user_said.count(STOP_TOKEN) == 2 and not any("Thought" in s for s in user_said)
+    # the thought came back in the next call, with the reply, as the user's own (assistant) turn
+    later = [r for r in user_requests(fake) if len(r["messages"]) > 2]
+    assert len(later) == 2
+    for request in later:
+        own = request["messages"][2]
+        assert own["role"] == "assistant"
+        assert own["content"].startswith("Thought:\nI open with my request.\nUser Response:\n")
+
+
+async def test_verify_user_regenerates_rejected_drafts(
+    fake: FakeOpenAI, task_index: TaskIndex, v1_data_dir: Path, tmp_path: Path
+) -> None:
+    fake.reset(Router(GoldAgent(task_index), ReviewedUser(task_index)))
+    summary = await run_benchmark(run_config(fake, v1_data_dir, tmp_path, TASKS, user="verify"))
+    assert {r.task_id: r.reward for r in summary.results} == {0: 1.0, 19: 1.0}
+    assert BAD_DRAFT not in agent_prompts(fake)
+    requests = user_requests(fake)
+    # per turn: draft, review (reject), regenerate, review (accept); two turns per episode
+    assert sum(1 for r in requests if is_review(r)) == 8 and len(requests) == 16
+    assert not any(is_reflection(r) for r in requests)
+    for result in summary.results:
+        usage = result.info["user_usage"]
+        assert usage["calls"] == 8
+
+
+async def test_reflection_user_reflects_then_rewrites(
+    fake: FakeOpenAI, task_index: TaskIndex, v1_data_dir: Path, tmp_path: Path
+) -> None:
+    fake.reset(Router(GoldAgent(task_index), ReviewedUser(task_index)))
+    summary = await run_benchmark(run_config(fake, v1_data_dir, tmp_path, TASKS, user="reflection"))
+    assert {r.task_id: r.reward for r in summary.results} == {0: 1.0, 19: 1.0}
+    prompts = agent_prompts(fake)
+    assert BAD_DRAFT not in prompts and "I drifted" not in prompts  # the reflection stays private
+    requests = user_requests(fake)
+    assert sum(1 for r in requests if is_reflection(r)) == 4
+    for result in summary.results:
+        user_said = [m["content"] for m in result.traj if m["role"] == "user"]
+        assert user_said == [task_index.tasks[result.task_id].instruction, STOP_TOKEN]
+
+
+async def test_reviews_are_bounded(fake: FakeOpenAI, task_index: TaskIndex, v1_data_dir: Path, tmp_path: Path) -> None:
+    """A reviewer that rejects everything: after three reviews the last draft goes out anyway."""
+
+    def user(request: dict[str, Any]) -> Reply:
+        if is_review(request):
+            return text('{"verdict": "reject", "reason": "never good enough"}')
+        notes = sum(1 for m in request["messages"] if str(m["content"]).startswith("A reviewer rejected"))
+        turns = sum(1 for m in request["messages"] if m["role"] == "assistant") - notes  # rejected drafts left out
+        return text(task_index.tasks[task_index.of_user_request(request)].instruction if turns == 0 else STOP_TOKEN)
+
+    fake.reset(Router(GoldAgent(task_index), user))
+    summary = await run_benchmark(run_config(fake, v1_data_dir, tmp_path, [0], user="verify"))
+    [result] = summary.results
+    assert result.reward == 1.0
+    assert result.info["user_usage"]["calls"] == 2 * (1 + 3 + 2)  # per turn: draft, 3 reviews, 2 rewrites
+
+
+def test_parsers() -> None:
+    assert split_thought("Thought:\nhmm\nUser Response:\nhello") == ("hmm", "hello")
+    assert split_thought("just text") == ("", "just text")
+    assert read_verdict('{"verdict": "reject", "reason": "x"}') == (False, "x")
+    assert read_verdict('```json\n{"verdict": "accept", "reason": "ok"}\n```') == (True, "ok")
+    assert read_verdict("I reject this draft.")[0] is False
+    assert read_verdict("Looks fine to me.")[0] is True
+
+
+async def test_human_user_shows_the_agent_and_reads_lines() -> None:
+    shown: list[str] = []
+    typed = iter(["I want to exchange my keyboard.", ""])
+    human = HumanUser(read=lambda prompt: next(typed), write=shown.append)
+    opening = await human.reply(UserTurn(instruction="You want a new keyboard."))
+    assert opening.message.content == "I want to exchange my keyboard." and opening.usage.calls == 0
+    assert "You want a new keyboard." in shown[0]
+    conversation = [opening.message, ChatMessage(role="assistant", content="Which order is it?")]
+    stop = await human.reply(UserTurn(instruction="You want a new keyboard.", conversation=conversation))
+    assert stop.message.content == STOP_TOKEN  # an empty line ends the conversation
+    assert shown[1] == "\nAgent: Which order is it?"
+
+    def eof(prompt: str) -> str:
+        raise EOFError
+
+    assert (
+        await HumanUser(read=eof, write=shown.append).reply(UserTurn(instruction="x"))
+    ).message.content == STOP_TOKEN

@@ -14,6 +14,7 @@ from tau.env.v1 import env_pb2_grpc
 from tau.scorer.v1 import scorer_pb2_grpc
 from tau.user_sim.v1 import user_sim_pb2_grpc
 from taumesh.rpc.server import CHANNEL_OPTIONS
+from taumesh.telemetry import current as current_telemetry
 
 T = TypeVar("T")
 
@@ -36,7 +37,7 @@ async def with_retries(call: Callable[[], Awaitable[T]], attempts: int = 4) -> T
     async for attempt in AsyncRetrying(
         retry=retry_if_exception(is_infrastructure_fault),
         stop=stop_after_attempt(attempts),
-        wait=wait_exponential_jitter(initial=0.2, max=5.0),
+        wait=wait_exponential_jitter(multiplier=0.2, max=5.0, jitter=0.2),
         reraise=True,
     ):
         with attempt:
@@ -56,9 +57,10 @@ class ServiceClients:
 
     @classmethod
     def connect(cls, env: str, user: str, agent: str, scorer: str) -> ServiceClients:
-        """Open channels to the four addresses (host:port)."""
+        """Open channels to the four addresses (host:port), traced when telemetry is on."""
+        interceptors = current_telemetry().primary.client_interceptors() or None
         channels = {
-            name: grpc.aio.insecure_channel(address, options=CHANNEL_OPTIONS)
+            name: grpc.aio.insecure_channel(address, options=CHANNEL_OPTIONS, interceptors=interceptors)
             for name, address in (("env", env), ("user", user), ("agent", agent), ("scorer", scorer))
         }
         return cls(

@@ -18,6 +18,7 @@ from typing import Any, Literal
 import grpc
 from pydantic import BaseModel, Field
 
+from orchestrator import tracing
 from orchestrator.clients import ServiceClients, with_retries
 from orchestrator.config import RunConfig
 from tau.agent.v1 import agent_pb2
@@ -116,98 +117,117 @@ async def run_episode(clients: ServiceClients, config: RunConfig, task: TaskRef,
         lambda: clients.env.OpenSession(env_pb2.OpenSessionRequest(task=task_ref_to_proto(task)), timeout=rpc)
     )
     session_id = opened.session_id
+    turns = tracing.Turns(config)
     try:
         transcript = Transcript(traj=[ChatMessage(role="system", content=opened.policy)])
         agent_usage, user_usage = Usage(), Usage()
         user_config = user_settings_to_proto(config.user)
 
-        started_reply: user_sim_pb2.StartConversationResponse = await with_retries(
-            lambda: clients.user.StartConversation(
-                user_sim_pb2.StartConversationRequest(
-                    config=user_config, instruction=opened.user_instruction, episode=episode_pb
-                ),
-                timeout=model_rpc,
+        with tracing.user_turn(config.user, "start") as opening:
+            started_reply: user_sim_pb2.StartConversationResponse = await with_retries(
+                lambda: clients.user.StartConversation(
+                    user_sim_pb2.StartConversationRequest(
+                        config=user_config, instruction=opened.user_instruction, episode=episode_pb
+                    ),
+                    timeout=model_rpc,
+                )
             )
-        )
+            opening.replied(message_from_proto(started_reply.message), usage_from_proto(started_reply.usage))
         user_usage += usage_from_proto(started_reply.usage)
         transcript.user_said(message_from_proto(started_reply.message))
 
-        steps, ended, source = 0, False, "user"
+        steps, ended, source, agent_steps = 0, False, "user", 0
         termination: Termination = "max_steps"
         agent_config = agent_settings_to_proto(config.agent)
         while steps < config.max_steps and not ended:
-            request = agent_pb2.NextMessageRequest(
-                episode=episode_pb,
-                policy=opened.policy,
-                tools=opened.tools,
-                conversation=[message_to_proto(m) for m in transcript.agent],
-                config=agent_config,
-            )
-            answer: agent_pb2.NextMessageResponse = await with_retries(
-                partial(clients.agent.NextMessage, request, timeout=model_rpc)
-            )
-            agent_usage += usage_from_proto(answer.usage)
-            message = message_from_proto(answer.message).model_copy(update={"role": "assistant"})
-            transcript.agent_said(message)
-
-            if message.tool_calls:
-                for call in message.tool_calls:
-                    if steps >= config.max_steps:
-                        break
-                    steps += 1
-                    call_request = env_pb2.CallToolRequest(
-                        session_id=session_id,
-                        tool_call=tool_call_to_proto(call),
-                        request_id=f"{episode.episode_id}:{steps}",
-                    )
-                    result: env_pb2.CallToolResponse = await with_retries(
-                        partial(clients.env.CallTool, call_request, timeout=rpc)
-                    )
-                    source = call.name
-                    transcript.tool_answered(
-                        ChatMessage(role="tool", content=result.observation, tool_call_id=call.id, name=call.name)
-                    )
-                    if result.aborted:
-                        termination, ended = "env_abort", True
-                        break
-                    if result.done:
-                        termination, ended = "terminate_tool", True
-                        break
-                continue
-
-            steps += 1
-            source = "user"
-            transcript.agent_told_user(message)
-            reply_request = user_sim_pb2.ReplyRequest(
-                config=user_config,
-                instruction=opened.user_instruction,
-                conversation=[message_to_proto(m) for m in transcript.user],
-                episode=episode_pb,
-            )
-            reply: user_sim_pb2.ReplyResponse = await with_retries(
-                partial(clients.user.Reply, reply_request, timeout=model_rpc)
-            )
-            user_usage += usage_from_proto(reply.usage)
-            transcript.user_said(message_from_proto(reply.message))
-            if reply.stop:
-                termination, ended = "user_stop", True
-
-        final: env_pb2.GetFinalStateResponse = await with_retries(
-            lambda: clients.env.GetFinalState(env_pb2.GetFinalStateRequest(session_id=session_id), timeout=rpc)
-        )
-        scored = termination in ("user_stop", "terminate_tool")
-        score: scorer_pb2.ScoreEpisodeResponse = await with_retries(
-            lambda: clients.scorer.ScoreEpisode(
-                scorer_pb2.ScoreEpisodeRequest(
-                    task=task_ref_to_proto(task),
-                    ended=scored,
-                    final_data_hash=final.data_hash,
+            with turns.step():
+                request = agent_pb2.NextMessageRequest(
+                    episode=episode_pb,
+                    policy=opened.policy,
+                    tools=opened.tools,
                     conversation=[message_to_proto(m) for m in transcript.agent],
-                ),
-                timeout=rpc,
+                    config=agent_config,
+                )
+                agent_steps += 1
+                with tracing.agent_step(config.agent, episode, agent_steps) as agent_step:
+                    answer: agent_pb2.NextMessageResponse = await with_retries(
+                        partial(clients.agent.NextMessage, request, timeout=model_rpc)
+                    )
+                    message = message_from_proto(answer.message).model_copy(update={"role": "assistant"})
+                    agent_step.answered(message, usage_from_proto(answer.usage))
+                agent_usage += usage_from_proto(answer.usage)
+                transcript.agent_said(message)
+
+                if message.tool_calls:
+                    for call in message.tool_calls:
+                        if steps >= config.max_steps:
+                            break
+                        steps += 1
+                        call_request = env_pb2.CallToolRequest(
+                            session_id=session_id,
+                            tool_call=tool_call_to_proto(call),
+                            request_id=f"{episode.episode_id}:{steps}",
+                        )
+                        with tracing.tool_call(call, session_id) as tool_span:
+                            result: env_pb2.CallToolResponse = await with_retries(
+                                partial(clients.env.CallTool, call_request, timeout=rpc)
+                            )
+                            tool_span.answered(
+                                result.observation, error=result.error, done=result.done, aborted=result.aborted
+                            )
+                        source = call.name
+                        transcript.tool_answered(
+                            ChatMessage(role="tool", content=result.observation, tool_call_id=call.id, name=call.name)
+                        )
+                        if result.aborted:
+                            termination, ended = "env_abort", True
+                            break
+                        if result.done:
+                            termination, ended = "terminate_tool", True
+                            break
+                    continue
+
+                steps += 1
+                source = "user"
+                transcript.agent_told_user(message)
+                reply_request = user_sim_pb2.ReplyRequest(
+                    config=user_config,
+                    instruction=opened.user_instruction,
+                    conversation=[message_to_proto(m) for m in transcript.user],
+                    episode=episode_pb,
+                )
+                with tracing.user_turn(config.user, "reply") as user_reply:
+                    reply: user_sim_pb2.ReplyResponse = await with_retries(
+                        partial(clients.user.Reply, reply_request, timeout=model_rpc)
+                    )
+                    user_reply.replied(message_from_proto(reply.message), usage_from_proto(reply.usage), reply.stop)
+                user_usage += usage_from_proto(reply.usage)
+                transcript.user_said(message_from_proto(reply.message))
+                if reply.stop:
+                    termination, ended = "user_stop", True
+                turns.end()  # the user answered: the next agent step opens a new turn
+        turns.end()
+
+        with tracing.scoring() as scoring:
+            final: env_pb2.GetFinalStateResponse = await with_retries(
+                lambda: clients.env.GetFinalState(env_pb2.GetFinalStateRequest(session_id=session_id), timeout=rpc)
             )
-        )
+            scored = termination in ("user_stop", "terminate_tool")
+            score: scorer_pb2.ScoreEpisodeResponse = await with_retries(
+                lambda: clients.scorer.ScoreEpisode(
+                    scorer_pb2.ScoreEpisodeRequest(
+                        task=task_ref_to_proto(task),
+                        ended=scored,
+                        final_data_hash=final.data_hash,
+                        conversation=[message_to_proto(m) for m in transcript.agent],
+                    ),
+                    timeout=rpc,
+                )
+            )
+            reward_info = _reward_info(score)
+            scoring.scored(score.reward, final.data_hash, reward_info)
     finally:
+        turns.end()
         with contextlib.suppress(grpc.aio.AioRpcError):  # the session expires on its own; the outcome matters more
             await clients.env.CloseSession(env_pb2.CloseSessionRequest(session_id=session_id), timeout=rpc)
 
@@ -216,7 +236,7 @@ async def run_episode(clients: ServiceClients, config: RunConfig, task: TaskRef,
         trial=trial,
         episode_id=episode.episode_id,
         reward=score.reward,
-        reward_info=_reward_info(score),
+        reward_info=reward_info,
         termination=termination,
         steps=steps,
         traj=transcript.traj,

@@ -18,6 +18,10 @@ from services.scorer import scorer_service
 from services.user_sim import user_sim_service
 from taumesh.domains import Catalog
 from taumesh.rpc.server import RunningServer, Service, start_server
+from taumesh.telemetry import current as current_telemetry
+
+TELEMETRY_KEYS = {"env": "env", "user": "user-sim", "agent": "agent", "scorer": "scorer"}
+"""Stack name → telemetry service key (each in-process service reports its own ``service.name``)."""
 
 
 @asynccontextmanager
@@ -36,7 +40,8 @@ async def service_stack(addresses: ServiceAddresses, data_dir: Path) -> AsyncIte
         for name, build in builders.items():
             address = getattr(addresses, name)
             if address is None:
-                running = await start_server([build()])
+                interceptors = current_telemetry().service(TELEMETRY_KEYS[name]).server_interceptors()
+                running = await start_server([build()], interceptors=interceptors)
                 servers.append(running)
                 address = running.address
             resolved[name] = address

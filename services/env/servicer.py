@@ -11,8 +11,9 @@ from tau.env.v1 import env_pb2, env_pb2_grpc
 from taumesh.convert import task_ref_from_proto, tool_schema_to_proto
 from taumesh.domains import Catalog, DataError, Session, ToolCrash
 from taumesh.models import ToolSchema
-from taumesh.rpc.errors import Context, FailedPrecondition, InvalidArgument, NotFound, status_codes
+from taumesh.rpc.errors import Context, InvalidArgument, NotFound, status_codes
 from taumesh.rpc.server import Service
+from taumesh.telemetry import tool_span
 
 log = logging.getLogger(__name__)
 
@@ -119,23 +120,29 @@ class EnvServicer(env_pb2_grpc.EnvServiceServicer):
     @status_codes
     async def CallTool(self, request: env_pb2.CallToolRequest, context: Context) -> env_pb2.CallToolResponse:
         live = self._live(request.session_id)
-        if not request.tool_call.name:
+        call = request.tool_call
+        if not call.name:
             raise InvalidArgument("tool_call.name is required")
-        if request.request_id and request.request_id in live.results:
-            cached: env_pb2.CallToolResponse = live.results[request.request_id]
-            return cached
-        arguments = parse_arguments(request.tool_call.arguments_json)
-        if isinstance(arguments, str):
-            live.session.actions.append((request.tool_call.name, {}))
-            response = env_pb2.CallToolResponse(observation=arguments, error=True)
-        else:
-            try:
-                step = live.session.call(request.tool_call.name, arguments)
-            except ToolCrash as exc:
-                log.warning("session %s: %s", request.session_id, exc)
-                response = env_pb2.CallToolResponse(observation=str(exc), error=True, done=True, aborted=True)
+        with tool_span(call.name, call.id, call.arguments_json, session_id=request.session_id) as span:
+            if request.request_id and request.request_id in live.results:
+                cached: env_pb2.CallToolResponse = live.results[request.request_id]
+                span.answered(cached.observation, error=cached.error, done=cached.done, replayed=True)
+                return cached
+            arguments = parse_arguments(call.arguments_json)
+            if isinstance(arguments, str):
+                live.session.actions.append((call.name, {}))
+                response = env_pb2.CallToolResponse(observation=arguments, error=True)
             else:
-                response = env_pb2.CallToolResponse(observation=step.observation, done=step.done, error=step.error)
+                try:
+                    step = live.session.call(call.name, arguments)
+                except ToolCrash as exc:
+                    log.warning("session %s: %s", request.session_id, exc)
+                    response = env_pb2.CallToolResponse(observation=str(exc), error=True, done=True, aborted=True)
+                else:
+                    response = env_pb2.CallToolResponse(observation=step.observation, done=step.done, error=step.error)
+            span.answered(
+                response.observation, error=response.error, done=response.done, aborted=response.aborted, replayed=False
+            )
         live.remember(request.request_id, response)
         return response
 
@@ -163,7 +170,9 @@ class EnvServicer(env_pb2_grpc.EnvServiceServicer):
 def env_service(catalog: Catalog) -> Service:
     """EnvService over ``catalog``, ready for :func:`taumesh.rpc.server.start_server`."""
     if not catalog.names():
-        raise FailedPrecondition(f"no domain data found in {catalog.data_dir}")
+        raise DataError(
+            f"no domain data found in {catalog.data_dir}: --data-dir (or TAUMESH_DATA_DIR) must hold retail/, airline/"
+        )
     return Service(
         name=env_pb2.DESCRIPTOR.services_by_name["EnvService"].full_name,
         register=env_pb2_grpc.add_EnvServiceServicer_to_server,

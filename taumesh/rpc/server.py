@@ -78,15 +78,21 @@ async def start_server(
     return RunningServer(server, bound, health)
 
 
-async def serve_forever(services: Sequence[Service], host: str, port: int, grace: float = 10.0) -> None:
+async def serve_forever(
+    services: Sequence[Service],
+    host: str,
+    port: int,
+    grace: float = 10.0,
+    interceptors: Sequence[grpc.aio.ServerInterceptor[Any, Any]] = (),
+) -> None:
     """Run until SIGINT or SIGTERM, then shut down gracefully."""
-    running = await start_server(services, host, port)
-    log.info("serving %s on %s:%d", ", ".join(s.name for s in services), host, running.port)
-    print(f"serving {', '.join(s.name for s in services)} on {host}:{running.port}", flush=True)
+    running = await start_server(services, host, port, interceptors)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stop.set)
+    log.info("serving %s on %s:%d", ", ".join(s.name for s in services), host, running.port)
+    print(f"serving {', '.join(s.name for s in services)} on {host}:{running.port}", flush=True)
     await stop.wait()
     log.info("shutting down (grace %.0fs)", grace)
     await running.stop(grace)

@@ -1,0 +1,43 @@
+"""OpenTelemetry tracing and metrics for taumesh: one trace per episode across the five services.
+
+Off unless an OTLP endpoint (``--otlp-endpoint``, ``OTEL_EXPORTER_OTLP_ENDPOINT``) or an exporter
+(``OTEL_TRACES_EXPORTER``) is configured; off means no SDK, no exporter and no interceptors.
+"""
+
+from taumesh.telemetry.genai import ChatSpan, chat_span
+from taumesh.telemetry.links import jaeger_url, trace_id_of
+from taumesh.telemetry.providers import (
+    ServiceTelemetry,
+    Telemetry,
+    activate,
+    active_service,
+    capture_content,
+    current,
+    instruments,
+    meter,
+    setup_telemetry,
+    shutdown_telemetry,
+    tracer,
+)
+from taumesh.telemetry.redact import scrub
+from taumesh.telemetry.tools import tool_span
+
+__all__ = [
+    "ChatSpan",
+    "ServiceTelemetry",
+    "Telemetry",
+    "activate",
+    "active_service",
+    "capture_content",
+    "chat_span",
+    "current",
+    "instruments",
+    "jaeger_url",
+    "meter",
+    "scrub",
+    "setup_telemetry",
+    "shutdown_telemetry",
+    "tool_span",
+    "trace_id_of",
+    "tracer",
+]

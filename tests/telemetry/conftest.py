@@ -1,0 +1,69 @@
+"""Helpers for the telemetry tests: an in-process OTLP receiver, traces grouped by id."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterator
+
+import pytest
+
+from taumesh.telemetry.receiver import OtlpReceiver, ReceivedSpan
+
+OTEL_VARIABLES = (
+    "OTEL_SDK_DISABLED",
+    "OTEL_SERVICE_NAME",
+    "OTEL_RESOURCE_ATTRIBUTES",
+    "OTEL_TRACES_EXPORTER",
+    "OTEL_METRICS_EXPORTER",
+    "OTEL_EXPORTER_OTLP_ENDPOINT",
+    "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
+    "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT",
+    "OTEL_EXPORTER_OTLP_HEADERS",
+    "OTEL_EXPORTER_OTLP_PROTOCOL",
+    "OTEL_TRACES_SAMPLER",
+    "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT",
+)
+
+
+@pytest.fixture
+def clean_otel_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No OTEL_* variable from the developer's shell leaks into a test."""
+    for name in OTEL_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+
+
+@pytest.fixture
+def receiver() -> Iterator[OtlpReceiver]:
+    running = OtlpReceiver()
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+def by_trace(spans: list[ReceivedSpan]) -> dict[str, list[ReceivedSpan]]:
+    traces: dict[str, list[ReceivedSpan]] = defaultdict(list)
+    for span in spans:
+        traces[span.trace_id].append(span)
+    return dict(traces)
+
+
+def assert_one_tree(spans: list[ReceivedSpan]) -> ReceivedSpan:
+    """Every span's parent is in the trace and there is exactly one root; returns the root."""
+    ids = {s.span_id for s in spans}
+    assert len(ids) == len(spans), "span ids repeat"
+    roots = [s for s in spans if not s.parent_span_id]
+    assert len(roots) == 1, f"{len(roots)} roots: {[r.name for r in roots]}"
+    orphans = [(s.service, s.name) for s in spans if s.parent_span_id and s.parent_span_id not in ids]
+    assert not orphans, f"spans whose parent is not in the trace: {orphans}"
+    return roots[0]
+
+
+def walk_up(span: ReceivedSpan, spans: list[ReceivedSpan]) -> list[ReceivedSpan]:
+    """``span``'s ancestors, nearest first."""
+    index = {s.span_id: s for s in spans}
+    out = []
+    while span.parent_span_id:
+        span = index[span.parent_span_id]
+        out.append(span)
+    return out

@@ -1,0 +1,106 @@
+"""Telemetry configuration: off by default (no SDK, no exporter, no interceptors), on by flag or OTEL_* variables."""
+
+from __future__ import annotations
+
+import pytest
+from opentelemetry import metrics, trace
+from opentelemetry.trace import NoOpTracer
+
+import taumesh.telemetry.providers as providers
+from taumesh.telemetry import current, setup_telemetry, shutdown_telemetry, tracer
+from taumesh.telemetry.config import normalize_endpoint, resolve
+
+
+class ExporterCreated(AssertionError):
+    pass
+
+
+@pytest.fixture
+def no_exporters(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Creating any OTLP exporter fails the test."""
+    from opentelemetry.exporter.otlp.proto.grpc import metric_exporter, trace_exporter
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise ExporterCreated("an exporter was created")
+
+    monkeypatch.setattr(trace_exporter.OTLPSpanExporter, "__init__", refuse)
+    monkeypatch.setattr(metric_exporter.OTLPMetricExporter, "__init__", refuse)
+
+
+@pytest.mark.usefixtures("clean_otel_env", "no_exporters")
+def test_no_endpoint_means_no_exporter_and_no_sdk() -> None:
+    telemetry = setup_telemetry("orchestrator", None)
+    try:
+        assert not telemetry.enabled
+        for key in ("orchestrator", "env", "user-sim", "agent", "scorer"):
+            service = telemetry.service(key)
+            assert service.tracer_provider is None
+            assert service.meter_provider is None
+            assert service.server_interceptors() == []
+            assert service.client_interceptors() == []
+        assert isinstance(tracer(), NoOpTracer)
+        with tracer().start_as_current_span("episode") as span:
+            assert not span.is_recording()
+            assert not span.get_span_context().is_valid
+        # the global providers are still the API's defaults (proxies to no-ops)
+        assert type(trace.get_tracer_provider()).__name__ == "ProxyTracerProvider"
+        assert type(metrics.get_meter_provider()).__name__ == "_ProxyMeterProvider"
+        assert not providers._global_set
+    finally:
+        shutdown_telemetry()
+
+
+@pytest.mark.usefixtures("clean_otel_env", "no_exporters")
+def test_sdk_disabled_wins_over_the_flag(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OTEL_SDK_DISABLED", "true")
+    telemetry = setup_telemetry("env", "http://127.0.0.1:4317")
+    try:
+        assert not telemetry.enabled
+        assert telemetry.primary.server_interceptors() == []
+    finally:
+        shutdown_telemetry()
+    assert not current().enabled
+
+
+def test_resolve_from_flag_and_environment() -> None:
+    assert not resolve(None, {}).enabled
+    assert resolve(None, {"OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT": "true"}).capture_content
+    flag = resolve("localhost:4317", {})
+    assert flag.traces == ("otlp",) and flag.metrics == ("otlp",)
+    assert flag.endpoint == "http://localhost:4317"
+    env = resolve(None, {"OTEL_EXPORTER_OTLP_ENDPOINT": "http://collector:4317"})
+    assert env.traces == ("otlp",) and env.endpoint is None  # the exporter reads the variable itself
+    assert resolve(None, {"OTEL_TRACES_EXPORTER": "console"}).traces == ("console",)
+    assert resolve(None, {"OTEL_TRACES_EXPORTER": "console"}).metrics == ()
+    only_traces = resolve("localhost:4317", {"OTEL_METRICS_EXPORTER": "none"})
+    assert only_traces.traces == ("otlp",) and only_traces.metrics == ()
+    assert resolve(None, {"OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "http://x:4317"}).metrics == ()
+    assert not resolve("localhost:4317", {"OTEL_SDK_DISABLED": "true"}).enabled
+
+
+def test_normalize_endpoint() -> None:
+    assert normalize_endpoint("localhost:4317") == "http://localhost:4317"
+    assert normalize_endpoint("https://otel.example.com:4317") == "https://otel.example.com:4317"
+    assert normalize_endpoint(" http://127.0.0.1:4317 ") == "http://127.0.0.1:4317"
+
+
+def test_off_loads_no_sdk() -> None:
+    """With telemetry off, a process never even imports the OpenTelemetry SDK or the gRPC instrumentation."""
+    import os
+    import subprocess
+    import sys
+
+    from tests.telemetry.conftest import OTEL_VARIABLES
+
+    code = (
+        "import sys\n"
+        "import orchestrator.runner, orchestrator.stack, services.env.servicer\n"
+        "from taumesh.telemetry import setup_telemetry, current\n"
+        "t = setup_telemetry('orchestrator', None)\n"
+        "assert not t.enabled and t.service('env').server_interceptors() == []\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('opentelemetry.sdk', 'opentelemetry.instrumentation',"
+        " 'opentelemetry.exporter'))))\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k not in OTEL_VARIABLES}
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60, check=True)
+    assert done.stdout.strip() == "[]", done.stdout + done.stderr

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -72,31 +73,72 @@ class RunResult(BaseModel):
         return cls(task_id=task_id, reward=None, info={"error": error.model_dump()}, traj=[], trial=trial)
 
 
-def write_json_atomically(path: Path, payload: Any) -> None:
-    """Write ``payload`` as JSON to ``path`` so that a reader never sees a half-written file."""
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def write_text_atomically(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` so that a reader never sees a half-written file."""
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as out:
-            json.dump(payload, out, indent=2)
+            out.write(text)
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; results are ordinary files
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
 
 
-class ResultsFile:
-    """The run's results, rewritten whole (atomically) each time an episode finishes."""
+def write_json_atomically(path: Path, payload: Any) -> None:
+    """Write ``payload`` as indented JSON to ``path``, atomically."""
+    write_text_atomically(path, json.dumps(payload, indent=2))
 
-    def __init__(self, path: Path, existing: list[RunResult] | None = None) -> None:
+
+class ResultsFile:
+    """The run's results, kept on disk as τ-bench's JSON list while episodes finish.
+
+    Each result is serialized once; the file is rewritten (atomically) at most every
+    ``min_interval`` seconds and by :meth:`flush`, so a long run does not spend its time rewriting
+    an ever larger file. A run killed in between loses at most that interval: ``--resume`` reruns it.
+    """
+
+    def __init__(self, path: Path, existing: list[RunResult] | None = None, min_interval: float = 2.0) -> None:
         self.path = path
-        self.results: list[RunResult] = list(existing or [])
+        self.min_interval = min_interval
+        self._entries: dict[tuple[int, int], tuple[RunResult, str]] = {}
+        self._last_write = float("-inf")
+        self._dirty = False
+        for result in existing or []:
+            self._put(result)
+
+    @property
+    def results(self) -> list[RunResult]:
+        return [result for result, _ in self._entries.values()]
+
+    def _put(self, result: RunResult) -> None:
+        key = (result.task_id, result.trial)
+        self._entries.pop(key, None)  # a rerun goes to the end, as it finished last
+        self._entries[key] = (result, json.dumps(result.model_dump(), indent=2))
+        self._dirty = True
 
     def add(self, result: RunResult) -> None:
         """Record ``result``, replacing an earlier entry of the same task and trial."""
-        self.results = [r for r in self.results if (r.task_id, r.trial) != (result.task_id, result.trial)]
-        self.results.append(result)
-        write_json_atomically(self.path, [r.model_dump() for r in self.results])
+        self._put(result)
+        if time.monotonic() - self._last_write >= self.min_interval:
+            self.flush()
+
+    def flush(self) -> None:
+        """Write every result recorded so far."""
+        if not self._dirty and self.path.exists():
+            return
+        text = "[\n" + ",\n".join(serialized for _, serialized in self._entries.values()) + "\n]\n"
+        write_text_atomically(self.path, text)
+        self._last_write = time.monotonic()
+        self._dirty = False
 
 
 def load_results(path: Path) -> list[RunResult]:

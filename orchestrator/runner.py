@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from orchestrator import tracing
 from orchestrator.clients import ServiceClients, is_infrastructure_fault, with_retries
 from orchestrator.config import RunConfig
 from orchestrator.episode import run_episode
@@ -24,6 +25,8 @@ from orchestrator.stack import service_stack
 from tau.env.v1 import env_pb2
 from tau.scorer.v1 import scorer_pb2
 from taumesh.models import TaskRef, Usage
+from taumesh.telemetry import attributes as A
+from taumesh.telemetry import jaeger_url, scrub
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +62,8 @@ def select_tasks(config: RunConfig, task_count: int) -> list[int]:
     end = task_count if config.end_index == -1 else min(config.end_index, task_count)
     if not 0 <= config.start_index < max(end, 1):
         raise ConfigError(f"start index {config.start_index} is outside 0..{end - 1}")
+    if end <= config.start_index:
+        raise ConfigError(f"--start-index {config.start_index} and --end-index {config.end_index} select no task")
     return list(range(config.start_index, end))
 
 
@@ -77,19 +82,54 @@ def plan_episodes(config: RunConfig, indices: list[int]) -> list[tuple[int, int]
 async def play(
     clients: ServiceClients, config: RunConfig, index: int, trial: int, instruction: str, user_id: str
 ) -> RunResult:
-    """One episode, attempted up to ``max_episode_attempts`` times while the infrastructure fails it."""
+    """One episode, attempted up to ``max_episode_attempts`` times while the infrastructure fails it.
+
+    All attempts share one trace; the result records its id (``info.trace_id``) when tracing is on.
+    """
     task = TaskRef(domain=config.env, split=config.task_split, index=index)
-    cause = ""
-    for attempt in range(1, config.max_episode_attempts + 1):
-        try:
-            outcome = await run_episode(clients, config, task, trial)
-            return RunResult.from_outcome(outcome, instruction, user_id)
-        except grpc.aio.AioRpcError as exc:
-            cause = f"{exc.code().name}: {exc.details()}"
-            log.warning("task %d trial %d attempt %d: %s", index, trial, attempt, cause)
-            if not is_infrastructure_fault(exc):
-                break  # a request the services refuse will be refused again
-    return RunResult.from_error(index, trial, EpisodeError(cause=cause, attempts=attempt))
+    cause, attempt, retryable_cause = "", 0, True
+    result: RunResult | None = None
+    with tracing.episode_span(config, task, trial) as episode:
+        while result is None and attempt < config.max_episode_attempts:
+            attempt += 1
+            try:
+                outcome = await run_episode(clients, config, task, trial)
+            except grpc.aio.AioRpcError as exc:
+                cause = scrub(f"{exc.code().name}: {exc.details()}")
+                log.warning("task %d trial %d attempt %d: %s", index, trial, attempt, cause)
+                # a request the services refuse will be refused again
+                retryable_cause = is_infrastructure_fault(exc)
+                retry = retryable_cause and attempt < config.max_episode_attempts
+                episode.attempt_failed(exc, attempt, final=not retry)
+                if not retry:
+                    break
+                continue
+            episode.scored(
+                reward=outcome.reward,
+                termination=outcome.termination,
+                steps=outcome.steps,
+                episode_id=outcome.episode_id,
+                attempts=attempt,
+                agent_usage=outcome.agent_usage,
+                user_usage=outcome.user_usage,
+            )
+            result = RunResult.from_outcome(outcome, instruction, user_id)
+        if result is None:
+            kind = "infrastructure" if retryable_cause else "refused_request"
+            result = RunResult.from_error(index, trial, EpisodeError(kind=kind, cause=cause, attempts=attempt))
+        if episode.trace_id:
+            result.info["trace_id"] = episode.trace_id
+    return result
+
+
+def _existing_results(path: Path) -> list[RunResult]:
+    """The results file to continue, or a ConfigError saying why it cannot be read."""
+    try:
+        return load_results(path)
+    except FileNotFoundError as exc:
+        raise ConfigError(f"{path}: no such results file") from exc
+    except ValueError as exc:  # also JSON and validation errors
+        raise ConfigError(f"{path} is not a results file: {exc}") from exc
 
 
 async def compute_pass_hat_k(
@@ -119,18 +159,40 @@ async def run_benchmark(
     Resuming skips every (task, trial) that file already scored and reruns the rest, errors included;
     with ``only_errors`` it reruns just the episodes the file records as infrastructure errors.
     """
-    console = console or Console(stderr=True)
-    async with service_stack(config.addresses, config.data_dir) as clients:
-        listed: env_pb2.ListTasksResponse = await with_retries(
-            lambda: clients.env.ListTasks(
-                env_pb2.ListTasksRequest(domain=config.env, split=config.task_split), timeout=config.rpc_timeout
+    with tracing.run_span(config) as span:
+        summary = await _run_benchmark(config, resume, only_errors, console)
+        if span.is_recording():
+            span.set_attributes(
+                {
+                    A.TAUMESH_RUN_EPISODES: len(summary.results),
+                    A.TAUMESH_RUN_ERRORS: len(summary.errors),
+                    A.TAUMESH_RUN_AVERAGE_REWARD: -1.0 if summary.average_reward is None else summary.average_reward,
+                    A.TAUMESH_RUN_RESULTS: str(summary.results_path),
+                }
             )
-        )
+    return summary
+
+
+async def _run_benchmark(
+    config: RunConfig, resume: Path | None, only_errors: bool, console: Console | None
+) -> RunSummary:
+    console = console or Console(stderr=True)
+    existing = _existing_results(resume) if resume else []
+    async with service_stack(config.addresses, config.data_dir) as clients:
+        try:
+            listed: env_pb2.ListTasksResponse = await with_retries(
+                lambda: clients.env.ListTasks(
+                    env_pb2.ListTasksRequest(domain=config.env, split=config.task_split), timeout=config.rpc_timeout
+                )
+            )
+        except grpc.aio.AioRpcError as exc:
+            if exc.code() in (grpc.StatusCode.NOT_FOUND, grpc.StatusCode.INVALID_ARGUMENT):
+                raise ConfigError(exc.details() or exc.code().name) from exc
+            raise
         tasks = {t.index: t for t in listed.tasks}
         indices = select_tasks(config, len(tasks))
         end_index = len(tasks) if config.end_index == -1 else min(config.end_index, len(tasks))
 
-        existing = load_results(resume) if resume else []
         done = {(r.task_id, r.trial) for r in existing if not r.is_error}
         if only_errors:
             plan = sorted({(r.task_id, r.trial) for r in existing if r.is_error}, key=lambda p: (p[1], p[0]))
@@ -157,7 +219,10 @@ async def run_benchmark(
 
         with progress:
             bar = progress.add_task(f"{config.env} {config.task_split}", total=len(plan))
-            await asyncio.gather(*(one(index, trial, bar) for index, trial in plan))
+            try:
+                await asyncio.gather(*(one(index, trial, bar) for index, trial in plan))
+            finally:
+                results.flush()  # also when interrupted: what finished is kept for --resume
 
         pass_k, average = await compute_pass_hat_k(clients, config, results.results)
     return RunSummary(results_path=path, results=results.results, pass_hat_k=pass_k, average_reward=average)
@@ -185,7 +250,27 @@ def print_summary(summary: RunSummary, console: Console) -> None:
             f"user: {user.prompt_tokens}+{user.completion_tokens} tokens, ${user.cost_usd:.4f}"
         )
     if errors:
-        console.print(f"[red]infrastructure errors: {len(errors)} (not scored; rerun with --resume)[/red]")
+        kinds = Counter(str(r.info["error"].get("kind", "infrastructure")) for r in errors)
+        counts = ", ".join(f"{kind.replace('_', ' ')} errors: {n}" for kind, n in sorted(kinds.items()))
+        console.print(f"[red]not scored: {counts}[/red]")
+        console.print(f"  rerun them with: taumesh run ... --retry-errors {summary.results_path}")
         for r in errors[:10]:
-            console.print(f"  task {r.task_id} trial {r.trial}: {r.info['error']['cause']}")
+            error = r.info["error"]
+            console.print(f"  task {r.task_id} trial {r.trial} ({error.get('kind', 'error')}): {error['cause']}")
+    print_trace_links(summary, console)
     console.print(f"results: {summary.results_path}")
+
+
+def print_trace_links(summary: RunSummary, console: Console, limit: int = 10) -> None:
+    """Where to open the traces of failed episodes (reward below 1, or errors), when they were traced."""
+    failed = [
+        r for r in summary.results if r.info.get("trace_id") and (r.is_error or r.reward is None or r.reward < 1 - 1e-6)
+    ]
+    if not failed:
+        return
+    console.print(f"traces of failed episodes ({len(failed)}; open in Jaeger):")
+    for r in failed[:limit]:
+        what = "error" if r.is_error else f"reward {r.reward:g}"
+        console.print(f"  task {r.task_id} trial {r.trial} ({what}): {jaeger_url(r.info['trace_id'])}")
+    if len(failed) > limit:
+        console.print(f"  … and {len(failed) - limit} more (info.trace_id in the results file)")

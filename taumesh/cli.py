@@ -16,6 +16,7 @@ from rich.console import Console
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 from orchestrator.config import DEFAULT_DATA_DIR, RunConfig, ServiceAddresses
+from taumesh.domains import DataError
 from taumesh.models import AgentSettings, ModelSettings, UserSettings
 
 app = typer.Typer(
@@ -48,7 +49,7 @@ def run(
     model: Annotated[str, typer.Option("--model", help="The agent's model.")] = "",
     model_provider: Annotated[str, typer.Option("--model-provider", "--model_provider")] = "",
     user_strategy: Annotated[
-        str, typer.Option("--user-strategy", "--user_strategy", help="scripted, llm, react, verify, reflection.")
+        str, typer.Option("--user-strategy", "--user_strategy", help="scripted, llm, react, verify, reflection, human.")
     ] = "llm",
     user_model: Annotated[str, typer.Option("--user-model", "--user_model")] = "gpt-4o",
     user_model_provider: Annotated[str, typer.Option("--user-model-provider", "--user_model_provider")] = "",
@@ -119,20 +120,54 @@ def run(
         data_dir=data_dir,
         addresses=ServiceAddresses(env=env_addr, user=user_addr, agent=agent_addr, scorer=scorer_addr),
         max_steps=max_steps,
-        show_progress=not quiet,
+        show_progress=not quiet and user_strategy != "human",  # a live bar would garble what the person types
         otlp_endpoint=otlp_endpoint,
     )
     if resume and retry_errors:
         console.print("[red]error:[/red] --resume and --retry-errors are two ways to continue one file; pick one")
         raise typer.Exit(2)
+    if user_strategy == "human" and (user_addr is not None or max_concurrency > 1):
+        console.print(
+            "[red]error:[/red] --user-strategy human reads this terminal: it needs the embedded user service "
+            "(no --user-addr) and one episode at a time (--max-concurrency 1)"
+        )
+        raise typer.Exit(2)
+    problem = _strategy_problem(config)
+    if problem:
+        console.print(f"[red]error:[/red] {problem}")
+        raise typer.Exit(2)
+    from taumesh.telemetry import setup_telemetry, shutdown_telemetry
+
+    setup_telemetry("orchestrator", config.otlp_endpoint)
     try:
         summary = asyncio.run(
             run_benchmark(config, resume=resume or retry_errors, only_errors=retry_errors is not None, console=console)
         )
-    except ConfigError as exc:
+    except (ConfigError, DataError) as exc:
         console.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(2) from exc
+    finally:
+        shutdown_telemetry()  # flush the last spans and metrics
     print_summary(summary, Console())
+
+
+def _strategy_problem(config: RunConfig) -> str | None:
+    """Why the built-in services cannot run the chosen strategies, or None.
+
+    Only checked for services started in-process: a remote service knows its own strategies.
+    """
+    from services.agent.strategies import STRATEGIES as AGENTS
+    from services.user_sim.strategies import STRATEGIES as USERS
+
+    agent, user = config.agent.strategy, config.user.strategy
+    if config.addresses.agent is None:
+        if agent not in AGENTS:
+            return f"unknown agent strategy {agent!r}; built-in: {', '.join(sorted(AGENTS))}"
+        if agent != "oracle" and not config.agent.model.model:
+            return f"--agent-strategy {agent} needs --model"
+    if config.addresses.user is None and user not in USERS:
+        return f"unknown user strategy {user!r}; built-in: {', '.join(sorted(USERS))}"
+    return None
 
 
 class ServiceName(StrEnum):
@@ -150,6 +185,10 @@ def serve(
     port: Annotated[int, typer.Option("--port", help="Port to listen on (0: any free port).")] = 50051,
     host: Annotated[str, typer.Option("--host")] = "0.0.0.0",  # noqa: S104 - a service is meant to be reached
     data_dir: DataDir = DEFAULT_DATA_DIR,
+    otlp_endpoint: Annotated[
+        str | None,
+        typer.Option("--otlp-endpoint", help="OTLP/gRPC endpoint for traces and metrics (or OTEL_EXPORTER_OTLP_*)."),
+    ] = None,
 ) -> None:
     """Run one service alone, with health checking and reflection, until SIGTERM."""
     from services.agent import agent_service
@@ -167,8 +206,14 @@ def serve(
         ServiceName.agent: lambda: agent_service(catalog),
         ServiceName.scorer: lambda: scorer_service(catalog),
     }
+    from taumesh.telemetry import setup_telemetry, shutdown_telemetry
+
+    telemetry = setup_telemetry(service.value, otlp_endpoint)
     built = builders[service]()
-    asyncio.run(serve_forever([built], host, port))
+    try:
+        asyncio.run(serve_forever([built], host, port, interceptors=telemetry.primary.server_interceptors()))
+    finally:
+        shutdown_telemetry()  # after the graceful stop: flush what the last calls recorded
 
 
 @app.command()
@@ -184,11 +229,60 @@ def rescore(
     """Replay each recorded trajectory in a fresh session and recompute its reward."""
     from orchestrator.rescore import print_rescore, rescore_file
 
-    rows = asyncio.run(
-        rescore_file(results, env, task_split, data_dir, ServiceAddresses(env=env_addr, scorer=scorer_addr), out)
-    )
+    try:
+        rows = asyncio.run(
+            rescore_file(results, env, task_split, data_dir, ServiceAddresses(env=env_addr, scorer=scorer_addr), out)
+        )
+    except (FileNotFoundError, ValueError, DataError) as exc:  # ValueError: not a results file
+        console.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(2) from exc
     agree = print_rescore(rows, Console())
     raise typer.Exit(0 if agree else 1)
+
+
+@app.command()
+def analyze(
+    results: Annotated[Path, typer.Argument(help="A results file from taumesh or τ-bench's run.py.")],
+    model: Annotated[str, typer.Option("--model", help="The model that judges.")],
+    model_provider: Annotated[str, typer.Option("--model-provider", "--model_provider")] = "",
+    api_base: Annotated[str, typer.Option("--api-base", "--api_base", help="OpenAI-compatible base URL.")] = "",
+    temperature: Annotated[float, typer.Option("--temperature")] = 0.0,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Where to write the report (default: RESULTS_faults.json).")
+    ] = None,
+    env: Annotated[
+        str | None,
+        typer.Option("--env", help="Domain of the results: tasks come from the data; else from the results file."),
+    ] = None,
+    task_split: Annotated[str, typer.Option("--task-split", "--task_split")] = "test",
+    data_dir: DataDir = DEFAULT_DATA_DIR,
+    scorer_addr: Annotated[
+        str | None, typer.Option("--scorer-addr", "--scorer_addr", help="host:port of a ScorerService.")
+    ] = None,
+    max_concurrency: Annotated[int, typer.Option("--max-concurrency", "--max_concurrency", min=1)] = 4,
+) -> None:
+    """Ask a model who is at fault (user, agent, environment) in each failed episode, and how."""
+    from orchestrator.analyze import AnalyzeError, analyze_results, print_fault_summary
+
+    target = out or results.with_name(f"{results.stem}_faults.json")
+    settings = ModelSettings(model=model, provider=model_provider, api_base=api_base, temperature=temperature)
+    try:
+        report = asyncio.run(
+            analyze_results(
+                results,
+                settings,
+                target,
+                env=env,
+                task_split=task_split,
+                data_dir=data_dir,
+                scorer_addr=scorer_addr,
+                max_concurrency=max_concurrency,
+            )
+        )
+    except (AnalyzeError, OSError, ValueError) as exc:
+        console.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(2) from exc
+    print_fault_summary(report, Console(), target)
 
 
 def main() -> None:

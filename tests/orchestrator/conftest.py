@@ -1,0 +1,297 @@
+"""Helpers for end-to-end tests: the ``taumesh`` command as a subprocess, servers as separate processes."""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import Result
+from typer.testing import CliRunner
+
+from tests.conftest import PROJECT_ROOT, V1_DATA, V1_VECTORS, read_jsonl
+
+EXTERNAL_AGENT = PROJECT_ROOT / "tests" / "external_agent" / "agent_server.py"
+ORACLE = ("--agent-strategy", "oracle", "--user-strategy", "scripted", "--quiet")
+STOP = "###STOP###"
+IN_PROCESS_ENV: dict[str, str | None] = {
+    "COLUMNS": "200",
+    "OTEL_SDK_DISABLED": "true",
+    "OTEL_EXPORTER_OTLP_ENDPOINT": None,
+    "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": None,
+    "OTEL_TRACES_EXPORTER": None,
+}
+
+
+def taumesh_executable() -> str:
+    """The installed ``taumesh`` script of this interpreter's environment."""
+    beside = Path(sys.executable).parent / "taumesh"
+    if beside.is_file():
+        return str(beside)
+    found = shutil.which("taumesh")
+    if found is None:
+        pytest.skip("the taumesh script is not installed")
+    return found
+
+
+def child_env() -> dict[str, str]:
+    """Environment for child processes: wide console (no wrapped lines), no telemetry, no network for litellm."""
+    env = {name: value for name, value in os.environ.items() if not name.startswith("OTEL_")}
+    env.update({"COLUMNS": "200", "LITELLM_LOCAL_MODEL_COST_MAP": "True", "OTEL_SDK_DISABLED": "true"})
+    return env
+
+
+def taumesh(*args: str | Path, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    """Run ``taumesh ARGS`` to completion and return what it did (never raises on a non-zero exit)."""
+    return subprocess.run(
+        [taumesh_executable(), *map(str, args)],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=child_env(),
+        cwd=PROJECT_ROOT,
+    )
+
+
+def explain(proc: subprocess.CompletedProcess[str]) -> str:
+    return f"exit {proc.returncode}\n--- stdout\n{proc.stdout[-4000:]}\n--- stderr\n{proc.stderr[-4000:]}"
+
+
+def assert_ok(proc: subprocess.CompletedProcess[str]) -> None:
+    assert proc.returncode == 0, explain(proc)
+    assert "Traceback" not in proc.stderr, explain(proc)
+
+
+def assert_no_traceback(proc: subprocess.CompletedProcess[str]) -> None:
+    """A clean failure: no Python traceback, neither plain nor in rich's boxed form."""
+    for text in (proc.stdout, proc.stderr):
+        assert "Traceback" not in text, explain(proc)
+        assert "AioRpcError" not in text, explain(proc)
+
+
+def invoke(*args: str | Path) -> Result:
+    """``taumesh ARGS`` run in this process (typer's test runner): the same command, without a process start-up.
+
+    Fails the test when an exception other than a deliberate exit escaped the command (a traceback for a user).
+    """
+    from taumesh.cli import app
+
+    result = CliRunner().invoke(app, [str(a) for a in args], env=IN_PROCESS_ENV)
+    escaped = result.exception is not None and not isinstance(result.exception, SystemExit)
+    assert not escaped, f"{type(result.exception).__name__}: {result.exception}\n{result.output}"
+    assert "Traceback" not in result.output, result.output
+    return result
+
+
+def explain_result(result: Result) -> str:
+    return f"exit {result.exit_code}\n--- stdout\n{result.stdout[-4000:]}\n--- stderr\n{result.stderr[-4000:]}"
+
+
+def oracle_invoke(log_dir: Path, env: str, split: str, *extra: str | Path) -> tuple[Result, list[dict[str, Any]]]:
+    """:func:`oracle_run` in this process."""
+    result = invoke(
+        "run", "--env", env, "--task-split", split, *ORACLE, "--data-dir", V1_DATA, "--log-dir", log_dir, *extra
+    )
+    assert result.exit_code == 0, explain_result(result)
+    return result, load_json(results_path(log_dir))
+
+
+def results_path(log_dir: Path) -> Path:
+    """The one results file a run wrote into ``log_dir``."""
+    files = sorted(log_dir.glob("*.json"))
+    assert len(files) == 1, f"expected one results file in {log_dir}, found {files}"
+    return files[0]
+
+
+def load_json(path: Path) -> Any:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def oracle_run(
+    log_dir: Path, env: str, split: str, *extra: str | Path, timeout: float = 120
+) -> tuple[subprocess.CompletedProcess[str], list[dict[str, Any]]]:
+    """``taumesh run`` with the oracle agent and the scripted user; returns the process and the results."""
+    proc = taumesh(
+        "run", "--env", env, "--task-split", split, *ORACLE, "--data-dir", V1_DATA, "--log-dir", log_dir, *extra,
+        timeout=timeout,
+    )  # fmt: skip
+    assert_ok(proc)
+    return proc, load_json(results_path(log_dir))
+
+
+def vectors(env: str, split: str) -> dict[int, dict[str, Any]]:
+    return {row["task_id"]: row for row in read_jsonl(V1_VECTORS / f"{env}_{split}.jsonl")}
+
+
+def tasks(env: str, split: str) -> list[dict[str, Any]]:
+    return load_json(V1_DATA / env / f"tasks_{split}.json")
+
+
+def traj_tool_calls(traj: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every tool call of the trajectory's assistant messages as ``{name, kwargs}``, in order."""
+    return [
+        {"name": call["function"]["name"], "kwargs": json.loads(call["function"]["arguments"])}
+        for message in traj
+        if message["role"] == "assistant"
+        for call in message.get("tool_calls") or []
+    ]
+
+
+def check_oracle_results(
+    results: list[dict[str, Any]],
+    env: str,
+    split: str,
+    task_ids: list[int],
+    call_id_prefix: str = "oracle_",
+    trial: int = 0,
+) -> None:
+    """Each result is the gold solution replayed exactly as τ-bench's reference run did it, scored 1.0.
+
+    ``call_id_prefix`` tells which agent made the calls (the built-in oracle's ids are ``oracle_N``).
+    """
+    gold = vectors(env, split)
+    task_list = tasks(env, split)
+    policy = (V1_DATA / env / "wiki.md").read_text(encoding="utf-8")
+    keys = sorted((r["task_id"], r["trial"]) for r in results)
+    assert keys == sorted((i, trial) for i in task_ids), f"every task exactly once, trial {trial}"
+    wrong = {r["task_id"]: r["reward"] for r in results if r["reward"] != 1.0}
+    assert not wrong, f"rewards other than 1.0: {wrong}"
+    for result in results:
+        vector, task = gold[result["task_id"]], task_list[result["task_id"]]
+        where = f"{env} {split} task {result['task_id']}"
+        traj, info = result["traj"], result["info"]
+        assert traj[0] == {"role": "system", "content": policy}, where
+        assert traj[1] == {"role": "user", "content": task["instruction"]}, where
+        assert traj_tool_calls(traj) == vector["actions"], where
+        observations = [m["content"] for m in traj if m["role"] == "tool"]
+        assert observations == vector["action_outputs"], where
+        # every tool message answers the call just before it
+        calls = {
+            c["id"]: c["function"]["name"] for m in traj if m["role"] == "assistant" for c in m.get("tool_calls") or []
+        }
+        assert all(call_id.startswith(call_id_prefix) for call_id in calls), (where, sorted(calls))
+        for message in traj:
+            if message["role"] == "tool":
+                assert calls[message["tool_call_id"]] == message["name"], where
+        assert "error" not in info, where
+        assert info["final_data_hash"] == vector["final_hash"], where
+        assert info["task"]["user_id"] == task["user_id"], where
+        assert info["task"]["instruction"] == task["instruction"], where
+        assert info["task"]["actions"] == task["actions"], where
+        assert info["reward_info"]["reward"] == 1.0, where
+        if vector["terminated_by"] == "transfer_to_human_agents":
+            assert info["termination"] == "terminate_tool", where
+            assert info["source"] == "transfer_to_human_agents", where
+            assert traj[-1]["role"] == "tool" and traj[-1]["name"] == "transfer_to_human_agents", where
+        else:
+            assert info["termination"] == "user_stop", where
+            assert info["source"] == "user", where
+            assert traj[-2] == {"role": "assistant", "content": vector["respond_content"]}, where
+            assert traj[-1] == {"role": "user", "content": STOP}, where
+        # τ-bench's reward info: {r_actions, gt_data_hash}, or {r_outputs, outputs} whenever the task has outputs
+        assert info["reward_info"]["info"] == vector["reward_info"], where
+        assert info["task"]["outputs"] == task["outputs"], where
+
+
+def free_port() -> int:
+    """A port nothing listens on (bound then released)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@dataclass
+class Server:
+    """A service running as a separate OS process, and the address it printed."""
+
+    argv: list[str]
+    proc: subprocess.Popen[str]
+    stderr_path: Path
+    address: str = ""
+    lines: list[str] = field(default_factory=list)
+    _queue: queue.Queue[str | None] = field(default_factory=queue.Queue)
+
+    @classmethod
+    def spawn(cls, argv: list[str], stderr_path: Path) -> Server:
+        """Start ``argv``; its stdout is read continuously so the child never blocks on a full pipe."""
+        with stderr_path.open("w") as stderr:
+            proc = subprocess.Popen(
+                argv, stdout=subprocess.PIPE, stderr=stderr, text=True, env=child_env(), cwd=PROJECT_ROOT
+            )
+        server = cls(argv, proc, stderr_path)
+
+        def drain() -> None:
+            assert proc.stdout is not None
+            for line in proc.stdout:
+                server._queue.put(line)
+            server._queue.put(None)
+
+        threading.Thread(target=drain, daemon=True).start()
+        return server
+
+    def wait_ready(self, pattern: str, timeout: float = 60) -> Server:
+        """Wait for a stdout line matching ``pattern``; its group ``address`` (host:port) is where it serves."""
+        regex = re.compile(pattern)
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                line = self._queue.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                line = None
+            if line is None:
+                self.kill()
+                pytest.fail(f"{self.argv} did not print {pattern!r} (stdout {self.lines!r})\nstderr:\n{self.stderr()}")
+            self.lines.append(line)
+            match = regex.search(line)
+            if match:
+                self.address = match.group("address")
+                return self
+
+    def stderr(self) -> str:
+        return self.stderr_path.read_text(encoding="utf-8", errors="replace")[-4000:]
+
+    def terminate(self, timeout: float = 10) -> int:
+        """SIGTERM, then wait; returns the exit code."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+        return self.proc.wait(timeout=timeout)
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(timeout=10)
+
+
+def start_server(argv: list[str], pattern: str, stderr_path: Path, timeout: float = 60) -> Server:
+    """Start ``argv`` and wait until it prints where it serves (see :meth:`Server.wait_ready`)."""
+    return Server.spawn(argv, stderr_path).wait_ready(pattern, timeout)
+
+
+@pytest.fixture
+def servers() -> Iterator[list[Server]]:
+    """Processes started by a test; whatever is still running at its end is killed."""
+    started: list[Server] = []
+    yield started
+    for server in started:
+        server.kill()
+
+
+@pytest.fixture(scope="session")
+def retail_test_results(v1_data_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One oracle run of retail test through the CLI, shared by the tests that read its results file."""
+    log_dir = tmp_path_factory.mktemp("retail_test_oracle")
+    oracle_run(log_dir, "retail", "test", "--max-concurrency", "8")
+    return results_path(log_dir)

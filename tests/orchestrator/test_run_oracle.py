@@ -1,0 +1,65 @@
+"""``taumesh run`` with the oracle agent and the scripted user reproduces τ-bench's reference runs exactly."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from orchestrator.config import RunConfig
+from orchestrator.runner import RunSummary, run_benchmark
+from taumesh.models import AgentSettings, UserSettings
+from tests.orchestrator.conftest import check_oracle_results, load_json, oracle_invoke, oracle_run
+
+
+def test_retail_test_all_tasks_reproduce_the_reference_run(retail_test_results: Path) -> None:
+    results = load_json(retail_test_results)
+    check_oracle_results(results, "retail", "test", list(range(115)))
+
+
+def test_results_file_has_the_tau_bench_checkpoint_name(retail_test_results: Path) -> None:
+    # the τ-bench checkpoint name: {agent}-{model}-{temperature}_range_{start}-{end}_user-{model}-{strategy}_{time}.json
+    assert retail_test_results.name.startswith("oracle-oracle-0.0_range_0-115_user-")
+    assert "-scripted_" in retail_test_results.name
+
+
+def test_airline_test_all_tasks_reproduce_the_reference_run(v1_data_dir: Path, tmp_path: Path) -> None:
+    proc, results = oracle_run(tmp_path, "airline", "test", "--max-concurrency", "8")
+    check_oracle_results(results, "airline", "test", list(range(50)))
+    assert "scored episodes: 50   reward 1.0: 50/50   average reward: 1.0000" in proc.stdout
+    assert "episode endings: terminate_tool 4, user_stop 46" in proc.stdout
+
+
+def test_retail_dev_all_tasks(v1_data_dir: Path, tmp_path: Path) -> None:
+    # an end index past the split is clamped to it, as in τ-bench
+    _, results = oracle_invoke(tmp_path, "retail", "dev", "--end-index", "99", "--max-concurrency", "8")
+    check_oracle_results(results, "retail", "dev", list(range(20)))
+
+
+@pytest.mark.slow
+def test_retail_train_all_tasks_in_process(v1_data_dir: Path, tmp_path: Path) -> None:
+    # In chunks of 100: the runner rewrites the whole results file after every episode (quadratic in the
+    # number of episodes, ~40 s of JSON encoding for 500 at once), which is not what this test is about.
+    async def chunks() -> list[RunSummary]:
+        summaries = []
+        for start in range(0, 500, 100):
+            config = RunConfig(
+                env="retail",
+                task_split="train",
+                start_index=start,
+                end_index=start + 100,
+                agent=AgentSettings(strategy="oracle"),
+                user=UserSettings(strategy="scripted"),
+                max_concurrency=8,
+                log_dir=tmp_path / str(start),
+                data_dir=v1_data_dir,
+                show_progress=False,
+            )
+            summaries.append(await run_benchmark(config))
+        return summaries
+
+    summaries = asyncio.run(chunks())
+    assert all(s.errors == [] and s.pass_hat_k == {1: 1.0} and s.average_reward == 1.0 for s in summaries)
+    results = [entry for s in summaries for entry in load_json(s.results_path)]
+    check_oracle_results(results, "retail", "train", list(range(500)))

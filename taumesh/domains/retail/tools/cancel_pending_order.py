@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from taumesh.domains._tool import Data, Tool
+from taumesh.domains.retail.tools._orders import order_with_status
 
 _REASONS = ("no longer needed", "ordered by mistake")
 
@@ -15,12 +16,7 @@ class CancelPendingOrder(Tool):
 
     @staticmethod
     def invoke(data: Data, order_id: str, reason: str) -> str:
-        orders = data["orders"]
-        if order_id not in orders:
-            return "Error: order not found"
-        order = orders[order_id]
-        if order["status"] != "pending":
-            return "Error: non-pending order cannot be cancelled"
+        order = order_with_status(data, order_id, "pending", "non-pending order cannot be cancelled")
         if reason not in _REASONS:
             return "Error: invalid reason"
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from taumesh.domains._tool import Data, Tool
+from taumesh.domains.retail.tools._orders import order_with_status
 
 
 class ModifyPendingOrderAddress(Tool):
@@ -22,12 +23,7 @@ class ModifyPendingOrderAddress(Tool):
         country: str,
         zip: str,
     ) -> str:
-        orders = data["orders"]
-        if order_id not in orders:
-            return "Error: order not found"
-        order = orders[order_id]
-        if order["status"] != "pending":
-            return "Error: non-pending order cannot be modified"
+        order = order_with_status(data, order_id, "pending", "non-pending order cannot be modified")
         order["address"] = {
             "address1": address1,
             "address2": address2,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from taumesh.domains._tool import Data, Tool
+from taumesh.domains.retail.tools._orders import order_with_status
 
 
 class ModifyPendingOrderPayment(Tool):
@@ -13,12 +14,7 @@ class ModifyPendingOrderPayment(Tool):
 
     @staticmethod
     def invoke(data: Data, order_id: str, payment_method_id: str) -> str:
-        orders = data["orders"]
-        if order_id not in orders:
-            return "Error: order not found"
-        order = orders[order_id]
-        if order["status"] != "pending":
-            return "Error: non-pending order cannot be modified"
+        order = order_with_status(data, order_id, "pending", "non-pending order cannot be modified")
         methods = data["users"][order["user_id"]]["payment_methods"]
         if payment_method_id not in methods:
             return "Error: payment method not found"

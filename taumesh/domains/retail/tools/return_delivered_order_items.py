@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from taumesh.domains._tool import Data, Tool
+from taumesh.domains.retail.tools._orders import check_items_in_order, order_with_status
 
 
 class ReturnDeliveredOrderItems(Tool):
@@ -13,12 +14,7 @@ class ReturnDeliveredOrderItems(Tool):
 
     @staticmethod
     def invoke(data: Data, order_id: str, item_ids: list[str], payment_method_id: str) -> str:
-        orders = data["orders"]
-        if order_id not in orders:
-            return "Error: order not found"
-        order = orders[order_id]
-        if order["status"] != "delivered":
-            return "Error: non-delivered order cannot be returned"
+        order = order_with_status(data, order_id, "delivered", "non-delivered order cannot be returned")
         if payment_method_id not in data["users"][order["user_id"]]["payment_methods"]:
             return "Error: payment method not found"
         # The original payment is only looked up for a non-gift-card method (short-circuit kept).
@@ -26,10 +22,7 @@ class ReturnDeliveredOrderItems(Tool):
             payment_method_id != order["payment_history"][0]["payment_method_id"]
         ):
             return "Error: payment method should be either the original payment method or a gift card"
-        in_order = [item["item_id"] for item in order["items"]]
-        # ``count`` on the argument itself: a string argument counts substrings, like the original.
-        if any(item_ids.count(item_id) > in_order.count(item_id) for item_id in item_ids):
-            return "Error: some item not found"
+        check_items_in_order(order["items"], item_ids, refusal="some item not found")
 
         order["status"] = "return requested"
         order["return_items"] = sorted(item_ids)

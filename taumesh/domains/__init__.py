@@ -6,7 +6,7 @@ from pathlib import Path
 
 from taumesh.domains._domain import Action, DataError, Domain, DomainSpec, Task
 from taumesh.domains._session import Session, StepResult, ToolCrash
-from taumesh.domains._tool import Data, Tool
+from taumesh.domains._tool import Data, Refusal, Tool
 from taumesh.domains.airline import SPEC as AIRLINE
 from taumesh.domains.retail import SPEC as RETAIL
 
@@ -34,6 +34,7 @@ __all__ = [
     "DataError",
     "Domain",
     "DomainSpec",
+    "Refusal",
     "Session",
     "StepResult",
     "Task",

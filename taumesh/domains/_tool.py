@@ -14,6 +14,10 @@ Data = dict[str, Any]
 """The domain database: table name -> table (a mapping of record id -> record)."""
 
 
+class Refusal(Exception):
+    """A tool refuses the call. The session reports it as ``"Error: <message>"``, as τ-bench's tools do."""
+
+
 class Tool:
     """Base class of a domain tool.
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from taumesh.domains._cow import copy_json
 from taumesh.domains._tool import Data, Tool
+from taumesh.domains.airline.tools._checks import bookable_day
 
 _RESERVATION_IDS = ("HATHAT", "HATHAU")
 _LAST_RESERVATION_ID = "HATHAV"
@@ -63,17 +64,7 @@ class BookReservation(Tool):
 
         total_price: Any = 0
         for flight in reservation["flights"]:
-            flight_number = flight["flight_number"]
-            if flight_number not in data["flights"]:
-                return f"Error: flight {flight_number} not found"
-            flight_data = data["flights"][flight_number]
-            if flight["date"] not in flight_data["dates"]:
-                return f"Error: flight {flight_number} not found on date {flight['date']}"
-            day = flight_data["dates"][flight["date"]]
-            if day["status"] != "available":
-                return f"Error: flight {flight_number} not available on date {flight['date']}"
-            if day["available_seats"][cabin] < len(passengers):
-                return f"Error: not enough seats on flight {flight_number}"
+            flight_data, day = bookable_day(data, flight["flight_number"], flight["date"], cabin, len(passengers))
             flight["price"] = day["prices"][cabin]
             flight["origin"] = flight_data["origin"]
             flight["destination"] = flight_data["destination"]

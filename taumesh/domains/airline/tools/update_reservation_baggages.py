@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from taumesh.domains._tool import Data, Tool
+from taumesh.domains.airline.tools._checks import update_payment_method
 
 _PRICE_PER_BAG = 50
 
@@ -20,14 +21,7 @@ class UpdateReservationBaggages(Tool):
             return "Error: reservation not found"
         reservation = reservations[reservation_id]
         price = _PRICE_PER_BAG * max(0, nonfree_baggages - reservation["nonfree_baggages"])
-        wallet = data["users"][reservation["user_id"]]["payment_methods"]
-        if payment_id not in wallet:
-            return "Error: payment method not found"
-        method = wallet[payment_id]
-        if method["source"] == "certificate":
-            return "Error: certificate cannot be used to update reservation"
-        if method["source"] == "gift_card" and method["amount"] < price:
-            return "Error: gift card balance is not enough"
+        method = update_payment_method(data, reservation["user_id"], payment_id, price)
         reservation["total_baggages"] = total_baggages
         reservation["nonfree_baggages"] = nonfree_baggages
         if method["source"] == "gift_card":

@@ -12,6 +12,7 @@ from typing import Any
 
 from taumesh.domains._cow import copy_json
 from taumesh.domains._tool import Data, Tool
+from taumesh.domains.airline.tools._checks import bookable_day, update_payment_method
 
 
 class UpdateReservationFlights(Tool):
@@ -42,31 +43,14 @@ class UpdateReservationFlights(Tool):
                 flight["destination"] = kept[0]["destination"]
                 total_price += flight["price"] * travellers
                 continue
-            flight_number = flight["flight_number"]
-            if flight_number not in data["flights"]:
-                return f"Error: flight {flight_number} not found"
-            flight_data = data["flights"][flight_number]
-            if flight["date"] not in flight_data["dates"]:
-                return f"Error: flight {flight_number} not found on date {flight['date']}"
-            day = flight_data["dates"][flight["date"]]
-            if day["status"] != "available":
-                return f"Error: flight {flight_number} not available on date {flight['date']}"
-            if day["available_seats"][cabin] < travellers:
-                return f"Error: not enough seats on flight {flight_number}"
+            flight_data, day = bookable_day(data, flight["flight_number"], flight["date"], cabin, travellers)
             flight["price"] = day["prices"][cabin]
             flight["origin"] = flight_data["origin"]
             flight["destination"] = flight_data["destination"]
             total_price += flight["price"] * travellers
         total_price -= sum(old["price"] for old in reservation["flights"]) * travellers
 
-        wallet = data["users"][reservation["user_id"]]["payment_methods"]
-        if payment_id not in wallet:
-            return "Error: payment method not found"
-        method = wallet[payment_id]
-        if method["source"] == "certificate":
-            return "Error: certificate cannot be used to update reservation"
-        if method["source"] == "gift_card" and method["amount"] < total_price:
-            return "Error: gift card balance is not enough"
+        method = update_payment_method(data, reservation["user_id"], payment_id, total_price)
 
         if method["source"] == "gift_card":
             method["amount"] -= total_price

@@ -8,11 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from taumesh.domains._tool import Data
-
-
-class Refusal(Exception):
-    """The tool refuses the call; the message is what the agent is told after ``Error: ``."""
+from taumesh.domains._tool import Data, Refusal
 
 
 def order_with_status(data: Data, order_id: str, status: str, refusal: str) -> Any:

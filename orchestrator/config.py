@@ -47,8 +47,9 @@ class RunConfig(BaseModel):
     """Attempts at an episode that fails for infrastructure reasons before it is recorded as an error."""
     rpc_timeout: float = Field(default=60.0, gt=0)
     """Deadline of env and scorer calls, in seconds."""
-    model_timeout: float = Field(default=600.0, gt=0)
-    """Deadline of agent and user-sim calls (they may wait on a model), in seconds."""
+    model_timeout: float = Field(default=900.0, gt=0)
+    """Deadline of agent and user-sim calls, in seconds: longer than a model call's own retry budget
+    (TAUMESH_LLM_MAX_ATTEMPTS x TAUMESH_LLM_TIMEOUT plus backoff, 5 x 120 s + waits by default)."""
     show_progress: bool = True
     otlp_endpoint: str | None = None
     """OTLP/gRPC endpoint for telemetry; None: the OTEL_* environment decides (no exporter when unset)."""

@@ -40,6 +40,12 @@ from taumesh.models import ChatMessage, EpisodeContext, TaskRef, Usage
 Termination = Literal["user_stop", "terminate_tool", "max_steps", "env_abort"]
 
 
+MODEL_RPC_ATTEMPTS = 2
+"""Attempts at an agent or user-sim call. Those services already retry their model with backoff, so the
+orchestrator retries only once more (a replica that died); retrying a provider that is down several times
+over would multiply the load on it."""
+
+
 class Transcript(BaseModel):
     """The three views of one conversation the loop keeps in step."""
 
@@ -130,7 +136,8 @@ async def run_episode(clients: ServiceClients, config: RunConfig, task: TaskRef,
                         config=user_config, instruction=opened.user_instruction, episode=episode_pb
                     ),
                     timeout=model_rpc,
-                )
+                ),
+                attempts=MODEL_RPC_ATTEMPTS,
             )
             opening.replied(message_from_proto(started_reply.message), usage_from_proto(started_reply.usage))
         user_usage += usage_from_proto(started_reply.usage)
@@ -151,7 +158,7 @@ async def run_episode(clients: ServiceClients, config: RunConfig, task: TaskRef,
                 agent_steps += 1
                 with tracing.agent_step(config.agent, episode, agent_steps) as agent_step:
                     answer: agent_pb2.NextMessageResponse = await with_retries(
-                        partial(clients.agent.NextMessage, request, timeout=model_rpc)
+                        partial(clients.agent.NextMessage, request, timeout=model_rpc), attempts=MODEL_RPC_ATTEMPTS
                     )
                     message = message_from_proto(answer.message).model_copy(update={"role": "assistant"})
                     agent_step.answered(message, usage_from_proto(answer.usage))
@@ -198,7 +205,7 @@ async def run_episode(clients: ServiceClients, config: RunConfig, task: TaskRef,
                 )
                 with tracing.user_turn(config.user, "reply") as user_reply:
                     reply: user_sim_pb2.ReplyResponse = await with_retries(
-                        partial(clients.user.Reply, reply_request, timeout=model_rpc)
+                        partial(clients.user.Reply, reply_request, timeout=model_rpc), attempts=MODEL_RPC_ATTEMPTS
                     )
                     user_reply.replied(message_from_proto(reply.message), usage_from_proto(reply.usage), reply.stop)
                 user_usage += usage_from_proto(reply.usage)

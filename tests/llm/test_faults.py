@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from orchestrator.episode import MODEL_RPC_ATTEMPTS
 from orchestrator.results import load_results
 from orchestrator.runner import run_benchmark
 from taumesh.models import Usage
@@ -40,11 +41,12 @@ async def test_exhausted_model_is_an_infrastructure_error(
     assert error["cause"].startswith("UNAVAILABLE: model unavailable after 2 attempt(s): InternalServerError")
     assert summary.pass_hat_k == {1: 1.0}  # the error is left out of pass^k, not counted as a failure
     assert [r.task_id for r in summary.errors] == [5]
-    # every agent call of task 5 was tried twice by the model client, four times by the orchestrator, per attempt
+    # every agent call of task 5 was tried twice by the model client, twice by the orchestrator (which leaves
+    # model retries to the service), per episode attempt
     task5 = [
         s for s in fake.served if s.request["model"] == AGENT_MODEL and task_index.of_agent_request(s.request) == 5
     ]
-    assert len(task5) == 2 * 4 * 2
+    assert len(task5) == 2 * MODEL_RPC_ATTEMPTS * 2
     # the results file says the same, and --retry-errors picks the episode up once the model is back
     on_disk = {r.task_id: r for r in load_results(summary.results_path)}
     assert on_disk[5].reward is None and on_disk[5].info["error"]["cause"] == error["cause"]

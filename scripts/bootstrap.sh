@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
 # Make .venv (Python 3.11) hold taumesh and its dependencies; reinstall only when pyproject.toml changes.
-# Usage: source scripts/bootstrap.sh [extra]   (extra: "dev" for the test tools)
+# Usage: source scripts/bootstrap.sh base|dev   ("dev" adds the test tools; always name one: a sourced
+# script sees its caller's arguments otherwise)
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-EXTRA="${1:-}"
+case "${1:-}" in
+  base) EXTRA="" ;;
+  dev) EXTRA="dev" ;;
+  *) echo "bootstrap.sh: say base or dev, not '${1:-}'" >&2; return 2 2>/dev/null || exit 2 ;;
+esac
 PYTHON="${PYTHON:-$(command -v python3.11 || command -v python3)}"
 "$PYTHON" -c 'import sys; assert sys.version_info[:2] == (3, 11), f"taumesh needs Python 3.11, found {sys.version}"'
 if [ ! -x "$ROOT/.venv/bin/python" ]; then

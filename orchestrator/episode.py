@@ -35,7 +35,7 @@ from taumesh.convert import (
     usage_from_proto,
     user_settings_to_proto,
 )
-from taumesh.models import ChatMessage, EpisodeContext, TaskRef, Usage
+from taumesh.models import ChatMessage, EpisodeContext, TaskRef, ToolCall, Usage
 
 Termination = Literal["user_stop", "terminate_tool", "max_steps", "env_abort"]
 
@@ -112,145 +112,185 @@ def _reward_info(score: scorer_pb2.ScoreEpisodeResponse) -> dict[str, Any] | Non
     return {"reward": score.reward, "info": info, "actions": actions}
 
 
-async def run_episode(clients: ServiceClients, config: RunConfig, task: TaskRef, trial: int) -> EpisodeOutcome:
-    """Play one episode to its end and score it. Infrastructure faults propagate as ``grpc.aio.AioRpcError``."""
-    started = time.monotonic()
-    episode = EpisodeContext(task=task, trial=trial, episode_id=uuid.uuid4().hex)
-    episode_pb = episode_to_proto(episode)
-    rpc, model_rpc = config.rpc_timeout, config.model_timeout
+class _Episode:
+    """One episode in progress: the services, the session, the transcript and the running totals."""
 
-    opened: env_pb2.OpenSessionResponse = await with_retries(
-        lambda: clients.env.OpenSession(env_pb2.OpenSessionRequest(task=task_ref_to_proto(task)), timeout=rpc)
-    )
-    session_id = opened.session_id
-    turns = tracing.Turns(config)
-    try:
-        transcript = Transcript(traj=[ChatMessage(role="system", content=opened.policy)])
-        agent_usage, user_usage = Usage(), Usage()
-        user_config = user_settings_to_proto(config.user)
+    def __init__(self, clients: ServiceClients, config: RunConfig, task: TaskRef, trial: int) -> None:
+        self.clients, self.config, self.task = clients, config, task
+        self.context = EpisodeContext(task=task, trial=trial, episode_id=uuid.uuid4().hex)
+        self.context_pb = episode_to_proto(self.context)
+        self.agent_config = agent_settings_to_proto(config.agent)
+        self.user_config = user_settings_to_proto(config.user)
+        self.transcript = Transcript()
+        self.agent_usage, self.user_usage = Usage(), Usage()
+        self.steps, self.agent_steps, self.source = 0, 0, "user"
+        self.termination: Termination | None = None
+        self.turns = tracing.Turns(config)
+        self.session = env_pb2.OpenSessionResponse()  # filled by open()
 
-        with tracing.user_turn(config.user, "start") as opening:
-            started_reply: user_sim_pb2.StartConversationResponse = await with_retries(
-                lambda: clients.user.StartConversation(
-                    user_sim_pb2.StartConversationRequest(
-                        config=user_config, instruction=opened.user_instruction, episode=episode_pb
-                    ),
-                    timeout=model_rpc,
-                ),
+    async def open(self) -> env_pb2.OpenSessionResponse:
+        """A fresh env session for the task; the policy starts the trajectory."""
+        opened: env_pb2.OpenSessionResponse = await with_retries(
+            partial(
+                self.clients.env.OpenSession,
+                env_pb2.OpenSessionRequest(task=task_ref_to_proto(self.task)),
+                timeout=self.config.rpc_timeout,
+            )
+        )
+        self.session = opened
+        self.transcript.traj.append(ChatMessage(role="system", content=opened.policy))
+        return opened
+
+    async def user_opens(self) -> None:
+        """The simulated user's first message."""
+        request = user_sim_pb2.StartConversationRequest(
+            config=self.user_config, instruction=self.session.user_instruction, episode=self.context_pb
+        )
+        with tracing.user_turn(self.config.user, "start") as span:
+            started: user_sim_pb2.StartConversationResponse = await with_retries(
+                partial(self.clients.user.StartConversation, request, timeout=self.config.model_timeout),
                 attempts=MODEL_RPC_ATTEMPTS,
             )
-            opening.replied(message_from_proto(started_reply.message), usage_from_proto(started_reply.usage))
-        user_usage += usage_from_proto(started_reply.usage)
-        transcript.user_said(message_from_proto(started_reply.message))
+            span.replied(message_from_proto(started.message), usage_from_proto(started.usage))
+        self.user_usage += usage_from_proto(started.usage)
+        self.transcript.user_said(message_from_proto(started.message))
 
-        steps, ended, source, agent_steps = 0, False, "user", 0
-        termination: Termination = "max_steps"
-        agent_config = agent_settings_to_proto(config.agent)
-        while steps < config.max_steps and not ended:
-            with turns.step():
-                request = agent_pb2.NextMessageRequest(
-                    episode=episode_pb,
-                    policy=opened.policy,
-                    tools=opened.tools,
-                    conversation=[message_to_proto(m) for m in transcript.agent],
-                    config=agent_config,
-                )
-                agent_steps += 1
-                with tracing.agent_step(config.agent, episode, agent_steps) as agent_step:
-                    answer: agent_pb2.NextMessageResponse = await with_retries(
-                        partial(clients.agent.NextMessage, request, timeout=model_rpc), attempts=MODEL_RPC_ATTEMPTS
-                    )
-                    message = message_from_proto(answer.message).model_copy(update={"role": "assistant"})
-                    agent_step.answered(message, usage_from_proto(answer.usage))
-                agent_usage += usage_from_proto(answer.usage)
-                transcript.agent_said(message)
-
-                if message.tool_calls:
-                    for call in message.tool_calls:
-                        if steps >= config.max_steps:
-                            break
-                        steps += 1
-                        call_request = env_pb2.CallToolRequest(
-                            session_id=session_id,
-                            tool_call=tool_call_to_proto(call),
-                            request_id=f"{episode.episode_id}:{steps}",
-                        )
-                        with tracing.tool_call(call, session_id) as tool_span:
-                            result: env_pb2.CallToolResponse = await with_retries(
-                                partial(clients.env.CallTool, call_request, timeout=rpc)
-                            )
-                            tool_span.answered(
-                                result.observation, error=result.error, done=result.done, aborted=result.aborted
-                            )
-                        source = call.name
-                        transcript.tool_answered(
-                            ChatMessage(role="tool", content=result.observation, tool_call_id=call.id, name=call.name)
-                        )
-                        if result.aborted:
-                            termination, ended = "env_abort", True
-                            break
-                        if result.done:
-                            termination, ended = "terminate_tool", True
-                            break
-                    continue
-
-                steps += 1
-                source = "user"
-                transcript.agent_told_user(message)
-                reply_request = user_sim_pb2.ReplyRequest(
-                    config=user_config,
-                    instruction=opened.user_instruction,
-                    conversation=[message_to_proto(m) for m in transcript.user],
-                    episode=episode_pb,
-                )
-                with tracing.user_turn(config.user, "reply") as user_reply:
-                    reply: user_sim_pb2.ReplyResponse = await with_retries(
-                        partial(clients.user.Reply, reply_request, timeout=model_rpc), attempts=MODEL_RPC_ATTEMPTS
-                    )
-                    user_reply.replied(message_from_proto(reply.message), usage_from_proto(reply.usage), reply.stop)
-                user_usage += usage_from_proto(reply.usage)
-                transcript.user_said(message_from_proto(reply.message))
-                if reply.stop:
-                    termination, ended = "user_stop", True
-                turns.end()  # the user answered: the next agent step opens a new turn
-        turns.end()
-
-        with tracing.scoring() as scoring:
-            final: env_pb2.GetFinalStateResponse = await with_retries(
-                lambda: clients.env.GetFinalState(env_pb2.GetFinalStateRequest(session_id=session_id), timeout=rpc)
+    async def agent_answers(self) -> ChatMessage:
+        """The agent's next message, given the whole conversation so far."""
+        request = agent_pb2.NextMessageRequest(
+            episode=self.context_pb,
+            policy=self.session.policy,
+            tools=self.session.tools,
+            conversation=[message_to_proto(m) for m in self.transcript.agent],
+            config=self.agent_config,
+        )
+        self.agent_steps += 1
+        with tracing.agent_step(self.config.agent, self.context, self.agent_steps) as span:
+            answer: agent_pb2.NextMessageResponse = await with_retries(
+                partial(self.clients.agent.NextMessage, request, timeout=self.config.model_timeout),
+                attempts=MODEL_RPC_ATTEMPTS,
             )
-            scored = termination in ("user_stop", "terminate_tool")
-            score: scorer_pb2.ScoreEpisodeResponse = await with_retries(
-                lambda: clients.scorer.ScoreEpisode(
-                    scorer_pb2.ScoreEpisodeRequest(
-                        task=task_ref_to_proto(task),
-                        ended=scored,
-                        final_data_hash=final.data_hash,
-                        conversation=[message_to_proto(m) for m in transcript.agent],
-                    ),
+            message = message_from_proto(answer.message).model_copy(update={"role": "assistant"})
+            span.answered(message, usage_from_proto(answer.usage))
+        self.agent_usage += usage_from_proto(answer.usage)
+        self.transcript.agent_said(message)
+        return message
+
+    async def run_tools(self, calls: list[ToolCall]) -> None:
+        """Run the agent's tool calls in order, each one step, until one ends the episode."""
+        for call in calls:
+            if self.steps >= self.config.max_steps:
+                return
+            self.steps += 1
+            request = env_pb2.CallToolRequest(
+                session_id=self.session.session_id,
+                tool_call=tool_call_to_proto(call),
+                request_id=f"{self.context.episode_id}:{self.steps}",  # a retried call runs once
+            )
+            with tracing.tool_call(call, self.session.session_id) as span:
+                result: env_pb2.CallToolResponse = await with_retries(
+                    partial(self.clients.env.CallTool, request, timeout=self.config.rpc_timeout)
+                )
+                span.answered(result.observation, error=result.error, done=result.done, aborted=result.aborted)
+            self.source = call.name
+            self.transcript.tool_answered(
+                ChatMessage(role="tool", content=result.observation, tool_call_id=call.id, name=call.name)
+            )
+            if result.aborted or result.done:
+                self.termination = "env_abort" if result.aborted else "terminate_tool"
+                return
+
+    async def user_replies(self, message: ChatMessage) -> None:
+        """Send the agent's text to the user and take the reply (one step)."""
+        self.steps += 1
+        self.source = "user"
+        self.transcript.agent_told_user(message)
+        request = user_sim_pb2.ReplyRequest(
+            config=self.user_config,
+            instruction=self.session.user_instruction,
+            conversation=[message_to_proto(m) for m in self.transcript.user],
+            episode=self.context_pb,
+        )
+        with tracing.user_turn(self.config.user, "reply") as span:
+            reply: user_sim_pb2.ReplyResponse = await with_retries(
+                partial(self.clients.user.Reply, request, timeout=self.config.model_timeout),
+                attempts=MODEL_RPC_ATTEMPTS,
+            )
+            span.replied(message_from_proto(reply.message), usage_from_proto(reply.usage), reply.stop)
+        self.user_usage += usage_from_proto(reply.usage)
+        self.transcript.user_said(message_from_proto(reply.message))
+        if reply.stop:
+            self.termination = "user_stop"
+
+    async def play(self) -> None:
+        """The turn loop: agent steps until the user stops, a tool ends the episode, or the steps run out."""
+        await self.user_opens()
+        while self.steps < self.config.max_steps and self.termination is None:
+            with self.turns.step():
+                message = await self.agent_answers()
+                if message.tool_calls:
+                    await self.run_tools(message.tool_calls)
+                    continue
+                await self.user_replies(message)
+                self.turns.end()  # the user answered: the next agent step opens a new turn
+        self.turns.end()
+
+    async def score(self) -> tuple[scorer_pb2.ScoreEpisodeResponse, str, dict[str, Any] | None]:
+        """The final state from the env and the scorer's reward: (response, final data hash, reward info)."""
+        rpc = self.config.rpc_timeout
+        with tracing.scoring() as span:
+            final: env_pb2.GetFinalStateResponse = await with_retries(
+                partial(
+                    self.clients.env.GetFinalState,
+                    env_pb2.GetFinalStateRequest(session_id=self.session.session_id),
                     timeout=rpc,
                 )
             )
+            request = scorer_pb2.ScoreEpisodeRequest(
+                task=task_ref_to_proto(self.task),
+                ended=self.termination in ("user_stop", "terminate_tool"),
+                final_data_hash=final.data_hash,
+                conversation=[message_to_proto(m) for m in self.transcript.agent],
+            )
+            score: scorer_pb2.ScoreEpisodeResponse = await with_retries(
+                partial(self.clients.scorer.ScoreEpisode, request, timeout=rpc)
+            )
             reward_info = _reward_info(score)
-            scoring.scored(score.reward, final.data_hash, reward_info)
-    finally:
-        turns.end()
-        with contextlib.suppress(grpc.aio.AioRpcError):  # the session expires on its own; the outcome matters more
-            await clients.env.CloseSession(env_pb2.CloseSessionRequest(session_id=session_id), timeout=rpc)
+            span.scored(score.reward, final.data_hash, reward_info)
+        return score, final.data_hash, reward_info
 
+    async def close(self) -> None:
+        """Close the session; a failure here loses nothing (the session expires on its own)."""
+        self.turns.end()
+        with contextlib.suppress(grpc.aio.AioRpcError):
+            await self.clients.env.CloseSession(
+                env_pb2.CloseSessionRequest(session_id=self.session.session_id), timeout=self.config.rpc_timeout
+            )
+
+
+async def run_episode(clients: ServiceClients, config: RunConfig, task: TaskRef, trial: int) -> EpisodeOutcome:
+    """Play one episode to its end and score it. Infrastructure faults propagate as ``grpc.aio.AioRpcError``."""
+    started = time.monotonic()
+    episode = _Episode(clients, config, task, trial)
+    await episode.open()
+    try:
+        await episode.play()
+        score, final_hash, reward_info = await episode.score()
+    finally:
+        await episode.close()
     return EpisodeOutcome(
         task=task,
         trial=trial,
-        episode_id=episode.episode_id,
+        episode_id=episode.context.episode_id,
         reward=score.reward,
         reward_info=reward_info,
-        termination=termination,
-        steps=steps,
-        traj=transcript.traj,
-        agent_usage=agent_usage,
-        user_usage=user_usage,
+        termination=episode.termination or "max_steps",
+        steps=episode.steps,
+        traj=episode.transcript.traj,
+        agent_usage=episode.agent_usage,
+        user_usage=episode.user_usage,
         duration_s=time.monotonic() - started,
-        final_data_hash=final.data_hash,
-        source=source,
+        final_data_hash=final_hash,
+        source=episode.source,
         required_outputs=list(score.required_outputs),
     )

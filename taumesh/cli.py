@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import sys
 from collections.abc import Callable
 from enum import StrEnum
 from pathlib import Path
@@ -285,6 +286,30 @@ def analyze(
     print_fault_summary(report, Console(), target)
 
 
+_LIST_FLAGS = ("--task-ids", "--task_ids")
+
+
+def expand_list_flags(argv: list[str]) -> list[str]:
+    """Accept τ-bench's ``--task-ids 1 2 3`` (argparse ``nargs="+"``) as well as ``--task-ids 1 --task-ids 2``."""
+    out: list[str] = []
+    i = 0
+    while i < len(argv):
+        flag = argv[i]
+        values = []
+        if flag in _LIST_FLAGS:
+            j = i + 1
+            while j < len(argv) and argv[j].lstrip("-").isdigit() and not argv[j].startswith("--"):
+                values.append(argv[j])
+                j += 1
+        if values:
+            out += [part for value in values for part in (flag, value)]
+            i += 1 + len(values)
+        else:
+            out.append(flag)
+            i += 1
+    return out
+
+
 def main() -> None:
     """Entry point of the ``taumesh`` script."""
-    app()
+    app(args=expand_list_flags(sys.argv[1:]))

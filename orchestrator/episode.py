@@ -112,6 +112,19 @@ def _reward_info(score: scorer_pb2.ScoreEpisodeResponse) -> dict[str, Any] | Non
     return {"reward": score.reward, "info": info, "actions": actions}
 
 
+class EpisodeInterrupted(Exception):
+    """An infrastructure fault ended an attempt at an episode, after it had spent ``agent_usage``/``user_usage``.
+
+    The spend travels with the fault so that no model cost goes unaccounted when the episode is retried.
+    """
+
+    def __init__(self, error: grpc.aio.AioRpcError, agent_usage: Usage, user_usage: Usage) -> None:
+        super().__init__(f"{error.code().name}: {error.details()}")
+        self.error = error
+        self.agent_usage = agent_usage
+        self.user_usage = user_usage
+
+
 class _Episode:
     """One episode in progress: the services, the session, the transcript and the running totals."""
 
@@ -269,15 +282,18 @@ class _Episode:
 
 
 async def run_episode(clients: ServiceClients, config: RunConfig, task: TaskRef, trial: int) -> EpisodeOutcome:
-    """Play one episode to its end and score it. Infrastructure faults propagate as ``grpc.aio.AioRpcError``."""
+    """Play one episode to its end and score it. An infrastructure fault raises :class:`EpisodeInterrupted`."""
     started = time.monotonic()
     episode = _Episode(clients, config, task, trial)
-    await episode.open()
     try:
-        await episode.play()
-        score, final_hash, reward_info = await episode.score()
-    finally:
-        await episode.close()
+        await episode.open()
+        try:
+            await episode.play()
+            score, final_hash, reward_info = await episode.score()
+        finally:
+            await episode.close()
+    except grpc.aio.AioRpcError as exc:
+        raise EpisodeInterrupted(exc, episode.agent_usage, episode.user_usage) from exc
     return EpisodeOutcome(
         task=task,
         trial=trial,

@@ -19,7 +19,7 @@ from rich.table import Table
 from orchestrator import tracing
 from orchestrator.clients import ServiceClients, is_infrastructure_fault, with_retries
 from orchestrator.config import RunConfig
-from orchestrator.episode import run_episode
+from orchestrator.episode import EpisodeInterrupted, run_episode
 from orchestrator.results import EpisodeError, ResultsFile, RunResult, load_results
 from orchestrator.stack import service_stack
 from tau.env.v1 import env_pb2
@@ -88,13 +88,17 @@ async def play(
     """
     task = TaskRef(domain=config.env, split=config.task_split, index=index)
     cause, attempt, retryable_cause = "", 0, True
+    lost_agent, lost_user = Usage(), Usage()  # spent by attempts the infrastructure cut short
     result: RunResult | None = None
     with tracing.episode_span(config, task, trial) as episode:
         while result is None and attempt < config.max_episode_attempts:
             attempt += 1
             try:
                 outcome = await run_episode(clients, config, task, trial)
-            except grpc.aio.AioRpcError as exc:
+            except EpisodeInterrupted as interrupted:
+                exc = interrupted.error
+                lost_agent += interrupted.agent_usage
+                lost_user += interrupted.user_usage
                 cause = scrub(f"{exc.code().name}: {exc.details()}")
                 log.warning("task %d trial %d attempt %d: %s", index, trial, attempt, cause)
                 # a request the services refuse will be refused again
@@ -117,6 +121,11 @@ async def play(
         if result is None:
             kind = "infrastructure" if retryable_cause else "refused_request"
             result = RunResult.from_error(index, trial, EpisodeError(kind=kind, cause=cause, attempts=attempt))
+        if lost_agent.calls or lost_user.calls:
+            result.info["interrupted_attempts_usage"] = {
+                "agent": lost_agent.model_dump(),
+                "user": lost_user.model_dump(),
+            }
         if episode.trace_id:
             result.info["trace_id"] = episode.trace_id
     return result
@@ -228,6 +237,21 @@ async def _run_benchmark(
     return RunSummary(results_path=path, results=results.results, pass_hat_k=pass_k, average_reward=average)
 
 
+def run_usage(results: Iterable[RunResult]) -> tuple[Usage, Usage]:
+    """Agent and user usage of a whole run: scored episodes plus every attempt the infrastructure cut short."""
+    agent, user = Usage(), Usage()
+    for result in results:
+        info = result.info
+        if "agent_usage" in info:
+            agent += Usage.model_validate(info["agent_usage"])
+            user += Usage.model_validate(info["user_usage"])
+        lost = info.get("interrupted_attempts_usage")
+        if lost:
+            agent += Usage.model_validate(lost["agent"])
+            user += Usage.model_validate(lost["user"])
+    return agent, user
+
+
 def print_summary(summary: RunSummary, console: Console) -> None:
     """The end-of-run report: pass^k, rewards, errors, how episodes ended, usage."""
     scored, errors = summary.scored, summary.errors
@@ -242,12 +266,12 @@ def print_summary(summary: RunSummary, console: Console) -> None:
     console.print(f"scored episodes: {len(scored)}   reward 1.0: {successes}/{len(scored)}   average reward: {average}")
     endings = Counter(str(r.info.get("termination")) for r in scored)
     console.print("episode endings: " + ", ".join(f"{k} {v}" for k, v in sorted(endings.items())))
-    agent = sum((Usage.model_validate(r.info["agent_usage"]) for r in scored if "agent_usage" in r.info), Usage())
-    user = sum((Usage.model_validate(r.info["user_usage"]) for r in scored if "user_usage" in r.info), Usage())
+    agent, user = run_usage(summary.results)
     if agent.calls or user.calls:
         console.print(
             f"agent: {agent.prompt_tokens}+{agent.completion_tokens} tokens, ${agent.cost_usd:.4f}   "
-            f"user: {user.prompt_tokens}+{user.completion_tokens} tokens, ${user.cost_usd:.4f}"
+            f"user: {user.prompt_tokens}+{user.completion_tokens} tokens, ${user.cost_usd:.4f}   "
+            f"total: ${agent.cost_usd + user.cost_usd:.4f} (interrupted attempts included)"
         )
     if errors:
         kinds = Counter(str(r.info["error"].get("kind", "infrastructure")) for r in errors)

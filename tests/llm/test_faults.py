@@ -10,7 +10,7 @@ import pytest
 
 from orchestrator.episode import MODEL_RPC_ATTEMPTS
 from orchestrator.results import load_results
-from orchestrator.runner import run_benchmark
+from orchestrator.runner import run_benchmark, run_usage
 from taumesh.models import Usage
 from tests.llm.conftest import run_config, warm_up
 from tests.llm.fake_openai import FakeOpenAI, Reply, Served, rate_limited, server_error
@@ -124,3 +124,35 @@ async def test_twenty_tasks_with_a_fifth_of_calls_failing(
             assert sum(s.reply.prompt_tokens for s in useful) <= usage.prompt_tokens
             assert usage.prompt_tokens <= sum(s.reply.prompt_tokens for s in received)
             assert usage.completion_tokens == sum(s.reply.completion_tokens for s in received)
+
+
+async def test_spend_of_interrupted_attempts_is_kept(
+    fake: FakeOpenAI, task_index: TaskIndex, v1_data_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An attempt cut short after some model calls keeps its tokens: run totals equal what the server billed."""
+    monkeypatch.setenv("TAUMESH_LLM_MAX_ATTEMPTS", "1")
+    gold = Router(GoldAgent(task_index), ScriptedLlmUser(task_index))
+    agent_requests = Counter[int]()
+
+    def script(request: dict[str, Any], ordinal: int) -> Reply:
+        if request["model"] == AGENT_MODEL:
+            agent_requests[0] += 1
+            if agent_requests[0] in (3, 4):  # the 3rd agent call fails, and so does the orchestrator's retry of it
+                return server_error(500)
+        return gold(request, ordinal)
+
+    fake.reset(script)
+    config = run_config(fake, v1_data_dir, tmp_path, [0], concurrency=1)
+    summary = await run_benchmark(config)
+    [result] = summary.results
+    assert result.reward == 1.0 and not result.is_error  # the second attempt played the task through
+    lost = result.info["interrupted_attempts_usage"]
+    assert lost["agent"]["calls"] == 2  # the first attempt's two answered agent calls
+    assert lost["user"]["calls"] >= 1  # and the user's opening
+
+    agent, user = run_usage(summary.results)
+    for usage, model in ((agent, AGENT_MODEL), (user, USER_MODEL)):
+        billed = [s for s in fake.completions(model) if s.reply.status == 200]
+        assert usage.calls == len(billed)
+        assert usage.prompt_tokens == sum(s.reply.prompt_tokens for s in billed)
+        assert usage.completion_tokens == sum(s.reply.completion_tokens for s in billed)

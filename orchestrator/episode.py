@@ -37,7 +37,7 @@ from taumesh.convert import (
 )
 from taumesh.models import ChatMessage, EpisodeContext, TaskRef, ToolCall, Usage
 
-Termination = Literal["user_stop", "terminate_tool", "max_steps", "env_abort"]
+Termination = Literal["user_stop", "terminate_tool", "max_steps", "env_abort", "agent_gave_up"]
 
 
 MODEL_RPC_ATTEMPTS = 2
@@ -91,6 +91,8 @@ class EpisodeOutcome(BaseModel):
     final_data_hash: str
     source: str
     required_outputs: list[str]
+    gave_up: str = ""
+    """Why the agent stopped, when it could not go on (termination ``agent_gave_up``)."""
 
 
 def _reward_info(score: scorer_pb2.ScoreEpisodeResponse) -> dict[str, Any] | None:
@@ -140,6 +142,7 @@ class _Episode:
         self.termination: Termination | None = None
         self.turns = tracing.Turns(config)
         self.session = env_pb2.OpenSessionResponse()  # filled by open()
+        self.gave_up = ""  # why the agent stopped, when it answered OUT_OF_RANGE
 
     async def open(self) -> env_pb2.OpenSessionResponse:
         """A fresh env session for the task; the policy starts the trajectory."""
@@ -240,7 +243,14 @@ class _Episode:
         await self.user_opens()
         while self.steps < self.config.max_steps and self.termination is None:
             with self.turns.step():
-                message = await self.agent_answers()
+                try:
+                    message = await self.agent_answers()
+                except grpc.aio.AioRpcError as exc:
+                    if exc.code() != grpc.StatusCode.OUT_OF_RANGE:
+                        raise
+                    self.termination = "agent_gave_up"  # the agent's failure: scored as it stands
+                    self.gave_up = exc.details() or "agent cannot continue"
+                    break
                 if message.tool_calls:
                     await self.run_tools(message.tool_calls)
                     continue
@@ -309,4 +319,5 @@ async def run_episode(clients: ServiceClients, config: RunConfig, task: TaskRef,
         final_data_hash=final_hash,
         source=episode.source,
         required_outputs=list(score.required_outputs),
+        gave_up=episode.gave_up,
     )

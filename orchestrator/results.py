@@ -60,6 +60,8 @@ class RunResult(BaseModel):
             "agent_usage": outcome.agent_usage.model_dump(),
             "user_usage": outcome.user_usage.model_dump(),
         }
+        if outcome.gave_up:
+            info["agent_gave_up"] = outcome.gave_up
         return cls(
             task_id=outcome.task.index,
             reward=outcome.reward,

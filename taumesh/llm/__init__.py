@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from taumesh.llm.errors import EmptyReply, ModelError, ModelRequestError, ModelUnavailable
+from taumesh.llm.errors import ContextWindowExceeded, EmptyReply, ModelError, ModelRequestError, ModelUnavailable
 from taumesh.llm.hooks import ModelCall, ModelCallHook, add_model_call_hook
 from taumesh.llm.parsing import find_json_object
 
@@ -28,6 +28,7 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "Completion",
+    "ContextWindowExceeded",
     "EmptyReply",
     "ModelCall",
     "ModelCallHook",

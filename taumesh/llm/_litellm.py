@@ -13,6 +13,7 @@ import litellm
 from litellm.exceptions import (
     APIConnectionError,
     BadGatewayError,
+    ContextWindowExceededError,
     InternalServerError,
     RateLimitError,
     ServiceUnavailableError,
@@ -25,6 +26,7 @@ litellm.telemetry = False
 __all__ = [
     "APIConnectionError",
     "BadGatewayError",
+    "ContextWindowExceededError",
     "InternalServerError",
     "RateLimitError",
     "ServiceUnavailableError",

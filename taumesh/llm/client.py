@@ -13,8 +13,8 @@ from typing import Any
 from pydantic import BaseModel
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_after_attempt
 
-from taumesh.llm._litellm import litellm
-from taumesh.llm.errors import EmptyReply, ModelError, ModelRequestError, ModelUnavailable
+from taumesh.llm._litellm import ContextWindowExceededError, litellm
+from taumesh.llm.errors import ContextWindowExceeded, EmptyReply, ModelError, ModelRequestError, ModelUnavailable
 from taumesh.llm.hooks import ModelCall, ModelCallHook, around_call
 from taumesh.llm.retry import RetryPolicy, describe, is_transient, wait_retry_after
 from taumesh.llm.usage import usage_of
@@ -139,5 +139,7 @@ async def complete(
     except Exception as exc:
         if is_transient(exc):
             raise ModelUnavailable(describe(exc), attempts) from exc
+        if isinstance(exc, ContextWindowExceededError):
+            raise ContextWindowExceeded(describe(exc), attempts) from exc
         raise ModelRequestError(describe(exc), attempts) from exc
     raise AssertionError("unreachable: tenacity returns or raises")

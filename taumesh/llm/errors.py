@@ -26,5 +26,9 @@ class ModelRequestError(ModelError):
     """The provider refused the request itself (bad credentials, unknown model, malformed request): not retried."""
 
 
+class ContextWindowExceeded(ModelRequestError):
+    """The conversation no longer fits the model's context window: the agent cannot go on (its failure, scored)."""
+
+
 class EmptyReply(Exception):
     """The model answered with neither text nor tool calls (retried like a transient fault)."""

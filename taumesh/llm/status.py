@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from taumesh.llm.errors import ModelRequestError, ModelUnavailable
-from taumesh.rpc.errors import FailedPrecondition, Unavailable
+from taumesh.llm.errors import ContextWindowExceeded, ModelRequestError, ModelUnavailable
+from taumesh.rpc.errors import FailedPrecondition, OutOfRange, Unavailable
 
 
 @contextmanager
@@ -14,10 +14,13 @@ def model_errors_as_status() -> Iterator[None]:
     """Turn model errors into statuses, the cause in the details.
 
     An exhausted model is UNAVAILABLE (the orchestrator retries, then records an infrastructure error); a
-    request the provider refuses is FAILED_PRECONDITION.
+    conversation too long for the model is OUT_OF_RANGE (the agent cannot go on: the episode ends, scored); any
+    other request the provider refuses is FAILED_PRECONDITION.
     """
     try:
         yield
+    except ContextWindowExceeded as exc:
+        raise OutOfRange(f"the conversation exceeds the model's context window: {exc.cause}") from exc
     except ModelUnavailable as exc:
         raise Unavailable(f"model unavailable after {exc.attempts} attempt(s): {exc.cause}") from exc
     except ModelRequestError as exc:

@@ -38,6 +38,12 @@ class Unavailable(RpcError):
     code = grpc.StatusCode.UNAVAILABLE
 
 
+class OutOfRange(RpcError):
+    """The request went past a limit (an agent's conversation outgrew its model's context window): OUT_OF_RANGE."""
+
+    code = grpc.StatusCode.OUT_OF_RANGE
+
+
 class FailedPrecondition(RpcError):
     """The request is valid but the system is not in a state to serve it: FAILED_PRECONDITION."""
 

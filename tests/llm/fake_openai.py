@@ -35,6 +35,8 @@ class Reply:
     delay: float = 0.0
     """Seconds to wait before answering (longer than the client's timeout makes a slow reply)."""
     finish_reason: str | None = None
+    error_message: str | None = None
+    """Message of the error body sent with an error status (default ``scripted <status>``)."""
 
     @property
     def is_completion(self) -> bool:
@@ -54,6 +56,15 @@ def tool_call(name: str, arguments: dict[str, Any], prompt_tokens: int = 10, com
 def rate_limited(retry_after: str = "1") -> Reply:
     """429 Too Many Requests with a Retry-After header."""
     return Reply(status=429, retry_after=retry_after)
+
+
+def context_window_exceeded() -> Reply:
+    """400: the conversation is longer than the model's context window (OpenAI's wording)."""
+    return Reply(
+        status=400,
+        error_message="This model's maximum context length is 128000 tokens. However, your messages resulted in "
+        "131072 tokens. Please reduce the length of the messages.",
+    )
 
 
 def server_error(status: int = 500) -> Reply:
@@ -203,8 +214,9 @@ def _handler_for(server: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
                 time.sleep(reply.delay)
             if not reply.is_completion:
                 headers = {"Retry-After": reply.retry_after} if reply.retry_after is not None else {}
-                kind = "rate_limit_exceeded" if reply.status == 429 else "server_error"
-                self._send(reply.status, {"error": {"message": f"scripted {reply.status}", "type": kind}}, headers)
+                kind = {429: "rate_limit_exceeded", 400: "invalid_request_error"}.get(reply.status, "server_error")
+                message = reply.error_message or f"scripted {reply.status}"
+                self._send(reply.status, {"error": {"message": message, "type": kind}}, headers)
                 return
             self._send(200, completion_body(request, reply))
 

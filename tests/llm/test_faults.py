@@ -13,7 +13,7 @@ from orchestrator.results import load_results
 from orchestrator.runner import run_benchmark, run_usage
 from taumesh.models import Usage
 from tests.llm.conftest import run_config, warm_up
-from tests.llm.fake_openai import FakeOpenAI, Reply, Served, rate_limited, server_error
+from tests.llm.fake_openai import FakeOpenAI, Reply, Served, context_window_exceeded, rate_limited, server_error
 from tests.llm.scripts import AGENT_MODEL, USER_MODEL, Faulty, GoldAgent, Router, ScriptedLlmUser, TaskIndex
 
 
@@ -156,3 +156,27 @@ async def test_spend_of_interrupted_attempts_is_kept(
         assert usage.calls == len(billed)
         assert usage.prompt_tokens == sum(s.reply.prompt_tokens for s in billed)
         assert usage.completion_tokens == sum(s.reply.completion_tokens for s in billed)
+
+
+async def test_context_window_exceeded_is_the_agents_failure(
+    fake: FakeOpenAI, task_index: TaskIndex, v1_data_dir: Path, tmp_path: Path
+) -> None:
+    """A conversation that outgrows the agent's model ends the episode, scored as it stands: not an error."""
+    gold = Router(GoldAgent(task_index), ScriptedLlmUser(task_index))
+    agent_requests = Counter[int]()
+
+    def script(request: dict[str, Any], ordinal: int) -> Reply:
+        if request["model"] == AGENT_MODEL:
+            agent_requests[0] += 1
+            if agent_requests[0] == 3:
+                return context_window_exceeded()
+        return gold(request, ordinal)
+
+    fake.reset(script)
+    summary = await run_benchmark(run_config(fake, v1_data_dir, tmp_path, [0], concurrency=1))
+    [result] = summary.results
+    assert not result.is_error and result.reward == 0.0  # the agent's failure, scored
+    assert result.info["termination"] == "agent_gave_up"
+    assert "context window" in result.info["agent_gave_up"]
+    assert summary.pass_hat_k == {1: 0.0}
+    assert agent_requests[0] == 3  # neither the model client nor the orchestrator retried a hopeless request

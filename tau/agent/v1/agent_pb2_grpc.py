@@ -50,6 +50,9 @@ class AgentServiceServicer:
 
     def NextMessage(self, request, context):
         """Returns the agent's next assistant message: text for the user, tool calls, or both.
+        An agent that cannot go on (its model's context window is full) answers OUT_OF_RANGE: the episode ends there
+        and is scored as it stands, as the agent's failure. UNAVAILABLE, DEADLINE_EXCEEDED and RESOURCE_EXHAUSTED are
+        infrastructure faults (retried, never scored); other errors are recorded as refused requests (not scored).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -36,7 +36,11 @@ class AgentServiceStub:
     @_typing.overload
     def __new__(cls, channel: _aio.Channel) -> AgentServiceAsyncStub: ...
     NextMessage: _grpc.UnaryUnaryMultiCallable[_agent_pb2.NextMessageRequest, _agent_pb2.NextMessageResponse]
-    """Returns the agent's next assistant message: text for the user, tool calls, or both."""
+    """Returns the agent's next assistant message: text for the user, tool calls, or both.
+    An agent that cannot go on (its model's context window is full) answers OUT_OF_RANGE: the episode ends there
+    and is scored as it stands, as the agent's failure. UNAVAILABLE, DEADLINE_EXCEEDED and RESOURCE_EXHAUSTED are
+    infrastructure faults (retried, never scored); other errors are recorded as refused requests (not scored).
+    """
 
 @_typing.type_check_only
 class AgentServiceAsyncStub(AgentServiceStub):
@@ -46,7 +50,11 @@ class AgentServiceAsyncStub(AgentServiceStub):
 
     def __init__(self, channel: _aio.Channel) -> None: ...
     NextMessage: _aio.UnaryUnaryMultiCallable[_agent_pb2.NextMessageRequest, _agent_pb2.NextMessageResponse]  # type: ignore[assignment]
-    """Returns the agent's next assistant message: text for the user, tool calls, or both."""
+    """Returns the agent's next assistant message: text for the user, tool calls, or both.
+    An agent that cannot go on (its model's context window is full) answers OUT_OF_RANGE: the episode ends there
+    and is scored as it stands, as the agent's failure. UNAVAILABLE, DEADLINE_EXCEEDED and RESOURCE_EXHAUSTED are
+    infrastructure faults (retried, never scored); other errors are recorded as refused requests (not scored).
+    """
 
 class AgentServiceServicer(metaclass=_abc_1.ABCMeta):
     """Produces the agent's next message. Stateless: every call carries the policy, the tools and the whole conversation,
@@ -59,6 +67,10 @@ class AgentServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _agent_pb2.NextMessageRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_agent_pb2.NextMessageResponse, _abc.Awaitable[_agent_pb2.NextMessageResponse]]:
-        """Returns the agent's next assistant message: text for the user, tool calls, or both."""
+        """Returns the agent's next assistant message: text for the user, tool calls, or both.
+        An agent that cannot go on (its model's context window is full) answers OUT_OF_RANGE: the episode ends there
+        and is scored as it stands, as the agent's failure. UNAVAILABLE, DEADLINE_EXCEEDED and RESOURCE_EXHAUSTED are
+        infrastructure faults (retried, never scored); other errors are recorded as refused requests (not scored).
+        """
 
 def add_AgentServiceServicer_to_server(servicer: AgentServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

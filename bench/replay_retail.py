@@ -29,14 +29,14 @@ from typing import Any
 
 import psutil  # type: ignore[import-untyped]  # no types-psutil in the dev extras
 
-from orchestrator.clients import ServiceClients
-from orchestrator.config import ServiceAddresses
-from orchestrator.stack import service_stack
-from tau.common.v1 import common_pb2
-from tau.env.v1 import env_pb2
-from tau.scorer.v1 import scorer_pb2
+from taumesh.common.v1 import common_pb2
 from taumesh.domains import Domain, Session, Task, ToolCrash, load_domain
 from taumesh.domains._hashing import consistent_hash, to_hashable
+from taumesh.env.v1 import env_pb2
+from taumesh.orchestrator.clients import ServiceClients
+from taumesh.orchestrator.config import ServiceAddresses
+from taumesh.orchestrator.stack import service_stack
+from taumesh.scorer.v1 import scorer_pb2
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DATA_DIR = PROJECT_ROOT.parent / "shared" / "taubench_v1"

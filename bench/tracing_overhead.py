@@ -22,9 +22,9 @@ from pathlib import Path
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(PROJECT_ROOT))
 
-from orchestrator.config import RunConfig  # noqa: E402
-from orchestrator.runner import run_benchmark  # noqa: E402
 from taumesh.models import AgentSettings, UserSettings  # noqa: E402
+from taumesh.orchestrator.config import RunConfig  # noqa: E402
+from taumesh.orchestrator.runner import run_benchmark  # noqa: E402
 from taumesh.telemetry import setup_telemetry, shutdown_telemetry  # noqa: E402
 from taumesh.telemetry.receiver import OtlpReceiver  # noqa: E402
 

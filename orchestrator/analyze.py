@@ -14,13 +14,13 @@ from pydantic import BaseModel, Field
 from rich.console import Console
 from rich.table import Table
 
-from orchestrator.results import RunResult, load_results, write_json_atomically
-from services.scorer import scorer_service
-from tau.scorer.v1 import scorer_pb2, scorer_pb2_grpc
 from taumesh.convert import message_to_proto, model_to_proto, task_ref_to_proto, usage_from_proto
 from taumesh.domains import Catalog
 from taumesh.models import ChatMessage, ModelSettings, TaskRef, Usage
+from taumesh.orchestrator.results import RunResult, load_results, write_json_atomically
 from taumesh.rpc.server import CHANNEL_OPTIONS, start_server
+from taumesh.scorer.v1 import scorer_pb2, scorer_pb2_grpc
+from taumesh.services.scorer import scorer_service
 
 ANALYZE_TIMEOUT = 1800.0
 """Deadline of one AnalyzeFaults call (one episode; the model call retries inside it)."""

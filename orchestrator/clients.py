@@ -9,12 +9,12 @@ from typing import TypeVar
 import grpc
 from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt, wait_exponential_jitter
 
-from tau.agent.v1 import agent_pb2_grpc
-from tau.env.v1 import env_pb2_grpc
-from tau.scorer.v1 import scorer_pb2_grpc
-from tau.user_sim.v1 import user_sim_pb2_grpc
+from taumesh.agent.v1 import agent_pb2_grpc
+from taumesh.env.v1 import env_pb2_grpc
 from taumesh.rpc.server import CHANNEL_OPTIONS
+from taumesh.scorer.v1 import scorer_pb2_grpc
 from taumesh.telemetry import current as current_telemetry
+from taumesh.user_sim.v1 import user_sim_pb2_grpc
 
 T = TypeVar("T")
 

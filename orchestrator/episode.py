@@ -18,13 +18,7 @@ from typing import Any, Literal
 import grpc
 from pydantic import BaseModel, Field
 
-from orchestrator import tracing
-from orchestrator.clients import ServiceClients, with_retries
-from orchestrator.config import RunConfig
-from tau.agent.v1 import agent_pb2
-from tau.env.v1 import env_pb2
-from tau.scorer.v1 import scorer_pb2
-from tau.user_sim.v1 import user_sim_pb2
+from taumesh.agent.v1 import agent_pb2
 from taumesh.convert import (
     agent_settings_to_proto,
     episode_to_proto,
@@ -35,7 +29,13 @@ from taumesh.convert import (
     usage_from_proto,
     user_settings_to_proto,
 )
+from taumesh.env.v1 import env_pb2
 from taumesh.models import ChatMessage, EpisodeContext, TaskRef, ToolCall, Usage
+from taumesh.orchestrator import tracing
+from taumesh.orchestrator.clients import ServiceClients, with_retries
+from taumesh.orchestrator.config import RunConfig
+from taumesh.scorer.v1 import scorer_pb2
+from taumesh.user_sim.v1 import user_sim_pb2
 
 Termination = Literal["user_stop", "terminate_tool", "max_steps", "env_abort", "agent_gave_up"]
 

@@ -17,14 +17,14 @@ from typing import Any
 from pydantic import BaseModel
 from rich.console import Console
 
-from orchestrator.clients import ServiceClients, with_retries
-from orchestrator.config import ServiceAddresses
-from orchestrator.results import RunResult, load_results, write_json_atomically
-from orchestrator.stack import service_stack
-from tau.env.v1 import env_pb2
-from tau.scorer.v1 import scorer_pb2
 from taumesh.convert import message_to_proto, task_ref_to_proto, tool_call_to_proto
+from taumesh.env.v1 import env_pb2
 from taumesh.models import STOP_TOKEN, ChatMessage, TaskRef, ToolCall
+from taumesh.orchestrator.clients import ServiceClients, with_retries
+from taumesh.orchestrator.config import ServiceAddresses
+from taumesh.orchestrator.results import RunResult, load_results, write_json_atomically
+from taumesh.orchestrator.stack import service_stack
+from taumesh.scorer.v1 import scorer_pb2
 
 _ACTION = re.compile(r"Action:\s*(\{.*\})\s*$", re.DOTALL)
 _TIMEOUT = 60.0

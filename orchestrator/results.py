@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from orchestrator.episode import EpisodeOutcome
+from taumesh.orchestrator.episode import EpisodeOutcome
 
 
 class EpisodeError(BaseModel):

@@ -16,15 +16,15 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from orchestrator import tracing
-from orchestrator.clients import ServiceClients, is_infrastructure_fault, with_retries
-from orchestrator.config import RunConfig
-from orchestrator.episode import EpisodeInterrupted, run_episode
-from orchestrator.results import EpisodeError, ResultsFile, RunResult, load_results
-from orchestrator.stack import service_stack
-from tau.env.v1 import env_pb2
-from tau.scorer.v1 import scorer_pb2
+from taumesh.env.v1 import env_pb2
 from taumesh.models import TaskRef, Usage
+from taumesh.orchestrator import tracing
+from taumesh.orchestrator.clients import ServiceClients, is_infrastructure_fault, with_retries
+from taumesh.orchestrator.config import RunConfig
+from taumesh.orchestrator.episode import EpisodeInterrupted, run_episode
+from taumesh.orchestrator.results import EpisodeError, ResultsFile, RunResult, load_results
+from taumesh.orchestrator.stack import service_stack
+from taumesh.scorer.v1 import scorer_pb2
 from taumesh.telemetry import attributes as A
 from taumesh.telemetry import jaeger_url, scrub
 

@@ -10,14 +10,14 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from orchestrator.clients import ServiceClients
-from orchestrator.config import ServiceAddresses
-from services.agent import agent_service
-from services.env import env_service
-from services.scorer import scorer_service
-from services.user_sim import user_sim_service
 from taumesh.domains import Catalog
+from taumesh.orchestrator.clients import ServiceClients
+from taumesh.orchestrator.config import ServiceAddresses
 from taumesh.rpc.server import RunningServer, Service, start_server
+from taumesh.services.agent import agent_service
+from taumesh.services.env import env_service
+from taumesh.services.scorer import scorer_service
+from taumesh.services.user_sim import user_sim_service
 from taumesh.telemetry import current as current_telemetry
 
 TELEMETRY_KEYS = {"env": "env", "user": "user-sim", "agent": "agent", "scorer": "scorer"}

@@ -19,8 +19,8 @@ from opentelemetry import trace
 from opentelemetry.trace import Link, Span, SpanKind, Status, StatusCode
 from opentelemetry.util.types import AttributeValue
 
-from orchestrator.config import RunConfig
 from taumesh.models import AgentSettings, ChatMessage, EpisodeContext, TaskRef, ToolCall, Usage, UserSettings
+from taumesh.orchestrator.config import RunConfig
 from taumesh.telemetry import attributes as A
 from taumesh.telemetry import capture_content, instruments, scrub, tool_span, trace_id_of, tracer
 from taumesh.telemetry.content import messages_json

@@ -1,4 +1,7 @@
-"""Regenerate the Python code of the contracts in ``protos/`` into ``tau/`` (checked in).
+"""Regenerate the Python code of the contracts in ``protos/`` (checked in, inside the ``taumesh`` package).
+
+Each proto package ``taumesh.<name>.v1`` becomes the Python package ``taumesh/<name>/v1/``; those folders hold only
+generated code and are replaced whole.
 
 python scripts/gen_protos.py          # regenerate
 python scripts/gen_protos.py --check  # fail when the checked-in code is out of date (CI)
@@ -16,7 +19,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PROTOS = ROOT / "protos"
-OUT = ROOT / "tau"
+PACKAGE = "taumesh"
+
+
+def generated_packages() -> list[str]:
+    """The top-level folders under ``taumesh/`` that protoc writes (one per proto package)."""
+    return sorted(p.name for p in (PROTOS / PACKAGE).iterdir() if p.is_dir())
 
 
 def generate(into: Path) -> None:
@@ -39,9 +47,10 @@ def generate(into: Path) -> None:
         ],
         check=True,
     )
-    for folder in [into / "tau", *(p for p in (into / "tau").rglob("*") if p.is_dir())]:
-        (folder / "__init__.py").touch()
-    (into / "tau" / "py.typed").touch()
+    for name in generated_packages():
+        top = into / PACKAGE / name
+        for folder in [top, *(p for p in top.rglob("*") if p.is_dir())]:
+            (folder / "__init__.py").touch()
 
 
 def differences(a: Path, b: Path) -> list[str]:
@@ -59,21 +68,25 @@ def differences(a: Path, b: Path) -> list[str]:
 def main() -> int:
     """Regenerate, or with --check compare."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--check", action="store_true", help="only check that tau/ is up to date")
+    parser.add_argument("--check", action="store_true", help="only check that the generated code is up to date")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         generate(Path(tmp))
-        fresh = Path(tmp) / "tau"
+        stale: list[str] = []
+        for name in generated_packages():
+            fresh, current = Path(tmp) / PACKAGE / name, ROOT / PACKAGE / name
+            if args.check:
+                stale += [f"{PACKAGE}/{name}/{p}" for p in differences(fresh, current)] if current.exists() else [name]
+                continue
+            shutil.rmtree(current, ignore_errors=True)
+            shutil.copytree(fresh, current)
         if args.check:
-            stale = differences(fresh, OUT) if OUT.exists() else ["tau/"]
             if stale:
                 print("generated code is out of date; run: python scripts/gen_protos.py", *stale, sep="\n  ")
                 return 1
             print("generated code is up to date")
             return 0
-        shutil.rmtree(OUT, ignore_errors=True)
-        shutil.copytree(fresh, OUT)
-    print(f"generated {OUT.relative_to(ROOT)}/")
+    print("generated", *(f"{PACKAGE}/{name}/" for name in generated_packages()))
     return 0
 
 

@@ -7,5 +7,5 @@ source scripts/bootstrap.sh dev
 echo "== generated code is up to date";  python scripts/gen_protos.py --check
 echo "== buf lint";                      (cd protos && buf lint)
 echo "== ruff";                          ruff check . && ruff format --check .
-echo "== mypy";                          mypy taumesh services orchestrator
+echo "== mypy";                          mypy taumesh  # services/ and orchestrator/ through the package links
 echo "== pytest";                        pytest -q "$@"

@@ -16,9 +16,9 @@ from rich.console import Console
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
-from orchestrator.config import DEFAULT_DATA_DIR, RunConfig, ServiceAddresses
 from taumesh.domains import DataError
 from taumesh.models import AgentSettings, ModelSettings, UserSettings
+from taumesh.orchestrator.config import DEFAULT_DATA_DIR, RunConfig, ServiceAddresses
 
 app = typer.Typer(
     help="τ-bench as gRPC microservices: score conversational agents on stateful tool domains.",
@@ -92,7 +92,7 @@ def run(
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
 ) -> None:
     """Run tasks × trials of a domain and write τ-bench's results file."""
-    from orchestrator.runner import ConfigError, print_summary, run_benchmark
+    from taumesh.orchestrator.runner import ConfigError, print_summary, run_benchmark
 
     config = RunConfig(
         env=env,
@@ -157,8 +157,8 @@ def _strategy_problem(config: RunConfig) -> str | None:
 
     Only checked for services started in-process: a remote service knows its own strategies.
     """
-    from services.agent.strategies import STRATEGIES as AGENTS
-    from services.user_sim.strategies import STRATEGIES as USERS
+    from taumesh.services.agent.strategies import STRATEGIES as AGENTS
+    from taumesh.services.user_sim.strategies import STRATEGIES as USERS
 
     agent, user = config.agent.strategy, config.user.strategy
     if config.addresses.agent is None:
@@ -192,12 +192,12 @@ def serve(
     ] = None,
 ) -> None:
     """Run one service alone, with health checking and reflection, until SIGTERM."""
-    from services.agent import agent_service
-    from services.env import env_service
-    from services.scorer import scorer_service
-    from services.user_sim import user_sim_service
     from taumesh.domains import Catalog
     from taumesh.rpc.server import Service, serve_forever
+    from taumesh.services.agent import agent_service
+    from taumesh.services.env import env_service
+    from taumesh.services.scorer import scorer_service
+    from taumesh.services.user_sim import user_sim_service
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     catalog = Catalog(data_dir)
@@ -228,7 +228,7 @@ def rescore(
     scorer_addr: Annotated[str | None, typer.Option("--scorer-addr", "--scorer_addr")] = None,
 ) -> None:
     """Replay each recorded trajectory in a fresh session and recompute its reward."""
-    from orchestrator.rescore import print_rescore, rescore_file
+    from taumesh.orchestrator.rescore import print_rescore, rescore_file
 
     try:
         rows = asyncio.run(
@@ -263,7 +263,7 @@ def analyze(
     max_concurrency: Annotated[int, typer.Option("--max-concurrency", "--max_concurrency", min=1)] = 4,
 ) -> None:
     """Ask a model who is at fault (user, agent, environment) in each failed episode, and how."""
-    from orchestrator.analyze import AnalyzeError, analyze_results, print_fault_summary
+    from taumesh.orchestrator.analyze import AnalyzeError, analyze_results, print_fault_summary
 
     target = out or results.with_name(f"{results.stem}_faults.json")
     settings = ModelSettings(model=model, provider=model_provider, api_base=api_base, temperature=temperature)

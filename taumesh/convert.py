@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import json
 
-from tau.agent.v1 import agent_pb2
-from tau.common.v1 import common_pb2
-from tau.user_sim.v1 import user_sim_pb2
+from taumesh.agent.v1 import agent_pb2
+from taumesh.common.v1 import common_pb2
 from taumesh.models import (
     AgentSettings,
     ChatMessage,
@@ -19,6 +18,7 @@ from taumesh.models import (
     Usage,
     UserSettings,
 )
+from taumesh.user_sim.v1 import user_sim_pb2
 
 _ROLE_TO_PROTO: dict[Role, common_pb2.Role.ValueType] = {
     "system": common_pb2.ROLE_SYSTEM,

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from services.agent.strategies import STRATEGIES, AgentStrategy
-from services.agent.strategies.base import AgentTurn
-from tau.agent.v1 import agent_pb2, agent_pb2_grpc
+from taumesh.agent.v1 import agent_pb2, agent_pb2_grpc
 from taumesh.convert import (
     agent_settings_from_proto,
     episode_from_proto,
@@ -17,6 +15,8 @@ from taumesh.domains import Catalog
 from taumesh.llm.status import model_errors_as_status
 from taumesh.rpc.errors import Context, InvalidArgument, status_codes
 from taumesh.rpc.server import Service
+from taumesh.services.agent.strategies import STRATEGIES, AgentStrategy
+from taumesh.services.agent.strategies.base import AgentTurn
 
 
 class AgentServicer(agent_pb2_grpc.AgentServiceServicer):

@@ -1,5 +1,5 @@
 """EnvService: stateful tool environments, one isolated copy-on-write session per episode."""
 
-from services.env.servicer import EnvServicer, env_service
+from taumesh.services.env.servicer import EnvServicer, env_service
 
 __all__ = ["EnvServicer", "env_service"]

@@ -6,13 +6,13 @@ import json
 import logging
 from typing import Any
 
-from services.env.sessions import SessionStore
-from tau.env.v1 import env_pb2, env_pb2_grpc
 from taumesh.convert import task_ref_from_proto, tool_schema_to_proto
 from taumesh.domains import Catalog, DataError, Session, ToolCrash
+from taumesh.env.v1 import env_pb2, env_pb2_grpc
 from taumesh.models import ToolSchema
 from taumesh.rpc.errors import Context, InvalidArgument, NotFound, status_codes
 from taumesh.rpc.server import Service
+from taumesh.services.env.sessions import SessionStore
 from taumesh.telemetry import tool_span
 
 log = logging.getLogger(__name__)

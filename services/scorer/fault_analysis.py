@@ -15,12 +15,12 @@ from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, Field
 
-from tau.scorer.v1 import scorer_pb2
 from taumesh.convert import messages_from_proto, model_from_proto, task_ref_from_proto, usage_to_proto
 from taumesh.domains import Catalog, DataError
 from taumesh.llm import ModelError, complete, find_json_object
 from taumesh.models import ChatMessage, ModelSettings, Usage
 from taumesh.rpc.errors import InvalidArgument, NotFound
+from taumesh.scorer.v1 import scorer_pb2
 
 Author = Literal["user", "agent", "environment"]
 FaultKind = Literal["wrong_tool", "wrong_argument", "goal_partially_completed", "unintended_action", "other"]

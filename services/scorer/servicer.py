@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import json
 
-from services.scorer.pass_hat_k import Outcome, pass_hat_k
-from services.scorer.reward import ActionsCheck, GoldStates, OutputsCheck, compute_reward
-from tau.scorer.v1 import scorer_pb2, scorer_pb2_grpc
 from taumesh.convert import messages_from_proto, task_ref_from_proto
 from taumesh.domains import Catalog, DataError
 from taumesh.rpc.errors import Context, InvalidArgument, NotFound, status_codes
 from taumesh.rpc.server import Service
+from taumesh.scorer.v1 import scorer_pb2, scorer_pb2_grpc
+from taumesh.services.scorer.pass_hat_k import Outcome, pass_hat_k
+from taumesh.services.scorer.reward import ActionsCheck, GoldStates, OutputsCheck, compute_reward
 
 
 class ScorerServicer(scorer_pb2_grpc.ScorerServiceServicer):
@@ -73,7 +73,7 @@ class ScorerServicer(scorer_pb2_grpc.ScorerServiceServicer):
     async def AnalyzeFaults(
         self, request: scorer_pb2.AnalyzeFaultsRequest, context: Context
     ) -> scorer_pb2.AnalyzeFaultsResponse:
-        from services.scorer.fault_analysis import analyze_faults  # imports litellm: only when asked for
+        from taumesh.services.scorer.fault_analysis import analyze_faults  # imports litellm: only when asked for
 
         return await analyze_faults(self.catalog, request)
 

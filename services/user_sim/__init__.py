@@ -1,5 +1,5 @@
 """UserSimService: plays the customer of a task, statelessly."""
 
-from services.user_sim.servicer import UserSimServicer, user_sim_service
+from taumesh.services.user_sim.servicer import UserSimServicer, user_sim_service
 
 __all__ = ["UserSimServicer", "user_sim_service"]

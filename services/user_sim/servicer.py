@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from services.user_sim.strategies import STRATEGIES, UserStrategy, UserTurn
-from tau.user_sim.v1 import user_sim_pb2, user_sim_pb2_grpc
 from taumesh.convert import (
     episode_from_proto,
     message_to_proto,
@@ -15,6 +13,8 @@ from taumesh.llm.status import model_errors_as_status
 from taumesh.models import STOP_TOKEN, UserSettings
 from taumesh.rpc.errors import Context, InvalidArgument, status_codes
 from taumesh.rpc.server import Service
+from taumesh.services.user_sim.strategies import STRATEGIES, UserStrategy, UserTurn
+from taumesh.user_sim.v1 import user_sim_pb2, user_sim_pb2_grpc
 
 
 class UserSimServicer(user_sim_pb2_grpc.UserSimServiceServicer):

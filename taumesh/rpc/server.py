@@ -30,7 +30,7 @@ class Service:
     """A servicer and how to register it."""
 
     name: str
-    """Full service name, for health checking and reflection (``tau.env.v1.EnvService``)."""
+    """Full service name, for health checking and reflection (``taumesh.env.v1.EnvService``)."""
     register: Callable[[Any, grpc.aio.Server], None]
     servicer: Any
 

@@ -25,8 +25,8 @@ from typing import Any
 
 import grpc
 
-from tau.agent.v1 import agent_pb2, agent_pb2_grpc
-from tau.common.v1 import common_pb2
+from taumesh.agent.v1 import agent_pb2, agent_pb2_grpc
+from taumesh.common.v1 import common_pb2
 
 CLOSING_LINE = "Is there anything else I can help you with?"
 

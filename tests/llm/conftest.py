@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from orchestrator.config import RunConfig
 from taumesh.domains import Catalog, Task
 from taumesh.llm import complete
 from taumesh.models import AgentSettings, ModelSettings, UserSettings
+from taumesh.orchestrator.config import RunConfig
 from tests.llm.fake_openai import FakeOpenAI, text
 from tests.llm.scripts import AGENT_MODEL, USER_MODEL, TaskIndex
 

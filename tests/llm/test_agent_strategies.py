@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from orchestrator.runner import run_benchmark
-from services.agent.strategies.text_actions import parse_turn, text_transcript
 from taumesh.models import ChatMessage, ToolCall
+from taumesh.orchestrator.runner import run_benchmark
+from taumesh.services.agent.strategies.text_actions import parse_turn, text_transcript
 from tests.llm.conftest import run_config
 from tests.llm.fake_openai import FakeOpenAI, Reply, text
 from tests.llm.scripts import AGENT_MODEL, USER_MODEL, GoldAgent, Router, ScriptedLlmUser, TaskIndex

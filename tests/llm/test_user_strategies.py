@@ -6,12 +6,12 @@ import json
 from pathlib import Path
 from typing import Any
 
-from orchestrator.runner import run_benchmark
-from services.user_sim.strategies.base import UserTurn
-from services.user_sim.strategies.human import HumanUser
-from services.user_sim.strategies.react import split_thought
-from services.user_sim.strategies.verify import read_verdict
 from taumesh.models import STOP_TOKEN, ChatMessage
+from taumesh.orchestrator.runner import run_benchmark
+from taumesh.services.user_sim.strategies.base import UserTurn
+from taumesh.services.user_sim.strategies.human import HumanUser
+from taumesh.services.user_sim.strategies.react import split_thought
+from taumesh.services.user_sim.strategies.verify import read_verdict
 from tests.llm.conftest import run_config
 from tests.llm.fake_openai import FakeOpenAI, Reply, text
 from tests.llm.scripts import (

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from orchestrator.config import RunConfig
+from taumesh.orchestrator.config import RunConfig
 from tests.conftest import V1_DATA
 from tests.orchestrator.conftest import (
     EXTERNAL_AGENT,
@@ -52,9 +52,9 @@ def test_the_example_uses_only_grpcio_and_the_generated_stubs() -> None:
             modules |= {alias.name for alias in node.names}
         elif isinstance(node, ast.ImportFrom):
             modules.add(node.module or "")
-    outside = {m for m in modules if m.split(".")[0] not in ALLOWED_IMPORTS | {"grpc", "tau"}}
+    outside = {m for m in modules if m.split(".")[0] not in ALLOWED_IMPORTS | {"grpc", "taumesh"}}
     assert not outside, f"the external agent imports {outside}"
-    assert {m for m in modules if m.startswith("tau.")} <= {"tau.agent.v1", "tau.common.v1"}
+    assert {m for m in modules if m.startswith("taumesh.")} <= {"taumesh.agent.v1", "taumesh.common.v1"}
 
 
 def test_retail_test_through_an_external_agent(external_agent: Server, tmp_path: Path) -> None:

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from orchestrator.config import RunConfig
-from orchestrator.runner import RunSummary, run_benchmark
 from taumesh.models import AgentSettings, UserSettings
+from taumesh.orchestrator.config import RunConfig
+from taumesh.orchestrator.runner import RunSummary, run_benchmark
 from tests.orchestrator.conftest import check_oracle_results, load_json, oracle_invoke, oracle_run
 
 

@@ -19,10 +19,10 @@ from tests.orchestrator.conftest import (
 )
 
 SERVICES = {
-    "env": "tau.env.v1.EnvService",
-    "user-sim": "tau.user_sim.v1.UserSimService",
-    "agent": "tau.agent.v1.AgentService",
-    "scorer": "tau.scorer.v1.ScorerService",
+    "env": "taumesh.env.v1.EnvService",
+    "user-sim": "taumesh.user_sim.v1.UserSimService",
+    "agent": "taumesh.agent.v1.AgentService",
+    "scorer": "taumesh.scorer.v1.ScorerService",
 }
 
 

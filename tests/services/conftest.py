@@ -17,13 +17,13 @@ from typing import Any, TypeVar
 import grpc
 import pytest
 
-from services.env import env_service
-from services.scorer import scorer_service
-from tau.common.v1 import common_pb2
-from tau.env.v1 import env_pb2, env_pb2_grpc
-from tau.scorer.v1 import scorer_pb2_grpc
+from taumesh.common.v1 import common_pb2
 from taumesh.domains import Catalog
+from taumesh.env.v1 import env_pb2, env_pb2_grpc
 from taumesh.rpc.server import CHANNEL_OPTIONS, RunningServer, start_server
+from taumesh.scorer.v1 import scorer_pb2_grpc
+from taumesh.services.env import env_service
+from taumesh.services.scorer import scorer_service
 
 T = TypeVar("T")
 

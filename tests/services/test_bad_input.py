@@ -12,9 +12,9 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
-from tau.common.v1 import common_pb2
-from tau.env.v1 import env_pb2, env_pb2_grpc
-from tau.scorer.v1 import scorer_pb2, scorer_pb2_grpc
+from taumesh.common.v1 import common_pb2
+from taumesh.env.v1 import env_pb2, env_pb2_grpc
+from taumesh.scorer.v1 import scorer_pb2, scorer_pb2_grpc
 from tests.conftest import V1_VECTORS, read_jsonl
 from tests.services.conftest import RPC_TIMEOUT, EnvClient, task_ref
 
@@ -334,7 +334,7 @@ def test_concurrent_sessions(env: EnvClient) -> None:
 # --- health checking and reflection ------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("service", ["", "tau.env.v1.EnvService"])
+@pytest.mark.parametrize("service", ["", "taumesh.env.v1.EnvService"])
 def test_env_health(env_channel: grpc.Channel, service: str) -> None:
     response = health_pb2_grpc.HealthStub(env_channel).Check(
         health_pb2.HealthCheckRequest(service=service), timeout=RPC_TIMEOUT
@@ -344,9 +344,9 @@ def test_env_health(env_channel: grpc.Channel, service: str) -> None:
 
 def test_scorer_health_and_unknown_service(scorer_channel: grpc.Channel) -> None:
     stub = health_pb2_grpc.HealthStub(scorer_channel)
-    response = stub.Check(health_pb2.HealthCheckRequest(service="tau.scorer.v1.ScorerService"), timeout=RPC_TIMEOUT)
+    response = stub.Check(health_pb2.HealthCheckRequest(service="taumesh.scorer.v1.ScorerService"), timeout=RPC_TIMEOUT)
     assert response.status == health_pb2.HealthCheckResponse.SERVING
-    error = rpc_error(lambda: stub.Check(health_pb2.HealthCheckRequest(service="tau.env.v1.EnvService")))
+    error = rpc_error(lambda: stub.Check(health_pb2.HealthCheckRequest(service="taumesh.env.v1.EnvService")))
     assert error.code() == grpc.StatusCode.NOT_FOUND
 
 
@@ -359,10 +359,10 @@ def _reflect(channel: grpc.Channel, request: reflection_pb2.ServerReflectionRequ
 def test_env_reflection(env_channel: grpc.Channel) -> None:
     response = _reflect(env_channel, reflection_pb2.ServerReflectionRequest(list_services=""))
     names = {service.name for service in response.list_services_response.service}
-    assert {"tau.env.v1.EnvService", "grpc.health.v1.Health", "grpc.reflection.v1alpha.ServerReflection"} <= names
-    assert "tau.scorer.v1.ScorerService" not in names
+    assert {"taumesh.env.v1.EnvService", "grpc.health.v1.Health", "grpc.reflection.v1alpha.ServerReflection"} <= names
+    assert "taumesh.scorer.v1.ScorerService" not in names
     response = _reflect(
-        env_channel, reflection_pb2.ServerReflectionRequest(file_containing_symbol="tau.env.v1.EnvService")
+        env_channel, reflection_pb2.ServerReflectionRequest(file_containing_symbol="taumesh.env.v1.EnvService")
     )
     assert response.WhichOneof("message_response") == "file_descriptor_response"
     assert response.file_descriptor_response.file_descriptor_proto
@@ -371,4 +371,4 @@ def test_env_reflection(env_channel: grpc.Channel) -> None:
 def test_scorer_reflection(scorer_channel: grpc.Channel) -> None:
     response = _reflect(scorer_channel, reflection_pb2.ServerReflectionRequest(list_services=""))
     names = {service.name for service in response.list_services_response.service}
-    assert "tau.scorer.v1.ScorerService" in names
+    assert "taumesh.scorer.v1.ScorerService" in names

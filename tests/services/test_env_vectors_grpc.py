@@ -40,7 +40,7 @@ def test_vectors_present() -> None:
 
 
 def test_list_domains_and_tasks(env: EnvClient) -> None:
-    from tau.env.v1 import env_pb2
+    from taumesh.env.v1 import env_pb2
 
     domains = {d.name: d for d in env.stub.ListDomains(env_pb2.ListDomainsRequest()).domains}
     assert set(domains) == {"retail", "airline"}

@@ -8,8 +8,8 @@ from typing import Any
 import grpc
 import pytest
 
-from tau.common.v1 import common_pb2
-from tau.scorer.v1 import scorer_pb2, scorer_pb2_grpc
+from taumesh.common.v1 import common_pb2
+from taumesh.scorer.v1 import scorer_pb2, scorer_pb2_grpc
 from tests.conftest import V1_VECTORS, read_jsonl
 from tests.services.conftest import RPC_TIMEOUT, EnvClient, task_ref
 

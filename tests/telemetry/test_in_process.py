@@ -9,9 +9,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from orchestrator.config import RunConfig
-from orchestrator.runner import RunSummary, print_summary, run_benchmark
 from taumesh.models import AgentSettings, ModelSettings, Usage, UserSettings
+from taumesh.orchestrator.config import RunConfig
+from taumesh.orchestrator.runner import RunSummary, print_summary, run_benchmark
 from taumesh.telemetry import activate, chat_span, setup_telemetry, shutdown_telemetry
 from taumesh.telemetry.attributes import REGISTRY
 from taumesh.telemetry.genai import model_call_hook, provider_name, server_attributes
@@ -73,7 +73,7 @@ def test_summary_links_failed_episodes_to_jaeger(
 ) -> None:
     from rich.console import Console
 
-    from orchestrator.results import EpisodeError, RunResult
+    from taumesh.orchestrator.results import EpisodeError, RunResult
 
     monkeypatch.setenv("TAUMESH_JAEGER_URL", "http://jaeger.example:16686/")
     ok = RunResult(task_id=1, reward=1.0, info={"trace_id": "a" * 32}, traj=[], trial=0)

@@ -216,7 +216,7 @@ def test_one_execute_tool_span_per_tool_call(traced_run: TracedRun) -> None:
         # the env's span runs inside the orchestrator's, through the gRPC client and server spans
         for env_span in (s for s in spans if s.service == "taumesh-env" and s.name.startswith("execute_tool ")):
             ancestors = walk_up(env_span, spans)
-            assert ancestors[0].name == "/tau.env.v1.EnvService/CallTool"
+            assert ancestors[0].name == "/taumesh.env.v1.EnvService/CallTool"
             tool = next(a for a in ancestors if a.name.startswith("execute_tool "))
             assert tool.service == "taumesh-orchestrator"
             assert tool.attributes["gen_ai.tool.call.id"] == env_span.attributes["gen_ai.tool.call.id"]

@@ -4,18 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from services.agent.strategies.base import AgentStrategy, AgentTurn
 from taumesh.domains import Catalog
 from taumesh.registry import Lazy
+from taumesh.services.agent.strategies.base import AgentStrategy, AgentTurn
 
 StrategyFactory = Callable[[Catalog], AgentStrategy]
 
 STRATEGIES: dict[str, StrategyFactory] = {
-    "oracle": Lazy("services.agent.strategies.oracle:OracleAgent"),
-    "tool-calling": Lazy("services.agent.strategies.tool_calling:ToolCallingAgent"),
-    "act": Lazy("services.agent.strategies.text_actions:TextActionAgent"),
-    "react": Lazy("services.agent.strategies.text_actions:ReactAgent"),
-    "few-shot": Lazy("services.agent.strategies.few_shot:FewShotAgent"),
+    "oracle": Lazy("taumesh.services.agent.strategies.oracle:OracleAgent"),
+    "tool-calling": Lazy("taumesh.services.agent.strategies.tool_calling:ToolCallingAgent"),
+    "act": Lazy("taumesh.services.agent.strategies.text_actions:TextActionAgent"),
+    "react": Lazy("taumesh.services.agent.strategies.text_actions:ReactAgent"),
+    "few-shot": Lazy("taumesh.services.agent.strategies.few_shot:FewShotAgent"),
 }
 """Every built-in agent strategy."""
 

@@ -6,11 +6,11 @@ import json
 import random
 from pathlib import Path
 
-from services.agent.strategies.base import AgentTurn
-from services.agent.strategies.prompts import few_shot_prompt
-from services.agent.strategies.tool_calling import ToolCallingAgent
 from taumesh.domains import Catalog
 from taumesh.rpc.errors import InvalidArgument
+from taumesh.services.agent.strategies.base import AgentTurn
+from taumesh.services.agent.strategies.prompts import few_shot_prompt
+from taumesh.services.agent.strategies.tool_calling import ToolCallingAgent
 
 EXAMPLES_PER_PROMPT = 5
 """How many examples are drawn for an episode (τ-bench's default)."""

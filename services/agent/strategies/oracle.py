@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import json
 
-from services.agent.strategies.base import AgentReply, AgentTurn
 from taumesh.domains import Catalog, DataError
 from taumesh.models import ChatMessage, ToolCall
 from taumesh.rpc.errors import NotFound
+from taumesh.services.agent.strategies.base import AgentReply, AgentTurn
 
 CLOSING_LINE = "Is there anything else I can help you with?"
 """What the oracle says when the task requires no output (τ-bench's reference runs say the same)."""

@@ -13,12 +13,12 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from services.agent.strategies.base import AgentReply, AgentTurn
-from services.agent.strategies.llm import next_call_id, require_model
-from services.agent.strategies.prompts import OBSERVATION_PREFIX, RESPOND, action_text, text_action_prompt
 from taumesh.domains import Catalog
 from taumesh.llm import complete, find_json_object
 from taumesh.models import ChatMessage, ToolCall
+from taumesh.services.agent.strategies.base import AgentReply, AgentTurn
+from taumesh.services.agent.strategies.llm import next_call_id, require_model
+from taumesh.services.agent.strategies.prompts import OBSERVATION_PREFIX, RESPOND, action_text, text_action_prompt
 
 
 class ParsedAction(BaseModel):

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from services.agent.strategies.base import AgentReply, AgentTurn
-from services.agent.strategies.llm import next_call_id, require_model
 from taumesh.domains import Catalog
 from taumesh.llm import complete
+from taumesh.services.agent.strategies.base import AgentReply, AgentTurn
+from taumesh.services.agent.strategies.llm import next_call_id, require_model
 
 
 class ToolCallingAgent:

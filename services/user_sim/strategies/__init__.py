@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from services.user_sim.strategies.base import UserReply, UserStrategy, UserTurn
 from taumesh.registry import Lazy
+from taumesh.services.user_sim.strategies.base import UserReply, UserStrategy, UserTurn
 
 STRATEGIES: dict[str, Callable[[], UserStrategy]] = {
-    "scripted": Lazy("services.user_sim.strategies.scripted:ScriptedUser"),
-    "llm": Lazy("services.user_sim.strategies.llm:LlmUser"),
-    "react": Lazy("services.user_sim.strategies.react:ReactUser"),
-    "verify": Lazy("services.user_sim.strategies.verify:VerifyUser"),
-    "reflection": Lazy("services.user_sim.strategies.verify:ReflectionUser"),
-    "human": Lazy("services.user_sim.strategies.human:HumanUser"),
+    "scripted": Lazy("taumesh.services.user_sim.strategies.scripted:ScriptedUser"),
+    "llm": Lazy("taumesh.services.user_sim.strategies.llm:LlmUser"),
+    "react": Lazy("taumesh.services.user_sim.strategies.react:ReactUser"),
+    "verify": Lazy("taumesh.services.user_sim.strategies.verify:VerifyUser"),
+    "reflection": Lazy("taumesh.services.user_sim.strategies.verify:ReflectionUser"),
+    "human": Lazy("taumesh.services.user_sim.strategies.human:HumanUser"),
 }
 """Every user strategy the service runs."""
 

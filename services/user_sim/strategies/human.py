@@ -11,9 +11,9 @@ import asyncio
 import sys
 from collections.abc import Callable
 
-from services.user_sim.strategies.base import UserReply, UserTurn
-from services.user_sim.strategies.prompts import HUMAN_INTRO
 from taumesh.models import STOP_TOKEN, ChatMessage
+from taumesh.services.user_sim.strategies.base import UserReply, UserTurn
+from taumesh.services.user_sim.strategies.prompts import HUMAN_INTRO
 
 PROMPT = "You: "
 

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.user_sim.strategies.base import UserReply, UserTurn
-from services.user_sim.strategies.prompts import GREETING, persona_prompt
 from taumesh.llm import complete
 from taumesh.models import ChatMessage, Usage
 from taumesh.rpc.errors import InvalidArgument
+from taumesh.services.user_sim.strategies.base import UserReply, UserTurn
+from taumesh.services.user_sim.strategies.prompts import GREETING, persona_prompt
 
 
 class LlmUser:

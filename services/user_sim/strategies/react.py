@@ -6,9 +6,9 @@ in later calls.
 
 from __future__ import annotations
 
-from services.user_sim.strategies.llm import LlmUser
-from services.user_sim.strategies.prompts import persona_prompt
 from taumesh.models import ChatMessage
+from taumesh.services.user_sim.strategies.llm import LlmUser
+from taumesh.services.user_sim.strategies.prompts import persona_prompt
 
 RESPONSE_MARKER = "User Response:"
 THOUGHT_MARKER = "Thought:"

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from services.user_sim.strategies.base import UserReply, UserTurn
 from taumesh.models import STOP_TOKEN, ChatMessage
+from taumesh.services.user_sim.strategies.base import UserReply, UserTurn
 
 
 class ScriptedUser:

@@ -8,17 +8,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.user_sim.strategies.base import UserReply, UserTurn
-from services.user_sim.strategies.llm import LlmUser
-from services.user_sim.strategies.prompts import (
+from taumesh.llm import complete, find_json_object
+from taumesh.models import ChatMessage, Usage
+from taumesh.services.user_sim.strategies.base import UserReply, UserTurn
+from taumesh.services.user_sim.strategies.llm import LlmUser
+from taumesh.services.user_sim.strategies.prompts import (
     REFLECT,
     REGENERATE,
     VERIFY_REQUEST,
     VERIFY_SYSTEM,
     transcript_text,
 )
-from taumesh.llm import complete, find_json_object
-from taumesh.models import ChatMessage, Usage
 
 MAX_REVIEWS = 3
 """Reviews per reply: a draft and at most two rewrites (τ-bench's bound)."""

@@ -2,28 +2,45 @@
 # Make .venv (Python 3.11) hold taumesh and its dependencies; reinstall only when pyproject.toml changes.
 # Usage: source scripts/bootstrap.sh base|dev   ("dev" adds the test tools; always name one: a sourced
 # script sees its caller's arguments otherwise)
-set -euo pipefail
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-case "${1:-}" in
-  base) EXTRA="" ;;
-  dev) EXTRA="dev" ;;
-  *) echo "bootstrap.sh: say base or dev, not '${1:-}'" >&2; return 2 2>/dev/null || exit 2 ;;
-esac
-PYTHON="${PYTHON:-$(command -v python3.11 || command -v python3)}"
-"$PYTHON" -c 'import sys; assert sys.version_info[:2] == (3, 11), f"taumesh needs Python 3.11, found {sys.version}"'
-if [ ! -x "$ROOT/.venv/bin/python" ]; then
-  "$PYTHON" -m venv "$ROOT/.venv"
-fi
-STAMP="$ROOT/.venv/.taumesh-installed-${EXTRA:-base}"
-WANT="$(sha256sum "$ROOT/pyproject.toml" | cut -d' ' -f1)"
-if [ ! -f "$STAMP" ] || [ "$(cat "$STAMP")" != "$WANT" ]; then
-  "$ROOT/.venv/bin/python" -m pip install --quiet --upgrade pip
-  if [ -n "$EXTRA" ]; then
-    "$ROOT/.venv/bin/python" -m pip install --quiet -e "$ROOT[$EXTRA]"
-  else
-    "$ROOT/.venv/bin/python" -m pip install --quiet -e "$ROOT"
+# Sourced, it leaves the caller's shell as it was but for PATH and LITELLM_LOCAL_MODEL_COST_MAP: the strict
+# part (set -euo pipefail) runs in a subshell, so a later failing command does not close the terminal.
+
+_taumesh_install() (
+  set -euo pipefail
+  root="$1"
+  case "$2" in
+    base) extra="" ;;
+    dev) extra="dev" ;;
+    *) echo "bootstrap.sh: say base or dev, not '$2'" >&2; exit 2 ;;
+  esac
+  python="${PYTHON:-$(command -v python3.11 || command -v python3)}"
+  "$python" -c 'import sys; assert sys.version_info[:2] == (3, 11), f"taumesh needs Python 3.11, found {sys.version}"'
+  if [ ! -x "$root/.venv/bin/python" ]; then
+    "$python" -m venv "$root/.venv"
   fi
-  echo "$WANT" > "$STAMP"
+  stamp="$root/.venv/.taumesh-installed-${extra:-base}"
+  want="$(sha256sum "$root/pyproject.toml" | cut -d' ' -f1)"
+  if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+    "$root/.venv/bin/python" -m pip install --quiet --upgrade pip
+    if [ -n "$extra" ]; then
+      "$root/.venv/bin/python" -m pip install --quiet -e "$root[$extra]"
+    else
+      "$root/.venv/bin/python" -m pip install --quiet -e "$root"
+    fi
+    echo "$want" > "$stamp"
+  fi
+)
+
+_taumesh_root="$(CDPATH='' cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+if _taumesh_install "$_taumesh_root" "${1:-}"; then
+  export PATH="$_taumesh_root/.venv/bin:$PATH"
+  export LITELLM_LOCAL_MODEL_COST_MAP=True
+  unset -f _taumesh_install
+  unset _taumesh_root
+else
+  _taumesh_status=$?
+  unset -f _taumesh_install
+  unset _taumesh_root
+  # sourced: hand the failure back to the caller's shell; run as a program: exit with it
+  return "$_taumesh_status" 2>/dev/null || exit "$_taumesh_status"
 fi
-export PATH="$ROOT/.venv/bin:$PATH"
-export LITELLM_LOCAL_MODEL_COST_MAP=True

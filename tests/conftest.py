@@ -16,6 +16,32 @@ PROJECT_ROOT = Path(__file__).resolve().parent.parent
 SHARED = Path(os.environ.get("TAUMESH_SHARED", PROJECT_ROOT.parent / "shared"))
 V1_DATA = SHARED / "taubench_v1"
 V1_VECTORS = V1_DATA / "vectors"
+RUNSLOW_ENV = "TAUMESH_RUNSLOW"
+SLOW_SKIPPED = f"slow: run it with --runslow or {RUNSLOW_ENV}=1"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--runslow", action="store_true", default=False, help=f"also run tests marked slow (or set {RUNSLOW_ENV}=1)"
+    )
+
+
+def runs_slow(config: pytest.Config) -> bool:
+    """Whether tests marked ``slow`` run: opt-in, like inspect_ai's live tests."""
+    return bool(config.getoption("--runslow")) or os.environ.get(RUNSLOW_ENV) == "1"
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    return "slow tests: run" if runs_slow(config) else f"slow tests: skipped ({SLOW_SKIPPED})"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if runs_slow(config):
+        return
+    skip = pytest.mark.skip(reason=SLOW_SKIPPED)
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
 
 
 def read_jsonl(path: Path) -> Iterator[dict[str, Any]]:

@@ -1,67 +1,44 @@
-"""Benchmark domains: tools with τ-bench semantics, over data loaded from a directory."""
+"""Benchmark domains as plugins: tools with τ-bench semantics over typed, read-only base data.
+
+A domain is a package exposing a :class:`DomainPlugin` (see docs/adding-a-domain.md); the
+:class:`Registry` finds them through the ``taumesh.domains`` entry points and ``TAUMESH_DOMAIN_PATH``,
+and a :class:`Catalog` serves those whose files exist.
+"""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from taumesh.domains._domain import Action, DataError, Domain, DomainSpec, Task
-from taumesh.domains._session import Session, StepResult, ToolCrash
-from taumesh.domains._tool import Data, Refusal, Tool
-from taumesh.domains.airline import SPEC as AIRLINE
-from taumesh.domains.retail import SPEC as RETAIL
-
-SPECS: dict[str, DomainSpec] = {spec.name: spec for spec in (RETAIL, AIRLINE)}
-"""Every domain taumesh implements, by name."""
-
-
-def load_domain(name: str, data_dir: Path | str) -> Domain:
-    """The domain ``name`` over ``data_dir`` (a directory holding one sub-directory per domain)."""
-    try:
-        spec = SPECS[name]
-    except KeyError:
-        raise KeyError(f"unknown domain {name!r}; known: {sorted(SPECS)}") from None
-    root = Path(data_dir) / name
-    if not root.is_dir():
-        raise DataError(f"{root} is not a directory; --data-dir must hold a {name}/ folder")
-    return Domain(spec, root)
-
+from taumesh.domains._catalog import Catalog, load_domain
+from taumesh.domains._check import CheckReport, TaskCheck, check_domain
+from taumesh.domains._domain import Action, Domain, Task
+from taumesh.domains._errors import BaseDataMutation, DataError, PluginError, ToolCrash
+from taumesh.domains._plugin import DomainPlugin, DomainSpec, StateHasher
+from taumesh.domains._registry import DOMAIN_PATH_ENV, ENTRY_POINT_GROUP, Registry
+from taumesh.domains._session import Session, StepResult
+from taumesh.domains._tool import Data, Refusal, Requestor, Tool
 
 __all__ = [
-    "SPECS",
+    "DOMAIN_PATH_ENV",
+    "ENTRY_POINT_GROUP",
     "Action",
+    "BaseDataMutation",
     "Catalog",
+    "CheckReport",
     "Data",
     "DataError",
     "Domain",
+    "DomainPlugin",
     "DomainSpec",
+    "PluginError",
     "Refusal",
+    "Registry",
+    "Requestor",
     "Session",
+    "StateHasher",
     "StepResult",
     "Task",
+    "TaskCheck",
     "Tool",
     "ToolCrash",
+    "check_domain",
     "load_domain",
 ]
-
-
-class Catalog:
-    """The domains found in one data directory, loaded on first use and shared by all sessions."""
-
-    def __init__(self, data_dir: Path | str) -> None:
-        self.data_dir = Path(data_dir)
-        self._domains: dict[str, Domain] = {}
-
-    def names(self) -> list[str]:
-        """Domains that taumesh implements and that have a folder in the data directory."""
-        return [name for name in SPECS if (self.data_dir / name).is_dir()]
-
-    def get(self, name: str) -> Domain:
-        """The domain ``name``; KeyError when unknown, DataError when its data is missing."""
-        if name not in self._domains:
-            self._domains[name] = load_domain(name, self.data_dir)
-        return self._domains[name]
-
-    def task(self, domain: str, split: str, index: int) -> tuple[Domain, Task]:
-        """Look a task up; KeyError/IndexError name what is missing."""
-        found = self.get(domain)
-        return found, found.task(split, index)

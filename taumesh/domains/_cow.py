@@ -1,33 +1,47 @@
 """Copy-on-write tables: every session shares the process's immutable base data.
 
-A session sees each table through a :class:`CowTable`. Reads return the base record itself; while
-a write tool runs (``copy_on_access`` on), the first access to a record makes a private deep copy
-of that one record, so a session only ever copies the records its write tools touch. The base
-data is never mutated.
+A session sees each table through a :class:`CowTable`. Reads return the base record itself (a
+read-only container, see ``_readonly``); while a write tool runs (``copy_on_access`` on), the
+first access to a record makes a private, mutable deep copy of that one record, so a session only
+ever copies the records its write tools touch. Adding, replacing or deleting records is refused
+unless a write tool runs: a tool tagged read cannot change the session's data either.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, MutableMapping
+from contextlib import contextmanager
 from typing import Any
 
+from taumesh.domains._errors import BaseDataMutation
+from taumesh.domains._readonly import thaw
 
-def copy_json(value: Any) -> Any:
-    """Deep-copy a JSON-shaped value (dicts, lists, scalars); much faster than ``copy.deepcopy``."""
-    if isinstance(value, dict):
-        return {key: copy_json(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [copy_json(item) for item in value]
-    return value
+copy_json = thaw
+"""Deep-copy a JSON-shaped value into plain dicts and lists; much faster than ``copy.deepcopy``."""
 
 
 class CowSwitch:
-    """The flag a session raises while a write tool runs; shared by all its tables."""
+    """The flag a session raises while a write tool runs (and which tool); shared by all its tables."""
 
-    __slots__ = ("copy_on_access",)
+    __slots__ = ("copy_on_access", "tool")
 
     def __init__(self) -> None:
         self.copy_on_access = False
+        self.tool = ""
+
+    @contextmanager
+    def writing(self, tool: str = "") -> Iterator[None]:
+        """Write mode for the duration of the block, as while write tool ``tool`` runs."""
+        self.copy_on_access, self.tool = True, tool
+        try:
+            yield
+        finally:
+            self.copy_on_access, self.tool = False, ""
+
+    def refuse(self, what: str) -> BaseDataMutation:
+        """The error for a change attempted while no write tool runs."""
+        by = f"tool {self.tool!r}, tagged read (writes = False)," if self.tool else "code outside a write tool"
+        return BaseDataMutation(f"{by} tried to {what}; a tool that changes data must set writes = True")
 
 
 class CowTable(MutableMapping[Any, Any]):
@@ -60,6 +74,9 @@ class CowTable(MutableMapping[Any, Any]):
         return key in self._base and key not in self._deleted
 
     def __setitem__(self, key: Any, value: Any) -> None:
+        hash(key)  # an unhashable key fails as it would on a dict, before the mode check
+        if not self._switch.copy_on_access:
+            raise self._switch.refuse(f"set record {key!r}")
         if key in self._base and key not in self._deleted and key not in self._added:
             self._copies[key] = value  # replacing a base record keeps its position, as in a dict
         else:
@@ -67,6 +84,9 @@ class CowTable(MutableMapping[Any, Any]):
             self._added[key] = value
 
     def __delitem__(self, key: Any) -> None:
+        hash(key)
+        if not self._switch.copy_on_access:
+            raise self._switch.refuse(f"delete record {key!r}")
         if key in self._added:
             del self._added[key]
             if key in self._base:

@@ -1,18 +1,23 @@
-"""A domain: its tools, plus the data, policy, tool schemas and tasks loaded from a data directory."""
+"""A domain: a plugin bound to its files, loaded lazily and validated at load time."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from taumesh.domains._hashing import DataHasher
+from taumesh.domains._errors import DataError
+from taumesh.domains._plugin import DomainPlugin, StateHasher
+from taumesh.domains._readonly import freeze
 from taumesh.domains._tool import Tool
+
+_SHOWN_ERRORS = 5
+_SHOWN_IDS = 5
 
 
 class Action(BaseModel):
@@ -25,8 +30,13 @@ class Action(BaseModel):
 
 
 class Task(BaseModel):
-    """A τ-bench task: who the user is, what they want, and the gold solution."""
+    """A task: who the user is, what they want, and the gold solution.
 
+    ``id`` is the task's stable id within its split: the file's ``id`` field when it has one, else
+    (τ-bench v1) the task's position in the split, as a string.
+    """
+
+    id: str = ""
     user_id: str
     instruction: str
     actions: list[Action]
@@ -34,32 +44,33 @@ class Task(BaseModel):
     annotator: str | None = None
 
 
-class DataError(Exception):
-    """The data directory is missing a file or holds something we cannot read."""
-
-
-@dataclass(frozen=True)
-class DomainSpec:
-    """What a domain's package declares: its name, tools, tables, splits and terminating tools."""
-
-    name: str
-    tools: Sequence[type[Tool]]
-    tables: Sequence[str]
-    splits: Sequence[str]
-    terminate_tools: frozenset[str] = frozenset({"transfer_to_human_agents"})
+def describe_validation_error(error: ValidationError, where: str) -> str:
+    """A short, readable summary of ``error``: the first few problems, each with its location."""
+    problems = []
+    for item in error.errors()[:_SHOWN_ERRORS]:
+        location = ".".join(str(part) for part in item["loc"]) or "(top level)"
+        problems.append(f"{location}: {item['msg']}")
+    more = error.error_count() - len(problems)
+    suffix = f"; and {more} more" if more > 0 else ""
+    return f"{where}: " + "; ".join(problems) + suffix
 
 
 @dataclass
 class Domain:
-    """A domain bound to one data directory. Loads lazily; the base data is shared, never mutated."""
+    """A domain bound to the folder holding its files. Loads lazily; the base data is shared, read-only."""
 
-    spec: DomainSpec
+    spec: DomainPlugin
     root: Path
     _tasks: dict[str, list[Task]] = field(default_factory=dict, repr=False)
+    _ids: dict[str, dict[str, Task]] = field(default_factory=dict, repr=False)
 
     @property
     def name(self) -> str:
         return self.spec.name
+
+    @property
+    def plugin(self) -> DomainPlugin:
+        return self.spec
 
     def _read(self, filename: str) -> Any:
         path = self.root / filename
@@ -67,18 +78,29 @@ class Domain:
             with path.open(encoding="utf-8") as handle:
                 return json.load(handle)
         except FileNotFoundError as exc:
-            raise DataError(f"{path} not found; is --data-dir a τ-bench data directory?") from exc
+            raise DataError(f"{path} not found; is --data-dir a folder holding a {self.name}/ folder?") from exc
         except json.JSONDecodeError as exc:
             raise DataError(f"{path} is not valid JSON: {exc}") from exc
 
     @cached_property
     def base_data(self) -> Mapping[str, Mapping[str, Any]]:
-        """The immutable base database, table by table, exactly as Python's json loads it."""
-        return {table: self._read(f"{table}.json") for table in self.spec.tables}
+        """The base database, table by table, exactly as Python's json loads it, read-only.
+
+        The files are validated against the plugin's data model first; the hash is computed over
+        the JSON as loaded (so ints stay ints and key order stays the file's), not over the models.
+        """
+        raw = {table: self._read(f"{table}.json") for table in self.spec.tables}
+        try:
+            self.spec.database.model_validate(raw)
+        except ValidationError as exc:
+            where = f"{self.root}: the {self.name} data does not match its model ({self.spec.database.__name__})"
+            raise DataError(describe_validation_error(exc, where)) from exc
+        frozen: Mapping[str, Mapping[str, Any]] = freeze(raw)
+        return frozen
 
     @cached_property
-    def hasher(self) -> DataHasher:
-        return DataHasher(self.base_data)
+    def hasher(self) -> StateHasher:
+        return self.spec.hasher(self.base_data)
 
     @cached_property
     def initial_hash(self) -> str:
@@ -89,39 +111,96 @@ class Domain:
     @cached_property
     def policy(self) -> str:
         """The policy text (τ-bench's ``wiki.md``) given to the agent as its system prompt."""
-        path = self.root / "wiki.md"
+        path = self.root / self.spec.policy_file
         try:
             return path.read_text(encoding="utf-8")
         except FileNotFoundError as exc:
             raise DataError(f"{path} not found") from exc
 
     @cached_property
+    def tools_by_name(self) -> dict[str, type[Tool]]:
+        return {tool.name: tool for tool in self.spec.tools}
+
+    @cached_property
     def tool_schemas(self) -> list[dict[str, Any]]:
-        """OpenAI function schemas of the tools, from the data's ``tools.json``, in its order."""
-        schemas: list[dict[str, Any]] = self._read("tools.json")
+        """OpenAI function schemas of the assistant's tools.
+
+        From the data file when the plugin names one (v1's ``tools.json``, in its order), else from
+        the tools themselves.
+        """
+        assistant = [tool for tool in self.spec.tools if tool.side == "assistant"]
+        if self.spec.tool_schemas_file is None:
+            return [tool.schema() for tool in assistant]
+        schemas: list[dict[str, Any]] = self._read(self.spec.tool_schemas_file)
         names = {schema["function"]["name"] for schema in schemas}
-        implemented = set(self.tools_by_name)
+        implemented = {tool.name for tool in assistant}
         if names != implemented:
             raise DataError(
-                f"{self.root / 'tools.json'} describes {sorted(names ^ implemented)} "
+                f"{self.root / self.spec.tool_schemas_file} describes {sorted(names ^ implemented)} "
                 "which this version of taumesh does not implement the same way"
             )
         return schemas
 
     @cached_property
-    def tools_by_name(self) -> dict[str, type[Tool]]:
-        return {tool.name: tool for tool in self.spec.tools}
+    def user_tool_schemas(self) -> list[dict[str, Any]]:
+        """OpenAI function schemas of the tools the user may call (none in τ-bench v1)."""
+        return [tool.schema() for tool in self.spec.tools if tool.side == "user"]
+
+    def has_split_file(self, split: str) -> bool:
+        """Whether the task file of ``split`` exists (a plugin may declare splits it does not ship)."""
+        return (self.root / self.spec.tasks_file.format(split=split)).is_file()
 
     def tasks(self, split: str) -> list[Task]:
-        """The tasks of ``split``; the list index is the task id."""
+        """The tasks of ``split``, in file order (v1: the list index is the task id)."""
         if split not in self.spec.splits:
             raise KeyError(f"domain {self.name!r} has no split {split!r} (has {list(self.spec.splits)})")
         if split not in self._tasks:
-            self._tasks[split] = [Task.model_validate(t) for t in self._read(f"tasks_{split}.json")]
+            filename = self.spec.tasks_file.format(split=split)
+            records = self._read(filename)
+            if not isinstance(records, list):
+                raise DataError(f"{self.root / filename} must hold a JSON list of tasks")
+            tasks = []
+            for index, record in enumerate(records):
+                try:
+                    task = Task.model_validate(record)
+                except ValidationError as exc:
+                    raise DataError(describe_validation_error(exc, f"{self.root / filename}: task {index}")) from exc
+                tasks.append(task if task.id else task.model_copy(update={"id": str(index)}))
+            self._check_unique_ids(filename, tasks)
+            self._tasks[split] = tasks
         return self._tasks[split]
 
+    def _check_unique_ids(self, filename: str, tasks: list[Task]) -> None:
+        seen: set[str] = set()
+        for task in tasks:
+            if task.id in seen:
+                raise DataError(f"{self.root / filename}: task id {task.id!r} appears twice")
+            seen.add(task.id)
+
     def task(self, split: str, index: int) -> Task:
+        """The task at position ``index`` of ``split``."""
         tasks = self.tasks(split)
         if not 0 <= index < len(tasks):
             raise IndexError(f"{self.name} {split} has tasks 0..{len(tasks) - 1}, not {index}")
         return tasks[index]
+
+    def find_task(self, split: str, task_id: str) -> Task:
+        """The task of ``split`` whose id is ``task_id``; KeyError naming the domain, split and valid ids."""
+        by_id = self._ids.get(split)
+        if by_id is None:
+            by_id = self._ids[split] = {task.id: task for task in self.tasks(split)}
+        try:
+            return by_id[task_id]
+        except KeyError:
+            raise KeyError(
+                f"domain {self.name!r} split {split!r} has no task {task_id!r} ({_describe_ids(list(by_id))})"
+            ) from None
+
+
+def _describe_ids(ids: list[str]) -> str:
+    if not ids:
+        return "it has no tasks"
+    if ids == [str(index) for index in range(len(ids))]:
+        return f"ids are 0..{len(ids) - 1}"
+    shown = ", ".join(repr(task_id) for task_id in ids[:_SHOWN_IDS])
+    return f"{len(ids)} tasks, e.g. {shown}"

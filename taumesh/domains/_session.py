@@ -6,17 +6,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from taumesh.domains._cow import CowSwitch, CowTable
+from taumesh.domains._errors import LAST_MUTATION, BaseDataMutation, ToolCrash
+from taumesh.domains._readonly import ReadOnlyDict
+from taumesh.domains._tool import Requestor
 
 if TYPE_CHECKING:
     from taumesh.domains._domain import Domain
-
-
-class ToolCrash(Exception):
-    """The tool broke outside what τ-bench's ``step`` catches (it returned no string).
-
-    The original lets this escape ``step`` and aborts the task with reward 0; we report it the same
-    way instead of inventing an observation.
-    """
 
 
 @dataclass(frozen=True)
@@ -31,7 +26,7 @@ class StepResult:
 
 @dataclass
 class Session:
-    """An isolated episode over a domain: copy-on-write tables over the shared base data."""
+    """An isolated episode over a domain: copy-on-write tables over the shared, read-only base data."""
 
     domain: Domain
     switch: CowSwitch = field(default_factory=CowSwitch)
@@ -39,21 +34,36 @@ class Session:
     actions: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self.data = {name: CowTable(table, self.switch) for name, table in self.domain.base_data.items()}
+        # the set of tables is fixed: a tool may change records, never swap a whole table
+        self.data = ReadOnlyDict((name, CowTable(table, self.switch)) for name, table in self.domain.base_data.items())
 
-    def call(self, name: str, kwargs: dict[str, Any]) -> StepResult:
-        """Run tool ``name`` with ``kwargs``: any exception becomes ``"Error: {e}"``."""
+    def call(self, name: str, kwargs: dict[str, Any], requestor: Requestor = "assistant") -> StepResult:
+        """Run tool ``name`` with ``kwargs`` for ``requestor``: any exception becomes ``"Error: {e}"``.
+
+        A tool of the other side is as unknown as a tool that does not exist. A tool that changes
+        data it may not change raises :class:`BaseDataMutation` (a domain bug, never an observation),
+        even when the tool itself catches the exception.
+        """
         self.actions.append((name, kwargs))
         tool = self.domain.tools_by_name.get(name)
-        if tool is None:
+        if tool is None or tool.side != requestor:
             return StepResult(f"Unknown action {name}", done=False, known_tool=False, error=True)
         self.switch.copy_on_access = tool.writes
+        self.switch.tool = name
+        watch = LAST_MUTATION.set(None)
         try:
             observation = tool.invoke(data=self.data, **kwargs)
+        except BaseDataMutation:
+            raise
         except Exception as exc:  # noqa: BLE001 - τ-bench turns every tool exception into text
             observation = f"Error: {exc}"
         finally:
             self.switch.copy_on_access = False
+            self.switch.tool = ""
+            violation = LAST_MUTATION.get()
+            LAST_MUTATION.reset(watch)
+        if violation is not None:  # the tool caught it: still a domain bug
+            raise BaseDataMutation(f"tool {name} caught this and went on: {violation}") from violation
         if not isinstance(observation, str):
             raise ToolCrash(f"tool {name} returned {type(observation).__name__}, not an observation")
         done = name in self.domain.spec.terminate_tools

@@ -8,10 +8,13 @@ qualified name of ``invoke`` is the same.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 Data = dict[str, Any]
 """The domain database: table name -> table (a mapping of record id -> record)."""
+
+Requestor = Literal["assistant", "user"]
+"""Who calls a tool: the agent under test (``assistant``) or the simulated user (``user``)."""
 
 
 class Refusal(Exception):
@@ -22,11 +25,28 @@ class Tool:
     """Base class of a domain tool.
 
     Subclasses set ``name`` (the function name the agent calls) and ``writes`` (whether the tool
-    may change the database; read tools never get a private copy of a record), and define
-    ``invoke`` as a ``staticmethod`` taking ``data`` first and the tool's arguments as keywords.
+    may change the database; read tools get the read-only base records and may change nothing),
+    and define ``invoke`` as a ``staticmethod`` taking ``data`` first and the tool's arguments as
+    keywords. ``side`` says who may call it (the assistant by default, or the user).
+
+    The schema the caller sees comes either from the domain's data (v1's ``tools.json``) or from
+    the tool itself: ``description`` and ``parameters`` (a JSON schema object), see :meth:`schema`.
     """
 
     name: ClassVar[str]
     writes: ClassVar[bool] = False
+    side: ClassVar[Requestor] = "assistant"
+    description: ClassVar[str | None] = None
+    parameters: ClassVar[dict[str, Any] | None] = None
 
     invoke: ClassVar[Any]
+
+    @classmethod
+    def schema(cls) -> dict[str, Any]:
+        """The tool's OpenAI function schema, from ``description`` and ``parameters``."""
+        if cls.description is None or cls.parameters is None:
+            raise TypeError(f"tool {cls.name!r} ({cls.__qualname__}) declares no description and parameters")
+        return {
+            "type": "function",
+            "function": {"name": cls.name, "description": cls.description, "parameters": cls.parameters},
+        }

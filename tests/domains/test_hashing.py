@@ -65,15 +65,16 @@ def test_small_tables_edge_cases() -> None:
         return consistent_hash(to_hashable({name: dict(table.items()) for name, table in data.items()}))
 
     assert hasher.hash(data) == plain() == consistent_hash(to_hashable(base))
-    del data["t"]["a"]
-    assert hasher.hash(data) == plain() == consistent_hash(to_hashable({"t": {"b": {"x": 1}}, "u": base["u"]}))
-    del data["t"]["b"]
-    assert hasher.hash(data) == plain() == consistent_hash(to_hashable({"t": {}, "u": base["u"]}))
-    data["t"]["a"] = {"y": [2]}
-    data["t"]["0"] = {}
-    assert hasher.hash(data) == plain()
-    data["u"]["k"] = {"v": 'say "hi" – ok'}
-    assert hasher.hash(data) == plain()
+    with switch.writing():
+        del data["t"]["a"]
+        assert hasher.hash(data) == plain() == consistent_hash(to_hashable({"t": {"b": {"x": 1}}, "u": base["u"]}))
+        del data["t"]["b"]
+        assert hasher.hash(data) == plain() == consistent_hash(to_hashable({"t": {}, "u": base["u"]}))
+        data["t"]["a"] = {"y": [2]}
+        data["t"]["0"] = {}
+        assert hasher.hash(data) == plain()
+        data["u"]["k"] = {"v": 'say "hi" – ok'}
+        assert hasher.hash(data) == plain()
     assert base == {"t": {"b": {"x": 1}, "a": {"y": [1.0, None]}}, "u": {"k": {"v": "it's"}}}
 
 
@@ -147,27 +148,28 @@ def test_incremental_hash_after_writes(domain: Domain) -> None:
     tables = list(session.data)
     first, second = session.data[tables[0]], session.data[tables[1]]
     first_keys, second_keys = list(first), list(second)
-    # delete a base record
-    del first[first_keys[0]]
-    assert session.data_hash() == plain_hash(session)
-    seen.add(session.data_hash())
-    # add a record with a new key that sorts first, and one that sorts last
-    first["!new"] = {"note": "added", "amount": 1.5, "items": []}
-    first["~new"] = {"note": "café 😀 \\ \n 'q'"}
-    assert session.data_hash() == plain_hash(session)
-    seen.add(session.data_hash())
-    # delete a base record, then add it back changed
-    record = copy.deepcopy(second[second_keys[3]])
-    del second[second_keys[3]]
-    record["extra"] = True
-    second[second_keys[3]] = record
-    assert session.data_hash() == plain_hash(session)
-    seen.add(session.data_hash())
-    # replace a base record wholesale, and delete an added one
-    second[second_keys[5]] = {"replaced": 1}
-    del first["!new"]
-    assert session.data_hash() == plain_hash(session)
-    seen.add(session.data_hash())
+    with session.switch.writing("test"):  # as a write tool would
+        # delete a base record
+        del first[first_keys[0]]
+        assert session.data_hash() == plain_hash(session)
+        seen.add(session.data_hash())
+        # add a record with a new key that sorts first, and one that sorts last
+        first["!new"] = {"note": "added", "amount": 1.5, "items": []}
+        first["~new"] = {"note": "café 😀 \\ \n 'q'"}
+        assert session.data_hash() == plain_hash(session)
+        seen.add(session.data_hash())
+        # delete a base record, then add it back changed
+        record = copy.deepcopy(second[second_keys[3]])
+        del second[second_keys[3]]
+        record["extra"] = True
+        second[second_keys[3]] = record
+        assert session.data_hash() == plain_hash(session)
+        seen.add(session.data_hash())
+        # replace a base record wholesale, and delete an added one
+        second[second_keys[5]] = {"replaced": 1}
+        del first["!new"]
+        assert session.data_hash() == plain_hash(session)
+        seen.add(session.data_hash())
     assert len(seen) == 2 + len(WRITES[domain.name]) + 3  # every step changed the hash
     # the base data never moved
     assert Session(domain).data_hash() == INITIAL[domain.name]
@@ -178,6 +180,7 @@ def test_type_sensitive(domain: Domain) -> None:
     session = Session(domain)
     table = session.data[next(iter(session.data))]
     key = next(iter(table))
+    session.switch.copy_on_access = True  # as while a write tool runs
     record = copy.deepcopy(table[key])
     record["_n"] = 250
     table[key] = record

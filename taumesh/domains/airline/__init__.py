@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
-from taumesh.domains._domain import DomainSpec
+from taumesh.domains._plugin import DomainPlugin
+from taumesh.domains.airline.models import AirlineDatabase
 from taumesh.domains.airline.tools import AIRLINE_TOOLS
 from taumesh.domains.common_tools import Calculate, Think, TransferToHumanAgents
 
-SPEC = DomainSpec(
+plugin = DomainPlugin(
     name="airline",
     tools=(*AIRLINE_TOOLS, Calculate, Think, TransferToHumanAgents),
-    tables=("flights", "reservations", "users"),
+    database=AirlineDatabase,
     splits=("test",),
+    tool_schemas_file="tools.json",
 )
+"""The airline domain, registered by the entry point ``airline = "taumesh.domains.airline:plugin"``."""
+
+SPEC = plugin

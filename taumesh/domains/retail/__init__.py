@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
-from taumesh.domains._domain import DomainSpec
+from taumesh.domains._plugin import DomainPlugin
 from taumesh.domains.common_tools import Calculate, Think, TransferToHumanAgents
+from taumesh.domains.retail.models import RetailDatabase
 from taumesh.domains.retail.tools import RETAIL_TOOLS
 
-SPEC = DomainSpec(
+plugin = DomainPlugin(
     name="retail",
     tools=(*RETAIL_TOOLS, Calculate, Think, TransferToHumanAgents),
-    tables=("orders", "products", "users"),
+    database=RetailDatabase,
     splits=("test", "train", "dev"),
+    tool_schemas_file="tools.json",
 )
+"""The retail domain, registered by the entry point ``retail = "taumesh.domains.retail:plugin"``."""
+
+SPEC = plugin

@@ -1,0 +1,123 @@
+"""``taumesh domain check``: replay every task's gold actions and report what is wrong with the domain."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.validators import validator_for
+
+from taumesh.domains._domain import Domain, Task
+from taumesh.domains._errors import ToolCrash
+from taumesh.domains._session import Session
+
+
+@dataclass
+class TaskCheck:
+    """What replaying one task's gold actions showed."""
+
+    split: str
+    task_id: str
+    action_count: int
+    errors: list[str] = field(default_factory=list)
+    """Gold actions whose observation is an error."""
+    unknown_tools: list[str] = field(default_factory=list)
+    argument_mismatches: list[str] = field(default_factory=list)
+    """Arguments that do not match the tool's JSON schema."""
+    crash: str | None = None
+    """A tool that broke (returned no observation, or changed data it may not change); replay stopped there."""
+    unchanged: bool = False
+    """The gold state equals the initial state: a warning, since some tasks legitimately change nothing."""
+
+    @property
+    def problems(self) -> list[str]:
+        """Everything wrong with the task, warnings excluded."""
+        crash = [f"crash: {self.crash}"] if self.crash else []
+        unknown = [f"unknown tool {name!r}" for name in self.unknown_tools]
+        return [*crash, *unknown, *self.argument_mismatches, *self.errors]
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+@dataclass
+class CheckReport:
+    """The check of one domain, task by task."""
+
+    domain: str
+    splits: list[str]
+    tasks: list[TaskCheck]
+
+    @property
+    def failed(self) -> list[TaskCheck]:
+        return [task for task in self.tasks if not task.ok]
+
+    @property
+    def unchanged(self) -> list[TaskCheck]:
+        return [task for task in self.tasks if task.unchanged]
+
+    @property
+    def ok(self) -> bool:
+        """True when no task has a problem (tasks that change nothing are only warnings)."""
+        return bool(self.tasks) and not self.failed
+
+
+class ArgumentChecker:
+    """Checks a call's arguments against its tool's JSON schema: required, unknown, and typed arguments."""
+
+    def __init__(self, schemas: Sequence[dict[str, Any]]) -> None:
+        self._parameters = {schema["function"]["name"]: schema["function"].get("parameters", {}) for schema in schemas}
+        self._validators = {
+            name: validator_for(parameters, default=Draft202012Validator)(parameters)
+            for name, parameters in self._parameters.items()
+        }
+
+    def mismatches(self, name: str, kwargs: dict[str, Any]) -> list[str]:
+        """Why ``kwargs`` do not fit tool ``name``'s schema (empty when they do, or it has no schema)."""
+        validator = self._validators.get(name)
+        if validator is None:
+            return []
+        found = [
+            f"{'.'.join(str(part) for part in error.absolute_path) or 'arguments'}: {error.message}"
+            for error in sorted(validator.iter_errors(kwargs), key=lambda error: list(error.absolute_path))
+        ]
+        parameters = self._parameters[name]
+        if "additionalProperties" not in parameters:  # OpenAI schemas rarely forbid extras; a call must not have any
+            known = parameters.get("properties", {})
+            found += [f"unknown argument {key!r}" for key in kwargs if key not in known]
+        return found
+
+
+def check_task(domain: Domain, split: str, task: Task, checker: ArgumentChecker) -> TaskCheck:
+    """Replay ``task``'s gold actions in a fresh session."""
+    result = TaskCheck(split=split, task_id=task.id, action_count=len(task.actions))
+    session = Session(domain)
+    for position, action in enumerate(task.actions):
+        where = f"action {position} {action.name}"
+        tool = domain.tools_by_name.get(action.name)
+        if tool is None:
+            result.unknown_tools.append(action.name)
+            continue
+        mismatches = checker.mismatches(action.name, action.kwargs)
+        result.argument_mismatches += [f"{where}: {problem}" for problem in mismatches]
+        try:
+            step = session.call(action.name, dict(action.kwargs), requestor=tool.side)
+        except ToolCrash as exc:
+            result.crash = f"{where}: {exc}"
+            return result
+        if step.error:
+            result.errors.append(f"{where}: {step.observation}")
+    result.unchanged = session.data_hash() == domain.initial_hash
+    return result
+
+
+def check_domain(domain: Domain, splits: Sequence[str] | None = None) -> CheckReport:
+    """Replay the gold actions of every task of ``splits`` (default: every split whose task file exists)."""
+    if splits is None:
+        splits = [split for split in domain.spec.splits if domain.has_split_file(split)]
+    checker = ArgumentChecker([*domain.tool_schemas, *domain.user_tool_schemas])
+    tasks = [check_task(domain, split, task, checker) for split in splits for task in domain.tasks(split)]
+    return CheckReport(domain=domain.name, splits=list(splits), tasks=tasks)

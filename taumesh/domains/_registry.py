@@ -1,0 +1,145 @@
+"""Finding domains: entry points of the ``taumesh.domains`` group, plus local domain folders.
+
+Every domain, built-in or not, is a :class:`DomainPlugin` object found the same way:
+
+* an installed distribution declares it under the entry-point group ``taumesh.domains``
+  (``retail = "taumesh.domains.retail:plugin"``);
+* or it is a package folder in one of the directories of ``TAUMESH_DOMAIN_PATH`` (``os.pathsep``
+  separated; ``./domains`` when unset) whose ``__init__.py`` defines ``plugin``: what
+  ``taumesh domain new`` writes, usable before it is packaged.
+
+A plugin that fails to load (import error, not a DomainPlugin, a name that is not its entry
+point's, two sources for one name) is recorded with an error naming its source; the other domains
+stay available.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import os
+import sys
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from importlib.metadata import entry_points
+from pathlib import Path
+
+from taumesh.domains._errors import PluginError
+from taumesh.domains._plugin import DomainPlugin
+
+log = logging.getLogger(__name__)
+
+ENTRY_POINT_GROUP = "taumesh.domains"
+DOMAIN_PATH_ENV = "TAUMESH_DOMAIN_PATH"
+DEFAULT_DOMAIN_PATH = "domains"
+
+
+def domain_path() -> list[Path]:
+    """The directories searched for local domain folders: ``$TAUMESH_DOMAIN_PATH``, else ``./domains``."""
+    value = os.environ.get(DOMAIN_PATH_ENV)
+    if value is None:
+        return [Path(DEFAULT_DOMAIN_PATH)]
+    return [Path(part) for part in value.split(os.pathsep) if part]
+
+
+@dataclass(frozen=True)
+class _Found:
+    plugin: DomainPlugin
+    source: str
+
+
+def _check(candidate: object, name: str, source: str) -> DomainPlugin:
+    if not isinstance(candidate, DomainPlugin):
+        raise PluginError(
+            f"domain plugin {source} is a {type(candidate).__module__}.{type(candidate).__qualname__}, "
+            "not a taumesh.domains.DomainPlugin"
+        )
+    if candidate.name != name:
+        raise PluginError(f"domain plugin {source} is named {candidate.name!r}, not {name!r} as registered")
+    return candidate
+
+
+def _from_entry_points() -> Iterable[tuple[str, _Found | PluginError]]:
+    for entry in entry_points(group=ENTRY_POINT_GROUP):
+        dist = f" of {entry.dist.name}" if entry.dist is not None else ""
+        source = f"entry point {entry.name} = {entry.value!r}{dist} (group {ENTRY_POINT_GROUP!r})"
+        try:
+            yield entry.name, _Found(_check(entry.load(), entry.name, source), source)
+        except PluginError as exc:
+            yield entry.name, exc
+        except Exception as exc:  # noqa: BLE001 - any failure of third-party code is that plugin's error
+            yield entry.name, PluginError(f"domain plugin {source} failed to load: {type(exc).__name__}: {exc}")
+
+
+def _import_folder(folder: Path) -> object:
+    """Import the package ``folder`` by its name, with its parent directory on ``sys.path``."""
+    parent = str(folder.parent.resolve())
+    loaded = sys.modules.get(folder.name)
+    if loaded is not None:
+        origin = Path(getattr(loaded, "__file__", "") or "").resolve().parent
+        if origin != folder.resolve():
+            raise ImportError(f"a module named {folder.name!r} is already imported from {origin}")
+    if parent not in sys.path:
+        sys.path.append(parent)
+    module = importlib.import_module(folder.name)
+    try:
+        return module.plugin
+    except AttributeError:
+        raise AttributeError(f"{folder / '__init__.py'} defines no `plugin`") from None
+
+
+def _from_folders(directories: Sequence[Path]) -> Iterable[tuple[str, _Found | PluginError]]:
+    for directory in directories:
+        if not directory.is_dir():
+            continue
+        for folder in sorted(directory.iterdir()):
+            if not (folder.name.isidentifier() and (folder / "__init__.py").is_file()):
+                continue
+            source = f"folder {folder} (from {DOMAIN_PATH_ENV})"
+            try:
+                yield folder.name, _Found(_check(_import_folder(folder), folder.name, source), source)
+            except PluginError as exc:
+                yield folder.name, exc
+            except Exception as exc:  # noqa: BLE001 - a broken local domain must not hide the others
+                yield folder.name, PluginError(f"domain plugin {source} failed to load: {type(exc).__name__}: {exc}")
+
+
+@dataclass(frozen=True)
+class Registry:
+    """The domains found, by name, and the plugins that failed to load, by name."""
+
+    plugins: dict[str, DomainPlugin] = field(default_factory=dict)
+    broken: dict[str, PluginError] = field(default_factory=dict)
+
+    @classmethod
+    def discover(cls, directories: Sequence[Path] | None = None) -> Registry:
+        """Every domain of the entry points and of ``directories`` (default: :func:`domain_path`)."""
+        found: dict[str, _Found] = {}
+        broken: dict[str, PluginError] = {}
+        sources = [*_from_entry_points(), *_from_folders(domain_path() if directories is None else directories)]
+        for name, outcome in sources:
+            if isinstance(outcome, PluginError):
+                broken.setdefault(name, outcome)
+                continue
+            other = found.get(name)
+            if other is not None and other.plugin is not outcome.plugin:
+                twice = f"domain {name!r} is defined twice: by {other.source} and by {outcome.source}"
+                broken[name] = PluginError(twice)
+            found.setdefault(name, outcome)
+        for name, error in broken.items():
+            found.pop(name, None)
+            log.warning("%s", error)
+        return cls({name: found[name].plugin for name in sorted(found)}, broken)
+
+    def names(self) -> list[str]:
+        """The names of the domains that loaded, sorted."""
+        return list(self.plugins)
+
+    def get(self, name: str) -> DomainPlugin:
+        """The plugin ``name``; KeyError when no plugin has that name, PluginError when it failed to load."""
+        plugin = self.plugins.get(name)
+        if plugin is not None:
+            return plugin
+        if name in self.broken:
+            raise self.broken[name]
+        raise KeyError(f"unknown domain {name!r}; known: {self.names()}")

@@ -9,7 +9,10 @@ from pydantic import BaseModel, Field
 
 from taumesh.models import AgentSettings, ModelSettings, UserSettings
 
-DEFAULT_DATA_DIR = Path(os.environ.get("TAUMESH_DATA_DIR", Path.home() / ".cache" / "taumesh" / "taubench_v1"))
+CACHE_DATA_DIR = Path.home() / ".cache" / "taumesh" / "taubench_v1"
+"""Where the τ-bench data is looked for when neither --data-dir nor TAUMESH_DATA_DIR says."""
+DEFAULT_DATA_DIR = Path(os.environ.get("TAUMESH_DATA_DIR", CACHE_DATA_DIR))
+"""The data folder as the environment names it at import (commands not yet on :mod:`taumesh.settings`)."""
 MAX_NUM_STEPS = 30
 """τ-bench v1's step limit: tool calls and messages to the user, together."""
 

@@ -7,18 +7,29 @@ import logging
 import os
 import sys
 from collections.abc import Callable
-from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
+from typer._click.core import ParameterSource  # typer vendors click: its contexts report this enum
+from typer.core import TyperArgument, TyperCommand, TyperOption
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 from taumesh.domains import DataError
-from taumesh.models import AgentSettings, ModelSettings, UserSettings
+from taumesh.models import ModelSettings
 from taumesh.orchestrator.config import DEFAULT_DATA_DIR, RunConfig, ServiceAddresses
+from taumesh.settings import (
+    RunSettings,
+    ServeSettings,
+    ServiceName,
+    Settings,
+    SettingsError,
+    TaumeshSettings,
+    load_settings,
+)
 
 app = typer.Typer(
     help="τ-bench as gRPC microservices: score conversational agents on stateful tool domains.",
@@ -28,106 +39,146 @@ app = typer.Typer(
 console = Console(stderr=True)
 
 
-DataDir = Annotated[
+RUN = RunSettings.model_construct()
+"""The defaults ``taumesh run --help`` shows (read from the model; no source is consulted)."""
+SERVE = ServeSettings.model_construct()
+"""The defaults ``taumesh serve --help`` shows."""
+
+DataDir = Annotated[Path, typer.Option("--data-dir", "--data_dir", help="τ-bench data: a folder per domain.")]
+DataDirOrEnv = Annotated[
     Path,
     typer.Option("--data-dir", "--data_dir", help="τ-bench data: a folder per domain (env TAUMESH_DATA_DIR)."),
 ]
+ConfigFile = Annotated[
+    Path | None,
+    typer.Option(
+        "--config",
+        help="YAML file of settings, keyed by the options' names with underscores. "
+        "Flags override the environment, which overrides the file.",
+        envvar="TAUMESH_CONFIG",
+        show_envvar=True,
+        exists=True,
+        dir_okay=False,
+    ),
+]
 
 
-@app.command()
+def listing_env_vars(settings_cls: type[TaumeshSettings]) -> type[TyperCommand]:
+    """A command class whose ``--help`` names the environment variable of each parameter that is a setting.
+
+    The variables are read by pydantic-settings, not by click (click would parse a list differently), so the
+    name is added to the help text instead of being declared as the parameter's ``envvar``.
+    """
+
+    class SettingsCommand(TyperCommand):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            for param in self.params:
+                if isinstance(param, TyperOption | TyperArgument) and param.name in settings_cls.model_fields:
+                    env_var = escape(f"[env var: {settings_cls.env_name(param.name)}]")
+                    param.help = f"{param.help or ''} {env_var}".strip()
+
+    return SettingsCommand
+
+
+def load_from_command_line(ctx: typer.Context, settings_cls: type[Settings], config_file: Path | None) -> Settings:
+    """The command's settings; on bad ones, print one line per problem and exit with status 2.
+
+    Only the parameters typed on the command line are passed on: a flag left at its default must not hide what
+    the environment or the file says.
+    """
+    flags = {
+        name: value
+        for name, value in ctx.params.items()
+        if name in settings_cls.model_fields and ctx.get_parameter_source(name) is ParameterSource.COMMANDLINE
+    }
+    try:
+        return load_settings(settings_cls, flags, config_file)
+    except SettingsError as exc:
+        for line in str(exc).splitlines():
+            console.print(f"[red]error:[/red] {escape(line)}", soft_wrap=True)
+        raise typer.Exit(2) from exc
+
+
+@app.command(cls=listing_env_vars(RunSettings))
 def run(
-    env: Annotated[str, typer.Option("--env", help="Domain.")] = "retail",
-    task_split: Annotated[str, typer.Option("--task-split", "--task_split", help="Task split.")] = "test",
+    ctx: typer.Context,
+    config_file: ConfigFile = None,
+    env: Annotated[str, typer.Option("--env", help="Domain.")] = RUN.env,
+    task_split: Annotated[str, typer.Option("--task-split", "--task_split", help="Task split.")] = RUN.task_split,
     task_ids: Annotated[
         list[int] | None, typer.Option("--task-ids", "--task_ids", help="Run only these task ids (repeatable).")
-    ] = None,
-    start_index: Annotated[int, typer.Option("--start-index", "--start_index")] = 0,
-    end_index: Annotated[int, typer.Option("--end-index", "--end_index", help="-1: to the end.")] = -1,
-    num_trials: Annotated[int, typer.Option("--num-trials", "--num_trials", min=1)] = 1,
+    ] = RUN.task_ids,
+    start_index: Annotated[int, typer.Option("--start-index", "--start_index")] = RUN.start_index,
+    end_index: Annotated[int, typer.Option("--end-index", "--end_index", help="-1: to the end.")] = RUN.end_index,
+    num_trials: Annotated[int, typer.Option("--num-trials", "--num_trials")] = RUN.num_trials,
     agent_strategy: Annotated[
         str, typer.Option("--agent-strategy", "--agent_strategy", help="oracle, tool-calling, act, react, few-shot.")
-    ] = "tool-calling",
-    model: Annotated[str, typer.Option("--model", help="The agent's model.")] = "",
-    model_provider: Annotated[str, typer.Option("--model-provider", "--model_provider")] = "",
+    ] = RUN.agent_strategy,
+    model: Annotated[str, typer.Option("--model", help="The agent's model.")] = RUN.model,
+    model_provider: Annotated[str, typer.Option("--model-provider", "--model_provider")] = RUN.model_provider,
     user_strategy: Annotated[
         str, typer.Option("--user-strategy", "--user_strategy", help="scripted, llm, react, verify, reflection, human.")
-    ] = "llm",
-    user_model: Annotated[str, typer.Option("--user-model", "--user_model")] = "gpt-4o",
-    user_model_provider: Annotated[str, typer.Option("--user-model-provider", "--user_model_provider")] = "",
-    temperature: Annotated[float, typer.Option("--temperature")] = 0.0,
-    max_concurrency: Annotated[int, typer.Option("--max-concurrency", "--max_concurrency", min=1)] = 1,
-    seed: Annotated[int, typer.Option("--seed")] = 10,
-    shuffle: Annotated[int, typer.Option("--shuffle", help="1: shuffle task order within each trial.")] = 0,
-    log_dir: Annotated[Path, typer.Option("--log-dir", "--log_dir")] = Path("results"),
-    few_shot_displays_path: Annotated[str, typer.Option("--few-shot-displays-path", "--few_shot_displays_path")] = "",
-    data_dir: DataDir = DEFAULT_DATA_DIR,
-    env_addr: Annotated[str | None, typer.Option("--env-addr", "--env_addr", help="host:port of EnvService.")] = None,
-    user_addr: Annotated[str | None, typer.Option("--user-addr", "--user_addr")] = None,
+    ] = RUN.user_strategy,
+    user_model: Annotated[str, typer.Option("--user-model", "--user_model")] = RUN.user_model,
+    user_model_provider: Annotated[
+        str, typer.Option("--user-model-provider", "--user_model_provider")
+    ] = RUN.user_model_provider,
+    temperature: Annotated[float, typer.Option("--temperature")] = RUN.temperature,
+    max_concurrency: Annotated[int, typer.Option("--max-concurrency", "--max_concurrency")] = RUN.max_concurrency,
+    seed: Annotated[int, typer.Option("--seed")] = RUN.seed,
+    shuffle: Annotated[int, typer.Option("--shuffle", help="1: shuffle task order within each trial.")] = int(
+        RUN.shuffle
+    ),
+    log_dir: Annotated[Path, typer.Option("--log-dir", "--log_dir")] = RUN.log_dir,
+    few_shot_displays_path: Annotated[
+        str, typer.Option("--few-shot-displays-path", "--few_shot_displays_path")
+    ] = RUN.few_shot_displays_path,
+    data_dir: DataDir = RUN.data_dir,
+    env_addr: Annotated[
+        str | None, typer.Option("--env-addr", "--env_addr", help="host:port of EnvService.")
+    ] = RUN.env_addr,
+    user_addr: Annotated[str | None, typer.Option("--user-addr", "--user_addr")] = RUN.user_addr,
     agent_addr: Annotated[
         str | None, typer.Option("--agent-addr", "--agent_addr", help="host:port of any AgentService (external).")
-    ] = None,
-    scorer_addr: Annotated[str | None, typer.Option("--scorer-addr", "--scorer_addr")] = None,
+    ] = RUN.agent_addr,
+    scorer_addr: Annotated[str | None, typer.Option("--scorer-addr", "--scorer_addr")] = RUN.scorer_addr,
     api_base: Annotated[
         str, typer.Option("--api-base", "--api_base", help="OpenAI-compatible base URL of the agent's model.")
-    ] = "",
+    ] = RUN.api_base,
     user_api_base: Annotated[
         str, typer.Option("--user-api-base", "--user_api_base", help="OpenAI-compatible base URL of the user model.")
-    ] = "",
+    ] = RUN.user_api_base,
     otlp_endpoint: Annotated[
         str | None,
         typer.Option(
             "--otlp-endpoint", help="OTLP/gRPC endpoint for traces and metrics (or OTEL_EXPORTER_OTLP_ENDPOINT)."
         ),
-    ] = None,
+    ] = RUN.otlp_endpoint,
     retry_errors: Annotated[
         Path | None,
         typer.Option(
             "--retry-errors", "--retry_errors", help="Rerun only the episodes this results file records as errors."
         ),
-    ] = None,
+    ] = RUN.retry_errors,
     resume: Annotated[
         Path | None, typer.Option("--resume", help="Continue this results file: rerun what it lacks or errored.")
-    ] = None,
-    max_steps: Annotated[int, typer.Option("--max-steps", "--max_steps", min=1)] = 30,
-    quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
+    ] = RUN.resume,
+    max_steps: Annotated[int, typer.Option("--max-steps", "--max_steps")] = RUN.max_steps,
+    quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = RUN.quiet,
 ) -> None:
-    """Run tasks × trials of a domain and write τ-bench's results file."""
+    """Run tasks × trials of a domain and write τ-bench's results file.
+
+    Every option can also be set by its environment variable or in the --config file.
+    """
     from taumesh.orchestrator.runner import ConfigError, print_summary, run_benchmark
 
-    config = RunConfig(
-        env=env,
-        task_split=task_split,
-        task_ids=task_ids or None,
-        start_index=start_index,
-        end_index=end_index,
-        num_trials=num_trials,
-        agent=AgentSettings(
-            strategy=agent_strategy,
-            model=ModelSettings(
-                model=model, provider=model_provider, temperature=temperature, seed=seed, api_base=api_base
-            ),
-            few_shot_displays_path=few_shot_displays_path,
-        ),
-        user=UserSettings(
-            strategy=user_strategy,
-            model=ModelSettings(
-                model=user_model, provider=user_model_provider, temperature=0.0, seed=seed, api_base=user_api_base
-            ),
-        ),
-        max_concurrency=max_concurrency,
-        seed=seed,
-        shuffle=bool(shuffle),
-        log_dir=log_dir,
-        data_dir=data_dir,
-        addresses=ServiceAddresses(env=env_addr, user=user_addr, agent=agent_addr, scorer=scorer_addr),
-        max_steps=max_steps,
-        show_progress=not quiet and user_strategy != "human",  # a live bar would garble what the person types
-        otlp_endpoint=otlp_endpoint,
-    )
-    if resume and retry_errors:
+    settings = load_from_command_line(ctx, RunSettings, config_file)
+    config = settings.run_config()
+    if settings.resume and settings.retry_errors:
         console.print("[red]error:[/red] --resume and --retry-errors are two ways to continue one file; pick one")
         raise typer.Exit(2)
-    if user_strategy == "human" and (user_addr is not None or max_concurrency > 1):
+    if settings.user_strategy == "human" and (settings.user_addr is not None or settings.max_concurrency > 1):
         console.print(
             "[red]error:[/red] --user-strategy human reads this terminal: it needs the embedded user service "
             "(no --user-addr) and one episode at a time (--max-concurrency 1)"
@@ -140,9 +191,10 @@ def run(
     from taumesh.telemetry import setup_telemetry, shutdown_telemetry
 
     setup_telemetry("orchestrator", config.otlp_endpoint)
+    resume_from = settings.resume or settings.retry_errors
     try:
         summary = asyncio.run(
-            run_benchmark(config, resume=resume or retry_errors, only_errors=retry_errors is not None, console=console)
+            run_benchmark(config, resume=resume_from, only_errors=settings.retry_errors is not None, console=console)
         )
     except (ConfigError, DataError) as exc:
         console.print(f"[red]error:[/red] {exc}")
@@ -171,27 +223,24 @@ def _strategy_problem(config: RunConfig) -> str | None:
     return None
 
 
-class ServiceName(StrEnum):
-    """The services ``taumesh serve`` can run."""
-
-    env = "env"
-    user_sim = "user-sim"
-    agent = "agent"
-    scorer = "scorer"
-
-
-@app.command()
+@app.command(cls=listing_env_vars(ServeSettings))
 def serve(
-    service: Annotated[ServiceName, typer.Argument(help="Which service to run.")],
-    port: Annotated[int, typer.Option("--port", help="Port to listen on (0: any free port).")] = 50051,
-    host: Annotated[str, typer.Option("--host")] = "0.0.0.0",  # noqa: S104 - a service is meant to be reached
-    data_dir: DataDir = DEFAULT_DATA_DIR,
+    ctx: typer.Context,
+    service: Annotated[ServiceName | None, typer.Argument(help="Which service to run.", show_default=False)] = None,
+    config_file: ConfigFile = None,
+    port: Annotated[int, typer.Option("--port", help="Port to listen on (0: any free port).")] = SERVE.port,
+    host: Annotated[str, typer.Option("--host")] = SERVE.host,
+    data_dir: DataDir = SERVE.data_dir,
     otlp_endpoint: Annotated[
         str | None,
         typer.Option("--otlp-endpoint", help="OTLP/gRPC endpoint for traces and metrics (or OTEL_EXPORTER_OTLP_*)."),
-    ] = None,
+    ] = SERVE.otlp_endpoint,
 ) -> None:
-    """Run one service alone, with health checking and reflection, until SIGTERM."""
+    """Run one service alone, with health checking and reflection, until SIGTERM.
+
+    Every option, SERVICE included, can also be set by its environment variable or in the --config file, so a
+    container needs no command-line arguments.
+    """
     from taumesh.domains import Catalog
     from taumesh.rpc.server import Service, serve_forever
     from taumesh.services.agent import agent_service
@@ -199,8 +248,9 @@ def serve(
     from taumesh.services.scorer import scorer_service
     from taumesh.services.user_sim import user_sim_service
 
+    settings = load_from_command_line(ctx, ServeSettings, config_file)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    catalog = Catalog(data_dir)
+    catalog = Catalog(settings.data_dir)
     builders: dict[ServiceName, Callable[[], Service]] = {
         ServiceName.env: lambda: env_service(catalog),
         ServiceName.user_sim: user_sim_service,
@@ -209,10 +259,12 @@ def serve(
     }
     from taumesh.telemetry import setup_telemetry, shutdown_telemetry
 
-    telemetry = setup_telemetry(service.value, otlp_endpoint)
-    built = builders[service]()
+    telemetry = setup_telemetry(settings.service.value, settings.otlp_endpoint)
+    built = builders[settings.service]()
     try:
-        asyncio.run(serve_forever([built], host, port, interceptors=telemetry.primary.server_interceptors()))
+        asyncio.run(
+            serve_forever([built], settings.host, settings.port, interceptors=telemetry.primary.server_interceptors())
+        )
     finally:
         shutdown_telemetry()  # after the graceful stop: flush what the last calls recorded
 
@@ -221,7 +273,7 @@ def serve(
 def rescore(
     results: Annotated[Path, typer.Argument(help="A results file from taumesh or τ-bench's run.py.")],
     env: Annotated[str, typer.Option("--env", help="Domain the results are from.")],
-    data_dir: DataDir = DEFAULT_DATA_DIR,
+    data_dir: DataDirOrEnv = DEFAULT_DATA_DIR,
     task_split: Annotated[str, typer.Option("--task-split", "--task_split")] = "test",
     out: Annotated[Path | None, typer.Option("--out", help="Where to write the per-trajectory comparison.")] = None,
     env_addr: Annotated[str | None, typer.Option("--env-addr", "--env_addr")] = None,
@@ -256,7 +308,7 @@ def analyze(
         typer.Option("--env", help="Domain of the results: tasks come from the data; else from the results file."),
     ] = None,
     task_split: Annotated[str, typer.Option("--task-split", "--task_split")] = "test",
-    data_dir: DataDir = DEFAULT_DATA_DIR,
+    data_dir: DataDirOrEnv = DEFAULT_DATA_DIR,
     scorer_addr: Annotated[
         str | None, typer.Option("--scorer-addr", "--scorer_addr", help="host:port of a ScorerService.")
     ] = None,

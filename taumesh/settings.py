@@ -1,0 +1,208 @@
+"""The settings of ``taumesh run`` and ``taumesh serve``: one pydantic-settings model per command.
+
+Each setting comes from, highest precedence first: a flag given on the command line, a ``TAUMESH_<NAME>``
+environment variable, the ``--config FILE.yaml`` file, then the model's default. Field names are the flags' names
+(τ-bench's spellings with underscores), so ``--max-concurrency 8``, ``TAUMESH_MAX_CONCURRENCY=8`` and
+``max_concurrency: 8`` in the file all set the same field.
+
+This module belongs to the application layer beside the CLI: it builds the orchestrator's :class:`RunConfig`.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+from collections.abc import Mapping
+from enum import StrEnum
+from pathlib import Path
+from typing import Any, TypeVar, cast
+
+import yaml
+from pydantic import Field, ValidationError
+from pydantic_core import ErrorDetails
+from pydantic_settings import (
+    BaseSettings,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    YamlConfigSettingsSource,
+)
+from pydantic_settings import SettingsError as SourceError
+
+from taumesh.models import AgentSettings, ModelSettings, UserSettings
+from taumesh.orchestrator.config import CACHE_DATA_DIR, MAX_NUM_STEPS, RunConfig, ServiceAddresses
+
+ENV_PREFIX = "TAUMESH_"
+
+
+class SettingsError(ValueError):
+    """Settings that cannot be used; each line of the message names a setting and where it came from."""
+
+
+class TaumeshSettings(BaseSettings):
+    """Flags (init kwargs) > ``TAUMESH_*`` environment > YAML file (``model_config["yaml_file"]``) > defaults."""
+
+    model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, env_nested_delimiter="__", extra="forbid")
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        return init_settings, env_settings, YamlConfigSettingsSource(settings_cls)
+
+    @classmethod
+    def env_name(cls, field: str) -> str:
+        """The environment variable that sets ``field``."""
+        return f"{ENV_PREFIX}{field.upper()}"
+
+
+class RunSettings(TaumeshSettings):
+    """Every option of ``taumesh run`` (τ-bench v1's flags and defaults)."""
+
+    env: str = "retail"
+    task_split: str = "test"
+    task_ids: list[int] | None = None
+    start_index: int = 0
+    end_index: int = -1
+    num_trials: int = Field(default=1, ge=1)
+    agent_strategy: str = "tool-calling"
+    model: str = ""
+    model_provider: str = ""
+    user_strategy: str = "llm"
+    user_model: str = "gpt-4o"
+    user_model_provider: str = ""
+    temperature: float = 0.0
+    max_concurrency: int = Field(default=1, ge=1)
+    seed: int = 10
+    shuffle: bool = False
+    log_dir: Path = Path("results")
+    few_shot_displays_path: str = ""
+    data_dir: Path = CACHE_DATA_DIR
+    env_addr: str | None = None
+    user_addr: str | None = None
+    agent_addr: str | None = None
+    scorer_addr: str | None = None
+    api_base: str = ""
+    user_api_base: str = ""
+    otlp_endpoint: str | None = None
+    retry_errors: Path | None = None
+    resume: Path | None = None
+    max_steps: int = Field(default=MAX_NUM_STEPS, ge=1)
+    quiet: bool = False
+
+    def run_config(self) -> RunConfig:
+        """The orchestrator's view of these settings."""
+        return RunConfig(
+            env=self.env,
+            task_split=self.task_split,
+            task_ids=self.task_ids or None,
+            start_index=self.start_index,
+            end_index=self.end_index,
+            num_trials=self.num_trials,
+            agent=AgentSettings(
+                strategy=self.agent_strategy,
+                model=ModelSettings(
+                    model=self.model,
+                    provider=self.model_provider,
+                    temperature=self.temperature,
+                    seed=self.seed,
+                    api_base=self.api_base,
+                ),
+                few_shot_displays_path=self.few_shot_displays_path,
+            ),
+            user=UserSettings(
+                strategy=self.user_strategy,
+                model=ModelSettings(
+                    model=self.user_model,
+                    provider=self.user_model_provider,
+                    temperature=0.0,
+                    seed=self.seed,
+                    api_base=self.user_api_base,
+                ),
+            ),
+            max_concurrency=self.max_concurrency,
+            seed=self.seed,
+            shuffle=self.shuffle,
+            log_dir=self.log_dir,
+            data_dir=self.data_dir,
+            addresses=ServiceAddresses(
+                env=self.env_addr, user=self.user_addr, agent=self.agent_addr, scorer=self.scorer_addr
+            ),
+            max_steps=self.max_steps,
+            # a live progress bar would garble what a person playing the user types
+            show_progress=not self.quiet and self.user_strategy != "human",
+            otlp_endpoint=self.otlp_endpoint,
+        )
+
+
+class ServiceName(StrEnum):
+    """The services ``taumesh serve`` can run."""
+
+    env = "env"
+    user_sim = "user-sim"
+    agent = "agent"
+    scorer = "scorer"
+
+
+class ServeSettings(TaumeshSettings):
+    """Every option of ``taumesh serve``: a container can set them all through the environment."""
+
+    service: ServiceName
+    host: str = "0.0.0.0"  # noqa: S104 - a service is meant to be reached
+    port: int = Field(default=50051, ge=0, le=65535)
+    data_dir: Path = CACHE_DATA_DIR
+    otlp_endpoint: str | None = None
+
+
+Settings = TypeVar("Settings", bound=TaumeshSettings)
+
+
+def load_settings(settings_cls: type[Settings], flags: Mapping[str, Any], config_file: Path | None) -> Settings:
+    """``settings_cls`` from ``flags`` (only those given on the command line), the environment and ``config_file``.
+
+    Raises :class:`SettingsError` naming each bad setting and where it came from (flag, variable or file).
+    """
+    # The file is chosen at run time; a subclass is how pydantic-settings takes a per-call ``yaml_file``.
+    with_file = type(
+        settings_cls.__name__, (settings_cls,), {"model_config": SettingsConfigDict(yaml_file=config_file)}
+    )
+    try:
+        return cast(Settings, with_file(**flags))
+    except yaml.YAMLError as exc:
+        raise SettingsError(f"{config_file}: not valid YAML: {' '.join(str(exc).split())}") from exc
+    except (AttributeError, TypeError) as exc:  # a file whose top level is a list or a scalar
+        raise SettingsError(f"{config_file}: the file must be a mapping of setting names to values") from exc
+    except SourceError as exc:  # e.g. TAUMESH_TASK_IDS that is not a JSON list
+        cause = f": {exc.__cause__}" if exc.__cause__ else ""
+        raise SettingsError(f"{exc}{cause}") from exc
+    except ValidationError as exc:
+        problems = [_describe(error, settings_cls, flags, config_file) for error in exc.errors()]
+        raise SettingsError("\n".join(problems)) from exc
+
+
+def _describe(
+    error: ErrorDetails, settings_cls: type[TaumeshSettings], flags: Mapping[str, Any], config_file: Path | None
+) -> str:
+    """One line: where the bad setting came from, its name, and what is wrong with it."""
+    field = str(error["loc"][0]) if error["loc"] else ""
+    path = ".".join(str(part) for part in error["loc"])
+    if error["type"] == "extra_forbidden":  # only the file can hold keys that are not fields
+        close = difflib.get_close_matches(field, settings_cls.model_fields, n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        return f"{config_file}: unknown setting {field!r}{hint}"
+    if error["type"] == "missing":
+        return (
+            f"{field} is not set: give it on the command line, as {settings_cls.env_name(field)} "
+            "or in the --config file"
+        )
+    problem = f"{error['msg']} (got {error['input']!r})"
+    if field in flags:
+        return f"--{field.replace('_', '-')}: {problem}"
+    env_name = settings_cls.env_name(field)
+    if any(name.upper() == env_name for name in os.environ):
+        return f"{env_name}: {problem}"
+    return f"{config_file}: {path}: {problem}"

@@ -7,6 +7,8 @@ they are never passed around nor logged.
 from __future__ import annotations
 
 import logging
+import os
+import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -21,6 +23,20 @@ from taumesh.llm.usage import usage_of
 from taumesh.models import ChatMessage, ModelSettings, ToolCall, ToolSchema, Usage
 
 log = logging.getLogger(__name__)
+
+LITELLM_LOGGERS = ("LiteLLM", "LiteLLM Router", "LiteLLM Proxy")
+"""litellm's loggers: kept at WARNING, so a model call logs one DEBUG line (ours), not litellm's INFO lines."""
+
+
+def quiet_litellm() -> None:
+    """Raise litellm's loggers to WARNING, unless ``LITELLM_LOG`` asks for its own logs."""
+    if os.environ.get("LITELLM_LOG"):
+        return
+    for name in LITELLM_LOGGERS:
+        logging.getLogger(name).setLevel(logging.WARNING)
+
+
+quiet_litellm()  # here rather than in _litellm: this module is where taumesh first calls litellm
 
 
 class Completion(BaseModel):
@@ -83,6 +99,18 @@ def _log_retry(settings: ModelSettings) -> Callable[[RetryCallState], None]:
     return before_sleep
 
 
+def _log_call(settings: ModelSettings, attempts: int, started: float, outcome: str) -> None:
+    """The one log line of a model call (DEBUG: a run makes thousands)."""
+    log.debug(
+        "model %s: %s (%d attempt%s, %.2fs)",
+        settings.model,
+        outcome,
+        attempts,
+        "" if attempts == 1 else "s",
+        time.monotonic() - started,
+    )
+
+
 async def complete(
     settings: ModelSettings,
     messages: Sequence[ChatMessage | Mapping[str, Any]],
@@ -106,6 +134,7 @@ async def complete(
     extra_hooks = [hook] if hook is not None else []
     retried = Usage()  # tokens billed for empty replies that were retried
     attempts = 0
+    started = time.monotonic()
     try:
         async for attempt in AsyncRetrying(
             retry=retry_if_exception(is_transient),
@@ -128,15 +157,25 @@ async def complete(
                     except EmptyReply:
                         retried += usage.model_copy(update={"calls": 0})
                         raise
+                total = retried + usage
+                _log_call(
+                    settings,
+                    attempts,
+                    started,
+                    f"finish {call.finish_reason or '?'}, {total.prompt_tokens}+{total.completion_tokens} tokens, "
+                    f"${total.cost_usd:.6f}",
+                )
                 return Completion(
                     message=message,
-                    usage=retried + usage,
+                    usage=total,
                     finish_reason=call.finish_reason or "",
                     model=call.response_model or settings.model,
                 )
-    except ModelError:
+    except ModelError as exc:
+        _log_call(settings, attempts, started, f"failed: {exc}")
         raise
     except Exception as exc:
+        _log_call(settings, attempts, started, f"failed: {describe(exc)}")
         if is_transient(exc):
             raise ModelUnavailable(describe(exc), attempts) from exc
         if isinstance(exc, ContextWindowExceededError):

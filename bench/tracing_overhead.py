@@ -26,7 +26,7 @@ from taumesh.models import AgentSettings, UserSettings  # noqa: E402
 from taumesh.orchestrator.config import RunConfig  # noqa: E402
 from taumesh.orchestrator.runner import run_benchmark  # noqa: E402
 from taumesh.telemetry import setup_telemetry, shutdown_telemetry  # noqa: E402
-from taumesh.telemetry.receiver import OtlpReceiver  # noqa: E402
+from tests.telemetry.receiver import OtlpReceiver  # noqa: E402  (the tests' OTLP/gRPC receiver)
 
 DEFAULT_DATA = Path(os.environ.get("TAUMESH_DATA_DIR", PROJECT_ROOT.parent / "shared" / "taubench_v1"))
 

@@ -21,11 +21,9 @@ from opentelemetry.util.types import AttributeValue
 
 from taumesh.models import AgentSettings, ChatMessage, EpisodeContext, TaskRef, ToolCall, Usage, UserSettings
 from taumesh.orchestrator.config import RunConfig
+from taumesh.telemetry import ToolSpan, capture_content, instruments, scrub, tool_span, trace_id_of, tracer
 from taumesh.telemetry import attributes as A
-from taumesh.telemetry import capture_content, instruments, scrub, tool_span, trace_id_of, tracer
-from taumesh.telemetry.content import messages_json
-from taumesh.telemetry.genai import model_attributes
-from taumesh.telemetry.tools import ToolSpan
+from taumesh.telemetry.genai import messages_json, model_attributes
 
 
 def run_attributes(config: RunConfig) -> dict[str, AttributeValue]:
@@ -151,7 +149,7 @@ def episode_span(config: RunConfig, task: TaskRef, trial: int) -> Iterator[Episo
     run = trace.get_current_span().get_span_context()
     attributes = run_attributes(config)
     attributes.update(
-        {A.TAUMESH_TASK_ID: task.index, A.TAUMESH_TRIAL: trial, A.GEN_AI_AGENT_NAME: config.agent.strategy}
+        {A.TAUMESH_TASK_ID: task.task_id, A.TAUMESH_TRIAL: trial, A.GEN_AI_AGENT_NAME: config.agent.strategy}
     )
     with tracer().start_as_current_span(
         A.SPAN_EPISODE,
@@ -207,7 +205,7 @@ class AgentStep:
         self.span.set_attributes(_usage_attributes(usage))
         self.span.set_attribute(A.TAUMESH_AGENT_TOOL_CALLS, len(message.tool_calls))
         if capture_content():
-            self.span.set_attribute(A.GEN_AI_OUTPUT_MESSAGES, messages_json([message]))
+            self.span.set_attribute(A.GEN_AI_OUTPUT_MESSAGES, messages_json([message.openai()]))
 
 
 @contextmanager
@@ -238,7 +236,7 @@ class UserTurn:
         self.span.set_attributes(_usage_attributes(usage))
         self.span.set_attribute(A.TAUMESH_USER_STOP, stop)
         if capture_content():
-            self.span.set_attribute(A.GEN_AI_OUTPUT_MESSAGES, messages_json([message]))
+            self.span.set_attribute(A.GEN_AI_OUTPUT_MESSAGES, messages_json([message.openai()]))
 
 
 @contextmanager
@@ -253,8 +251,8 @@ def user_turn(settings: UserSettings, phase: str) -> Iterator[UserTurn]:
 
 @contextmanager
 def tool_call(call: ToolCall, session_id: str) -> Iterator[ToolSpan]:
-    """``execute_tool <name>``: one tool call, as the orchestrator makes it (the env service records its own)."""
-    with tool_span(call.name, call.id, call.arguments, kind=SpanKind.CLIENT, session_id=session_id) as span:
+    """``execute_tool <name>``: one tool call (the env service's ``CallTool`` server span runs inside it)."""
+    with tool_span(call.name, call.id, call.arguments, session_id=session_id) as span:
         yield span
 
 

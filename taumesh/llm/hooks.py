@@ -44,8 +44,9 @@ _HOOKS: list[ModelCallHook] = []
 
 
 def add_model_call_hook(hook: ModelCallHook) -> Callable[[], None]:
-    """Wrap every model call of this process in ``hook``; returns a function that removes it."""
-    _HOOKS.append(hook)
+    """Wrap every model call of this process in ``hook`` (once, however often it is added); returns its remover."""
+    if hook not in _HOOKS:
+        _HOOKS.append(hook)
 
     def remove() -> None:
         if hook in _HOOKS:

@@ -4,7 +4,7 @@ Off unless an OTLP endpoint (``--otlp-endpoint``, ``OTEL_EXPORTER_OTLP_ENDPOINT`
 (``OTEL_TRACES_EXPORTER``) is configured; off means no SDK, no exporter and no interceptors.
 """
 
-from taumesh.telemetry.genai import ChatSpan, chat_span
+from taumesh.telemetry.genai import ToolSpan, tool_span
 from taumesh.telemetry.links import jaeger_url, trace_id_of
 from taumesh.telemetry.providers import (
     ServiceTelemetry,
@@ -14,26 +14,22 @@ from taumesh.telemetry.providers import (
     capture_content,
     current,
     instruments,
-    meter,
     setup_telemetry,
     shutdown_telemetry,
     tracer,
 )
 from taumesh.telemetry.redact import scrub
-from taumesh.telemetry.tools import tool_span
 
 __all__ = [
-    "ChatSpan",
     "ServiceTelemetry",
     "Telemetry",
+    "ToolSpan",
     "activate",
     "active_service",
     "capture_content",
-    "chat_span",
     "current",
     "instruments",
     "jaeger_url",
-    "meter",
     "scrub",
     "setup_telemetry",
     "shutdown_telemetry",

@@ -1,13 +1,14 @@
 """The span exporter wrapper that masks secrets in every span before it leaves the process.
 
-Loaded only when tracing is on (it needs the OpenTelemetry SDK).
+Whoever made the span (taumesh, the gRPC instrumentation's exception events, the GenAI utility)
+its name, attributes, events, links and status pass the scrubber. Resources are masked once, when
+a service's providers are built. Loaded only when tracing is on (it needs the SDK).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from opentelemetry.sdk.resources import Resource
 from opentelemetry.sdk.trace import Event, ReadableSpan
 from opentelemetry.sdk.trace.export import SpanExporter, SpanExportResult
 from opentelemetry.trace import Link, Status
@@ -15,39 +16,20 @@ from opentelemetry.trace import Link, Status
 from taumesh.telemetry.redact import Scrubber
 
 
-def scrub_resource(scrubber: Scrubber, resource: Resource) -> Resource:
-    """``resource``, or a copy of it with its secrets masked (``OTEL_RESOURCE_ATTRIBUTES`` may hold some)."""
-    attributes = scrubber.attributes(resource.attributes)
-    return resource if attributes is resource.attributes else Resource(attributes or {}, resource.schema_url)
-
-
-def _event(scrubber: Scrubber, event: Event) -> Event:
-    name, attributes = scrubber.text(event.name), scrubber.attributes(event.attributes)
-    if name == event.name and attributes is event.attributes:
-        return event
-    return Event(name, attributes, event.timestamp)
-
-
-def scrub_span(scrubber: Scrubber, span: ReadableSpan, resource: Resource | None = None) -> ReadableSpan:
-    """``span``, or a copy of it with its secrets masked (name, attributes, events, links, status, resource)."""
-    name = scrubber.text(span.name)
-    attributes = scrubber.attributes(span.attributes)
-    events = [_event(scrubber, e) for e in span.events]
-    links = [
-        link if (masked := scrubber.attributes(link.attributes)) is link.attributes else Link(link.context, masked)
-        for link in span.links
-    ]
+def scrub_span(scrubber: Scrubber, span: ReadableSpan) -> ReadableSpan:
+    """``span``, or a copy of it with its secrets masked."""
+    name, attributes = scrubber.text(span.name), scrubber.attributes(span.attributes)
+    events = [Event(scrubber.text(e.name), scrubber.attributes(e.attributes), e.timestamp) for e in span.events]
+    links = [Link(link.context, scrubber.attributes(link.attributes)) for link in span.links]
     status = span.status
-    if status.description and scrubber.text(status.description) != status.description:
+    if status.description:
         status = Status(status.status_code, scrubber.text(status.description))
-    resource = resource or scrub_resource(scrubber, span.resource)
     unchanged = (
         name == span.name
         and attributes is span.attributes
-        and all(a is b for a, b in zip(events, span.events, strict=True))
-        and all(a is b for a, b in zip(links, span.links, strict=True))
-        and status is span.status
-        and resource is span.resource
+        and [(e.name, e.attributes) for e in events] == [(e.name, e.attributes) for e in span.events]
+        and all(a.attributes is b.attributes for a, b in zip(links, span.links, strict=True))
+        and status.description == span.status.description
     )
     if unchanged:
         return span
@@ -55,7 +37,7 @@ def scrub_span(scrubber: Scrubber, span: ReadableSpan, resource: Resource | None
         name=name,
         context=span.context,
         parent=span.parent,
-        resource=resource,
+        resource=span.resource,
         attributes=attributes,
         events=events,
         links=links,
@@ -73,16 +55,9 @@ class ScrubbingSpanExporter(SpanExporter):
     def __init__(self, inner: SpanExporter, scrubber: Scrubber) -> None:
         self.inner = inner
         self.scrubber = scrubber
-        self._resources: dict[int, tuple[Resource, Resource]] = {}
-
-    def _resource(self, resource: Resource) -> Resource:
-        cached = self._resources.get(id(resource))
-        if cached is None or cached[0] is not resource:
-            cached = self._resources[id(resource)] = (resource, scrub_resource(self.scrubber, resource))
-        return cached[1]
 
     def export(self, spans: Sequence[ReadableSpan]) -> SpanExportResult:
-        return self.inner.export([scrub_span(self.scrubber, s, self._resource(s.resource)) for s in spans])
+        return self.inner.export([scrub_span(self.scrubber, s) for s in spans])
 
     def shutdown(self) -> None:
         self.inner.shutdown()

@@ -1,4 +1,7 @@
-"""The metric instruments: episodes, reward, infrastructure errors, turn latency, tokens and cost."""
+"""The orchestrator's metric instruments: episodes, reward, infrastructure errors, turn latency, tokens and cost.
+
+(The ``gen_ai.client.*`` metrics of each model call come from the GenAI utility, see ``genai.py``.)
+"""
 
 from __future__ import annotations
 
@@ -11,8 +14,6 @@ from taumesh.telemetry import attributes as A
 DURATION_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 120.0, 300.0)
 REWARD_BUCKETS = (0.0, 0.25, 0.5, 0.75, 0.999, 1.0)
 """A reward of exactly 1 lands in its own bucket; everything below it is a failure."""
-GEN_AI_TOKEN_BUCKETS = (1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304)
-GEN_AI_DURATION_BUCKETS = (0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92)
 
 
 @dataclass(frozen=True)
@@ -26,8 +27,6 @@ class Instruments:
     turn_duration: Histogram
     tokens: Counter
     cost: Counter
-    gen_ai_token_usage: Histogram
-    gen_ai_duration: Histogram
 
     @classmethod
     def create(cls, meter: Meter) -> Instruments:
@@ -53,16 +52,4 @@ class Instruments:
             ),
             tokens=meter.create_counter(A.METRIC_TOKENS, "{token}", "Model tokens used."),
             cost=meter.create_counter(A.METRIC_COST, "USD", "Model cost."),
-            gen_ai_token_usage=meter.create_histogram(
-                A.METRIC_GEN_AI_TOKEN_USAGE,
-                "{token}",
-                "Tokens of each LLM call.",
-                explicit_bucket_boundaries_advisory=GEN_AI_TOKEN_BUCKETS,
-            ),
-            gen_ai_duration=meter.create_histogram(
-                A.METRIC_GEN_AI_OPERATION_DURATION,
-                "s",
-                "Duration of each LLM call.",
-                explicit_bucket_boundaries_advisory=GEN_AI_DURATION_BUCKETS,
-            ),
         )

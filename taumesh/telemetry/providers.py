@@ -1,13 +1,15 @@
-"""Tracer and meter providers: one per service, each with its own ``service.name``.
+"""Tracer and meter providers, one per service, each with its own ``service.name``, built from ``OTEL_*``.
 
-A process holds one :class:`Telemetry`. ``taumesh serve env`` makes one service (``taumesh-env``);
-``taumesh run`` makes ``taumesh-orchestrator`` and, for each service it starts in-process, another
-provider with that service's name, so an embedded run still shows five services in Jaeger. Code
-that records spans asks :func:`tracer`: inside an RPC handler that is the serving service's tracer
-(the server interceptor marks the handler's context), elsewhere the process's primary service's.
+A process holds one :class:`Telemetry`. ``taumesh serve env`` has one service (``taumesh-env``);
+``taumesh run`` has ``taumesh-orchestrator`` plus one per service it starts in-process, so an
+embedded run still shows five services. (This is why the SDK's own ``configure`` is not enough: it
+builds one global provider.) Exporters are chosen by the SDK's registry from
+``OTEL_TRACES_EXPORTER``/``OTEL_METRICS_EXPORTER`` and configure themselves from
+``OTEL_EXPORTER_OTLP_*``; samplers, batching and resources read their own variables too.
 
-When no exporter is configured there is no SDK provider at all: :func:`tracer` hands out the API's
-no-op tracer, and no interceptor is installed on any channel or server.
+Tracing is off unless something asks for it (the flag, an OTLP endpoint variable, or an exporter
+variable): the SDK's default of ``otlp`` to localhost would slow every run down exporting to nobody.
+Off, nothing of the SDK is imported and :func:`tracer` hands out the API's no-op tracer.
 """
 
 from __future__ import annotations
@@ -20,23 +22,24 @@ import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from functools import cache, cached_property
-from importlib import metadata as importlib_metadata
-from typing import TYPE_CHECKING, Any
+from functools import cached_property
+from importlib import metadata
+from typing import TYPE_CHECKING, Any, Literal
 
 from opentelemetry import metrics, trace
-from opentelemetry.metrics import Meter, NoOpMeter
 from opentelemetry.trace import NoOpTracer, Tracer
 
 from taumesh.telemetry import attributes as A
-from taumesh.telemetry.config import TelemetryConfig, resolve
 from taumesh.telemetry.metrics import Instruments
 from taumesh.telemetry.redact import Scrubber, install_log_scrubber
 
 if TYPE_CHECKING:
     import grpc
     from opentelemetry.sdk.metrics import MeterProvider
+    from opentelemetry.sdk.resources import Resource
     from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.sdk.trace.export import SpanExporter
+    from opentelemetry.util.genai.handler import TelemetryHandler
 
 log = logging.getLogger(__name__)
 
@@ -55,63 +58,86 @@ SHUTDOWN_TIMEOUT = 5.0
 SCOPE = "taumesh"
 """Instrumentation scope of taumesh's own spans and metrics."""
 
+TRUE = ("1", "true", "yes", "on")
 
-@cache
+
 def _version() -> str:
     try:
-        return importlib_metadata.version("taumesh")
-    except importlib_metadata.PackageNotFoundError:
+        return metadata.version("taumesh")
+    except metadata.PackageNotFoundError:
         return "0"
 
 
+def normalize_endpoint(endpoint: str) -> str:
+    """``host:port`` → ``http://host:port``: a bare address means a plaintext collector, as Jaeger's 4317 is."""
+    endpoint = endpoint.strip()
+    return endpoint if "://" in endpoint else f"http://{endpoint}"
+
+
+def wanted(signal: Literal["traces", "metrics"], endpoint: str | None) -> bool:
+    """Whether the flag or the ``OTEL_*`` variables ask for ``signal`` to be exported."""
+    env = os.environ
+    if env.get("OTEL_SDK_DISABLED", "").strip().lower() in TRUE:
+        return False
+    chosen = env.get(f"OTEL_{signal.upper()}_EXPORTER", "").strip().lower()
+    if chosen:
+        return chosen != "none"
+    endpoints = ("OTEL_EXPORTER_OTLP_ENDPOINT", f"OTEL_EXPORTER_OTLP_{signal.upper()}_ENDPOINT")
+    return bool(endpoint or any(env.get(name) for name in endpoints))
+
+
+def exporter_classes(signal: Literal["traces", "metrics"]) -> dict[str, type[Any]]:
+    """Exporter classes by name, from ``OTEL_<SIGNAL>_EXPORTER`` (default ``otlp``), through the SDK's registry."""
+    from opentelemetry.sdk._configuration import _get_exporter_entry_point, _get_exporter_names, _import_exporters
+
+    names = _get_exporter_names(signal) or [_get_exporter_entry_point("otlp", signal)]
+    traces, metric_exporters, _ = _import_exporters(*((names, []) if signal == "traces" else ([], names)), [])
+    return traces if signal == "traces" else metric_exporters
+
+
 class ServiceTelemetry:
-    """One service's providers (None when telemetry is off)."""
+    """One service's providers (None when its signal is off)."""
 
     def __init__(
-        self,
-        key: str,
-        config: TelemetryConfig,
-        tracer_provider: TracerProvider | None = None,
-        meter_provider: MeterProvider | None = None,
+        self, key: str, tracer_provider: TracerProvider | None = None, meter_provider: MeterProvider | None = None
     ) -> None:
         self.key = key
-        self.config = config
         self.tracer_provider = tracer_provider
         self.meter_provider = meter_provider
-        self._tracers: dict[str, Tracer] = {}
-
-    @property
-    def enabled(self) -> bool:
-        return self.tracer_provider is not None or self.meter_provider is not None
 
     @property
     def tracing(self) -> bool:
         return self.tracer_provider is not None
 
-    @property
-    def capture_content(self) -> bool:
-        return self.config.capture_content and self.tracing
-
-    def tracer(self, scope: str = SCOPE) -> Tracer:
+    @cached_property
+    def tracer(self) -> Tracer:
         if self.tracer_provider is None:
-            return _NOOP_TRACER
-        found = self._tracers.get(scope)
-        if found is None:
-            found = self._tracers[scope] = self.tracer_provider.get_tracer(scope, _version())
-        return found
-
-    def meter(self, scope: str = SCOPE) -> Meter:
-        if self.meter_provider is None:
-            return _NOOP_METER
-        return self.meter_provider.get_meter(scope, _version())
+            return NoOpTracer()
+        return self.tracer_provider.get_tracer(SCOPE, _version())
 
     @cached_property
     def instruments(self) -> Instruments:
-        return Instruments.create(self.meter())
+        if self.meter_provider is None:
+            return Instruments.create(metrics.NoOpMeter(SCOPE))
+        return Instruments.create(self.meter_provider.get_meter(SCOPE, _version()))
+
+    @cached_property
+    def genai(self) -> TelemetryHandler:
+        """OpenTelemetry's GenAI handler on this service's providers (``chat`` and ``execute_tool`` spans)."""
+        from opentelemetry.metrics import NoOpMeterProvider
+        from opentelemetry.trace import NoOpTracerProvider
+        from opentelemetry.util.genai.handler import TelemetryHandler
+
+        return TelemetryHandler(
+            tracer_provider=self.tracer_provider or NoOpTracerProvider(),
+            meter_provider=self.meter_provider or NoOpMeterProvider(),
+            instrumentation_scope_name=SCOPE,
+            instrumentation_scope_version=_version(),
+        )
 
     def server_interceptors(self) -> list[grpc.aio.ServerInterceptor[Any, Any]]:
-        """Interceptors for this service's gRPC server: none when tracing is off."""
-        if not self.enabled:
+        """Interceptors for this service's gRPC server: none when telemetry is off."""
+        if self.tracer_provider is None and self.meter_provider is None:
             return []
         from taumesh.telemetry.rpc import server_interceptors
 
@@ -119,43 +145,37 @@ class ServiceTelemetry:
 
     def client_interceptors(self) -> list[grpc.aio.ClientInterceptor]:
         """Interceptors for channels this service opens: none when tracing is off."""
-        if not self.tracing:
+        if self.tracer_provider is None:
             return []
-        from taumesh.telemetry.rpc import client_interceptors
+        from opentelemetry.instrumentation.grpc import aio_client_interceptors
 
-        return client_interceptors(self)
+        from taumesh.telemetry.rpc import traced
 
-    def force_flush(self, timeout_millis: int = 10_000) -> None:
-        if self.tracer_provider is not None:
-            self.tracer_provider.force_flush(timeout_millis)
-        if self.meter_provider is not None:
-            self.meter_provider.force_flush(timeout_millis)
+        return list(aio_client_interceptors(tracer_provider=self.tracer_provider, filter_=traced))  # type: ignore[no-untyped-call]
 
     def shutdown(self) -> None:
         """Flush and stop exporting (spans and a last metrics collection)."""
-        if self.tracer_provider is not None:
-            self.tracer_provider.shutdown()
-        if self.meter_provider is not None:
-            self.meter_provider.shutdown()
-
-
-_NOOP_TRACER = NoOpTracer()
-_NOOP_METER = NoOpMeter(SCOPE)
+        for provider in (self.tracer_provider, self.meter_provider):
+            if provider is not None:
+                provider.shutdown()
 
 
 class Telemetry:
     """The process's telemetry: its primary service, and the services it hosts in-process."""
 
-    def __init__(self, config: TelemetryConfig, primary: str, scrubber: Scrubber | None = None) -> None:
-        self.config = config
+    def __init__(self, primary: str, endpoint: str | None = None, span_exporter: SpanExporter | None = None) -> None:
         self.primary_key = primary
-        self.scrubber = scrubber or Scrubber()
+        self.endpoint = endpoint
+        self.span_exporter = span_exporter
+        self.traces = span_exporter is not None or wanted("traces", endpoint)
+        self.metrics = wanted("metrics", endpoint)
+        self.scrubber = Scrubber()
         self._services: dict[str, ServiceTelemetry] = {}
         self._shut_down = False
 
     @property
     def enabled(self) -> bool:
-        return self.config.enabled
+        return self.traces or self.metrics
 
     @property
     def primary(self) -> ServiceTelemetry:
@@ -164,26 +184,52 @@ class Telemetry:
     def service(self, key: str) -> ServiceTelemetry:
         """The providers of service ``key`` (``env``, ``user-sim``, …), created on first use."""
         if key not in self._services:
-            self._services[key] = self._build(key)
+            self._services[key] = self._build(key) if self.enabled and not self._shut_down else ServiceTelemetry(key)
         return self._services[key]
 
     def _build(self, key: str) -> ServiceTelemetry:
-        if not self.config.enabled or self._shut_down:
-            return ServiceTelemetry(key, self.config)
-        from taumesh.telemetry.export import scrub_resource
+        from opentelemetry.sdk.metrics import MeterProvider
+        from opentelemetry.sdk.metrics.export import MetricReader, PeriodicExportingMetricReader
+        from opentelemetry.sdk.trace import TracerProvider
+        from opentelemetry.sdk.trace.export import BatchSpanProcessor, SimpleSpanProcessor
 
-        resource = scrub_resource(self.scrubber, self._resource(key))
-        tracer_provider = self._tracer_provider(resource) if self.config.traces else None
-        meter_provider = self._meter_provider(resource) if self.config.metrics else None
-        return ServiceTelemetry(key, self.config, tracer_provider, meter_provider)
+        from taumesh.telemetry.export import ScrubbingSpanExporter
 
-    def _resource(self, key: str) -> Any:
+        resource = self._resource(key)
+        tracer_provider = meter_provider = None
+        if self.traces:
+            tracer_provider = TracerProvider(resource=resource, shutdown_on_exit=False)  # Telemetry.shutdown flushes
+            if self.span_exporter is not None:  # handed each span at once, in order
+                processors = [SimpleSpanProcessor(ScrubbingSpanExporter(self.span_exporter, self.scrubber))]
+            else:
+                processors = [
+                    BatchSpanProcessor(ScrubbingSpanExporter(cls(**self._arguments(name)), self.scrubber))
+                    for name, cls in exporter_classes("traces").items()
+                ]
+            for processor in processors:
+                tracer_provider.add_span_processor(processor)
+        if self.metrics:
+            readers = [
+                cls() if issubclass(cls, MetricReader) else PeriodicExportingMetricReader(cls(**self._arguments(name)))
+                for name, cls in exporter_classes("metrics").items()
+            ]
+            meter_provider = MeterProvider(metric_readers=readers, resource=resource, shutdown_on_exit=False)
+        return ServiceTelemetry(key, tracer_provider, meter_provider)
+
+    def _arguments(self, exporter_name: str) -> dict[str, Any]:
+        """The ``--otlp-endpoint`` flag, for OTLP exporters (it wins over the variables)."""
+        if self.endpoint and exporter_name.startswith("otlp"):
+            return {"endpoint": normalize_endpoint(self.endpoint)}
+        return {}
+
+    def _resource(self, key: str) -> Resource:
+        """``service.name`` and friends over ``OTEL_RESOURCE_ATTRIBUTES``, with secrets masked."""
         from opentelemetry.sdk.resources import Resource
 
         name = SERVICE_NAMES.get(key, f"taumesh-{key}")
         if key == self.primary_key:
             name = os.environ.get("OTEL_SERVICE_NAME") or name  # the standard override, for this process's own service
-        return Resource.create(
+        resource = Resource.create(
             {
                 A.SERVICE_NAME: name,
                 A.SERVICE_NAMESPACE: "taumesh",
@@ -192,62 +238,16 @@ class Telemetry:
                 A.TAUMESH_EMBEDDED: key != self.primary_key,
             }
         )
-
-    def _tracer_provider(self, resource: Any) -> TracerProvider:
-        from opentelemetry.sdk.trace import TracerProvider
-        from opentelemetry.sdk.trace.export import BatchSpanProcessor, ConsoleSpanExporter
-
-        from taumesh.telemetry.export import ScrubbingSpanExporter
-
-        provider = TracerProvider(resource=resource, shutdown_on_exit=False)  # Telemetry.shutdown flushes
-        for name in self.config.traces:
-            if name == "otlp":
-                from opentelemetry.exporter.otlp.proto.grpc.trace_exporter import OTLPSpanExporter
-
-                exporter: Any = (
-                    OTLPSpanExporter(endpoint=self.config.endpoint) if self.config.endpoint else OTLPSpanExporter()
-                )
-            else:
-                exporter = ConsoleSpanExporter()
-            provider.add_span_processor(BatchSpanProcessor(ScrubbingSpanExporter(exporter, self.scrubber)))
-        return provider
-
-    def _meter_provider(self, resource: Any) -> MeterProvider:
-        from opentelemetry.sdk.metrics import MeterProvider
-        from opentelemetry.sdk.metrics.export import ConsoleMetricExporter, PeriodicExportingMetricReader
-
-        readers = []
-        for name in self.config.metrics:
-            if name == "otlp":
-                from opentelemetry.exporter.otlp.proto.grpc.metric_exporter import OTLPMetricExporter
-
-                exporter: Any = (
-                    OTLPMetricExporter(endpoint=self.config.endpoint) if self.config.endpoint else OTLPMetricExporter()
-                )
-            else:
-                exporter = ConsoleMetricExporter()
-            readers.append(PeriodicExportingMetricReader(exporter))
-        return MeterProvider(metric_readers=readers, resource=resource, shutdown_on_exit=False)
+        return Resource(self.scrubber.attributes(resource.attributes) or {}, resource.schema_url)
 
     def shutdown(self, timeout: float = SHUTDOWN_TIMEOUT) -> None:
-        """Flush and shut down every provider, in parallel and within about ``timeout`` seconds.
+        """Flush and shut down every provider, in parallel, waiting about ``timeout`` seconds at most.
 
         An unreachable collector must not hold the end of a run for long: what is not exported by
         then is dropped. Later :meth:`service` calls get no-op providers.
         """
         self._shut_down = True
-
-        def stop(service: ServiceTelemetry) -> None:
-            try:
-                service.shutdown()
-            except Exception:
-                log.warning("telemetry shutdown of %s failed", service.key, exc_info=True)
-
-        threads = [
-            threading.Thread(target=stop, args=(s,), name=f"telemetry-shutdown-{s.key}", daemon=True)
-            for s in self._services.values()
-            if s.enabled
-        ]
+        threads = [threading.Thread(target=s.shutdown, daemon=True) for s in self._services.values()]
         for thread in threads:
             thread.start()
         deadline = time.monotonic() + timeout
@@ -257,78 +257,50 @@ class Telemetry:
             log.warning("telemetry: gave up flushing after %.0fs (is the OTLP endpoint reachable?)", timeout)
 
 
-class ExporterNoise(logging.Filter):
-    """Tames the OTLP exporter's logging: one line per kind of trouble per minute, saying what to do.
-
-    Metrics refused with UNIMPLEMENTED (Jaeger takes traces only) become a hint to set
-    ``OTEL_METRICS_EXPORTER=none``; an unreachable endpoint is reported once a minute, not on every retry.
-    """
-
-    INTERVAL = 60.0
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._last: dict[str, float] = {}
-
-    def _due(self, kind: str) -> bool:
-        now = time.monotonic()
-        if now - self._last.get(kind, -self.INTERVAL) < self.INTERVAL:
-            return False
-        self._last[kind] = now
-        return True
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        message = record.getMessage()
-        if "metrics" in message and "UNIMPLEMENTED" in message:
-            if kind_due := self._due("metrics-refused"):
-                record.msg = (
-                    "the OTLP endpoint does not accept metrics (Jaeger stores traces only); "
-                    "set OTEL_METRICS_EXPORTER=none, or send to an OpenTelemetry Collector"
-                )
-                record.args = ()
-                record.levelno, record.levelname = logging.WARNING, "WARNING"
-            return kind_due
-        if "UNAVAILABLE" in message:
-            if kind_due := self._due("unavailable"):
-                record.msg = f"telemetry: cannot reach the OTLP endpoint; dropping what cannot be sent ({message})"
-                record.args = ()
-                record.levelno, record.levelname = logging.WARNING, "WARNING"
-            return kind_due
-        return True
-
-
-logging.getLogger("opentelemetry.exporter.otlp.proto.grpc.exporter").addFilter(ExporterNoise())
-
-_DISABLED = Telemetry(TelemetryConfig(), "orchestrator")
+_DISABLED = Telemetry("orchestrator")
 _current: Telemetry = _DISABLED
 _global_set = False
 _active: ContextVar[ServiceTelemetry | None] = ContextVar("taumesh_telemetry_service", default=None)
 
 
-def setup_telemetry(service: str, otlp_endpoint: str | None = None, *, set_global: bool = True) -> Telemetry:
+def _normalize_content_capture() -> None:
+    """Let ``OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true`` mean the GenAI utility's ``SPAN_ONLY``."""
+    if os.environ.get(A.ENV_CAPTURE_CONTENT, "").strip().lower() in TRUE:
+        os.environ[A.ENV_CAPTURE_CONTENT] = "SPAN_ONLY"
+
+
+def setup_telemetry(
+    service: str,
+    otlp_endpoint: str | None = None,
+    *,
+    set_global: bool = True,
+    span_exporter: SpanExporter | None = None,
+) -> Telemetry:
     """Configure this process's telemetry for ``service`` (``orchestrator``, ``env``, …) and make it current.
 
-    ``otlp_endpoint`` (the ``--otlp-endpoint`` flag) wins over ``OTEL_EXPORTER_OTLP_ENDPOINT``. With
-    ``set_global`` the primary service's providers also become OpenTelemetry's global ones (for
-    third-party instrumentation such as litellm's); that happens once per process.
+    ``otlp_endpoint`` (the ``--otlp-endpoint`` flag) wins over ``OTEL_EXPORTER_OTLP_ENDPOINT``;
+    ``span_exporter`` (an SDK exporter, such as the in-memory one in tests) replaces the exporters
+    ``OTEL_TRACES_EXPORTER`` names. With ``set_global`` the primary service's providers also become
+    OpenTelemetry's global ones (for third-party instrumentation); that happens once per process.
     """
     global _current, _global_set
     install_log_scrubber()
-    config = resolve(otlp_endpoint)
-    telemetry = Telemetry(config, service)
-    _current = telemetry
-    if telemetry.enabled and set_global and not _global_set:
-        primary = telemetry.primary
+    _normalize_content_capture()
+    telemetry = _current = Telemetry(service, otlp_endpoint, span_exporter)
+    if not telemetry.enabled:
+        return telemetry
+    primary = telemetry.primary
+    if set_global and not _global_set:
         if primary.tracer_provider is not None:
             trace.set_tracer_provider(primary.tracer_provider)
         if primary.meter_provider is not None:
             metrics.set_meter_provider(primary.meter_provider)
         _global_set = True
-    if telemetry.enabled:
-        from taumesh.telemetry.genai import install_model_call_hook
+    from taumesh.llm.hooks import add_model_call_hook
+    from taumesh.telemetry.genai import model_call_hook
 
-        install_model_call_hook()  # chat <model> spans around every LLM call of this process
-        log.info("telemetry on: traces %s, metrics %s", list(config.traces), list(config.metrics))
+    add_model_call_hook(model_call_hook)  # chat <model> spans around every LLM call of this process (once)
+    log.info("telemetry on: traces %s, metrics %s", telemetry.traces, telemetry.metrics)
     return telemetry
 
 
@@ -359,14 +331,9 @@ def activate(service: ServiceTelemetry) -> Iterator[None]:
         _active.reset(token)
 
 
-def tracer(scope: str = SCOPE) -> Tracer:
+def tracer() -> Tracer:
     """The tracer of the active service (the API's no-op tracer when tracing is off)."""
-    return active_service().tracer(scope)
-
-
-def meter(scope: str = SCOPE) -> Meter:
-    """The meter of the active service."""
-    return active_service().meter(scope)
+    return active_service().tracer
 
 
 def instruments() -> Instruments:
@@ -375,5 +342,6 @@ def instruments() -> Instruments:
 
 
 def capture_content() -> bool:
-    """Whether message and tool-argument contents may be recorded (opt-in, and only when tracing)."""
-    return active_service().capture_content
+    """Whether message and tool contents may be recorded: opted in, and tracing."""
+    mode = os.environ.get(A.ENV_CAPTURE_CONTENT, "").strip().upper()
+    return active_service().tracing and mode in ("SPAN_ONLY", "SPAN_AND_EVENT")

@@ -4,8 +4,9 @@ Three nets: attribute *names* that say "secret" have their value replaced; text 
 key (``sk-…``, ``Bearer …``, ``api_key=…``) is masked; and the *values* of secret-looking
 environment variables (``OPENAI_API_KEY``, ``OTEL_EXPORTER_OTLP_HEADERS``' values, …) are masked
 wherever they turn up. :class:`taumesh.telemetry.export.ScrubbingSpanExporter` applies them to every
-span before it leaves the process, whoever created it (our spans, the gRPC instrumentation's
-exception events, litellm's). This module loads no OpenTelemetry SDK.
+span before it leaves the process; the log-record factory to every log line. No maintained
+OpenTelemetry package does this (the Collector's redaction processor runs too late: after export).
+This module loads no OpenTelemetry SDK.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 import logging
 import os
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 from urllib.parse import unquote
 
@@ -58,10 +59,10 @@ SECRET_PATTERNS: list[tuple[tuple[str, ...], re.Pattern[str]]] = [
 """Text that looks like a secret. Each pattern is tried only when the text holds one of its triggers
 (Python's regular expressions are slow on long texts; a substring test is not)."""
 MIN_SECRET_LENGTH = 8
+"""Shorter environment values (``true``, ``1``) are not worth masking everywhere."""
 SHORT_TEXT = 256
 SHORT_CACHE_SIZE = 8192
 """Short texts (names, ids, models) repeat from span to span: their masked form is remembered."""
-"""Shorter environment values (``true``, ``1``) are not worth masking everywhere."""
 
 
 def secret_values(env: Mapping[str, str] | None = None) -> set[str]:
@@ -85,16 +86,10 @@ def secret_values(env: Mapping[str, str] | None = None) -> set[str]:
 class Scrubber:
     """Masks secrets in text, attribute maps and spans."""
 
-    def __init__(self, extra_secrets: Iterable[str] = (), env: Mapping[str, str] | None = None) -> None:
-        self._secrets = sorted(secret_values(env) | {s for s in extra_secrets if len(s) >= MIN_SECRET_LENGTH}, key=len)
-        self._secrets.reverse()  # longest first, so a value containing another is masked whole
+    def __init__(self, env: Mapping[str, str] | None = None) -> None:
+        # longest first, so a value containing another is masked whole
+        self._secrets = sorted(secret_values(env), key=len, reverse=True)
         self._short: dict[str, str] = {}
-
-    def add_secret(self, value: str) -> None:
-        """Mask ``value`` from now on (a key read from a file rather than the environment)."""
-        if len(value) >= MIN_SECRET_LENGTH and value not in self._secrets:
-            self._secrets = sorted([*self._secrets, value], key=len, reverse=True)
-            self._short.clear()
 
     def text(self, value: str) -> str:
         """``value`` with anything that looks like a secret masked."""

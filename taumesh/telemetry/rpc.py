@@ -1,32 +1,26 @@
-"""gRPC interceptors: client and server spans, and W3C ``traceparent`` propagation in call metadata.
+"""gRPC server interceptors: OpenTelemetry's gRPC instrumentation, then the handler run as its service's.
 
-The spans come from the OpenTelemetry gRPC instrumentation, given the service's own tracer
-provider (so an embedded service reports its own ``service.name``). What it records of the call:
-method, service, status code, peer address and the ``user-agent`` header. No request or response
-hook is installed, so no other metadata (``authorization`` included) and no message ever reaches a span.
-
+The instrumentation gets the service's own tracer provider (so an embedded service reports its own
+``service.name``) and records method, status, peer and ``user-agent``. No request or response hook
+is installed, so no other metadata (``authorization`` included) and no message reaches a span.
 Health checks and reflection get no spans.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import grpc
-from opentelemetry.instrumentation.grpc import aio_client_interceptors, aio_server_interceptor
+from opentelemetry.instrumentation.grpc import aio_server_interceptor, filters
 
-from taumesh.telemetry.providers import ServiceTelemetry, activate
+from taumesh.telemetry.providers import activate
 
-UNTRACED_METHODS = ("/grpc.health.v1.", "/grpc.reflection.")
+if TYPE_CHECKING:
+    from taumesh.telemetry.providers import ServiceTelemetry
 
-
-def _traced(details: Any) -> bool:
-    """False for health checks and reflection (the instrumentation's own filters are slower)."""
-    method = getattr(details, "method", "") or ""
-    if isinstance(method, bytes):
-        method = method.decode()
-    return not method.startswith(UNTRACED_METHODS)
+traced = filters.negate(filters.service_prefix("grpc."))  # type: ignore[no-untyped-call]
+"""Every call but health checks (``grpc.health.v1``) and reflection (``grpc.reflection``)."""
 
 
 class ActivateService(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
@@ -57,14 +51,5 @@ def server_interceptors(service: ServiceTelemetry) -> list[grpc.aio.ServerInterc
     """The server span (continuing the caller's trace), then the handler run as ``service``."""
     interceptors: list[grpc.aio.ServerInterceptor[Any, Any]] = []
     if service.tracer_provider is not None:
-        interceptors.append(
-            aio_server_interceptor(tracer_provider=service.tracer_provider, filter_=_traced)  # type: ignore[no-untyped-call]
-        )
-    interceptors.append(ActivateService(service))
-    return interceptors
-
-
-def client_interceptors(service: ServiceTelemetry) -> list[Any]:
-    """Client spans for calls ``service`` makes, and the ``traceparent`` header on each call."""
-    interceptors = aio_client_interceptors(tracer_provider=service.tracer_provider, filter_=_traced)  # type: ignore[no-untyped-call]
-    return list(interceptors)
+        interceptors.append(aio_server_interceptor(tracer_provider=service.tracer_provider, filter_=traced))  # type: ignore[no-untyped-call]
+    return [*interceptors, ActivateService(service)]

@@ -1,4 +1,4 @@
-"""Helpers for the telemetry tests: an in-process OTLP receiver, traces grouped by id."""
+"""Helpers for the telemetry tests: the SDK's in-memory exporter, an OTLP receiver, traces grouped by id."""
 
 from __future__ import annotations
 
@@ -6,8 +6,10 @@ from collections import defaultdict
 from collections.abc import Iterator
 
 import pytest
+from opentelemetry.sdk.trace import ReadableSpan
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
-from taumesh.telemetry.receiver import OtlpReceiver, ReceivedSpan
+from tests.telemetry.receiver import OtlpReceiver, ReceivedSpan
 
 OTEL_VARIABLES = (
     "OTEL_SDK_DISABLED",
@@ -39,6 +41,33 @@ def receiver() -> Iterator[OtlpReceiver]:
         yield running
     finally:
         running.stop()
+
+
+@pytest.fixture
+def memory() -> InMemorySpanExporter:
+    """The SDK's in-memory exporter, for ``setup_telemetry(..., span_exporter=memory)``."""
+    return InMemorySpanExporter()
+
+
+def received(spans: tuple[ReadableSpan, ...]) -> list[ReceivedSpan]:
+    """SDK spans in the receiver's flat form, so the same helpers read both."""
+    return [
+        ReceivedSpan(
+            service=str(span.resource.attributes.get("service.name", "")),
+            name=span.name,
+            trace_id=f"{span.context.trace_id:032x}" if span.context else "",
+            span_id=f"{span.context.span_id:016x}" if span.context else "",
+            parent_span_id=f"{span.parent.span_id:016x}" if span.parent else "",
+            kind=span.kind.value + 1,  # OTLP numbers kinds from 1 (internal)
+            attributes=dict(span.attributes or {}),
+            resource=dict(span.resource.attributes),
+            events=[(e.name, dict(e.attributes or {})) for e in span.events],
+            links=[(f"{link.context.trace_id:032x}", f"{link.context.span_id:016x}") for link in span.links],
+            status_code=span.status.status_code.value,
+            start_ns=span.start_time or 0,
+        )
+        for span in spans
+    ]
 
 
 def by_trace(spans: list[ReceivedSpan]) -> dict[str, list[ReceivedSpan]]:

@@ -1,29 +1,38 @@
-"""Telemetry inside one process: the embedded stack still reports five services; chat spans; content opt-in."""
+"""Telemetry inside one process, on the SDK's in-memory exporter: the embedded stack still reports five services;
+chat spans from the GenAI utility; content opt-in."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
-from taumesh.models import AgentSettings, ModelSettings, Usage, UserSettings
+import taumesh.telemetry.attributes as A
+from taumesh.llm.hooks import ModelCall
+from taumesh.models import AgentSettings, ModelSettings, ToolSchema, Usage, UserSettings
 from taumesh.orchestrator.config import RunConfig
 from taumesh.orchestrator.runner import RunSummary, print_summary, run_benchmark
-from taumesh.telemetry import activate, chat_span, setup_telemetry, shutdown_telemetry
-from taumesh.telemetry.attributes import REGISTRY
+from taumesh.telemetry import activate, setup_telemetry, shutdown_telemetry
 from taumesh.telemetry.genai import model_call_hook, provider_name, server_attributes
-from taumesh.telemetry.receiver import OtlpReceiver, ReceivedSpan
-from tests.telemetry.conftest import assert_one_tree, by_trace
+from tests.telemetry.conftest import assert_one_tree, by_trace, received
+from tests.telemetry.receiver import ReceivedSpan
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 FIVE = {"taumesh-env", "taumesh-user-sim", "taumesh-agent", "taumesh-scorer", "taumesh-orchestrator"}
-CONTENT_ATTRIBUTES = {spec.name for spec in REGISTRY if spec.opt_in}
+CONTENT_ATTRIBUTES = {
+    "gen_ai.input.messages",
+    "gen_ai.output.messages",
+    "gen_ai.system_instructions",
+    "gen_ai.tool.definitions",
+    "gen_ai.tool.call.arguments",
+    "gen_ai.tool.call.result",
+}
 
 
-def embedded_run(v1_data_dir: Path, log_dir: Path, endpoint: str | None) -> RunSummary:
+def embedded_run(v1_data_dir: Path, log_dir: Path, memory: InMemorySpanExporter | None) -> RunSummary:
     config = RunConfig(
         env="retail",
         task_ids=[0, 5],
@@ -33,7 +42,7 @@ def embedded_run(v1_data_dir: Path, log_dir: Path, endpoint: str | None) -> RunS
         log_dir=log_dir,
         show_progress=False,
     )
-    setup_telemetry("orchestrator", endpoint, set_global=False)
+    setup_telemetry("orchestrator", set_global=False, span_exporter=memory)
     try:
         return asyncio.run(run_benchmark(config))
     finally:
@@ -42,11 +51,11 @@ def embedded_run(v1_data_dir: Path, log_dir: Path, endpoint: str | None) -> RunS
 
 @pytest.mark.usefixtures("clean_otel_env")
 def test_embedded_run_reports_five_services_without_content(
-    v1_data_dir: Path, tmp_path: Path, receiver: OtlpReceiver
+    v1_data_dir: Path, tmp_path: Path, memory: InMemorySpanExporter
 ) -> None:
-    summary = embedded_run(v1_data_dir, tmp_path, receiver.endpoint)
+    summary = embedded_run(v1_data_dir, tmp_path, memory)
     assert all(r.reward == 1.0 for r in summary.results)
-    spans = receiver.spans()
+    spans = received(memory.get_finished_spans())
     traces = by_trace(spans)
     episodes = [t for t in traces.values() if any(s.name == "episode" for s in t)]
     assert len(episodes) == 2
@@ -90,13 +99,13 @@ def test_summary_links_failed_episodes_to_jaeger(
     assert "a" * 32 not in out
 
 
-def chat_spans(receiver: OtlpReceiver) -> list[ReceivedSpan]:
-    return [s for s in receiver.spans() if s.name.startswith("chat ")]
+def chat_spans(memory: InMemorySpanExporter) -> list[ReceivedSpan]:
+    return [s for s in received(memory.get_finished_spans()) if s.name.startswith("chat ")]
 
 
 @pytest.mark.usefixtures("clean_otel_env")
-def test_chat_span_records_model_tokens_cost_and_finish(
-    receiver: OtlpReceiver, monkeypatch: pytest.MonkeyPatch
+def test_chat_span_records_model_tokens_cost_finish_and_opted_in_content(
+    memory: InMemorySpanExporter, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT", "true")
     settings = ModelSettings(
@@ -106,71 +115,66 @@ def test_chat_span_records_model_tokens_cost_and_finish(
         seed=10,
         api_base="https://u:sk-SECRETSECRET@llm.example:8443/v1",
     )
-    response = SimpleNamespace(
-        id="chatcmpl-1",
-        model="gpt-4o-2024-08-06",
-        usage=SimpleNamespace(prompt_tokens=120, completion_tokens=7),
-        choices=[SimpleNamespace(finish_reason="stop", message={"role": "assistant", "content": "Hello!"})],
-        _hidden_params={"response_cost": 0.0012},
-    )
-    telemetry = setup_telemetry("orchestrator", receiver.endpoint, set_global=False)
+    messages = [{"role": "system", "content": "policy"}, {"role": "user", "content": "hi"}]
+    tools = [ToolSchema(name="find_user", description="Find a user.", parameters={"type": "object"})]
+    ok = ModelCall(settings=settings, attempt=1, messages=messages, tools=tools)
+    failed = ModelCall(settings=settings, attempt=2, messages=messages)
+    telemetry = setup_telemetry("orchestrator", set_global=False, span_exporter=memory)
     try:
         with activate(telemetry.service("agent")):
-            messages = [{"role": "system", "content": "policy"}, {"role": "user", "content": "hi"}]
-            with chat_span(settings, messages=messages) as chat:
-                chat.record_response(response)
-            with pytest.raises(TimeoutError), chat_span(settings):
+            with model_call_hook(ok):
+                ok.usage = Usage(prompt_tokens=120, completion_tokens=7, cost_usd=0.0012, calls=1)
+                ok.finish_reason, ok.response_model = "stop", "gpt-4o-2024-08-06"
+            with pytest.raises(TimeoutError), model_call_hook(failed):
                 raise TimeoutError("model timed out")
     finally:
         shutdown_telemetry()
-    ok, failed = sorted(chat_spans(receiver), key=lambda s: s.start_ns)
-    assert ok.service == "taumesh-agent"
-    assert ok.name == "chat gpt-4o"
-    assert ok.kind == 3  # CLIENT
-    attributes = ok.attributes
+    done, timed_out = sorted(chat_spans(memory), key=lambda s: s.start_ns)
+    assert done.service == "taumesh-agent"
+    assert done.name == "chat gpt-4o"
+    assert done.kind == 3  # CLIENT
+    attributes = done.attributes
     assert attributes["gen_ai.operation.name"] == "chat"
     assert attributes["gen_ai.provider.name"] == "openai"
     assert attributes["gen_ai.system"] == "openai"
     assert attributes["gen_ai.request.model"] == "gpt-4o"
+    assert attributes["gen_ai.request.seed"] == 10
     assert attributes["gen_ai.response.model"] == "gpt-4o-2024-08-06"
-    assert attributes["gen_ai.response.id"] == "chatcmpl-1"
     assert attributes["gen_ai.usage.input_tokens"] == 120
     assert attributes["gen_ai.usage.output_tokens"] == 7
-    assert attributes["gen_ai.response.finish_reasons"] == ["stop"]
+    assert list(attributes["gen_ai.response.finish_reasons"]) == ["stop"]
     assert attributes["taumesh.cost_usd"] == pytest.approx(0.0012)
+    assert attributes["taumesh.llm.attempt"] == 1
     assert attributes["server.address"] == "llm.example"
-    assert json.loads(attributes["gen_ai.input.messages"]) == [
-        {"role": "user", "parts": [{"type": "text", "content": "hi"}]}
-    ]
+    assert attributes["server.port"] == 8443
+    (asked,) = json.loads(attributes["gen_ai.input.messages"])  # the system message is not among them
+    assert (asked["role"], asked["parts"]) == ("user", [{"type": "text", "content": "hi"}])
     assert json.loads(attributes["gen_ai.system_instructions"]) == [{"type": "text", "content": "policy"}]
-    assert json.loads(attributes["gen_ai.output.messages"])[0]["parts"][0]["content"] == "Hello!"
+    assert json.loads(attributes["gen_ai.tool.definitions"])[0]["name"] == "find_user"
     assert "SECRET" not in json.dumps(attributes)
-    assert failed.attributes["error.type"] == "TimeoutError"
-    assert failed.status_code == 2  # ERROR
-    metrics = receiver.metric_names()["taumesh-agent"]
-    assert {"gen_ai.client.token.usage", "gen_ai.client.operation.duration"} <= metrics
+    assert timed_out.attributes["error.type"] == "TimeoutError"
+    assert timed_out.attributes["taumesh.llm.attempt"] == 2
+    assert timed_out.status_code == 2  # ERROR
 
 
 @pytest.mark.usefixtures("clean_otel_env")
-def test_model_call_hook_makes_chat_spans(receiver: OtlpReceiver) -> None:
-    settings = ModelSettings(model="claude-3-5-sonnet-20241022")
-    call = SimpleNamespace(settings=settings, attempt=2, usage=None, finish_reason=None, response_model=None)
-    telemetry = setup_telemetry("user-sim", receiver.endpoint, set_global=False)
+def test_chat_span_holds_no_content_unless_opted_in(memory: InMemorySpanExporter) -> None:
+    call = ModelCall(
+        settings=ModelSettings(model="claude-3-5-sonnet-20241022"),
+        attempt=1,
+        messages=[{"role": "user", "content": "hi"}],
+    )
+    telemetry = setup_telemetry("user-sim", set_global=False, span_exporter=memory)
     try:
         with activate(telemetry.service("user-sim")), model_call_hook(call):
             call.usage = Usage(prompt_tokens=50, completion_tokens=5, cost_usd=0.001, calls=1)
-            call.finish_reason = "stop"
-            call.response_model = "claude-3-5-sonnet-20241022"
     finally:
         shutdown_telemetry()
-    (span,) = chat_spans(receiver)
+    (span,) = chat_spans(memory)
     assert span.service == "taumesh-user-sim"
     assert span.attributes["gen_ai.provider.name"] == "anthropic"
     assert span.attributes["gen_ai.usage.input_tokens"] == 50
-    assert span.attributes["gen_ai.usage.output_tokens"] == 5
-    assert span.attributes["gen_ai.response.finish_reasons"] == ["stop"]
-    assert span.attributes["taumesh.llm.attempt"] == 2
-    assert "gen_ai.input.messages" not in span.attributes
+    assert not CONTENT_ATTRIBUTES & set(span.attributes)
 
 
 def test_provider_and_server_attributes() -> None:
@@ -179,6 +183,7 @@ def test_provider_and_server_attributes() -> None:
     assert provider_name(ModelSettings(model="x", provider="vertex_ai")) == "gcp.vertex_ai"
     assert provider_name(ModelSettings(model="Qwen/Qwen2.5-7B", api_base="http://localhost:8000/v1")) == "qwen"
     assert provider_name(ModelSettings(model="my-model", api_base="http://localhost:8000/v1")) == "openai"
+    assert provider_name(ModelSettings(model="my-model")) == "_OTHER"
     assert server_attributes("http://user:pw@host.example:9000/v1?key=k") == {
         "server.address": "host.example",
         "server.port": 9000,
@@ -186,14 +191,15 @@ def test_provider_and_server_attributes() -> None:
     assert server_attributes("") == {}
 
 
-def test_docs_list_every_registered_name() -> None:
+def test_docs_list_every_name() -> None:
     docs = (PROJECT_ROOT / "docs" / "telemetry.md").read_text(encoding="utf-8")
-    missing = [spec.name for spec in REGISTRY if f"`{spec.name}`" not in docs]
+    names = [value for key, value in vars(A).items() if key.isupper() and isinstance(value, str)]
+    missing = [name for name in names if f"`{name}" not in docs and not name.startswith(("OTEL_", "TAUMESH_"))]
     assert not missing, f"docs/telemetry.md lacks {missing}"
 
 
 @pytest.mark.usefixtures("clean_otel_env")
-def test_llm_client_calls_become_chat_spans(receiver: OtlpReceiver, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_llm_client_calls_become_chat_spans(memory: InMemorySpanExporter, monkeypatch: pytest.MonkeyPatch) -> None:
     """``setup_telemetry`` hooks ``taumesh.llm``: a real ``complete`` call (litellm's mock response) is traced."""
     client = pytest.importorskip("taumesh.llm.client")
     from taumesh.llm import complete
@@ -206,7 +212,7 @@ def test_llm_client_calls_become_chat_spans(receiver: OtlpReceiver, monkeypatch:
         return await real(mock_response="Hello there", **kwargs)
 
     monkeypatch.setattr(client.litellm, "acompletion", mocked)
-    telemetry = setup_telemetry("orchestrator", receiver.endpoint, set_global=False)
+    telemetry = setup_telemetry("orchestrator", set_global=False, span_exporter=memory)
 
     async def call() -> object:
         with activate(telemetry.service("agent")):
@@ -216,20 +222,20 @@ def test_llm_client_calls_become_chat_spans(receiver: OtlpReceiver, monkeypatch:
         asyncio.run(call())
     finally:
         shutdown_telemetry()
-    (span,) = chat_spans(receiver)
+    (span,) = chat_spans(memory)
     assert span.service == "taumesh-agent"
     assert span.name == "chat gpt-4o-mini"
     assert span.attributes["gen_ai.provider.name"] == "openai"
     assert span.attributes["gen_ai.usage.input_tokens"] > 0
     assert span.attributes["gen_ai.usage.output_tokens"] > 0
-    assert span.attributes["gen_ai.response.finish_reasons"] == ["stop"]
+    assert list(span.attributes["gen_ai.response.finish_reasons"]) == ["stop"]
     assert "taumesh.cost_usd" in span.attributes
     assert secret not in json.dumps(span.attributes) + json.dumps(span.resource)
 
 
 @pytest.mark.usefixtures("clean_otel_env")
 def test_failed_episode_is_an_error_trace_with_its_id_in_the_result(
-    v1_data_dir: Path, tmp_path: Path, receiver: OtlpReceiver
+    v1_data_dir: Path, tmp_path: Path, memory: InMemorySpanExporter
 ) -> None:
     config = RunConfig(
         env="retail",
@@ -240,14 +246,14 @@ def test_failed_episode_is_an_error_trace_with_its_id_in_the_result(
         log_dir=tmp_path,
         show_progress=False,
     )
-    setup_telemetry("orchestrator", receiver.endpoint, set_global=False)
+    setup_telemetry("orchestrator", set_global=False, span_exporter=memory)
     try:
         summary = asyncio.run(run_benchmark(config))
     finally:
         shutdown_telemetry()
     (result,) = summary.results
     assert result.is_error
-    trace = by_trace(receiver.spans())[result.info["trace_id"]]
+    trace = by_trace(received(memory.get_finished_spans()))[result.info["trace_id"]]
     assert_one_tree(trace)
     root = next(s for s in trace if s.name == "episode")
     assert root.status_code == 2  # ERROR

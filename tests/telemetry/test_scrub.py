@@ -86,7 +86,7 @@ def test_attributes_by_name_and_value() -> None:
 
 def test_exporter_masks_spans_of_any_origin() -> None:
     memory = InMemorySpanExporter()
-    provider = TracerProvider(resource=Resource.create({"service.name": "t", "leak": KEY}))
+    provider = TracerProvider(resource=Resource.create({"service.name": "t"}))
     provider.add_span_processor(SimpleSpanProcessor(ScrubbingSpanExporter(memory, scrubber())))
     tracer = provider.get_tracer("test")
     with tracer.start_as_current_span("call", attributes={"detail": f"Bearer {KEY}"}) as span:
@@ -99,9 +99,26 @@ def test_exporter_masks_spans_of_any_origin() -> None:
     assert KEY not in repr(dict(dirty.attributes or {}))
     assert KEY not in repr([dict(e.attributes or {}) for e in dirty.events])
     assert KEY not in (dirty.status.description or "")
-    assert KEY not in repr(dict(dirty.resource.attributes))
     assert dirty.context == dirty.context and dirty.name == "call"
     assert dict(clean.attributes or {}) == {"gen_ai.tool.name": "x"}
+
+
+@pytest.mark.usefixtures("clean_otel_env")
+def test_resource_attributes_are_masked(monkeypatch: pytest.MonkeyPatch, memory: InMemorySpanExporter) -> None:
+    from taumesh.telemetry import setup_telemetry, shutdown_telemetry, tracer
+
+    monkeypatch.setenv("OTEL_RESOURCE_ATTRIBUTES", f"deployment.environment=test,note={KEY}")
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    setup_telemetry("env", set_global=False, span_exporter=memory)
+    try:
+        with tracer().start_as_current_span("x"):
+            pass
+    finally:
+        shutdown_telemetry()
+    (span,) = memory.get_finished_spans()
+    assert span.resource.attributes["note"] == REDACTED
+    assert span.resource.attributes["deployment.environment"] == "test"
+    assert span.resource.attributes["service.name"] == "taumesh-env"
 
 
 def trace_status_error(description: str) -> Status:

@@ -8,7 +8,7 @@ from opentelemetry.trace import NoOpTracer
 
 import taumesh.telemetry.providers as providers
 from taumesh.telemetry import current, setup_telemetry, shutdown_telemetry, tracer
-from taumesh.telemetry.config import normalize_endpoint, resolve
+from taumesh.telemetry.providers import exporter_classes, normalize_endpoint, wanted
 
 
 class ExporterCreated(AssertionError):
@@ -62,26 +62,50 @@ def test_sdk_disabled_wins_over_the_flag(monkeypatch: pytest.MonkeyPatch) -> Non
     assert not current().enabled
 
 
-def test_resolve_from_flag_and_environment() -> None:
-    assert not resolve(None, {}).enabled
-    assert resolve(None, {"OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT": "true"}).capture_content
-    flag = resolve("localhost:4317", {})
-    assert flag.traces == ("otlp",) and flag.metrics == ("otlp",)
-    assert flag.endpoint == "http://localhost:4317"
-    env = resolve(None, {"OTEL_EXPORTER_OTLP_ENDPOINT": "http://collector:4317"})
-    assert env.traces == ("otlp",) and env.endpoint is None  # the exporter reads the variable itself
-    assert resolve(None, {"OTEL_TRACES_EXPORTER": "console"}).traces == ("console",)
-    assert resolve(None, {"OTEL_TRACES_EXPORTER": "console"}).metrics == ()
-    only_traces = resolve("localhost:4317", {"OTEL_METRICS_EXPORTER": "none"})
-    assert only_traces.traces == ("otlp",) and only_traces.metrics == ()
-    assert resolve(None, {"OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "http://x:4317"}).metrics == ()
-    assert not resolve("localhost:4317", {"OTEL_SDK_DISABLED": "true"}).enabled
+@pytest.mark.usefixtures("clean_otel_env")
+def test_what_is_exported_follows_the_flag_and_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert not wanted("traces", None) and not wanted("metrics", None)  # the SDK would export to localhost
+    assert wanted("traces", "localhost:4317") and wanted("metrics", "localhost:4317")
+    monkeypatch.setenv("OTEL_METRICS_EXPORTER", "none")
+    assert wanted("traces", "localhost:4317") and not wanted("metrics", "localhost:4317")
+    monkeypatch.setenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "http://x:4317")
+    assert wanted("traces", None)
+    monkeypatch.delenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")
+    monkeypatch.setenv("OTEL_TRACES_EXPORTER", "console")
+    assert wanted("traces", None)
+    monkeypatch.setenv("OTEL_SDK_DISABLED", "true")
+    assert not wanted("traces", "localhost:4317")
+
+
+@pytest.mark.usefixtures("clean_otel_env")
+def test_exporters_come_from_the_sdk_registry(monkeypatch: pytest.MonkeyPatch) -> None:
+    from opentelemetry.exporter.otlp.proto.grpc.metric_exporter import OTLPMetricExporter
+    from opentelemetry.exporter.otlp.proto.grpc.trace_exporter import OTLPSpanExporter
+    from opentelemetry.sdk.trace.export import ConsoleSpanExporter
+
+    assert list(exporter_classes("traces").values()) == [OTLPSpanExporter]
+    assert list(exporter_classes("metrics").values()) == [OTLPMetricExporter]
+    monkeypatch.setenv("OTEL_TRACES_EXPORTER", "console,otlp")
+    assert list(exporter_classes("traces").values()) == [ConsoleSpanExporter, OTLPSpanExporter]
 
 
 def test_normalize_endpoint() -> None:
     assert normalize_endpoint("localhost:4317") == "http://localhost:4317"
     assert normalize_endpoint("https://otel.example.com:4317") == "https://otel.example.com:4317"
     assert normalize_endpoint(" http://127.0.0.1:4317 ") == "http://127.0.0.1:4317"
+
+
+@pytest.mark.usefixtures("clean_otel_env")
+def test_content_capture_true_means_span_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true`` keeps working with the GenAI utility."""
+    from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+
+    monkeypatch.setenv("OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT", "true")
+    telemetry = setup_telemetry("orchestrator", set_global=False, span_exporter=InMemorySpanExporter())
+    try:
+        assert telemetry.primary.genai.should_capture_content()
+    finally:
+        shutdown_telemetry()
 
 
 def test_off_loads_no_sdk() -> None:

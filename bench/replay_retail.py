@@ -71,7 +71,7 @@ def rss_after_gc() -> int:
 
 
 def task_ref(index: int) -> common_pb2.TaskRef:
-    return common_pb2.TaskRef(domain=DOMAIN, split=SPLIT, index=index)
+    return common_pb2.TaskRef(domain=DOMAIN, split=SPLIT, task_id=str(index))
 
 
 # ------------------------------------------------------------------------------------- 1. over gRPC
@@ -103,7 +103,8 @@ async def replay_gold(clients: ServiceClients, session_id: str, task: Task, epis
             request_id=f"{episode_id}:{step}",
         )
         result: env_pb2.CallToolResponse = await clients.env.CallTool(request, timeout=RPC_TIMEOUT)
-        assert not result.aborted, f"task {episode_id} step {step} aborted: {result.observation}"
+        aborted = result.status == env_pb2.TOOL_CALL_STATUS_ABORTED
+        assert not aborted, f"task {episode_id} step {step} aborted: {result.observation}"
 
 
 async def play_episode(clients: ServiceClients, index: int, task: Task, episode_id: str) -> tuple[EpisodeTiming, float]:
@@ -122,7 +123,10 @@ async def play_episode(clients: ServiceClients, index: int, task: Task, episode_
     said = common_pb2.Message(role=common_pb2.ROLE_ASSISTANT, content=" ".join(task.outputs))
     score: scorer_pb2.ScoreEpisodeResponse = await clients.scorer.ScoreEpisode(
         scorer_pb2.ScoreEpisodeRequest(
-            task=task_ref(index), ended=True, final_data_hash=final.data_hash, conversation=[said]
+            task=task_ref(index),
+            termination=common_pb2.TERMINATION_USER_STOP,
+            final_data_hash=final.data_hash,
+            conversation=[said],
         ),
         timeout=RPC_TIMEOUT,
     )

@@ -17,7 +17,7 @@ from rich.table import Table
 from taumesh.convert import message_to_proto, model_to_proto, task_ref_to_proto, usage_from_proto
 from taumesh.domains import Catalog
 from taumesh.models import ChatMessage, ModelSettings, TaskRef, Usage
-from taumesh.orchestrator.results import RunResult, load_results, write_json_atomically
+from taumesh.orchestrator.results import RunResult, load_results, results_task_id, write_json_atomically
 from taumesh.rpc.server import CHANNEL_OPTIONS, start_server
 from taumesh.scorer.v1 import scorer_pb2, scorer_pb2_grpc
 from taumesh.services.scorer import scorer_service
@@ -46,7 +46,7 @@ class AnalyzeError(Exception):
 class FaultRow(BaseModel):
     """The analysis of one failed episode."""
 
-    task_id: int
+    task_id: int | str
     trial: int
     author: str | None
     """user, agent or environment; None when the analysis failed (see ``error``)."""
@@ -82,7 +82,7 @@ def failed_episodes(results: list[RunResult]) -> list[RunResult]:
 def episode_request(result: RunResult, task: TaskRef | None) -> scorer_pb2.FailedEpisode:
     """The FailedEpisode of one results entry: a task reference, or the task as the file recorded it."""
     episode = scorer_pb2.FailedEpisode(
-        task_id=result.task_id,
+        task_id=str(result.task_id),
         trial=result.trial,
         trajectory=[message_to_proto(ChatMessage.from_openai(m)) for m in result.traj],
         reward_info_json=json.dumps(result.info.get("reward_info")) if result.info.get("reward_info") else "",
@@ -109,7 +109,7 @@ def episode_request(result: RunResult, task: TaskRef | None) -> scorer_pb2.Faile
 def row_from_report(report: scorer_pb2.FaultReport) -> FaultRow:
     """A report as a row of the JSON file."""
     return FaultRow(
-        task_id=report.task_id,
+        task_id=results_task_id(report.task_id),
         trial=report.trial,
         author=_AUTHORS.get(report.author),
         fault_type=_KINDS.get(report.fault_type),
@@ -149,7 +149,8 @@ async def analyze_results(
     results = load_results(results_path)
     failed = failed_episodes(results)
     requests = [
-        episode_request(r, TaskRef(domain=env, split=task_split, index=r.task_id) if env else None) for r in failed
+        episode_request(r, TaskRef(domain=env, split=task_split, task_id=str(r.task_id)) if env else None)
+        for r in failed
     ]
     semaphore = asyncio.Semaphore(max(1, max_concurrency))
     model_pb = model_to_proto(model)
@@ -165,7 +166,7 @@ async def analyze_results(
                 except grpc.aio.AioRpcError as exc:
                     error = f"{exc.code().name}: {exc.details()}"
                     return FaultRow(
-                        task_id=episode.task_id,
+                        task_id=results_task_id(episode.task_id),
                         trial=episode.trial,
                         author=None,
                         fault_type=None,
@@ -212,7 +213,7 @@ def print_fault_summary(report: FaultReportFile, console: Console, out: Path) ->
     rows = Table(show_edge=False)
     for column in ("task", "trial", "at fault", "kind", "description"):
         rows.add_column(column, overflow="fold")
-    for r in sorted(report.reports, key=lambda r: (r.task_id, r.trial)):
+    for r in sorted(report.reports, key=lambda r: (str(r.task_id).zfill(12), r.trial)):
         description = r.description if not r.error else f"[red]{r.error}[/red]"
         rows.add_row(str(r.task_id), str(r.trial), r.author or "-", r.fault_type or "", description)
     if report.reports:

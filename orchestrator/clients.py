@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import TypeVar
 
 import grpc
 from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt, wait_exponential_jitter
 
 from taumesh.agent.v1 import agent_pb2_grpc
-from taumesh.env.v1 import env_pb2_grpc
+from taumesh.env.v1 import env_pb2, env_pb2_grpc
 from taumesh.rpc.server import CHANNEL_OPTIONS
 from taumesh.scorer.v1 import scorer_pb2_grpc
 from taumesh.telemetry import current as current_telemetry
@@ -43,6 +44,19 @@ async def with_retries(call: Callable[[], Awaitable[T]], attempts: int = 4) -> T
         with attempt:
             return await call()
     raise AssertionError("unreachable")
+
+
+async def list_tasks(clients: ServiceClients, domain: str, split: str, timeout: float) -> list[env_pb2.TaskSummary]:
+    """Every task of a split, page by page, in the split's order."""
+    tasks: list[env_pb2.TaskSummary] = []
+    token = ""
+    while True:
+        request = env_pb2.ListTasksRequest(domain=domain, split=split, page_size=1000, page_token=token)
+        page: env_pb2.ListTasksResponse = await with_retries(partial(clients.env.ListTasks, request, timeout=timeout))
+        tasks += page.tasks
+        token = page.next_page_token
+        if not token:
+            return tasks
 
 
 @dataclass

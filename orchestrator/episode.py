@@ -9,11 +9,10 @@ Then the env reports the final state, the scorer scores it, and the session is c
 from __future__ import annotations
 
 import contextlib
-import json
 import time
 import uuid
 from functools import partial
-from typing import Any, Literal
+from typing import Any
 
 import grpc
 from pydantic import BaseModel, Field
@@ -24,20 +23,23 @@ from taumesh.convert import (
     episode_to_proto,
     message_from_proto,
     message_to_proto,
+    score_from_proto,
     task_ref_to_proto,
+    termination_to_proto,
     tool_call_to_proto,
     usage_from_proto,
     user_settings_to_proto,
 )
 from taumesh.env.v1 import env_pb2
-from taumesh.models import ChatMessage, EpisodeContext, TaskRef, ToolCall, Usage
+from taumesh.models import ChatMessage, EpisodeContext, RewardCheck, Score, TaskRef, Termination, ToolCall, Usage
 from taumesh.orchestrator import tracing
 from taumesh.orchestrator.clients import ServiceClients, with_retries
 from taumesh.orchestrator.config import RunConfig
 from taumesh.scorer.v1 import scorer_pb2
 from taumesh.user_sim.v1 import user_sim_pb2
 
-Termination = Literal["user_stop", "terminate_tool", "max_steps", "env_abort", "agent_gave_up"]
+MAX_USER_TOOL_CALLS_PER_TURN = 10
+"""Tool calls a simulated user may make before it must speak to the agent (a bound on a looping model)."""
 
 
 MODEL_RPC_ATTEMPTS = 2
@@ -61,6 +63,10 @@ class Transcript(BaseModel):
         visible = ChatMessage(role="user", content=message.content)
         self.agent.append(visible)
         self.traj.append(visible)
+
+    def user_acted(self, message: ChatMessage, results: list[ChatMessage]) -> None:
+        """The user called its own tools: only the user sees the calls and their results."""
+        self.user += [message, *results]
 
     def agent_said(self, message: ChatMessage) -> None:
         self.agent.append(message)
@@ -91,27 +97,10 @@ class EpisodeOutcome(BaseModel):
     final_data_hash: str
     source: str
     required_outputs: list[str]
+    checks: list[RewardCheck]
+    """Every check of the task's reward basis, each with its outcome (empty when the episode was not evaluated)."""
     gave_up: str = ""
     """Why the agent stopped, when it could not go on (termination ``agent_gave_up``)."""
-
-
-def _reward_info(score: scorer_pb2.ScoreEpisodeResponse) -> dict[str, Any] | None:
-    """τ-bench's ``reward_info`` dict from the scorer's response."""
-    which = score.WhichOneof("info")
-    if which is None:
-        return None
-    if which == "actions_check":
-        info: dict[str, Any] = {
-            "r_actions": score.actions_check.r_actions,
-            "gt_data_hash": score.actions_check.gt_data_hash,
-        }
-    else:
-        info = {
-            "r_outputs": score.outputs_check.r_outputs,
-            "outputs": {check.output: check.found for check in score.outputs_check.outputs},
-        }
-    actions = [{"name": a.name, "kwargs": json.loads(a.kwargs_json)} for a in score.gold_actions]
-    return {"reward": score.reward, "info": info, "actions": actions}
 
 
 class EpisodeInterrupted(Exception):
@@ -138,7 +127,7 @@ class _Episode:
         self.user_config = user_settings_to_proto(config.user)
         self.transcript = Transcript()
         self.agent_usage, self.user_usage = Usage(), Usage()
-        self.steps, self.agent_steps, self.source = 0, 0, "user"
+        self.steps, self.agent_steps, self.tool_calls, self.source = 0, 0, 0, "user"
         self.termination: Termination | None = None
         self.turns = tracing.Turns(config)
         self.session = env_pb2.OpenSessionResponse()  # filled by open()
@@ -158,18 +147,57 @@ class _Episode:
         return opened
 
     async def user_opens(self) -> None:
-        """The simulated user's first message."""
+        """The simulated user's first message (after any tool calls of its own)."""
         request = user_sim_pb2.StartConversationRequest(
-            config=self.user_config, instruction=self.session.user_instruction, episode=self.context_pb
+            config=self.user_config,
+            instruction=self.session.user_instruction,
+            episode=self.context_pb,
+            tools=self.session.user_tools,
         )
         with tracing.user_turn(self.config.user, "start") as span:
             started: user_sim_pb2.StartConversationResponse = await with_retries(
                 partial(self.clients.user.StartConversation, request, timeout=self.config.model_timeout),
                 attempts=MODEL_RPC_ATTEMPTS,
             )
-            span.replied(message_from_proto(started.message), usage_from_proto(started.usage))
+            message = message_from_proto(started.message, role="user")
+            span.replied(message, usage_from_proto(started.usage))
         self.user_usage += usage_from_proto(started.usage)
-        self.transcript.user_said(message_from_proto(started.message))
+        await self.user_speaks(message, stop=False)
+
+    async def user_speaks(self, message: ChatMessage, stop: bool) -> None:
+        """Take the user's message; while it calls the user's own tools, run them and ask the user again."""
+        for _ in range(MAX_USER_TOOL_CALLS_PER_TURN):
+            if not message.tool_calls or self.termination is not None:
+                break
+            results = [
+                await self.run_tool(call.model_copy(update={"requestor": "user"})) for call in message.tool_calls
+            ]
+            self.transcript.user_acted(message, results)
+            if self.termination is not None:
+                return
+            message, stop = await self.ask_user()
+        self.transcript.user_said(message)
+        if stop:
+            self.termination = "user_stop"
+
+    async def ask_user(self) -> tuple[ChatMessage, bool]:
+        """The user's answer to the last message of its conversation (the agent's, or its own tool's result)."""
+        request = user_sim_pb2.ReplyRequest(
+            config=self.user_config,
+            instruction=self.session.user_instruction,
+            conversation=[message_to_proto(m) for m in self.transcript.user],
+            episode=self.context_pb,
+            tools=self.session.user_tools,
+        )
+        with tracing.user_turn(self.config.user, "reply") as span:
+            reply: user_sim_pb2.ReplyResponse = await with_retries(
+                partial(self.clients.user.Reply, request, timeout=self.config.model_timeout),
+                attempts=MODEL_RPC_ATTEMPTS,
+            )
+            message = message_from_proto(reply.message, role="user")
+            span.replied(message, usage_from_proto(reply.usage), reply.stop)
+        self.user_usage += usage_from_proto(reply.usage)
+        return message, reply.stop
 
     async def agent_answers(self) -> ChatMessage:
         """The agent's next message, given the whole conversation so far."""
@@ -186,7 +214,7 @@ class _Episode:
                 partial(self.clients.agent.NextMessage, request, timeout=self.config.model_timeout),
                 attempts=MODEL_RPC_ATTEMPTS,
             )
-            message = message_from_proto(answer.message).model_copy(update={"role": "assistant"})
+            message = message_from_proto(answer.message, role="assistant")  # whatever role an agent sent
             span.answered(message, usage_from_proto(answer.usage))
         self.agent_usage += usage_from_proto(answer.usage)
         self.transcript.agent_said(message)
@@ -198,45 +226,43 @@ class _Episode:
             if self.steps >= self.config.max_steps:
                 return
             self.steps += 1
-            request = env_pb2.CallToolRequest(
-                session_id=self.session.session_id,
-                tool_call=tool_call_to_proto(call),
-                request_id=f"{self.context.episode_id}:{self.steps}",  # a retried call runs once
-            )
-            with tracing.tool_call(call, self.session.session_id) as span:
-                result: env_pb2.CallToolResponse = await with_retries(
-                    partial(self.clients.env.CallTool, request, timeout=self.config.rpc_timeout)
-                )
-                span.answered(result.observation, error=result.error, done=result.done, aborted=result.aborted)
             self.source = call.name
-            self.transcript.tool_answered(
-                ChatMessage(role="tool", content=result.observation, tool_call_id=call.id, name=call.name)
-            )
-            if result.aborted or result.done:
-                self.termination = "env_abort" if result.aborted else "terminate_tool"
+            self.transcript.tool_answered(await self.run_tool(call))
+            if self.termination is not None:
                 return
+
+    async def run_tool(self, call: ToolCall) -> ChatMessage:
+        """Run one tool call in the env session (for its requestor); a tool that ends the episode says so."""
+        self.tool_calls += 1
+        request = env_pb2.CallToolRequest(
+            session_id=self.session.session_id,
+            tool_call=tool_call_to_proto(call),
+            request_id=f"{self.context.episode_id}:{self.tool_calls}",  # a retried call runs once
+        )
+        with tracing.tool_call(call, self.session.session_id) as span:
+            result: env_pb2.CallToolResponse = await with_retries(
+                partial(self.clients.env.CallTool, request, timeout=self.config.rpc_timeout)
+            )
+            status = result.status
+            span.answered(
+                result.observation,
+                error=status == env_pb2.TOOL_CALL_STATUS_ERROR,
+                done=status == env_pb2.TOOL_CALL_STATUS_TERMINATED,
+                aborted=status == env_pb2.TOOL_CALL_STATUS_ABORTED,
+            )
+        if status == env_pb2.TOOL_CALL_STATUS_ABORTED:
+            self.termination = "env_abort"
+        elif status == env_pb2.TOOL_CALL_STATUS_TERMINATED:
+            self.termination = "terminate_tool"
+        return ChatMessage(role="tool", content=result.observation, tool_call_id=call.id, name=call.name)
 
     async def user_replies(self, message: ChatMessage) -> None:
         """Send the agent's text to the user and take the reply (one step)."""
         self.steps += 1
         self.source = "user"
         self.transcript.agent_told_user(message)
-        request = user_sim_pb2.ReplyRequest(
-            config=self.user_config,
-            instruction=self.session.user_instruction,
-            conversation=[message_to_proto(m) for m in self.transcript.user],
-            episode=self.context_pb,
-        )
-        with tracing.user_turn(self.config.user, "reply") as span:
-            reply: user_sim_pb2.ReplyResponse = await with_retries(
-                partial(self.clients.user.Reply, request, timeout=self.config.model_timeout),
-                attempts=MODEL_RPC_ATTEMPTS,
-            )
-            span.replied(message_from_proto(reply.message), usage_from_proto(reply.usage), reply.stop)
-        self.user_usage += usage_from_proto(reply.usage)
-        self.transcript.user_said(message_from_proto(reply.message))
-        if reply.stop:
-            self.termination = "user_stop"
+        reply, stop = await self.ask_user()
+        await self.user_speaks(reply, stop)
 
     async def play(self) -> None:
         """The turn loop: agent steps until the user stops, a tool ends the episode, or the steps run out."""
@@ -258,8 +284,8 @@ class _Episode:
                 self.turns.end()  # the user answered: the next agent step opens a new turn
         self.turns.end()
 
-    async def score(self) -> tuple[scorer_pb2.ScoreEpisodeResponse, str, dict[str, Any] | None]:
-        """The final state from the env and the scorer's reward: (response, final data hash, reward info)."""
+    async def score(self) -> tuple[Score, str]:
+        """The final state from the env and the scorer's verdict: (score, final data hash)."""
         rpc = self.config.rpc_timeout
         with tracing.scoring() as span:
             final: env_pb2.GetFinalStateResponse = await with_retries(
@@ -271,16 +297,16 @@ class _Episode:
             )
             request = scorer_pb2.ScoreEpisodeRequest(
                 task=task_ref_to_proto(self.task),
-                ended=self.termination in ("user_stop", "terminate_tool"),
+                termination=termination_to_proto(self.termination or "max_steps"),
                 final_data_hash=final.data_hash,
                 conversation=[message_to_proto(m) for m in self.transcript.agent],
             )
-            score: scorer_pb2.ScoreEpisodeResponse = await with_retries(
+            response: scorer_pb2.ScoreEpisodeResponse = await with_retries(
                 partial(self.clients.scorer.ScoreEpisode, request, timeout=rpc)
             )
-            reward_info = _reward_info(score)
-            span.scored(score.reward, final.data_hash, reward_info)
-        return score, final.data_hash, reward_info
+            score = score_from_proto(response)
+            span.scored(score.reward, final.data_hash, score.tau_bench_reward_info())
+        return score, final.data_hash
 
     async def close(self) -> None:
         """Close the session; a failure here loses nothing (the session expires on its own)."""
@@ -299,7 +325,7 @@ async def run_episode(clients: ServiceClients, config: RunConfig, task: TaskRef,
         await episode.open()
         try:
             await episode.play()
-            score, final_hash, reward_info = await episode.score()
+            score, final_hash = await episode.score()
         finally:
             await episode.close()
     except grpc.aio.AioRpcError as exc:
@@ -309,7 +335,7 @@ async def run_episode(clients: ServiceClients, config: RunConfig, task: TaskRef,
         trial=trial,
         episode_id=episode.context.episode_id,
         reward=score.reward,
-        reward_info=reward_info,
+        reward_info=score.tau_bench_reward_info(),
         termination=episode.termination or "max_steps",
         steps=episode.steps,
         traj=episode.transcript.traj,
@@ -318,6 +344,7 @@ async def run_episode(clients: ServiceClients, config: RunConfig, task: TaskRef,
         duration_s=time.monotonic() - started,
         final_data_hash=final_hash,
         source=episode.source,
-        required_outputs=list(score.required_outputs),
+        required_outputs=score.required_outputs,
+        checks=score.checks,
         gave_up=episode.gave_up,
     )

@@ -17,7 +17,7 @@ from typing import Any
 from pydantic import BaseModel
 from rich.console import Console
 
-from taumesh.convert import message_to_proto, task_ref_to_proto, tool_call_to_proto
+from taumesh.convert import message_to_proto, task_ref_to_proto, termination_to_proto, tool_call_to_proto
 from taumesh.env.v1 import env_pb2
 from taumesh.models import STOP_TOKEN, ChatMessage, TaskRef, ToolCall
 from taumesh.orchestrator.clients import ServiceClients, with_retries
@@ -41,7 +41,7 @@ class Replay(BaseModel):
 class RescoreRow(BaseModel):
     """One trajectory's recorded and recomputed reward."""
 
-    task_id: int
+    task_id: int | str
     trial: int
     recorded_reward: float | None
     reward: float | None
@@ -103,8 +103,8 @@ async def rescore_one(clients: ServiceClients, task: TaskRef, replay: Replay, te
             result: env_pb2.CallToolResponse = await with_retries(
                 partial(clients.env.CallTool, request, timeout=_TIMEOUT)
             )
-            if result.done or result.aborted:
-                terminated = result.done and not result.aborted and call.name in terminate_tools
+            if result.status in (env_pb2.TOOL_CALL_STATUS_TERMINATED, env_pb2.TOOL_CALL_STATUS_ABORTED):
+                terminated = result.status == env_pb2.TOOL_CALL_STATUS_TERMINATED and call.name in terminate_tools
                 break
         final: env_pb2.GetFinalStateResponse = await with_retries(
             lambda: clients.env.GetFinalState(
@@ -116,7 +116,9 @@ async def rescore_one(clients: ServiceClients, task: TaskRef, replay: Replay, te
             lambda: clients.scorer.ScoreEpisode(
                 scorer_pb2.ScoreEpisodeRequest(
                     task=task_ref_to_proto(task),
-                    ended=terminated or replay.user_stopped,
+                    termination=termination_to_proto(
+                        "terminate_tool" if terminated else "user_stop" if replay.user_stopped else "max_steps"
+                    ),
                     final_data_hash=final.data_hash,
                     conversation=conversation,
                 ),
@@ -151,7 +153,7 @@ async def rescore_file(
             if not result.traj:
                 return row.model_copy(update={"error": "empty trajectory (the original run aborted this task)"})
             async with semaphore:
-                task = TaskRef(domain=env, split=split, index=result.task_id)
+                task = TaskRef(domain=env, split=split, task_id=str(result.task_id))
                 reward = await rescore_one(clients, task, parse_trajectory(result.traj), terminate)
             return row.model_copy(update={"reward": reward})
 

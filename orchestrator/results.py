@@ -29,7 +29,8 @@ class RunResult(BaseModel):
     neither a success nor a failure of the agent, and nothing downstream may count it as 0.
     """
 
-    task_id: int
+    task_id: int | str
+    """τ-bench's integer task index for its domains; a domain's own string id otherwise."""
     reward: float | None
     info: dict[str, Any]
     traj: list[dict[str, Any]]
@@ -63,7 +64,7 @@ class RunResult(BaseModel):
         if outcome.gave_up:
             info["agent_gave_up"] = outcome.gave_up
         return cls(
-            task_id=outcome.task.index,
+            task_id=results_task_id(outcome.task.task_id),
             reward=outcome.reward,
             info=info,
             traj=[message.openai() for message in outcome.traj],
@@ -71,8 +72,13 @@ class RunResult(BaseModel):
         )
 
     @classmethod
-    def from_error(cls, task_id: int, trial: int, error: EpisodeError) -> RunResult:
+    def from_error(cls, task_id: int | str, trial: int, error: EpisodeError) -> RunResult:
         return cls(task_id=task_id, reward=None, info={"error": error.model_dump()}, traj=[], trial=trial)
+
+
+def results_task_id(task_id: str) -> int | str:
+    """A task's id as results files write it: τ-bench's integer index when the id is one, else the id itself."""
+    return int(task_id) if task_id.isdecimal() else task_id
 
 
 def _umask() -> int:
@@ -111,7 +117,7 @@ class ResultsFile:
     def __init__(self, path: Path, existing: list[RunResult] | None = None, min_interval: float = 2.0) -> None:
         self.path = path
         self.min_interval = min_interval
-        self._entries: dict[tuple[int, int], tuple[RunResult, str]] = {}
+        self._entries: dict[tuple[int | str, int], tuple[RunResult, str]] = {}
         self._last_write = float("-inf")
         self._dirty = False
         for result in existing or []:

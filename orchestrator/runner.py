@@ -19,11 +19,12 @@ from rich.table import Table
 from taumesh.env.v1 import env_pb2
 from taumesh.models import TaskRef, Usage
 from taumesh.orchestrator import tracing
-from taumesh.orchestrator.clients import ServiceClients, is_infrastructure_fault, with_retries
+from taumesh.orchestrator.clients import ServiceClients, is_infrastructure_fault, list_tasks, with_retries
 from taumesh.orchestrator.config import RunConfig
 from taumesh.orchestrator.episode import EpisodeInterrupted, run_episode
-from taumesh.orchestrator.results import EpisodeError, ResultsFile, RunResult, load_results
+from taumesh.orchestrator.results import EpisodeError, ResultsFile, RunResult, load_results, results_task_id
 from taumesh.orchestrator.stack import service_stack
+from taumesh.rpc.errors import error_reason
 from taumesh.scorer.v1 import scorer_pb2
 from taumesh.telemetry import attributes as A
 from taumesh.telemetry import jaeger_url, scrub
@@ -79,14 +80,13 @@ def plan_episodes(config: RunConfig, indices: list[int]) -> list[tuple[int, int]
     return plan
 
 
-async def play(
-    clients: ServiceClients, config: RunConfig, index: int, trial: int, instruction: str, user_id: str
-) -> RunResult:
+async def play(clients: ServiceClients, config: RunConfig, summary: env_pb2.TaskSummary, trial: int) -> RunResult:
     """One episode, attempted up to ``max_episode_attempts`` times while the infrastructure fails it.
 
     All attempts share one trace; the result records its id (``info.trace_id``) when tracing is on.
     """
-    task = TaskRef(domain=config.env, split=config.task_split, index=index)
+    task = TaskRef(domain=config.env, split=config.task_split, task_id=summary.task_id)
+    task_id = results_task_id(summary.task_id)
     cause, attempt, retryable_cause = "", 0, True
     lost_agent, lost_user = Usage(), Usage()  # spent by attempts the infrastructure cut short
     result: RunResult | None = None
@@ -100,9 +100,9 @@ async def play(
                 lost_agent += interrupted.agent_usage
                 lost_user += interrupted.user_usage
                 cause = scrub(f"{exc.code().name}: {exc.details()}")
-                log.warning("task %d trial %d attempt %d: %s", index, trial, attempt, cause)
-                # a request the services refuse will be refused again
-                retryable_cause = is_infrastructure_fault(exc)
+                log.warning("task %s trial %d attempt %d: %s", task_id, trial, attempt, cause)
+                # a request the services refuse will be refused again; a lost env session is rebuilt by replaying
+                retryable_cause = is_infrastructure_fault(exc) or error_reason(exc) == "SESSION_NOT_FOUND"
                 retry = retryable_cause and attempt < config.max_episode_attempts
                 episode.attempt_failed(exc, attempt, final=not retry)
                 if not retry:
@@ -117,10 +117,10 @@ async def play(
                 agent_usage=outcome.agent_usage,
                 user_usage=outcome.user_usage,
             )
-            result = RunResult.from_outcome(outcome, instruction, user_id)
+            result = RunResult.from_outcome(outcome, summary.instruction, summary.user_id)
         if result is None:
             kind = "infrastructure" if retryable_cause else "refused_request"
-            result = RunResult.from_error(index, trial, EpisodeError(kind=kind, cause=cause, attempts=attempt))
+            result = RunResult.from_error(task_id, trial, EpisodeError(kind=kind, cause=cause, attempts=attempt))
         if lost_agent.calls or lost_user.calls:
             result.info["interrupted_attempts_usage"] = {
                 "agent": lost_agent.model_dump(),
@@ -146,7 +146,7 @@ async def compute_pass_hat_k(
 ) -> tuple[dict[int, float], float | None]:
     """pass^k over the scored results, by the scorer service."""
     outcomes = [
-        scorer_pb2.TrialOutcome(task_id=r.task_id, trial=r.trial, reward=r.reward)
+        scorer_pb2.TrialOutcome(task_id=str(r.task_id), trial=r.trial, reward=r.reward)
         for r in results
         if r.reward is not None and not r.is_error
     ]
@@ -189,24 +189,23 @@ async def _run_benchmark(
     existing = _existing_results(resume) if resume else []
     async with service_stack(config.addresses, config.data_dir) as clients:
         try:
-            listed: env_pb2.ListTasksResponse = await with_retries(
-                lambda: clients.env.ListTasks(
-                    env_pb2.ListTasksRequest(domain=config.env, split=config.task_split), timeout=config.rpc_timeout
-                )
-            )
+            tasks = await list_tasks(clients, config.env, config.task_split, config.rpc_timeout)
         except grpc.aio.AioRpcError as exc:
             if exc.code() in (grpc.StatusCode.NOT_FOUND, grpc.StatusCode.INVALID_ARGUMENT):
                 raise ConfigError(exc.details() or exc.code().name) from exc
             raise
-        tasks = {t.index: t for t in listed.tasks}
         indices = select_tasks(config, len(tasks))
         end_index = len(tasks) if config.end_index == -1 else min(config.end_index, len(tasks))
 
+        position = {results_task_id(t.task_id): i for i, t in enumerate(tasks)}
         done = {(r.task_id, r.trial) for r in existing if not r.is_error}
         if only_errors:
-            plan = sorted({(r.task_id, r.trial) for r in existing if r.is_error}, key=lambda p: (p[1], p[0]))
+            errors = {(position[r.task_id], r.trial) for r in existing if r.is_error and r.task_id in position}
+            plan = sorted(errors, key=lambda p: (p[1], p[0]))
         else:
-            plan = [(i, t) for i, t in plan_episodes(config, indices) if (i, t) not in done]
+            plan = [
+                (i, t) for i, t in plan_episodes(config, indices) if (results_task_id(tasks[i].task_id), t) not in done
+            ]
         path = resume or config.log_dir / config.results_filename(end_index, datetime.now().strftime("%m%d%H%M%S"))
         results = ResultsFile(path, existing)
 
@@ -222,7 +221,7 @@ async def _run_benchmark(
 
         async def one(index: int, trial: int, bar: object) -> None:
             async with semaphore:
-                result = await play(clients, config, index, trial, tasks[index].instruction, tasks[index].user_id)
+                result = await play(clients, config, tasks[index], trial)
             results.add(result)
             progress.advance(bar)  # type: ignore[arg-type]
 

@@ -10,14 +10,21 @@ from taumesh.models import (
     AgentSettings,
     ChatMessage,
     EpisodeContext,
+    GoldAction,
     ModelSettings,
+    Requestor,
+    RewardBasis,
+    RewardCheck,
     Role,
+    Score,
     TaskRef,
+    Termination,
     ToolCall,
     ToolSchema,
     Usage,
     UserSettings,
 )
+from taumesh.scorer.v1 import scorer_pb2
 from taumesh.user_sim.v1 import user_sim_pb2
 
 _ROLE_TO_PROTO: dict[Role, common_pb2.Role.ValueType] = {
@@ -28,9 +35,43 @@ _ROLE_TO_PROTO: dict[Role, common_pb2.Role.ValueType] = {
 }
 _ROLE_FROM_PROTO = {value: key for key, value in _ROLE_TO_PROTO.items()}
 
+_REQUESTOR_TO_PROTO: dict[Requestor, common_pb2.Requestor.ValueType] = {
+    "assistant": common_pb2.REQUESTOR_ASSISTANT,
+    "user": common_pb2.REQUESTOR_USER,
+}
+_REQUESTOR_FROM_PROTO = {value: key for key, value in _REQUESTOR_TO_PROTO.items()} | {
+    common_pb2.REQUESTOR_UNSPECIFIED: "assistant"  # agents need not set it
+}
+
+_TERMINATION_TO_PROTO: dict[Termination, common_pb2.Termination.ValueType] = {
+    "user_stop": common_pb2.TERMINATION_USER_STOP,
+    "terminate_tool": common_pb2.TERMINATION_TERMINATE_TOOL,
+    "max_steps": common_pb2.TERMINATION_MAX_STEPS,
+    "env_abort": common_pb2.TERMINATION_ENV_ABORT,
+    "agent_gave_up": common_pb2.TERMINATION_AGENT_GAVE_UP,
+    "too_many_errors": common_pb2.TERMINATION_TOO_MANY_ERRORS,
+}
+_TERMINATION_FROM_PROTO = {value: key for key, value in _TERMINATION_TO_PROTO.items()}
+
+_BASIS_TO_PROTO: dict[RewardBasis, scorer_pb2.RewardBasis.ValueType] = {
+    "DB": scorer_pb2.REWARD_BASIS_DB,
+    "ENV_ASSERTION": scorer_pb2.REWARD_BASIS_ENV_ASSERTION,
+    "ACTION": scorer_pb2.REWARD_BASIS_ACTION,
+    "COMMUNICATE": scorer_pb2.REWARD_BASIS_COMMUNICATE,
+    "NL_ASSERTION": scorer_pb2.REWARD_BASIS_NL_ASSERTION,
+}
+_BASIS_FROM_PROTO = {value: key for key, value in _BASIS_TO_PROTO.items()}
+
 
 class ConversionError(ValueError):
-    """A protobuf message does not hold a valid value (the caller's mistake: INVALID_ARGUMENT)."""
+    """A protobuf message does not hold a valid value (the caller's mistake: INVALID_ARGUMENT).
+
+    ``fields`` names the offending fields, as (path, description) pairs for a ``google.rpc.BadRequest``.
+    """
+
+    def __init__(self, message: str, fields: list[tuple[str, str]] | None = None) -> None:
+        super().__init__(message)
+        self.fields = fields or []
 
 
 def message_to_proto(message: ChatMessage) -> common_pb2.Message:
@@ -44,8 +85,9 @@ def message_to_proto(message: ChatMessage) -> common_pb2.Message:
     )
 
 
-def message_from_proto(message: common_pb2.Message) -> ChatMessage:
-    role = _ROLE_FROM_PROTO.get(message.role)
+def message_from_proto(message: common_pb2.Message, role: Role | None = None) -> ChatMessage:
+    """The message as a model; ``role`` overrides the wire's (the caller knows who spoke, whatever was sent)."""
+    role = role or _ROLE_FROM_PROTO.get(message.role)
     if role is None:
         raise ConversionError(f"message role {message.role} is not one of SYSTEM, USER, ASSISTANT, TOOL")
     return ChatMessage(
@@ -63,11 +105,16 @@ def messages_from_proto(messages: object) -> list[ChatMessage]:
 
 
 def tool_call_to_proto(call: ToolCall) -> common_pb2.ToolCall:
-    return common_pb2.ToolCall(id=call.id, name=call.name, arguments_json=call.arguments)
+    return common_pb2.ToolCall(
+        id=call.id, name=call.name, arguments_json=call.arguments, requestor=_REQUESTOR_TO_PROTO[call.requestor]
+    )
 
 
 def tool_call_from_proto(call: common_pb2.ToolCall) -> ToolCall:
-    return ToolCall(id=call.id, name=call.name, arguments=call.arguments_json)
+    requestor = _REQUESTOR_FROM_PROTO.get(call.requestor)
+    if requestor is None:
+        raise ConversionError(f"tool call {call.id!r}: requestor {call.requestor} is not ASSISTANT or USER")
+    return ToolCall(id=call.id, name=call.name, arguments=call.arguments_json, requestor=requestor)
 
 
 def tool_schema_to_proto(schema: ToolSchema) -> common_pb2.ToolSchema:
@@ -79,21 +126,91 @@ def tool_schema_to_proto(schema: ToolSchema) -> common_pb2.ToolSchema:
 def tool_schema_from_proto(schema: common_pb2.ToolSchema) -> ToolSchema:
     try:
         parameters = json.loads(schema.parameters_json) if schema.parameters_json else {}
-    except json.JSONDecodeError as exc:
-        raise ConversionError(f"tool {schema.name!r}: parameters_json is not JSON: {exc}") from exc
+    except (ValueError, RecursionError) as exc:  # JSONDecodeError, huge numbers, deep nesting
+        raise ConversionError(
+            f"tool {schema.name!r}: parameters_json is not JSON: {str(exc)[:200]}",
+            fields=[("tools.parameters_json", "must be a JSON object")],
+        ) from exc
+    if not isinstance(parameters, dict):
+        raise ConversionError(
+            f"tool {schema.name!r}: parameters_json must be a JSON object",
+            fields=[("tools.parameters_json", "must be a JSON object")],
+        )
     return ToolSchema(name=schema.name, description=schema.description, parameters=parameters)
 
 
 def task_ref_to_proto(task: TaskRef) -> common_pb2.TaskRef:
-    return common_pb2.TaskRef(domain=task.domain, split=task.split, index=task.index)
+    return common_pb2.TaskRef(domain=task.domain, split=task.split, task_id=task.task_id)
 
 
 def task_ref_from_proto(task: common_pb2.TaskRef) -> TaskRef:
-    if not task.domain or not task.split:
-        raise ConversionError("task needs a domain and a split")
-    if task.index < 0:
-        raise ConversionError(f"task index must be >= 0, not {task.index}")
-    return TaskRef(domain=task.domain, split=task.split, index=task.index)
+    missing = [name for name in ("domain", "split", "task_id") if not getattr(task, name)]
+    if missing:
+        raise ConversionError(f"task needs {', '.join(missing)}", fields=[(f"task.{n}", "required") for n in missing])
+    return TaskRef(domain=task.domain, split=task.split, task_id=task.task_id)
+
+
+def termination_to_proto(termination: Termination) -> common_pb2.Termination.ValueType:
+    return _TERMINATION_TO_PROTO[termination]
+
+
+def termination_from_proto(termination: common_pb2.Termination.ValueType) -> Termination:
+    found = _TERMINATION_FROM_PROTO.get(termination)
+    if found is None:
+        raise ConversionError("termination is required", fields=[("termination", "must be set")])
+    return found
+
+
+def reward_check_to_proto(check: RewardCheck) -> scorer_pb2.RewardCheck:
+    return scorer_pb2.RewardCheck(
+        basis=_BASIS_TO_PROTO[check.basis],
+        subject=check.subject,
+        passed=check.passed,
+        expected=check.expected,
+        actual=check.actual,
+        explanation=check.explanation,
+    )
+
+
+def reward_check_from_proto(check: scorer_pb2.RewardCheck) -> RewardCheck:
+    basis = _BASIS_FROM_PROTO.get(check.basis)
+    if basis is None:
+        raise ConversionError(f"reward check {check.subject!r} has no basis")
+    return RewardCheck(
+        basis=basis,
+        subject=check.subject,
+        passed=check.passed,
+        expected=check.expected,
+        actual=check.actual,
+        explanation=check.explanation,
+    )
+
+
+def score_to_proto(score: Score) -> scorer_pb2.ScoreEpisodeResponse:
+    return scorer_pb2.ScoreEpisodeResponse(
+        reward=score.reward,
+        checks=[reward_check_to_proto(check) for check in score.checks],
+        reward_basis=[_BASIS_TO_PROTO[basis] for basis in score.reward_basis],
+        gold_actions=[
+            scorer_pb2.GoldAction(name=action.name, kwargs_json=json.dumps(action.kwargs))
+            for action in score.gold_actions
+        ],
+        required_outputs=score.required_outputs,
+    )
+
+
+def score_from_proto(response: scorer_pb2.ScoreEpisodeResponse) -> Score:
+    try:
+        actions = [GoldAction(name=a.name, kwargs=json.loads(a.kwargs_json or "{}")) for a in response.gold_actions]
+    except (ValueError, RecursionError) as exc:
+        raise ConversionError(f"gold action kwargs are not JSON: {exc}") from exc
+    return Score(
+        reward=response.reward,
+        checks=[reward_check_from_proto(check) for check in response.checks],
+        reward_basis=[_BASIS_FROM_PROTO[b] for b in response.reward_basis if b in _BASIS_FROM_PROTO],
+        gold_actions=actions,
+        required_outputs=list(response.required_outputs),
+    )
 
 
 def episode_to_proto(episode: EpisodeContext) -> common_pb2.EpisodeContext:

@@ -8,17 +8,23 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 Role = Literal["system", "user", "assistant", "tool"]
+Requestor = Literal["assistant", "user"]
+Termination = Literal["user_stop", "terminate_tool", "max_steps", "env_abort", "agent_gave_up", "too_many_errors"]
+"""How an episode ended; only ``user_stop`` and ``terminate_tool`` episodes are evaluated."""
+EVALUATED_TERMINATIONS: frozenset[Termination] = frozenset({"user_stop", "terminate_tool"})
+RewardBasis = Literal["DB", "ENV_ASSERTION", "ACTION", "COMMUNICATE", "NL_ASSERTION"]
 
 STOP_TOKEN = "###STOP###"  # noqa: S105 - not a password
 """τ-bench's marker: a simulated user's message containing it ends the conversation."""
 
 
 class ToolCall(BaseModel):
-    """A function call requested by the agent; ``arguments`` is the JSON text the model wrote."""
+    """A function call requested by the agent or the user; ``arguments`` is the JSON text the model wrote."""
 
     id: str
     name: str
     arguments: str = "{}"
+    requestor: Requestor = "assistant"
 
     def openai(self) -> dict[str, Any]:
         return {
@@ -87,13 +93,13 @@ class ToolSchema(BaseModel):
 
 
 class TaskRef(BaseModel):
-    """One task of a benchmark split."""
+    """One task of a benchmark split, by the task's string id (τ-bench v1: its index in the split, in decimal)."""
 
     model_config = ConfigDict(frozen=True)
 
     domain: str
     split: str
-    index: int
+    task_id: str
 
 
 class EpisodeContext(BaseModel):
@@ -144,3 +150,55 @@ class UserSettings(BaseModel):
 
     strategy: str = "scripted"
     model: ModelSettings = Field(default_factory=ModelSettings)
+
+
+class RewardCheck(BaseModel):
+    """One check of a task's reward basis and its outcome."""
+
+    basis: RewardBasis
+    subject: str
+    passed: bool
+    expected: str = ""
+    actual: str = ""
+    explanation: str = ""
+
+
+class GoldAction(BaseModel):
+    """A gold action as the scorer reports it."""
+
+    name: str
+    kwargs: dict[str, Any] = Field(default_factory=dict)
+
+
+class Score(BaseModel):
+    """The scorer's verdict on one episode: the reward and every check behind it."""
+
+    reward: float
+    checks: list[RewardCheck] = Field(default_factory=list)
+    """Empty when the episode did not end (not evaluated)."""
+    reward_basis: list[RewardBasis] = Field(default_factory=list)
+    gold_actions: list[GoldAction] = Field(default_factory=list)
+    required_outputs: list[str] = Field(default_factory=list)
+
+    def tau_bench_reward_info(self) -> dict[str, Any] | None:
+        """τ-bench v1's ``reward_info``: the outputs check when the task has outputs, else the database check.
+
+        None for an episode that was not evaluated, as τ-bench writes no reward info for it.
+        """
+        if not self.checks:
+            return None
+        said = [check for check in self.checks if check.basis == "COMMUNICATE"]
+        info: dict[str, Any]
+        if said:
+            info = {
+                "r_outputs": 1.0 if all(check.passed for check in said) else 0.0,
+                "outputs": {check.subject: check.passed for check in said},
+            }
+        else:
+            database = next((check for check in self.checks if check.basis == "DB"), None)
+            info = {
+                "r_actions": 1.0 if database is not None and database.passed else 0.0,
+                "gt_data_hash": database.expected if database is not None else "",
+            }
+        actions = [action.model_dump() for action in self.gold_actions]
+        return {"reward": self.reward, "info": info, "actions": actions}

@@ -6,14 +6,14 @@ import json
 import logging
 from typing import Any
 
-from taumesh.convert import task_ref_from_proto, tool_schema_to_proto
+from taumesh.convert import task_ref_from_proto, tool_call_from_proto, tool_schema_to_proto
 from taumesh.domains import Catalog, DataError, Session, ToolCrash
 from taumesh.env.v1 import env_pb2, env_pb2_grpc
 from taumesh.models import ToolSchema
-from taumesh.rpc.errors import Context, InvalidArgument, NotFound, status_codes
+from taumesh.rpc.errors import Context, InvalidArgument, NotFound, clip, status_codes
 from taumesh.rpc.server import Service
+from taumesh.services.env.pages import Page, page_of
 from taumesh.services.env.sessions import SessionStore
-from taumesh.telemetry import tool_span
 
 log = logging.getLogger(__name__)
 
@@ -29,6 +29,8 @@ def parse_arguments(arguments_json: str) -> dict[str, Any] | str:
         arguments = json.loads(arguments_json)
     except json.JSONDecodeError as exc:
         return f"Error: tool arguments are not valid JSON: {exc}"
+    except (ValueError, RecursionError) as exc:  # numbers past Python's digit limit, nesting past the stack
+        return f"Error: tool arguments are not valid JSON: {clip(str(exc), 200)}"
     if not isinstance(arguments, dict):
         return f"Error: tool arguments must be a JSON object, not {type(arguments).__name__}"
     return arguments
@@ -45,9 +47,9 @@ class EnvServicer(env_pb2_grpc.EnvServiceServicer):
         try:
             return self.catalog.get(name)
         except KeyError as exc:
-            raise NotFound(str(exc.args[0])) from exc
+            raise NotFound(str(exc.args[0]), reason="DOMAIN_NOT_FOUND", fields=[("domain", "unknown domain")]) from exc
         except DataError as exc:
-            raise NotFound(str(exc)) from exc
+            raise NotFound(str(exc), reason="DOMAIN_DATA_MISSING") from exc
 
     @status_codes
     async def ListDomains(self, request: env_pb2.ListDomainsRequest, context: Context) -> env_pb2.ListDomainsResponse:
@@ -70,18 +72,21 @@ class EnvServicer(env_pb2_grpc.EnvServiceServicer):
         try:
             tasks = domain.tasks(request.split)
         except (KeyError, DataError) as exc:
-            raise NotFound(str(exc.args[0])) from exc
+            raise NotFound(str(exc.args[0]), reason="SPLIT_NOT_FOUND", fields=[("split", "unknown split")]) from exc
+        page: Page = page_of(len(tasks), request.page_size, request.page_token, scope=f"{domain.name}/{request.split}")
         return env_pb2.ListTasksResponse(
             tasks=[
                 env_pb2.TaskSummary(
-                    index=index,
+                    task_id=task.id,
                     user_id=task.user_id,
                     instruction=task.instruction,
                     gold_action_count=len(task.actions),
                     output_count=len(task.outputs),
                 )
-                for index, task in enumerate(tasks)
-            ]
+                for task in tasks[page.start : page.stop]
+            ],
+            next_page_token=page.next_token,
+            total_size=len(tasks),
         )
 
     @status_codes
@@ -89,61 +94,60 @@ class EnvServicer(env_pb2_grpc.EnvServiceServicer):
         ref = task_ref_from_proto(request.task)
         domain = self._domain(ref.domain)
         try:
-            task = domain.task(ref.split, ref.index)
-        except (KeyError, IndexError, DataError) as exc:
-            raise NotFound(str(exc.args[0])) from exc
-        schemas = [
-            ToolSchema(
-                name=s["function"]["name"],
-                description=s["function"].get("description", ""),
-                parameters=s["function"].get("parameters", {}),
-            )
-            for s in domain.tool_schemas
-        ]
+            task = domain.find_task(ref.split, ref.task_id)
+        except (KeyError, DataError) as exc:
+            raise NotFound(str(exc.args[0]), reason="TASK_NOT_FOUND", fields=[("task", "unknown task")]) from exc
         session_id = self.sessions.open(Session(domain), task)
         return env_pb2.OpenSessionResponse(
             session_id=session_id,
             policy=domain.policy,
-            tools=[tool_schema_to_proto(schema) for schema in schemas],
+            tools=_schemas(domain.tool_schemas),
             user_instruction=task.instruction,
             initial_data_hash=domain.initial_hash,
+            user_tools=_schemas(domain.user_tool_schemas),
         )
 
     def _live(self, session_id: str) -> Any:
         if not session_id:
-            raise InvalidArgument("session_id is required")
+            raise InvalidArgument("session_id is required", fields=[("session_id", "required")])
         live = self.sessions.get(session_id)
         if live is None:
-            raise NotFound(f"no session {session_id!r} (closed, expired, or opened on another replica)")
+            # The id is a bearer token: it is not echoed. The reason tells a client to rebuild the session.
+            raise NotFound(
+                "no such session (closed, expired, or opened on another replica)", reason="SESSION_NOT_FOUND"
+            )
         return live
 
     @status_codes
     async def CallTool(self, request: env_pb2.CallToolRequest, context: Context) -> env_pb2.CallToolResponse:
         live = self._live(request.session_id)
-        call = request.tool_call
+        call = tool_call_from_proto(request.tool_call)
         if not call.name:
-            raise InvalidArgument("tool_call.name is required")
-        with tool_span(call.name, call.id, call.arguments_json, session_id=request.session_id) as span:
-            if request.request_id and request.request_id in live.results:
-                cached: env_pb2.CallToolResponse = live.results[request.request_id]
-                span.answered(cached.observation, error=cached.error, done=cached.done, replayed=True)
-                return cached
-            arguments = parse_arguments(call.arguments_json)
-            if isinstance(arguments, str):
-                live.session.actions.append((call.name, {}))
-                response = env_pb2.CallToolResponse(observation=arguments, error=True)
+            raise InvalidArgument("tool_call.name is required", fields=[("tool_call.name", "required")])
+        fingerprint = request.tool_call.SerializeToString(deterministic=True)
+        if request.request_id and request.request_id in live.results:
+            first_call, cached = live.results[request.request_id]
+            if first_call != fingerprint:
+                raise InvalidArgument(
+                    "request_id was already used for a different tool call; a retry must resend the same call",
+                    reason="REQUEST_ID_REUSED",
+                    fields=[("request_id", "reused for a different call")],
+                )
+            answer: env_pb2.CallToolResponse = cached
+            return answer
+        arguments = parse_arguments(call.arguments)
+        if isinstance(arguments, str):
+            live.session.actions.append((call.name, {}))
+            response = env_pb2.CallToolResponse(observation=arguments, status=env_pb2.TOOL_CALL_STATUS_ERROR)
+        else:
+            try:
+                step = live.session.call(call.name, arguments, requestor=call.requestor)
+            except ToolCrash as exc:
+                log.warning("%s: %s", call.name, exc)
+                response = env_pb2.CallToolResponse(observation=clip(str(exc)), status=env_pb2.TOOL_CALL_STATUS_ABORTED)
             else:
-                try:
-                    step = live.session.call(call.name, arguments)
-                except ToolCrash as exc:
-                    log.warning("session %s: %s", request.session_id, exc)
-                    response = env_pb2.CallToolResponse(observation=str(exc), error=True, done=True, aborted=True)
-                else:
-                    response = env_pb2.CallToolResponse(observation=step.observation, done=step.done, error=step.error)
-            span.answered(
-                response.observation, error=response.error, done=response.done, aborted=response.aborted, replayed=False
-            )
-        live.remember(request.request_id, response)
+                response = env_pb2.CallToolResponse(observation=_wire_text(step.observation), status=_status(step))
+        live.remember(request.request_id, fingerprint, response)
         return response
 
     @status_codes
@@ -165,6 +169,36 @@ class EnvServicer(env_pb2_grpc.EnvServiceServicer):
             raise InvalidArgument("session_id is required")
         self.sessions.close(request.session_id)
         return env_pb2.CloseSessionResponse()
+
+
+def _schemas(schemas: list[dict[str, Any]]) -> list[Any]:
+    """OpenAI function dicts as wire schemas, in order."""
+    return [
+        tool_schema_to_proto(
+            ToolSchema(
+                name=s["function"]["name"],
+                description=s["function"].get("description", ""),
+                parameters=s["function"].get("parameters", {}),
+            )
+        )
+        for s in schemas
+    ]
+
+
+def _status(step: Any) -> env_pb2.ToolCallStatus.ValueType:
+    """The wire status of a tool step: a terminate tool wins over an error, as it ends the episode either way."""
+    if step.done:
+        return env_pb2.TOOL_CALL_STATUS_TERMINATED
+    return env_pb2.TOOL_CALL_STATUS_ERROR if step.error else env_pb2.TOOL_CALL_STATUS_OK
+
+
+def _wire_text(text: str) -> str:
+    """``text`` as protobuf can carry it: lone surrogates (echoed from a caller's arguments) escaped."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text
 
 
 def env_service(catalog: Catalog) -> Service:

@@ -6,6 +6,7 @@ import time
 import uuid
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from typing import Any
 
 from taumesh.domains import Session, Task
 
@@ -19,12 +20,13 @@ class LiveSession:
     session: Session
     task: Task
     last_used: float = field(default_factory=time.monotonic)
-    results: OrderedDict[str, object] = field(default_factory=OrderedDict)
+    results: OrderedDict[str, tuple[bytes, Any]] = field(default_factory=OrderedDict)
+    """Recent answers by request id, each with the serialized call it answered."""
 
-    def remember(self, request_id: str, result: object) -> None:
-        """Keep ``result`` so a retried request with the same id gets it instead of a second run."""
+    def remember(self, request_id: str, call: bytes, result: Any) -> None:
+        """Keep ``result`` so a retried request with the same id (and call) gets it instead of a second run."""
         if request_id:
-            self.results[request_id] = result
+            self.results[request_id] = (call, result)
             while len(self.results) > _REMEMBERED_REQUESTS:
                 self.results.popitem(last=False)
 

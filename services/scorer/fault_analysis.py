@@ -19,7 +19,7 @@ from taumesh.convert import messages_from_proto, model_from_proto, task_ref_from
 from taumesh.domains import Catalog, DataError
 from taumesh.llm import ModelError, complete, find_json_object
 from taumesh.models import ChatMessage, ModelSettings, Usage
-from taumesh.rpc.errors import InvalidArgument, NotFound
+from taumesh.rpc.errors import InvalidArgument, NotFound, clip
 from taumesh.scorer.v1 import scorer_pb2
 
 Author = Literal["user", "agent", "environment"]
@@ -81,7 +81,7 @@ class TaskFacts(BaseModel):
 class EpisodeToJudge(BaseModel):
     """A failed episode and its task."""
 
-    task_id: int
+    task_id: str
     trial: int
     task: TaskFacts
     trajectory: list[ChatMessage]
@@ -99,7 +99,7 @@ class Verdict(BaseModel):
 class FaultAnalysis(BaseModel):
     """The analysis of one episode: a verdict, or why there is none."""
 
-    task_id: int
+    task_id: str
     trial: int
     verdict: Verdict | None = None
     error: str = ""
@@ -206,9 +206,9 @@ def episode_from_proto(catalog: Catalog, failed: scorer_pb2.FailedEpisode) -> Ep
     if source == "task":
         ref = task_ref_from_proto(failed.task)
         try:
-            _, task = catalog.task(ref.domain, ref.split, ref.index)
-        except (KeyError, IndexError, DataError) as exc:
-            raise NotFound(str(exc.args[0])) from exc
+            _, task = catalog.find_task(ref.domain, ref.split, ref.task_id)
+        except (KeyError, DataError) as exc:
+            raise NotFound(str(exc.args[0]), reason="TASK_NOT_FOUND") from exc
         facts = TaskFacts(
             instruction=task.instruction,
             gold_actions=[{"name": a.name, "kwargs": a.kwargs} for a in task.actions],
@@ -218,17 +218,26 @@ def episode_from_proto(catalog: Catalog, failed: scorer_pb2.FailedEpisode) -> Ep
         described = failed.description
         try:
             gold = [{"name": a.name, "kwargs": json.loads(a.kwargs_json or "{}")} for a in described.gold_actions]
-        except json.JSONDecodeError as exc:
-            raise InvalidArgument(f"task {failed.task_id}: a gold action's kwargs_json is not JSON: {exc}") from exc
+        except (ValueError, RecursionError) as exc:
+            raise InvalidArgument(
+                f"task {clip(failed.task_id, 100)}: a gold action's kwargs_json is not JSON: {clip(str(exc), 200)}",
+                fields=[("episodes.description.gold_actions.kwargs_json", "must be a JSON object")],
+            ) from exc
         facts = TaskFacts(
             instruction=described.instruction, gold_actions=gold, required_outputs=list(described.required_outputs)
         )
     else:
-        raise InvalidArgument(f"task {failed.task_id} trial {failed.trial}: give a task reference or a description")
+        raise InvalidArgument(
+            f"task {clip(failed.task_id, 100)} trial {failed.trial}: give a task reference or a description",
+            fields=[("episodes.task_source", "required")],
+        )
     try:
         info = json.loads(failed.reward_info_json) if failed.reward_info_json else None
-    except json.JSONDecodeError as exc:
-        raise InvalidArgument(f"task {failed.task_id}: reward_info_json is not JSON: {exc}") from exc
+    except (ValueError, RecursionError) as exc:
+        raise InvalidArgument(
+            f"task {clip(failed.task_id, 100)}: reward_info_json is not JSON: {clip(str(exc), 200)}",
+            fields=[("episodes.reward_info_json", "must be JSON")],
+        ) from exc
     return EpisodeToJudge(
         task_id=failed.task_id,
         trial=failed.trial,

@@ -18,7 +18,7 @@ in well under a second.
 class Outcome(BaseModel):
     """One scored trial."""
 
-    task_id: int
+    task_id: str
     trial: int
     reward: float
 
@@ -65,7 +65,7 @@ def pass_hat_k(outcomes: Iterable[Outcome], ks: Iterable[int] = ()) -> PassHatK:
         raise ValueError("no outcomes to compute pass^k over")
     if len(outcomes) > MAX_OUTCOMES:
         raise ValueError(f"at most {MAX_OUTCOMES} outcomes per computation, got {len(outcomes)}")
-    successes: Counter[int] = Counter()
+    successes: Counter[str] = Counter()
     for outcome in outcomes:
         successes[outcome.task_id] += is_success(outcome.reward)
     n = len({outcome.trial for outcome in outcomes})

@@ -1,54 +1,26 @@
-"""τ-bench v1's reward: the final database must equal the gold one, and required outputs must be said."""
+"""τ-bench v1's reward as named checks.
+
+The final database must equal the gold one (DB), and every required output must be said (COMMUNICATE). The reward
+is the product of the checks over the task's reward basis.
+"""
 
 from __future__ import annotations
 
 import copy
 from collections.abc import Sequence
-from typing import Any
 
-from pydantic import BaseModel
-
-from taumesh.domains import Action, Domain, Session, Task
-
-
-class ActionsCheck(BaseModel):
-    """τ-bench's RewardActionInfo."""
-
-    r_actions: float
-    gt_data_hash: str
-
-
-class OutputsCheck(BaseModel):
-    """τ-bench's RewardOutputInfo: each required output and whether the agent said it."""
-
-    r_outputs: float
-    outputs: dict[str, bool]
-
-
-class Reward(BaseModel):
-    """τ-bench's RewardResult."""
-
-    reward: float
-    info: ActionsCheck | OutputsCheck | None
-    actions: list[Action]
-
-    def tau_bench_info(self) -> dict[str, Any]:
-        """The ``reward_info`` object of a τ-bench results file."""
-        return {
-            "reward": self.reward,
-            "info": self.info.model_dump() if self.info is not None else None,
-            "actions": [action.model_dump() for action in self.actions],
-        }
+from taumesh.domains import Domain, Session, Task
+from taumesh.models import EVALUATED_TERMINATIONS, GoldAction, RewardBasis, RewardCheck, Score, Termination
 
 
 class GoldStates:
     """Data hashes after each task's gold actions, computed once per task and kept."""
 
     def __init__(self) -> None:
-        self._hashes: dict[tuple[str, str, int], str] = {}
+        self._hashes: dict[tuple[str, str, str], str] = {}
 
-    def hash(self, domain: Domain, split: str, index: int, task: Task) -> str:
-        key = (domain.name, split, index)
+    def hash(self, domain: Domain, split: str, task: Task) -> str:
+        key = (domain.name, split, task.id)
         if key not in self._hashes:
             session = Session(domain)
             for action in task.actions:
@@ -64,25 +36,35 @@ def output_found(output: str, responses: Sequence[str]) -> bool:
     return any(needle in response.lower().replace(",", "") for response in responses)
 
 
+def reward_basis(task: Task) -> list[RewardBasis]:
+    """What a v1 task's reward rests on: the database, plus what it requires the agent to say."""
+    return ["DB", "COMMUNICATE"] if task.outputs else ["DB"]
+
+
 def compute_reward(
-    domain: Domain, task: Task, gold_hash: str, ended: bool, final_hash: str, responses: Sequence[str]
-) -> Reward:
+    task: Task, gold_hash: str, termination: Termination, final_hash: str, responses: Sequence[str]
+) -> Score:
     """Score one episode as τ-bench's ``calculate_reward`` does.
 
-    ``responses`` are the agent's messages to the user. An episode that did not end gets 0 and no info.
+    ``responses`` are the agent's messages to the user. An episode that did not end gets 0 and no checks.
     """
-    gold_actions = [a for a in task.actions if a.name != "respond"]
-    if not ended:
-        return Reward(reward=0.0, info=None, actions=gold_actions)
-    matches = final_hash == gold_hash
-    reward = 1.0 if matches else 0.0
-    info: ActionsCheck | OutputsCheck = ActionsCheck(r_actions=reward, gt_data_hash=gold_hash)
-    if task.outputs:
-        # τ-bench replaces the info by the outputs check whenever the task has outputs, found or not
-        # (so a failed actions check is hidden when the outputs were said).
-        found = {output: output_found(output, responses) for output in task.outputs}
-        r_outputs = 1.0 if all(found.values()) else 0.0
-        if not r_outputs:
-            reward = 0.0
-        info = OutputsCheck(r_outputs=r_outputs, outputs=found)
-    return Reward(reward=reward, info=info, actions=gold_actions)
+    basis = reward_basis(task)
+    score = Score(
+        reward=0.0,
+        reward_basis=basis,
+        gold_actions=[GoldAction(name=a.name, kwargs=a.kwargs) for a in task.actions if a.name != "respond"],
+        required_outputs=list(task.outputs),
+    )
+    if termination not in EVALUATED_TERMINATIONS:
+        return score
+    checks = [
+        RewardCheck(
+            basis="DB", subject="database", passed=final_hash == gold_hash, expected=gold_hash, actual=final_hash
+        ),
+        *(
+            RewardCheck(basis="COMMUNICATE", subject=output, passed=output_found(output, responses), expected=output)
+            for output in task.outputs
+        ),
+    ]
+    passed = all(check.passed for check in checks if check.basis in basis)
+    return score.model_copy(update={"reward": 1.0 if passed else 0.0, "checks": checks})

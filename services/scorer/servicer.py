@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import json
-
-from taumesh.convert import messages_from_proto, task_ref_from_proto
+from taumesh.convert import messages_from_proto, score_to_proto, task_ref_from_proto, termination_from_proto
 from taumesh.domains import Catalog, DataError
+from taumesh.models import EVALUATED_TERMINATIONS
 from taumesh.rpc.errors import Context, InvalidArgument, NotFound, status_codes
 from taumesh.rpc.server import Service
 from taumesh.scorer.v1 import scorer_pb2, scorer_pb2_grpc
-from taumesh.services.scorer.pass_hat_k import Outcome, pass_hat_k
-from taumesh.services.scorer.reward import ActionsCheck, GoldStates, OutputsCheck, compute_reward
+from taumesh.services.scorer.pass_hat_k import MAX_OUTCOMES, Outcome, pass_hat_k
+from taumesh.services.scorer.reward import GoldStates, compute_reward
 
 
 class ScorerServicer(scorer_pb2_grpc.ScorerServiceServicer):
@@ -25,43 +24,36 @@ class ScorerServicer(scorer_pb2_grpc.ScorerServiceServicer):
         self, request: scorer_pb2.ScoreEpisodeRequest, context: Context
     ) -> scorer_pb2.ScoreEpisodeResponse:
         ref = task_ref_from_proto(request.task)
+        termination = termination_from_proto(request.termination)
         try:
-            domain, task = self.catalog.task(ref.domain, ref.split, ref.index)
-        except (KeyError, IndexError, DataError) as exc:
-            raise NotFound(str(exc.args[0])) from exc
-        if request.ended and not request.final_data_hash:
-            raise InvalidArgument("final_data_hash is required for an episode that ended")
+            domain, task = self.catalog.find_task(ref.domain, ref.split, ref.task_id)
+        except (KeyError, DataError) as exc:
+            raise NotFound(str(exc.args[0]), reason="TASK_NOT_FOUND", fields=[("task", "unknown task")]) from exc
+        if termination in EVALUATED_TERMINATIONS and not request.final_data_hash:
+            raise InvalidArgument(
+                "final_data_hash is required for an episode that ended",
+                fields=[("final_data_hash", "required when the episode ended")],
+            )
         conversation = messages_from_proto(request.conversation)
         responses = [m.content for m in conversation if m.role == "assistant" and not m.tool_calls]
-        gold_hash = self.gold.hash(domain, ref.split, ref.index, task)
-        reward = compute_reward(domain, task, gold_hash, request.ended, request.final_data_hash, responses)
-        response = scorer_pb2.ScoreEpisodeResponse(
-            reward=reward.reward,
-            gold_actions=[scorer_pb2.GoldAction(name=a.name, kwargs_json=json.dumps(a.kwargs)) for a in reward.actions],
-            required_outputs=task.outputs,
-        )
-        if isinstance(reward.info, ActionsCheck):
-            response.actions_check.CopyFrom(
-                scorer_pb2.ActionsCheck(r_actions=reward.info.r_actions, gt_data_hash=reward.info.gt_data_hash)
-            )
-        elif isinstance(reward.info, OutputsCheck):
-            response.outputs_check.CopyFrom(
-                scorer_pb2.OutputsCheck(
-                    r_outputs=reward.info.r_outputs,
-                    outputs=[scorer_pb2.OutputCheck(output=o, found=f) for o, f in reward.info.outputs.items()],
-                )
-            )
-        return response
+        gold_hash = self.gold.hash(domain, ref.split, task)
+        return score_to_proto(compute_reward(task, gold_hash, termination, request.final_data_hash, responses))
 
     @status_codes
     async def ComputePassHatK(
         self, request: scorer_pb2.ComputePassHatKRequest, context: Context
     ) -> scorer_pb2.ComputePassHatKResponse:
+        if len(request.outcomes) > MAX_OUTCOMES:
+            raise InvalidArgument(
+                f"at most {MAX_OUTCOMES} outcomes per request, got {len(request.outcomes)}",
+                reason="TOO_MANY_OUTCOMES",
+                fields=[("outcomes", f"at most {MAX_OUTCOMES}")],
+            )
         outcomes = [Outcome(task_id=o.task_id, trial=o.trial, reward=o.reward) for o in request.outcomes]
         try:
             result = pass_hat_k(outcomes, request.ks)
         except ValueError as exc:
-            raise InvalidArgument(str(exc)) from exc
+            raise InvalidArgument(str(exc), fields=[("ks", "each k within 1..trials")]) from exc
         return scorer_pb2.ComputePassHatKResponse(
             values=[scorer_pb2.PassHatK(k=k, value=v) for k, v in result.values.items()],
             task_count=result.task_count,

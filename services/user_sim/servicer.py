@@ -6,6 +6,7 @@ from taumesh.convert import (
     episode_from_proto,
     message_to_proto,
     messages_from_proto,
+    tool_schema_from_proto,
     usage_to_proto,
     user_settings_from_proto,
 )
@@ -46,6 +47,7 @@ class UserSimServicer(user_sim_pb2_grpc.UserSimServiceServicer):
             instruction=self._instruction(request.instruction),
             settings=settings,
             episode=episode_from_proto(request.episode) if request.HasField("episode") else None,
+            tools=[tool_schema_from_proto(schema) for schema in request.tools],
         )
         with model_errors_as_status():
             reply = await self.strategy(settings).reply(turn)
@@ -57,15 +59,22 @@ class UserSimServicer(user_sim_pb2_grpc.UserSimServiceServicer):
     async def Reply(self, request: user_sim_pb2.ReplyRequest, context: Context) -> user_sim_pb2.ReplyResponse:
         settings = user_settings_from_proto(request.config)
         conversation = messages_from_proto(request.conversation)
-        if not conversation or conversation[-1].role != "assistant":
-            raise InvalidArgument("conversation must end with the agent's (ASSISTANT) message to answer")
-        if any(m.role not in ("user", "assistant") for m in conversation):
-            raise InvalidArgument("the user's conversation holds only USER and ASSISTANT messages")
+        if not conversation or conversation[-1].role not in ("assistant", "tool"):
+            raise InvalidArgument(
+                "conversation must end with the message to answer: the agent's, or a result of the user's tool call",
+                fields=[("conversation", "must end with an ASSISTANT or TOOL message")],
+            )
+        if any(m.role not in ("user", "assistant", "tool") for m in conversation):
+            raise InvalidArgument(
+                "the user's conversation holds only USER, ASSISTANT and TOOL messages",
+                fields=[("conversation.role", "SYSTEM is not allowed")],
+            )
         turn = UserTurn(
             instruction=self._instruction(request.instruction),
             conversation=conversation,
             settings=settings,
             episode=episode_from_proto(request.episode) if request.HasField("episode") else None,
+            tools=[tool_schema_from_proto(schema) for schema in request.tools],
         )
         with model_errors_as_status():
             reply = await self.strategy(settings).reply(turn)

@@ -1,53 +1,165 @@
-"""Errors a servicer raises on purpose, and the status code each one means on the wire."""
+"""Errors a servicer raises on purpose, the status code each one means, and the ``google.rpc`` details it carries.
+
+Every error leaves with an ``ErrorInfo`` (domain ``taumesh``, a stable ``reason``) so that clients branch on the
+reason, never on message text; request mistakes add a ``BadRequest`` naming the fields, and faults a retry may cure
+add a ``RetryInfo``. What an error echoes of the request is bounded, so an error never outgrows the metadata limit.
+"""
 
 from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, ClassVar, TypeVar
 
 import grpc
+from google.protobuf import any_pb2, duration_pb2
+from google.rpc import error_details_pb2, status_pb2
+from grpc_status import rpc_status
 
 from taumesh.convert import ConversionError
 
 log = logging.getLogger(__name__)
 
+ERROR_DOMAIN = "taumesh"
+"""The ``ErrorInfo.domain`` of every taumesh error."""
+
+MAX_MESSAGE_CHARS = 1000
+"""Longest status message; longer ones (which may echo a request) are cut."""
+MAX_DESCRIPTION_CHARS = 200
+"""Longest field-violation description."""
+
+
+def clip(text: str, limit: int = MAX_MESSAGE_CHARS) -> str:
+    """``text`` cut to ``limit`` characters, marked when cut, and with lone surrogates made printable."""
+    text = text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text if len(text) <= limit else f"{text[: limit - 20]}… ({len(text)} chars)"
+
 
 class RpcError(Exception):
-    """Base of the errors that map to a gRPC status code."""
+    """Base of the errors that map to a gRPC status code.
 
-    code = grpc.StatusCode.INTERNAL
+    ``reason`` is a stable UPPER_SNAKE_CASE identifier of the cause; ``fields`` are (field path, description)
+    pairs of a bad request; ``retry_after`` (seconds) says when a retry may succeed.
+    """
+
+    code: ClassVar[grpc.StatusCode] = grpc.StatusCode.INTERNAL
+    default_reason: ClassVar[str] = "INTERNAL"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        reason: str | None = None,
+        fields: Sequence[tuple[str, str]] = (),
+        retry_after: float | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.reason = reason or self.default_reason
+        self.fields = list(fields)
+        self.retry_after = retry_after
+
+    def status(self) -> status_pb2.Status:
+        """The ``google.rpc.Status`` this error is sent as."""
+        return build_status(self.code, str(self), self.reason, self.fields, self.retry_after)
 
 
 class InvalidArgument(RpcError):
     """The request is malformed: INVALID_ARGUMENT."""
 
     code = grpc.StatusCode.INVALID_ARGUMENT
+    default_reason = "INVALID_ARGUMENT"
 
 
 class NotFound(RpcError):
     """The request names something that does not exist: NOT_FOUND."""
 
     code = grpc.StatusCode.NOT_FOUND
+    default_reason = "NOT_FOUND"
 
 
 class Unavailable(RpcError):
     """A dependency of this service failed in a way a retry may fix: UNAVAILABLE."""
 
     code = grpc.StatusCode.UNAVAILABLE
+    default_reason = "UNAVAILABLE"
+
+
+class ResourceExhausted(RpcError):
+    """A limit of this service is reached (too many sessions): RESOURCE_EXHAUSTED."""
+
+    code = grpc.StatusCode.RESOURCE_EXHAUSTED
+    default_reason = "RESOURCE_EXHAUSTED"
 
 
 class OutOfRange(RpcError):
     """The request went past a limit (an agent's conversation outgrew its model's context window): OUT_OF_RANGE."""
 
     code = grpc.StatusCode.OUT_OF_RANGE
+    default_reason = "OUT_OF_RANGE"
 
 
 class FailedPrecondition(RpcError):
     """The request is valid but the system is not in a state to serve it: FAILED_PRECONDITION."""
 
     code = grpc.StatusCode.FAILED_PRECONDITION
+    default_reason = "FAILED_PRECONDITION"
+
+
+def build_status(
+    code: grpc.StatusCode,
+    message: str,
+    reason: str,
+    fields: Sequence[tuple[str, str]] = (),
+    retry_after: float | None = None,
+) -> status_pb2.Status:
+    """A ``google.rpc.Status`` with ErrorInfo, and BadRequest / RetryInfo where they apply."""
+    details = [error_details_pb2.ErrorInfo(reason=reason, domain=ERROR_DOMAIN)]
+    if fields:
+        details.append(
+            error_details_pb2.BadRequest(
+                field_violations=[
+                    error_details_pb2.BadRequest.FieldViolation(
+                        field=clip(field, MAX_DESCRIPTION_CHARS), description=clip(text, MAX_DESCRIPTION_CHARS)
+                    )
+                    for field, text in fields[:20]
+                ]
+            )
+        )
+    if retry_after is not None:
+        delay = duration_pb2.Duration()
+        delay.FromNanoseconds(int(retry_after * 1e9))
+        details.append(error_details_pb2.RetryInfo(retry_delay=delay))
+    packed = []
+    for detail in details:
+        holder = any_pb2.Any()
+        holder.Pack(detail)
+        packed.append(holder)
+    return status_pb2.Status(code=code.value[0], message=clip(message), details=packed)
+
+
+def error_details(error: grpc.RpcError) -> dict[str, Any]:
+    """The ``google.rpc`` details of a failed call: ``reason``, ``fields`` and ``retry_after`` when present."""
+    found: dict[str, Any] = {}
+    try:
+        status = rpc_status.from_call(error)  # type: ignore[arg-type]
+    except ValueError:
+        return found
+    for holder in status.details if status is not None else ():
+        info, bad, retry = error_details_pb2.ErrorInfo(), error_details_pb2.BadRequest(), error_details_pb2.RetryInfo()
+        if holder.Unpack(info):
+            found["reason"] = info.reason
+        elif holder.Unpack(bad):
+            found["fields"] = [(v.field, v.description) for v in bad.field_violations]
+        elif holder.Unpack(retry):
+            found["retry_after"] = retry.retry_delay.ToNanoseconds() / 1e9
+    return found
+
+
+def error_reason(error: grpc.RpcError) -> str:
+    """The stable ``ErrorInfo.reason`` of a failed call, or "" when it carries none."""
+    reason: str = error_details(error).get("reason", "")
+    return reason
 
 
 Context = grpc.aio.ServicerContext[Any, Any]
@@ -59,7 +171,7 @@ Handler = Callable[[Any, Request, Context], Awaitable[Response]]
 
 
 def status_codes(handler: Handler[Request, Response]) -> Handler[Request, Response]:
-    """Turn :class:`RpcError` and conversion errors into their status; anything else into INTERNAL.
+    """Turn :class:`RpcError` and conversion errors into their status with details; anything else into INTERNAL.
 
     A bug in one call never takes the server down: the caller gets INTERNAL with the reason.
     """
@@ -69,14 +181,15 @@ def status_codes(handler: Handler[Request, Response]) -> Handler[Request, Respon
         try:
             return await handler(self, request, context)
         except RpcError as exc:
-            await context.abort(exc.code, str(exc))
+            status = exc.status()
         except ConversionError as exc:
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(exc))
+            status = build_status(grpc.StatusCode.INVALID_ARGUMENT, str(exc), "INVALID_ARGUMENT", exc.fields)
         except Exception as exc:
             if isinstance(exc, grpc.aio.AbortError):
                 raise
             log.exception("%s failed", handler.__qualname__)
-            await context.abort(grpc.StatusCode.INTERNAL, f"{type(exc).__name__}: {exc}")
-        raise AssertionError("unreachable: context.abort raises")
+            status = build_status(grpc.StatusCode.INTERNAL, f"{type(exc).__name__}: {exc}", "INTERNAL")
+        await context.abort_with_status(rpc_status.to_status(status))  # type: ignore[attr-defined]  # not in grpc-stubs
+        raise AssertionError("unreachable: context.abort_with_status raises")
 
     return wrapper

@@ -64,7 +64,7 @@ class OracleAgent(agent_pb2_grpc.AgentServiceServicer):
     ) -> agent_pb2.NextMessageResponse:
         ref = request.episode.task
         try:
-            task = self.tasks.task(ref.domain, ref.split, ref.index)
+            task = self.tasks.task(ref.domain, ref.split, int(ref.task_id))
         except LookupError as exc:
             context.abort(grpc.StatusCode.NOT_FOUND, str(exc))
         if not request.conversation:

@@ -102,7 +102,7 @@ def scorer_stub(scorer_channel: grpc.Channel) -> scorer_pb2_grpc.ScorerServiceSt
 
 
 def task_ref(domain: str, split: str = "test", index: int = 0) -> common_pb2.TaskRef:
-    return common_pb2.TaskRef(domain=domain, split=split, index=index)
+    return common_pb2.TaskRef(domain=domain, split=split, task_id=str(index))
 
 
 def tool_call(name: str, arguments_json: str, call_id: str = "call-0") -> common_pb2.ToolCall:
@@ -138,3 +138,25 @@ class EnvClient:
 @pytest.fixture(scope="session")
 def env(env_stub: env_pb2_grpc.EnvServiceStub) -> EnvClient:
     return EnvClient(env_stub)
+
+
+def done(result: Any) -> bool:
+    """The call ended the episode (a terminate tool ran, or the tool broke)."""
+    from taumesh.env.v1 import env_pb2
+
+    return result.status in (env_pb2.TOOL_CALL_STATUS_TERMINATED, env_pb2.TOOL_CALL_STATUS_ABORTED)
+
+
+def aborted(result: Any) -> bool:
+    from taumesh.env.v1 import env_pb2
+
+    return bool(result.status == env_pb2.TOOL_CALL_STATUS_ABORTED)
+
+
+def errored(result: Any) -> bool:
+    """The observation reports an error (a terminate tool's error shows only in its observation)."""
+    from taumesh.env.v1 import env_pb2
+
+    if result.status == env_pb2.TOOL_CALL_STATUS_TERMINATED:
+        return bool(result.observation.startswith("Error"))
+    return result.status in (env_pb2.TOOL_CALL_STATUS_ERROR, env_pb2.TOOL_CALL_STATUS_ABORTED)

@@ -14,9 +14,10 @@ from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from taumesh.common.v1 import common_pb2
 from taumesh.env.v1 import env_pb2, env_pb2_grpc
+from taumesh.rpc.errors import error_details
 from taumesh.scorer.v1 import scorer_pb2, scorer_pb2_grpc
 from tests.conftest import V1_VECTORS, read_jsonl
-from tests.services.conftest import RPC_TIMEOUT, EnvClient, task_ref
+from tests.services.conftest import RPC_TIMEOUT, EnvClient, aborted, done, errored, task_ref
 
 RETAIL_INITIAL = "5a4b2cb59f4d12dea7e4adff24a7f8fada510ead49372ea4a729a82bbb5f49b5"
 AIRLINE_INITIAL = "4587e6b48ad2b2c4f3e1fecb40aabec7bb2286513273b8f8cec3f5865222f290"
@@ -54,18 +55,18 @@ def rpc_error(call: Callable[[], Any]) -> grpc.RpcError:
 def test_unknown_tool(env: EnvClient, retail: str) -> None:
     result = env.call(retail, "no_such_tool", "{}")
     assert result.observation == "Unknown action no_such_tool"
-    assert result.error
-    assert not result.done
-    assert not result.aborted
+    assert errored(result)
+    assert not done(result)
+    assert not aborted(result)
 
 
 @pytest.mark.parametrize("arguments", ["{not json", '{"order_id": "#W2378156"', "order_id=#W2378156", "{'a': 1}"])
 def test_arguments_not_json(env: EnvClient, retail: str, arguments: str) -> None:
     result = env.call(retail, "get_order_details", arguments)
     assert result.observation.startswith("Error: tool arguments are not valid JSON: ")
-    assert result.error
-    assert not result.done
-    assert not result.aborted
+    assert errored(result)
+    assert not done(result)
+    assert not aborted(result)
 
 
 @pytest.mark.parametrize(
@@ -74,8 +75,8 @@ def test_arguments_not_json(env: EnvClient, retail: str, arguments: str) -> None
 def test_arguments_not_an_object(env: EnvClient, retail: str, arguments: str, type_name: str) -> None:
     result = env.call(retail, "get_order_details", arguments)
     assert result.observation == f"Error: tool arguments must be a JSON object, not {type_name}"
-    assert result.error
-    assert not result.aborted
+    assert errored(result)
+    assert not aborted(result)
 
 
 @pytest.mark.parametrize(
@@ -100,8 +101,8 @@ def test_wrong_types_and_missing_args(env: EnvClient, domain: str, tool: str, no
     try:
         result = env.call(opened.session_id, tool, json.dumps(case["kwargs"]))
         assert result.observation == case["observation"]
-        assert result.error
-        assert not result.aborted
+        assert errored(result)
+        assert not aborted(result)
         assert env.final(opened.session_id).data_hash == case["hash_after"]
     finally:
         env.close(opened.session_id)
@@ -112,7 +113,7 @@ def test_empty_arguments_are_an_empty_object(env: EnvClient, retail: str, argume
     listed = env.call(retail, "list_all_product_types", arguments)
     assert listed.observation == env.call(retail, "list_all_product_types", "{}").observation
     assert listed.observation.startswith('{"Action Camera": "3377618313"')
-    assert not listed.error
+    assert not errored(listed)
     missing = env.call(retail, "get_order_details", arguments)
     assert missing.observation == error_case("retail", "get_order_details", "missing arg")["observation"]
 
@@ -129,13 +130,13 @@ def test_server_healthy_after_bad_calls(env: EnvClient, retail: str) -> None:
     ]
     for name, arguments in bad:
         result = env.call(retail, name, arguments)
-        assert result.error, (name, arguments)
-        assert not result.aborted
+        assert errored(result), (name, arguments)
+        assert not aborted(result)
     final = env.final(retail)
     assert final.data_hash == RETAIL_INITIAL
     assert final.tool_call_count == len(bad)
     valid = env.call(retail, "get_order_details", '{"order_id": "#W2378156"}')
-    assert not valid.error
+    assert not errored(valid)
     assert json.loads(valid.observation)["order_id"] == "#W2378156"
     # and a brand-new session still works
     fresh = env.open("retail", "test", 1)
@@ -149,16 +150,16 @@ def test_server_healthy_after_bad_calls(env: EnvClient, retail: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("domain", "split", "index", "code", "fragment"),
+    ("domain", "split", "index", "code", "fragment", "reason"),
     [
-        ("banking", "test", 0, grpc.StatusCode.NOT_FOUND, "unknown domain 'banking'"),
-        ("airline", "train", 0, grpc.StatusCode.NOT_FOUND, "no split 'train'"),
-        ("retail", "nosuch", 0, grpc.StatusCode.NOT_FOUND, "no split 'nosuch'"),
-        ("retail", "test", 115, grpc.StatusCode.NOT_FOUND, "retail test has tasks 0..114, not 115"),
-        ("airline", "test", 50, grpc.StatusCode.NOT_FOUND, "airline test has tasks 0..49, not 50"),
-        ("retail", "test", -1, grpc.StatusCode.INVALID_ARGUMENT, "task index must be >= 0, not -1"),
-        ("", "test", 0, grpc.StatusCode.INVALID_ARGUMENT, "task needs a domain and a split"),
-        ("retail", "", 0, grpc.StatusCode.INVALID_ARGUMENT, "task needs a domain and a split"),
+        ("banking", "test", 0, grpc.StatusCode.NOT_FOUND, "unknown domain 'banking'", "DOMAIN_NOT_FOUND"),
+        ("airline", "train", 0, grpc.StatusCode.NOT_FOUND, "no split 'train'", "TASK_NOT_FOUND"),
+        ("retail", "nosuch", 0, grpc.StatusCode.NOT_FOUND, "no split 'nosuch'", "TASK_NOT_FOUND"),
+        ("retail", "test", 115, grpc.StatusCode.NOT_FOUND, "no task '115'", "TASK_NOT_FOUND"),
+        ("airline", "test", 50, grpc.StatusCode.NOT_FOUND, "no task '50'", "TASK_NOT_FOUND"),
+        ("retail", "test", -1, grpc.StatusCode.NOT_FOUND, "no task '-1'", "TASK_NOT_FOUND"),
+        ("", "test", 0, grpc.StatusCode.INVALID_ARGUMENT, "task needs domain", "INVALID_ARGUMENT"),
+        ("retail", "", 0, grpc.StatusCode.INVALID_ARGUMENT, "task needs split", "INVALID_ARGUMENT"),
     ],
     ids=[
         "unknown-domain",
@@ -172,11 +173,14 @@ def test_server_healthy_after_bad_calls(env: EnvClient, retail: str) -> None:
     ],
 )
 def test_open_session_invalid(
-    env: EnvClient, domain: str, split: str, index: int, code: grpc.StatusCode, fragment: str
+    env: EnvClient, domain: str, split: str, index: int, code: grpc.StatusCode, fragment: str, reason: str
 ) -> None:
     error = rpc_error(lambda: env.open(domain, split, index))
     assert error.code() == code
     assert fragment in error.details()
+    assert error_details(error)["reason"] == reason  # clients branch on the google.rpc ErrorInfo, not on text
+    if code == grpc.StatusCode.INVALID_ARGUMENT:
+        assert error_details(error)["fields"]
 
 
 def test_list_tasks_unknown(env_stub: env_pb2_grpc.EnvServiceStub) -> None:
@@ -191,7 +195,8 @@ def test_list_tasks_unknown(env_stub: env_pb2_grpc.EnvServiceStub) -> None:
 def test_session_calls_invalid(env: EnvClient, env_stub: env_pb2_grpc.EnvServiceStub, retail: str) -> None:
     error = rpc_error(lambda: env.call("0123abcd", "think", '{"thought": "x"}'))
     assert error.code() == grpc.StatusCode.NOT_FOUND
-    assert "no session '0123abcd'" in error.details()
+    assert error_details(error)["reason"] == "SESSION_NOT_FOUND"
+    assert "0123abcd" not in error.details()  # a session id is a bearer token: never echoed
     error = rpc_error(lambda: env.call("", "think", '{"thought": "x"}'))
     assert error.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert "session_id is required" in error.details()
@@ -220,6 +225,9 @@ def test_closed_session_is_gone(env: EnvClient) -> None:
 
 def _score(stub: scorer_pb2_grpc.ScorerServiceStub, **fields: Any) -> scorer_pb2.ScoreEpisodeResponse:
     fields.setdefault("task", task_ref("retail", "test", 0))
+    if "ended" in fields:
+        ended = fields.pop("ended")
+        fields["termination"] = common_pb2.TERMINATION_USER_STOP if ended else common_pb2.TERMINATION_MAX_STEPS
     return stub.ScoreEpisode(scorer_pb2.ScoreEpisodeRequest(**fields), timeout=RPC_TIMEOUT)
 
 
@@ -228,15 +236,17 @@ def test_score_episode_invalid(scorer_stub: scorer_pb2_grpc.ScorerServiceStub) -
         lambda: _score(scorer_stub, task=task_ref("retail", "test", 500), ended=True, final_data_hash="x")
     )
     assert error.code() == grpc.StatusCode.NOT_FOUND
-    assert "retail test has tasks 0..114, not 500" in error.details()
+    assert "no task '500'" in error.details()
+    assert error_details(error)["reason"] == "TASK_NOT_FOUND"
     error = rpc_error(lambda: _score(scorer_stub, task=task_ref("banking", "test", 0), ended=True, final_data_hash="x"))
     assert error.code() == grpc.StatusCode.NOT_FOUND
     assert "unknown domain 'banking'" in error.details()
     error = rpc_error(lambda: _score(scorer_stub, task=task_ref("airline", "dev", 0), ended=True, final_data_hash="x"))
     assert error.code() == grpc.StatusCode.NOT_FOUND
     assert "no split 'dev'" in error.details()
-    error = rpc_error(lambda: _score(scorer_stub, task=task_ref("retail", "test", -2), ended=False))
+    error = rpc_error(lambda: _score(scorer_stub, task=task_ref("retail", "test", 0), termination=0))
     assert error.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert error_details(error)["fields"] == [("termination", "must be set")]
     error = rpc_error(lambda: _score(scorer_stub, ended=True))
     assert error.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert "final_data_hash is required" in error.details()

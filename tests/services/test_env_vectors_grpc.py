@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import V1_VECTORS, read_jsonl
-from tests.services.conftest import EnvClient
+from tests.services.conftest import EnvClient, aborted, done, errored
 
 INITIAL_HASHES = {
     "retail": "5a4b2cb59f4d12dea7e4adff24a7f8fada510ead49372ea4a729a82bbb5f49b5",
@@ -47,8 +47,11 @@ def test_list_domains_and_tasks(env: EnvClient) -> None:
     assert {s.name: s.task_count for s in domains["retail"].splits} == {"test": 115, "train": 500, "dev": 20}
     assert {s.name: s.task_count for s in domains["airline"].splits} == {"test": 50}
     assert list(domains["retail"].terminate_tools) == ["transfer_to_human_agents"]
-    tasks = env.stub.ListTasks(env_pb2.ListTasksRequest(domain="retail", split="test")).tasks
-    assert [t.index for t in tasks] == list(range(115))
+    listed = env.stub.ListTasks(env_pb2.ListTasksRequest(domain="retail", split="test", page_size=200))
+    tasks = listed.tasks
+    assert [t.task_id for t in tasks] == [str(i) for i in range(115)]
+    assert listed.total_size == 115
+    assert not listed.next_page_token
     vector = next(t for t in TASKS if (t["env"], t["split"], t["task_id"]) == ("retail", "test", 37))
     assert tasks[37].gold_action_count == len(vector["actions"])
     assert tasks[37].output_count == len(vector["expected_outputs"]) > 0
@@ -67,9 +70,9 @@ def test_gold_actions(env: EnvClient, task: dict[str, Any]) -> None:
             where = f"{task['env']} {task['split']} task {task['task_id']} step {index} {action['name']}"
             result = env.call(opened.session_id, action["name"], json.dumps(action["kwargs"]))
             assert result.observation == expected, where
-            assert result.done == step["done"], where
-            assert result.error == expected.startswith("Error"), where
-            assert not result.aborted, where
+            assert done(result) == step["done"], where
+            assert errored(result) == expected.startswith("Error"), where
+            assert not aborted(result), where
         final = env.final(opened.session_id)
         assert final.data_hash == task["final_hash"]
         assert final.tool_call_count == len(task["actions"])
@@ -81,15 +84,15 @@ def test_gold_actions(env: EnvClient, task: dict[str, Any]) -> None:
 
 def _check_call(result: Any, expected: dict[str, Any], where: str) -> None:
     if "raised" in expected:
-        assert result.aborted, where
-        assert result.done, where
-        assert result.error, where
+        assert aborted(result), where
+        assert done(result), where
+        assert errored(result), where
         assert result.observation, where
         return
-    assert not result.aborted, where
+    assert not aborted(result), where
     assert result.observation == expected["observation"], where
     if "done" in expected:
-        assert result.done == expected["done"], where
+        assert done(result) == expected["done"], where
 
 
 @pytest.mark.parametrize(
@@ -101,7 +104,7 @@ def test_error_case(env: EnvClient, case: dict[str, Any]) -> None:
         result = env.call(opened.session_id, case["tool"], json.dumps(case["kwargs"]))
         _check_call(result, case, case["note"])
         if "raised" not in case:
-            assert result.error == case["observation"].startswith(("Error", "Unknown action"))
+            assert errored(result) == case["observation"].startswith(("Error", "Unknown action"))
         after = env.final(opened.session_id).data_hash
         if "hash_after" in case:
             assert after == case["hash_after"]

@@ -9,9 +9,10 @@ import grpc
 import pytest
 
 from taumesh.common.v1 import common_pb2
+from taumesh.convert import score_from_proto
 from taumesh.scorer.v1 import scorer_pb2, scorer_pb2_grpc
 from tests.conftest import V1_VECTORS, read_jsonl
-from tests.services.conftest import RPC_TIMEOUT, EnvClient, task_ref
+from tests.services.conftest import RPC_TIMEOUT, EnvClient, aborted, done, task_ref
 
 
 def _rows(filename: str) -> list[dict[str, Any]]:
@@ -43,23 +44,20 @@ def score(
     conversation: list[common_pb2.Message],
     ended: bool = True,
 ) -> scorer_pb2.ScoreEpisodeResponse:
+    termination = common_pb2.TERMINATION_USER_STOP if ended else common_pb2.TERMINATION_MAX_STEPS
     request = scorer_pb2.ScoreEpisodeRequest(
-        task=task_ref(domain, split, index), ended=ended, final_data_hash=final_hash, conversation=conversation
+        task=task_ref(domain, split, index),
+        termination=termination,
+        final_data_hash=final_hash,
+        conversation=conversation,
     )
     return stub.ScoreEpisode(request, timeout=RPC_TIMEOUT)
 
 
 def info_of(response: scorer_pb2.ScoreEpisodeResponse) -> dict[str, Any] | None:
-    """The response's reward info in τ-bench's JSON shape (outputs as an ordered dict)."""
-    which = response.WhichOneof("info")
-    if which == "actions_check":
-        return {"r_actions": response.actions_check.r_actions, "gt_data_hash": response.actions_check.gt_data_hash}
-    if which == "outputs_check":
-        return {
-            "r_outputs": response.outputs_check.r_outputs,
-            "outputs": {check.output: check.found for check in response.outputs_check.outputs},
-        }
-    return None
+    """The response's reward info in τ-bench's JSON shape (outputs as an ordered dict), from its checks."""
+    reward_info = score_from_proto(response).tau_bench_reward_info()
+    return reward_info["info"] if reward_info else None
 
 
 def assert_same_info(actual: dict[str, Any] | None, expected: dict[str, Any]) -> None:
@@ -87,9 +85,9 @@ def test_reward_case(env: EnvClient, scorer_stub: scorer_pb2_grpc.ScorerServiceS
     try:
         for index, action in enumerate(case["actions"]):
             result = env.call(opened.session_id, action["name"], json.dumps(action["kwargs"]))
-            assert not result.aborted, f"step {index} {action['name']}"
+            assert not aborted(result), f"step {index} {action['name']}"
             # only the last action may end the episode (the transfer of task 13)
-            assert result.done == (action["name"] == "transfer_to_human_agents"), f"step {index}"
+            assert done(result) == (action["name"] == "transfer_to_human_agents"), f"step {index}"
         final = env.final(opened.session_id)
     finally:
         env.close(opened.session_id)
@@ -113,8 +111,12 @@ def test_gold_final_state_scores_one(scorer_stub: scorer_pb2_grpc.ScorerServiceS
     response = score(scorer_stub, task["env"], task["split"], task["task_id"], task["final_hash"], conversation)
     assert response.reward == task["reward"] == 1.0
     assert_same_info(info_of(response), task["reward_info"])
-    if "gt_data_hash" in task["reward_info"]:
-        assert response.actions_check.gt_data_hash == task["gt_data_hash"]
+    database = next(check for check in response.checks if check.basis == scorer_pb2.REWARD_BASIS_DB)
+    assert database.passed
+    assert database.expected == database.actual == task["gt_data_hash"]
+    assert [c.subject for c in response.checks if c.basis == scorer_pb2.REWARD_BASIS_COMMUNICATE] == list(
+        task["reward_info"].get("outputs", {})
+    )
     assert_gold_actions(response, task)
 
 
@@ -137,12 +139,12 @@ def test_not_ended_gives_zero_and_no_info(scorer_stub: scorer_pb2_grpc.ScorerSer
     task = TASKS[("retail", "test", 0)]
     response = score(scorer_stub, "retail", "test", 0, task["final_hash"], [assistant("ok")], ended=False)
     assert response.reward == 0.0
-    assert response.WhichOneof("info") is None
+    assert not response.checks
     assert_gold_actions(response, task)
     # and no final hash is needed for an episode that did not end
     response = score(scorer_stub, "retail", "test", 0, "", [], ended=False)
     assert response.reward == 0.0
-    assert response.WhichOneof("info") is None
+    assert not response.checks
 
 
 def test_wrong_final_hash_scores_zero(scorer_stub: scorer_pb2_grpc.ScorerServiceStub) -> None:
@@ -173,7 +175,7 @@ def test_outputs_only_count_in_assistant_texts(scorer_stub: scorer_pb2_grpc.Scor
 
 def _outcomes(successes: dict[int, int], trials: int) -> list[scorer_pb2.TrialOutcome]:
     return [
-        scorer_pb2.TrialOutcome(task_id=task, trial=trial, reward=1.0 if trial < count else 0.0)
+        scorer_pb2.TrialOutcome(task_id=str(task), trial=trial, reward=1.0 if trial < count else 0.0)
         for task, count in successes.items()
         for trial in range(trials)
     ]
@@ -207,8 +209,8 @@ def test_pass_hat_k_selected_ks_ascending(scorer_stub: scorer_pb2_grpc.ScorerSer
 
 def test_pass_hat_k_partial_reward_is_a_failure(scorer_stub: scorer_pb2_grpc.ScorerServiceStub) -> None:
     outcomes = [
-        scorer_pb2.TrialOutcome(task_id=7, trial=0, reward=1.0),
-        scorer_pb2.TrialOutcome(task_id=7, trial=1, reward=0.5),
+        scorer_pb2.TrialOutcome(task_id="7", trial=0, reward=1.0),
+        scorer_pb2.TrialOutcome(task_id="7", trial=1, reward=0.5),
     ]
     response = pass_hat_k(scorer_stub, outcomes)
     assert [(v.k, v.value) for v in response.values] == [(1, 0.5), (2, 0.0)]

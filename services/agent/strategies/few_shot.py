@@ -68,6 +68,8 @@ class FewShotAgent(ToolCallingAgent):
     def system_prompt(self, turn: AgentTurn) -> str:
         displays = self.displays(turn.settings.few_shot_displays_path)
         task = turn.episode.task
-        rng = random.Random(f"{turn.settings.model.seed}:{task.domain}:{task.split}:{task.index}:{turn.episode.trial}")
+        rng = random.Random(
+            f"{turn.settings.model.seed}:{task.domain}:{task.split}:{task.task_id}:{turn.episode.trial}"
+        )
         chosen = rng.sample(displays, min(EXAMPLES_PER_PROMPT, len(displays)))
         return few_shot_prompt(turn.policy, chosen)

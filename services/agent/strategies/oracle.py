@@ -26,9 +26,9 @@ class OracleAgent:
     async def next_message(self, turn: AgentTurn) -> AgentReply:
         ref = turn.episode.task
         try:
-            _, task = self.catalog.task(ref.domain, ref.split, ref.index)
-        except (KeyError, IndexError, DataError) as exc:
-            raise NotFound(str(exc.args[0])) from exc
+            _, task = self.catalog.find_task(ref.domain, ref.split, ref.task_id)
+        except (KeyError, DataError) as exc:
+            raise NotFound(str(exc.args[0]), reason="TASK_NOT_FOUND") from exc
         done = sum(len(m.tool_calls) for m in turn.conversation if m.role == "assistant")
         if done < len(task.actions):
             action = task.actions[done]

@@ -6,7 +6,7 @@ from typing import Protocol
 
 from pydantic import BaseModel, Field
 
-from taumesh.models import ChatMessage, EpisodeContext, Usage, UserSettings
+from taumesh.models import ChatMessage, EpisodeContext, ToolSchema, Usage, UserSettings
 
 
 class UserTurn(BaseModel):
@@ -14,9 +14,11 @@ class UserTurn(BaseModel):
 
     instruction: str
     conversation: list[ChatMessage] = Field(default_factory=list)
-    """User and assistant messages so far; empty when the conversation starts."""
+    """User and assistant messages (and the results of the user's own tool calls) so far; empty at the start."""
     settings: UserSettings = Field(default_factory=UserSettings)
     episode: EpisodeContext | None = None
+    tools: list[ToolSchema] = Field(default_factory=list)
+    """Tools the user may call; empty where only the agent acts."""
 
 
 class UserReply(BaseModel):

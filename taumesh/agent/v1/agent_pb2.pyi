@@ -109,8 +109,9 @@ class NextMessageResponse(_message.Message):
     USAGE_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def message(self) -> _common_pb2.Message:
-        """The agent's message, role ASSISTANT. Tool calls are run in order and their results appended as TOOL messages
-        before the next call; a message without tool calls is sent to the user.
+        """The agent's message, role ASSISTANT. Tool calls are run in order, each one step, and their results appended as
+        TOOL messages before the next call; a message without tool calls is sent to the user. Pass a model's tool
+        argument text through untouched (ToolCall.arguments_json): 1 and 1.0 change the data hash.
         """
 
     @_builtins.property

@@ -49,7 +49,9 @@ class AgentServiceServicer:
     """
 
     def NextMessage(self, request, context):
-        """Returns the agent's next assistant message: text for the user, tool calls, or both.
+        """Returns the agent's next assistant message: either text for the user, or tool calls. When a message has tool
+        calls, any text beside them is kept in the trajectory but never reaches the user, and the scorer ignores it
+        (as in τ-bench).
         An agent that cannot go on (its model's context window is full) answers OUT_OF_RANGE: the episode ends there
         and is scored as it stands, as the agent's failure. UNAVAILABLE, DEADLINE_EXCEEDED and RESOURCE_EXHAUSTED are
         infrastructure faults (retried, never scored); other errors are recorded as refused requests (not scored).

@@ -36,7 +36,9 @@ class AgentServiceStub:
     @_typing.overload
     def __new__(cls, channel: _aio.Channel) -> AgentServiceAsyncStub: ...
     NextMessage: _grpc.UnaryUnaryMultiCallable[_agent_pb2.NextMessageRequest, _agent_pb2.NextMessageResponse]
-    """Returns the agent's next assistant message: text for the user, tool calls, or both.
+    """Returns the agent's next assistant message: either text for the user, or tool calls. When a message has tool
+    calls, any text beside them is kept in the trajectory but never reaches the user, and the scorer ignores it
+    (as in τ-bench).
     An agent that cannot go on (its model's context window is full) answers OUT_OF_RANGE: the episode ends there
     and is scored as it stands, as the agent's failure. UNAVAILABLE, DEADLINE_EXCEEDED and RESOURCE_EXHAUSTED are
     infrastructure faults (retried, never scored); other errors are recorded as refused requests (not scored).
@@ -50,7 +52,9 @@ class AgentServiceAsyncStub(AgentServiceStub):
 
     def __init__(self, channel: _aio.Channel) -> None: ...
     NextMessage: _aio.UnaryUnaryMultiCallable[_agent_pb2.NextMessageRequest, _agent_pb2.NextMessageResponse]  # type: ignore[assignment]
-    """Returns the agent's next assistant message: text for the user, tool calls, or both.
+    """Returns the agent's next assistant message: either text for the user, or tool calls. When a message has tool
+    calls, any text beside them is kept in the trajectory but never reaches the user, and the scorer ignores it
+    (as in τ-bench).
     An agent that cannot go on (its model's context window is full) answers OUT_OF_RANGE: the episode ends there
     and is scored as it stands, as the agent's failure. UNAVAILABLE, DEADLINE_EXCEEDED and RESOURCE_EXHAUSTED are
     infrastructure faults (retried, never scored); other errors are recorded as refused requests (not scored).
@@ -67,7 +71,9 @@ class AgentServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _agent_pb2.NextMessageRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_agent_pb2.NextMessageResponse, _abc.Awaitable[_agent_pb2.NextMessageResponse]]:
-        """Returns the agent's next assistant message: text for the user, tool calls, or both.
+        """Returns the agent's next assistant message: either text for the user, or tool calls. When a message has tool
+        calls, any text beside them is kept in the trajectory but never reaches the user, and the scorer ignores it
+        (as in τ-bench).
         An agent that cannot go on (its model's context window is full) answers OUT_OF_RANGE: the episode ends there
         and is scored as it stands, as the agent's failure. UNAVAILABLE, DEADLINE_EXCEEDED and RESOURCE_EXHAUSTED are
         infrastructure faults (retried, never scored); other errors are recorded as refused requests (not scored).

@@ -7,6 +7,7 @@ from collections import abc as _abc
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from taumesh.common.v1 import common_pb2 as _common_pb2
 import builtins as _builtins
 import sys
@@ -18,6 +19,42 @@ else:
     from typing_extensions import TypeAlias as _TypeAlias, Never as _Never
 
 DESCRIPTOR: _descriptor.FileDescriptor
+
+class _ToolCallStatus:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _ToolCallStatusEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ToolCallStatus.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    TOOL_CALL_STATUS_UNSPECIFIED: _ToolCallStatus.ValueType  # 0
+    """Not set; never returned."""
+    TOOL_CALL_STATUS_OK: _ToolCallStatus.ValueType  # 1
+    """The tool ran and answered."""
+    TOOL_CALL_STATUS_ERROR: _ToolCallStatus.ValueType  # 2
+    """The observation reports an error: the caller's mistake (unknown tool, bad arguments) or a refused action."""
+    TOOL_CALL_STATUS_TERMINATED: _ToolCallStatus.ValueType  # 3
+    """A tool that ends the episode ran (for example transfer_to_human_agents), with or without an error."""
+    TOOL_CALL_STATUS_ABORTED: _ToolCallStatus.ValueType  # 4
+    """The tool broke in a way the benchmark does not turn into an observation (τ-bench aborts the task, reward 0);
+    the observation says why, and the episode must end.
+    """
+
+class ToolCallStatus(_ToolCallStatus, metaclass=_ToolCallStatusEnumTypeWrapper):
+    """What running a tool call did."""
+
+TOOL_CALL_STATUS_UNSPECIFIED: ToolCallStatus.ValueType  # 0
+"""Not set; never returned."""
+TOOL_CALL_STATUS_OK: ToolCallStatus.ValueType  # 1
+"""The tool ran and answered."""
+TOOL_CALL_STATUS_ERROR: ToolCallStatus.ValueType  # 2
+"""The observation reports an error: the caller's mistake (unknown tool, bad arguments) or a refused action."""
+TOOL_CALL_STATUS_TERMINATED: ToolCallStatus.ValueType  # 3
+"""A tool that ends the episode ran (for example transfer_to_human_agents), with or without an error."""
+TOOL_CALL_STATUS_ABORTED: ToolCallStatus.ValueType  # 4
+"""The tool broke in a way the benchmark does not turn into an observation (τ-bench aborts the task, reward 0);
+the observation says why, and the episode must end.
+"""
+Global___ToolCallStatus: _TypeAlias = ToolCallStatus  # noqa: Y015
 
 @_typing.final
 class ListDomainsRequest(_message.Message):
@@ -128,19 +165,27 @@ class ListTasksRequest(_message.Message):
 
     DOMAIN_FIELD_NUMBER: _builtins.int
     SPLIT_FIELD_NUMBER: _builtins.int
+    PAGE_SIZE_FIELD_NUMBER: _builtins.int
+    PAGE_TOKEN_FIELD_NUMBER: _builtins.int
     domain: _builtins.str
     """Domain name."""
     split: _builtins.str
     """Split name."""
+    page_size: _builtins.int
+    """Most tasks to return; 0 for the default (100). Values above 1000 are taken as 1000."""
+    page_token: _builtins.str
+    """next_page_token of the previous response, to get the next page; empty for the first page."""
     def __init__(
         self,
         *,
         domain: _builtins.str = ...,
         split: _builtins.str = ...,
+        page_size: _builtins.int = ...,
+        page_token: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["domain", b"domain", "split", b"split"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["domain", b"domain", "page_size", b"page_size", "page_token", b"page_token", "split", b"split"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -152,13 +197,13 @@ class TaskSummary(_message.Message):
 
     DESCRIPTOR: _descriptor.Descriptor
 
-    INDEX_FIELD_NUMBER: _builtins.int
+    TASK_ID_FIELD_NUMBER: _builtins.int
     USER_ID_FIELD_NUMBER: _builtins.int
     INSTRUCTION_FIELD_NUMBER: _builtins.int
     GOLD_ACTION_COUNT_FIELD_NUMBER: _builtins.int
     OUTPUT_COUNT_FIELD_NUMBER: _builtins.int
-    index: _builtins.int
-    """Index of the task in its split (τ-bench's task id)."""
+    task_id: _builtins.str
+    """The task's id (TaskRef.task_id)."""
     user_id: _builtins.str
     """The id of the customer the simulated user plays."""
     instruction: _builtins.str
@@ -170,7 +215,7 @@ class TaskSummary(_message.Message):
     def __init__(
         self,
         *,
-        index: _builtins.int = ...,
+        task_id: _builtins.str = ...,
         user_id: _builtins.str = ...,
         instruction: _builtins.str = ...,
         gold_action_count: _builtins.int = ...,
@@ -178,7 +223,7 @@ class TaskSummary(_message.Message):
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["gold_action_count", b"gold_action_count", "index", b"index", "instruction", b"instruction", "output_count", b"output_count", "user_id", b"user_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["gold_action_count", b"gold_action_count", "instruction", b"instruction", "output_count", b"output_count", "task_id", b"task_id", "user_id", b"user_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -191,18 +236,26 @@ class ListTasksResponse(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     TASKS_FIELD_NUMBER: _builtins.int
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _builtins.int
+    TOTAL_SIZE_FIELD_NUMBER: _builtins.int
+    next_page_token: _builtins.str
+    """Token for the next page; empty when this page is the last."""
+    total_size: _builtins.int
+    """Number of tasks in the split."""
     @_builtins.property
     def tasks(self) -> _containers.RepeatedCompositeFieldContainer[Global___TaskSummary]:
-        """The split's tasks, in index order."""
+        """One page of the split's tasks, in the split's order."""
 
     def __init__(
         self,
         *,
         tasks: _abc.Iterable[Global___TaskSummary] | None = ...,
+        next_page_token: _builtins.str = ...,
+        total_size: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["tasks", b"tasks"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["next_page_token", b"next_page_token", "tasks", b"tasks", "total_size", b"total_size"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -243,6 +296,7 @@ class OpenSessionResponse(_message.Message):
     TOOLS_FIELD_NUMBER: _builtins.int
     USER_INSTRUCTION_FIELD_NUMBER: _builtins.int
     INITIAL_DATA_HASH_FIELD_NUMBER: _builtins.int
+    USER_TOOLS_FIELD_NUMBER: _builtins.int
     session_id: _builtins.str
     """Opaque id of the new session, for the other calls."""
     policy: _builtins.str
@@ -255,6 +309,12 @@ class OpenSessionResponse(_message.Message):
     def tools(self) -> _containers.RepeatedCompositeFieldContainer[_common_pb2.ToolSchema]:
         """The tools the agent may call, in the domain's order."""
 
+    @_builtins.property
+    def user_tools(self) -> _containers.RepeatedCompositeFieldContainer[_common_pb2.ToolSchema]:
+        """The tools the simulated user may call (requestor USER), in the domain's order; empty in domains where only
+        the agent acts.
+        """
+
     def __init__(
         self,
         *,
@@ -263,10 +323,11 @@ class OpenSessionResponse(_message.Message):
         tools: _abc.Iterable[_common_pb2.ToolSchema] | None = ...,
         user_instruction: _builtins.str = ...,
         initial_data_hash: _builtins.str = ...,
+        user_tools: _abc.Iterable[_common_pb2.ToolSchema] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["initial_data_hash", b"initial_data_hash", "policy", b"policy", "session_id", b"session_id", "tools", b"tools", "user_instruction", b"user_instruction"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["initial_data_hash", b"initial_data_hash", "policy", b"policy", "session_id", b"session_id", "tools", b"tools", "user_instruction", b"user_instruction", "user_tools", b"user_tools"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -285,11 +346,11 @@ class CallToolRequest(_message.Message):
     """Session from OpenSession."""
     request_id: _builtins.str
     """Idempotency key chosen by the caller: a retried request with the same key returns the first result instead of
-    running the tool twice. Empty: no deduplication.
+    running the tool twice, so a retry must resend the identical request. Empty: no deduplication.
     """
     @_builtins.property
     def tool_call(self) -> _common_pb2.ToolCall:
-        """The call, as the agent made it."""
+        """The call, as its requestor made it."""
 
     def __init__(
         self,
@@ -313,32 +374,22 @@ class CallToolResponse(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     OBSERVATION_FIELD_NUMBER: _builtins.int
-    DONE_FIELD_NUMBER: _builtins.int
-    ERROR_FIELD_NUMBER: _builtins.int
-    ABORTED_FIELD_NUMBER: _builtins.int
+    STATUS_FIELD_NUMBER: _builtins.int
     observation: _builtins.str
     """The observation handed back to the agent, exactly as τ-bench's step returns it ("Error: ..." when the tool
     failed, "Unknown action <name>" for an unknown tool).
     """
-    done: _builtins.bool
-    """True when the tool ends the episode (a terminate tool such as transfer_to_human_agents)."""
-    error: _builtins.bool
-    """True when the observation reports an error (the agent's mistake or a refused action)."""
-    aborted: _builtins.bool
-    """True when the tool broke in a way τ-bench does not turn into an observation (it aborts the task, reward 0).
-    observation then says why, and the episode must end.
-    """
+    status: Global___ToolCallStatus.ValueType
+    """What the call did; TERMINATED and ABORTED end the episode."""
     def __init__(
         self,
         *,
         observation: _builtins.str = ...,
-        done: _builtins.bool = ...,
-        error: _builtins.bool = ...,
-        aborted: _builtins.bool = ...,
+        status: Global___ToolCallStatus.ValueType = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["aborted", b"aborted", "done", b"done", "error", b"error", "observation", b"observation"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["observation", b"observation", "status", b"status"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

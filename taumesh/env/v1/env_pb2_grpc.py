@@ -81,22 +81,23 @@ class EnvServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def ListTasks(self, request, context):
-        """Lists the tasks of one split (instructions only; gold actions never leave the trusted services).
+        """Lists the tasks of one split, a page at a time (instructions only; gold actions never leave the trusted
+        services). NOT_FOUND for an unknown domain or split; INVALID_ARGUMENT for a page token this call did not issue.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def OpenSession(self, request, context):
-        """Opens a session for one task on fresh data. NOT_FOUND for an unknown domain, split or task index.
+        """Opens a session for one task on fresh data. NOT_FOUND for an unknown domain, split or task id.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def CallTool(self, request, context):
-        """Runs one tool call in a session. Mistakes in the call are the agent's and come back as the observation;
-        NOT_FOUND only for an unknown session.
+        """Runs one tool call in a session, for the agent or (requestor USER) the simulated user. Mistakes in the call are
+        the caller's and come back as the observation; NOT_FOUND only for an unknown session.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

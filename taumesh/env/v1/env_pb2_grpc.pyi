@@ -38,12 +38,14 @@ class EnvServiceStub:
     ListDomains: _grpc.UnaryUnaryMultiCallable[_env_pb2.ListDomainsRequest, _env_pb2.ListDomainsResponse]
     """Lists the domains this server can serve and their task splits."""
     ListTasks: _grpc.UnaryUnaryMultiCallable[_env_pb2.ListTasksRequest, _env_pb2.ListTasksResponse]
-    """Lists the tasks of one split (instructions only; gold actions never leave the trusted services)."""
+    """Lists the tasks of one split, a page at a time (instructions only; gold actions never leave the trusted
+    services). NOT_FOUND for an unknown domain or split; INVALID_ARGUMENT for a page token this call did not issue.
+    """
     OpenSession: _grpc.UnaryUnaryMultiCallable[_env_pb2.OpenSessionRequest, _env_pb2.OpenSessionResponse]
-    """Opens a session for one task on fresh data. NOT_FOUND for an unknown domain, split or task index."""
+    """Opens a session for one task on fresh data. NOT_FOUND for an unknown domain, split or task id."""
     CallTool: _grpc.UnaryUnaryMultiCallable[_env_pb2.CallToolRequest, _env_pb2.CallToolResponse]
-    """Runs one tool call in a session. Mistakes in the call are the agent's and come back as the observation;
-    NOT_FOUND only for an unknown session.
+    """Runs one tool call in a session, for the agent or (requestor USER) the simulated user. Mistakes in the call are
+    the caller's and come back as the observation; NOT_FOUND only for an unknown session.
     """
     GetFinalState: _grpc.UnaryUnaryMultiCallable[_env_pb2.GetFinalStateRequest, _env_pb2.GetFinalStateResponse]
     """Reports what the scorer needs about the session's current (final) state."""
@@ -60,12 +62,14 @@ class EnvServiceAsyncStub(EnvServiceStub):
     ListDomains: _aio.UnaryUnaryMultiCallable[_env_pb2.ListDomainsRequest, _env_pb2.ListDomainsResponse]  # type: ignore[assignment]
     """Lists the domains this server can serve and their task splits."""
     ListTasks: _aio.UnaryUnaryMultiCallable[_env_pb2.ListTasksRequest, _env_pb2.ListTasksResponse]  # type: ignore[assignment]
-    """Lists the tasks of one split (instructions only; gold actions never leave the trusted services)."""
+    """Lists the tasks of one split, a page at a time (instructions only; gold actions never leave the trusted
+    services). NOT_FOUND for an unknown domain or split; INVALID_ARGUMENT for a page token this call did not issue.
+    """
     OpenSession: _aio.UnaryUnaryMultiCallable[_env_pb2.OpenSessionRequest, _env_pb2.OpenSessionResponse]  # type: ignore[assignment]
-    """Opens a session for one task on fresh data. NOT_FOUND for an unknown domain, split or task index."""
+    """Opens a session for one task on fresh data. NOT_FOUND for an unknown domain, split or task id."""
     CallTool: _aio.UnaryUnaryMultiCallable[_env_pb2.CallToolRequest, _env_pb2.CallToolResponse]  # type: ignore[assignment]
-    """Runs one tool call in a session. Mistakes in the call are the agent's and come back as the observation;
-    NOT_FOUND only for an unknown session.
+    """Runs one tool call in a session, for the agent or (requestor USER) the simulated user. Mistakes in the call are
+    the caller's and come back as the observation; NOT_FOUND only for an unknown session.
     """
     GetFinalState: _aio.UnaryUnaryMultiCallable[_env_pb2.GetFinalStateRequest, _env_pb2.GetFinalStateResponse]  # type: ignore[assignment]
     """Reports what the scorer needs about the session's current (final) state."""
@@ -91,7 +95,9 @@ class EnvServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _env_pb2.ListTasksRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_env_pb2.ListTasksResponse, _abc.Awaitable[_env_pb2.ListTasksResponse]]:
-        """Lists the tasks of one split (instructions only; gold actions never leave the trusted services)."""
+        """Lists the tasks of one split, a page at a time (instructions only; gold actions never leave the trusted
+        services). NOT_FOUND for an unknown domain or split; INVALID_ARGUMENT for a page token this call did not issue.
+        """
 
     @_abc_1.abstractmethod
     def OpenSession(
@@ -99,7 +105,7 @@ class EnvServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _env_pb2.OpenSessionRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_env_pb2.OpenSessionResponse, _abc.Awaitable[_env_pb2.OpenSessionResponse]]:
-        """Opens a session for one task on fresh data. NOT_FOUND for an unknown domain, split or task index."""
+        """Opens a session for one task on fresh data. NOT_FOUND for an unknown domain, split or task id."""
 
     @_abc_1.abstractmethod
     def CallTool(
@@ -107,8 +113,8 @@ class EnvServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _env_pb2.CallToolRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_env_pb2.CallToolResponse, _abc.Awaitable[_env_pb2.CallToolResponse]]:
-        """Runs one tool call in a session. Mistakes in the call are the agent's and come back as the observation;
-        NOT_FOUND only for an unknown session.
+        """Runs one tool call in a session, for the agent or (requestor USER) the simulated user. Mistakes in the call are
+        the caller's and come back as the observation; NOT_FOUND only for an unknown session.
         """
 
     @_abc_1.abstractmethod

@@ -20,6 +20,42 @@ else:
 
 DESCRIPTOR: _descriptor.FileDescriptor
 
+class _RewardBasis:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _RewardBasisEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_RewardBasis.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    REWARD_BASIS_UNSPECIFIED: _RewardBasis.ValueType  # 0
+    """Not set; never returned."""
+    REWARD_BASIS_DB: _RewardBasis.ValueType  # 1
+    """The final database equals the one the gold actions produce (compared by data hash)."""
+    REWARD_BASIS_ENV_ASSERTION: _RewardBasis.ValueType  # 2
+    """An assertion on the final environment state holds."""
+    REWARD_BASIS_ACTION: _RewardBasis.ValueType  # 3
+    """A gold action was made with the expected arguments."""
+    REWARD_BASIS_COMMUNICATE: _RewardBasis.ValueType  # 4
+    """Information the agent had to tell the user was said."""
+    REWARD_BASIS_NL_ASSERTION: _RewardBasis.ValueType  # 5
+    """A natural-language assertion about the conversation holds, as judged by a model."""
+
+class RewardBasis(_RewardBasis, metaclass=_RewardBasisEnumTypeWrapper):
+    """One kind of evidence a reward can rest on (τ²'s reward basis)."""
+
+REWARD_BASIS_UNSPECIFIED: RewardBasis.ValueType  # 0
+"""Not set; never returned."""
+REWARD_BASIS_DB: RewardBasis.ValueType  # 1
+"""The final database equals the one the gold actions produce (compared by data hash)."""
+REWARD_BASIS_ENV_ASSERTION: RewardBasis.ValueType  # 2
+"""An assertion on the final environment state holds."""
+REWARD_BASIS_ACTION: RewardBasis.ValueType  # 3
+"""A gold action was made with the expected arguments."""
+REWARD_BASIS_COMMUNICATE: RewardBasis.ValueType  # 4
+"""Information the agent had to tell the user was said."""
+REWARD_BASIS_NL_ASSERTION: RewardBasis.ValueType  # 5
+"""A natural-language assertion about the conversation holds, as judged by a model."""
+Global___RewardBasis: _TypeAlias = RewardBasis  # noqa: Y015
+
 class _FaultAuthor:
     ValueType = _typing.NewType("ValueType", _builtins.int)
     V: _TypeAlias = ValueType  # noqa: Y015
@@ -91,15 +127,15 @@ class ScoreEpisodeRequest(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     TASK_FIELD_NUMBER: _builtins.int
-    ENDED_FIELD_NUMBER: _builtins.int
     FINAL_DATA_HASH_FIELD_NUMBER: _builtins.int
     CONVERSATION_FIELD_NUMBER: _builtins.int
-    ended: _builtins.bool
-    """True when the episode ended (the user stopped or a terminate tool ran). τ-bench gives reward 0, with no reward
-    info, to an episode that did not end (the step limit was hit).
-    """
+    TERMINATION_FIELD_NUMBER: _builtins.int
     final_data_hash: _builtins.str
-    """The environment's data hash at the end of the episode (GetFinalState)."""
+    """The environment's data hash at the end of the episode (GetFinalState). Required when the episode ended."""
+    termination: _common_pb2.Termination.ValueType
+    """How the episode ended. Only an episode that ended (USER_STOP, TERMINATE_TOOL) is evaluated; any other
+    termination scores 0 with no checks, as τ-bench does.
+    """
     @_builtins.property
     def task(self) -> _common_pb2.TaskRef:
         """The task played."""
@@ -112,99 +148,61 @@ class ScoreEpisodeRequest(_message.Message):
         self,
         *,
         task: _common_pb2.TaskRef | None = ...,
-        ended: _builtins.bool = ...,
         final_data_hash: _builtins.str = ...,
         conversation: _abc.Iterable[_common_pb2.Message] | None = ...,
+        termination: _common_pb2.Termination.ValueType = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["task", b"task"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["conversation", b"conversation", "ended", b"ended", "final_data_hash", b"final_data_hash", "task", b"task"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["conversation", b"conversation", "final_data_hash", b"final_data_hash", "task", b"task", "termination", b"termination"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___ScoreEpisodeRequest: _TypeAlias = ScoreEpisodeRequest  # noqa: Y015
 
 @_typing.final
-class OutputCheck(_message.Message):
-    """Whether one required output was found in the agent's messages."""
+class RewardCheck(_message.Message):
+    """One check of a task's reward, with what it compared."""
 
     DESCRIPTOR: _descriptor.Descriptor
 
-    OUTPUT_FIELD_NUMBER: _builtins.int
-    FOUND_FIELD_NUMBER: _builtins.int
-    output: _builtins.str
-    """The output, as the task states it."""
-    found: _builtins.bool
-    """True when some agent message contains it (case-insensitive; commas removed from the message)."""
-    def __init__(
-        self,
-        *,
-        output: _builtins.str = ...,
-        found: _builtins.bool = ...,
-    ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
-    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["found", b"found", "output", b"output"]  # noqa: Y015
-    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    def WhichOneof(self, oneof_group: _Never) -> None: ...
-
-Global___OutputCheck: _TypeAlias = OutputCheck  # noqa: Y015
-
-@_typing.final
-class ActionsCheck(_message.Message):
-    """The database check: τ-bench's RewardActionInfo."""
-
-    DESCRIPTOR: _descriptor.Descriptor
-
-    R_ACTIONS_FIELD_NUMBER: _builtins.int
-    GT_DATA_HASH_FIELD_NUMBER: _builtins.int
-    r_actions: _builtins.float
-    """1.0 when the final data hash equals the gold one, else 0.0."""
-    gt_data_hash: _builtins.str
-    """Data hash after replaying the gold actions on fresh data."""
-    def __init__(
-        self,
-        *,
-        r_actions: _builtins.float = ...,
-        gt_data_hash: _builtins.str = ...,
-    ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
-    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["gt_data_hash", b"gt_data_hash", "r_actions", b"r_actions"]  # noqa: Y015
-    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    def WhichOneof(self, oneof_group: _Never) -> None: ...
-
-Global___ActionsCheck: _TypeAlias = ActionsCheck  # noqa: Y015
-
-@_typing.final
-class OutputsCheck(_message.Message):
-    """The outputs check: τ-bench's RewardOutputInfo (reported instead of the actions check whenever the task has
-    outputs, so a failed actions check is hidden when every output was said).
+    BASIS_FIELD_NUMBER: _builtins.int
+    SUBJECT_FIELD_NUMBER: _builtins.int
+    PASSED_FIELD_NUMBER: _builtins.int
+    EXPECTED_FIELD_NUMBER: _builtins.int
+    ACTUAL_FIELD_NUMBER: _builtins.int
+    EXPLANATION_FIELD_NUMBER: _builtins.int
+    basis: Global___RewardBasis.ValueType
+    """Which kind of check."""
+    subject: _builtins.str
+    """What is checked: "database" for DB, the output for COMMUNICATE, the action name for ACTION, the assertion's text
+    for ENV_ASSERTION and NL_ASSERTION.
     """
-
-    DESCRIPTOR: _descriptor.Descriptor
-
-    R_OUTPUTS_FIELD_NUMBER: _builtins.int
-    OUTPUTS_FIELD_NUMBER: _builtins.int
-    r_outputs: _builtins.float
-    """1.0 when every output was found, else 0.0."""
-    @_builtins.property
-    def outputs(self) -> _containers.RepeatedCompositeFieldContainer[Global___OutputCheck]:
-        """Each output and whether it was found, in the task's order."""
-
+    passed: _builtins.bool
+    """Whether it passed."""
+    expected: _builtins.str
+    """What was expected: the gold data hash for DB, the output for COMMUNICATE, the gold arguments as JSON for ACTION."""
+    actual: _builtins.str
+    """What was found: the final data hash for DB; empty where nothing more is known."""
+    explanation: _builtins.str
+    """Why, in words (a judge's justification, an assertion's message); may be empty."""
     def __init__(
         self,
         *,
-        r_outputs: _builtins.float = ...,
-        outputs: _abc.Iterable[Global___OutputCheck] | None = ...,
+        basis: Global___RewardBasis.ValueType = ...,
+        subject: _builtins.str = ...,
+        passed: _builtins.bool = ...,
+        expected: _builtins.str = ...,
+        actual: _builtins.str = ...,
+        explanation: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["outputs", b"outputs", "r_outputs", b"r_outputs"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["actual", b"actual", "basis", b"basis", "expected", b"expected", "explanation", b"explanation", "passed", b"passed", "subject", b"subject"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
-Global___OutputsCheck: _TypeAlias = OutputsCheck  # noqa: Y015
+Global___RewardCheck: _TypeAlias = RewardCheck  # noqa: Y015
 
 @_typing.final
 class GoldAction(_message.Message):
@@ -217,7 +215,7 @@ class GoldAction(_message.Message):
     name: _builtins.str
     """Tool name."""
     kwargs_json: _builtins.str
-    """Arguments as a JSON object."""
+    """Arguments as a JSON object (text, to keep the number spelling the task data has)."""
     def __init__(
         self,
         *,
@@ -239,20 +237,12 @@ class ScoreEpisodeResponse(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     REWARD_FIELD_NUMBER: _builtins.int
-    ACTIONS_CHECK_FIELD_NUMBER: _builtins.int
-    OUTPUTS_CHECK_FIELD_NUMBER: _builtins.int
     GOLD_ACTIONS_FIELD_NUMBER: _builtins.int
     REQUIRED_OUTPUTS_FIELD_NUMBER: _builtins.int
+    CHECKS_FIELD_NUMBER: _builtins.int
+    REWARD_BASIS_FIELD_NUMBER: _builtins.int
     reward: _builtins.float
-    """1.0 or 0.0."""
-    @_builtins.property
-    def actions_check(self) -> Global___ActionsCheck:
-        """The database check."""
-
-    @_builtins.property
-    def outputs_check(self) -> Global___OutputsCheck:
-        """The outputs check."""
-
+    """1.0 or 0.0: the product of the checks' outcomes over the task's reward basis."""
     @_builtins.property
     def gold_actions(self) -> _containers.RepeatedCompositeFieldContainer[Global___GoldAction]:
         """The task's gold actions (τ-bench reports them with the reward)."""
@@ -261,22 +251,30 @@ class ScoreEpisodeResponse(_message.Message):
     def required_outputs(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """The outputs the task required the agent to tell the user."""
 
+    @_builtins.property
+    def checks(self) -> _containers.RepeatedCompositeFieldContainer[Global___RewardCheck]:
+        """Every check made, each with its own outcome; empty when the episode did not end (not evaluated). τ-bench v1's
+        r_actions is the DB check and r_outputs the conjunction of the COMMUNICATE checks.
+        """
+
+    @_builtins.property
+    def reward_basis(self) -> _containers.RepeatedScalarFieldContainer[Global___RewardBasis.ValueType]:
+        """The kinds of check the reward is the product of, as the task states them."""
+
     def __init__(
         self,
         *,
         reward: _builtins.float = ...,
-        actions_check: Global___ActionsCheck | None = ...,
-        outputs_check: Global___OutputsCheck | None = ...,
         gold_actions: _abc.Iterable[Global___GoldAction] | None = ...,
         required_outputs: _abc.Iterable[_builtins.str] | None = ...,
+        checks: _abc.Iterable[Global___RewardCheck] | None = ...,
+        reward_basis: _abc.Iterable[Global___RewardBasis.ValueType] | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["actions_check", b"actions_check", "info", b"info", "outputs_check", b"outputs_check"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["actions_check", b"actions_check", "gold_actions", b"gold_actions", "info", b"info", "outputs_check", b"outputs_check", "required_outputs", b"required_outputs", "reward", b"reward"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["checks", b"checks", "gold_actions", b"gold_actions", "required_outputs", b"required_outputs", "reward", b"reward", "reward_basis", b"reward_basis"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_info: _TypeAlias = _typing.Literal["actions_check", "outputs_check"]  # noqa: Y015
-    _WhichOneofArgType_info: _TypeAlias = _typing.Literal["info", b"info"]  # noqa: Y015
-    def WhichOneof(self, oneof_group: _WhichOneofArgType_info) -> _WhichOneofReturnType_info | None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___ScoreEpisodeResponse: _TypeAlias = ScoreEpisodeResponse  # noqa: Y015
 
@@ -289,8 +287,8 @@ class TrialOutcome(_message.Message):
     TASK_ID_FIELD_NUMBER: _builtins.int
     TRIAL_FIELD_NUMBER: _builtins.int
     REWARD_FIELD_NUMBER: _builtins.int
-    task_id: _builtins.int
-    """Task index."""
+    task_id: _builtins.str
+    """The task's id (TaskRef.task_id); outcomes with the same id are trials of one task."""
     trial: _builtins.int
     """Trial number."""
     reward: _builtins.float
@@ -298,7 +296,7 @@ class TrialOutcome(_message.Message):
     def __init__(
         self,
         *,
-        task_id: _builtins.int = ...,
+        task_id: _builtins.str = ...,
         trial: _builtins.int = ...,
         reward: _builtins.float = ...,
     ) -> None: ...
@@ -448,7 +446,7 @@ class FailedEpisode(_message.Message):
     DESCRIPTION_FIELD_NUMBER: _builtins.int
     TRAJECTORY_FIELD_NUMBER: _builtins.int
     REWARD_INFO_JSON_FIELD_NUMBER: _builtins.int
-    task_id: _builtins.int
+    task_id: _builtins.str
     """The task id, echoed in the report."""
     trial: _builtins.int
     """The trial number, echoed in the report."""
@@ -469,7 +467,7 @@ class FailedEpisode(_message.Message):
     def __init__(
         self,
         *,
-        task_id: _builtins.int = ...,
+        task_id: _builtins.str = ...,
         trial: _builtins.int = ...,
         task: _common_pb2.TaskRef | None = ...,
         description: Global___TaskDescription | None = ...,
@@ -533,7 +531,7 @@ class FaultReport(_message.Message):
     DESCRIPTION_FIELD_NUMBER: _builtins.int
     ERROR_FIELD_NUMBER: _builtins.int
     USAGE_FIELD_NUMBER: _builtins.int
-    task_id: _builtins.int
+    task_id: _builtins.str
     """The episode's task id."""
     trial: _builtins.int
     """The episode's trial number."""
@@ -552,7 +550,7 @@ class FaultReport(_message.Message):
     def __init__(
         self,
         *,
-        task_id: _builtins.int = ...,
+        task_id: _builtins.str = ...,
         trial: _builtins.int = ...,
         author: Global___FaultAuthor.ValueType = ...,
         fault_type: Global___FaultType.ValueType = ...,

@@ -65,7 +65,7 @@ class ScorerServiceServicer:
 
     def ComputePassHatK(self, request, context):
         """Computes pass^k over trial results; a task with fewer trials than others counts the missing ones as failures.
-        INVALID_ARGUMENT when there are no outcomes or a k is outside 1..trials.
+        INVALID_ARGUMENT when there are no outcomes, too many of them, or a k is outside 1..trials.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

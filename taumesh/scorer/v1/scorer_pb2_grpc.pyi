@@ -37,7 +37,7 @@ class ScorerServiceStub:
     """Scores one finished episode. NOT_FOUND for an unknown task."""
     ComputePassHatK: _grpc.UnaryUnaryMultiCallable[_scorer_pb2.ComputePassHatKRequest, _scorer_pb2.ComputePassHatKResponse]
     """Computes pass^k over trial results; a task with fewer trials than others counts the missing ones as failures.
-    INVALID_ARGUMENT when there are no outcomes or a k is outside 1..trials.
+    INVALID_ARGUMENT when there are no outcomes, too many of them, or a k is outside 1..trials.
     """
     AnalyzeFaults: _grpc.UnaryUnaryMultiCallable[_scorer_pb2.AnalyzeFaultsRequest, _scorer_pb2.AnalyzeFaultsResponse]
     """Asks a model who is at fault in each failed episode (the user, the agent or the environment) and, for the
@@ -54,7 +54,7 @@ class ScorerServiceAsyncStub(ScorerServiceStub):
     """Scores one finished episode. NOT_FOUND for an unknown task."""
     ComputePassHatK: _aio.UnaryUnaryMultiCallable[_scorer_pb2.ComputePassHatKRequest, _scorer_pb2.ComputePassHatKResponse]  # type: ignore[assignment]
     """Computes pass^k over trial results; a task with fewer trials than others counts the missing ones as failures.
-    INVALID_ARGUMENT when there are no outcomes or a k is outside 1..trials.
+    INVALID_ARGUMENT when there are no outcomes, too many of them, or a k is outside 1..trials.
     """
     AnalyzeFaults: _aio.UnaryUnaryMultiCallable[_scorer_pb2.AnalyzeFaultsRequest, _scorer_pb2.AnalyzeFaultsResponse]  # type: ignore[assignment]
     """Asks a model who is at fault in each failed episode (the user, the agent or the environment) and, for the
@@ -80,7 +80,7 @@ class ScorerServiceServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_scorer_pb2.ComputePassHatKResponse, _abc.Awaitable[_scorer_pb2.ComputePassHatKResponse]]:
         """Computes pass^k over trial results; a task with fewer trials than others counts the missing ones as failures.
-        INVALID_ARGUMENT when there are no outcomes or a k is outside 1..trials.
+        INVALID_ARGUMENT when there are no outcomes, too many of them, or a k is outside 1..trials.
         """
 
     @_abc_1.abstractmethod

@@ -58,6 +58,7 @@ class StartConversationRequest(_message.Message):
     CONFIG_FIELD_NUMBER: _builtins.int
     INSTRUCTION_FIELD_NUMBER: _builtins.int
     EPISODE_FIELD_NUMBER: _builtins.int
+    TOOLS_FIELD_NUMBER: _builtins.int
     instruction: _builtins.str
     """The task's instruction: who the user is and what they want."""
     @_builtins.property
@@ -68,16 +69,21 @@ class StartConversationRequest(_message.Message):
     def episode(self) -> _common_pb2.EpisodeContext:
         """The episode, for logs and traces."""
 
+    @_builtins.property
+    def tools(self) -> _containers.RepeatedCompositeFieldContainer[_common_pb2.ToolSchema]:
+        """Tools the user may call (OpenSessionResponse.user_tools); empty where only the agent acts."""
+
     def __init__(
         self,
         *,
         config: Global___UserConfig | None = ...,
         instruction: _builtins.str = ...,
         episode: _common_pb2.EpisodeContext | None = ...,
+        tools: _abc.Iterable[_common_pb2.ToolSchema] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["config", b"config", "episode", b"episode"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["config", b"config", "episode", b"episode", "instruction", b"instruction"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["config", b"config", "episode", b"episode", "instruction", b"instruction", "tools", b"tools"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -123,6 +129,7 @@ class ReplyRequest(_message.Message):
     INSTRUCTION_FIELD_NUMBER: _builtins.int
     CONVERSATION_FIELD_NUMBER: _builtins.int
     EPISODE_FIELD_NUMBER: _builtins.int
+    TOOLS_FIELD_NUMBER: _builtins.int
     instruction: _builtins.str
     """The task's instruction."""
     @_builtins.property
@@ -132,12 +139,17 @@ class ReplyRequest(_message.Message):
     @_builtins.property
     def conversation(self) -> _containers.RepeatedCompositeFieldContainer[_common_pb2.Message]:
         """The conversation between user and agent so far, oldest first: USER messages as this service returned them
-        (with their reasoning) and ASSISTANT messages with the agent's text. The last one is the agent's message to answer.
+        (with their reasoning and tool calls), TOOL results of the user's own tool calls, and ASSISTANT messages with the
+        agent's text. The last one is the message to answer: the agent's, or the result of the user's last tool call.
         """
 
     @_builtins.property
     def episode(self) -> _common_pb2.EpisodeContext:
         """The episode, for logs and traces."""
+
+    @_builtins.property
+    def tools(self) -> _containers.RepeatedCompositeFieldContainer[_common_pb2.ToolSchema]:
+        """Tools the user may call (OpenSessionResponse.user_tools); empty where only the agent acts."""
 
     def __init__(
         self,
@@ -146,10 +158,11 @@ class ReplyRequest(_message.Message):
         instruction: _builtins.str = ...,
         conversation: _abc.Iterable[_common_pb2.Message] | None = ...,
         episode: _common_pb2.EpisodeContext | None = ...,
+        tools: _abc.Iterable[_common_pb2.ToolSchema] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["config", b"config", "episode", b"episode"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["config", b"config", "conversation", b"conversation", "episode", b"episode", "instruction", b"instruction"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["config", b"config", "conversation", b"conversation", "episode", b"episode", "instruction", b"instruction", "tools", b"tools"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -168,7 +181,9 @@ class ReplyResponse(_message.Message):
     """True when the user ends the conversation (τ-bench's "###STOP###" is in the reply)."""
     @_builtins.property
     def message(self) -> _common_pb2.Message:
-        """The user's reply (role USER)."""
+        """The user's reply (role USER). When it has tool calls (requestor USER) they are run in the env session and their
+        results sent back in the next Reply before the agent hears anything; text beside them is not sent to the agent.
+        """
 
     @_builtins.property
     def usage(self) -> _common_pb2.Usage:

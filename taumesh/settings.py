@@ -26,7 +26,6 @@ from pydantic_settings import (
     SettingsConfigDict,
     YamlConfigSettingsSource,
 )
-from pydantic_settings import SettingsError as SourceError
 
 from taumesh.models import AgentSettings, ModelSettings, UserSettings
 from taumesh.orchestrator.config import CACHE_DATA_DIR, MAX_NUM_STEPS, RunConfig, ServiceAddresses
@@ -41,6 +40,7 @@ class SettingsError(ValueError):
 class TaumeshSettings(BaseSettings):
     """Flags (init kwargs) > ``TAUMESH_*`` environment > YAML file (``model_config["yaml_file"]``) > defaults."""
 
+    # "__" reaches into a nested setting (TAUMESH_A__B); today's settings are flat, like τ-bench's flags
     model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, env_nested_delimiter="__", extra="forbid")
 
     @classmethod
@@ -174,11 +174,11 @@ def load_settings(settings_cls: type[Settings], flags: Mapping[str, Any], config
         return cast(Settings, with_file(**flags))
     except yaml.YAMLError as exc:
         raise SettingsError(f"{config_file}: not valid YAML: {' '.join(str(exc).split())}") from exc
-    except (AttributeError, TypeError) as exc:  # a file whose top level is a list or a scalar
+    except (AttributeError, TypeError) as exc:
+        if config_file is None:
+            raise
+        # pydantic-settings reads the file's top level as a mapping and fails so on a list or a scalar
         raise SettingsError(f"{config_file}: the file must be a mapping of setting names to values") from exc
-    except SourceError as exc:  # e.g. TAUMESH_TASK_IDS that is not a JSON list
-        cause = f": {exc.__cause__}" if exc.__cause__ else ""
-        raise SettingsError(f"{exc}{cause}") from exc
     except ValidationError as exc:
         problems = [_describe(error, settings_cls, flags, config_file) for error in exc.errors()]
         raise SettingsError("\n".join(problems)) from exc

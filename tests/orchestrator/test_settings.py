@@ -73,7 +73,7 @@ def test_the_environment_overrides_the_file_and_a_flag_the_environment(
     check_oracle_results(load_json(from_env), "airline", "test", [2])
 
     from_env.unlink()
-    assert_ok(taumesh("run", "--config", config, "--task-ids", "3", "--task-ids", "4"))
+    assert_ok(taumesh("run", "--config", config, "--task-ids", "3", "4"))  # τ-bench's list form
     check_oracle_results(load_json(results_path(tmp_path / "logs")), "airline", "test", [3, 4])
 
 

@@ -21,27 +21,25 @@ copy_json = thaw
 
 
 class CowSwitch:
-    """The flag a session raises while a write tool runs (and which tool); shared by all its tables."""
+    """The flag a session raises while a write tool runs; shared by all its tables."""
 
-    __slots__ = ("copy_on_access", "tool")
+    __slots__ = ("copy_on_access",)
 
     def __init__(self) -> None:
         self.copy_on_access = False
-        self.tool = ""
 
     @contextmanager
-    def writing(self, tool: str = "") -> Iterator[None]:
-        """Write mode for the duration of the block, as while write tool ``tool`` runs."""
-        self.copy_on_access, self.tool = True, tool
+    def writing(self) -> Iterator[None]:
+        """Write mode for the duration of the block, as while a write tool runs."""
+        self.copy_on_access = True
         try:
             yield
         finally:
-            self.copy_on_access, self.tool = False, ""
+            self.copy_on_access = False
 
     def refuse(self, what: str) -> BaseDataMutation:
         """The error for a change attempted while no write tool runs."""
-        by = f"tool {self.tool!r}, tagged read (writes = False)," if self.tool else "code outside a write tool"
-        return BaseDataMutation(f"{by} tried to {what}; a tool that changes data must set writes = True")
+        return BaseDataMutation(f"tried to {what} outside a write tool (a tool that changes data sets writes = True)")
 
 
 class CowTable(MutableMapping[Any, Any]):

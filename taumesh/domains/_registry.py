@@ -89,6 +89,7 @@ def _import_folder(folder: Path) -> object:
 
 
 def _from_folders(directories: Sequence[Path]) -> Iterable[tuple[str, _Found | PluginError]]:
+    seen: dict[str, Path] = {}
     for directory in directories:
         if not directory.is_dir():
             continue
@@ -96,6 +97,11 @@ def _from_folders(directories: Sequence[Path]) -> Iterable[tuple[str, _Found | P
             if not (folder.name.isidentifier() and (folder / "__init__.py").is_file()):
                 continue
             source = f"folder {folder} (from {DOMAIN_PATH_ENV})"
+            first = seen.setdefault(folder.name, folder)
+            if first != folder:
+                twice = f"domain {folder.name!r} is defined twice: by folder {first} and {source}"
+                yield folder.name, PluginError(twice)
+                continue
             try:
                 yield folder.name, _Found(_check(_import_folder(folder), folder.name, source), source)
             except PluginError as exc:

@@ -14,6 +14,10 @@ if TYPE_CHECKING:
     from taumesh.domains._domain import Domain
 
 
+def _tag(writes: bool) -> str:
+    return "tagged write" if writes else "tagged read"
+
+
 @dataclass(frozen=True)
 class StepResult:
     """The outcome of one tool call, as τ-bench's ``step`` reports it."""
@@ -49,21 +53,21 @@ class Session:
         if tool is None or tool.side != requestor:
             return StepResult(f"Unknown action {name}", done=False, known_tool=False, error=True)
         self.switch.copy_on_access = tool.writes
-        self.switch.tool = name
         watch = LAST_MUTATION.set(None)
         try:
             observation = tool.invoke(data=self.data, **kwargs)
-        except BaseDataMutation:
-            raise
+        except BaseDataMutation as exc:
+            raise BaseDataMutation(f"tool {name!r} ({_tag(tool.writes)}): {exc}") from exc
         except Exception as exc:  # noqa: BLE001 - τ-bench turns every tool exception into text
             observation = f"Error: {exc}"
         finally:
             self.switch.copy_on_access = False
-            self.switch.tool = ""
             violation = LAST_MUTATION.get()
             LAST_MUTATION.reset(watch)
         if violation is not None:  # the tool caught it: still a domain bug
-            raise BaseDataMutation(f"tool {name} caught this and went on: {violation}") from violation
+            raise BaseDataMutation(
+                f"tool {name!r} ({_tag(tool.writes)}) caught this and went on: {violation}"
+            ) from violation
         if not isinstance(observation, str):
             raise ToolCrash(f"tool {name} returned {type(observation).__name__}, not an observation")
         done = name in self.domain.spec.terminate_tools

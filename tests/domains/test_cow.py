@@ -130,7 +130,7 @@ def test_unhashable_key_message_matches_dict(table: CowTable) -> None:
 
 def apply(operations: list[tuple[str, Any, Any]], table: CowTable, plain: dict[str, Any], switch: CowSwitch) -> None:
     """Apply ``operations`` to both, the table as a write tool would (records change only in write mode)."""
-    with switch.writing("test"):
+    with switch.writing():
         for operation, key, value in operations:
             if operation == "set":
                 table[key] = value

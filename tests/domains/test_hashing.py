@@ -148,7 +148,7 @@ def test_incremental_hash_after_writes(domain: Domain) -> None:
     tables = list(session.data)
     first, second = session.data[tables[0]], session.data[tables[1]]
     first_keys, second_keys = list(first), list(second)
-    with session.switch.writing("test"):  # as a write tool would
+    with session.switch.writing():  # as a write tool would
         # delete a base record
         del first[first_keys[0]]
         assert session.data_hash() == plain_hash(session)

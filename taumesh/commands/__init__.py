@@ -1,0 +1,1 @@
+"""Sub-commands of the ``taumesh`` CLI, one module per command group."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -10,7 +11,6 @@ from taumesh.models import STOP_TOKEN, ChatMessage
 from taumesh.orchestrator.runner import run_benchmark
 from taumesh.services.user_sim.strategies.base import UserTurn
 from taumesh.services.user_sim.strategies.human import HumanUser
-from taumesh.services.user_sim.strategies.react import split_thought
 from taumesh.services.user_sim.strategies.verify import read_verdict
 from tests.llm.conftest import run_config
 from tests.llm.fake_openai import FakeOpenAI, Reply, text
@@ -25,6 +25,9 @@ from tests.llm.scripts import (
     TaskIndex,
     is_reflection,
     is_review,
+    own_turns,
+    prompt_tokens,
+    tokens,
 )
 
 TASKS = [0, 19]
@@ -56,22 +59,41 @@ async def test_llm_user(fake: FakeOpenAI, task_index: TaskIndex, v1_data_dir: Pa
     assert "tools" not in opening
 
 
-async def test_react_user_thought_stays_private(
+@dataclass
+class ReactScriptedUser:
+    """A ReAct user model whose texts τ-bench reads as the instruction, then as ###STOP###."""
+
+    index: TaskIndex
+
+    def __call__(self, request: dict[str, Any]) -> Reply:
+        task = self.index.tasks[self.index.of_user_request(request)]
+        if own_turns(request) == 0:
+            said = f"User Response:\n{task.instruction}"  # no Thought: τ-bench would send the thought too
+        else:
+            said = f"Thought:\n{PRIVATE_THOUGHT}\nUser Response:\n{STOP_TOKEN}"
+        return text(said, prompt_tokens=prompt_tokens(request), completion_tokens=tokens(said))
+
+
+PRIVATE_THOUGHT = "My request is handled; I end the chat."
+
+
+async def test_react_user_replies_as_tau_bench_parses_them(
     fake: FakeOpenAI, task_index: TaskIndex, v1_data_dir: Path, tmp_path: Path
 ) -> None:
-    fake.reset(Router(GoldAgent(task_index), ScriptedLlmUser(task_index, react=True)))
+    fake.reset(Router(GoldAgent(task_index), ReactScriptedUser(task_index)))
     summary = await run_benchmark(run_config(fake, v1_data_dir, tmp_path, TASKS, user="react"))
     assert {r.task_id: r.reward for r in summary.results} == {0: 1.0, 19: 1.0}
-    assert "I open with my request" not in agent_prompts(fake)  # only the reply reached the agent
-    user_said = [m["content"] for r in summary.results for m in r.traj if m["role"] == "user"]
-    assert user_said.count(STOP_TOKEN) == 2 and not any("Thought" in s for s in user_said)
-    # the thought came back in the next call, with the reply, as the user's own (assistant) turn
+    for result in summary.results:
+        user_said = [m["content"] for m in result.traj if m["role"] == "user"]
+        assert user_said == [task_index.tasks[result.task_id].instruction, STOP_TOKEN]
+    assert PRIVATE_THOUGHT not in agent_prompts(fake)  # ###STOP### anywhere: the message is ###STOP### alone
+    # the model's whole text came back in the next call as the user's own (assistant) turn, as τ-bench keeps it
+    openings = {f"User Response:\n{task_index.tasks[i].instruction}" for i in TASKS}
     later = [r for r in user_requests(fake) if len(r["messages"]) > 2]
     assert len(later) == 2
     for request in later:
         own = request["messages"][2]
-        assert own["role"] == "assistant"
-        assert own["content"].startswith("Thought:\nI open with my request.\nUser Response:\n")
+        assert own["role"] == "assistant" and own["content"] in openings
 
 
 async def test_verify_user_regenerates_rejected_drafts(
@@ -123,8 +145,6 @@ async def test_reviews_are_bounded(fake: FakeOpenAI, task_index: TaskIndex, v1_d
 
 
 def test_parsers() -> None:
-    assert split_thought("Thought:\nhmm\nUser Response:\nhello") == ("hmm", "hello")
-    assert split_thought("just text") == ("", "just text")
     assert read_verdict('{"verdict": "reject", "reason": "x"}') == (False, "x")
     assert read_verdict('```json\n{"verdict": "accept", "reason": "ok"}\n```') == (True, "ok")
     assert read_verdict("I reject this draft.")[0] is False

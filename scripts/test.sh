@@ -4,8 +4,15 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 source scripts/bootstrap.sh dev
+bash scripts/system-deps.sh
 echo "== generated code is up to date";  python scripts/gen_protos.py --check
 echo "== buf lint";                      (cd protos && buf lint)
+if git rev-parse -q --verify main >/dev/null; then
+  echo "== buf breaking (against main)"; (cd protos && buf breaking --against "../.git#branch=main,subdir=protos")
+else
+  echo "== buf breaking: skipped, no main branch in this checkout"
+fi
+echo "== layers (import-linter)";        lint-imports --no-cache
 echo "== ruff";                          ruff check . && ruff format --check .
 echo "== mypy";                          mypy taumesh  # services/ and orchestrator/ through the package links
 echo "== pytest";                        pytest -q "$@"

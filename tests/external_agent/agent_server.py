@@ -8,8 +8,12 @@ by spaces, or a closing sentence.
 
     python agent_server.py --tasks-dir ../shared/taubench_v1 --port 0
 
-prints ``agent listening on 127.0.0.1:PORT`` once it serves, and stops gracefully on SIGTERM or SIGINT.
-Nothing here imports taumesh, its services or its orchestrator.
+prints ``agent listening on 127.0.0.1:PORT (stubs from DIR)`` once it serves, and stops gracefully on SIGTERM or
+SIGINT. It imports nothing of taumesh but the code protoc generates from ``protos/``; the tests generate that code
+into a folder of their own and put it first on PYTHONPATH, as another team would:
+
+    python -m grpc_tools.protoc -I protos --python_out=gen --grpc_python_out=gen \
+        protos/taumesh/common/v1/common.proto protos/taumesh/agent/v1/agent.proto
 """
 
 from __future__ import annotations
@@ -104,7 +108,7 @@ def main(argv: list[str] | None = None) -> int:
     stop = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: stop.set())
-    print(f"agent listening on {args.host}:{port}", flush=True)
+    print(f"agent listening on {args.host}:{port} (stubs from {Path(agent_pb2.__file__).parent})", flush=True)
     while not stop.wait(0.5):
         pass
     server.stop(grace=2.0).wait()

@@ -225,11 +225,17 @@ class Server:
     _queue: queue.Queue[str | None] = field(default_factory=queue.Queue)
 
     @classmethod
-    def spawn(cls, argv: list[str], stderr_path: Path) -> Server:
-        """Start ``argv``; its stdout is read continuously so the child never blocks on a full pipe."""
+    def spawn(cls, argv: list[str], stderr_path: Path, env: dict[str, str] | None = None) -> Server:
+        """Start ``argv`` (with ``env`` added to the environment); its stdout is read continuously so the child
+        never blocks on a full pipe."""
         with stderr_path.open("w") as stderr:
             proc = subprocess.Popen(
-                argv, stdout=subprocess.PIPE, stderr=stderr, text=True, env=child_env(), cwd=PROJECT_ROOT
+                argv,
+                stdout=subprocess.PIPE,
+                stderr=stderr,
+                text=True,
+                env=child_env() | (env or {}),
+                cwd=PROJECT_ROOT,
             )
         server = cls(argv, proc, stderr_path)
 
@@ -275,9 +281,11 @@ class Server:
             self.proc.wait(timeout=10)
 
 
-def start_server(argv: list[str], pattern: str, stderr_path: Path, timeout: float = 60) -> Server:
+def start_server(
+    argv: list[str], pattern: str, stderr_path: Path, timeout: float = 60, env: dict[str, str] | None = None
+) -> Server:
     """Start ``argv`` and wait until it prints where it serves (see :meth:`Server.wait_ready`)."""
-    return Server.spawn(argv, stderr_path).wait_ready(pattern, timeout)
+    return Server.spawn(argv, stderr_path, env).wait_ready(pattern, timeout)
 
 
 @pytest.fixture

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,6 +14,7 @@ from taumesh.orchestrator.config import RunConfig
 from tests.conftest import V1_DATA
 from tests.orchestrator.conftest import (
     EXTERNAL_AGENT,
+    PROJECT_ROOT,
     Server,
     check_oracle_results,
     free_port,
@@ -24,16 +26,33 @@ from tests.orchestrator.conftest import (
 ALLOWED_IMPORTS = {"__future__", "argparse", "json", "signal", "sys", "threading", "concurrent", "pathlib", "typing"}
 
 
+def generate_stubs(into: Path) -> Path:
+    """The agent contract compiled by protoc from protos/ alone, as an outside team would (no taumesh code)."""
+    protos = PROJECT_ROOT / "protos"
+    sources = [protos / "taumesh/common/v1/common.proto", protos / "taumesh/agent/v1/agent.proto"]
+    into.mkdir(parents=True)
+    subprocess.run(
+        [sys.executable, "-m", "grpc_tools.protoc", f"-I{protos}", f"--python_out={into}", f"--grpc_python_out={into}"]
+        + [str(source) for source in sources],
+        check=True,
+    )
+    return into
+
+
 @pytest.fixture(scope="module")
 def external_agent(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     if not V1_DATA.is_dir():
         pytest.skip(f"reference data not found at {V1_DATA}")
-    log = tmp_path_factory.mktemp("external_agent") / "stderr.log"
+    folder = tmp_path_factory.mktemp("external_agent")
+    stubs = generate_stubs(folder / "gen")
     server = start_server(
         [sys.executable, str(EXTERNAL_AGENT), "--tasks-dir", str(V1_DATA), "--port", "0"],
-        r"agent listening on (?P<address>\S+:\d+)",
-        log,
+        r"agent listening on (?P<address>\S+:\d+) \(stubs from (?P<stubs>.+)\)",
+        folder / "stderr.log",
+        env={"PYTHONPATH": str(stubs)},
     )
+    # the agent runs on the freshly generated stubs, not on the copy inside the taumesh package
+    assert Path(server.lines[-1].split("(stubs from ", 1)[1].rstrip(")\n")).is_relative_to(stubs)
     try:
         yield server
     finally:

@@ -226,4 +226,4 @@ def test_base_data_is_read_only(retail: Domain) -> None:
     users = retail.base_data["users"]
     assert isinstance(users, ReadOnlyDict)
     with pytest.raises(BaseDataMutation):
-        users[USER]["orders"].append("#W0000000")  # type: ignore[attr-defined]
+        users[USER]["orders"].append("#W0000000")

@@ -2,18 +2,24 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import pty
+import select
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from taumesh.cli import app
 from tests.conftest import PROJECT_ROOT
 from tests.llm.conftest import FAKE_KEY
-from tests.llm.fake_openai import FakeOpenAI
+from tests.llm.fake_openai import FakeOpenAI, text
 from tests.llm.scripts import AGENT_MODEL, CLOSING, GoldAgent, Router, ScriptedLlmUser, TaskIndex
 
 
@@ -61,3 +67,99 @@ def test_human_needs_the_embedded_user_service_and_one_episode_at_a_time() -> No
 def test_llm_agent_without_a_model_is_refused_up_front() -> None:
     refused = CliRunner().invoke(app, ["run", "--agent-strategy", "react"], env={"COLUMNS": "200"})
     assert refused.exit_code == 2 and "--agent-strategy react needs --model" in refused.output
+
+
+class Terminal:
+    """``taumesh run --user-strategy human`` in a pseudo-terminal: what a person at a real terminal sees and types."""
+
+    def __init__(self, args: list[str], env: dict[str, str]) -> None:
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:  # the child: its stdin, stdout and stderr are the terminal, which it controls
+            os.chdir(PROJECT_ROOT)
+            os.execve(args[0], args, env)
+        self.output = b""
+
+    def read_until(self, wanted: str, timeout: float = 60) -> str:
+        deadline = time.monotonic() + timeout
+        while wanted.encode() not in self.output:
+            remaining = deadline - time.monotonic()
+            assert remaining > 0, f"no {wanted!r} in {self.output.decode(errors='replace')[-2000:]}"
+            if select.select([self.fd], [], [], remaining)[0]:
+                try:
+                    self.output += os.read(self.fd, 65536)
+                except OSError:  # the child is gone
+                    break
+        return self.output.decode(errors="replace")
+
+    def type(self, keys: str) -> None:
+        os.write(self.fd, keys.encode())
+
+    def wait(self, timeout: float) -> int:
+        """The exit status, draining output meanwhile; fails after ``timeout`` seconds."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                os.close(self.fd)
+                return os.waitstatus_to_exitcode(status)
+            if select.select([self.fd], [], [], 0.05)[0]:
+                with contextlib.suppress(OSError):
+                    self.output += os.read(self.fd, 65536)
+        os.kill(self.pid, signal.SIGKILL)
+        os.waitpid(self.pid, 0)
+        raise AssertionError(f"still running after {timeout}s: {self.output.decode(errors='replace')[-2000:]}")
+
+
+def human_run(fake: FakeOpenAI, data_dir: Path, log_dir: Path, task_ids: list[int]) -> Terminal:
+    script = Path(sys.executable).parent / "taumesh"
+    env = {**os.environ, "OPENAI_API_KEY": FAKE_KEY, "OTEL_SDK_DISABLED": "true", "COLUMNS": "200", "TERM": "dumb"}
+    env = {k: v for k, v in env.items() if not k.startswith("OTEL_EXPORTER_OTLP")}
+    return Terminal(
+        [
+            str(script), "run", "--env", "retail", "--data-dir", str(data_dir), "--log-dir", str(log_dir),
+            "--agent-strategy", "tool-calling", "--model", AGENT_MODEL, "--model-provider", "openai",
+            "--api-base", fake.url, "--user-strategy", "human", "--task-ids", *map(str, task_ids),
+        ],
+        env,
+    )  # fmt: skip
+
+
+def test_ctrl_c_at_the_prompt_stops_the_run_and_keeps_finished_episodes(
+    fake: FakeOpenAI, task_index: TaskIndex, v1_data_dir: Path, tmp_path: Path
+) -> None:
+    fake.reset(Router(GoldAgent(task_index), ScriptedLlmUser(task_index)))
+    first, second = task_index.tasks[0], task_index.tasks[1]
+    terminal = human_run(fake, v1_data_dir, tmp_path, [0, 1])
+    terminal.read_until(first.instruction)
+    terminal.read_until("You: ")
+    terminal.type(f"{first.instruction}\r")
+    terminal.read_until(f"Agent: {CLOSING}")
+    terminal.type("\r")  # an empty line: the first episode is done
+    terminal.read_until(second.instruction)
+    terminal.read_until("You: ")
+    time.sleep(0.5)  # the person hesitates at the prompt, then presses Ctrl-C
+    pressed = time.monotonic()
+    terminal.type("\x03")
+    status = terminal.wait(timeout=15)
+    assert time.monotonic() - pressed < 10  # not waiting for Enter
+    assert status != 0
+    [results_file] = tmp_path.glob("*.json")
+    [kept] = json.loads(results_file.read_text())  # the finished episode is in the file, for --resume
+    assert kept["task_id"] == 0 and kept["reward"] == 1.0
+
+
+@pytest.mark.parametrize("typed", ["\r", "\x04", "###STOP###\r"], ids=["empty line", "ctrl-d", "stop token"])
+def test_ending_at_the_first_turn_asks_nothing_more(
+    typed: str, fake: FakeOpenAI, task_index: TaskIndex, v1_data_dir: Path, tmp_path: Path
+) -> None:
+    fake.reset(Router(lambda request: text("How can I help you?"), ScriptedLlmUser(task_index)))
+    terminal = human_run(fake, v1_data_dir, tmp_path, [0])
+    terminal.read_until("You: ")
+    terminal.type(typed)
+    assert terminal.wait(timeout=60) == 0
+    out = terminal.output.decode(errors="replace")
+    assert out.count("You: ") == 1  # the person is not asked again
+    [results_file] = tmp_path.glob("*.json")
+    [result] = json.loads(results_file.read_text())
+    assert result["info"]["termination"] == "user_stop"
+    assert next(m["content"] for m in result["traj"] if m["role"] == "user") == "###STOP###"

@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from taumesh.models import STOP_TOKEN, ChatMessage
 from taumesh.orchestrator.runner import run_benchmark
 from taumesh.services.user_sim.strategies.base import UserTurn
-from taumesh.services.user_sim.strategies.human import HumanUser
+from taumesh.services.user_sim.strategies.human import HumanUser, LineReader
 from taumesh.services.user_sim.strategies.verify import read_verdict
 from tests.llm.conftest import run_config
 from tests.llm.fake_openai import FakeOpenAI, Reply, text
@@ -151,21 +157,58 @@ def test_parsers() -> None:
     assert read_verdict("Looks fine to me.")[0] is True
 
 
+@contextmanager
+def typed_into_pipe(text_typed: bytes, close: bool = True) -> Iterator[tuple[int, int]]:
+    """A pipe holding ``text_typed`` (closed for writing when ``close``, so the reader then meets end of input)."""
+    read_end, write_end = os.pipe()
+    os.write(write_end, text_typed)
+    if close:
+        os.close(write_end)
+    try:
+        yield read_end, write_end
+    finally:
+        os.close(read_end)
+        if not close:
+            os.close(write_end)
+
+
+async def test_line_reader_reads_typed_ahead_lines_then_end_of_input() -> None:
+    with typed_into_pipe("first\n\nthé third\nno newline".encode()) as (fd, _):
+        reader = LineReader(fd)
+        assert [await reader.readline() for _ in range(5)] == ["first", "", "thé third", "no newline", None]
+
+
+async def test_waiting_for_a_line_is_cancelled_at_once() -> None:
+    with typed_into_pipe(b"", close=False) as (fd, _):
+        waiting = asyncio.create_task(LineReader(fd).readline())
+        await asyncio.sleep(0.05)
+        waiting.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await asyncio.wait_for(waiting, 1)
+        assert not asyncio.get_running_loop().remove_reader(fd)  # nothing left watching stdin
+
+
 async def test_human_user_shows_the_agent_and_reads_lines() -> None:
     shown: list[str] = []
-    typed = iter(["I want to exchange my keyboard.", ""])
-    human = HumanUser(read=lambda prompt: next(typed), write=shown.append)
-    opening = await human.reply(UserTurn(instruction="You want a new keyboard."))
-    assert opening.message.content == "I want to exchange my keyboard." and opening.usage.calls == 0
-    assert "You want a new keyboard." in shown[0]
-    conversation = [opening.message, ChatMessage(role="assistant", content="Which order is it?")]
-    stop = await human.reply(UserTurn(instruction="You want a new keyboard.", conversation=conversation))
-    assert stop.message.content == STOP_TOKEN  # an empty line ends the conversation
-    assert shown[1] == "\nAgent: Which order is it?"
+    with typed_into_pipe(b"I want to exchange my keyboard.\n\n") as (fd, _):
+        human = HumanUser(read=LineReader(fd).readline, write=shown.append)
+        opening = await human.reply(UserTurn(instruction="You want a new keyboard."))
+        assert opening.message.content == "I want to exchange my keyboard." and opening.usage.calls == 0
+        assert "You want a new keyboard." in shown[0] and shown[0].endswith("\nYou: ")
+        conversation = [opening.message, ChatMessage(role="assistant", content="Which order is it?")]
+        stop = await human.reply(UserTurn(instruction="You want a new keyboard.", conversation=conversation))
+        assert stop.message.content == STOP_TOKEN  # an empty line ends the conversation
+        assert shown[1] == "\nAgent: Which order is it?\nYou: "
 
-    def eof(prompt: str) -> str:
-        raise EOFError
 
-    assert (
-        await HumanUser(read=eof, write=shown.append).reply(UserTurn(instruction="x"))
-    ).message.content == STOP_TOKEN
+@pytest.mark.parametrize("typed", [b"", b"\n", b"###STOP###\n", b"  thanks ###STOP###\n"])
+async def test_a_person_who_ends_at_once_is_not_asked_again(typed: bytes) -> None:
+    shown: list[str] = []
+    with typed_into_pipe(typed) as (fd, _):
+        human = HumanUser(read=LineReader(fd).readline, write=shown.append)
+        opening = await human.reply(UserTurn(instruction="x"))
+        assert STOP_TOKEN in opening.message.content
+        conversation = [opening.message, ChatMessage(role="assistant", content="How can I help?")]
+        again = await human.reply(UserTurn(instruction="x", conversation=conversation))
+    assert again.message.content == STOP_TOKEN
+    assert len([s for s in shown if "You: " in s]) == 1  # asked once: the agent's answer is not put to the person

@@ -18,6 +18,7 @@ from typer.core import TyperArgument, TyperCommand, TyperOption
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
+from taumesh.commands.domain import domain_app
 from taumesh.domains import DataError
 from taumesh.models import ModelSettings
 from taumesh.orchestrator.config import DEFAULT_DATA_DIR, RunConfig, ServiceAddresses
@@ -37,6 +38,7 @@ app = typer.Typer(
     pretty_exceptions_show_locals=False,
 )
 console = Console(stderr=True)
+app.add_typer(domain_app, name="domain", help="Check a domain's gold solutions, or start a new domain.")
 
 
 RUN = RunSettings.model_construct()

@@ -59,7 +59,7 @@ class EnvServicer(env_pb2_grpc.EnvServiceServicer):
             splits = [
                 env_pb2.SplitInfo(name=split, task_count=len(domain.tasks(split)))
                 for split in domain.spec.splits
-                if (domain.root / f"tasks_{split}.json").exists()
+                if domain.has_split_file(split)
             ]
             domains.append(
                 env_pb2.DomainInfo(name=name, splits=splits, terminate_tools=sorted(domain.spec.terminate_tools))
@@ -205,7 +205,8 @@ def env_service(catalog: Catalog) -> Service:
     """EnvService over ``catalog``, ready for :func:`taumesh.rpc.server.start_server`."""
     if not catalog.names():
         raise DataError(
-            f"no domain data found in {catalog.data_dir}: --data-dir (or TAUMESH_DATA_DIR) must hold retail/, airline/"
+            f"no domain has data in {catalog.data_dir}: --data-dir (or TAUMESH_DATA_DIR) must hold a folder per domain "
+            "(retail/, airline/, ...), or install a domain plugin that carries its own data"
         )
     return Service(
         name=env_pb2.DESCRIPTOR.services_by_name["EnvService"].full_name,

@@ -50,8 +50,13 @@ class LineReader:
     async def _read(self) -> bytes:
         loop = asyncio.get_running_loop()
         ready: asyncio.Future[None] = loop.create_future()
+
+        def readable() -> None:
+            if not ready.done():
+                ready.set_result(None)
+
         try:
-            loop.add_reader(self.fd, lambda: ready.done() or ready.set_result(None))
+            loop.add_reader(self.fd, readable)
         except PermissionError:  # a regular file: the selector refuses it, and reading it never blocks
             return os.read(self.fd, CHUNK)
         try:

@@ -20,7 +20,7 @@ def exact(successes: list[int], n: int, k: int) -> Fraction:
 def outcomes_of(successes: list[int], n: int) -> list[Outcome]:
     """n trials of each task, the first c of them successes."""
     return [
-        Outcome(task_id=task, trial=trial, reward=1.0 if trial < c else 0.0)
+        Outcome(task_id=str(task), trial=trial, reward=1.0 if trial < c else 0.0)
         for task, c in enumerate(successes)
         for trial in range(n)
     ]
@@ -68,12 +68,14 @@ def test_large_runs_with_many_success_counts() -> None:
 
 
 def test_missing_trials_count_as_failures() -> None:
-    outcomes = [Outcome(task_id=0, trial=t, reward=1.0) for t in range(4)] + [Outcome(task_id=1, trial=0, reward=1.0)]
+    outcomes = [Outcome(task_id="0", trial=t, reward=1.0) for t in range(4)] + [
+        Outcome(task_id="1", trial=0, reward=1.0)
+    ]
     assert pass_hat_k(outcomes, [1, 2]).values == {1: (1 + 1 / 4) / 2, 2: 1 / 2}
 
 
 def test_the_request_size_is_bounded() -> None:
-    one_too_many = [Outcome(task_id=i, trial=0, reward=1.0) for i in range(MAX_OUTCOMES + 1)]
+    one_too_many = [Outcome(task_id=str(i), trial=0, reward=1.0) for i in range(MAX_OUTCOMES + 1)]
     with pytest.raises(ValueError, match=f"at most {MAX_OUTCOMES} outcomes"):
         pass_hat_k(one_too_many)
     assert pass_hat_k(one_too_many[:MAX_OUTCOMES]).values == {1: 1.0}

@@ -20,6 +20,55 @@ else:
 DESCRIPTOR: _descriptor.FileDescriptor
 
 @_typing.final
+class DescribeRequest(_message.Message):
+    """Request of Describe."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    def __init__(
+        self,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___DescribeRequest: _TypeAlias = DescribeRequest  # noqa: Y015
+
+@_typing.final
+class DescribeResponse(_message.Message):
+    """Response of Describe."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    NAME_FIELD_NUMBER: _builtins.int
+    VERSION_FIELD_NUMBER: _builtins.int
+    DESCRIPTION_FIELD_NUMBER: _builtins.int
+    name: _builtins.str
+    """A short name for the agent, used in results file names and info, for example "acme-support-bot".
+    Letters, digits, '.', '_' and '-' only; at most 64 characters.
+    """
+    version: _builtins.str
+    """The agent's version, free text, for example "2.3.0" or a commit hash."""
+    description: _builtins.str
+    """One line on what the agent is (its model, its prompt strategy), for people reading results."""
+    def __init__(
+        self,
+        *,
+        name: _builtins.str = ...,
+        version: _builtins.str = ...,
+        description: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["description", b"description", "name", b"name", "version", b"version"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___DescribeResponse: _TypeAlias = DescribeResponse  # noqa: Y015
+
+@_typing.final
 class AgentConfig(_message.Message):
     """How a built-in agent strategy runs. External agents may ignore it."""
 
@@ -107,6 +156,11 @@ class NextMessageResponse(_message.Message):
 
     MESSAGE_FIELD_NUMBER: _builtins.int
     USAGE_FIELD_NUMBER: _builtins.int
+    SYSTEM_PROMPT_FIELD_NUMBER: _builtins.int
+    system_prompt: _builtins.str
+    """The instructions the agent gave its model (for example the policy plus a ReAct format), recorded as the
+    trajectory's system message as τ-bench records it. Empty: the trajectory records the policy.
+    """
     @_builtins.property
     def message(self) -> _common_pb2.Message:
         """The agent's message, role ASSISTANT. Tool calls are run in order, each one step, and their results appended as
@@ -123,10 +177,11 @@ class NextMessageResponse(_message.Message):
         *,
         message: _common_pb2.Message | None = ...,
         usage: _common_pb2.Usage | None = ...,
+        system_prompt: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["message", b"message", "usage", b"usage"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["message", b"message", "usage", b"usage"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["message", b"message", "system_prompt", b"system_prompt", "usage", b"usage"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

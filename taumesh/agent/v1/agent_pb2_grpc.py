@@ -41,6 +41,11 @@ class AgentServiceStub:
                 request_serializer=taumesh_dot_agent_dot_v1_dot_agent__pb2.NextMessageRequest.SerializeToString,
                 response_deserializer=taumesh_dot_agent_dot_v1_dot_agent__pb2.NextMessageResponse.FromString,
                 _registered_method=True)
+        self.Describe = channel.unary_unary(
+                '/taumesh.agent.v1.AgentService/Describe',
+                request_serializer=taumesh_dot_agent_dot_v1_dot_agent__pb2.DescribeRequest.SerializeToString,
+                response_deserializer=taumesh_dot_agent_dot_v1_dot_agent__pb2.DescribeResponse.FromString,
+                _registered_method=True)
 
 
 class AgentServiceServicer:
@@ -60,6 +65,14 @@ class AgentServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Describe(self, request, context):
+        """Says who this agent is, so that results name it. Optional for an agent: UNIMPLEMENTED is taken as an agent
+        with no name, and the results then name it by its address.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_AgentServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -67,6 +80,11 @@ def add_AgentServiceServicer_to_server(servicer, server):
                     servicer.NextMessage,
                     request_deserializer=taumesh_dot_agent_dot_v1_dot_agent__pb2.NextMessageRequest.FromString,
                     response_serializer=taumesh_dot_agent_dot_v1_dot_agent__pb2.NextMessageResponse.SerializeToString,
+            ),
+            'Describe': grpc.unary_unary_rpc_method_handler(
+                    servicer.Describe,
+                    request_deserializer=taumesh_dot_agent_dot_v1_dot_agent__pb2.DescribeRequest.FromString,
+                    response_serializer=taumesh_dot_agent_dot_v1_dot_agent__pb2.DescribeResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -98,6 +116,33 @@ class AgentService:
             '/taumesh.agent.v1.AgentService/NextMessage',
             taumesh_dot_agent_dot_v1_dot_agent__pb2.NextMessageRequest.SerializeToString,
             taumesh_dot_agent_dot_v1_dot_agent__pb2.NextMessageResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Describe(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/taumesh.agent.v1.AgentService/Describe',
+            taumesh_dot_agent_dot_v1_dot_agent__pb2.DescribeRequest.SerializeToString,
+            taumesh_dot_agent_dot_v1_dot_agent__pb2.DescribeResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -43,6 +43,10 @@ class AgentServiceStub:
     and is scored as it stands, as the agent's failure. UNAVAILABLE, DEADLINE_EXCEEDED and RESOURCE_EXHAUSTED are
     infrastructure faults (retried, never scored); other errors are recorded as refused requests (not scored).
     """
+    Describe: _grpc.UnaryUnaryMultiCallable[_agent_pb2.DescribeRequest, _agent_pb2.DescribeResponse]
+    """Says who this agent is, so that results name it. Optional for an agent: UNIMPLEMENTED is taken as an agent
+    with no name, and the results then name it by its address.
+    """
 
 @_typing.type_check_only
 class AgentServiceAsyncStub(AgentServiceStub):
@@ -58,6 +62,10 @@ class AgentServiceAsyncStub(AgentServiceStub):
     An agent that cannot go on (its model's context window is full) answers OUT_OF_RANGE: the episode ends there
     and is scored as it stands, as the agent's failure. UNAVAILABLE, DEADLINE_EXCEEDED and RESOURCE_EXHAUSTED are
     infrastructure faults (retried, never scored); other errors are recorded as refused requests (not scored).
+    """
+    Describe: _aio.UnaryUnaryMultiCallable[_agent_pb2.DescribeRequest, _agent_pb2.DescribeResponse]  # type: ignore[assignment]
+    """Says who this agent is, so that results name it. Optional for an agent: UNIMPLEMENTED is taken as an agent
+    with no name, and the results then name it by its address.
     """
 
 class AgentServiceServicer(metaclass=_abc_1.ABCMeta):
@@ -77,6 +85,16 @@ class AgentServiceServicer(metaclass=_abc_1.ABCMeta):
         An agent that cannot go on (its model's context window is full) answers OUT_OF_RANGE: the episode ends there
         and is scored as it stands, as the agent's failure. UNAVAILABLE, DEADLINE_EXCEEDED and RESOURCE_EXHAUSTED are
         infrastructure faults (retried, never scored); other errors are recorded as refused requests (not scored).
+        """
+
+    @_abc_1.abstractmethod
+    def Describe(
+        self,
+        request: _agent_pb2.DescribeRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_agent_pb2.DescribeResponse, _abc.Awaitable[_agent_pb2.DescribeResponse]]:
+        """Says who this agent is, so that results name it. Optional for an agent: UNIMPLEMENTED is taken as an agent
+        with no name, and the results then name it by its address.
         """
 
 def add_AgentServiceServicer_to_server(servicer: AgentServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -16,22 +16,26 @@ from opentelemetry.trace import Link, Status
 from taumesh.telemetry.redact import Scrubber
 
 
+def _event(scrubber: Scrubber, event: Event) -> Event:
+    name, attributes = scrubber.text(event.name), scrubber.attributes(event.attributes)
+    return event if name == event.name and attributes is event.attributes else Event(name, attributes, event.timestamp)
+
+
+def _link(scrubber: Scrubber, link: Link) -> Link:
+    attributes = scrubber.attributes(link.attributes)
+    return link if attributes is link.attributes else Link(link.context, attributes)
+
+
 def scrub_span(scrubber: Scrubber, span: ReadableSpan) -> ReadableSpan:
-    """``span``, or a copy of it with its secrets masked."""
+    """``span``, or a copy of it with its secrets masked (the same span when it holds none: the common case)."""
     name, attributes = scrubber.text(span.name), scrubber.attributes(span.attributes)
-    events = [Event(scrubber.text(e.name), scrubber.attributes(e.attributes), e.timestamp) for e in span.events]
-    links = [Link(link.context, scrubber.attributes(link.attributes)) for link in span.links]
+    events = [_event(scrubber, e) for e in span.events]
+    links = [_link(scrubber, link) for link in span.links]
     status = span.status
-    if status.description:
+    if status.description and scrubber.text(status.description) != status.description:
         status = Status(status.status_code, scrubber.text(status.description))
-    unchanged = (
-        name == span.name
-        and attributes is span.attributes
-        and [(e.name, e.attributes) for e in events] == [(e.name, e.attributes) for e in span.events]
-        and all(a.attributes is b.attributes for a, b in zip(links, span.links, strict=True))
-        and status.description == span.status.description
-    )
-    if unchanged:
+    changed = [a is not b for a, b in zip([*events, *links], [*span.events, *span.links], strict=True)]
+    if name == span.name and attributes is span.attributes and status is span.status and not any(changed):
         return span
     return ReadableSpan(
         name=name,

@@ -57,14 +57,19 @@ def provider_name(settings: ModelSettings) -> str:
     return family or ("openai" if settings.api_base else "_OTHER")  # an OpenAI-compatible server behind api_base
 
 
-def server_attributes(api_base: str) -> dict[str, AttributeValue]:
-    """``server.address``/``server.port`` of a base URL: host and port only, never userinfo, path or query."""
+def host_port(api_base: str) -> tuple[str | None, int | None]:
+    """Host and port of a base URL, never its userinfo, path or query (Nones where it names none)."""
     try:
         parts = urlsplit(api_base if "://" in api_base else f"http://{api_base}")
-        found = {A.SERVER_ADDRESS: parts.hostname, A.SERVER_PORT: parts.port}
+        return (parts.hostname or None, parts.port) if api_base else (None, None)
     except ValueError:
-        return {}
-    return {key: value for key, value in found.items() if api_base and value}
+        return None, None
+
+
+def server_attributes(api_base: str) -> dict[str, AttributeValue]:
+    """``server.address``/``server.port`` of a base URL."""
+    host, port = host_port(api_base)
+    return {key: value for key, value in ((A.SERVER_ADDRESS, host), (A.SERVER_PORT, port)) if value}
 
 
 def model_attributes(settings: ModelSettings) -> dict[str, AttributeValue]:
@@ -124,13 +129,10 @@ def model_call_hook(call: Any) -> Iterator[None]:
         yield
         return
     settings: ModelSettings = call.settings
-    server = server_attributes(settings.api_base)
+    host, port = host_port(settings.api_base)
     handler = service.genai
     with handler.inference(
-        provider_name(settings),
-        request_model=settings.model,
-        server_address=str(server.get(A.SERVER_ADDRESS) or "") or None,
-        server_port=int(server.get(A.SERVER_PORT) or 0) or None,
+        provider_name(settings), request_model=settings.model, server_address=host, server_port=port
     ) as chat:
         chat.temperature, chat.seed = settings.temperature, settings.seed
         chat.attributes.update({A.GEN_AI_SYSTEM: chat.provider or "", A.TAUMESH_LLM_ATTEMPT: call.attempt})

@@ -190,7 +190,7 @@ class Telemetry:
     def _build(self, key: str) -> ServiceTelemetry:
         from opentelemetry.sdk.metrics import MeterProvider
         from opentelemetry.sdk.metrics.export import MetricReader, PeriodicExportingMetricReader
-        from opentelemetry.sdk.trace import TracerProvider
+        from opentelemetry.sdk.trace import SpanProcessor, TracerProvider
         from opentelemetry.sdk.trace.export import BatchSpanProcessor, SimpleSpanProcessor
 
         from taumesh.telemetry.export import ScrubbingSpanExporter
@@ -199,6 +199,7 @@ class Telemetry:
         tracer_provider = meter_provider = None
         if self.traces:
             tracer_provider = TracerProvider(resource=resource, shutdown_on_exit=False)  # Telemetry.shutdown flushes
+            processors: list[SpanProcessor]
             if self.span_exporter is not None:  # handed each span at once, in order
                 processors = [SimpleSpanProcessor(ScrubbingSpanExporter(self.span_exporter, self.scrubber))]
             else:

@@ -177,7 +177,7 @@ class ToolSpan:
 
 
 @contextmanager
-def tool_span(name: str, call_id: str, arguments: str, *, session_id: str = "", **_: Any) -> Iterator[ToolSpan]:
+def tool_span(name: str, call_id: str, arguments: str, *, session_id: str = "") -> Iterator[ToolSpan]:
     """An ``execute_tool <name>`` span around one tool call; arguments and result only with content capture."""
     service = active_service()
     if not service.tracing:

@@ -1,4 +1,4 @@
-"""A minimal in-process OTLP/gRPC receiver, for tests and the tracing-overhead bench.
+"""A minimal in-process OTLP/gRPC receiver, for the tests that need the real wire and for bench/tracing_overhead.py.
 
 It keeps every trace and metrics export request it is sent; :meth:`OtlpReceiver.spans` flattens
 them to :class:`ReceivedSpan` records (service name, ids, parent, attributes, events, links).

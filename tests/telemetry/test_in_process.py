@@ -262,3 +262,38 @@ def test_failed_episode_is_an_error_trace_with_its_id_in_the_result(
     assert [name for name, _ in root.events] == ["attempt failed"]
     agent_server = next(s for s in trace if s.service == "taumesh-agent")
     assert agent_server.attributes["rpc.grpc.status_code"] == 3  # INVALID_ARGUMENT (a client error: status unset)
+
+
+@pytest.mark.usefixtures("clean_otel_env")
+def test_tool_span_marks_errors_and_crashes(memory: InMemorySpanExporter) -> None:
+    from taumesh.telemetry import tool_span
+
+    setup_telemetry("orchestrator", set_global=False, span_exporter=memory)
+    try:
+        outcomes = {"ok": {}, "bad": {"error": True}, "crash": {"error": True, "done": True, "aborted": True}}
+        for name, outcome in outcomes.items():
+            with tool_span(name, f"call_{name}", "{}", session_id="s1") as span:
+                span.answered("observation", **{"error": False, **outcome})
+    finally:
+        shutdown_telemetry()
+    spans = {s.name: s for s in received(memory.get_finished_spans())}
+    ok, bad, crash = spans["execute_tool ok"], spans["execute_tool bad"], spans["execute_tool crash"]
+    assert ok.status_code != 2 and ok.attributes["taumesh.tool.error"] is False
+    assert ok.attributes["gen_ai.tool.call.id"] == "call_ok" and ok.attributes["taumesh.session.id"] == "s1"
+    assert "gen_ai.tool.call.arguments" not in ok.attributes  # content capture is off
+    assert (bad.status_code, bad.attributes["error.type"]) == (2, "tool_error")
+    assert (crash.status_code, crash.attributes["error.type"]) == (2, "tool_crash")
+    assert crash.attributes["taumesh.tool.aborted"] is True and crash.attributes["taumesh.tool.done"] is True
+
+
+@pytest.mark.usefixtures("clean_otel_env")
+def test_tool_span_records_nothing_when_tracing_is_off() -> None:
+    from taumesh.telemetry import tool_span
+
+    setup_telemetry("orchestrator", set_global=False)
+    try:
+        with tool_span("ok", "call_1", "{}") as span:
+            span.answered("observation", error=True)
+    finally:
+        shutdown_telemetry()
+    assert span.tool is None and span.error is None

@@ -43,15 +43,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-SERVICE_NAMES = {
-    "orchestrator": "taumesh-orchestrator",
-    "env": "taumesh-env",
-    "user-sim": "taumesh-user-sim",
-    "agent": "taumesh-agent",
-    "scorer": "taumesh-scorer",
-}
-"""Service key → ``service.name``."""
-
 SHUTDOWN_TIMEOUT = 5.0
 """Seconds the end of a run or a graceful server stop waits for the last exports."""
 
@@ -199,16 +190,14 @@ class Telemetry:
         tracer_provider = meter_provider = None
         if self.traces:
             tracer_provider = TracerProvider(resource=resource, shutdown_on_exit=False)  # Telemetry.shutdown flushes
-            processors: list[SpanProcessor]
-            if self.span_exporter is not None:  # handed each span at once, in order
-                processors = [SimpleSpanProcessor(ScrubbingSpanExporter(self.span_exporter, self.scrubber))]
+            processor: type[SpanProcessor]
+            if self.span_exporter is not None:  # a given exporter is handed each span at once, in order
+                exporters, processor = [self.span_exporter], SimpleSpanProcessor
             else:
-                processors = [
-                    BatchSpanProcessor(ScrubbingSpanExporter(cls(**self._arguments(name)), self.scrubber))
-                    for name, cls in exporter_classes("traces").items()
-                ]
-            for processor in processors:
-                tracer_provider.add_span_processor(processor)
+                exporters = [cls(**self._arguments(name)) for name, cls in exporter_classes("traces").items()]
+                processor = BatchSpanProcessor
+            for exporter in exporters:
+                tracer_provider.add_span_processor(processor(ScrubbingSpanExporter(exporter, self.scrubber)))
         if self.metrics:
             readers = [
                 cls() if issubclass(cls, MetricReader) else PeriodicExportingMetricReader(cls(**self._arguments(name)))
@@ -227,7 +216,7 @@ class Telemetry:
         """``service.name`` and friends over ``OTEL_RESOURCE_ATTRIBUTES``, with secrets masked."""
         from opentelemetry.sdk.resources import Resource
 
-        name = SERVICE_NAMES.get(key, f"taumesh-{key}")
+        name = f"taumesh-{key}"  # taumesh-orchestrator, -env, -user-sim, -agent, -scorer
         if key == self.primary_key:
             name = os.environ.get("OTEL_SERVICE_NAME") or name  # the standard override, for this process's own service
         resource = Resource.create(

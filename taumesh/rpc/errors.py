@@ -71,6 +71,13 @@ class InvalidArgument(RpcError):
     default_reason = "INVALID_ARGUMENT"
 
 
+class PermissionDenied(RpcError):
+    """The caller may not ask for this here (a model endpoint or file the operator did not allow): PERMISSION_DENIED."""
+
+    code = grpc.StatusCode.PERMISSION_DENIED
+    default_reason = "PERMISSION_DENIED"
+
+
 class NotFound(RpcError):
     """The request names something that does not exist: NOT_FOUND."""
 
@@ -162,6 +169,8 @@ def error_reason(error: grpc.RpcError) -> str:
     return reason
 
 
+_CODES = {code.value[0]: code for code in grpc.StatusCode}
+
 Context = grpc.aio.ServicerContext[Any, Any]
 """The servicer context of any call."""
 
@@ -189,6 +198,9 @@ def status_codes(handler: Handler[Request, Response]) -> Handler[Request, Respon
                 raise
             log.exception("%s failed", handler.__qualname__)
             status = build_status(grpc.StatusCode.INTERNAL, f"{type(exc).__name__}: {exc}", "INTERNAL")
+        # the code and details also go on the context: the gRPC instrumentation reads the span's status from there
+        context.set_code(_CODES[status.code])
+        context.set_details(status.message)
         await context.abort_with_status(rpc_status.to_status(status))  # type: ignore[attr-defined]  # not in grpc-stubs
         raise AssertionError("unreachable: context.abort_with_status raises")
 

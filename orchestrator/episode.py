@@ -18,6 +18,7 @@ import grpc
 from pydantic import BaseModel, Field
 
 from taumesh.agent.v1 import agent_pb2
+from taumesh.common.v1 import common_pb2
 from taumesh.convert import (
     agent_settings_to_proto,
     episode_to_proto,
@@ -35,12 +36,16 @@ from taumesh.models import ChatMessage, EpisodeContext, RewardCheck, Score, Task
 from taumesh.orchestrator import tracing
 from taumesh.orchestrator.clients import ServiceClients, with_retries
 from taumesh.orchestrator.config import RunConfig
+from taumesh.rpc.errors import clip
 from taumesh.scorer.v1 import scorer_pb2
 from taumesh.user_sim.v1 import user_sim_pb2
 
 MAX_USER_TOOL_CALLS_PER_TURN = 10
 """Tool calls a simulated user may make before it must speak to the agent (a bound on a looping model)."""
 
+
+CALL_ID_RULE = "The call was not run: give every tool call an id unique within the episode."
+"""The end of the observation answering an agent's tool call whose id is empty or repeated."""
 
 MODEL_RPC_ATTEMPTS = 2
 """Attempts at an agent or user-sim call. Those services already retry their model with backoff, so the
@@ -56,7 +61,7 @@ class Transcript(BaseModel):
     user: list[ChatMessage] = Field(default_factory=list)
     """What the user simulator sees: its own turns (with reasoning) and the agent's texts."""
     traj: list[ChatMessage] = Field(default_factory=list)
-    """τ-bench's trajectory: the policy as system message, then everything the agent saw."""
+    """τ-bench's trajectory: the system prompt (the agent's, else the policy), then everything the agent saw."""
 
     def user_said(self, message: ChatMessage) -> None:
         self.user.append(message)
@@ -132,6 +137,7 @@ class _Episode:
         self.turns = tracing.Turns(config)
         self.session = env_pb2.OpenSessionResponse()  # filled by open()
         self.gave_up = ""  # why the agent stopped, when it answered OUT_OF_RANGE
+        self.call_ids: set[str] = set()  # the agent's tool call ids so far: each must be new
 
     async def open(self) -> env_pb2.OpenSessionResponse:
         """A fresh env session for the task; the policy starts the trajectory."""
@@ -214,9 +220,13 @@ class _Episode:
                 partial(self.clients.agent.NextMessage, request, timeout=self.config.model_timeout),
                 attempts=MODEL_RPC_ATTEMPTS,
             )
+            for call in answer.message.tool_calls:
+                call.requestor = common_pb2.REQUESTOR_ASSISTANT  # the agent's calls are the agent's
             message = message_from_proto(answer.message, role="assistant")  # whatever role an agent sent
             span.answered(message, usage_from_proto(answer.usage))
         self.agent_usage += usage_from_proto(answer.usage)
+        if answer.system_prompt:  # τ-bench records the prompt the agent gave its model, not the bare policy
+            self.transcript.traj[0] = ChatMessage(role="system", content=answer.system_prompt)
         self.transcript.agent_said(message)
         return message
 
@@ -227,9 +237,24 @@ class _Episode:
                 return
             self.steps += 1
             self.source = call.name
+            problem = self.call_id_problem(call.id)
+            if problem:  # the agent's mistake: answered like a bad argument, never run
+                self.transcript.tool_answered(
+                    ChatMessage(role="tool", content=problem, tool_call_id=call.id, name=call.name)
+                )
+                continue
             self.transcript.tool_answered(await self.run_tool(call))
             if self.termination is not None:
                 return
+
+    def call_id_problem(self, call_id: str) -> str:
+        """Why an agent's tool call id is unusable (empty, or used before in this episode), or ""."""
+        if not call_id:
+            return f"Error: tool call id is empty. {CALL_ID_RULE}"
+        if call_id in self.call_ids:
+            return f"Error: tool call id {clip(call_id, 64)!r} was already used in this episode. {CALL_ID_RULE}"
+        self.call_ids.add(call_id)
+        return ""
 
     async def run_tool(self, call: ToolCall) -> ChatMessage:
         """Run one tool call in the env session (for its requestor); a tool that ends the episode says so."""

@@ -2,22 +2,30 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
+import re
 import tempfile
 import time
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel
 
+from taumesh.orchestrator.config import RunConfig
 from taumesh.orchestrator.episode import EpisodeOutcome
+
+ErrorKind = Literal["infrastructure", "refused_request", "internal"]
+"""Why an episode has no score: the services kept failing, a service refused a request, or taumesh itself broke
+(an unexpected exception, contained in its episode)."""
 
 
 class EpisodeError(BaseModel):
-    """An episode the infrastructure could not finish: never scored, always reported."""
+    """An episode the infrastructure could not finish: never scored, always reported, rerun by --retry-errors."""
 
-    kind: str = "infrastructure"
+    kind: ErrorKind = "infrastructure"
     cause: str
     attempts: int
 
@@ -76,6 +84,85 @@ class RunResult(BaseModel):
         return cls(task_id=task_id, reward=None, info={"error": error.model_dump()}, traj=[], trial=trial)
 
 
+class AgentIdentity(BaseModel):
+    """An external agent (``--agent-addr``) as it describes itself (``AgentService.Describe``)."""
+
+    address: str
+    name: str = ""
+    """Empty when the agent does not implement Describe."""
+    version: str = ""
+    description: str = ""
+
+    @property
+    def label(self) -> str:
+        """The agent's name for file names: its reported name, else its address, reduced to safe characters."""
+        return safe_name(self.name) or safe_name(self.address) or "external"
+
+
+def safe_name(text: str) -> str:
+    """``text`` with every character other than letters, digits, '.', '_' and '-' made '_' (at most 64 long)."""
+    return re.sub(r"[^A-Za-z0-9._-]", "_", text)[:64].lstrip(".")
+
+
+def results_filename(config: RunConfig, agent: AgentIdentity | None, time_str: str) -> str:
+    """τ-bench v1's checkpoint file name, with ``--end-index`` as given (``-1`` included, as τ-bench writes it).
+
+    ``{agent}-{model}-{temperature}_range_{start}-{end}_user-{user model}-{user strategy}_{time}.json``.
+    An external agent is named by what it reports (or its address), never by the ``--agent-strategy`` default.
+    """
+    model = config.agent.model.model.split("/")[-1]
+    if agent is None:
+        who, model = config.agent.strategy, model or config.agent.strategy
+    else:
+        who, model = agent.label, model or safe_name(agent.version) or "external"
+    user_model = config.user.model.model.split("/")[-1] or "none"
+    return (
+        safe_name(
+            f"{who}-{model}-{config.agent.model.temperature}_range_{config.start_index}-{config.end_index}"
+            f"_user-{user_model}-{config.user.strategy}_{time_str}"
+        )[:200]
+        + ".json"
+    )
+
+
+def run_fingerprint(config: RunConfig, agent: AgentIdentity | None) -> dict[str, Any]:
+    """What makes two runs' results comparable, recorded in every entry (``info.run``) and checked by --resume."""
+    model, user_model = config.agent.model, config.user.model
+    return {
+        "env": config.env,
+        "task_split": config.task_split,
+        "max_steps": config.max_steps,
+        "agent": {
+            "strategy": config.agent.strategy,
+            "model": model.model,
+            "provider": model.provider,
+            "temperature": model.temperature,
+            "few_shot_displays_path": config.agent.few_shot_displays_path,
+            "address": agent.address if agent else "",
+            "name": agent.name if agent else "",
+            "version": agent.version if agent else "",
+        },
+        "user": {
+            "strategy": config.user.strategy,
+            "model": user_model.model,
+            "provider": user_model.provider,
+            "temperature": user_model.temperature,
+        },
+    }
+
+
+def fingerprint_differences(recorded: dict[str, Any], current: dict[str, Any], prefix: str = "") -> list[str]:
+    """Each setting whose value differs between two fingerprints, as ``name: 'file value' in the file, 'now' now``."""
+    differences = []
+    for key in sorted(set(recorded) | set(current)):
+        before, now = recorded.get(key), current.get(key)
+        if isinstance(before, dict) and isinstance(now, dict):
+            differences += fingerprint_differences(before, now, f"{prefix}{key}.")
+        elif before != now:
+            differences.append(f"{prefix}{key}: {before!r} in the file, {now!r} now")
+    return differences
+
+
 def results_task_id(task_id: str) -> int | str:
     """A task's id as results files write it: τ-bench's integer index when the id is one, else the id itself."""
     return int(task_id) if task_id.isdecimal() else task_id
@@ -106,30 +193,81 @@ def write_json_atomically(path: Path, payload: Any) -> None:
     write_text_atomically(path, json.dumps(payload, indent=2))
 
 
-class ResultsFile:
-    """The run's results, kept on disk as τ-bench's JSON list while episodes finish.
+ERRORS_SUFFIX = ".errors.json"
+"""A results file ``X.json`` keeps its infrastructure errors beside it, in ``X.errors.json`` (docs/results.md)."""
 
-    Each result is serialized once; the file is rewritten (atomically) at most every
-    ``min_interval`` seconds and by :meth:`flush`, so a long run does not spend its time rewriting
-    an ever larger file. A run killed in between loses at most that interval: ``--resume`` reruns it.
+
+def errors_path(results_path: Path) -> Path:
+    """Where the errors of the results file ``results_path`` live."""
+    return results_path.with_name(results_path.name.removesuffix(".json") + ERRORS_SUFFIX)
+
+
+def claim_results_path(log_dir: Path, name: str) -> Path:
+    """Create an empty results file named ``name`` in ``log_dir`` that no other run holds, and return it.
+
+    The file is created exclusively (``O_EXCL``): when another run took that name first, a suffix ``_2``,
+    ``_3``, … is added, so two runs started in the same second never share a file.
+    """
+    log_dir.mkdir(parents=True, exist_ok=True)
+    stem = name.removesuffix(".json")
+    for n in itertools.count(1):
+        candidate = log_dir / (f"{stem}.json" if n == 1 else f"{stem}_{n}.json")
+        if errors_path(candidate).exists():
+            continue  # the errors of a file someone deleted: not ours to overwrite
+        try:
+            handle = os.open(candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        except FileExistsError:
+            continue
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write("[]\n")
+        return candidate
+    raise AssertionError("unreachable")
+
+
+EpisodeKey = tuple[int | str, int]
+"""(task id, trial): one episode of a run."""
+
+
+class ResultsFile:
+    """The run's results, kept on disk while episodes finish, as τ-bench's JSON list and an errors file.
+
+    The results file holds the scored episodes; the errors beside it (:func:`errors_path`) exist only while there
+    are errors. Entries are written in ``order`` (τ-bench's: trial after trial, each in the order its tasks were
+    played), entries outside it after them. Each result is serialized once; the files are rewritten (atomically) at most
+    every ``min_interval`` seconds and by :meth:`flush`, so a long run does not spend its time rewriting an ever
+    larger file. A run killed in between loses at most that interval: ``--resume`` reruns it.
     """
 
-    def __init__(self, path: Path, existing: list[RunResult] | None = None, min_interval: float = 2.0) -> None:
+    def __init__(
+        self,
+        path: Path,
+        existing: list[RunResult] | None = None,
+        order: list[EpisodeKey] | None = None,
+        min_interval: float = 2.0,
+    ) -> None:
         self.path = path
+        self.errors_path = errors_path(path)
         self.min_interval = min_interval
-        self._entries: dict[tuple[int | str, int], tuple[RunResult, str]] = {}
+        self._rank = {key: i for i, key in enumerate(order or [])}
+        self._entries: dict[EpisodeKey, tuple[RunResult, str]] = {}
         self._last_write = float("-inf")
         self._dirty = False
         for result in existing or []:
             self._put(result)
 
+    def _sorted(self) -> list[tuple[RunResult, str]]:
+        unranked = len(self._rank)
+        ranks = {key: self._rank.get(key, unranked + i) for i, key in enumerate(self._entries)}
+        return [self._entries[key] for key in sorted(self._entries, key=ranks.__getitem__)]
+
     @property
     def results(self) -> list[RunResult]:
-        return [result for result, _ in self._entries.values()]
+        """Every result, scored and errors, in the file's order."""
+        return [result for result, _ in self._sorted()]
 
     def _put(self, result: RunResult) -> None:
         key = (result.task_id, result.trial)
-        self._entries.pop(key, None)  # a rerun goes to the end, as it finished last
+        self._entries.pop(key, None)  # a rerun goes to the end of the unordered ones, as it finished last
         self._entries[key] = (result, json.dumps(result.model_dump(), indent=2))
         self._dirty = True
 
@@ -140,17 +278,35 @@ class ResultsFile:
             self.flush()
 
     def flush(self) -> None:
-        """Write every result recorded so far."""
+        """Write every result recorded so far: the scored ones to the results file, the errors beside it."""
         if not self._dirty and self.path.exists():
             return
-        text = "[\n" + ",\n".join(serialized for _, serialized in self._entries.values()) + "\n]\n"
-        write_text_atomically(self.path, text)
+        entries = self._sorted()
+        write_text_atomically(self.path, _json_list(text for result, text in entries if not result.is_error))
+        errors = [text for result, text in entries if result.is_error]
+        if errors:
+            write_text_atomically(self.errors_path, _json_list(errors))
+        else:
+            self.errors_path.unlink(missing_ok=True)  # every error was rerun and scored
         self._last_write = time.monotonic()
         self._dirty = False
 
 
+def _json_list(serialized: Iterable[str]) -> str:
+    items = list(serialized)
+    return "[\n" + ",\n".join(items) + "\n]\n" if items else "[]\n"
+
+
 def load_results(path: Path) -> list[RunResult]:
-    """Read a results file written by taumesh or by τ-bench's run.py."""
+    """Read a results file written by taumesh (with the errors beside it) or by τ-bench's run.py."""
+    results = _load_list(path)
+    errors = errors_path(path)
+    if errors.exists():
+        results += _load_list(errors)
+    return results
+
+
+def _load_list(path: Path) -> list[RunResult]:
     with path.open(encoding="utf-8") as handle:
         raw = json.load(handle)
     if not isinstance(raw, list):

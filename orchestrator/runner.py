@@ -9,22 +9,38 @@ from collections import Counter
 from collections.abc import Iterable
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import grpc
 from pydantic import BaseModel
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
+from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt, wait_exponential_jitter
 
+from taumesh.agent.v1 import agent_pb2
 from taumesh.env.v1 import env_pb2
 from taumesh.models import TaskRef, Usage
 from taumesh.orchestrator import tracing
 from taumesh.orchestrator.clients import ServiceClients, is_infrastructure_fault, list_tasks, with_retries
 from taumesh.orchestrator.config import RunConfig
-from taumesh.orchestrator.episode import EpisodeInterrupted, run_episode
-from taumesh.orchestrator.results import EpisodeError, ResultsFile, RunResult, load_results, results_task_id
+from taumesh.orchestrator.episode import EpisodeInterrupted, EpisodeOutcome, run_episode
+from taumesh.orchestrator.results import (
+    AgentIdentity,
+    EpisodeError,
+    ErrorKind,
+    ResultsFile,
+    RunResult,
+    claim_results_path,
+    errors_path,
+    fingerprint_differences,
+    load_results,
+    results_filename,
+    results_task_id,
+    run_fingerprint,
+)
 from taumesh.orchestrator.stack import service_stack
-from taumesh.rpc.errors import error_reason
+from taumesh.rpc.errors import clip, error_reason
 from taumesh.scorer.v1 import scorer_pb2
 from taumesh.telemetry import attributes as A
 from taumesh.telemetry import jaeger_url, scrub
@@ -69,45 +85,69 @@ def select_tasks(config: RunConfig, task_count: int) -> list[int]:
 
 
 def plan_episodes(config: RunConfig, indices: list[int]) -> list[tuple[int, int]]:
-    """(task index, trial) pairs, trial by trial; each trial's order is shuffled when asked (seeded)."""
+    """(task index, trial) pairs, trial by trial, in τ-bench v1's order.
+
+    As τ-bench's run.py does with ``random.seed(seed)`` once: with ``--shuffle`` each trial shuffles its task
+    list; a range gives each trial a fresh list, while ``--task-ids`` is one list shuffled in place again and
+    again, so each trial starts from the previous trial's order.
+    """
     rng = random.Random(config.seed)
     plan: list[tuple[int, int]] = []
+    task_ids = list(indices)
     for trial in range(config.num_trials):
-        order = list(indices)
+        order = task_ids if config.task_ids else list(indices)
         if config.shuffle:
             rng.shuffle(order)
         plan += [(index, trial) for index in order]
     return plan
 
 
-async def play(clients: ServiceClients, config: RunConfig, summary: env_pb2.TaskSummary, trial: int) -> RunResult:
-    """One episode, attempted up to ``max_episode_attempts`` times while the infrastructure fails it.
+EPISODE_RETRY_WAIT = wait_exponential_jitter(multiplier=2.0, max=30.0, jitter=1.0)
+"""Wait before replaying an episode the infrastructure failed: 2-3 s, then 4-5 s, … at most 31 s, so a service
+that restarts within seconds costs a replay, not an error entry."""
 
+
+async def play(
+    clients: ServiceClients,
+    config: RunConfig,
+    summary: env_pb2.TaskSummary,
+    trial: int,
+    recorded: dict[str, Any] | None = None,
+) -> RunResult:
+    """One episode, attempted up to ``max_episode_attempts`` times (with backoff) while the infrastructure fails it.
+
+    Whatever goes wrong stays in this episode: a fault the retries do not cure, a refused request, or an
+    unexpected exception becomes the episode's error entry. ``recorded`` is added to the result's ``info``.
     All attempts share one trace; the result records its id (``info.trace_id``) when tracing is on.
     """
     task = TaskRef(domain=config.env, split=config.task_split, task_id=summary.task_id)
     task_id = results_task_id(summary.task_id)
-    cause, attempt, retryable_cause = "", 0, True
+    attempt = 0
     lost_agent, lost_user = Usage(), Usage()  # spent by attempts the infrastructure cut short
-    result: RunResult | None = None
     with tracing.episode_span(config, task, trial) as episode:
-        while result is None and attempt < config.max_episode_attempts:
+
+        async def attempt_episode() -> EpisodeOutcome:
+            nonlocal attempt, lost_agent, lost_user
             attempt += 1
             try:
-                outcome = await run_episode(clients, config, task, trial)
+                return await run_episode(clients, config, task, trial)
             except EpisodeInterrupted as interrupted:
-                exc = interrupted.error
                 lost_agent += interrupted.agent_usage
                 lost_user += interrupted.user_usage
-                cause = scrub(f"{exc.code().name}: {exc.details()}")
-                log.warning("task %s trial %d attempt %d: %s", task_id, trial, attempt, cause)
-                # a request the services refuse will be refused again; a lost env session is rebuilt by replaying
-                retryable_cause = is_infrastructure_fault(exc) or error_reason(exc) == "SESSION_NOT_FOUND"
-                retry = retryable_cause and attempt < config.max_episode_attempts
-                episode.attempt_failed(exc, attempt, final=not retry)
-                if not retry:
-                    break
-                continue
+                log.warning("task %s trial %d attempt %d: %s", task_id, trial, attempt, _cause(interrupted))
+                final = not _replayable(interrupted) or attempt >= config.max_episode_attempts
+                episode.attempt_failed(interrupted.error, attempt, final=final)
+                raise
+
+        retrying = AsyncRetrying(
+            stop=stop_after_attempt(config.max_episode_attempts),
+            wait=EPISODE_RETRY_WAIT,
+            retry=retry_if_exception(_replayable),
+            reraise=True,
+        )
+        try:
+            outcome = await retrying(attempt_episode)
+            result = RunResult.from_outcome(outcome, summary.instruction, summary.user_id)
             episode.scored(
                 reward=outcome.reward,
                 termination=outcome.termination,
@@ -117,10 +157,16 @@ async def play(clients: ServiceClients, config: RunConfig, summary: env_pb2.Task
                 agent_usage=outcome.agent_usage,
                 user_usage=outcome.user_usage,
             )
-            result = RunResult.from_outcome(outcome, summary.instruction, summary.user_id)
-        if result is None:
-            kind = "infrastructure" if retryable_cause else "refused_request"
-            result = RunResult.from_error(task_id, trial, EpisodeError(kind=kind, cause=cause, attempts=attempt))
+        except EpisodeInterrupted as interrupted:
+            kind: ErrorKind = "infrastructure" if _replayable(interrupted) else "refused_request"
+            result = RunResult.from_error(
+                task_id, trial, EpisodeError(kind=kind, cause=_cause(interrupted), attempts=attempt)
+            )
+        except Exception as exc:  # a bug of ours must cost one episode, never the run
+            log.exception("task %s trial %d: unexpected error", task_id, trial)
+            cause = scrub(clip(f"{type(exc).__name__}: {exc}", 1000))
+            result = RunResult.from_error(task_id, trial, EpisodeError(kind="internal", cause=cause, attempts=attempt))
+        result.info.update(recorded or {})
         if lost_agent.calls or lost_user.calls:
             result.info["interrupted_attempts_usage"] = {
                 "agent": lost_agent.model_dump(),
@@ -129,6 +175,58 @@ async def play(clients: ServiceClients, config: RunConfig, summary: env_pb2.Task
         if episode.trace_id:
             result.info["trace_id"] = episode.trace_id
     return result
+
+
+def _replayable(exc: BaseException) -> bool:
+    """An attempt the infrastructure cut short (a lost env session included): replaying the episode may succeed.
+
+    A request the services refused will be refused again.
+    """
+    if not isinstance(exc, EpisodeInterrupted):
+        return False
+    return is_infrastructure_fault(exc.error) or error_reason(exc.error) == "SESSION_NOT_FOUND"
+
+
+def _cause(interrupted: EpisodeInterrupted) -> str:
+    return scrub(f"{interrupted.error.code().name}: {interrupted.error.details()}")
+
+
+async def describe_agent(clients: ServiceClients, config: RunConfig) -> AgentIdentity | None:
+    """The external agent (``--agent-addr``) as it describes itself; None for the built-in agent.
+
+    An agent without Describe (UNIMPLEMENTED) or that cannot answer it is known by its address only.
+    """
+    address = config.addresses.agent
+    if address is None:
+        return None
+    try:
+        described: agent_pb2.DescribeResponse = await with_retries(
+            lambda: clients.agent.Describe(agent_pb2.DescribeRequest(), timeout=config.rpc_timeout)
+        )
+    except grpc.aio.AioRpcError as exc:
+        if exc.code() != grpc.StatusCode.UNIMPLEMENTED:
+            log.warning("the agent at %s did not describe itself: %s", address, exc.code().name)
+        return AgentIdentity(address=address)
+    return AgentIdentity(
+        address=address,
+        name=clip(described.name, 64),
+        version=clip(described.version, 200),
+        description=clip(described.description, 1000),
+    )
+
+
+def check_fingerprint(path: Path, existing: list[RunResult], fingerprint: dict[str, Any]) -> None:
+    """Refuse to continue a results file that another run wrote (another env, split, agent, model or user).
+
+    Entries without a fingerprint (τ-bench's own files, or older ones) are taken as they are.
+    """
+    for result in existing:
+        recorded = result.info.get("run")
+        if not isinstance(recorded, dict):
+            continue
+        differences = fingerprint_differences(recorded, fingerprint)
+        if differences:
+            raise ConfigError(f"{path} was written by a different run; " + "; ".join(differences))
 
 
 def _existing_results(path: Path) -> list[RunResult]:
@@ -195,19 +293,29 @@ async def _run_benchmark(
                 raise ConfigError(exc.details() or exc.code().name) from exc
             raise
         indices = select_tasks(config, len(tasks))
-        end_index = len(tasks) if config.end_index == -1 else min(config.end_index, len(tasks))
+        agent = await describe_agent(clients, config)
+        fingerprint = run_fingerprint(config, agent)
+        if resume:
+            check_fingerprint(resume, existing, fingerprint)
+        recorded: dict[str, Any] = {"run": fingerprint}
+        if agent is not None:
+            recorded["agent"] = agent.model_dump()
 
+        order = [(results_task_id(tasks[i].task_id), t) for i, t in plan_episodes(config, indices)]
         position = {results_task_id(t.task_id): i for i, t in enumerate(tasks)}
         done = {(r.task_id, r.trial) for r in existing if not r.is_error}
         if only_errors:
-            errors = {(position[r.task_id], r.trial) for r in existing if r.is_error and r.task_id in position}
-            plan = sorted(errors, key=lambda p: (p[1], p[0]))
+            errors = {(r.task_id, r.trial) for r in existing if r.is_error and r.task_id in position}
+            plan = [(position[task_id], t) for task_id, t in order if (task_id, t) in errors]
+            plan += sorted((position[task_id], t) for task_id, t in errors - set(order))
         else:
-            plan = [
-                (i, t) for i, t in plan_episodes(config, indices) if (results_task_id(tasks[i].task_id), t) not in done
-            ]
-        path = resume or config.log_dir / config.results_filename(end_index, datetime.now().strftime("%m%d%H%M%S"))
-        results = ResultsFile(path, existing)
+            plan = [(position[task_id], t) for task_id, t in order if (task_id, t) not in done]
+        if resume is None:
+            time_str = datetime.now().strftime("%Y%m%d%H%M%S")
+            path = claim_results_path(config.log_dir, results_filename(config, agent, time_str))
+        else:
+            path = resume
+        results = ResultsFile(path, existing, order=order)
 
         semaphore = asyncio.Semaphore(config.max_concurrency)
         progress = Progress(
@@ -221,7 +329,7 @@ async def _run_benchmark(
 
         async def one(index: int, trial: int, bar: object) -> None:
             async with semaphore:
-                result = await play(clients, config, tasks[index], trial)
+                result = await play(clients, config, tasks[index], trial, recorded)
             results.add(result)
             progress.advance(bar)  # type: ignore[arg-type]
 
@@ -276,12 +384,14 @@ def print_summary(summary: RunSummary, console: Console) -> None:
         kinds = Counter(str(r.info["error"].get("kind", "infrastructure")) for r in errors)
         counts = ", ".join(f"{kind.replace('_', ' ')} errors: {n}" for kind, n in sorted(kinds.items()))
         console.print(f"[red]not scored: {counts}[/red]")
-        console.print(f"  rerun them with: taumesh run ... --retry-errors {summary.results_path}")
+        console.print(f"  rerun them with: taumesh run ... --retry-errors {summary.results_path}", soft_wrap=True)
         for r in errors[:10]:
             error = r.info["error"]
             console.print(f"  task {r.task_id} trial {r.trial} ({error.get('kind', 'error')}): {error['cause']}")
     print_trace_links(summary, console)
-    console.print(f"results: {summary.results_path}")
+    if errors:
+        console.print(f"errors: {errors_path(summary.results_path)}", soft_wrap=True)
+    console.print(f"results: {summary.results_path}", soft_wrap=True)  # one line, for scripts reading the output
 
 
 def print_trace_links(summary: RunSummary, console: Console, limit: int = 10) -> None:

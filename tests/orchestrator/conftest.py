@@ -22,6 +22,7 @@ import pytest
 from click.testing import Result
 from typer.testing import CliRunner
 
+from taumesh.orchestrator.results import ERRORS_SUFFIX
 from tests.conftest import PROJECT_ROOT, V1_DATA, V1_VECTORS, read_jsonl
 
 EXTERNAL_AGENT = PROJECT_ROOT / "tests" / "external_agent" / "agent_server.py"
@@ -110,8 +111,8 @@ def oracle_invoke(log_dir: Path, env: str, split: str, *extra: str | Path) -> tu
 
 
 def results_path(log_dir: Path) -> Path:
-    """The one results file a run wrote into ``log_dir``."""
-    files = sorted(log_dir.glob("*.json"))
+    """The one results file a run wrote into ``log_dir`` (its errors file beside it aside)."""
+    files = sorted(f for f in log_dir.glob("*.json") if not f.name.endswith(ERRORS_SUFFIX))
     assert len(files) == 1, f"expected one results file in {log_dir}, found {files}"
     return files[0]
 

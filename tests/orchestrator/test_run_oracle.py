@@ -20,7 +20,7 @@ def test_retail_test_all_tasks_reproduce_the_reference_run(retail_test_results: 
 
 def test_results_file_has_the_tau_bench_checkpoint_name(retail_test_results: Path) -> None:
     # the τ-bench checkpoint name: {agent}-{model}-{temperature}_range_{start}-{end}_user-{model}-{strategy}_{time}.json
-    assert retail_test_results.name.startswith("oracle-oracle-0.0_range_0-115_user-")
+    assert retail_test_results.name.startswith("oracle-oracle-0.0_range_0--1_user-")  # --end-index as given
     assert "-scripted_" in retail_test_results.name
 
 

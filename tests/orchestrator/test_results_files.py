@@ -1,0 +1,195 @@
+"""Results files: readable by τ-bench's own tooling, errors beside them, one file per run, in τ-bench's order."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import subprocess
+from math import comb
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pydantic import BaseModel
+
+from taumesh.models import AgentSettings, UserSettings
+from taumesh.orchestrator import episode as episode_module
+from taumesh.orchestrator.config import RunConfig
+from taumesh.orchestrator.results import claim_results_path, errors_path, load_results
+from taumesh.orchestrator.runner import RunSummary, run_benchmark
+from tests.conftest import V1_DATA
+from tests.orchestrator.conftest import (
+    ORACLE,
+    PROJECT_ROOT,
+    check_oracle_results,
+    child_env,
+    explain,
+    explain_result,
+    invoke,
+    load_json,
+    results_path,
+    taumesh_executable,
+)
+
+# τ-bench's own reading of a results file (tau_bench/types.py, tau_bench/run.py display_metrics,
+# auto_error_identification.py), re-implemented with the same field types and the same arithmetic.
+REWARD_SUCCESS_MIN, REWARD_SUCCESS_MAX = 1.0 - 1e-6, 1.0 + 1e-6
+
+
+class EnvRunResult(BaseModel):
+    task_id: int
+    reward: float
+    info: dict[str, Any]
+    traj: list[dict[str, Any]]
+    trial: int
+
+
+class TauBenchTask(BaseModel):  # tau_bench.types.Task
+    user_id: str
+    actions: list[dict[str, Any]]
+    instruction: str
+    outputs: list[str]
+
+
+def display_metrics(results: list[EnvRunResult]) -> tuple[float, dict[int, float]]:
+    def is_successful(reward: float) -> bool:
+        return REWARD_SUCCESS_MIN <= reward <= REWARD_SUCCESS_MAX
+
+    num_trials = len({r.trial for r in results})
+    rewards = [r.reward for r in results]
+    avg_reward = sum(rewards) / len(rewards)
+    c_per_task_id: dict[int, int] = {}
+    for result in results:
+        c_per_task_id[result.task_id] = c_per_task_id.get(result.task_id, 0) + is_successful(result.reward)
+    pass_hat_ks = {
+        k: sum(comb(c, k) / comb(num_trials, k) for c in c_per_task_id.values()) / len(c_per_task_id)
+        for k in range(1, num_trials + 1)
+    }
+    return avg_reward, pass_hat_ks
+
+
+def auto_error_identification_reads(raw: list[dict[str, Any]]) -> None:
+    """What auto_error_identification.py touches: reward compared with 1e-3, task ids, non-empty trajectories."""
+    failed = [r for r in raw if r["reward"] <= 1e-3]
+    for result in failed:
+        assert isinstance(result["task_id"], int)
+        assert result["traj"], "display_traj raises on an empty trajectory"
+        shown = "\n".join(f"{m['role'].capitalize()}: {m['content']}" for m in result["traj"] if m["role"] != "system")
+        assert shown
+
+
+def oracle_config(log_dir: Path, **changes: Any) -> RunConfig:
+    settings: dict[str, Any] = {
+        "env": "retail",
+        "task_split": "test",
+        "end_index": 4,
+        "agent": AgentSettings(strategy="oracle"),
+        "user": UserSettings(strategy="scripted"),
+        "max_concurrency": 4,
+        "log_dir": log_dir,
+        "data_dir": V1_DATA,
+        "show_progress": False,
+    }
+    return RunConfig(**settings | changes)
+
+
+@pytest.fixture
+def data() -> None:
+    if not V1_DATA.is_dir():
+        pytest.skip(f"reference data not found at {V1_DATA}")
+
+
+def test_an_unexpected_exception_stays_in_its_episode_and_tau_bench_reads_the_file(
+    data: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    answers = episode_module._Episode.agent_answers
+
+    async def broken_for_task_2(self: episode_module._Episode) -> Any:
+        if self.task.task_id == "2":
+            raise KeyError("a bug in the turn loop")
+        return await answers(self)
+
+    monkeypatch.setattr(episode_module._Episode, "agent_answers", broken_for_task_2)
+    summary: RunSummary = asyncio.run(run_benchmark(oracle_config(tmp_path)))
+
+    assert [(r.task_id, r.reward) for r in summary.results] == [(0, 1.0), (1, 1.0), (2, None), (3, 1.0)]
+    error = summary.results[2].info["error"]
+    assert error == {"kind": "internal", "cause": "KeyError: 'a bug in the turn loop'", "attempts": 1}
+
+    # the results file is τ-bench's: only scored entries, every one an EnvRunResult with its task
+    raw = load_json(summary.results_path)
+    assert [r["task_id"] for r in raw] == [0, 1, 3]
+    results = [EnvRunResult.model_validate(r) for r in raw]
+    for result in results:
+        TauBenchTask.model_validate(result.info["task"])
+    assert display_metrics(results) == (1.0, {1: 1.0})
+    auto_error_identification_reads(raw)
+    # the error is kept beside it, visibly, and read back with it
+    errors = load_json(errors_path(summary.results_path))
+    assert [(e["task_id"], e["reward"], e["info"]["error"]["kind"]) for e in errors] == [(2, None, "internal")]
+    assert errors[0]["info"]["run"]["env"] == "retail"
+    assert sorted(r.task_id for r in load_results(summary.results_path)) == [0, 1, 2, 3]
+
+    # --retry-errors reruns it; once scored, it joins the others in order and the errors file is gone
+    monkeypatch.setattr(episode_module._Episode, "agent_answers", answers)
+    rerun = asyncio.run(run_benchmark(oracle_config(tmp_path), resume=summary.results_path, only_errors=True))
+    assert rerun.errors == []
+    assert not errors_path(summary.results_path).exists()
+    check_oracle_results(load_json(summary.results_path), "retail", "test", [0, 1, 2, 3])
+    assert [r["task_id"] for r in load_json(summary.results_path)] == [0, 1, 2, 3]
+
+
+def test_two_runs_started_together_write_two_files(data: None, tmp_path: Path) -> None:
+    async def both() -> list[RunSummary]:
+        config = oracle_config(tmp_path, end_index=3)
+        return list(await asyncio.gather(run_benchmark(config), run_benchmark(config)))
+
+    first, second = asyncio.run(both())
+    assert first.results_path != second.results_path
+    for summary in (first, second):
+        check_oracle_results(load_json(summary.results_path), "retail", "test", [0, 1, 2])
+    assert len(list(tmp_path.glob("*.json"))) == 2
+
+
+def test_claiming_a_taken_name_adds_a_suffix(tmp_path: Path) -> None:
+    name = "oracle-oracle-0.0_range_0--1_user-gpt-4o-scripted_20261123093600.json"
+    paths = [claim_results_path(tmp_path, name) for _ in range(3)]
+    assert [p.name for p in paths] == [name, name.replace(".json", "_2.json"), name.replace(".json", "_3.json")]
+    assert all(p.read_text() == "[]\n" for p in paths)
+
+
+def test_file_name_is_tau_benchs_with_the_year_and_end_index_as_given(data: None, tmp_path: Path) -> None:
+    result = invoke(
+        "run", "--env", "retail", "--task-split", "test", *ORACLE, "--data-dir", V1_DATA, "--log-dir", tmp_path,
+        "--task-ids", "5",
+    )  # fmt: skip
+    assert result.exit_code == 0, explain_result(result)
+    name = results_path(tmp_path).name
+    assert re.fullmatch(r"oracle-oracle-0\.0_range_0--1_user-gpt-4o-scripted_20\d{12}\.json", name), name
+
+
+def test_the_results_path_is_one_line_when_output_is_not_a_terminal(data: None, tmp_path: Path) -> None:
+    log_dir = tmp_path / ("a-rather-long-folder-name-for-results" * 3)
+    env = {k: v for k, v in child_env().items() if k not in ("COLUMNS", "LINES")}
+    proc = subprocess.run(
+        [taumesh_executable(), "run", "--env", "retail", "--task-split", "test", *ORACLE, "--data-dir", str(V1_DATA),
+         "--log-dir", str(log_dir), "--task-ids", "0"],
+        capture_output=True, text=True, timeout=120, env=env, cwd=PROJECT_ROOT,
+    )  # fmt: skip
+    assert proc.returncode == 0, explain(proc)
+    assert f"results: {results_path(log_dir)}\n" in proc.stdout, explain(proc)
+
+
+def test_results_are_in_tau_bench_order_whatever_order_episodes_finish(
+    data: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    play = episode_module._Episode.play
+
+    async def slow_for_early_tasks(self: episode_module._Episode) -> None:
+        await asyncio.sleep(0.3 * (4 - int(self.task.task_id)))  # task 0 finishes last
+        await play(self)
+
+    monkeypatch.setattr(episode_module._Episode, "play", slow_for_early_tasks)
+    summary = asyncio.run(run_benchmark(oracle_config(tmp_path, num_trials=2)))
+    expected = [(i, t) for t in range(2) for i in range(4)]
+    assert [(r["task_id"], r["trial"]) for r in load_json(summary.results_path)] == expected

@@ -8,7 +8,7 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -31,6 +31,9 @@ from taumesh.settings import (
     TaumeshSettings,
     load_settings,
 )
+
+if TYPE_CHECKING:
+    from taumesh.llm.access import OperatorGrants
 
 app = typer.Typer(
     help="τ-bench as gRPC microservices: score conversational agents on stateful tool domains.",
@@ -186,24 +189,32 @@ def run(
             "(no --user-addr) and one episode at a time (--max-concurrency 1)"
         )
         raise typer.Exit(2)
-    problem = _strategy_problem(config)
+    problem = _strategy_problem(config) or _model_problem(config)
     if problem:
-        console.print(f"[red]error:[/red] {problem}")
+        console.print(f"[red]error:[/red] {escape(problem)}", soft_wrap=True)
         raise typer.Exit(2)
+    from taumesh.llm.access import granted
     from taumesh.telemetry import setup_telemetry, shutdown_telemetry
 
     setup_telemetry("orchestrator", config.otlp_endpoint)
     resume_from = settings.resume or settings.retry_errors
     try:
-        summary = asyncio.run(
-            run_benchmark(config, resume=resume_from, only_errors=settings.retry_errors is not None, console=console)
-        )
+        with granted(_run_grants(config)):
+            only_errors = settings.retry_errors is not None
+            summary = asyncio.run(run_benchmark(config, resume=resume_from, only_errors=only_errors, console=console))
     except (ConfigError, DataError) as exc:
         console.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(2) from exc
     finally:
         shutdown_telemetry()  # flush the last spans and metrics
     print_summary(summary, Console())
+    if summary.results and not summary.scored:
+        console.print(
+            f"[red]error:[/red] no episode was scored: all {len(summary.results)} ended in errors "
+            "(see info.error in the results file; --retry-errors reruns them)",
+            soft_wrap=True,
+        )
+        raise typer.Exit(1)
 
 
 def _strategy_problem(config: RunConfig) -> str | None:
@@ -223,6 +234,51 @@ def _strategy_problem(config: RunConfig) -> str | None:
     if config.addresses.user is None and user not in USERS:
         return f"unknown user strategy {user!r}; built-in: {', '.join(sorted(USERS))}"
     return None
+
+
+USER_STRATEGIES_WITHOUT_MODEL = frozenset({"scripted", "human"})
+"""User strategies that call no model (every other built-in one does)."""
+
+
+def _model_problem(config: RunConfig) -> str | None:
+    """Why the models of this run cannot be called, found before any episode starts, or None.
+
+    A provider litellm does not know, few-shot without its file, missing credentials. Credentials and files are
+    checked only for services started here: a remote service uses its own environment.
+    """
+    from taumesh.llm.preflight import credentials_problem, provider_problem
+
+    agent, user = config.agent, config.user
+    checks: list[tuple[ModelSettings, str, str, bool]] = []
+    if agent.strategy != "oracle":
+        checks.append((agent.model, "--model", "--model-provider", config.addresses.agent is None))
+    if user.strategy not in USER_STRATEGIES_WITHOUT_MODEL:
+        checks.append((user.model, "--user-model", "--user-model-provider", config.addresses.user is None))
+    for settings, _, provider_flag, _ in checks:
+        problem = provider_problem(settings.provider, provider_flag)
+        if problem:
+            return problem
+    if agent.strategy == "few-shot":
+        path = agent.few_shot_displays_path
+        if not path:
+            return '--agent-strategy few-shot needs --few-shot-displays-path (a JSONL of {"messages_display": ...})'
+        if config.addresses.agent is None and not Path(path).is_file():
+            return f"--few-shot-displays-path {path}: no such file"
+    for settings, model_flag, _, embedded in checks:
+        problem = credentials_problem(settings, model_flag) if embedded else None
+        if problem:
+            return problem
+    return None
+
+
+def _run_grants(config: RunConfig) -> OperatorGrants:
+    """What this run's own flags allow its in-process services: its model endpoints, few-shot file, a human user."""
+    from taumesh.llm.access import OperatorGrants
+
+    few_shot = [config.agent.few_shot_displays_path] if config.agent.few_shot_displays_path else []
+    return OperatorGrants.of(
+        api_bases=[config.agent.model.api_base, config.user.model.api_base], few_shot_paths=few_shot, human_user=True
+    )
 
 
 @app.command(cls=listing_env_vars(ServeSettings))

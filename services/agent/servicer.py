@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib.metadata
+
 from taumesh.agent.v1 import agent_pb2, agent_pb2_grpc
 from taumesh.convert import (
     agent_settings_from_proto,
@@ -18,6 +20,17 @@ from taumesh.rpc.server import Service
 from taumesh.services.agent.strategies import STRATEGIES, AgentStrategy
 from taumesh.services.agent.strategies.base import AgentTurn
 
+AGENT_NAME = "taumesh"
+"""What the built-in service calls itself in Describe: the strategy is chosen per request, so it names none."""
+
+
+def taumesh_version() -> str:
+    """The installed taumesh version ("unknown" when run from a tree that is not installed)."""
+    try:
+        return importlib.metadata.version("taumesh")
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown"
+
 
 class AgentServicer(agent_pb2_grpc.AgentServiceServicer):
     """Serves the built-in agent strategies."""
@@ -32,6 +45,15 @@ class AgentServicer(agent_pb2_grpc.AgentServiceServicer):
         if name not in self._strategies:
             self._strategies[name] = STRATEGIES[name](self.catalog)
         return self._strategies[name]
+
+    @status_codes
+    async def Describe(self, request: agent_pb2.DescribeRequest, context: Context) -> agent_pb2.DescribeResponse:
+        # DescribeRequest carries no AgentConfig: the strategy and model of a call are in each NextMessage
+        return agent_pb2.DescribeResponse(
+            name=AGENT_NAME,
+            version=taumesh_version(),
+            description=f"taumesh built-in agent strategies ({', '.join(STRATEGIES)}), chosen per request",
+        )
 
     @status_codes
     async def NextMessage(
@@ -50,7 +72,11 @@ class AgentServicer(agent_pb2_grpc.AgentServiceServicer):
             raise InvalidArgument("conversation is empty: the agent needs the user's first message")
         with model_errors_as_status():
             reply = await strategy.next_message(turn)
-        return agent_pb2.NextMessageResponse(message=message_to_proto(reply.message), usage=usage_to_proto(reply.usage))
+        return agent_pb2.NextMessageResponse(
+            message=message_to_proto(reply.message),
+            usage=usage_to_proto(reply.usage),
+            system_prompt=reply.system_prompt,
+        )
 
 
 def agent_service(catalog: Catalog) -> Service:

@@ -18,6 +18,7 @@ from pydantic import BaseModel, Field
 from taumesh.convert import messages_from_proto, model_from_proto, task_ref_from_proto, usage_to_proto
 from taumesh.domains import Catalog, DataError
 from taumesh.llm import ModelError, complete, find_json_object
+from taumesh.llm.access import current_grants
 from taumesh.models import ChatMessage, ModelSettings, Usage
 from taumesh.rpc.errors import InvalidArgument, NotFound, clip
 from taumesh.scorer.v1 import scorer_pb2
@@ -270,6 +271,7 @@ async def analyze_faults(
     settings = model_from_proto(request.model)
     if not settings.model:
         raise InvalidArgument("a model is needed to analyze faults (--model)")
+    current_grants().check_api_base(settings.api_base, "model.api_base")
     if not request.episodes:
         raise InvalidArgument("no episode to analyze")
     episodes = [episode_from_proto(catalog, failed) for failed in request.episodes]

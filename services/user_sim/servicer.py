@@ -10,11 +10,13 @@ from taumesh.convert import (
     usage_to_proto,
     user_settings_from_proto,
 )
+from taumesh.llm.access import current_grants
 from taumesh.llm.status import model_errors_as_status
 from taumesh.models import STOP_TOKEN, UserSettings
 from taumesh.rpc.errors import Context, InvalidArgument, status_codes
 from taumesh.rpc.server import Service
 from taumesh.services.user_sim.strategies import STRATEGIES, UserStrategy, UserTurn
+from taumesh.services.user_sim.strategies.llm import LlmUser
 from taumesh.user_sim.v1 import user_sim_pb2, user_sim_pb2_grpc
 
 
@@ -25,12 +27,19 @@ class UserSimServicer(user_sim_pb2_grpc.UserSimServiceServicer):
         self._strategies: dict[str, UserStrategy] = {}
 
     def strategy(self, settings: UserSettings) -> UserStrategy:
+        """The strategy ``settings`` names, once the operator allows its model endpoint (and ``human``)."""
         name = settings.strategy
         if name not in STRATEGIES:
             raise InvalidArgument(f"unknown user strategy {name!r}; known: {sorted(STRATEGIES)}")
+        grants = current_grants()
+        if name == "human":
+            grants.check_human_user("config.strategy")
         if name not in self._strategies:
             self._strategies[name] = STRATEGIES[name]()
-        return self._strategies[name]
+        strategy = self._strategies[name]
+        if isinstance(strategy, LlmUser):  # every strategy that calls a model is one
+            grants.check_api_base(settings.model.api_base, "config.model.api_base")
+        return strategy
 
     @staticmethod
     def _instruction(instruction: str) -> str:

@@ -10,6 +10,7 @@ import pytest
 
 from taumesh.domains import Catalog, Task
 from taumesh.llm import complete
+from taumesh.llm.access import ALLOWED_API_BASES_ENV
 from taumesh.models import AgentSettings, ModelSettings, UserSettings
 from taumesh.orchestrator.config import RunConfig
 from tests.llm.fake_openai import FakeOpenAI, text
@@ -28,9 +29,13 @@ def fake_server() -> Iterator[FakeOpenAI]:
 
 @pytest.fixture
 def fake(fake_server: FakeOpenAI, monkeypatch: pytest.MonkeyPatch) -> FakeOpenAI:
-    """The server, emptied, with an API key in the environment and retries fast enough for tests."""
+    """The server, emptied, with an API key in the environment and retries fast enough for tests.
+
+    This process is the operator of the services it starts in-process: it allows their model calls to the server.
+    """
     fake_server.reset()
     monkeypatch.setenv("OPENAI_API_KEY", FAKE_KEY)
+    monkeypatch.setenv(ALLOWED_API_BASES_ENV, fake_server.url)
     monkeypatch.setenv("TAUMESH_LLM_BACKOFF_INITIAL", "0.01")
     monkeypatch.setenv("TAUMESH_LLM_BACKOFF_MAX", "0.05")
     monkeypatch.setenv("TAUMESH_LLM_TIMEOUT", "20")

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from taumesh.llm.access import FEW_SHOT_DIR_ENV
 from taumesh.models import ChatMessage, ToolCall
 from taumesh.orchestrator.runner import run_benchmark
 from taumesh.services.agent.strategies.text_actions import parse_turn, text_transcript
@@ -43,7 +44,7 @@ async def test_strategy_plays_gold_to_reward_one(
         assert any(m["role"] == "tool" for r in requests for m in r["messages"])
     else:  # tools and the action format are described in the system prompt
         assert "tools" not in requests[0]
-        assert "get_order_details" in policy and '"respond"' in policy
+        assert "#Available tools" in policy and "get_order_details" in policy and "# Instruction" in policy
         # stateless rebuild: earlier actions are shown back as text, tool results as "API output:" user turns
         last = max(requests, key=lambda r: len(r["messages"]))["messages"]
         assert all(m["role"] in ("system", "user", "assistant") for m in last)
@@ -69,8 +70,9 @@ async def test_react_thought_is_kept_in_reasoning_and_shown_back(
 
 
 async def test_few_shot_puts_seeded_examples_in_the_prompt(
-    fake: FakeOpenAI, task_index: TaskIndex, v1_data_dir: Path, tmp_path: Path
+    fake: FakeOpenAI, task_index: TaskIndex, v1_data_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setenv(FEW_SHOT_DIR_ENV, str(FEW_SHOT))
     path = FEW_SHOT / "MockRetailDomainEnv-few_shot.jsonl"
     displays = [json.loads(line)["messages_display"] for line in path.read_text().splitlines() if line.strip()]
     fake.reset(Router(GoldAgent(task_index, "tools"), ScriptedLlmUser(task_index)))
@@ -94,8 +96,9 @@ async def test_few_shot_puts_seeded_examples_in_the_prompt(
 
 
 async def test_few_shot_without_its_file_is_invalid_argument(
-    fake: FakeOpenAI, task_index: TaskIndex, v1_data_dir: Path, tmp_path: Path
+    fake: FakeOpenAI, task_index: TaskIndex, v1_data_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setenv(FEW_SHOT_DIR_ENV, str(tmp_path))
     fake.reset(Router(GoldAgent(task_index, "tools"), ScriptedLlmUser(task_index)))
     missing = tmp_path / "nope.jsonl"
     summary = await run_benchmark(run_config(fake, v1_data_dir, tmp_path, [0], agent="few-shot", few_shot=str(missing)))

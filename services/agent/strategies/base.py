@@ -24,6 +24,8 @@ class AgentReply(BaseModel):
 
     message: ChatMessage
     usage: Usage = Field(default_factory=Usage)
+    system_prompt: str = ""
+    """The system message the model was given, recorded as the trajectory's (empty: no model, the policy)."""
 
 
 class AgentStrategy(Protocol):

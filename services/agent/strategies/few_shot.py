@@ -7,6 +7,7 @@ import random
 from pathlib import Path
 
 from taumesh.domains import Catalog
+from taumesh.llm.access import current_grants
 from taumesh.rpc.errors import InvalidArgument
 from taumesh.services.agent.strategies.base import AgentTurn
 from taumesh.services.agent.strategies.prompts import few_shot_prompt
@@ -52,10 +53,11 @@ class FewShotAgent(ToolCallingAgent):
         self._files: dict[tuple[str, int, int], list[str]] = {}
 
     def displays(self, path_text: str) -> list[str]:
-        """The file's examples, read once per version of the file."""
+        """The file's examples, read once per version of the file; only files the operator allowed."""
         if not path_text:
             raise InvalidArgument("agent strategy 'few-shot' needs --few-shot-displays-path")
-        path = Path(path_text)
+        # decided on the path alone: a refused path gets the same answer whether a file is there or not
+        path = current_grants().few_shot_file(path_text, "config.few_shot_displays_path")
         try:
             stat = path.stat()
         except OSError as exc:

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from taumesh.llm.access import current_grants
 from taumesh.models import ChatMessage, ModelSettings
 from taumesh.rpc.errors import InvalidArgument
 
 
 def require_model(settings: ModelSettings, strategy: str) -> None:
-    """INVALID_ARGUMENT unless a model is configured."""
+    """INVALID_ARGUMENT unless a model is configured; PERMISSION_DENIED unless the operator allows its endpoint."""
     if not settings.model:
         raise InvalidArgument(f"agent strategy {strategy!r} needs a model (--model)")
+    current_grants().check_api_base(settings.api_base, "config.model.api_base")
 
 
 def next_call_id(conversation: Sequence[ChatMessage]) -> str:

@@ -1,4 +1,4 @@
-"""The prompts of the LLM agent strategies (written for taumesh; the mechanics follow τ-bench v1)."""
+"""The prompts of the LLM agent strategies: act and react use τ-bench v1's text; the few-shot framing is taumesh's."""
 
 from __future__ import annotations
 
@@ -13,42 +13,122 @@ RESPOND = "respond"
 OBSERVATION_PREFIX = "API output: "
 """How a tool result is shown to act/react agents: as a user turn starting with this."""
 
-_TOOLS = """
+TOOLS_HEADING = "\n#Available tools\n"
+"""Between the policy and the tools' JSON in the act/react prompt (τ-bench's spelling, no space after '#')."""
 
-# Tools
-You can use the tools below. Each entry gives the tool's name, what it does, and the JSON Schema of its arguments.
-{tools}"""
+# The two instructions below are τ-bench v1's own (sierra-research/tau-bench, MIT licence,
+# tau_bench/agents/chat_react_agent.py, REACT_INSTRUCTION and ACT_INSTRUCTION with "respond" and "content"
+# substituted), reproduced character for character: τ-bench records the prompt as the trajectory's system
+# message, and results compared with τ-bench's must have been produced with the same prompt. Their quirks
+# (the unquoted respond in the last example, a trailing comma in the sample JSON) are kept on purpose.
+REACT_INSTRUCTION = (
+    """
+# Instruction
+You need to act as an agent that use the above tools to help the user according to the above policy.
 
-_ACTION_RULES = """
-- To use a tool, give its name and the arguments its schema asks for. Its result comes back as the next message, \
-which starts with "{prefix}".
-- To write to the customer, use the name "{respond}" with the arguments {{"content": "<your message>"}}. The \
-customer's answer comes back as the next message.
-- Take one action per turn, and write nothing after the JSON object. Never make up the result of a tool.
-
-For example, to ask the customer for a detail:
-{example}"""
-
-_ACT = """
-
-# How to answer
-Each of your turns is exactly one action: a JSON object with a "name" and an "arguments" object, written on the \
-lines after "Action:", like this:
-Action:
-{{"name": "<tool name or {respond}>", "arguments": {{...}}}}
-"""
-
-_REACT = """
-
-# How to answer
-Each of your turns first reasons, then takes exactly one action. Write a few sentences after "Thought:" about what \
-you know so far and what the policy requires next, then the action as a JSON object with a "name" and an \
-"arguments" object on the lines after "Action:", like this:
+At each step, your generation should have exactly the following format:
 Thought:
-<your reasoning>
+<A single line of reasoning to process the context and inform the decision making. Do not include extra lines.>
 Action:
-{{"name": "<tool name or {respond}>", "arguments": {{...}}}}
+{"name": <The name of the action>, "arguments": <The arguments to the action in json format>}
+
+The Action will be parsed, so it must be valid JSON.
+
+You should not use made-up or placeholder arguments.
+
+For example, if the user says "I want to know the current weather of San Francisco", and there is such a tool available
+{
+    "type": "function",
+    "function": {
+        "name": "get_current_weather",
+        "description": "Get the current weather",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "location": {
+                    "type": "string",
+                    "description": "The city and state, e.g. San Francisco, CA",
+                },
+                "format": {
+                    "type": "string",
+                    "enum": ["celsius", "fahrenheit"],
+                    "description": "The temperature unit to use. Infer this from the users location.",
+                },
+            },
+            "required": ["location", "format"],
+        },
+    }
+}
+
+Your response can be like this:
+Thought:
 """
+    "Since the user asks for the weather of San Francisco in USA, the unit should be in fahrenheit. I can query "
+    "get_current_weather to get the weather.\n"
+    """Action:
+{"name": "get_current_weather", "arguments": {"location": "San Francisco, CA", "format": "fahrenheit"}}
+
+And if the tool returns "70F", your response can be:
+Thought:
+I can answer the user now.
+Action:
+{"name": respond, "arguments": {"content": "The current weather of San Francisco is 70F."}}
+
+Try to be helpful and always follow the policy.
+"""
+)
+"""How a react agent answers: a one-line thought, then a JSON action."""
+
+ACT_INSTRUCTION = """
+# Instruction
+You need to act as an agent that use the above tools to help the user according to the above policy.
+
+At each step, your generation should have exactly the following format:
+
+Action:
+{"name": <The name of the action>, "arguments": <The arguments to the action in json format>}
+
+You should not use made-up or placeholder arguments.
+
+The Action will be parsed, so it must be valid JSON.
+
+For example, if the user says "I want to know the current weather of San Francisco", and there is such a tool available
+```json
+{
+    "type": "function",
+    "function": {
+        "name": "get_current_weather",
+        "description": "Get the current weather",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "location": {
+                    "type": "string",
+                    "description": "The city and state, e.g. San Francisco, CA",
+                },
+                "format": {
+                    "type": "string",
+                    "enum": ["celsius", "fahrenheit"],
+                    "description": "The temperature unit to use. Infer this from the users location.",
+                },
+            },
+            "required": ["location", "format"],
+        },
+    }
+}
+```
+
+Your response can be like this:
+Action:
+{"name": "get_current_weather", "arguments": {"location": "San Francisco, CA", "format": "fahrenheit"}}
+
+And if the tool returns "70F", your response can be:
+Action:
+{"name": respond, "arguments": {"content": "The current weather of San Francisco is 70F."}}
+
+Try to be helpful and always follow the policy. Always make sure you generate valid JSON only.
+"""
+"""How an act agent answers: a JSON action only."""
 
 
 def tools_json(tools: Sequence[ToolSchema]) -> str:
@@ -70,15 +150,12 @@ def action_text(name: str, arguments: object, thought: str | None) -> str:
 
 
 def text_action_prompt(policy: str, tools: Sequence[ToolSchema], react: bool) -> str:
-    """System prompt of the act (``react=False``) and react strategies: policy, tools, answer format."""
-    example = action_text(
-        RESPOND,
-        {"content": "Could you give me the id of the order you want to change?"},
-        "The customer wants to change an order but has not said which one." if react else None,
-    )
-    rules = _ACTION_RULES.format(prefix=OBSERVATION_PREFIX.strip(), respond=RESPOND, example=example)
-    form = (_REACT if react else _ACT).format(respond=RESPOND)
-    return policy + _TOOLS.format(tools=tools_json(tools)) + form + rules
+    """System prompt of the act (``react=False``) and react strategies, exactly as τ-bench builds it.
+
+    The policy, the tools as the OpenAI function list in JSON, then the instruction; τ-bench records this text as
+    the trajectory's system message.
+    """
+    return policy + TOOLS_HEADING + tools_json(tools) + (REACT_INSTRUCTION if react else ACT_INSTRUCTION)
 
 
 def few_shot_prompt(policy: str, displays: Sequence[str]) -> str:

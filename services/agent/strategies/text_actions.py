@@ -112,7 +112,7 @@ class TextActionAgent:
                 id=next_call_id(turn.conversation), name=action["name"], arguments=json.dumps(action["arguments"])
             )
             message = ChatMessage(role="assistant", tool_calls=[call], reasoning=reasoning)
-        return AgentReply(message=message, usage=completion.usage)
+        return AgentReply(message=message, usage=completion.usage, system_prompt=system)
 
 
 class ReactAgent(TextActionAgent):

@@ -22,7 +22,8 @@ class ToolCallingAgent:
 
     async def next_message(self, turn: AgentTurn) -> AgentReply:
         require_model(turn.settings.model, self.name)
-        messages = [{"role": "system", "content": self.system_prompt(turn)}, *(m.openai() for m in turn.conversation)]
+        system = self.system_prompt(turn)
+        messages = [{"role": "system", "content": system}, *(m.openai() for m in turn.conversation)]
         completion = await complete(turn.settings.model, messages, turn.tools)
         message = completion.message
         if message.tool_calls:
@@ -32,4 +33,4 @@ class ToolCallingAgent:
             if not first.id:
                 first = first.model_copy(update={"id": next_call_id(turn.conversation)})
             message = message.model_copy(update={"tool_calls": [first]})
-        return AgentReply(message=message, usage=completion.usage)
+        return AgentReply(message=message, usage=completion.usage, system_prompt=system)

@@ -1,0 +1,138 @@
+"""What a caller may make a model-calling service reach: the operator decides, a request chooses among that at most.
+
+A served agent, user-sim or scorer calls models with the server's own API keys, so the caller must not pick where
+those keys go, which files the server opens, or whether it reads its terminal. The operator allows, through the
+environment of the served process:
+
+* ``TAUMESH_ALLOWED_API_BASES``: the model endpoints (``ModelConfig.api_base``) a request may name, separated by
+  commas or spaces. An empty ``api_base`` (the provider's own endpoint) is always allowed.
+* ``TAUMESH_FEW_SHOT_DIR``: directories (separated by ``os.pathsep``) whose files a request may name as
+  ``few_shot_displays_path``. A path elsewhere is refused whether it exists or not, so the error reveals nothing.
+
+``taumesh run`` starts its services in the same process and :func:`granted` adds the run's own ``--api-base``
+values, few-shot file and the ``human`` user to what its embedded services allow: flags typed by the person
+running the benchmark are the operator's choice. A served user-sim never runs ``human`` (it would read the
+server's stdin).
+
+The allowances are read at each request, like the retry policy, so tests and operators can change them without a
+restart.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+
+from pydantic import BaseModel
+
+from taumesh.rpc.errors import PermissionDenied, clip
+
+ALLOWED_API_BASES_ENV = "TAUMESH_ALLOWED_API_BASES"
+"""Environment variable: model endpoints callers may name."""
+FEW_SHOT_DIR_ENV = "TAUMESH_FEW_SHOT_DIR"
+"""Environment variable: directories whose files callers may name as few-shot displays."""
+
+
+def normalize_api_base(api_base: str) -> str:
+    """``api_base`` as compared with the allowed ones: without surrounding space or trailing slashes."""
+    return api_base.strip().rstrip("/")
+
+
+class OperatorGrants(BaseModel, frozen=True):
+    """The model endpoints, few-shot files and user strategies a request may ask this process for."""
+
+    api_bases: frozenset[str] = frozenset()
+    """Allowed non-empty ``api_base`` values, normalized."""
+    few_shot_paths: tuple[Path, ...] = ()
+    """Allowed few-shot files, or directories whose files are allowed (resolved)."""
+    human_user: bool = False
+    """Whether the ``human`` user strategy may run (only in ``taumesh run``'s own process)."""
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> OperatorGrants:
+        """What the operator allowed through ``TAUMESH_ALLOWED_API_BASES`` and ``TAUMESH_FEW_SHOT_DIR``."""
+        env = os.environ if environ is None else environ
+        bases = re.split(r"[,\s]+", env.get(ALLOWED_API_BASES_ENV, ""))
+        dirs = env.get(FEW_SHOT_DIR_ENV, "").split(os.pathsep)
+        return cls.of(api_bases=bases, few_shot_paths=dirs)
+
+    @classmethod
+    def of(
+        cls, *, api_bases: Iterable[str] = (), few_shot_paths: Iterable[str | Path] = (), human_user: bool = False
+    ) -> OperatorGrants:
+        """Grants for these values (empty ones ignored)."""
+        return cls(
+            api_bases=frozenset(normalize_api_base(b) for b in api_bases if normalize_api_base(b)),
+            few_shot_paths=tuple(Path(p).expanduser().resolve() for p in few_shot_paths if str(p).strip()),
+            human_user=human_user,
+        )
+
+    def __or__(self, other: OperatorGrants) -> OperatorGrants:
+        return OperatorGrants(
+            api_bases=self.api_bases | other.api_bases,
+            few_shot_paths=self.few_shot_paths + other.few_shot_paths,
+            human_user=self.human_user or other.human_user,
+        )
+
+    def check_api_base(self, api_base: str, field: str) -> None:
+        """PERMISSION_DENIED (reason ``API_BASE_NOT_ALLOWED``) unless ``api_base`` is empty or allowed."""
+        if not api_base.strip() or normalize_api_base(api_base) in self.api_bases:
+            return
+        raise PermissionDenied(
+            f"model endpoint {clip(api_base, 200)!r} is not one this server's operator allowed "
+            f"({ALLOWED_API_BASES_ENV}); leave api_base empty for the provider's own endpoint",
+            reason="API_BASE_NOT_ALLOWED",
+            fields=[(field, "not an allowed model endpoint")],
+        )
+
+    def few_shot_file(self, path_text: str, field: str) -> Path:
+        """The resolved path, or PERMISSION_DENIED (``FEW_SHOT_PATH_NOT_ALLOWED``) when outside every allowed one.
+
+        Decided on the path alone, before the file system is asked whether it exists.
+        """
+        try:
+            path: Path | None = Path(path_text).expanduser().resolve()
+        except (OSError, ValueError):  # a NUL byte, a loop of links: refused like any other path
+            path = None
+        if path is not None and any(path.is_relative_to(allowed) for allowed in self.few_shot_paths):
+            return path
+        raise PermissionDenied(
+            f"few-shot displays file {clip(path_text, 200)!r} is not under a directory this server's operator "
+            f"allowed ({FEW_SHOT_DIR_ENV})",
+            reason="FEW_SHOT_PATH_NOT_ALLOWED",
+            fields=[(field, "not under an allowed directory")],
+        )
+
+    def check_human_user(self, field: str) -> None:
+        """PERMISSION_DENIED (``STRATEGY_NOT_SERVED``) unless this is ``taumesh run``'s own process."""
+        if self.human_user:
+            return
+        raise PermissionDenied(
+            "user strategy 'human' reads the terminal of `taumesh run`: only its embedded user service runs it",
+            reason="STRATEGY_NOT_SERVED",
+            fields=[(field, "'human' is not served")],
+        )
+
+
+_granted_here = OperatorGrants()
+"""What ``taumesh run`` granted its own in-process services (see :func:`granted`)."""
+
+
+def current_grants() -> OperatorGrants:
+    """What a request may ask this process for now: the operator's environment plus :func:`granted` values."""
+    return OperatorGrants.from_env() | _granted_here
+
+
+@contextmanager
+def granted(grants: OperatorGrants) -> Iterator[None]:
+    """Within the block, this process's services also allow ``grants`` (``taumesh run``'s own flags)."""
+    global _granted_here
+    before = _granted_here
+    _granted_here = before | grants
+    try:
+        yield
+    finally:
+        _granted_here = before

@@ -1,0 +1,77 @@
+"""``OperatorGrants``: what the operator's environment allows, and what ``taumesh run`` adds for its own services."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from taumesh.llm.access import ALLOWED_API_BASES_ENV, FEW_SHOT_DIR_ENV, OperatorGrants, current_grants, granted
+from taumesh.rpc.errors import PermissionDenied
+from tests.conftest import V1_DATA
+from tests.llm.fake_openai import FakeOpenAI, text
+from tests.orchestrator.conftest import explain_result, invoke, load_json, results_path
+
+
+def test_the_environment_lists_endpoints_by_commas_or_spaces_and_ignores_trailing_slashes() -> None:
+    grants = OperatorGrants.from_env({ALLOWED_API_BASES_ENV: " http://a:1/v1/ ,http://b:2/v1\nhttp://c:3 "})
+    for allowed in ("http://a:1/v1", "http://a:1/v1/", "http://b:2/v1", "http://c:3/", "", "  "):
+        grants.check_api_base(allowed, "api_base")
+    for other in ("http://a:1/v2", "http://a:1", "https://a:1/v1", "http://b:2/v1/../v1", "http://evil/?http://a:1/v1"):
+        with pytest.raises(PermissionDenied) as refused:
+            grants.check_api_base(other, "config.model.api_base")
+        assert refused.value.reason == "API_BASE_NOT_ALLOWED"
+        assert refused.value.fields == [("config.model.api_base", "not an allowed model endpoint")]
+
+
+def test_nothing_is_allowed_by_default() -> None:
+    grants = OperatorGrants.from_env({})
+    with pytest.raises(PermissionDenied):
+        grants.check_api_base("http://127.0.0.1:1/v1", "api_base")
+    with pytest.raises(PermissionDenied):
+        grants.few_shot_file(str(V1_DATA / "few_shot_data" / "MockRetailDomainEnv-few_shot.jsonl"), "path")
+    with pytest.raises(PermissionDenied) as refused:
+        grants.check_human_user("config.strategy")
+    assert refused.value.reason == "STRATEGY_NOT_SERVED"
+
+
+def test_few_shot_paths_resolve_inside_the_allowed_directories(tmp_path: Path) -> None:
+    first, second = tmp_path / "one", tmp_path / "two"
+    first.mkdir()
+    second.mkdir()
+    grants = OperatorGrants.from_env({FEW_SHOT_DIR_ENV: f"{first}{os.pathsep}{second}"})
+    assert grants.few_shot_file(str(second / "sub" / "x.jsonl"), "p") == (second / "sub" / "x.jsonl").resolve()
+    for outside in (str(tmp_path / "x.jsonl"), str(first / ".." / "x.jsonl"), str(tmp_path / "one-more" / "x"), ""):
+        with pytest.raises(PermissionDenied) as refused:
+            grants.few_shot_file(outside, "config.few_shot_displays_path")
+        assert refused.value.reason == "FEW_SHOT_PATH_NOT_ALLOWED"
+
+
+def test_granted_adds_to_the_environment_for_the_block_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(ALLOWED_API_BASES_ENV, "http://operator/v1")
+    with granted(OperatorGrants.of(api_bases=["http://run/v1"], human_user=True)):
+        inside = current_grants()
+        assert inside.api_bases == {"http://operator/v1", "http://run/v1"} and inside.human_user
+    after = current_grants()
+    assert after.api_bases == {"http://operator/v1"} and not after.human_user
+
+
+def test_taumesh_run_allows_its_own_api_base_for_its_in_process_services(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The person typing ``--api-base`` is the operator of the services ``taumesh run`` starts itself."""
+    monkeypatch.delenv(ALLOWED_API_BASES_ENV, raising=False)
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-taumesh-test-not-a-real-key")
+    with FakeOpenAI(lambda request, n: text("Could you give me your order id?")) as fake:
+        result = invoke(
+            "run", "--env", "retail", "--task-split", "test", "--task-ids", "0", "--data-dir", V1_DATA,
+            "--agent-strategy", "tool-calling", "--model", "gpt-4o", "--model-provider", "openai",
+            "--api-base", fake.url, "--user-strategy", "scripted", "--max-steps", "2", "--quiet",
+            "--log-dir", tmp_path,
+        )  # fmt: skip
+        assert result.exit_code == 0, explain_result(result)
+        assert fake.served, "the run's own --api-base was refused"
+    [entry] = load_json(results_path(tmp_path))
+    assert entry["reward"] is not None, entry["info"]
+    assert not current_grants().api_bases, "the run's allowance outlived it"

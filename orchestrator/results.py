@@ -99,9 +99,9 @@ class AgentIdentity(BaseModel):
         return safe_name(self.name) or safe_name(self.address) or "external"
 
 
-def safe_name(text: str) -> str:
-    """``text`` with every character other than letters, digits, '.', '_' and '-' made '_' (at most 64 long)."""
-    return re.sub(r"[^A-Za-z0-9._-]", "_", text)[:64].lstrip(".")
+def safe_name(text: str, limit: int = 64) -> str:
+    """``text`` with every character other than letters, digits, '.', '_' and '-' made '_' (at most ``limit``)."""
+    return re.sub(r"[^A-Za-z0-9._-]", "_", text)[:limit].lstrip(".")
 
 
 def results_filename(config: RunConfig, agent: AgentIdentity | None, time_str: str) -> str:
@@ -116,13 +116,12 @@ def results_filename(config: RunConfig, agent: AgentIdentity | None, time_str: s
     else:
         who, model = agent.label, model or safe_name(agent.version) or "external"
     user_model = config.user.model.model.split("/")[-1] or "none"
-    return (
-        safe_name(
-            f"{who}-{model}-{config.agent.model.temperature}_range_{config.start_index}-{config.end_index}"
-            f"_user-{user_model}-{config.user.strategy}_{time_str}"
-        )[:200]
-        + ".json"
+    run = safe_name(
+        f"{who}-{model}-{config.agent.model.temperature}_range_{config.start_index}-{config.end_index}"
+        f"_user-{user_model}-{config.user.strategy}",
+        limit=200,
     )
+    return f"{run}_{safe_name(time_str)}.json"
 
 
 def run_fingerprint(config: RunConfig, agent: AgentIdentity | None) -> dict[str, Any]:

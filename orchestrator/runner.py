@@ -102,9 +102,10 @@ def plan_episodes(config: RunConfig, indices: list[int]) -> list[tuple[int, int]
     return plan
 
 
-EPISODE_RETRY_WAIT = wait_exponential_jitter(multiplier=2.0, max=30.0, jitter=1.0)
-"""Wait before replaying an episode the infrastructure failed: 2-3 s, then 4-5 s, … at most 31 s, so a service
-that restarts within seconds costs a replay, not an error entry."""
+EPISODE_RETRY_WAIT = wait_exponential_jitter(multiplier=5.0, max=60.0, jitter=1.0)
+"""Wait before replaying an episode the infrastructure failed: 5-6 s, then 10-11 s, … at most 61 s (τ-bench's
+retried tasks wait 5 s, then 10 s, …). So a service that restarts within seconds, and the few seconds a gRPC
+channel takes to reconnect to it, cost a replay, not an error entry."""
 
 
 async def play(

@@ -11,15 +11,19 @@ from pathlib import Path
 import pytest
 
 from taumesh.orchestrator.config import RunConfig
+from taumesh.orchestrator.results import errors_path
 from tests.conftest import V1_DATA
 from tests.orchestrator.conftest import (
     EXTERNAL_AGENT,
+    ORACLE,
     PROJECT_ROOT,
     Server,
     check_oracle_results,
     free_port,
-    oracle_invoke,
+    invoke,
+    load_json,
     oracle_run,
+    results_path,
     start_server,
 )
 
@@ -92,12 +96,24 @@ def test_airline_slice_through_an_external_agent(external_agent: Server, tmp_pat
 
 def test_unreachable_agent_records_infrastructure_errors_never_zero(external_agent: Server, tmp_path: Path) -> None:
     nobody = free_port()
-    result, results = oracle_invoke(
-        tmp_path, "retail", "test", "--agent-addr", f"127.0.0.1:{nobody}",
-        "--task-ids", "0", "--task-ids", "1", "--max-concurrency", "2",
+    result = invoke(
+        "run", "--env", "retail", "--task-split", "test", *ORACLE, "--data-dir", V1_DATA, "--log-dir", tmp_path,
+        "--agent-addr", f"127.0.0.1:{nobody}", "--task-ids", "0", "--task-ids", "1", "--max-concurrency", "2",
     )  # fmt: skip
+    assert result.exit_code == 1, "no episode was scored"
+    assert load_json(results_path(tmp_path)) == [], "τ-bench's file holds scored episodes only"
+    path = results_path(tmp_path)
+    # an agent that cannot describe itself is named by its address
+    assert path.name.startswith(f"127.0.0.1_{nobody}-external-0.0_range_0--1_user-")
+    results = load_json(errors_path(path))
     assert sorted((r["task_id"], r["trial"]) for r in results) == [(0, 0), (1, 0)]
     for entry in results:
+        assert entry["info"]["agent"] == {
+            "address": f"127.0.0.1:{nobody}",
+            "name": "",
+            "version": "",
+            "description": "",
+        }
         assert entry["reward"] is None, "an agent nobody could reach did not fail the task"
         error = entry["info"]["error"]
         assert error["kind"] == "infrastructure"
@@ -107,5 +123,6 @@ def test_unreachable_agent_records_infrastructure_errors_never_zero(external_age
     assert "scored episodes: 0" in result.stdout
     assert "infrastructure errors: 2" in result.stdout
     assert "UNAVAILABLE" in result.stdout
+    assert f"errors: {errors_path(path)}" in result.stdout
     # the external agent on its own port was never involved and still serves
     assert external_agent.proc.poll() is None

@@ -15,7 +15,13 @@ from pydantic import BaseModel
 from taumesh.models import AgentSettings, UserSettings
 from taumesh.orchestrator import episode as episode_module
 from taumesh.orchestrator.config import RunConfig
-from taumesh.orchestrator.results import claim_results_path, errors_path, load_results
+from taumesh.orchestrator.results import (
+    AgentIdentity,
+    claim_results_path,
+    errors_path,
+    load_results,
+    results_filename,
+)
 from taumesh.orchestrator.runner import RunSummary, run_benchmark
 from tests.conftest import V1_DATA
 from tests.orchestrator.conftest import (
@@ -193,3 +199,12 @@ def test_results_are_in_tau_bench_order_whatever_order_episodes_finish(
     summary = asyncio.run(run_benchmark(oracle_config(tmp_path, num_trials=2)))
     expected = [(i, t) for t in range(2) for i in range(4)]
     assert [(r["task_id"], r["trial"]) for r in load_json(summary.results_path)] == expected
+
+
+def test_an_external_agent_names_the_file_safely_and_keeps_the_time(tmp_path: Path) -> None:
+    config = oracle_config(tmp_path)
+    hostile = AgentIdentity(address="10.0.0.1:50051", name="../../etc/" + "x" * 300)
+    name = results_filename(config, hostile, "20261123093600")
+    assert "/" not in name and not name.startswith(".")
+    assert name.endswith("-scripted_20261123093600.json")
+    assert results_filename(config, AgentIdentity(address="[::1]:7000"), "1").startswith("___1_7000-external-0.0_")

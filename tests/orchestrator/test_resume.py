@@ -125,3 +125,45 @@ def test_three_shuffled_trials_and_pass_hat_k(v1_data_dir: Path, tmp_path: Path)
     table = dict(re.findall(r"^\s*(\d+)\s+│\s+(\d\.\d+)\s*$", result.stdout, re.MULTILINE))
     assert table == {"1": "1.0000", "2": "1.0000", "3": "1.0000"}, result.stdout
     assert "scored episodes: 12   reward 1.0: 12/12" in result.stdout
+
+
+def test_resume_refuses_a_file_of_another_run(first_run: Path, tmp_path: Path) -> None:
+    path = tmp_path / "results.json"
+    shutil.copy(first_run, path)
+    before = path.read_text(encoding="utf-8")
+    other = [arg if arg != "retail" else "airline" for arg in RETAIL_TEST]
+    result = invoke(*other, "--max-steps", "12", "--log-dir", tmp_path / "logs", "--resume", path)
+    assert result.exit_code == 2, explain_result(result)
+    message = " ".join(result.output.split())
+    assert f"{path} was written by a different run" in message, message
+    assert "env: 'retail' in the file, 'airline' now" in message
+    assert "max_steps: 30 in the file, 12 now" in message
+    assert path.read_text(encoding="utf-8") == before, "the file is left as it was"
+
+    result = invoke(*RETAIL_TEST, "--log-dir", tmp_path / "logs", "--retry-errors", path, "--user-model", "gpt-4.1")
+    assert result.exit_code == 2, explain_result(result)
+    assert "user.model: 'gpt-4o' in the file, 'gpt-4.1' now" in " ".join(result.output.split())
+
+
+def tau_bench_order(task_ids: list[int] | None, start: int, end: int, trials: int, seed: int) -> list[tuple[int, int]]:
+    """The order in which τ-bench v1's run.py plays (task, trial) with --shuffle 1: its loop, as it is written."""
+    random.seed(seed)
+    played = []
+    for trial in range(trials):
+        # with task ids: the same list every trial, shuffled in place
+        idxs = task_ids if task_ids and len(task_ids) > 0 else list(range(start, end))
+        random.shuffle(idxs)
+        played += [(idx, trial) for idx in idxs]
+    return played
+
+
+def test_shuffled_task_ids_over_several_trials_follow_tau_bench(v1_data_dir: Path, tmp_path: Path) -> None:
+    ids = [3, 1, 4, 0, 5, 2]
+    _, results = oracle_invoke(
+        tmp_path, "retail", "test", *(arg for i in ids for arg in ("--task-ids", str(i))),
+        "--num-trials", "3", "--shuffle", "1", "--seed", "11", "--max-concurrency", "4",
+    )  # fmt: skip
+    expected = tau_bench_order(list(ids), 0, 0, 3, 11)
+    assert [(r["task_id"], r["trial"]) for r in results] == expected
+    fresh_lists = tau_bench_order(None, 0, 6, 3, 11)
+    assert expected != [(ids[i], t) for i, t in fresh_lists], "the in-place shuffle is what this test tells apart"

@@ -1,0 +1,53 @@
+"""A short outage of a service costs replays, not results: episode attempts wait (with backoff) before replaying."""
+
+from __future__ import annotations
+
+import subprocess
+import time
+from pathlib import Path
+
+from tests.conftest import V1_DATA
+from tests.orchestrator.conftest import (
+    ORACLE,
+    PROJECT_ROOT,
+    Server,
+    check_oracle_results,
+    child_env,
+    explain,
+    free_port,
+    load_json,
+    results_path,
+    start_server,
+    taumesh_executable,
+)
+
+SERVING = r"serving \S+ on (?P<address>\S+:\d+)"
+
+
+def test_a_user_sim_down_for_three_seconds_leaves_no_errors(
+    v1_data_dir: Path, tmp_path: Path, servers: list[Server]
+) -> None:
+    port = free_port()
+    serve = [taumesh_executable(), "serve", "user-sim", "--host", "127.0.0.1", "--port", str(port)]
+    servers.append(start_server(serve, SERVING, tmp_path / "user-1.err"))
+    log_dir = tmp_path / "results"
+    run = subprocess.Popen(
+        [taumesh_executable(), "run", "--env", "retail", "--task-split", "test", *ORACLE, "--data-dir", str(V1_DATA),
+         "--log-dir", str(log_dir), "--user-addr", f"127.0.0.1:{port}", "--max-concurrency", "4"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=child_env(), cwd=PROJECT_ROOT,
+    )  # fmt: skip
+    try:
+        time.sleep(4)  # start-up, then episodes under way
+        servers[0].kill()
+        time.sleep(3)
+        assert run.poll() is None, "the run ended before the outage was over: nothing was tested"
+        servers.append(start_server(serve, SERVING, tmp_path / "user-2.err"))
+        stdout, stderr = run.communicate(timeout=300)
+    finally:
+        if run.poll() is None:
+            run.kill()
+    proc = subprocess.CompletedProcess(run.args, run.returncode, stdout, stderr)
+    assert run.returncode == 0, explain(proc)
+    assert "not scored" not in stdout, explain(proc)
+    assert not list(log_dir.glob("*.errors.json")), explain(proc)
+    check_oracle_results(load_json(results_path(log_dir)), "retail", "test", list(range(115)))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -20,7 +21,8 @@ def test_a_wheel_installs_one_top_level_package(tmp_path: Path) -> None:
     venv = tmp_path / "empty"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     python = venv / "bin" / "python"
-    subprocess.run([str(python), "-m", "pip", "install", "--quiet", "--no-deps", str(wheel)], check=True)
+    clean = {name: value for name, value in os.environ.items() if name != "PYTHONPATH"}  # nothing but the venv
+    subprocess.run([str(python), "-m", "pip", "install", "--quiet", "--no-deps", str(wheel)], check=True, env=clean)
 
     site = Path(
         subprocess.run(

@@ -57,11 +57,23 @@ class TaskFiles:
         return tasks[index]
 
 
+AGENT_NAME = "external-oracle"
+"""The name this agent gives in Describe, which taumesh puts in results file names and info."""
+AGENT_VERSION = "1.0.0"
+
+
 class OracleAgent(agent_pb2_grpc.AgentServiceServicer):
     """Replays the gold actions one call at a time, then answers the user."""
 
     def __init__(self, tasks: TaskFiles) -> None:
         self.tasks = tasks
+
+    def Describe(self, request: agent_pb2.DescribeRequest, context: grpc.ServicerContext) -> agent_pb2.DescribeResponse:
+        return agent_pb2.DescribeResponse(
+            name=AGENT_NAME,
+            version=AGENT_VERSION,
+            description="Replays τ-bench's gold actions, then tells the user the required outputs (no model).",
+        )
 
     def NextMessage(
         self, request: agent_pb2.NextMessageRequest, context: grpc.ServicerContext

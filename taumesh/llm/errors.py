@@ -2,6 +2,16 @@
 
 from __future__ import annotations
 
+import re
+
+_MISSING_CREDENTIALS = re.compile(r"missing credentials|api_key client option must be set|missing \w+ api key", re.I)
+"""How provider clients say they found no API key (litellm reports OpenAI's as a 500: it is no server fault)."""
+
+
+def is_missing_credentials(exc: BaseException) -> bool:
+    """True when the provider's client found no credentials: a refusal that no retry cures."""
+    return bool(_MISSING_CREDENTIALS.search(str(exc)))
+
 
 class ModelError(Exception):
     """Base of the errors :func:`taumesh.llm.complete` raises."""

@@ -31,7 +31,7 @@ from taumesh.llm._litellm import (
     ServiceUnavailableError,
     Timeout,
 )
-from taumesh.llm.errors import EmptyReply
+from taumesh.llm.errors import EmptyReply, is_missing_credentials
 
 TRANSIENT_STATUS = frozenset({408, 409, 425, 429})
 """HTTP statuses below 500 that a retry may cure (any 5xx may too)."""
@@ -68,6 +68,8 @@ def status_of(exc: BaseException) -> int | None:
 
 def is_transient(exc: BaseException) -> bool:
     """True for faults of the provider or the network, which a later attempt may not meet."""
+    if is_missing_credentials(exc):
+        return False
     if isinstance(exc, EmptyReply | TimeoutError | asyncio.TimeoutError | ConnectionError):
         return True
     if isinstance(exc, Timeout | APIConnectionError | RateLimitError):

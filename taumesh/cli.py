@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import os
 import sys
@@ -13,7 +14,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.console import Console
 from rich.markup import escape
-from typer._click.core import ParameterSource  # typer vendors click: its contexts report this enum
+from typer._click.core import Context, ParameterSource  # typer vendors click: its contexts report this enum
+from typer._click.exceptions import UsageError
 from typer.core import TyperArgument, TyperCommand, TyperOption
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
@@ -35,14 +37,41 @@ from taumesh.settings import (
 if TYPE_CHECKING:
     from taumesh.llm.access import OperatorGrants
 
+HELP_OPTIONS = {"help_option_names": ["-h", "--help"]}
+"""``-h`` as well as ``--help``, as τ-bench's argparse accepts."""
+
 app = typer.Typer(
     help="τ-bench as gRPC microservices: score conversational agents on stateful tool domains.",
     no_args_is_help=True,
     pretty_exceptions_show_locals=False,
+    context_settings=HELP_OPTIONS,
 )
 console = Console(stderr=True)
 app.add_typer(domain_app, name="domain", help="Check a domain's gold solutions, or start a new domain.")
 
+
+def _domain_choices() -> str:
+    """The installed domain plugins, by name (entry points only: no plugin is imported to list them)."""
+    from importlib.metadata import entry_points
+
+    return ", ".join(sorted({point.name for point in entry_points(group="taumesh.domains")}))
+
+
+def _strategy_choices(side: str) -> str:
+    """The built-in strategies of the agent or the user, from their registries."""
+    if side == "agent":
+        from taumesh.services.agent.strategies import STRATEGIES as AGENTS
+
+        return ", ".join(AGENTS)
+    from taumesh.services.user_sim.strategies import STRATEGIES as USERS
+
+    return ", ".join(USERS)
+
+
+DOMAIN_HELP = f"Domain: {_domain_choices()} (or one found in TAUMESH_DOMAIN_PATH)."
+SPLIT_HELP = "Task split: test, train or dev (not every domain has all three)."
+AGENT_STRATEGY_HELP = f"Built-in: {_strategy_choices('agent')} (any the agent knows with --agent-addr)."
+USER_STRATEGY_HELP = f"Built-in: {_strategy_choices('user')}."
 
 RUN = RunSettings.model_construct()
 """The defaults ``taumesh run --help`` shows (read from the model; no source is consulted)."""
@@ -68,6 +97,44 @@ ConfigFile = Annotated[
 ]
 
 
+def expand_abbreviations(args: list[str], options: dict[str, str]) -> list[str]:
+    """``args`` with each unique prefix of a long option written out, as argparse allows (``--num-tr 3``).
+
+    ``options`` maps every long spelling to its parameter's name, so two spellings of one parameter
+    (``--task-ids``, ``--task_ids``) are one match. An exact spelling always wins; a prefix of several parameters
+    is a usage error naming them. Nothing after ``--`` is touched.
+    """
+    out: list[str] = []
+    for index, arg in enumerate(args):
+        if arg == "--":
+            return out + args[index:]
+        flag, equals, value = arg.partition("=")
+        if not flag.startswith("--") or flag == "--" or flag in options:
+            out.append(arg)
+            continue
+        matches = sorted({options[name] for name in options if name.startswith(flag)})
+        if len(matches) > 1:
+            spellings = sorted({next(n for n in options if options[n] == m and n.startswith(flag)) for m in matches})
+            raise UsageError(f"option {flag} is ambiguous: it could be {', '.join(spellings)}")
+        if len(matches) == 1:
+            flag = next(name for name in options if options[name] == matches[0] and name.startswith(flag))
+        out.append(flag + equals + value)
+    return out
+
+
+class AbbreviatingCommand(TyperCommand):
+    """A command that accepts unique prefixes of its long options."""
+
+    def parse_args(self, ctx: Context, args: list[str]) -> list[str]:
+        options = {
+            spelling: param.name or spelling
+            for param in self.get_params(ctx)
+            for spelling in (*param.opts, *param.secondary_opts)
+            if spelling.startswith("--")
+        }
+        return super().parse_args(ctx, expand_abbreviations(args, options))
+
+
 def listing_env_vars(settings_cls: type[TaumeshSettings]) -> type[TyperCommand]:
     """A command class whose ``--help`` names the environment variable of each parameter that is a setting.
 
@@ -75,7 +142,7 @@ def listing_env_vars(settings_cls: type[TaumeshSettings]) -> type[TyperCommand]:
     name is added to the help text instead of being declared as the parameter's ``envvar``.
     """
 
-    class SettingsCommand(TyperCommand):
+    class SettingsCommand(AbbreviatingCommand):
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
             for param in self.params:
@@ -109,8 +176,8 @@ def load_from_command_line(ctx: typer.Context, settings_cls: type[Settings], con
 def run(
     ctx: typer.Context,
     config_file: ConfigFile = None,
-    env: Annotated[str, typer.Option("--env", help="Domain.")] = RUN.env,
-    task_split: Annotated[str, typer.Option("--task-split", "--task_split", help="Task split.")] = RUN.task_split,
+    env: Annotated[str, typer.Option("--env", help=DOMAIN_HELP)] = RUN.env,
+    task_split: Annotated[str, typer.Option("--task-split", "--task_split", help=SPLIT_HELP)] = RUN.task_split,
     task_ids: Annotated[
         list[int] | None, typer.Option("--task-ids", "--task_ids", help="Run only these task ids (repeatable).")
     ] = RUN.task_ids,
@@ -118,12 +185,12 @@ def run(
     end_index: Annotated[int, typer.Option("--end-index", "--end_index", help="-1: to the end.")] = RUN.end_index,
     num_trials: Annotated[int, typer.Option("--num-trials", "--num_trials")] = RUN.num_trials,
     agent_strategy: Annotated[
-        str, typer.Option("--agent-strategy", "--agent_strategy", help="oracle, tool-calling, act, react, few-shot.")
+        str, typer.Option("--agent-strategy", "--agent_strategy", help=AGENT_STRATEGY_HELP)
     ] = RUN.agent_strategy,
     model: Annotated[str, typer.Option("--model", help="The agent's model.")] = RUN.model,
     model_provider: Annotated[str, typer.Option("--model-provider", "--model_provider")] = RUN.model_provider,
     user_strategy: Annotated[
-        str, typer.Option("--user-strategy", "--user_strategy", help="scripted, llm, react, verify, reflection, human.")
+        str, typer.Option("--user-strategy", "--user_strategy", help=USER_STRATEGY_HELP)
     ] = RUN.user_strategy,
     user_model: Annotated[str, typer.Option("--user-model", "--user_model")] = RUN.user_model,
     user_model_provider: Annotated[
@@ -327,18 +394,22 @@ def serve(
         shutdown_telemetry()  # after the graceful stop: flush what the last calls recorded
 
 
-@app.command()
+@app.command(cls=AbbreviatingCommand)
 def rescore(
     results: Annotated[Path, typer.Argument(help="A results file from taumesh or τ-bench's run.py.")],
-    env: Annotated[str, typer.Option("--env", help="Domain the results are from.")],
+    env: Annotated[str, typer.Option("--env", help=f"The results' {DOMAIN_HELP[0].lower()}{DOMAIN_HELP[1:]}")],
     data_dir: DataDirOrEnv = DEFAULT_DATA_DIR,
-    task_split: Annotated[str, typer.Option("--task-split", "--task_split")] = "test",
+    task_split: Annotated[str, typer.Option("--task-split", "--task_split", help=SPLIT_HELP)] = "test",
     out: Annotated[Path | None, typer.Option("--out", help="Where to write the per-trajectory comparison.")] = None,
     env_addr: Annotated[str | None, typer.Option("--env-addr", "--env_addr")] = None,
     scorer_addr: Annotated[str | None, typer.Option("--scorer-addr", "--scorer_addr")] = None,
 ) -> None:
     """Replay each recorded trajectory in a fresh session and recompute its reward."""
     from taumesh.orchestrator.rescore import print_rescore, rescore_file
+
+    mismatch = _domain_mismatch(results, env, data_dir)
+    if mismatch:
+        console.print(f"[yellow]warning:[/yellow] {escape(mismatch)}", soft_wrap=True)
 
     try:
         rows = asyncio.run(
@@ -351,7 +422,73 @@ def rescore(
     raise typer.Exit(0 if agree else 1)
 
 
-@app.command()
+def _recorded_action_names(results: Path) -> set[str]:
+    """The tool names of the gold actions the results file records (``info.task.actions``); empty if unreadable."""
+    try:
+        entries = json.loads(results.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return set()
+    names: set[str] = set()
+    for entry in entries if isinstance(entries, list) else []:
+        info = entry.get("info") if isinstance(entry, dict) else None
+        task = info.get("task") if isinstance(info, dict) else None
+        actions = task.get("actions") if isinstance(task, dict) else None
+        for action in actions if isinstance(actions, list) else []:
+            if isinstance(action, dict) and isinstance(action.get("name"), str):
+                names.add(action["name"])
+    return names
+
+
+def _domain_mismatch(results: Path, env: str, data_dir: Path) -> str | None:
+    """Why the tasks ``results`` records seem to belong to a domain other than ``env``, or None.
+
+    Judged by the gold actions recorded with each task: tools that ``env`` lacks mean another domain's tasks.
+    """
+    from taumesh.domains import Catalog
+
+    recorded = _recorded_action_names(results)
+    catalog = Catalog(data_dir)
+    try:
+        tools = set(catalog.get(env).tools_by_name)
+    except (KeyError, DataError):
+        return None  # an unknown domain is reported by the rescore itself
+    foreign = sorted(recorded - tools)
+    if not foreign:
+        return None
+    fitting = []
+    for name in catalog.names():
+        try:
+            if name != env and recorded <= set(catalog.get(name).tools_by_name):
+                fitting.append(name)
+        except (KeyError, DataError):
+            continue
+    guess = f"; they fit {' or '.join(fitting)}" if fitting else ""
+    return (
+        f"{results.name} records tasks whose gold actions call tools {env} does not have "
+        f"({', '.join(foreign[:3])}{', ...' if len(foreign) > 3 else ''}){guess}: is --env {env} right?"
+    )
+
+
+ANALYZE_CONNECT_TIMEOUT = 10.0
+"""Seconds a given --scorer-addr has to answer a health check before analyze gives up."""
+
+
+async def _scorer_problem(address: str, timeout: float) -> str | None:
+    """Why the scorer at ``address`` cannot be used (it does not answer in ``timeout`` seconds), or None."""
+    import grpc
+    from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+    async with grpc.aio.insecure_channel(address) as channel:
+        try:
+            await health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(), timeout=timeout)
+        except grpc.aio.AioRpcError as exc:
+            if exc.code() == grpc.StatusCode.UNIMPLEMENTED:  # answers, without the health service
+                return None
+            return f"the scorer at {address} did not answer within {timeout:g}s ({exc.code().name})"
+    return None
+
+
+@app.command(cls=AbbreviatingCommand)
 def analyze(
     results: Annotated[Path, typer.Argument(help="A results file from taumesh or τ-bench's run.py.")],
     model: Annotated[str, typer.Option("--model", help="The model that judges.")],
@@ -371,25 +508,39 @@ def analyze(
         str | None, typer.Option("--scorer-addr", "--scorer_addr", help="host:port of a ScorerService.")
     ] = None,
     max_concurrency: Annotated[int, typer.Option("--max-concurrency", "--max_concurrency", min=1)] = 4,
+    timeout: Annotated[
+        float, typer.Option("--timeout", min=1.0, help="Give up after this many seconds in all (nothing is written).")
+    ] = 3600.0,
 ) -> None:
     """Ask a model who is at fault (user, agent, environment) in each failed episode, and how."""
+    from taumesh.llm.access import OperatorGrants, granted
     from taumesh.orchestrator.analyze import AnalyzeError, analyze_results, print_fault_summary
 
     target = out or results.with_name(f"{results.stem}_faults.json")
     settings = ModelSettings(model=model, provider=model_provider, api_base=api_base, temperature=temperature)
-    try:
-        report = asyncio.run(
-            analyze_results(
-                results,
-                settings,
-                target,
-                env=env,
-                task_split=task_split,
-                data_dir=data_dir,
-                scorer_addr=scorer_addr,
-                max_concurrency=max_concurrency,
-            )
+
+    async def bounded() -> Any:
+        if scorer_addr:
+            problem = await _scorer_problem(scorer_addr, min(timeout / 2, ANALYZE_CONNECT_TIMEOUT))
+            if problem:
+                raise AnalyzeError(problem)
+        return await analyze_results(
+            results,
+            settings,
+            target,
+            env=env,
+            task_split=task_split,
+            data_dir=data_dir,
+            scorer_addr=scorer_addr,
+            max_concurrency=max_concurrency,
         )
+
+    try:
+        with granted(OperatorGrants.of(api_bases=[api_base])):  # the in-process scorer may call the given endpoint
+            report = asyncio.run(asyncio.wait_for(bounded(), timeout))
+    except TimeoutError as exc:
+        console.print(f"[red]error:[/red] the analysis did not finish within {timeout:g}s (--timeout); nothing written")
+        raise typer.Exit(1) from exc
     except (AnalyzeError, OSError, ValueError) as exc:
         console.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(2) from exc

@@ -16,7 +16,6 @@ from taumesh.models import STOP_TOKEN, UserSettings
 from taumesh.rpc.errors import Context, InvalidArgument, status_codes
 from taumesh.rpc.server import Service
 from taumesh.services.user_sim.strategies import STRATEGIES, UserStrategy, UserTurn
-from taumesh.services.user_sim.strategies.llm import LlmUser
 from taumesh.user_sim.v1 import user_sim_pb2, user_sim_pb2_grpc
 
 
@@ -37,7 +36,7 @@ class UserSimServicer(user_sim_pb2_grpc.UserSimServiceServicer):
         if name not in self._strategies:
             self._strategies[name] = STRATEGIES[name]()
         strategy = self._strategies[name]
-        if isinstance(strategy, LlmUser):  # every strategy that calls a model is one
+        if getattr(strategy, "calls_model", False):  # LlmUser and its kind (not imported here: it loads litellm)
             grants.check_api_base(settings.model.api_base, "config.model.api_base")
         return strategy
 

@@ -6,7 +6,7 @@ In the model's prompt the roles are mirrored: the agent's messages are ``user`` 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from taumesh.llm import complete
 from taumesh.models import ChatMessage, Usage
@@ -19,6 +19,8 @@ class LlmUser:
     """τ-bench's LLM user simulator."""
 
     name = "llm"
+    calls_model: ClassVar[bool] = True
+    """Its requests name a model endpoint, which the operator must allow (see ``taumesh.llm.access``)."""
 
     def system_prompt(self, instruction: str) -> str:
         """The persona."""

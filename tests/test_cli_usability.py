@@ -1,0 +1,125 @@
+"""The ``taumesh`` command as τ-bench's users expect it: ``-h``, abbreviated flags, choices, warnings, bounds."""
+
+from __future__ import annotations
+
+import re
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from taumesh.cli import expand_abbreviations
+from tests.conftest import V1_DATA
+from tests.orchestrator.conftest import ORACLE, explain_result, invoke, load_json, results_path
+
+OPTIONS = {"--num-trials": "num_trials", "--model": "model", "--model-provider": "model_provider", "--task-ids": "ids"}
+OPTIONS["--task_ids"] = "ids"
+
+
+@pytest.mark.parametrize(
+    ("args", "expanded"),
+    [
+        (["--num-t", "3"], ["--num-trials", "3"]),
+        (["--num=3"], ["--num-trials=3"]),
+        (["--model", "m"], ["--model", "m"]),  # exact wins over the longer --model-provider
+        (["--model-p", "openai"], ["--model-provider", "openai"]),
+        (["--task", "1"], ["--task-ids", "1"]),  # two spellings of one option are one match
+        (["--task_", "1"], ["--task_ids", "1"]),
+        (["--unknown", "-x", "value"], ["--unknown", "-x", "value"]),  # left for the parser to refuse
+        (["--", "--num"], ["--", "--num"]),
+    ],
+)
+def test_unique_prefixes_are_written_out(args: list[str], expanded: list[str]) -> None:
+    assert expand_abbreviations(args, OPTIONS) == expanded
+
+
+def test_an_ambiguous_prefix_names_the_candidates() -> None:
+    result = invoke("run", "--mod", "x")
+    assert result.exit_code == 2
+    assert "option --mod is ambiguous: it could be --model, --model-provider" in result.output
+    assert "--end-index, --env, --env-addr" in invoke("run", "--en", "retail").output  # as argparse: ambiguous
+
+
+def test_a_run_with_abbreviated_flags(v1_data_dir: Path, tmp_path: Path) -> None:
+    result = invoke(
+        "run", "--env", "retail", "--task-s", "test", "--task-i", "3", "--agent-strat", "oracle",
+        "--user-strat", "scripted", "--data-d", V1_DATA, "--log-d", tmp_path, "--qui",
+    )  # fmt: skip
+    assert result.exit_code == 0, explain_result(result)
+    assert [entry["task_id"] for entry in load_json(results_path(tmp_path))] == [3]
+
+
+@pytest.mark.parametrize("command", [[], ["run"], ["serve"], ["rescore"], ["analyze"]])
+def test_dash_h_is_help(command: list[str]) -> None:
+    result = invoke(*command, "-h")
+    assert result.exit_code == 0, result.output
+    assert "Usage:" in result.output and re.search(r"--help\s+-h\s", result.output), result.output
+
+
+def test_help_lists_the_choices() -> None:
+    run_help = invoke("run", "-h").output
+    for choices in (
+        "airline, retail",
+        "test, train or dev",
+        "oracle, tool-calling, act, react, few-shot",
+        "scripted, llm, react, verify, reflection, human",
+    ):
+        assert choices in run_help, choices
+    assert "airline, retail" in invoke("rescore", "-h").output
+
+
+def test_rescore_warns_when_the_file_holds_another_domain_s_tasks(v1_data_dir: Path, tmp_path: Path) -> None:
+    ran = invoke(
+        "run", "--env", "retail", "--task-ids", "0", *ORACLE, "--data-dir", V1_DATA, "--log-dir", tmp_path / "run"
+    )
+    assert ran.exit_code == 0, explain_result(ran)
+    retail_results = results_path(tmp_path / "run")
+    wrong = invoke("rescore", retail_results, "--env", "airline", "--data-dir", V1_DATA)
+    assert "warning:" in wrong.stderr
+    assert "gold actions call tools airline does not have" in wrong.stderr
+    assert "they fit retail: is --env airline right?" in wrong.stderr
+    right = invoke("rescore", retail_results, "--env", "retail", "--data-dir", V1_DATA)
+    assert right.exit_code == 0, explain_result(right)
+    assert "warning:" not in right.stderr
+
+
+@pytest.fixture
+def silent_listener() -> Iterator[str]:
+    """A TCP listener that accepts connections and never says a word."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+    held: list[socket.socket] = []
+    stop = threading.Event()
+
+    def accept() -> None:
+        server.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                held.append(server.accept()[0])
+            except TimeoutError:
+                continue
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    yield f"127.0.0.1:{server.getsockname()[1]}"
+    stop.set()
+    thread.join()
+    for connection in held:
+        connection.close()
+    server.close()
+
+
+def test_analyze_gives_up_on_a_scorer_that_never_answers(silent_listener: str, tmp_path: Path) -> None:
+    results = tmp_path / "results.json"
+    results.write_text("[]", encoding="utf-8")
+    started = time.monotonic()
+    result = invoke("analyze", results, "--model", "m", "--scorer-addr", silent_listener, "--timeout", "3")
+    elapsed = time.monotonic() - started
+    assert result.exit_code != 0
+    assert f"the scorer at {silent_listener} did not answer within 1.5s" in result.stderr
+    assert elapsed < 15, elapsed
+    assert not (tmp_path / "results_faults.json").exists()

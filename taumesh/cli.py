@@ -68,7 +68,7 @@ def _strategy_choices(side: str) -> str:
     return ", ".join(USERS)
 
 
-DOMAIN_HELP = f"Domain: {_domain_choices()} (or one found in TAUMESH_DOMAIN_PATH)."
+DOMAIN_HELP = f"Domain: {_domain_choices()}, or one added as a folder plugin (see docs/adding-a-domain.md)."
 SPLIT_HELP = "Task split: test, train or dev (not every domain has all three)."
 AGENT_STRATEGY_HELP = f"Built-in: {_strategy_choices('agent')} (any the agent knows with --agent-addr)."
 USER_STRATEGY_HELP = f"Built-in: {_strategy_choices('user')}."

@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+import json
 import re
 import socket
 import threading
 import time
 from collections.abc import Iterator
+from concurrent import futures
 from pathlib import Path
 
+import grpc
 import pytest
+from grpc_health.v1 import health_pb2_grpc
+from grpc_health.v1.health import HealthServicer
 
 from taumesh.cli import expand_abbreviations
+from taumesh.scorer.v1 import scorer_pb2, scorer_pb2_grpc
 from tests.conftest import V1_DATA
 from tests.orchestrator.conftest import ORACLE, explain_result, invoke, load_json, results_path
 
@@ -122,4 +128,42 @@ def test_analyze_gives_up_on_a_scorer_that_never_answers(silent_listener: str, t
     assert result.exit_code != 0
     assert f"the scorer at {silent_listener} did not answer within 1.5s" in result.stderr
     assert elapsed < 15, elapsed
+    assert not (tmp_path / "results_faults.json").exists()
+
+
+class StuckScorer(scorer_pb2_grpc.ScorerServiceServicer):
+    """Healthy, but AnalyzeFaults never returns (until the test ends)."""
+
+    def __init__(self, release: threading.Event) -> None:
+        self.release = release
+
+    def AnalyzeFaults(
+        self, request: scorer_pb2.AnalyzeFaultsRequest, context: grpc.ServicerContext
+    ) -> scorer_pb2.AnalyzeFaultsResponse:
+        self.release.wait(60)
+        return scorer_pb2.AnalyzeFaultsResponse()
+
+
+def test_analyze_bounds_its_total_time(tmp_path: Path) -> None:
+    results = tmp_path / "results.json"
+    failed = {"task_id": 0, "reward": 0.0, "info": {}, "traj": [{"role": "user", "content": "hi"}], "trial": 0}
+    results.write_text(json.dumps([failed]), encoding="utf-8")
+    release = threading.Event()
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=4))
+    scorer_pb2_grpc.add_ScorerServiceServicer_to_server(StuckScorer(release), server)
+    health = HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(health, server)
+    port = server.add_insecure_port("127.0.0.1:0")
+    server.start()
+    try:
+        started = time.monotonic()
+        args = ("--env", "retail", "--data-dir", V1_DATA, "--scorer-addr", f"127.0.0.1:{port}", "--timeout", "4")
+        result = invoke("analyze", results, "--model", "m", *args)
+        elapsed = time.monotonic() - started
+    finally:
+        release.set()
+        server.stop(grace=None)
+    assert result.exit_code == 1, result.output
+    assert "the analysis did not finish within 4s (--timeout); nothing written" in result.stderr
+    assert 4 <= elapsed < 15, elapsed
     assert not (tmp_path / "results_faults.json").exists()

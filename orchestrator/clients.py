@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import TypeVar
 
 import grpc
+from pydantic import ValidationError
 from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt, wait_exponential_jitter
 
 from taumesh.agent.v1 import agent_pb2_grpc
 from taumesh.env.v1 import env_pb2, env_pb2_grpc
+from taumesh.rpc.security import ClientSecurity, SecurityError
 from taumesh.rpc.server import CHANNEL_OPTIONS
 from taumesh.scorer.v1 import scorer_pb2_grpc
 from taumesh.telemetry import current as current_telemetry
@@ -59,6 +61,22 @@ async def list_tasks(clients: ServiceClients, domain: str, split: str, timeout: 
             return tasks
 
 
+def client_security() -> ClientSecurity:
+    """TLS and token settings for channels to remote services, from ``TAUMESH_TLS_*`` and ``TAUMESH_TOKEN*``.
+
+    Raises :class:`SecurityError` with one line naming the problem.
+    """
+    try:
+        return ClientSecurity()
+    except ValidationError as exc:
+        raise SecurityError("; ".join(error["msg"].removeprefix("Value error, ") for error in exc.errors())) from exc
+
+
+def remote_channel(address: str, interceptors: Sequence[grpc.aio.ClientInterceptor] = ()) -> grpc.aio.Channel:
+    """A channel to a service this process did not start, with TLS and token as :func:`client_security` says."""
+    return client_security().channel(address, CHANNEL_OPTIONS, interceptors)
+
+
 @dataclass
 class ServiceClients:
     """One channel and stub per service."""
@@ -70,11 +88,22 @@ class ServiceClients:
     channels: list[grpc.aio.Channel]
 
     @classmethod
-    def connect(cls, env: str, user: str, agent: str, scorer: str) -> ServiceClients:
-        """Open channels to the four addresses (host:port), traced when telemetry is on."""
-        interceptors = current_telemetry().primary.client_interceptors() or None
+    def connect(
+        cls, env: str, user: str, agent: str, scorer: str, *, embedded: Collection[str] = ()
+    ) -> ServiceClients:
+        """Open channels to the four addresses (host:port), traced when telemetry is on.
+
+        The services named in ``embedded`` run in this process on loopback and are dialled in plaintext; the
+        others with the TLS and token the environment configures (:func:`remote_channel`).
+        """
+        interceptors = current_telemetry().primary.client_interceptors()
+        security = client_security()
         channels = {
-            name: grpc.aio.insecure_channel(address, options=CHANNEL_OPTIONS, interceptors=interceptors)
+            name: (
+                grpc.aio.insecure_channel(address, options=CHANNEL_OPTIONS, interceptors=interceptors or None)
+                if name in embedded
+                else security.channel(address, CHANNEL_OPTIONS, interceptors)
+            )
             for name, address in (("env", env), ("user", user), ("agent", agent), ("scorer", scorer))
         }
         return cls(

@@ -26,7 +26,11 @@ TELEMETRY_KEYS = {"env": "env", "user": "user-sim", "agent": "agent", "scorer": 
 
 @asynccontextmanager
 async def service_stack(addresses: ServiceAddresses, data_dir: Path) -> AsyncIterator[ServiceClients]:
-    """Clients for the four services, starting each one that has no address on 127.0.0.1."""
+    """Clients for the four services, starting each one that has no address on 127.0.0.1.
+
+    Remote services are dialled with the TLS and token of ``TAUMESH_TLS_*``/``TAUMESH_TOKEN*``; the in-process
+    ones, on loopback, in plaintext.
+    """
     catalog = Catalog(data_dir)  # one shared copy of the base data for all in-process services
     builders: dict[str, Callable[[], Service]] = {
         "env": lambda: env_service(catalog),
@@ -36,6 +40,7 @@ async def service_stack(addresses: ServiceAddresses, data_dir: Path) -> AsyncIte
     }
     servers: list[RunningServer] = []
     resolved: dict[str, str] = {}
+    embedded: set[str] = set()
     try:
         for name, build in builders.items():
             address = getattr(addresses, name)
@@ -43,9 +48,10 @@ async def service_stack(addresses: ServiceAddresses, data_dir: Path) -> AsyncIte
                 interceptors = current_telemetry().service(TELEMETRY_KEYS[name]).server_interceptors()
                 running = await start_server([build()], interceptors=interceptors)
                 servers.append(running)
+                embedded.add(name)
                 address = running.address
             resolved[name] = address
-        clients = ServiceClients.connect(**resolved)
+        clients = ServiceClients.connect(**resolved, embedded=embedded)
         try:
             yield clients
         finally:

@@ -354,19 +354,45 @@ def serve(
     service: Annotated[ServiceName | None, typer.Argument(help="Which service to run.", show_default=False)] = None,
     config_file: ConfigFile = None,
     port: Annotated[int, typer.Option("--port", help="Port to listen on (0: any free port).")] = SERVE.port,
-    host: Annotated[str, typer.Option("--host")] = SERVE.host,
+    host: Annotated[
+        str,
+        typer.Option("--host", help="Address to listen on: loopback by default, 0.0.0.0 in a container."),
+    ] = SERVE.host,
     data_dir: DataDir = SERVE.data_dir,
     otlp_endpoint: Annotated[
         str | None,
         typer.Option("--otlp-endpoint", help="OTLP/gRPC endpoint for traces and metrics (or OTEL_EXPORTER_OTLP_*)."),
     ] = SERVE.otlp_endpoint,
+    session_idle_timeout: Annotated[
+        float, typer.Option("--session-idle-timeout", help="env: seconds an unused session lives before it is reaped.")
+    ] = SERVE.session_idle_timeout,
+    max_sessions: Annotated[
+        int, typer.Option("--max-sessions", help="env: open sessions at most (more: RESOURCE_EXHAUSTED).")
+    ] = SERVE.max_sessions,
+    tls_cert: Annotated[
+        Path | None, typer.Option("--tls-cert", help="PEM certificate chain; with --tls-key the service speaks TLS.")
+    ] = None,
+    tls_key: Annotated[Path | None, typer.Option("--tls-key", help="PEM private key of --tls-cert.")] = None,
+    tls_client_ca: Annotated[
+        Path | None, typer.Option("--tls-client-ca", help="PEM CA that clients' certificates must chain to (mTLS).")
+    ] = None,
+    token_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--token-file",
+            help="File holding a shared token that every call but health checks must send as "
+            "'authorization: Bearer <token>' (or set TAUMESH_TOKEN).",
+        ),
+    ] = None,
 ) -> None:
     """Run one service alone, with health checking and reflection, until SIGTERM.
 
     Every option, SERVICE included, can also be set by its environment variable or in the --config file, so a
-    container needs no command-line arguments.
+    container needs no command-line arguments. Clients reach a TLS or token-protected service with
+    TAUMESH_TLS_CA and TAUMESH_TOKEN_FILE (or TAUMESH_TOKEN) in their environment.
     """
     from taumesh.domains import Catalog
+    from taumesh.rpc.security import SecurityError
     from taumesh.rpc.server import Service, serve_forever
     from taumesh.services.agent import agent_service
     from taumesh.services.env import env_service
@@ -375,9 +401,15 @@ def serve(
 
     settings = load_from_command_line(ctx, ServeSettings, config_file)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        security = settings.security()
+        security.credentials()  # a missing or unreadable file is reported now, not at the first call
+    except (SecurityError, ValueError) as exc:
+        console.print(f"[red]error:[/red] {escape(str(exc))}", soft_wrap=True)
+        raise typer.Exit(2) from exc
     catalog = Catalog(settings.data_dir)
     builders: dict[ServiceName, Callable[[], Service]] = {
-        ServiceName.env: lambda: env_service(catalog),
+        ServiceName.env: lambda: env_service(catalog, settings.session_idle_timeout, settings.max_sessions),
         ServiceName.user_sim: user_sim_service,
         ServiceName.agent: lambda: agent_service(catalog),
         ServiceName.scorer: lambda: scorer_service(catalog),
@@ -388,7 +420,13 @@ def serve(
     built = builders[settings.service]()
     try:
         asyncio.run(
-            serve_forever([built], settings.host, settings.port, interceptors=telemetry.primary.server_interceptors())
+            serve_forever(
+                [built],
+                settings.host,
+                settings.port,
+                interceptors=telemetry.primary.server_interceptors(),
+                security=security,
+            )
         )
     finally:
         shutdown_telemetry()  # after the graceful stop: flush what the last calls recorded

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, TypeVar, cast
 
 import yaml
-from pydantic import Field, ValidationError
+from pydantic import Field, SecretStr, ValidationError
 from pydantic_core import ErrorDetails
 from pydantic_settings import (
     BaseSettings,
@@ -29,6 +29,8 @@ from pydantic_settings import (
 
 from taumesh.models import AgentSettings, ModelSettings, UserSettings
 from taumesh.orchestrator.config import CACHE_DATA_DIR, MAX_NUM_STEPS, RunConfig, ServiceAddresses
+from taumesh.rpc.security import ServerSecurity, read_token
+from taumesh.services.env.sessions import DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_SESSIONS
 
 ENV_PREFIX = "TAUMESH_"
 
@@ -152,10 +154,33 @@ class ServeSettings(TaumeshSettings):
     """Every option of ``taumesh serve``: a container can set them all through the environment."""
 
     service: ServiceName
-    host: str = "0.0.0.0"  # noqa: S104 - a service is meant to be reached
+    host: str = "127.0.0.1"
+    """Loopback by default: a service is reachable from other hosts only when asked (``--host 0.0.0.0``)."""
     port: int = Field(default=50051, ge=0, le=65535)
     data_dir: Path = CACHE_DATA_DIR
     otlp_endpoint: str | None = None
+    session_idle_timeout: float = Field(default=DEFAULT_IDLE_TIMEOUT, gt=0)
+    """env: seconds an unused session lives (the sessions of a killed orchestrator are reaped after it)."""
+    max_sessions: int = Field(default=DEFAULT_MAX_SESSIONS, ge=1)
+    """env: open sessions at most; one more is refused with RESOURCE_EXHAUSTED (reason SESSION_LIMIT)."""
+    tls_cert: Path | None = None
+    """PEM certificate chain: with ``tls_key``, the service speaks TLS only."""
+    tls_key: Path | None = None
+    tls_client_ca: Path | None = None
+    """PEM CA: clients must present a certificate it signed (mutual TLS)."""
+    token_file: Path | None = None
+    """File whose first line is the shared token every call but health checks must carry."""
+    token: SecretStr | None = None
+    """The shared token itself (environment or file only: a flag would show in the process list)."""
+
+    def security(self) -> ServerSecurity:
+        """The TLS and token checks these settings ask for (files are read when the server starts)."""
+        return ServerSecurity(
+            tls_cert=self.tls_cert,
+            tls_key=self.tls_key,
+            tls_client_ca=self.tls_client_ca,
+            token=read_token(self.token_file, self.token),
+        )
 
 
 Settings = TypeVar("Settings", bound=TaumeshSettings)

@@ -13,7 +13,7 @@ from taumesh.models import ToolSchema
 from taumesh.rpc.errors import Context, InvalidArgument, NotFound, clip, status_codes
 from taumesh.rpc.server import Service
 from taumesh.services.env.pages import Page, page_of
-from taumesh.services.env.sessions import SessionStore
+from taumesh.services.env.sessions import DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_SESSIONS, SessionStore
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +41,7 @@ class EnvServicer(env_pb2_grpc.EnvServiceServicer):
 
     def __init__(self, catalog: Catalog, sessions: SessionStore | None = None) -> None:
         self.catalog = catalog
-        self.sessions = sessions or SessionStore()
+        self.sessions = sessions if sessions is not None else SessionStore()  # an empty store is falsy
 
     def _domain(self, name: str) -> Any:
         try:
@@ -201,15 +201,23 @@ def _wire_text(text: str) -> str:
     return text
 
 
-def env_service(catalog: Catalog) -> Service:
-    """EnvService over ``catalog``, ready for :func:`taumesh.rpc.server.start_server`."""
+def env_service(
+    catalog: Catalog, idle_timeout: float = DEFAULT_IDLE_TIMEOUT, max_sessions: int = DEFAULT_MAX_SESSIONS
+) -> Service:
+    """EnvService over ``catalog``, ready for :func:`taumesh.rpc.server.start_server`.
+
+    Sessions unused for ``idle_timeout`` seconds expire (a reaper task runs with the server); at most
+    ``max_sessions`` are open at once.
+    """
     if not catalog.names():
         raise DataError(
             f"no domain has data in {catalog.data_dir}: --data-dir (or TAUMESH_DATA_DIR) must hold a folder per domain "
             "(retail/, airline/, ...), or install a domain plugin that carries its own data"
         )
+    sessions = SessionStore(idle_timeout, max_sessions)
     return Service(
         name=env_pb2.DESCRIPTOR.services_by_name["EnvService"].full_name,
         register=env_pb2_grpc.add_EnvServiceServicer_to_server,
-        servicer=EnvServicer(catalog),
+        servicer=EnvServicer(catalog, sessions),
+        background=[sessions.reap_forever],
     )

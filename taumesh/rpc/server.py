@@ -1,18 +1,21 @@
-"""Building and running a grpc.aio server: health checking, reflection, graceful shutdown."""
+"""Building and running a grpc.aio server: health checking, reflection, TLS and token, graceful shutdown."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 import signal
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Coroutine, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1.health import aio as health_aio  # type: ignore[attr-defined]
 from grpc_reflection.v1alpha import reflection
+
+from taumesh.rpc.interceptors import DecodeRequests, RequireToken
+from taumesh.rpc.security import ServerSecurity
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +36,8 @@ class Service:
     """Full service name, for health checking and reflection (``taumesh.env.v1.EnvService``)."""
     register: Callable[[Any, grpc.aio.Server], None]
     servicer: Any
+    background: Sequence[Callable[[], Coroutine[Any, Any, None]]] = ()
+    """Tasks that run as long as the server does (the env's session reaper); cancelled on stop."""
 
 
 @dataclass
@@ -42,6 +47,7 @@ class RunningServer:
     server: grpc.aio.Server
     port: int
     health: health_aio.HealthServicer
+    tasks: list[asyncio.Task[None]] = field(default_factory=list)
 
     @property
     def address(self) -> str:
@@ -51,6 +57,9 @@ class RunningServer:
         """Mark every service NOT_SERVING, let calls in flight finish within ``grace``, then stop."""
         await self.health.enter_graceful_shutdown()
         await self.server.stop(grace)
+        for task in self.tasks:
+            task.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
 
 
 async def start_server(
@@ -58,9 +67,16 @@ async def start_server(
     host: str = "127.0.0.1",
     port: int = 0,
     interceptors: Sequence[grpc.aio.ServerInterceptor[Any, Any]] = (),
+    security: ServerSecurity | None = None,
 ) -> RunningServer:
-    """Start serving ``services`` on ``host:port`` (port 0: any free port)."""
-    server = grpc.aio.server(options=CHANNEL_OPTIONS, interceptors=list(interceptors))
+    """Start serving ``services`` on ``host:port`` (port 0: any free port).
+
+    Before ``interceptors`` run, a call is refused without the token (when ``security`` sets one) and its request
+    is decoded (undecodable bytes: INVALID_ARGUMENT). With a certificate in ``security`` the port speaks TLS only.
+    """
+    security = security or ServerSecurity()
+    checks: list[grpc.aio.ServerInterceptor[Any, Any]] = [RequireToken(security.token)] if security.token else []
+    server = grpc.aio.server(options=CHANNEL_OPTIONS, interceptors=[*checks, DecodeRequests(), *interceptors])
     health = health_aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health, server)
     for service in services:
@@ -69,13 +85,16 @@ async def start_server(
     reflection.enable_server_reflection(
         [*names, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME], server
     )
-    bound = server.add_insecure_port(f"{host}:{port}")
+    credentials = security.credentials()
+    address = f"{host}:{port}"
+    bound = server.add_secure_port(address, credentials) if credentials else server.add_insecure_port(address)
     if bound == 0:
         raise OSError(f"could not bind {host}:{port}")
     await server.start()
     for name in [*names, ""]:
         await health.set(name, health_pb2.HealthCheckResponse.SERVING)
-    return RunningServer(server, bound, health)
+    tasks = [asyncio.create_task(job(), name=job.__qualname__) for service in services for job in service.background]
+    return RunningServer(server, bound, health, tasks)
 
 
 async def serve_forever(
@@ -84,14 +103,20 @@ async def serve_forever(
     port: int,
     grace: float = 10.0,
     interceptors: Sequence[grpc.aio.ServerInterceptor[Any, Any]] = (),
+    security: ServerSecurity | None = None,
 ) -> None:
     """Run until SIGINT or SIGTERM, then shut down gracefully."""
-    running = await start_server(services, host, port, interceptors)
+    security = security or ServerSecurity()
+    running = await start_server(services, host, port, interceptors, security)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stop.set)
-    log.info("serving %s on %s:%d", ", ".join(s.name for s in services), host, running.port)
+    mode = ("TLS" if security.uses_tls else "plaintext") + (", token required" if security.token else "")
+    if security.tls_client_ca:
+        mode += ", client certificates required"
+    log.info("serving %s on %s:%d (%s)", ", ".join(s.name for s in services), host, running.port, mode)
+    # stdout gets exactly "serving NAMES on HOST:PORT": scripts and tests read the address from its end
     print(f"serving {', '.join(s.name for s in services)} on {host}:{running.port}", flush=True)
     await stop.wait()
     log.info("shutting down (grace %.0fs)", grace)

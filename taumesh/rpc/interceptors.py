@@ -1,0 +1,104 @@
+"""Server interceptors every taumesh server runs before its servicers: the shared-token check and request decoding."""
+
+from __future__ import annotations
+
+import hmac
+import inspect
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import grpc
+from grpc_status import rpc_status
+
+from taumesh.rpc.errors import build_status
+from taumesh.rpc.security import TOKEN_METADATA_KEY
+
+OPEN_METHOD_PREFIXES = ("/grpc.health.v1.Health/",)
+"""Methods answered without a token: health checking (load balancers and orchestrators probe it unauthenticated)."""
+
+Continuation = Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler | None]]
+
+
+async def _abort(context: grpc.aio.ServicerContext[Any, Any], code: grpc.StatusCode, message: str, reason: str,
+                 fields: list[tuple[str, str]] | None = None) -> None:  # fmt: skip
+    status = build_status(code, message, reason, fields or ())
+    await context.abort_with_status(rpc_status.to_status(status))  # type: ignore[attr-defined]  # not in grpc-stubs
+
+
+def _same_kind(handler: grpc.RpcMethodHandler, behavior: Callable[..., Any]) -> grpc.RpcMethodHandler:
+    """A handler of the same streaming kind as ``handler`` that runs ``behavior`` on undecoded requests."""
+    serializer = handler.response_serializer
+    if handler.request_streaming and handler.response_streaming:
+        return grpc.stream_stream_rpc_method_handler(behavior, None, serializer)
+    if handler.request_streaming:
+        return grpc.stream_unary_rpc_method_handler(behavior, None, serializer)
+    if handler.response_streaming:
+        return grpc.unary_stream_rpc_method_handler(behavior, None, serializer)
+    return grpc.unary_unary_rpc_method_handler(behavior, None, serializer)
+
+
+class RequireToken(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc-stubs: untyped base
+    """Refuses with UNAUTHENTICATED every call without ``authorization: Bearer <token>``, health checks aside.
+
+    The request is not even decoded for a refused call. Tokens are compared in constant time.
+    """
+
+    def __init__(self, token: str) -> None:
+        self._expected = f"Bearer {token}".encode()
+
+    async def intercept_service(
+        self, continuation: Continuation, handler_call_details: grpc.HandlerCallDetails
+    ) -> grpc.RpcMethodHandler | None:
+        handler = await continuation(handler_call_details)
+        if handler is None or handler_call_details.method.startswith(OPEN_METHOD_PREFIXES):
+            return handler
+        sent = dict(handler_call_details.invocation_metadata or ()).get(TOKEN_METADATA_KEY, "")
+        sent_bytes = sent.encode("utf-8", "replace") if isinstance(sent, str) else bytes(sent)
+        if hmac.compare_digest(sent_bytes, self._expected):
+            return handler
+
+        async def refuse(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> None:
+            await _abort(
+                context,
+                grpc.StatusCode.UNAUTHENTICATED,
+                "this server requires a token: send metadata 'authorization: Bearer <token>' "
+                "(TAUMESH_TOKEN_FILE or TAUMESH_TOKEN on the client)",
+                "TOKEN_REQUIRED" if not sent else "TOKEN_INVALID",
+            )
+
+        return _same_kind(handler, refuse)
+
+
+class DecodeRequests(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc-stubs: untyped base
+    """Decodes each unary request inside the call, so undecodable bytes get INVALID_ARGUMENT instead of UNKNOWN.
+
+    gRPC itself decodes before the servicer runs and answers a failure with UNKNOWN, which says nothing about
+    whose fault it is. Here the handler receives the raw bytes, parses them, and refuses bad ones with
+    INVALID_ARGUMENT, reason ``UNDECODABLE_REQUEST`` and a BadRequest naming the request.
+    """
+
+    async def intercept_service(
+        self, continuation: Continuation, handler_call_details: grpc.HandlerCallDetails
+    ) -> grpc.RpcMethodHandler | None:
+        handler = await continuation(handler_call_details)
+        if handler is None or handler.request_streaming or handler.response_streaming:
+            return handler
+        decode, inner = handler.request_deserializer, handler.unary_unary
+        if decode is None or inner is None:
+            return handler
+
+        async def decoded(raw: bytes, context: grpc.aio.ServicerContext[Any, Any]) -> Any:
+            try:
+                request = decode(raw)
+            except Exception as exc:  # noqa: BLE001 - DecodeError, invalid UTF-8, nesting past protobuf's limit: all the caller's
+                await _abort(
+                    context,
+                    grpc.StatusCode.INVALID_ARGUMENT,
+                    f"the request is not a valid {handler_call_details.method} message: {type(exc).__name__}",
+                    "UNDECODABLE_REQUEST",
+                    [("request", "not a decodable protobuf message of the method's request type")],
+                )
+            answer = inner(request, context)
+            return await answer if inspect.isawaitable(answer) else answer
+
+        return grpc.unary_unary_rpc_method_handler(decoded, None, handler.response_serializer)

@@ -147,7 +147,7 @@ async def play(
             reraise=True,
         )
         try:
-            outcome = await retrying(attempt_episode)
+            outcome: EpisodeOutcome = await retrying(attempt_episode)
             result = RunResult.from_outcome(outcome, summary.instruction, summary.user_id)
             episode.scored(
                 reward=outcome.reward,

@@ -16,7 +16,7 @@ agent counts those already answered to find its next action (stateless, as the c
     python misbehaving_agent.py --tasks-dir ../shared/taubench_v1 --port 0
 
 prints ``agent listening on 127.0.0.1:PORT`` once it serves and stops on SIGTERM or SIGINT. Describe names it
-``misbehaving-agent``.
+``misbehaving-agent``; every answer reports its system prompt (:data:`SYSTEM_PROMPT_HEAD` and the policy).
 """
 
 from __future__ import annotations
@@ -50,6 +50,7 @@ BAD_ARGUMENTS = {
     "huge_number": '{"expression": ' + "7" * 5_000 + "}",
     "lone_surrogate": '{"expression": "\\ud800"}',
 }
+SYSTEM_PROMPT_HEAD = "You are a careless agent. Policy:\n"
 CLOSING_LINE = "Is there anything else I can help you with?"
 
 
@@ -94,8 +95,9 @@ class MisbehavingAgent(agent_pb2_grpc.AgentServiceServicer):
         task = self.task(ref.domain, ref.split, index)
         mistake = MISTAKES[index % len(MISTAKES)]
         spoke = [m for m in request.conversation if m.role in (common_pb2.ROLE_ASSISTANT, common_pb2.ROLE_UNSPECIFIED)]
+        prompt = SYSTEM_PROMPT_HEAD + request.policy  # what it would give its model, for the trajectory
         if mistake != "role_unset" and not spoke:
-            return agent_pb2.NextMessageResponse(message=first_message(mistake))
+            return agent_pb2.NextMessageResponse(message=first_message(mistake), system_prompt=prompt)
         made = sum(1 for m in spoke for call in m.tool_calls if call.id.startswith("ok_"))
         actions = task["actions"]
         if made < len(actions):
@@ -107,7 +109,7 @@ class MisbehavingAgent(agent_pb2_grpc.AgentServiceServicer):
             message = common_pb2.Message(content=" ".join(task["outputs"]) if task["outputs"] else CLOSING_LINE)
         if mistake != "role_unset":
             message.role = common_pb2.ROLE_ASSISTANT
-        return agent_pb2.NextMessageResponse(message=message)
+        return agent_pb2.NextMessageResponse(message=message, system_prompt=prompt)
 
 
 def main(argv: list[str] | None = None) -> int:

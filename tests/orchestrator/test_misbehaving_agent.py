@@ -14,8 +14,9 @@ from tests.orchestrator.test_external_agent import generate_stubs
 
 MISBEHAVING_AGENT = PROJECT_ROOT / "tests" / "external_agent" / "misbehaving_agent.py"
 sys.path.insert(0, str(MISBEHAVING_AGENT.parent))
-from misbehaving_agent import MISTAKES  # noqa: E402
+from misbehaving_agent import MISTAKES, SYSTEM_PROMPT_HEAD  # noqa: E402
 
+POLICY = (V1_DATA / "retail" / "wiki.md").read_text(encoding="utf-8") if V1_DATA.is_dir() else ""
 TASKS = 2 * len(MISTAKES)  # every mistake twice, all at once
 
 
@@ -52,6 +53,7 @@ def test_each_mistake_is_scored_as_the_agents_and_no_result_is_lost(misbehaving_
     for entry in results:
         mistake, traj = MISTAKES[entry["task_id"] % len(MISTAKES)], entry["traj"]
         answers = tool_answers(traj)
+        assert traj[0] == {"role": "system", "content": SYSTEM_PROMPT_HEAD + POLICY}, "the agent's prompt, recorded"
         assert all(m["role"] in ("system", "user", "assistant", "tool") for m in traj)
         if mistake == "role_unset":
             assert [m["role"] for m in traj[:3]] == ["system", "user", "assistant"]

@@ -207,4 +207,4 @@ def test_an_external_agent_names_the_file_safely_and_keeps_the_time(tmp_path: Pa
     name = results_filename(config, hostile, "20261123093600")
     assert "/" not in name and not name.startswith(".")
     assert name.endswith("-scripted_20261123093600.json")
-    assert results_filename(config, AgentIdentity(address="[::1]:7000"), "1").startswith("___1_7000-external-0.0_")
+    assert results_filename(config, AgentIdentity(address="[::1]:7000"), "1").startswith("___1__7000-external-0.0_")

@@ -56,11 +56,3 @@ class RunConfig(BaseModel):
     show_progress: bool = True
     otlp_endpoint: str | None = None
     """OTLP/gRPC endpoint for telemetry; None: the OTEL_* environment decides (no exporter when unset)."""
-
-    def results_filename(self, end_index: int, time_str: str) -> str:
-        """τ-bench v1's checkpoint file name."""
-        model = self.agent.model.model.split("/")[-1] or self.agent.strategy
-        return (
-            f"{self.agent.strategy}-{model}-{self.agent.model.temperature}_range_{self.start_index}-{end_index}"
-            f"_user-{self.user.model.model or 'none'}-{self.user.strategy}_{time_str}.json"
-        )

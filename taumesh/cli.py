@@ -275,10 +275,12 @@ def run(
     finally:
         shutdown_telemetry()  # flush the last spans and metrics
     print_summary(summary, Console())
+    from taumesh.orchestrator.results import errors_path
+
     if summary.results and not summary.scored:
         console.print(
             f"[red]error:[/red] no episode was scored: all {len(summary.results)} ended in errors "
-            "(see info.error in the results file; --retry-errors reruns them)",
+            f"(see info.error in {errors_path(summary.results_path)}; --retry-errors reruns them)",
             soft_wrap=True,
         )
         raise typer.Exit(1)

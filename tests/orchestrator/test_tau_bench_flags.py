@@ -53,7 +53,7 @@ def test_a_tau_bench_command_line_runs_unchanged(v1_data_dir: Path, tmp_path: Pa
     )
     assert proc.returncode == 0, proc.stderr
     (path,) = tmp_path.glob("*.json")
-    assert path.name.startswith("oracle-oracle-0.0_range_0-115_user-gpt-4o-scripted_")
+    assert path.name.startswith("oracle-oracle-0.0_range_0--1_user-gpt-4o-scripted_")
     results = json.loads(path.read_text())
     assert sorted((r["task_id"], r["trial"]) for r in results) == [(t, n) for t in (0, 3, 5) for n in (0, 1)]
     assert all(r["reward"] == 1.0 for r in results)

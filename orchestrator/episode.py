@@ -168,7 +168,7 @@ class _Episode:
             message = message_from_proto(started.message, role="user")
             span.replied(message, usage_from_proto(started.usage))
         self.user_usage += usage_from_proto(started.usage)
-        await self.user_speaks(message, stop=False)
+        await self.user_speaks(message, stop=started.stop)
 
     async def user_speaks(self, message: ChatMessage, stop: bool) -> None:
         """Take the user's message; while it calls the user's own tools, run them and ask the user again."""

@@ -60,7 +60,9 @@ class UserSimServicer(user_sim_pb2_grpc.UserSimServiceServicer):
         with model_errors_as_status():
             reply = await self.strategy(settings).reply(turn)
         return user_sim_pb2.StartConversationResponse(
-            message=message_to_proto(reply.message), usage=usage_to_proto(reply.usage)
+            message=message_to_proto(reply.message),
+            usage=usage_to_proto(reply.usage),
+            stop=settings.strategy == "human" and STOP_TOKEN in reply.message.content,  # τ-bench checks no opening
         )
 
     @status_codes

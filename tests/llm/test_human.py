@@ -163,3 +163,4 @@ def test_ending_at_the_first_turn_asks_nothing_more(
     [result] = json.loads(results_file.read_text())
     assert result["info"]["termination"] == "user_stop"
     assert next(m["content"] for m in result["traj"] if m["role"] == "user") == "###STOP###"
+    assert not any(m["role"] == "assistant" for m in result["traj"])  # the agent never had to answer

@@ -97,6 +97,11 @@ class StartConversationResponse(_message.Message):
 
     MESSAGE_FIELD_NUMBER: _builtins.int
     USAGE_FIELD_NUMBER: _builtins.int
+    STOP_FIELD_NUMBER: _builtins.int
+    stop: _builtins.bool
+    """True when the user ends the conversation before it starts (a person at the terminal who types nothing). A
+    simulated user's opening never stops it, as in τ-bench.
+    """
     @_builtins.property
     def message(self) -> _common_pb2.Message:
         """The user's first message (role USER). Its reasoning, if any, must be sent back in later calls."""
@@ -110,10 +115,11 @@ class StartConversationResponse(_message.Message):
         *,
         message: _common_pb2.Message | None = ...,
         usage: _common_pb2.Usage | None = ...,
+        stop: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["message", b"message", "usage", b"usage"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["message", b"message", "usage", b"usage"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["message", b"message", "stop", b"stop", "usage", b"usage"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

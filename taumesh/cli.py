@@ -406,7 +406,7 @@ def serve(
     try:
         security = settings.security()
         security.credentials()  # a missing or unreadable file is reported now, not at the first call
-    except (SecurityError, ValueError) as exc:
+    except SecurityError as exc:
         console.print(f"[red]error:[/red] {escape(str(exc))}", soft_wrap=True)
         raise typer.Exit(2) from exc
     catalog = Catalog(settings.data_dir)

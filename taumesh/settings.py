@@ -29,7 +29,7 @@ from pydantic_settings import (
 
 from taumesh.models import AgentSettings, ModelSettings, UserSettings
 from taumesh.orchestrator.config import CACHE_DATA_DIR, MAX_NUM_STEPS, RunConfig, ServiceAddresses
-from taumesh.rpc.security import ServerSecurity, read_token
+from taumesh.rpc.security import SecurityError, ServerSecurity, read_token
 from taumesh.services.env.sessions import DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_SESSIONS
 
 ENV_PREFIX = "TAUMESH_"
@@ -174,13 +174,16 @@ class ServeSettings(TaumeshSettings):
     """The shared token itself (environment or file only: a flag would show in the process list)."""
 
     def security(self) -> ServerSecurity:
-        """The TLS and token checks these settings ask for (files are read when the server starts)."""
-        return ServerSecurity(
-            tls_cert=self.tls_cert,
-            tls_key=self.tls_key,
-            tls_client_ca=self.tls_client_ca,
-            token=read_token(self.token_file, self.token),
-        )
+        """The TLS and token checks these settings ask for; :class:`SecurityError` names what does not fit."""
+        try:
+            return ServerSecurity(
+                tls_cert=self.tls_cert,
+                tls_key=self.tls_key,
+                tls_client_ca=self.tls_client_ca,
+                token=read_token(self.token_file, self.token),
+            )
+        except ValidationError as exc:
+            raise SecurityError("; ".join(e["msg"].removeprefix("Value error, ") for e in exc.errors())) from exc
 
 
 Settings = TypeVar("Settings", bound=TaumeshSettings)

@@ -24,16 +24,27 @@ log = logging.getLogger(__name__)
 ERROR_DOMAIN = "taumesh"
 """The ``ErrorInfo.domain`` of every taumesh error."""
 
-MAX_MESSAGE_CHARS = 1000
-"""Longest status message; longer ones (which may echo a request) are cut."""
-MAX_DESCRIPTION_CHARS = 200
-"""Longest field-violation description."""
+MAX_MESSAGE_BYTES = 800
+"""Longest status message in UTF-8 bytes; longer ones (which may echo a request) are cut.
+
+Bytes, not characters: gRPC percent-encodes every non-ASCII byte of the message (3 bytes each on the wire) and
+sends it a second time inside the details. A client refuses trailers past 8 KiB (``grpc.max_metadata_size``) as
+RESOURCE_EXHAUSTED, which it would then retry: the worst case here stays under 6 KiB.
+"""
+MAX_DESCRIPTION_BYTES = 200
+"""Longest field-violation description (and field path), in UTF-8 bytes."""
+MAX_FIELD_VIOLATIONS = 5
+"""Field violations sent at most; more are summed up in the last one."""
 
 
-def clip(text: str, limit: int = MAX_MESSAGE_CHARS) -> str:
-    """``text`` cut to ``limit`` characters, marked when cut, and with lone surrogates made printable."""
+def clip(text: str, limit: int = MAX_MESSAGE_BYTES) -> str:
+    """``text`` cut to ``limit`` UTF-8 bytes, marked when cut, and with lone surrogates made printable."""
     text = text.encode("utf-8", "backslashreplace").decode("utf-8")
-    return text if len(text) <= limit else f"{text[: limit - 20]}… ({len(text)} chars)"
+    data = text.encode("utf-8")
+    if len(data) <= limit:
+        return text
+    note = f"… ({len(text)} chars)"
+    return data[: max(limit - len(note.encode("utf-8")), 0)].decode("utf-8", "ignore") + note
 
 
 class RpcError(Exception):
@@ -127,9 +138,9 @@ def build_status(
             error_details_pb2.BadRequest(
                 field_violations=[
                     error_details_pb2.BadRequest.FieldViolation(
-                        field=clip(field, MAX_DESCRIPTION_CHARS), description=clip(text, MAX_DESCRIPTION_CHARS)
+                        field=clip(field, MAX_DESCRIPTION_BYTES), description=clip(text, MAX_DESCRIPTION_BYTES)
                     )
-                    for field, text in fields[:20]
+                    for field, text in _at_most(fields, MAX_FIELD_VIOLATIONS)
                 ]
             )
         )
@@ -143,6 +154,13 @@ def build_status(
         holder.Pack(detail)
         packed.append(holder)
     return status_pb2.Status(code=code.value[0], message=clip(message), details=packed)
+
+
+def _at_most(fields: Sequence[tuple[str, str]], count: int) -> list[tuple[str, str]]:
+    """The first ``count`` violations; when there are more, the last one says how many were left out."""
+    if len(fields) <= count:
+        return list(fields)
+    return [*fields[: count - 1], ("…", f"{len(fields) - count + 1} more field violations")]
 
 
 def error_details(error: grpc.RpcError) -> dict[str, Any]:

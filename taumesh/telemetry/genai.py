@@ -9,6 +9,7 @@ What stays here is taumesh's: mapping litellm's provider names and ``ModelSettin
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -176,6 +177,15 @@ class ToolSpan:
             self.error = Error(message=what, type="tool_crash" if aborted else "tool_error")
 
 
+def session_ref(session_id: str) -> str:
+    """What spans record of a session: 16 hex digits of its id's SHA-256, enough to group one session's calls.
+
+    The id is a bearer token (whoever holds it can act in the session), and traces travel to collectors and
+    dashboards that many people read.
+    """
+    return hashlib.sha256(session_id.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
 @contextmanager
 def tool_span(name: str, call_id: str, arguments: str, *, session_id: str = "") -> Iterator[ToolSpan]:
     """An ``execute_tool <name>`` span around one tool call; arguments and result only with content capture."""
@@ -186,7 +196,7 @@ def tool_span(name: str, call_id: str, arguments: str, *, session_id: str = "") 
     with service.genai.tool(name, tool_type="function") as tool:
         tool.tool_call_id, tool.arguments = call_id, arguments
         if session_id:
-            tool.attributes[A.TAUMESH_SESSION_ID] = session_id
+            tool.attributes[A.TAUMESH_SESSION_REF] = session_ref(session_id)
         span = ToolSpan(tool)
         yield span
         if span.error is not None:

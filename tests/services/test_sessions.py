@@ -138,3 +138,30 @@ def test_over_grpc_the_cap_answers_resource_exhausted_and_the_reaper_frees_aband
         assert session_id not in (lost.value.details() or "")
         assert not [r for r in caplog.records if session_id in r.getMessage()]
     open_session(small_env)  # room again
+
+
+def test_a_tool_span_records_a_digest_of_the_session_never_its_id(monkeypatch: pytest.MonkeyPatch) -> None:
+    from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+
+    from taumesh.telemetry import setup_telemetry, shutdown_telemetry, tool_span
+    from taumesh.telemetry.genai import session_ref
+    from tests.telemetry.conftest import OTEL_VARIABLES
+
+    for name in OTEL_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    memory = InMemorySpanExporter()
+    session_id = "0123456789abcdef0123456789abcdef"
+    setup_telemetry("orchestrator", set_global=False, span_exporter=memory)
+    try:
+        for call in ("first", "second"):
+            with tool_span("get_user_details", f"call_{call}", "{}", session_id=session_id) as span:
+                span.answered("observation", error=False, done=False, aborted=False)
+    finally:
+        shutdown_telemetry()
+    spans = memory.get_finished_spans()
+    assert len(spans) == 2
+    for span in spans:
+        attributes = dict(span.attributes or {})
+        assert session_id not in repr(attributes)
+        assert attributes["taumesh.session.ref"] == session_ref(session_id)  # the same for every call of a session
+    assert session_ref(session_id) != session_ref(session_id[:-1] + "0")

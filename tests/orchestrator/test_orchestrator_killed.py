@@ -1,0 +1,115 @@
+"""An orchestrator SIGKILLed mid-run: the env reaps its abandoned sessions within the idle timeout, and
+``--resume`` completes the run with exactly one result per task."""
+
+from __future__ import annotations
+
+import json
+import re
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from taumesh.orchestrator.results import ERRORS_SUFFIX, errors_path
+from tests.conftest import V1_DATA
+from tests.llm.fake_openai import FakeOpenAI, Reply
+from tests.orchestrator.conftest import (
+    Server,
+    assert_ok,
+    child_env,
+    explain,
+    load_json,
+    results_path,
+    taumesh,
+    taumesh_executable,
+)
+
+IDLE_TIMEOUT = 3.0
+"""The env's ``--session-idle-timeout`` in this test."""
+TASKS = 16
+USER_DELAY = 0.8
+"""Seconds the simulated user's model takes per reply: each episode holds its env session at least this long."""
+REAPED = re.compile(r"reaped (?P<count>\d+) idle session\(s\) after \S+ unused; (?P<open>\d+) open")
+
+
+def run_args(env_address: str, log_dir: Path, model_url: str) -> list[str]:
+    """An oracle agent against an LLM user (the slow fake model), every session in the separately served env."""
+    return [
+        "run", "--env", "retail", "--task-split", "test", "--end-index", str(TASKS),
+        "--agent-strategy", "oracle", "--user-strategy", "llm", "--user-model", "fake-model",
+        "--user-model-provider", "openai", "--user-api-base", model_url, "--max-concurrency", "4", "--quiet",
+        "--data-dir", str(V1_DATA), "--log-dir", str(log_dir), "--env-addr", env_address,
+    ]  # fmt: skip
+
+
+def results_so_far(log_dir: Path) -> int:
+    files = [f for f in log_dir.glob("*.json") if not f.name.endswith(ERRORS_SUFFIX)]
+    if not files:
+        return 0
+    try:
+        return len(json.loads(files[0].read_text(encoding="utf-8")))
+    except json.JSONDecodeError:
+        return 0
+
+
+def test_sessions_of_a_killed_orchestrator_are_reaped_and_resume_completes(
+    tmp_path: Path, servers: list[Server], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")  # the fake model's key, for both runs
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
+    env_log = tmp_path / "env.log"
+    argv = [
+        taumesh_executable(), "serve", "env", "--port", "0", "--data-dir", str(V1_DATA),
+        "--session-idle-timeout", str(IDLE_TIMEOUT),
+    ]  # fmt: skip
+    env = Server.spawn(argv, env_log)
+    servers.append(env)
+    env.wait_ready(r"serving \S+ on (?P<address>127\.0\.0\.1:\d+)")
+    log_dir = tmp_path / "run"
+    with FakeOpenAI(lambda request, n: Reply(content="Thanks, that is all. ###STOP###", delay=USER_DELAY)) as model:
+        run = subprocess.Popen(
+            [taumesh_executable(), *run_args(env.address, log_dir, model.url)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=child_env(),
+        )
+        try:
+            deadline = time.monotonic() + 90
+            while results_so_far(log_dir) == 0 and run.poll() is None and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert run.poll() is None, "the run ended before it could be killed mid-run"
+            assert 0 < results_so_far(log_dir) < TASKS
+            run.send_signal(signal.SIGKILL)
+            killed_at = time.monotonic()
+        finally:
+            if run.poll() is None:
+                run.kill()
+            run.communicate(timeout=30)
+
+        # sessions abandoned by the kill expire after the idle timeout; the reaper drops them within one interval
+        reap_interval = IDLE_TIMEOUT / 4
+        deadline = killed_at + IDLE_TIMEOUT + reap_interval + 1.0
+        reaped: list[re.Match[str]] = []
+        while time.monotonic() < deadline:
+            reaped = list(REAPED.finditer(env_log.read_text(encoding="utf-8")))
+            if reaped and reaped[-1]["open"] == "0":
+                break
+            time.sleep(0.1)
+        assert reaped, f"the env reaped nothing within {deadline - killed_at:.1f}s of the kill\n{env.stderr()}"
+        assert reaped[-1]["open"] == "0", env.stderr()
+        assert sum(int(m["count"]) for m in reaped) > 0
+        assert time.monotonic() - killed_at <= IDLE_TIMEOUT + reap_interval + 1.0
+
+        resumed = results_path(log_dir)
+        done_before = len(load_json(resumed))
+        assert 0 < done_before < TASKS
+        proc = taumesh(*run_args(env.address, log_dir, model.url), "--resume", resumed, timeout=180)
+    assert_ok(proc)
+    results = load_json(resumed)
+    keys = sorted((r["task_id"], r["trial"]) for r in results)
+    assert keys == [(i, 0) for i in range(TASKS)], explain(proc)
+    assert not errors_path(resumed).exists()
+    assert env.proc.poll() is None and "Traceback" not in env.stderr()

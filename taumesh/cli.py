@@ -383,15 +383,22 @@ def serve(
         typer.Option(
             "--token-file",
             help="File holding a shared token that every call but health checks must send as "
-            "'authorization: Bearer <token>' (or set TAUMESH_TOKEN).",
+            "'authorization: Bearer <token>'.",
+        ),
+    ] = None,
+    token: Annotated[
+        str | None,
+        typer.Option(
+            "--token",
+            help="The shared token; prefer --token-file or the environment (a flag shows in the process list).",
         ),
     ] = None,
 ) -> None:
     """Run one service alone, with health checking and reflection, until SIGTERM.
 
     Every option, SERVICE included, can also be set by its environment variable or in the --config file, so a
-    container needs no command-line arguments. Clients reach a TLS or token-protected service with
-    TAUMESH_TLS_CA and TAUMESH_TOKEN_FILE (or TAUMESH_TOKEN) in their environment.
+    container needs no command-line arguments. Loopback is the default address. Clients of a TLS or
+    token-protected service set its CA and the token in their own environment (README: Running the services apart).
     """
     from taumesh.domains import Catalog
     from taumesh.rpc.security import SecurityError

@@ -171,7 +171,7 @@ class ServeSettings(TaumeshSettings):
     token_file: Path | None = None
     """File whose first line is the shared token every call but health checks must carry."""
     token: SecretStr | None = None
-    """The shared token itself (environment or file only: a flag would show in the process list)."""
+    """The shared token itself (better from the environment or ``token_file``: a flag shows in the process list)."""
 
     def security(self) -> ServerSecurity:
         """The TLS and token checks these settings ask for; :class:`SecurityError` names what does not fit."""

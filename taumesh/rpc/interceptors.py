@@ -5,7 +5,7 @@ from __future__ import annotations
 import hmac
 import inspect
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import grpc
 from grpc_status import rpc_status
@@ -16,7 +16,9 @@ from taumesh.rpc.security import TOKEN_METADATA_KEY
 OPEN_METHOD_PREFIXES = ("/grpc.health.v1.Health/",)
 """Methods answered without a token: health checking (load balancers and orchestrators probe it unauthenticated)."""
 
-Continuation = Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler | None]]
+if TYPE_CHECKING:  # generic in the stubs only
+    Handler = grpc.RpcMethodHandler[Any, Any]
+    Continuation = Callable[[grpc.HandlerCallDetails], Awaitable[Handler | None]]
 
 
 async def _abort(context: grpc.aio.ServicerContext[Any, Any], code: grpc.StatusCode, message: str, reason: str,
@@ -25,7 +27,7 @@ async def _abort(context: grpc.aio.ServicerContext[Any, Any], code: grpc.StatusC
     await context.abort_with_status(rpc_status.to_status(status))  # type: ignore[attr-defined]  # not in grpc-stubs
 
 
-def _same_kind(handler: grpc.RpcMethodHandler, behavior: Callable[..., Any]) -> grpc.RpcMethodHandler:
+def _same_kind(handler: Handler, behavior: Callable[..., Any]) -> Handler:
     """A handler of the same streaming kind as ``handler`` that runs ``behavior`` on undecoded requests."""
     serializer = handler.response_serializer
     if handler.request_streaming and handler.response_streaming:
@@ -37,7 +39,7 @@ def _same_kind(handler: grpc.RpcMethodHandler, behavior: Callable[..., Any]) -> 
     return grpc.unary_unary_rpc_method_handler(behavior, None, serializer)
 
 
-class RequireToken(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc-stubs: untyped base
+class RequireToken(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]  # generic in the stubs only
     """Refuses with UNAUTHENTICATED every call without ``authorization: Bearer <token>``, health checks aside.
 
     The request is not even decoded for a refused call. Tokens are compared in constant time.
@@ -48,10 +50,10 @@ class RequireToken(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc-st
 
     async def intercept_service(
         self, continuation: Continuation, handler_call_details: grpc.HandlerCallDetails
-    ) -> grpc.RpcMethodHandler | None:
+    ) -> Handler:  # grpc-stubs type it without None; gRPC takes None as "no such method"
         handler = await continuation(handler_call_details)
         if handler is None or handler_call_details.method.startswith(OPEN_METHOD_PREFIXES):
-            return handler
+            return handler  # type: ignore[return-value]
         sent = dict(handler_call_details.invocation_metadata or ()).get(TOKEN_METADATA_KEY, "")
         sent_bytes = sent.encode("utf-8", "replace") if isinstance(sent, str) else bytes(sent)
         if hmac.compare_digest(sent_bytes, self._expected):
@@ -69,7 +71,7 @@ class RequireToken(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc-st
         return _same_kind(handler, refuse)
 
 
-class DecodeRequests(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc-stubs: untyped base
+class DecodeRequests(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]  # generic in the stubs only
     """Decodes each unary request inside the call, so undecodable bytes get INVALID_ARGUMENT instead of UNKNOWN.
 
     gRPC itself decodes before the servicer runs and answers a failure with UNKNOWN, which says nothing about
@@ -79,10 +81,10 @@ class DecodeRequests(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc-
 
     async def intercept_service(
         self, continuation: Continuation, handler_call_details: grpc.HandlerCallDetails
-    ) -> grpc.RpcMethodHandler | None:
+    ) -> Handler:  # grpc-stubs type it without None; gRPC takes None as "no such method"
         handler = await continuation(handler_call_details)
         if handler is None or handler.request_streaming or handler.response_streaming:
-            return handler
+            return handler  # type: ignore[return-value]
         decode, inner = handler.request_deserializer, handler.unary_unary
         if decode is None or inner is None:
             return handler
@@ -98,7 +100,7 @@ class DecodeRequests(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc-
                     "UNDECODABLE_REQUEST",
                     [("request", "not a decodable protobuf message of the method's request type")],
                 )
-            answer = inner(request, context)
+            answer = inner(request, context)  # type: ignore[arg-type]  # grpc-stubs: the sync context type
             return await answer if inspect.isawaitable(answer) else answer
 
         return grpc.unary_unary_rpc_method_handler(decoded, None, handler.response_serializer)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import grpc
 from pydantic import BaseModel, SecretStr, model_validator
@@ -115,7 +115,9 @@ class ClientSecurity(BaseSettings):
     ) -> grpc.aio.Channel:
         """A channel to ``address``: TLS when a CA is set, and the token on every call when one is set."""
         token = read_token(self.token_file, self.token)
-        chain = [*interceptors, *([BearerToken(token)] if token else [])]
+        chain: list[grpc.aio.ClientInterceptor] = list(interceptors)
+        if token:
+            chain.append(cast(grpc.aio.ClientInterceptor, BearerToken(token)))  # grpc-stubs: a partial stub
         if self.tls_ca is None:
             return grpc.aio.insecure_channel(address, options=list(options), interceptors=chain or None)
         credentials = grpc.ssl_channel_credentials(
@@ -128,7 +130,7 @@ class ClientSecurity(BaseSettings):
         return grpc.aio.secure_channel(address, credentials, options=list(options), interceptors=chain or None)
 
 
-class BearerToken(grpc.aio.UnaryUnaryClientInterceptor):  # type: ignore[misc]  # grpc-stubs: untyped base
+class BearerToken(grpc.aio.UnaryUnaryClientInterceptor):  # type: ignore[type-arg]  # generic in the stubs only
     """Adds ``authorization: Bearer <token>`` to every unary call (all of taumesh's RPCs are unary).
 
     An interceptor rather than ``access_token_call_credentials``, which gRPC sends over TLS only: a token on a

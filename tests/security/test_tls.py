@@ -21,9 +21,12 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from taumesh.domains import Catalog
 from taumesh.env.v1 import env_pb2, env_pb2_grpc
 from taumesh.rpc.errors import error_reason
-from taumesh.rpc.server import CHANNEL_OPTIONS
+from taumesh.rpc.security import ServerSecurity
+from taumesh.rpc.server import CHANNEL_OPTIONS, start_server
+from taumesh.services.env import env_service
 from tests.conftest import V1_DATA
 from tests.orchestrator.conftest import (
     ORACLE,
@@ -35,6 +38,7 @@ from tests.orchestrator.conftest import (
     results_path,
     taumesh_executable,
 )
+from tests.services.conftest import LoopThread
 
 SERVICES = ("env", "user-sim", "agent", "scorer")
 TOKEN = "s3cret-test-token"
@@ -55,11 +59,13 @@ def _name(common_name: str) -> x509.Name:
 
 @dataclass
 class Pki:
-    """A test CA and a certificate it signed for 127.0.0.1 and localhost, as PEM files."""
+    """A test CA, a server certificate it signed for 127.0.0.1 and localhost, and a client one, as PEM files."""
 
     ca: Path
     cert: Path
     key: Path
+    client_cert: Path
+    client_key: Path
 
 
 @pytest.fixture(scope="module")
@@ -78,11 +84,29 @@ def pki(tmp_path_factory: pytest.TempPathFactory) -> Pki:
         .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
         .sign(ca_key, hashes.SHA256())
     )
-    server_cert = (
+    server_cert = _leaf(ca_key, ca_cert, "localhost", server_key)
+    client_key = _key()
+    client_cert = _leaf(ca_key, ca_cert, "taumesh test client", client_key)
+    files = ("ca.pem", "server.pem", "server.key", "client.pem", "client.key")
+    pki = Pki(*(folder / name for name in files))
+    pki.ca.write_bytes(ca_cert.public_bytes(serialization.Encoding.PEM))
+    pki.cert.write_bytes(server_cert.public_bytes(serialization.Encoding.PEM))
+    pki.key.write_bytes(_pem_key(server_key))
+    pki.client_cert.write_bytes(client_cert.public_bytes(serialization.Encoding.PEM))
+    pki.client_key.write_bytes(_pem_key(client_key))
+    return pki
+
+
+def _leaf(
+    ca_key: ec.EllipticCurvePrivateKey, ca_cert: x509.Certificate, name: str, key: ec.EllipticCurvePrivateKey
+) -> x509.Certificate:
+    """A certificate for ``name``, 127.0.0.1 and localhost, signed by the CA."""
+    now = datetime.datetime.now(datetime.UTC)
+    return (
         x509.CertificateBuilder()
-        .subject_name(_name("localhost"))
+        .subject_name(_name(name))
         .issuer_name(ca_cert.subject)
-        .public_key(server_key.public_key())
+        .public_key(key.public_key())
         .serial_number(x509.random_serial_number())
         .not_valid_before(now - datetime.timedelta(minutes=5))
         .not_valid_after(now + datetime.timedelta(days=1))
@@ -94,11 +118,6 @@ def pki(tmp_path_factory: pytest.TempPathFactory) -> Pki:
         )
         .sign(ca_key, hashes.SHA256())
     )
-    pki = Pki(folder / "ca.pem", folder / "server.pem", folder / "server.key")
-    pki.ca.write_bytes(ca_cert.public_bytes(serialization.Encoding.PEM))
-    pki.cert.write_bytes(server_cert.public_bytes(serialization.Encoding.PEM))
-    pki.key.write_bytes(_pem_key(server_key))
-    return pki
 
 
 @pytest.fixture(scope="module")
@@ -139,9 +158,7 @@ def list_domains(channel: grpc.Channel) -> env_pb2.ListDomainsResponse:
     return response
 
 
-def test_without_the_token_a_call_is_refused_and_health_still_answers(
-    pki: Pki, tls_services: dict[str, str]
-) -> None:
+def test_without_the_token_a_call_is_refused_and_health_still_answers(pki: Pki, tls_services: dict[str, str]) -> None:
     for name, address in tls_services.items():
         with tls_channel(pki, address) as channel:
             health = health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(), timeout=30)
@@ -189,3 +206,25 @@ def test_serve_refuses_half_a_tls_setup_in_one_line(tmp_path: Path, pki: Pki) ->
     result = invoke("serve", "env", "--port", "0", "--data-dir", V1_DATA, "--tls-cert", pki.cert)
     assert result.exit_code == 2
     assert re.search(r"tls_cert and tls_key go together", result.output), result.output
+
+
+def test_mutual_tls_refuses_a_client_without_a_certificate(pki: Pki, v1_data_dir: Path) -> None:
+    catalog = Catalog(v1_data_dir)
+    loop = LoopThread()
+    security = ServerSecurity(tls_cert=pki.cert, tls_key=pki.key, tls_client_ca=pki.ca)
+    running = loop.run(start_server([env_service(catalog)], security=security))
+    try:
+        with tls_channel(pki, running.address) as channel:  # the server's CA, but no certificate of its own
+            with pytest.raises(grpc.RpcError) as refused:
+                list_domains(channel)
+            assert refused.value.code() == grpc.StatusCode.UNAVAILABLE
+        credentials = grpc.ssl_channel_credentials(
+            root_certificates=pki.ca.read_bytes(),
+            private_key=pki.client_key.read_bytes(),
+            certificate_chain=pki.client_cert.read_bytes(),
+        )
+        with grpc.secure_channel(running.address, credentials, options=CHANNEL_OPTIONS) as channel:
+            assert {d.name for d in list_domains(channel).domains} >= {"retail", "airline"}
+    finally:
+        loop.run(running.stop(grace=0.5))
+        loop.close()

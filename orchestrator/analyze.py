@@ -17,6 +17,7 @@ from rich.table import Table
 from taumesh.convert import message_to_proto, model_to_proto, task_ref_to_proto, usage_from_proto
 from taumesh.domains import Catalog
 from taumesh.models import ChatMessage, ModelSettings, TaskRef, Usage
+from taumesh.orchestrator.clients import remote_channel
 from taumesh.orchestrator.results import RunResult, load_results, results_task_id, write_json_atomically
 from taumesh.rpc.server import CHANNEL_OPTIONS, start_server
 from taumesh.scorer.v1 import scorer_pb2, scorer_pb2_grpc
@@ -126,7 +127,8 @@ async def scorer_stub(address: str | None, data_dir: Path) -> AsyncIterator[scor
     if address is None:
         running = await start_server([scorer_service(Catalog(data_dir))])
         address = running.address
-    channel = grpc.aio.insecure_channel(address, options=CHANNEL_OPTIONS)
+    # a scorer this process started is plaintext on loopback; a given one is dialled with the operator's TLS/token
+    channel = grpc.aio.insecure_channel(address, options=CHANNEL_OPTIONS) if running else remote_channel(address)
     try:
         yield scorer_pb2_grpc.ScorerServiceStub(channel)
     finally:

@@ -261,6 +261,7 @@ def run(
         console.print(f"[red]error:[/red] {escape(problem)}", soft_wrap=True)
         raise typer.Exit(2)
     from taumesh.llm.access import granted
+    from taumesh.rpc.security import SecurityError
     from taumesh.telemetry import setup_telemetry, shutdown_telemetry
 
     setup_telemetry("orchestrator", config.otlp_endpoint)
@@ -269,7 +270,7 @@ def run(
         with granted(_run_grants(config)):
             only_errors = settings.retry_errors is not None
             summary = asyncio.run(run_benchmark(config, resume=resume_from, only_errors=only_errors, console=console))
-    except (ConfigError, DataError) as exc:
+    except (ConfigError, DataError, SecurityError) as exc:  # SecurityError: unusable TAUMESH_TLS_*/TOKEN settings
         console.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(2) from exc
     finally:
@@ -525,7 +526,9 @@ async def _scorer_problem(address: str, timeout: float) -> str | None:
     import grpc
     from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-    async with grpc.aio.insecure_channel(address) as channel:
+    from taumesh.orchestrator.clients import remote_channel
+
+    async with remote_channel(address) as channel:
         try:
             await health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(), timeout=timeout)
         except grpc.aio.AioRpcError as exc:

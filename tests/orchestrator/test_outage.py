@@ -51,3 +51,40 @@ def test_a_user_sim_down_for_three_seconds_leaves_no_errors(
     assert "not scored" not in stdout, explain(proc)
     assert not list(log_dir.glob("*.errors.json")), explain(proc)
     check_oracle_results(load_json(results_path(log_dir)), "retail", "test", list(range(115)))
+
+
+def test_an_env_restart_loses_sessions_not_results(v1_data_dir: Path, tmp_path: Path, servers: list[Server]) -> None:
+    """Sessions die with the env process; the episodes that held them are replayed on the new one (issue 8, item 8)."""
+    port = free_port()
+    serve = [
+        taumesh_executable(),
+        "serve",
+        "env",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--data-dir",
+        str(V1_DATA),
+    ]
+    servers.append(start_server(serve, SERVING, tmp_path / "env-1.err"))
+    log_dir = tmp_path / "results"
+    run = subprocess.Popen(
+        [taumesh_executable(), "run", "--env", "retail", "--task-split", "test", *ORACLE, "--data-dir", str(V1_DATA),
+         "--log-dir", str(log_dir), "--env-addr", f"127.0.0.1:{port}", "--max-concurrency", "8"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=child_env(), cwd=PROJECT_ROOT,
+    )  # fmt: skip
+    try:
+        time.sleep(4)  # start-up, then episodes under way, each holding a session
+        servers[0].kill()
+        servers.append(start_server(serve, SERVING, tmp_path / "env-2.err"))
+        assert run.poll() is None, "the run ended before the restart: nothing was tested"
+        stdout, stderr = run.communicate(timeout=300)
+    finally:
+        if run.poll() is None:
+            run.kill()
+    proc = subprocess.CompletedProcess(run.args, run.returncode, stdout, stderr)
+    assert run.returncode == 0, explain(proc)
+    assert "no such session" in stderr, explain(proc)  # some episode did lose its session...
+    assert not list(log_dir.glob("*.errors.json")), explain(proc)  # ...and was replayed, not filed as an error
+    check_oracle_results(load_json(results_path(log_dir)), "retail", "test", list(range(115)))

@@ -382,3 +382,12 @@ def test_scorer_reflection(scorer_channel: grpc.Channel) -> None:
     response = _reflect(scorer_channel, reflection_pb2.ServerReflectionRequest(list_services=""))
     names = {service.name for service in response.list_services_response.service}
     assert "taumesh.scorer.v1.ScorerService" in names
+
+
+def test_a_request_id_answers_only_the_call_it_was_first_used_for(env: EnvClient, retail: str) -> None:
+    first = env.call(retail, "think", '{"thought": "a"}', request_id="same")
+    assert env.call(retail, "think", '{"thought": "a"}', request_id="same") == first  # a retry: the first answer
+    error = rpc_error(lambda: env.call(retail, "think", '{"thought": "b"}', request_id="same"))
+    assert error.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert error_details(error)["reason"] == "REQUEST_ID_REUSED"
+    assert env.final(retail).tool_call_count == 1  # neither the retry nor the refused call ran the tool

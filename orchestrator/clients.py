@@ -88,9 +88,7 @@ class ServiceClients:
     channels: list[grpc.aio.Channel]
 
     @classmethod
-    def connect(
-        cls, env: str, user: str, agent: str, scorer: str, *, embedded: Collection[str] = ()
-    ) -> ServiceClients:
+    def connect(cls, env: str, user: str, agent: str, scorer: str, *, embedded: Collection[str] = ()) -> ServiceClients:
         """Open channels to the four addresses (host:port), traced when telemetry is on.
 
         The services named in ``embedded`` run in this process on loopback and are dialled in plaintext; the

@@ -89,6 +89,9 @@ class Domain:
         The files are validated against the plugin's data model first; the hash is computed over
         the JSON as loaded (so ints stay ints and key order stays the file's), not over the models.
         """
+        if self.spec.layout is not None:
+            loaded: Mapping[str, Mapping[str, Any]] = freeze(self.spec.layout.base_data(self.root))
+            return loaded
         raw = {table: self._read(f"{table}.json") for table in self.spec.tables}
         try:
             self.spec.database.model_validate(raw)
@@ -111,6 +114,8 @@ class Domain:
     @cached_property
     def policy(self) -> str:
         """The policy text (τ-bench's ``wiki.md``) given to the agent as its system prompt."""
+        if self.spec.layout is not None:
+            return self.spec.layout.policy(self.root)
         path = self.root / self.spec.policy_file
         try:
             return path.read_text(encoding="utf-8")
@@ -129,14 +134,20 @@ class Domain:
         the tools themselves.
         """
         assistant = [tool for tool in self.spec.tools if tool.side == "assistant"]
+        if self.spec.layout is not None:
+            return self._implemented(self.spec.layout.tool_schemas(self.root), assistant, "assistant tools")
         if self.spec.tool_schemas_file is None:
             return [tool.schema() for tool in assistant]
         schemas: list[dict[str, Any]] = self._read(self.spec.tool_schemas_file)
+        return self._implemented(schemas, assistant, str(self.root / self.spec.tool_schemas_file))
+
+    def _implemented(self, schemas: list[dict[str, Any]], tools: list[type[Tool]], where: str) -> list[dict[str, Any]]:
+        """``schemas``, after checking that they describe exactly the tools implemented."""
         names = {schema["function"]["name"] for schema in schemas}
-        implemented = {tool.name for tool in assistant}
+        implemented = {tool.name for tool in tools}
         if names != implemented:
             raise DataError(
-                f"{self.root / self.spec.tool_schemas_file} describes {sorted(names ^ implemented)} "
+                f"{where} of {self.name} describe {sorted(names ^ implemented)} "
                 "which this version of taumesh does not implement the same way"
             )
         return schemas
@@ -144,16 +155,25 @@ class Domain:
     @cached_property
     def user_tool_schemas(self) -> list[dict[str, Any]]:
         """OpenAI function schemas of the tools the user may call (none in τ-bench v1)."""
-        return [tool.schema() for tool in self.spec.tools if tool.side == "user"]
+        user = [tool for tool in self.spec.tools if tool.side == "user"]
+        if self.spec.layout is not None:
+            return self._implemented(self.spec.layout.user_tool_schemas(self.root), user, "user tools")
+        return [tool.schema() for tool in user]
 
     def has_split_file(self, split: str) -> bool:
         """Whether the task file of ``split`` exists (a plugin may declare splits it does not ship)."""
+        if self.spec.layout is not None:
+            return self.spec.layout.has_split(self.root, split)
         return (self.root / self.spec.tasks_file.format(split=split)).is_file()
 
     def tasks(self, split: str) -> list[Task]:
         """The tasks of ``split``, in file order (v1: the list index is the task id)."""
         if split not in self.spec.splits:
             raise KeyError(f"domain {self.name!r} has no split {split!r} (has {list(self.spec.splits)})")
+        if split not in self._tasks and self.spec.layout is not None:
+            laid_out = list(self.spec.layout.tasks(self.root, split))
+            self._check_unique_ids(f"tasks of split {split}", laid_out)
+            self._tasks[split] = laid_out
         if split not in self._tasks:
             filename = self.spec.tasks_file.format(split=split)
             records = self._read(filename)

@@ -13,6 +13,34 @@ from taumesh.domains._hashing import DataHasher
 from taumesh.domains._tool import Tool
 
 
+class DomainLayout(Protocol):
+    """How a domain whose files are not v1's (one JSON file per table) reads them; see :attr:`DomainPlugin.layout`."""
+
+    def base_data(self, root: Path) -> dict[str, Any]:
+        """The base database, table name -> table of plain JSON records, already normalised."""
+        ...
+
+    def policy(self, root: Path) -> str:
+        """The policy text the agent gets."""
+        ...
+
+    def tool_schemas(self, root: Path) -> list[dict[str, Any]]:
+        """OpenAI function schemas of the assistant's tools, in the order the agent sees them."""
+        ...
+
+    def user_tool_schemas(self, root: Path) -> list[dict[str, Any]]:
+        """OpenAI function schemas of the user's tools."""
+        ...
+
+    def has_split(self, root: Path, split: str) -> bool:
+        """Whether the data holds the tasks of ``split``."""
+        ...
+
+    def tasks(self, root: Path, split: str) -> Sequence[Any]:
+        """The tasks of ``split`` (instances of ``taumesh.domains.Task`` or a subclass), in file order."""
+        ...
+
+
 class StateHasher(Protocol):
     """Hashes a session's data (table name -> table); built once per process over the base data."""
 
@@ -46,6 +74,12 @@ class DomainPlugin:
     """A JSON list of OpenAI function schemas of the assistant tools (τ-bench v1's ``tools.json``)."""
     hasher: Callable[[Mapping[str, Mapping[Any, Any]]], StateHasher] = field(default=DataHasher)
     """Builds the state hasher over the base data; the default is τ-bench v1's ``get_data_hash``."""
+    layout: DomainLayout | None = None
+    """Reads data, policy, schemas and tasks laid out otherwise than v1 (τ²); None: the files above."""
+    unknown_tool: str = "Unknown action {name}"
+    """The observation for a tool that does not exist or belongs to the other side (``{name}`` filled in)."""
+    error_from_text: bool = True
+    """τ-bench v1: an observation starting with ``Error`` is an error; False (τ²): only a raised exception is."""
 
     @property
     def tables(self) -> tuple[str, ...]:

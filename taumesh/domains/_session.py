@@ -51,15 +51,18 @@ class Session:
         self.actions.append((name, kwargs))
         tool = self.domain.tools_by_name.get(name)
         if tool is None or tool.side != requestor:
-            return StepResult(f"Unknown action {name}", done=False, known_tool=False, error=True)
+            unknown = self.domain.spec.unknown_tool.format(name=name)
+            return StepResult(unknown, done=False, known_tool=False, error=True)
         self.switch.copy_on_access = tool.writes
         watch = LAST_MUTATION.set(None)
+        raised = False
         try:
             observation = tool.invoke(data=self.data, **kwargs)
         except BaseDataMutation as exc:
             raise BaseDataMutation(f"tool {name!r} ({_tag(tool.writes)}): {exc}") from exc
         except Exception as exc:  # noqa: BLE001 - τ-bench turns every tool exception into text
             observation = f"Error: {exc}"
+            raised = True
         finally:
             self.switch.copy_on_access = False
             violation = LAST_MUTATION.get()
@@ -71,7 +74,8 @@ class Session:
         if not isinstance(observation, str):
             raise ToolCrash(f"tool {name} returned {type(observation).__name__}, not an observation")
         done = name in self.domain.spec.terminate_tools
-        return StepResult(observation, done=done, known_tool=True, error=observation.startswith("Error"))
+        error = raised or (self.domain.spec.error_from_text and observation.startswith("Error"))
+        return StepResult(observation, done=done, known_tool=True, error=error)
 
     def data_hash(self) -> str:
         """τ-bench's ``get_data_hash()`` of this session's current data."""

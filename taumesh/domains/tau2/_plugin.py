@@ -1,0 +1,68 @@
+"""The τ² plugin: a :class:`DomainPlugin` whose files are the fetched τ² data, with τ²'s tool semantics."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from taumesh.domains._plugin import DomainPlugin
+from taumesh.domains._tool import Tool
+from taumesh.domains.tau2._files import dataset_dir, domain_data
+from taumesh.domains.tau2._hash import Tau2Hasher
+from taumesh.domains.tau2._source_models import DB
+
+if TYPE_CHECKING:
+    from taumesh.domains._session import Session
+
+TAU2_SPLITS = ("base", "train", "test")
+"""τ²'s split names for airline, retail and mock, ``base`` (every task) first: the default."""
+
+
+def tau2_tool(toolkit: str) -> Callable[[type[Tool]], type[Tool]]:
+    """Name a tool's ``invoke`` as τ² names the method, so Python's argument errors read as τ²'s.
+
+    τ² calls ``MockTools.create_task(**arguments)``: a missing argument is reported as
+    ``MockTools.create_task() missing 1 required positional argument: 'title'``.
+    """
+
+    def decorate(tool: type[Tool]) -> type[Tool]:
+        function = tool.__dict__["invoke"].__func__
+        function.__name__ = tool.name
+        function.__qualname__ = f"{toolkit}.{tool.name}"
+        return tool
+
+    return decorate
+
+
+@dataclass(frozen=True)
+class Tau2Plugin(DomainPlugin):
+    """A τ² domain. Its data folder is ``<cache>/tau2/data/domains/<source_name>``.
+
+    ``env_functions`` are the toolkit's other methods, which tasks call by name to set up a state
+    (``initialization_actions``) or check one (``env_assertions``); each is a :class:`Tool` class
+    (tagged read or write) whose ``invoke`` returns a Python value, not an observation.
+    ``sync`` is τ²'s ``sync_tools``, run after every tool call (telecom); None does nothing.
+    """
+
+    database: type[Any] = DB
+    splits: Sequence[str] = TAU2_SPLITS
+    source_name: str = ""
+    """τ²'s own name of the domain (its data folder); empty: the plugin's name."""
+    env_functions: Sequence[type[Tool]] = ()
+    sync: Callable[[Session], None] | None = None
+    unknown_tool: str = "Error: Tool '{name}' not found."
+    error_from_text: bool = False
+    hasher: Callable[..., Any] = field(default=Tau2Hasher)
+
+    def data_dir(self, default_data_dir: Path) -> Path:
+        """The fetched τ² data of this domain (whatever ``--data-dir`` says: τ² data has one place)."""
+        return domain_data(dataset_dir(), self.source_name or self.name)
+
+    def function(self, name: str) -> type[Tool] | None:
+        """A tool or env function by name."""
+        for candidate in (*self.tools, *self.env_functions):
+            if candidate.name == name:
+                return candidate
+        return None

@@ -1,0 +1,190 @@
+"""τ²'s reward (``evaluate_simulation`` with ``EvaluationType.ALL``) as taumesh :class:`RewardCheck` records.
+
+Each component is computed as τ² computes it; its checks are reported whether or not its basis
+counts, and the reward is the product of the components in the task's ``reward_basis``. NL
+assertions need a judge model and are not evaluated here: a task whose basis holds
+``NL_ASSERTION`` raises, as τ²'s wheel does.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from taumesh.domains._domain import Domain
+from taumesh.domains._session import Session
+from taumesh.domains.tau2._state import open_session, run_function
+from taumesh.domains.tau2._tasks import Tau2Task
+from taumesh.models import EVALUATED_TERMINATIONS, ChatMessage, RewardBasis, RewardCheck, Score, Termination
+
+_ENV_BASES: frozenset[RewardBasis] = frozenset({"DB", "ENV_ASSERTION"})
+
+
+@dataclass
+class Tau2Reward:
+    """The reward, τ²'s ``reward_breakdown`` (basis members only) and every check computed."""
+
+    reward: float
+    breakdown: dict[RewardBasis, float] = field(default_factory=dict)
+    checks: list[RewardCheck] = field(default_factory=list)
+    reward_basis: list[RewardBasis] = field(default_factory=list)
+    note: str = ""
+
+    def score(self) -> Score:
+        return Score(reward=self.reward, checks=self.checks, reward_basis=self.reward_basis)
+
+
+def gold_hash(domain: Domain, task: Tau2Task) -> str:
+    """The evaluator's gold state: initial state, then every gold action, errors ignored, no sync between."""
+    session = open_session(domain, task)
+    for action in task.gold_actions:
+        session.call(action.name, action.arguments, action.requestor)
+    return session.data_hash()
+
+
+def _arguments(text: str) -> dict[str, Any]:
+    try:
+        parsed = json.loads(text)
+    except json.JSONDecodeError:
+        return {}
+    return parsed if isinstance(parsed, dict) else {}
+
+
+def _product(values: Sequence[float]) -> float:
+    result = 1.0
+    for value in values:
+        result *= value
+    return result
+
+
+def _env_component(
+    domain: Domain, task: Tau2Task, session: Session, known_gold_hash: str | None
+) -> tuple[float, dict[RewardBasis, float], list[RewardCheck]]:
+    criteria = task.evaluation_criteria
+    assert criteria is not None
+    if criteria.actions is None and criteria.env_assertions is None:
+        return 1.0, {}, []
+    expected = known_gold_hash or gold_hash(domain, task)
+    actual = session.data_hash()
+    db_reward = 1.0 if expected == actual else 0.0
+    checks = [RewardCheck(basis="DB", subject="agent database", passed=bool(db_reward), expected=expected, actual=actual)]
+    assertion_rewards = []
+    for assertion in criteria.env_assertions or []:
+        result = run_function(session, assertion)
+        if not isinstance(result, bool):
+            raise ValueError(f"Function {assertion.func_name} returned {type(result)} instead of bool")
+        met = result == assertion.assert_value
+        assertion_rewards.append(1.0 if met else 0.0)
+        checks.append(
+            RewardCheck(
+                basis="ENV_ASSERTION",
+                subject=f"{assertion.env_type}.{assertion.func_name}({json.dumps(assertion.arguments)})",
+                passed=met,
+                expected=str(assertion.assert_value),
+                actual=str(result),
+                explanation=assertion.message or "",
+            )
+        )
+    breakdown: dict[RewardBasis, float] = {}
+    reward = 1.0
+    if "DB" in criteria.reward_basis:
+        breakdown["DB"] = db_reward
+        reward *= db_reward
+    if "ENV_ASSERTION" in criteria.reward_basis:
+        breakdown["ENV_ASSERTION"] = _product(assertion_rewards)
+        reward *= breakdown["ENV_ASSERTION"]
+    return reward, breakdown, checks
+
+
+def _action_checks(task: Tau2Task, trajectory: Sequence[ChatMessage]) -> list[RewardCheck]:
+    calls = [
+        (call.name, _arguments(call.arguments))
+        for message in trajectory
+        if message.role in ("assistant", "user")
+        for call in message.tool_calls
+    ]
+    return [
+        RewardCheck(
+            basis="ACTION",
+            subject=gold.action_id,
+            passed=any(gold.matches(name, arguments) for name, arguments in calls),
+            expected=f"{gold.name}({json.dumps(gold.arguments)})",
+        )
+        for gold in task.gold_actions
+    ]
+
+
+def _communicate_checks(task: Tau2Task, trajectory: Sequence[ChatMessage]) -> list[RewardCheck]:
+    criteria = task.evaluation_criteria
+    said = [
+        message.content.lower().replace(",", "")
+        for message in trajectory
+        if message.role == "assistant" and message.content.strip()
+    ]
+    return [
+        RewardCheck(basis="COMMUNICATE", subject=info, passed=any(info.lower() in text for text in said))
+        for info in (criteria.communicate_info or [] if criteria is not None else [])
+    ]
+
+
+def evaluate(
+    domain: Domain,
+    task: Tau2Task,
+    session: Session,
+    trajectory: Sequence[ChatMessage],
+    termination: Termination = "user_stop",
+    known_gold_hash: str | None = None,
+) -> Tau2Reward:
+    """τ²'s reward of an episode that left ``session`` in its final state after ``trajectory``.
+
+    ``trajectory`` holds the messages after the task's message history (whose tool calls the
+    session has already run); ``known_gold_hash`` saves recomputing :func:`gold_hash`.
+    """
+    if termination not in EVALUATED_TERMINATIONS:
+        return Tau2Reward(0.0, note=f"Simulation terminated prematurely. Termination reason: {termination}")
+    criteria = task.evaluation_criteria
+    if criteria is None:
+        return Tau2Reward(1.0, note="No evaluation criteria")
+    basis = set(criteria.reward_basis)
+    if "NL_ASSERTION" in basis:
+        raise ValueError("NL assertions are part of the reward basis, but they are not being evaluated.")
+    history = [
+        ChatMessage(
+            role=message.role,
+            content=message.content or "",
+            tool_calls=[],  # history tool calls count for ACTION too
+        )
+        for message in (task.initial_state.message_history or [] if task.initial_state is not None else [])
+    ]
+    env_reward, breakdown, checks = _env_component(domain, task, session, known_gold_hash)
+    actions = _action_checks(task, [*_history_calls(task), *trajectory])
+    communicate = _communicate_checks(task, [*history, *trajectory])
+    reward = 1.0
+    if basis & _ENV_BASES:
+        reward *= env_reward
+    if "ACTION" in basis:
+        breakdown["ACTION"] = 1.0 if all(check.passed for check in actions) else 0.0
+        reward *= breakdown["ACTION"]
+    if "COMMUNICATE" in basis:
+        breakdown["COMMUNICATE"] = 1.0 if all(check.passed for check in communicate) else 0.0
+        reward *= breakdown["COMMUNICATE"]
+    return Tau2Reward(reward, breakdown, [*checks, *actions, *communicate], list(criteria.reward_basis))
+
+
+def _history_calls(task: Tau2Task) -> list[ChatMessage]:
+    from taumesh.models import ToolCall
+
+    messages = task.initial_state.message_history or [] if task.initial_state is not None else []
+    return [
+        ChatMessage(
+            role="assistant" if message.role == "assistant" else "user",
+            tool_calls=[
+                ToolCall(id=call.id, name=call.name, arguments=json.dumps(call.arguments), requestor=call.requestor)
+                for call in message.tool_calls or []
+            ],
+        )
+        for message in messages
+        if message.role in ("assistant", "user") and message.tool_calls
+    ]

@@ -1,0 +1,163 @@
+"""τ²'s task records (``tau2.data_model.tasks``), loaded from ``tasks.json`` and its split file.
+
+A :class:`Tau2Task` is also a v1 :class:`~taumesh.domains.Task`: its ``actions`` are the gold actions
+and its ``outputs`` the ``communicate_info``, so code written for v1 tasks (the oracle agent, the
+scripted user, ``check_domain``) works on it unchanged. Unknown keys are ignored, as τ² does.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field, ValidationError
+
+from taumesh.domains._domain import Action, Task, describe_validation_error
+from taumesh.domains._errors import DataError
+from taumesh.models import RewardBasis
+
+Side = Literal["assistant", "user"]
+
+
+class EnvFunctionCall(BaseModel):
+    """A call of any function (tool or not) of the assistant's or the user's toolkit."""
+
+    env_type: Side
+    func_name: str
+    arguments: dict[str, Any] = Field(default_factory=dict)
+
+
+class EnvAssertion(EnvFunctionCall):
+    """A function returning a bool that must equal ``assert_value``."""
+
+    assert_value: bool = True
+    message: str | None = None
+
+
+class GoldAction(BaseModel):
+    """A gold tool call: what the evaluator replays and looks for in the trajectory."""
+
+    action_id: str
+    requestor: Side = "assistant"
+    name: str
+    arguments: dict[str, Any]
+    info: str | None = None
+    compare_args: list[str] | None = None
+
+    def matches(self, name: str, arguments: dict[str, Any]) -> bool:
+        """τ²'s ``compare_with_tool_call``: same name, and equal on ``compare_args`` (None: the call's own keys)."""
+        if name != self.name:
+            return False
+        keys = list(arguments) if self.compare_args is None else self.compare_args
+        if not keys:
+            return True
+        predicted = {key: value for key, value in arguments.items() if key in keys}
+        gold = {key: value for key, value in self.arguments.items() if key in keys}
+        return predicted == gold
+
+
+class EvaluationCriteria(BaseModel):
+    actions: list[GoldAction] | None = None
+    env_assertions: list[EnvAssertion] | None = None
+    communicate_info: list[str] | None = None
+    nl_assertions: list[str] | None = None
+    reward_basis: list[RewardBasis] = Field(default_factory=lambda: ["DB", "COMMUNICATE"])
+
+
+class InitializationData(BaseModel):
+    agent_data: dict[str, Any] | None = None
+    user_data: dict[str, Any] | None = None
+
+
+class HistoryToolCall(BaseModel):
+    id: str = ""
+    name: str
+    arguments: dict[str, Any] = Field(default_factory=dict)
+    requestor: Side = "assistant"
+
+
+class HistoryMessage(BaseModel):
+    """A message of a task's ``message_history``."""
+
+    role: Literal["system", "user", "assistant", "tool"]
+    content: str | None = None
+    tool_calls: list[HistoryToolCall] | None = None
+    id: str | None = None
+    requestor: Side = "assistant"
+
+
+class InitialState(BaseModel):
+    initialization_data: InitializationData | None = None
+    initialization_actions: list[EnvFunctionCall] | None = None
+    message_history: list[HistoryMessage] | None = None
+
+
+class Tau2Task(Task):
+    """A τ² task; the v1 fields are derived from it (see the module docstring)."""
+
+    user_id: str = ""
+    instruction: str = ""
+    actions: list[Action] = Field(default_factory=list)
+    description: dict[str, Any] | None = None
+    user_scenario: dict[str, Any] = Field(default_factory=dict)
+    ticket: str | None = None
+    initial_state: InitialState | None = None
+    evaluation_criteria: EvaluationCriteria | None = None
+
+    @classmethod
+    def from_record(cls, record: dict[str, Any]) -> Tau2Task:
+        """Validate one record of ``tasks.json`` and fill the v1 fields."""
+        task = cls.model_validate(record)
+        criteria = task.evaluation_criteria
+        gold = (criteria.actions or []) if criteria is not None else []
+        instructions = task.user_scenario.get("instructions", "")
+        return task.model_copy(
+            update={
+                "actions": [Action(name=action.name, kwargs=action.arguments) for action in gold],
+                "outputs": list(criteria.communicate_info or []) if criteria is not None else [],
+                "instruction": instructions if isinstance(instructions, str) else json.dumps(instructions),
+            }
+        )
+
+    @property
+    def gold_actions(self) -> list[GoldAction]:
+        return list(self.evaluation_criteria.actions or []) if self.evaluation_criteria is not None else []
+
+
+def _load(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError as exc:
+        raise DataError(f"{path} not found") from exc
+    except json.JSONDecodeError as exc:
+        raise DataError(f"{path} is not valid JSON: {exc}") from exc
+
+
+def split_file(tasks_file: Path) -> Path:
+    """τ²'s split file: ``split_<stem>.json`` beside the tasks file."""
+    return tasks_file.with_name(f"split_{tasks_file.stem}.json")
+
+
+def read_splits(tasks_file: Path) -> dict[str, list[str]]:
+    """Split name -> task ids."""
+    splits: dict[str, list[str]] = _load(split_file(tasks_file))
+    return splits
+
+
+def read_tasks(tasks_file: Path, split: str | None) -> list[Tau2Task]:
+    """The tasks of ``split`` in file order (``None``: every task in the file), as τ²'s ``get_tasks``."""
+    records = _load(tasks_file)
+    tasks = []
+    for index, record in enumerate(records):
+        try:
+            tasks.append(Tau2Task.from_record(record))
+        except ValidationError as exc:
+            raise DataError(describe_validation_error(exc, f"{tasks_file}: task {index}")) from exc
+    if split is None:
+        return tasks
+    splits = read_splits(tasks_file)
+    if split not in splits:
+        raise KeyError(f"{tasks_file}: no split {split!r} (has {sorted(splits)})")
+    wanted = set(splits[split])
+    return [task for task in tasks if task.id in wanted]

@@ -34,7 +34,9 @@ class Tau2Hasher:
             for name, table in base.items()
             if isinstance(table, Mapping)
         }
-        self._texts = {name: _object([fragments[key] for key in sorted(fragments)]) for name, fragments in self._fragments.items()}
+        self._texts = {
+            name: _object([fragments[key] for key in sorted(fragments)]) for name, fragments in self._fragments.items()
+        }
 
     def table_text(self, name: str, table: Any) -> str:
         """The JSON text of one table."""

@@ -69,7 +69,9 @@ def _env_component(
     expected = known_gold_hash or gold_hash(domain, task)
     actual = session.data_hash()
     db_reward = 1.0 if expected == actual else 0.0
-    checks = [RewardCheck(basis="DB", subject="agent database", passed=bool(db_reward), expected=expected, actual=actual)]
+    checks = [
+        RewardCheck(basis="DB", subject="agent database", passed=bool(db_reward), expected=expected, actual=actual)
+    ]
     assertion_rewards = []
     for assertion in criteria.env_assertions or []:
         result = run_function(session, assertion)

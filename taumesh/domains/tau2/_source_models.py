@@ -20,19 +20,23 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
+
 class SourceError(ValueError):
     """The source uses a construct the resolver does not know (τ²'s code changed in a way we must follow)."""
+
 
 class _NoExtra(BaseModel):
     """τ²'s ``BaseModelNoExtra``: unknown keys are an error."""
 
     model_config = ConfigDict(extra="forbid")
 
+
 class DB(_NoExtra):
     """Domain database.
 
     This is a base class for all domain databases.
     """
+
 
 _TYPING: dict[str, Any] = {
     "Annotated": typing.Annotated,
@@ -57,6 +61,7 @@ _TYPING: dict[str, Any] = {
     "BaseModelNoExtra": _NoExtra,
 }
 _FIELD_KEYWORDS = {"description", "default", "default_factory", "title", "alias", "examples", "ge", "le", "gt", "lt"}
+
 
 class Resolver:
     """Interprets annotation and ``Field(...)`` expressions over a table of known names."""
@@ -122,8 +127,10 @@ class Resolver:
             return ...
         return ast.literal_eval(node)
 
+
 def _is_ellipsis(node: ast.expr) -> bool:
     return isinstance(node, ast.Constant) and node.value is ...
+
 
 def _model(resolver: Resolver, node: ast.ClassDef) -> type[BaseModel]:
     bases = tuple(resolver.type_of(base) for base in node.bases)
@@ -141,8 +148,10 @@ def _model(resolver: Resolver, node: ast.ClassDef) -> type[BaseModel]:
     model: type[BaseModel] = create_model(node.name, __base__=base, __doc__=ast.get_docstring(node), **fields)
     return model
 
+
 def _alias_value(resolver: Resolver, node: ast.expr) -> Any:
     return resolver.type_of(node)
+
 
 def read_models(path: Path, extra_names: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Every model class and type alias of the module at ``path``, by name, in source order."""
@@ -159,11 +168,15 @@ def read_models(path: Path, extra_names: Mapping[str, Any] | None = None) -> dic
             defined[name] = resolver.names[name] = _alias_value(resolver, node.value)
     return defined
 
+
 def database_model(models: Mapping[str, Any]) -> type[BaseModel]:
     """The module's database class: the one model deriving from τ²'s ``DB``."""
-    found = [model for model in models.values() if isinstance(model, type) and issubclass(model, DB) and model is not DB]
+    found = [
+        model for model in models.values() if isinstance(model, type) and issubclass(model, DB) and model is not DB
+    ]
     if len(found) != 1:
         raise SourceError(f"expected one DB class, found {[model.__name__ for model in found]}")
     return found[0]
+
 
 Builder = Callable[[Path], dict[str, Any]]

@@ -1,4 +1,4 @@
-"""τ²'s tool signatures and OpenAI schemas, read from the fetched ``tools.py`` with ``ast``, never executed.
+r"""τ²'s tool signatures and OpenAI schemas, read from the fetched ``tools.py`` with ``ast``, never executed.
 
 τ² turns each ``@is_tool(ToolType.X)`` method of a toolkit class into a schema: the docstring
 (parsed by ``docstring_parser``) gives the description (short, plus ``"\\n\\n"`` and the long one when

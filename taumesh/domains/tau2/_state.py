@@ -51,7 +51,7 @@ def run_function(session: Session, call: EnvFunctionCall) -> Any:
 
 
 def _merge(base: Any, update: Any) -> Any:
-    """addict's recursive ``update``: dicts merge key by key, anything else is replaced."""
+    """Addict's recursive ``update``: dicts merge key by key, anything else is replaced."""
     if not (isinstance(base, Mapping) and isinstance(update, Mapping)):
         return update
     merged = dict(base)
@@ -79,7 +79,9 @@ def update_data(session: Session, agent_data: Mapping[str, Any]) -> None:
         for table, records in agent_data.items():
             record_model = models.get(table)
             if record_model is None or not isinstance(records, Mapping):
-                raise DataError(f"initialization_data of {session.domain.name} changes {table!r}, not a table of records")
+                raise DataError(
+                    f"initialization_data of {session.domain.name} changes {table!r}, not a table of records"
+                )
             target = session.data[table]
             for key, update in records.items():
                 merged = _merge(target[key], update) if key in target else update

@@ -67,8 +67,8 @@ def _record_models(session: Session) -> dict[str, Any]:
     model = layout.database_model(session.domain.root)
     records: dict[str, Any] = {}
     for table, info in model.model_fields.items():
-        arguments = getattr(info.annotation, "__args__", ())
-        records[table] = arguments[1] if len(arguments) == 2 else None
+        arguments: tuple[Any, ...] = getattr(info.annotation, "__args__", ())
+        records[table] = arguments[-1] if len(arguments) == 2 else None  # dict[str, Record]
     return records
 
 

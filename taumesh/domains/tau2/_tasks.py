@@ -57,12 +57,16 @@ class GoldAction(BaseModel):
         return predicted == gold
 
 
+def _default_basis() -> list[RewardBasis]:
+    return ["DB", "COMMUNICATE"]
+
+
 class EvaluationCriteria(BaseModel):
     actions: list[GoldAction] | None = None
     env_assertions: list[EnvAssertion] | None = None
     communicate_info: list[str] | None = None
     nl_assertions: list[str] | None = None
-    reward_basis: list[RewardBasis] = Field(default_factory=lambda: ["DB", "COMMUNICATE"])
+    reward_basis: list[RewardBasis] = Field(default_factory=_default_basis)
 
 
 class InitializationData(BaseModel):

@@ -22,7 +22,7 @@ class DatasetMissing(DataError):
 def cache_root() -> Path:
     """The taumesh cache: ``$TAUMESH_CACHE_DIR``, else ``~/.cache/taumesh``."""
     value = os.environ.get(CACHE_DIR_ENV)
-    return Path(value) if value else Path.home() / ".cache" / "taumesh"
+    return Path(value).expanduser() if value else Path.home() / ".cache" / "taumesh"
 
 
 def dataset_dir() -> Path:

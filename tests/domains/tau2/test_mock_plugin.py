@@ -68,3 +68,14 @@ def test_initialization_data_is_normalised_by_the_model(tau2_data: Path) -> None
     }
     assert list(session.data["users"]["user_1"]["tasks"]) == ["task_1", "task_2"]
     assert Session(domain).data_hash() == domain.initial_hash  # the base data stayed untouched
+
+
+def test_retail_gold_errors_are_tau2s_texts_and_change_nothing(tau2_data: Path) -> None:
+    domain = tau2_domain("retail")
+    session = Session(domain)
+    missing = call_tool(session, "get_product_details", {"product_id": "6086499569"})
+    assert (missing.observation, missing.error) == ("Error: Product not found", True)
+    wrong = call_tool(session, "calculate", {"expression": "2 + x"})
+    assert wrong.observation == "Error: Invalid characters in expression"
+    assert call_tool(session, "calculate", {"expression": "(10 - 2.5) / 3"}).observation == "2.5"
+    assert session.data_hash() == domain.initial_hash

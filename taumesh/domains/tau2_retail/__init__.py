@@ -1,0 +1,13 @@
+"""τ²'s ``retail`` domain as the ``tau2-retail`` plugin."""
+
+from __future__ import annotations
+
+from taumesh.domains.tau2 import Tau2Layout, Tau2Plugin
+from taumesh.domains.tau2_retail.tools import TOOLS
+
+plugin = Tau2Plugin(
+    name="tau2-retail",
+    source_name="retail",
+    tools=TOOLS,
+    layout=Tau2Layout(toolkit="RetailTools"),
+)

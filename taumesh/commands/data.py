@@ -184,3 +184,7 @@ def list_(
     out.print(table)
     if damaged:
         raise typer.Exit(1)
+
+
+if __name__ == "__main__":  # `python -m taumesh.commands.data`, the same commands as `taumesh data`
+    data_app()

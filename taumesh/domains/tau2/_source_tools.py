@@ -95,3 +95,21 @@ def read_tools(path: Path, toolkit: str, names: Mapping[str, Any]) -> list[Sourc
             if tool_type is not None:
                 tools.append(SourceTool(node.name, tool_type, _schema(resolver, node)))
     return tools
+
+
+def literal_calls(path: Path, toolkit: str, method: str, callee: str) -> list[dict[str, Any]]:
+    """The keyword arguments of every ``callee(...)`` call with literal arguments in ``toolkit.method``.
+
+    For data τ² writes in code rather than in its data files (airline's ``list_all_airports``).
+    """
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and node.name == toolkit:
+            for function in node.body:
+                if isinstance(function, ast.FunctionDef) and function.name == method:
+                    return [
+                        {keyword.arg: ast.literal_eval(keyword.value) for keyword in call.keywords if keyword.arg}
+                        for call in ast.walk(function)
+                        if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == callee
+                    ]
+    raise SourceError(f"{path} has no method {toolkit}.{method}")

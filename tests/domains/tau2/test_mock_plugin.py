@@ -79,3 +79,10 @@ def test_retail_gold_errors_are_tau2s_texts_and_change_nothing(tau2_data: Path) 
     assert wrong.observation == "Error: Invalid characters in expression"
     assert call_tool(session, "calculate", {"expression": "(10 - 2.5) / 3"}).observation == "2.5"
     assert session.data_hash() == domain.initial_hash
+
+
+def test_airline_airports_come_from_tau2s_source(tau2_data: Path) -> None:
+    session = Session(tau2_domain("airline"))
+    airports = call_tool(session, "list_all_airports", {}).observation
+    assert airports.startswith('[{"iata": "SFO", "city": "San Francisco"}, ')
+    assert airports.count('"iata"') == 20

@@ -65,7 +65,7 @@ def _problems(source_name: str, vector: dict[str, Any]) -> list[str]:
     return problems
 
 
-@pytest.mark.parametrize("source_name", ["mock", "retail"])
+@pytest.mark.parametrize("source_name", ["mock", "airline", "retail"])
 def test_every_vector_is_reproduced(tau2_data: Path, expected: Path, source_name: str) -> None:
     vectors = list(read_jsonl(expected / "vectors" / f"{source_name}.jsonl"))
     assert vectors

@@ -1,0 +1,13 @@
+"""τ²'s ``airline`` domain as the ``tau2-airline`` plugin."""
+
+from __future__ import annotations
+
+from taumesh.domains.tau2 import Tau2Layout, Tau2Plugin
+from taumesh.domains.tau2_airline.tools import TOOLS
+
+plugin = Tau2Plugin(
+    name="tau2-airline",
+    source_name="airline",
+    tools=TOOLS,
+    layout=Tau2Layout(toolkit="AirlineTools"),
+)

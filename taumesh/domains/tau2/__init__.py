@@ -43,6 +43,8 @@ __all__ = [
     "apply_initial_state",
     "call_tool",
     "dataset_dir",
+    "domain_data",
+    "domain_sources",
     "dump_json",
     "evaluate",
     "gold_hash",

@@ -73,8 +73,9 @@ class _BarProgress:
             self.bar.advance(self.current, steps)
 
     def finish(self) -> None:
-        self.phase("done", total=1)
-        self.advance()
+        if self.current is not None:
+            done = self.bar.tasks[self.current]
+            self.bar.update(self.current, total=done.total or 1, completed=done.total or 1)
 
 
 @contextmanager

@@ -13,9 +13,9 @@ Dataset = Literal["tau2", "taubench_v1"]
 DATASETS: tuple[Dataset, ...] = ("tau2", "taubench_v1")
 
 _LABELS: dict[Dataset, str] = {"tau2": "τ²", "taubench_v1": "τ-bench v1"}
-_COMMANDS: dict[Dataset, str] = {
-    "tau2": "taumesh data fetch tau2",
-    "taubench_v1": "taumesh data import taubench PATH` (PATH: a τ-bench checkout; or set " + V1_DATA_DIR_ENV,
+_REMEDIES: dict[Dataset, str] = {
+    "tau2": "run `taumesh data fetch tau2`",
+    "taubench_v1": f"run `taumesh data import taubench PATH` (PATH: a τ-bench checkout), or set {V1_DATA_DIR_ENV}",
 }
 
 
@@ -42,7 +42,7 @@ def require(dataset: Dataset) -> Path:
     """
     folder = dataset_dir(dataset)
     if not _present(dataset, folder):
-        raise DatasetMissing(f"{_LABELS[dataset]} data is not in {folder}: run `{_COMMANDS[dataset]}`")
+        raise DatasetMissing(f"{_LABELS[dataset]} data is not in {folder}: {_REMEDIES[dataset]}")
     return folder
 
 

@@ -183,12 +183,16 @@ def find_envs(source: Path | None) -> Path:
 
 
 def _git_version(envs: Path) -> str:
-    """The checkout's commit (``git rev-parse HEAD``), or ``unknown`` outside a git work tree."""
+    """The checkout's commit (``git rev-parse HEAD`` at its root), or ``unknown`` when it is not a git checkout.
+
+    Only the checkout's own root counts: an installed package inside some other repository has no version of its own.
+    """
+    checkout = envs.parent.parent
     git = shutil.which("git")
-    if git is None:
+    if git is None or not (checkout / ".git").exists():
         return "unknown"
     done = subprocess.run(  # noqa: S603 (git, read only)
-        [git, "-C", str(envs), "rev-parse", "HEAD"], capture_output=True, text=True, check=False, timeout=30
+        [git, "-C", str(checkout), "rev-parse", "HEAD"], capture_output=True, text=True, check=False, timeout=30
     )
     return done.stdout.strip() if done.returncode == 0 and done.stdout.strip() else "unknown"
 

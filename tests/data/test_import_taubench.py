@@ -42,7 +42,7 @@ ORDERS = {
         "payment_history": [{"transaction_type": "payment", "amount": 20.5, "payment_method_id": "gift_card_1"}],
     }
 }
-TOOL_SCHEMAS = {
+TOOL_SCHEMAS: dict[str, dict[str, Any]] = {
     "FindUserIdByEmail": {
         "type": "function",
         "function": {
@@ -144,7 +144,7 @@ def write_checkout(
     (retail / "wiki.md").write_text("# Retail agent policy\n\nBe helpful.\n", encoding="utf-8")
     (retail / "rules.py").write_text(MARKER + f"RULES = {RULES!r}\n", encoding="utf-8")
     if schemas is None:
-        classes = {"FindUserIdByEmail": TOOL_SCHEMAS["FindUserIdByEmail"]}
+        classes: dict[str, dict[str, Any]] = {"FindUserIdByEmail": TOOL_SCHEMAS["FindUserIdByEmail"]}
         classes["CancelPendingOrder"] = TOOL_SCHEMAS["CancelPendingOrder"]  # not alphabetical: ALL_TOOLS decides
     else:
         classes = {_class_name(schema["function"]["name"]): schema for schema in schemas}

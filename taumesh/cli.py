@@ -20,6 +20,7 @@ from typer.core import TyperArgument, TyperCommand, TyperOption
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
+from taumesh.commands.data import data_app
 from taumesh.commands.domain import domain_app
 from taumesh.domains import DataError
 from taumesh.models import ModelSettings
@@ -48,6 +49,7 @@ app = typer.Typer(
 )
 console = Console(stderr=True)
 app.add_typer(domain_app, name="domain", help="Check a domain's gold solutions, or start a new domain.")
+app.add_typer(data_app, name="data", help="Fetch, import and list the datasets taumesh runs on.")
 
 
 def _domain_choices() -> str:

@@ -32,7 +32,17 @@ from taumesh.convert import (
     user_settings_to_proto,
 )
 from taumesh.env.v1 import env_pb2
-from taumesh.models import ChatMessage, EpisodeContext, RewardCheck, Score, TaskRef, Termination, ToolCall, Usage
+from taumesh.models import (
+    ChatMessage,
+    EpisodeContext,
+    RewardBasis,
+    RewardCheck,
+    Score,
+    TaskRef,
+    Termination,
+    ToolCall,
+    Usage,
+)
 from taumesh.orchestrator import tracing
 from taumesh.orchestrator.clients import ServiceClients, with_retries
 from taumesh.orchestrator.config import RunConfig
@@ -104,6 +114,8 @@ class EpisodeOutcome(BaseModel):
     required_outputs: list[str]
     checks: list[RewardCheck]
     """Every check of the task's reward basis, each with its outcome (empty when the episode was not evaluated)."""
+    reward_basis: list[RewardBasis] = Field(default_factory=list)
+    """The check kinds the reward is the product of (others are reported as diagnostics)."""
     gave_up: str = ""
     """Why the agent stopped, when it could not go on (termination ``agent_gave_up``)."""
 
@@ -371,5 +383,6 @@ async def run_episode(clients: ServiceClients, config: RunConfig, task: TaskRef,
         source=episode.source,
         required_outputs=score.required_outputs,
         checks=score.checks,
+        reward_basis=score.reward_basis,
         gave_up=episode.gave_up,
     )

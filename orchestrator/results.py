@@ -61,6 +61,8 @@ class RunResult(BaseModel):
             "source": outcome.source,
             "user_cost": outcome.user_usage.cost_usd,
             "reward_info": reward_info,
+            "reward_basis": list(outcome.reward_basis),
+            "reward_checks": [check.model_dump() for check in outcome.checks],
             "termination": outcome.termination,
             "steps": outcome.steps,
             "episode_id": outcome.episode_id,

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import json
 import logging
 from typing import Any
 
 from taumesh.convert import task_ref_from_proto, tool_call_from_proto, tool_schema_to_proto
-from taumesh.domains import Catalog, DataError, Session, ToolCrash
+from taumesh.domains import Catalog, DataError, ToolCrash, parse_arguments
 from taumesh.env.v1 import env_pb2, env_pb2_grpc
 from taumesh.models import ToolSchema
 from taumesh.rpc.errors import Context, InvalidArgument, NotFound, clip, status_codes
@@ -16,24 +15,6 @@ from taumesh.services.env.pages import Page, page_of
 from taumesh.services.env.sessions import DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_SESSIONS, SessionStore
 
 log = logging.getLogger(__name__)
-
-
-def parse_arguments(arguments_json: str) -> dict[str, Any] | str:
-    """The tool arguments as a dict, or the observation that tells the agent why they are unusable.
-
-    τ-bench itself crashes on arguments that are not a JSON object; we answer the agent instead.
-    """
-    if not arguments_json.strip():
-        return {}
-    try:
-        arguments = json.loads(arguments_json)
-    except json.JSONDecodeError as exc:
-        return f"Error: tool arguments are not valid JSON: {exc}"
-    except (ValueError, RecursionError) as exc:  # numbers past Python's digit limit, nesting past the stack
-        return f"Error: tool arguments are not valid JSON: {clip(str(exc), 200)}"
-    if not isinstance(arguments, dict):
-        return f"Error: tool arguments must be a JSON object, not {type(arguments).__name__}"
-    return arguments
 
 
 class EnvServicer(env_pb2_grpc.EnvServiceServicer):
@@ -97,13 +78,14 @@ class EnvServicer(env_pb2_grpc.EnvServiceServicer):
             task = domain.find_task(ref.split, ref.task_id)
         except (KeyError, DataError) as exc:
             raise NotFound(str(exc.args[0]), reason="TASK_NOT_FOUND", fields=[("task", "unknown task")]) from exc
-        session_id = self.sessions.open(Session(domain), task)
+        session = domain.open_session(task)
+        session_id = self.sessions.open(session, task)
         return env_pb2.OpenSessionResponse(
             session_id=session_id,
             policy=domain.policy,
             tools=_schemas(domain.tool_schemas),
             user_instruction=task.instruction,
-            initial_data_hash=domain.initial_hash,
+            initial_data_hash=session.data_hash(),
             user_tools=_schemas(domain.user_tool_schemas),
         )
 
@@ -141,7 +123,7 @@ class EnvServicer(env_pb2_grpc.EnvServiceServicer):
             response = env_pb2.CallToolResponse(observation=arguments, status=env_pb2.TOOL_CALL_STATUS_ERROR)
         else:
             try:
-                step = live.session.call(call.name, arguments, requestor=call.requestor)
+                step = live.session.domain.call_tool(live.session, call.name, arguments, call.requestor)
             except ToolCrash as exc:
                 log.warning("%s: %s", call.name, exc)
                 response = env_pb2.CallToolResponse(observation=clip(str(exc)), status=env_pb2.TOOL_CALL_STATUS_ABORTED)

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from taumesh.convert import messages_from_proto, score_to_proto, task_ref_from_proto, termination_from_proto
-from taumesh.domains import Catalog, DataError
+from taumesh.domains import Catalog, DataError, EpisodeMismatch
 from taumesh.models import EVALUATED_TERMINATIONS
-from taumesh.rpc.errors import Context, InvalidArgument, NotFound, status_codes
+from taumesh.rpc.errors import Context, FailedPrecondition, InvalidArgument, NotFound, status_codes
 from taumesh.rpc.server import Service
 from taumesh.scorer.v1 import scorer_pb2, scorer_pb2_grpc
 from taumesh.services.scorer.pass_hat_k import MAX_OUTCOMES, Outcome, pass_hat_k
-from taumesh.services.scorer.reward import GoldStates, compute_reward
+from taumesh.services.scorer.reward import GoldStates
 
 
 class ScorerServicer(scorer_pb2_grpc.ScorerServiceServicer):
@@ -35,9 +35,12 @@ class ScorerServicer(scorer_pb2_grpc.ScorerServiceServicer):
                 fields=[("final_data_hash", "required when the episode ended")],
             )
         conversation = messages_from_proto(request.conversation)
-        responses = [m.content for m in conversation if m.role == "assistant" and not m.tool_calls]
         gold_hash = self.gold.hash(domain, ref.split, task)
-        return score_to_proto(compute_reward(task, gold_hash, termination, request.final_data_hash, responses))
+        try:
+            score = domain.score(task, conversation, termination, request.final_data_hash, gold_hash)
+        except EpisodeMismatch as exc:
+            raise FailedPrecondition(str(exc), reason="EPISODE_NOT_REPRODUCIBLE") from exc
+        return score_to_proto(score)
 
     @status_codes
     async def ComputePassHatK(

@@ -7,10 +7,11 @@ and a :class:`Catalog` serves those whose files exist.
 
 from __future__ import annotations
 
+from taumesh.domains._arguments import parse_arguments
 from taumesh.domains._catalog import Catalog, load_domain
 from taumesh.domains._check import CheckReport, TaskCheck, check_domain
 from taumesh.domains._domain import Action, Domain, Task
-from taumesh.domains._errors import BaseDataMutation, DataError, PluginError, ToolCrash
+from taumesh.domains._errors import BaseDataMutation, DataError, EpisodeMismatch, PluginError, ToolCrash
 from taumesh.domains._plugin import DomainPlugin, DomainSpec, StateHasher
 from taumesh.domains._registry import DOMAIN_PATH_ENV, ENTRY_POINT_GROUP, Registry
 from taumesh.domains._session import Session, StepResult
@@ -28,6 +29,7 @@ __all__ = [
     "Domain",
     "DomainPlugin",
     "DomainSpec",
+    "EpisodeMismatch",
     "PluginError",
     "Refusal",
     "Registry",
@@ -41,4 +43,5 @@ __all__ = [
     "ToolCrash",
     "check_domain",
     "load_domain",
+    "parse_arguments",
 ]

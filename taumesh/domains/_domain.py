@@ -3,18 +3,22 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from taumesh.domains._errors import DataError
 from taumesh.domains._plugin import DomainPlugin, StateHasher
 from taumesh.domains._readonly import freeze
-from taumesh.domains._tool import Tool
+from taumesh.domains._tool import Requestor, Tool
+
+if TYPE_CHECKING:
+    from taumesh.domains._session import Session, StepResult
+    from taumesh.models import ChatMessage, Score, Termination
 
 _SHOWN_ERRORS = 5
 _SHOWN_IDS = 5
@@ -42,6 +46,10 @@ class Task(BaseModel):
     actions: list[Action]
     outputs: list[str] = Field(default_factory=list)
     annotator: str | None = None
+
+    def agent_actions(self) -> list[Action]:
+        """The gold actions the agent itself takes, in order (what the oracle agent plays): v1, all of them."""
+        return list(self.actions)
 
 
 def describe_validation_error(error: ValidationError, where: str) -> str:
@@ -100,6 +108,31 @@ class Domain:
             raise DataError(describe_validation_error(exc, where)) from exc
         frozen: Mapping[str, Mapping[str, Any]] = freeze(raw)
         return frozen
+
+    def open_session(self, task: Task) -> Session:
+        """A fresh session in ``task``'s initial state (the plugin's :meth:`~DomainPlugin.open_session`)."""
+        return self.spec.open_session(self, task)
+
+    def call_tool(
+        self, session: Session, name: str, arguments: dict[str, Any], requestor: Requestor = "assistant"
+    ) -> StepResult:
+        """One tool call of an episode in ``session`` (the plugin's :meth:`~DomainPlugin.call_tool`)."""
+        return self.spec.call_tool(session, name, arguments, requestor)
+
+    def gold_hash(self, task: Task) -> str:
+        """The data hash ``task``'s gold actions lead to (the plugin's :meth:`~DomainPlugin.gold_hash`)."""
+        return self.spec.gold_hash(self, task)
+
+    def score(
+        self,
+        task: Task,
+        conversation: Sequence[ChatMessage],
+        termination: Termination,
+        final_hash: str,
+        gold_hash: str,
+    ) -> Score:
+        """An episode's reward and checks (the plugin's :meth:`~DomainPlugin.score`)."""
+        return self.spec.score(self, task, conversation, termination, final_hash, gold_hash)
 
     @cached_property
     def hasher(self) -> StateHasher:

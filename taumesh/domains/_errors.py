@@ -22,6 +22,10 @@ class ToolCrash(Exception):
     """
 
 
+class EpisodeMismatch(Exception):
+    """A recorded episode cannot be reproduced: replaying its tool calls does not reach the state the env reported."""
+
+
 class BaseDataMutation(ToolCrash):
     """A tool tried to change data it may not change: a domain bug, never an observation for the agent.
 

@@ -5,12 +5,17 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import BaseModel
 
 from taumesh.domains._hashing import DataHasher
-from taumesh.domains._tool import Tool
+from taumesh.domains._tool import Requestor, Tool
+
+if TYPE_CHECKING:
+    from taumesh.domains._domain import Domain, Task
+    from taumesh.domains._session import Session, StepResult
+    from taumesh.models import ChatMessage, Score, Termination
 
 
 class DomainLayout(Protocol):
@@ -89,6 +94,45 @@ class DomainPlugin:
     def data_dir(self, default_data_dir: Path) -> Path:
         """Where this domain's files are: its own folder, or ``<default_data_dir>/<name>``."""
         return self.own_data if self.own_data is not None else Path(default_data_dir) / self.name
+
+    # The episode hooks: what the services ask of a domain. The defaults are τ-bench v1's.
+
+    def open_session(self, domain: Domain, task: Task) -> Session:
+        """A fresh session in ``task``'s initial state (v1: the base data)."""
+        from taumesh.domains._session import Session
+
+        return Session(domain)
+
+    def call_tool(
+        self, session: Session, name: str, arguments: dict[str, Any], requestor: Requestor = "assistant"
+    ) -> StepResult:
+        """One tool call of an episode, as the benchmark's env runs it (v1: ``Env.step``)."""
+        return session.call(name, arguments, requestor)
+
+    def gold_hash(self, domain: Domain, task: Task) -> str:
+        """The data hash the task's gold actions lead to (v1: replayed from the base data)."""
+        from taumesh.domains._reward import v1_gold_hash
+
+        return v1_gold_hash(domain, task)
+
+    def score(
+        self,
+        domain: Domain,
+        task: Task,
+        conversation: Sequence[ChatMessage],
+        termination: Termination,
+        final_hash: str,
+        gold_hash: str,
+    ) -> Score:
+        """The reward of an episode and its checks (v1: ``calculate_reward``).
+
+        ``conversation`` is the episode as the orchestrator recorded it, ``final_hash`` the env's
+        final data hash, ``gold_hash`` this plugin's :meth:`gold_hash` of the task.
+        """
+        from taumesh.domains._reward import compute_reward
+
+        responses = [m.content for m in conversation if m.role == "assistant" and not m.tool_calls]
+        return compute_reward(task, gold_hash, termination, final_hash, responses)
 
 
 DomainSpec = DomainPlugin

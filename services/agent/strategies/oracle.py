@@ -1,4 +1,4 @@
-"""The oracle: replays the task's gold actions, then tells the user the required outputs. No LLM.
+"""The oracle: replays the gold actions the agent itself takes, then tells the user the required outputs. No LLM.
 
 It looks the task up itself from the episode's task reference: gold actions never travel over the
 wire. Stateless: the number of tool calls already in the conversation says which action is next.
@@ -30,8 +30,9 @@ class OracleAgent:
         except (KeyError, DataError) as exc:
             raise NotFound(str(exc.args[0]), reason="TASK_NOT_FOUND") from exc
         done = sum(len(m.tool_calls) for m in turn.conversation if m.role == "assistant")
-        if done < len(task.actions):
-            action = task.actions[done]
+        actions = task.agent_actions()
+        if done < len(actions):
+            action = actions[done]
             call = ToolCall(id=f"oracle_{done}", name=action.name, arguments=json.dumps(action.kwargs))
             return AgentReply(message=ChatMessage(role="assistant", tool_calls=[call]))
         text = " ".join(task.outputs) if task.outputs else CLOSING_LINE

@@ -14,7 +14,11 @@ from taumesh.domains.tau2._hash import Tau2Hasher
 from taumesh.domains.tau2._source_models import DB
 
 if TYPE_CHECKING:
-    from taumesh.domains._session import Session
+    from taumesh.domains._domain import Domain, Task
+    from taumesh.domains._session import Session, StepResult
+    from taumesh.domains._tool import Requestor
+    from taumesh.domains.tau2._tasks import Tau2Task
+    from taumesh.models import ChatMessage, Score, Termination
 
 TAU2_SPLITS = ("base", "train", "test")
 """τ²'s split names for airline, retail and mock, ``base`` (every task) first: the default."""
@@ -66,3 +70,44 @@ class Tau2Plugin(DomainPlugin):
             if candidate.name == name:
                 return candidate
         return None
+
+    def _task(self, task: Task) -> Tau2Task:
+        from taumesh.domains.tau2._tasks import Tau2Task
+
+        if not isinstance(task, Tau2Task):
+            raise TypeError(f"{self.name} needs a τ² task, got {type(task).__name__}")
+        return task
+
+    def open_session(self, domain: Domain, task: Task) -> Session:
+        """τ²'s ``set_state``: initialization data and actions, then the message history's tool calls."""
+        from taumesh.domains.tau2._state import open_session
+
+        return open_session(domain, self._task(task))
+
+    def call_tool(
+        self, session: Session, name: str, arguments: dict[str, Any], requestor: Requestor = "assistant"
+    ) -> StepResult:
+        """τ²'s ``get_response``: the call, then ``sync_tools``."""
+        from taumesh.domains.tau2._state import call_tool
+
+        return call_tool(session, name, arguments, requestor)
+
+    def gold_hash(self, domain: Domain, task: Task) -> str:
+        """τ²'s evaluator gold env: every gold action from the initial state, errors ignored, no sync between."""
+        from taumesh.domains.tau2._reward import gold_hash
+
+        return gold_hash(domain, self._task(task))
+
+    def score(
+        self,
+        domain: Domain,
+        task: Task,
+        conversation: Sequence[ChatMessage],
+        termination: Termination,
+        final_hash: str,
+        gold_hash: str,
+    ) -> Score:
+        """τ²'s ``evaluate_simulation`` on the replayed episode, as checks."""
+        from taumesh.domains.tau2._reward import score_episode
+
+        return score_episode(domain, self._task(task), conversation, termination, final_hash, gold_hash)

@@ -13,11 +13,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from taumesh.domains._arguments import parse_arguments
 from taumesh.domains._domain import Domain
+from taumesh.domains._errors import EpisodeMismatch
 from taumesh.domains._session import Session
-from taumesh.domains.tau2._state import open_session, run_function
+from taumesh.domains.tau2._state import call_tool, open_session, run_function
 from taumesh.domains.tau2._tasks import Tau2Task
-from taumesh.models import EVALUATED_TERMINATIONS, ChatMessage, RewardBasis, RewardCheck, Score, Termination
+from taumesh.models import (
+    EVALUATED_TERMINATIONS,
+    ChatMessage,
+    GoldAction,
+    RewardBasis,
+    RewardCheck,
+    Score,
+    Termination,
+)
 
 _ENV_BASES: frozenset[RewardBasis] = frozenset({"DB", "ENV_ASSERTION"})
 
@@ -190,3 +200,52 @@ def _history_calls(task: Tau2Task) -> list[ChatMessage]:
         for message in messages
         if message.role in ("assistant", "user") and message.tool_calls
     ]
+
+
+def replay(domain: Domain, task: Tau2Task, conversation: Sequence[ChatMessage]) -> Session:
+    """τ²'s predicted env: the task's initial state, then every tool call the episode ran, in order.
+
+    A call is replayed as the orchestrator ran it: not when its id is empty or was already used, nor
+    when its arguments are not a JSON object (the env answered those without running anything).
+    """
+    session = open_session(domain, task)
+    seen: set[str] = set()
+    for message in conversation:
+        if message.role not in ("assistant", "user"):
+            continue
+        for call in message.tool_calls:
+            if not call.id or call.id in seen:
+                continue
+            seen.add(call.id)
+            arguments = parse_arguments(call.arguments)
+            if isinstance(arguments, dict):
+                call_tool(session, call.name, arguments, call.requestor)
+    return session
+
+
+def score_episode(
+    domain: Domain,
+    task: Tau2Task,
+    conversation: Sequence[ChatMessage],
+    termination: Termination,
+    final_hash: str,
+    gold: str,
+) -> Score:
+    """τ²'s reward of a recorded episode, evaluated on its replay (as τ²'s evaluator does).
+
+    The replay must reach the env's ``final_hash`` (when given): else :class:`EpisodeMismatch`, as τ²
+    raises when a replayed output differs from the recorded one.
+    """
+    gold_actions = [GoldAction(name=action.name, kwargs=action.arguments) for action in task.gold_actions]
+    outputs = list(task.outputs)
+    if termination not in EVALUATED_TERMINATIONS:
+        reward = evaluate(domain, task, Session(domain), conversation, termination, known_gold_hash=gold)
+    else:
+        session = replay(domain, task, conversation)
+        if final_hash and session.data_hash() != final_hash:
+            raise EpisodeMismatch(
+                f"replaying the episode's tool calls on {domain.name} task {task.id!r} does not reach the final state "
+                "the env reported"
+            )
+        reward = evaluate(domain, task, session, conversation, termination, known_gold_hash=gold)
+    return reward.score().model_copy(update={"gold_actions": gold_actions, "required_outputs": outputs})

@@ -8,6 +8,7 @@ scripted user, ``check_domain``) works on it unchanged. Unknown keys are ignored
 from __future__ import annotations
 
 import json
+import textwrap
 from pathlib import Path
 from typing import Any, Literal
 
@@ -97,6 +98,34 @@ class InitialState(BaseModel):
     message_history: list[HistoryMessage] | None = None
 
 
+_INSTRUCTION_PARTS = (
+    ("reason_for_call", "Reason for call:"),
+    ("known_info", "Known info:"),
+    ("unknown_info", "Unknown info:"),
+    ("task_instructions", "Task instructions:"),
+)
+
+
+def _indented(text: Any) -> str:
+    return textwrap.indent(text if isinstance(text, str) else json.dumps(text), "\t")
+
+
+def render_user_scenario(scenario: dict[str, Any]) -> str:
+    """The user scenario as text, as τ²'s ``str(UserScenario)`` gives it to the user simulator."""
+    lines = []
+    if scenario.get("persona") is not None:
+        lines += ["Persona:", _indented(scenario["persona"])]
+    instructions = scenario.get("instructions", "")
+    if isinstance(instructions, dict):
+        parts = [f"Domain: {instructions.get('domain', '')}"]
+        for key, title in _INSTRUCTION_PARTS:
+            if instructions.get(key) is not None:
+                parts += [title, _indented(instructions[key])]
+        instructions = "\n".join(parts)
+    lines += ["Instructions:", _indented(instructions)]
+    return "\n".join(lines)
+
+
 class Tau2Task(Task):
     """A τ² task; the v1 fields are derived from it (see the module docstring)."""
 
@@ -115,14 +144,17 @@ class Tau2Task(Task):
         task = cls.model_validate(record)
         criteria = task.evaluation_criteria
         gold = (criteria.actions or []) if criteria is not None else []
-        instructions = task.user_scenario.get("instructions", "")
         return task.model_copy(
             update={
                 "actions": [Action(name=action.name, kwargs=action.arguments) for action in gold],
                 "outputs": list(criteria.communicate_info or []) if criteria is not None else [],
-                "instruction": instructions if isinstance(instructions, str) else json.dumps(instructions),
+                "instruction": render_user_scenario(task.user_scenario),
             }
         )
+
+    def agent_actions(self) -> list[Action]:
+        """The gold actions whose requestor is the assistant, in order."""
+        return [Action(name=g.name, kwargs=g.arguments) for g in self.gold_actions if g.requestor == "assistant"]
 
     @property
     def gold_actions(self) -> list[GoldAction]:

@@ -85,7 +85,8 @@ class EnvServicer(env_pb2_grpc.EnvServiceServicer):
             policy=domain.policy,
             tools=_schemas(domain.tool_schemas),
             user_instruction=task.instruction,
-            initial_data_hash=session.data_hash(),
+            # a session that changed no record is the base data, whose hash the domain keeps
+            initial_data_hash=domain.initial_hash if session.copied_records() == 0 else session.data_hash(),
             user_tools=_schemas(domain.user_tool_schemas),
         )
 

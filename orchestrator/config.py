@@ -30,7 +30,8 @@ class RunConfig(BaseModel):
     """One benchmark run: which tasks, how many trials, which agent and user."""
 
     env: str = "retail"
-    task_split: str = "test"
+    task_split: str | None = None
+    """None: the domain's first split (τ-bench's test, τ²'s base), resolved when the run starts."""
     task_ids: list[int] | None = None
     start_index: int = 0
     end_index: int = -1

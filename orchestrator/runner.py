@@ -8,6 +8,7 @@ import random
 from collections import Counter
 from collections.abc import Iterable
 from datetime import datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -121,6 +122,7 @@ async def play(
     unexpected exception becomes the episode's error entry. ``recorded`` is added to the result's ``info``.
     All attempts share one trace; the result records its id (``info.trace_id``) when tracing is on.
     """
+    assert config.task_split is not None, "the run resolves its split before playing"
     task = TaskRef(domain=config.env, split=config.task_split, task_id=summary.task_id)
     task_id = results_task_id(summary.task_id)
     attempt = 0
@@ -281,6 +283,18 @@ async def run_benchmark(
     return summary
 
 
+async def first_split(clients: ServiceClients, config: RunConfig) -> str:
+    """The domain's first split with data (τ-bench's test, τ²'s base): the split a run takes by default."""
+    listed: env_pb2.ListDomainsResponse = await with_retries(
+        partial(clients.env.ListDomains, env_pb2.ListDomainsRequest(), timeout=config.rpc_timeout)
+    )
+    for domain in listed.domains:
+        if domain.name == config.env and domain.splits:
+            return str(domain.splits[0].name)
+    known = ", ".join(sorted(d.name for d in listed.domains)) or "none"
+    raise ConfigError(f"unknown domain {config.env!r}, or it has no tasks here (domains with data: {known})")
+
+
 async def _run_benchmark(
     config: RunConfig, resume: Path | None, only_errors: bool, console: Console | None
 ) -> RunSummary:
@@ -288,7 +302,9 @@ async def _run_benchmark(
     existing = _existing_results(resume) if resume else []
     async with service_stack(config.addresses, config.data_dir) as clients:
         try:
-            tasks = await list_tasks(clients, config.env, config.task_split, config.rpc_timeout)
+            split = config.task_split or await first_split(clients, config)
+            config = config.model_copy(update={"task_split": split})
+            tasks = await list_tasks(clients, config.env, split, config.rpc_timeout)
         except grpc.aio.AioRpcError as exc:
             if exc.code() in (grpc.StatusCode.NOT_FOUND, grpc.StatusCode.INVALID_ARGUMENT):
                 raise ConfigError(exc.details() or exc.code().name) from exc

@@ -30,7 +30,7 @@ def run_attributes(config: RunConfig) -> dict[str, AttributeValue]:
     """What identifies a run's episodes: domain, split and the two strategies and models."""
     return {
         A.TAUMESH_DOMAIN: config.env,
-        A.TAUMESH_TASK_SPLIT: config.task_split,
+        A.TAUMESH_TASK_SPLIT: config.task_split or "",
         A.TAUMESH_AGENT_STRATEGY: config.agent.strategy,
         A.TAUMESH_AGENT_MODEL: config.agent.model.model,
         A.TAUMESH_USER_STRATEGY: config.user.strategy,

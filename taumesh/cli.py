@@ -71,7 +71,7 @@ def _strategy_choices(side: str) -> str:
 
 
 DOMAIN_HELP = f"Domain: {_domain_choices()}, or one added as a folder plugin (see docs/adding-a-domain.md)."
-SPLIT_HELP = "Task split: test, train or dev (not every domain has all three)."
+SPLIT_HELP = "Task split (default: the domain's first: test for τ-bench's, base for τ²'s)."
 AGENT_STRATEGY_HELP = f"Built-in: {_strategy_choices('agent')} (any the agent knows with --agent-addr)."
 USER_STRATEGY_HELP = f"Built-in: {_strategy_choices('user')}."
 
@@ -179,7 +179,9 @@ def run(
     ctx: typer.Context,
     config_file: ConfigFile = None,
     env: Annotated[str, typer.Option("--env", help=DOMAIN_HELP)] = RUN.env,
-    task_split: Annotated[str, typer.Option("--task-split", "--task_split", help=SPLIT_HELP)] = RUN.task_split,
+    task_split: Annotated[
+        str | None, typer.Option("--task-split", "--task_split", "--task-split-name", help=SPLIT_HELP)
+    ] = RUN.task_split,
     task_ids: Annotated[
         list[int] | None, typer.Option("--task-ids", "--task_ids", help="Run only these task ids (repeatable).")
     ] = RUN.task_ids,

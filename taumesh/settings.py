@@ -66,7 +66,7 @@ class RunSettings(TaumeshSettings):
     """Every option of ``taumesh run`` (τ-bench v1's flags and defaults)."""
 
     env: str = "retail"
-    task_split: str = "test"
+    task_split: str | None = None
     task_ids: list[int] | None = None
     start_index: int = 0
     end_index: int = -1

@@ -46,10 +46,10 @@ def _expected_reward(source_name: str, vector: dict[str, Any]) -> float:
     return reward
 
 
-def _run(log_dir: Path, source_name: str) -> list[dict[str, Any]]:
+def _run(log_dir: Path, source_name: str, split: str | None = "base") -> list[dict[str, Any]]:
+    chosen = ["--task-split", split] if split else []
     result = invoke(
-        "run", "--env", f"tau2-{source_name}", "--task-split", "base", *ORACLE,
-        "--max-concurrency", "4", "--log-dir", log_dir,
+        "run", "--env", f"tau2-{source_name}", *chosen, *ORACLE, "--max-concurrency", "4", "--log-dir", log_dir,
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     results: list[dict[str, Any]] = load_json(results_path(log_dir))
@@ -86,7 +86,8 @@ def test_oracle_run_scores_every_task_as_the_vectors_say(tau2_vectors: Path, tmp
 
 
 def test_the_breakdown_shows_why_a_task_fails(tau2_vectors: Path, tmp_path: Path) -> None:
-    results = _run(tmp_path, "mock")
+    results = _run(tmp_path, "mock", split=None)  # no --task-split: the domain's first split, τ²'s base
+    assert len(results) == 9
     failing = next(r for r in results if r["task_id"] == "update_task_with_history_and_env_assertions")
     checks = failing["info"]["reward_checks"]
     assert failing["info"]["reward_basis"] == ["ENV_ASSERTION"]

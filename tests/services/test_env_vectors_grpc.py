@@ -43,7 +43,7 @@ def test_list_domains_and_tasks(env: EnvClient) -> None:
     from taumesh.env.v1 import env_pb2
 
     domains = {d.name: d for d in env.stub.ListDomains(env_pb2.ListDomainsRequest()).domains}
-    assert set(domains) == {"retail", "airline"}
+    assert {"retail", "airline"} <= set(domains)  # τ² domains join them when their data is fetched
     assert {s.name: s.task_count for s in domains["retail"].splits} == {"test": 115, "train": 500, "dev": 20}
     assert {s.name: s.task_count for s in domains["airline"].splits} == {"test": 50}
     assert list(domains["retail"].terminate_tools) == ["transfer_to_human_agents"]

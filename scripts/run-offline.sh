@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# The main job: an offline benchmark run (oracle agent, scripted user) of τ-bench retail test, all four
-# services started in-process on loopback gRPC. Installs what it needs. Extra flags go to `taumesh run`.
+# The main job: an offline benchmark run (oracle agent, scripted user) of τ²-bench retail, all four services
+# started in-process on loopback gRPC. Installs what it needs and fetches τ²'s data once (taumesh data fetch tau2).
+# Extra flags go to `taumesh run` (for example --env tau2-airline, or --env retail --data-dir DIR for τ-bench v1).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 source "$ROOT/scripts/bootstrap.sh" base
-DATA_DIR="${TAUMESH_DATA_DIR:-$ROOT/../shared/taubench_v1}"
-exec taumesh run --env retail --task-split test --agent-strategy oracle --user-strategy scripted \
-  --data-dir "$DATA_DIR" --max-concurrency 8 --log-dir "$ROOT/results" "$@"
+taumesh data fetch tau2
+exec taumesh run --env tau2-retail --agent-strategy oracle --user-strategy scripted \
+  --max-concurrency 8 --log-dir "$ROOT/results" "$@"

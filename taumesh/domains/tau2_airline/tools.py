@@ -11,7 +11,6 @@ from functools import cache
 from typing import Any
 
 from taumesh.domains._tool import Data, Tool
-from taumesh.domains.common_tools import _check_powers
 from taumesh.domains.tau2 import (
     ModelDump,
     domain_data,
@@ -22,10 +21,10 @@ from taumesh.domains.tau2 import (
     tau2_tool,
     to_json_str,
 )
+from taumesh.domains.tau2._common_tools import calculate_tool, transfer_tool
 from taumesh.domains.tau2._source_tools import literal_calls
 
 _TOOLKIT = "AirlineTools"
-_CALCULATOR_CHARACTERS = set("0123456789+-*/(). ")
 _NOW = "2024-05-15T15:00:00"
 _NEW_RESERVATION_IDS = ("HATHAT", "HATHAU", "HATHAV")
 _NEW_PAYMENT_IDS = (3221322, 3221323, 3221324)
@@ -209,18 +208,6 @@ class BookReservation(Tool):
 
 
 @tau2_tool(_TOOLKIT)
-class Calculate(Tool):
-    name = "calculate"
-
-    @staticmethod
-    def invoke(data: Data, expression: str) -> str:
-        if not all(char in _CALCULATOR_CHARACTERS for char in expression):
-            raise ValueError("Invalid characters in expression")
-        _check_powers(expression)
-        return str(round(float(eval(expression, {"__builtins__": None}, {})), 2))  # noqa: S307 - characters checked
-
-
-@tau2_tool(_TOOLKIT)
 class CancelReservation(Tool):
     name = "cancel_reservation"
     writes = True
@@ -313,15 +300,6 @@ class SendCertificate(Tool):
                 )
                 return f"Certificate {payment_id} added to user {user_id} with amount {amount}."
         raise ValueError("Too many certificates")
-
-
-@tau2_tool(_TOOLKIT)
-class TransferToHumanAgents(Tool):
-    name = "transfer_to_human_agents"
-
-    @staticmethod
-    def invoke(data: Data, summary: str) -> str:
-        return "Transfer successful"
 
 
 @tau2_tool(_TOOLKIT)
@@ -418,6 +396,9 @@ class GetFlightStatus(Tool):
     def invoke(data: Data, flight_number: str, date: str) -> str:
         return str(_flight_instance(data, flight_number, date)["status"])
 
+
+Calculate = calculate_tool(_TOOLKIT)
+TransferToHumanAgents = transfer_tool(_TOOLKIT)
 
 TOOLS: tuple[type[Tool], ...] = (
     BookReservation,

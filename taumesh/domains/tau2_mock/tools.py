@@ -6,6 +6,7 @@ from typing import Any
 
 from taumesh.domains._tool import Data, Tool
 from taumesh.domains.tau2 import ModelDump, dump_json, record_model, tau2_tool, to_json_str
+from taumesh.domains.tau2._common_tools import transfer_tool
 
 _TOOLKIT = "MockTools"
 
@@ -53,15 +54,6 @@ class UpdateTaskStatus(Tool):
 
 
 @tau2_tool(_TOOLKIT)
-class TransferToHumanAgents(Tool):
-    name = "transfer_to_human_agents"
-
-    @staticmethod
-    def invoke(data: Data, summary: str) -> str:
-        return "Transfer successful"
-
-
-@tau2_tool(_TOOLKIT)
 class AssertNumberOfTasks(Tool):
     name = "assert_number_of_tasks"
 
@@ -82,6 +74,8 @@ class AssertTaskStatus(Tool):
             raise ValueError(f"Task {task_id} not found")
         return bool(data["tasks"][task_id]["status"] == expected_status)
 
+
+TransferToHumanAgents = transfer_tool(_TOOLKIT)
 
 TOOLS: tuple[type[Tool], ...] = (CreateTask, GetUsers, UpdateTaskStatus, TransferToHumanAgents)
 ENV_FUNCTIONS: tuple[type[Tool], ...] = (AssertNumberOfTasks, AssertTaskStatus)

@@ -12,11 +12,10 @@ import json
 from typing import Any
 
 from taumesh.domains._tool import Data, Tool
-from taumesh.domains.common_tools import _check_powers
 from taumesh.domains.tau2 import ModelDump, dump_json, record_model, tau2_tool, to_json_str
+from taumesh.domains.tau2._common_tools import calculate_tool, transfer_tool
 
 _TOOLKIT = "RetailTools"
-_CALCULATOR_CHARACTERS = set("0123456789+-*/(). ")
 
 
 def _new(model: str, **fields: Any) -> dict[str, Any]:
@@ -77,18 +76,6 @@ def _find_item(order: Any, item_id: str) -> Any:
 
 def _address(**fields: Any) -> dict[str, Any]:
     return _new("UserAddress", **fields)
-
-
-@tau2_tool(_TOOLKIT)
-class Calculate(Tool):
-    name = "calculate"
-
-    @staticmethod
-    def invoke(data: Data, expression: str) -> str:
-        if not all(char in _CALCULATOR_CHARACTERS for char in expression):
-            raise ValueError("Invalid characters in expression")
-        _check_powers(expression)
-        return str(round(float(eval(expression, {"__builtins__": None}, {})), 2))  # noqa: S307 - characters checked
 
 
 @tau2_tool(_TOOLKIT)
@@ -361,14 +348,8 @@ class ReturnDeliveredOrderItems(Tool):
         return to_json_str(ModelDump(order))
 
 
-@tau2_tool(_TOOLKIT)
-class TransferToHumanAgents(Tool):
-    name = "transfer_to_human_agents"
-
-    @staticmethod
-    def invoke(data: Data, summary: str) -> str:
-        return "Transfer successful"
-
+Calculate = calculate_tool(_TOOLKIT)
+TransferToHumanAgents = transfer_tool(_TOOLKIT)
 
 TOOLS: tuple[type[Tool], ...] = (
     Calculate,

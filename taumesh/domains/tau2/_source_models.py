@@ -13,6 +13,9 @@ tool schemas the same ``$defs`` (names, docstrings, field descriptions) as τ²'
 from __future__ import annotations
 
 import ast
+import contextlib
+import datetime
+import enum
 import typing
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -59,8 +62,24 @@ _TYPING: dict[str, Any] = {
     "BaseModel": BaseModel,
     "DB": DB,
     "BaseModelNoExtra": _NoExtra,
+    "Enum": enum.Enum,
+    "datetime": datetime,
 }
-_FIELD_KEYWORDS = {"description", "default", "default_factory", "title", "alias", "examples", "ge", "le", "gt", "lt"}
+_FIELD_KEYWORDS = {
+    "description",
+    "default",
+    "default_factory",
+    "title",
+    "alias",
+    "examples",
+    "ge",
+    "le",
+    "gt",
+    "lt",
+    "validate_default",
+}
+_CONSTRUCTORS = (datetime.date, datetime.datetime, datetime.timedelta)
+"""Calls a default may make besides building a model: τ²'s telecom dates."""
 
 
 class Resolver:
@@ -83,6 +102,11 @@ class Resolver:
             raise SourceError(f"unexpected constant {node.value!r} at line {node.lineno}")
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "typing":
             return self.type_of(ast.Name(id=node.attr, lineno=node.lineno))
+        if isinstance(node, ast.Attribute):
+            owner = self.type_of(node.value)
+            if owner is datetime or (isinstance(owner, type) and issubclass(owner, enum.Enum)):
+                return getattr(owner, node.attr)
+            raise SourceError(f"unsupported attribute {ast.unparse(node)!r} at line {node.lineno}")
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
             return typing.Union[self.type_of(node.left), self.type_of(node.right)]  # noqa: UP007 - built at run time
         if isinstance(node, ast.Subscript):
@@ -106,34 +130,87 @@ class Resolver:
         """``Field(...)`` with literal arguments (``default_factory`` may name a builtin container)."""
         if not (isinstance(node.func, ast.Name) and node.func.id == "Field"):
             raise SourceError(f"unsupported default {ast.unparse(node)!r} at line {node.lineno}")
-        args = [ast.literal_eval(arg) if not _is_ellipsis(arg) else ... for arg in node.args]
+        args = [self.value(arg) if not _is_ellipsis(arg) else ... for arg in node.args]
         kwargs: dict[str, Any] = {}
         for keyword in node.keywords:
             if keyword.arg not in _FIELD_KEYWORDS:
                 raise SourceError(f"unsupported Field argument {keyword.arg!r} at line {node.lineno}")
             if keyword.arg == "default_factory":
-                kwargs["default_factory"] = self.type_of(keyword.value)
+                kwargs["default_factory"] = self.factory(keyword.value)
             else:
-                kwargs[keyword.arg] = ast.literal_eval(keyword.value)
+                kwargs[keyword.arg] = self.value(keyword.value)
         return Field(*args, **kwargs)
+
+    def factory(self, node: ast.expr) -> Any:
+        """A ``default_factory``: a type, or a ``lambda`` whose body :meth:`value` evaluates afresh per call."""
+        if isinstance(node, ast.Lambda):
+            if node.args.args or node.args.vararg or node.args.kwarg or node.args.kwonlyargs:
+                raise SourceError(f"default_factory lambda with arguments at line {node.lineno}")
+            body = node.body
+            return lambda: self.value(body)
+        return self.type_of(node)
+
+    def value(self, node: ast.expr) -> Any:
+        """A default value: literals, containers, enum members, known constants, model and date constructors."""
+        if isinstance(node, ast.Dict):
+            if any(key is None for key in node.keys):
+                raise SourceError(f"dict unpacking in a default at line {node.lineno}")
+            return {self.value(key): self.value(item) for key, item in zip(node.keys, node.values, strict=True)}  # type: ignore[arg-type]
+        if isinstance(node, ast.List | ast.Tuple):
+            items = [self.value(item) for item in node.elts]
+            return items if isinstance(node, ast.List) else tuple(items)
+        if isinstance(node, ast.Name | ast.Attribute):
+            return self.type_of(node)
+        if isinstance(node, ast.Call):
+            callee = self.type_of(node.func)
+            if not (callee in _CONSTRUCTORS or (isinstance(callee, type) and issubclass(callee, BaseModel))):
+                raise SourceError(f"unsupported call {ast.unparse(node)!r} at line {node.lineno}")
+            arguments = [self.value(argument) for argument in node.args]
+            keywords = {keyword.arg: self.value(keyword.value) for keyword in node.keywords if keyword.arg}
+            return callee(*arguments, **keywords)
+        return ast.literal_eval(node)
 
     def default(self, node: ast.expr | None) -> Any:
         """A field's or parameter's default: ``...`` when required."""
         if node is None:
             return ...
-        if isinstance(node, ast.Call):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "Field":
             return self.field(node)
         if _is_ellipsis(node):
             return ...
-        return ast.literal_eval(node)
+        return self.value(node)
 
 
 def _is_ellipsis(node: ast.expr) -> bool:
     return isinstance(node, ast.Constant) and node.value is ...
 
 
-def _model(resolver: Resolver, node: ast.ClassDef) -> type[BaseModel]:
+def _enum(node: ast.ClassDef, bases: tuple[Any, ...]) -> type[enum.Enum]:
+    """``class X(str, Enum)`` with literal members (comments aside, nothing else)."""
+    members = []
+    for statement in node.body:
+        if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+            target = statement.targets[0]
+            if isinstance(target, ast.Name):
+                members.append((target.id, ast.literal_eval(statement.value)))
+                continue
+        if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant):
+            continue  # the docstring
+        raise SourceError(f"enum {node.name} at line {statement.lineno} has a statement that is not a member")
+    mixin = next((base for base in bases if base is not enum.Enum), None)
+    built: type[enum.Enum] = enum.Enum(node.name, members, type=mixin)  # type: ignore[misc]
+    built.__doc__ = ast.get_docstring(node)
+    return built
+
+
+def _class(resolver: Resolver, node: ast.ClassDef) -> type[Any]:
     bases = tuple(resolver.type_of(base) for base in node.bases)
+    if enum.Enum in bases:
+        return _enum(node, bases)
+    return _model(resolver, node, bases)
+
+
+def _model(resolver: Resolver, node: ast.ClassDef, bases: tuple[Any, ...]) -> type[BaseModel]:
     if not all(isinstance(base, type) and issubclass(base, BaseModel) for base in bases):
         raise SourceError(f"class {node.name} at line {node.lineno} is not a pydantic model")
     fields: dict[str, Any] = {}
@@ -160,11 +237,16 @@ def read_models(path: Path, extra_names: Mapping[str, Any] | None = None) -> dic
     defined: dict[str, Any] = {}
     for node in tree.body:
         if isinstance(node, ast.ClassDef):
-            defined[node.name] = resolver.names[node.name] = _model(resolver, node)
+            defined[node.name] = resolver.names[node.name] = _class(resolver, node)
         elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             name = node.targets[0].id
-            if name.isupper() or isinstance(node.value, ast.Call):
-                continue  # constants and calls (paths, loggers) are no types
+            if name.isupper():
+                # a constant a default may use (telecom's DEFAULT_START_DATE); paths and loggers are not
+                with contextlib.suppress(SourceError, ValueError, TypeError):
+                    resolver.names[name] = resolver.value(node.value)
+                continue
+            if isinstance(node.value, ast.Call):
+                continue  # calls (loggers) are no types
             defined[name] = resolver.names[name] = _alias_value(resolver, node.value)
     return defined
 

@@ -118,6 +118,8 @@ class EpisodeOutcome(BaseModel):
     """The check kinds the reward is the product of (others are reported as diagnostics)."""
     gave_up: str = ""
     """Why the agent stopped, when it could not go on (termination ``agent_gave_up``)."""
+    tool_errors: int = 0
+    """Tool results (the agent's and the user's) that were errors."""
 
 
 class EpisodeInterrupted(Exception):
@@ -136,8 +138,12 @@ class EpisodeInterrupted(Exception):
 class _Episode:
     """One episode in progress: the services, the session, the transcript and the running totals."""
 
-    def __init__(self, clients: ServiceClients, config: RunConfig, task: TaskRef, trial: int) -> None:
+    def __init__(
+        self, clients: ServiceClients, config: RunConfig, task: TaskRef, trial: int, max_errors: int | None
+    ) -> None:
         self.clients, self.config, self.task = clients, config, task
+        self.max_errors = max_errors
+        self.tool_errors = 0
         self.context = EpisodeContext(task=task, trial=trial, episode_id=uuid.uuid4().hex)
         self.context_pb = episode_to_proto(self.context)
         self.agent_config = agent_settings_to_proto(config.agent)
@@ -287,8 +293,12 @@ class _Episode:
                 done=status == env_pb2.TOOL_CALL_STATUS_TERMINATED,
                 aborted=status == env_pb2.TOOL_CALL_STATUS_ABORTED,
             )
+        if status == env_pb2.TOOL_CALL_STATUS_ERROR:
+            self.tool_errors += 1  # τ²: every error counts, consecutive or not
         if status == env_pb2.TOOL_CALL_STATUS_ABORTED:
             self.termination = "env_abort"
+        elif self.max_errors is not None and self.tool_errors >= self.max_errors:
+            self.termination = "too_many_errors"  # scored 0, as τ² does
         elif status == env_pb2.TOOL_CALL_STATUS_TERMINATED:
             self.termination = "terminate_tool"
         return ChatMessage(role="tool", content=result.observation, tool_call_id=call.id, name=call.name)
@@ -354,10 +364,16 @@ class _Episode:
             )
 
 
-async def run_episode(clients: ServiceClients, config: RunConfig, task: TaskRef, trial: int) -> EpisodeOutcome:
-    """Play one episode to its end and score it. An infrastructure fault raises :class:`EpisodeInterrupted`."""
+async def run_episode(
+    clients: ServiceClients, config: RunConfig, task: TaskRef, trial: int, max_errors: int | None = None
+) -> EpisodeOutcome:
+    """Play one episode to its end and score it. An infrastructure fault raises :class:`EpisodeInterrupted`.
+
+    With ``max_errors``, the episode ends (termination ``too_many_errors``) at that many tool results that are
+    errors, counted over the whole episode as τ² counts them.
+    """
     started = time.monotonic()
-    episode = _Episode(clients, config, task, trial)
+    episode = _Episode(clients, config, task, trial, max_errors)
     try:
         await episode.open()
         try:
@@ -385,4 +401,5 @@ async def run_episode(clients: ServiceClients, config: RunConfig, task: TaskRef,
         checks=score.checks,
         reward_basis=score.reward_basis,
         gave_up=episode.gave_up,
+        tool_errors=episode.tool_errors,
     )

@@ -65,6 +65,7 @@ class RunResult(BaseModel):
             "reward_checks": [check.model_dump() for check in outcome.checks],
             "termination": outcome.termination,
             "steps": outcome.steps,
+            "tool_errors": outcome.tool_errors,
             "episode_id": outcome.episode_id,
             "final_data_hash": outcome.final_data_hash,
             "duration_s": round(outcome.duration_s, 4),

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from datetime import datetime
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import grpc
 from pydantic import BaseModel
@@ -41,12 +41,40 @@ from taumesh.orchestrator.results import (
     run_fingerprint,
 )
 from taumesh.orchestrator.stack import service_stack
+from taumesh.orchestrator.tau2_results import tau2_path, write_tau2_results
 from taumesh.rpc.errors import clip, error_reason
 from taumesh.scorer.v1 import scorer_pb2
 from taumesh.telemetry import attributes as A
 from taumesh.telemetry import jaeger_url, scrub
 
 log = logging.getLogger(__name__)
+
+
+OutputFormat = Literal["taubench", "tau2", "both"]
+"""Which results files a run writes: τ-bench v1's list, τ²'s ``Results`` document, or both."""
+
+
+class RunOptions(BaseModel):
+    """What a run needs beyond :class:`RunConfig` (τ²'s settings)."""
+
+    max_errors: int | None = None
+    """Tool results that are errors an episode may have, cumulative (τ²'s rule); None: no limit."""
+    tau2_trial_seeds: bool = False
+    """Give each trial τ²'s seed: ``random.seed(seed)`` then ``randint(0, 1_000_000)`` per trial."""
+    output_format: OutputFormat = "taubench"
+
+
+def trial_seeds(seed: int, num_trials: int) -> list[int]:
+    """τ²'s per-trial seeds (its run.py): ``random.seed(seed)``, then one ``randint(0, 1000000)`` per trial."""
+    rng = random.Random(seed)
+    return [rng.randint(0, 1_000_000) for _ in range(num_trials)]
+
+
+def with_seed(config: RunConfig, seed: int) -> RunConfig:
+    """``config`` whose agent and user models get ``seed`` (τ² passes each trial's seed to both LLMs)."""
+    agent = config.agent.model_copy(update={"model": config.agent.model.model_copy(update={"seed": seed})})
+    user = config.user.model_copy(update={"model": config.user.model.model_copy(update={"seed": seed})})
+    return config.model_copy(update={"agent": agent, "user": user})
 
 
 class ConfigError(Exception):
@@ -115,6 +143,7 @@ async def play(
     summary: env_pb2.TaskSummary,
     trial: int,
     recorded: dict[str, Any] | None = None,
+    options: RunOptions | None = None,
 ) -> RunResult:
     """One episode, attempted up to ``max_episode_attempts`` times (with backoff) while the infrastructure fails it.
 
@@ -123,6 +152,9 @@ async def play(
     All attempts share one trace; the result records its id (``info.trace_id``) when tracing is on.
     """
     assert config.task_split is not None, "the run resolves its split before playing"
+    options = options or RunOptions()
+    seed = trial_seeds(config.seed, trial + 1)[trial] if options.tau2_trial_seeds else config.seed
+    config = with_seed(config, seed) if options.tau2_trial_seeds else config
     task = TaskRef(domain=config.env, split=config.task_split, task_id=summary.task_id)
     task_id = results_task_id(summary.task_id)
     attempt = 0
@@ -133,7 +165,7 @@ async def play(
             nonlocal attempt, lost_agent, lost_user
             attempt += 1
             try:
-                return await run_episode(clients, config, task, trial)
+                return await run_episode(clients, config, task, trial, options.max_errors)
             except EpisodeInterrupted as interrupted:
                 lost_agent += interrupted.agent_usage
                 lost_user += interrupted.user_usage
@@ -170,6 +202,7 @@ async def play(
             cause = scrub(clip(f"{type(exc).__name__}: {exc}", 1000))
             result = RunResult.from_error(task_id, trial, EpisodeError(kind="internal", cause=cause, attempts=attempt))
         result.info.update(recorded or {})
+        result.info["seed"] = seed
         if lost_agent.calls or lost_user.calls:
             result.info["interrupted_attempts_usage"] = {
                 "agent": lost_agent.model_dump(),
@@ -262,7 +295,11 @@ async def compute_pass_hat_k(
 
 
 async def run_benchmark(
-    config: RunConfig, resume: Path | None = None, only_errors: bool = False, console: Console | None = None
+    config: RunConfig,
+    resume: Path | None = None,
+    only_errors: bool = False,
+    console: Console | None = None,
+    options: RunOptions | None = None,
 ) -> RunSummary:
     """Run the benchmark that ``config`` describes; ``resume`` continues an earlier results file.
 
@@ -270,7 +307,7 @@ async def run_benchmark(
     with ``only_errors`` it reruns just the episodes the file records as infrastructure errors.
     """
     with tracing.run_span(config) as span:
-        summary = await _run_benchmark(config, resume, only_errors, console)
+        summary = await _run_benchmark(config, resume, only_errors, console, options or RunOptions())
         if span.is_recording():
             span.set_attributes(
                 {
@@ -296,7 +333,7 @@ async def first_split(clients: ServiceClients, config: RunConfig) -> str:
 
 
 async def _run_benchmark(
-    config: RunConfig, resume: Path | None, only_errors: bool, console: Console | None
+    config: RunConfig, resume: Path | None, only_errors: bool, console: Console | None, options: RunOptions
 ) -> RunSummary:
     console = console or Console(stderr=True)
     existing = _existing_results(resume) if resume else []
@@ -346,7 +383,7 @@ async def _run_benchmark(
 
         async def one(index: int, trial: int, bar: object) -> None:
             async with semaphore:
-                result = await play(clients, config, tasks[index], trial, recorded)
+                result = await play(clients, config, tasks[index], trial, recorded, options)
             results.add(result)
             progress.advance(bar)  # type: ignore[arg-type]
 
@@ -358,6 +395,12 @@ async def _run_benchmark(
                 results.flush()  # also when interrupted: what finished is kept for --resume
 
         pass_k, average = await compute_pass_hat_k(clients, config, results.results)
+    if options.output_format != "taubench":
+        document = tau2_path(path)
+        write_tau2_results(document, config, results.results, options.max_errors)
+        if options.output_format == "tau2" and not any(r.is_error for r in results.results):
+            path.unlink()  # nothing left to retry: τ²'s document is the run's one file
+            path = document
     return RunSummary(results_path=path, results=results.results, pass_hat_k=pass_k, average_reward=average)
 
 

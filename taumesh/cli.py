@@ -25,6 +25,7 @@ from taumesh.commands.domain import domain_app
 from taumesh.domains import DataError
 from taumesh.models import ModelSettings
 from taumesh.orchestrator.config import DEFAULT_DATA_DIR, RunConfig, ServiceAddresses
+from taumesh.orchestrator.runner import OutputFormat
 from taumesh.settings import (
     RunSettings,
     ServeSettings,
@@ -179,6 +180,10 @@ def run(
     ctx: typer.Context,
     config_file: ConfigFile = None,
     env: Annotated[str, typer.Option("--env", help=DOMAIN_HELP)] = RUN.env,
+    domain: Annotated[
+        str | None,
+        typer.Option("--domain", help="τ²'s spelling of a τ² domain: airline, retail, telecom, mock (= --env tau2-…)."),
+    ] = RUN.domain,
     task_split: Annotated[
         str | None, typer.Option("--task-split", "--task_split", "--task-split-name", help=SPLIT_HELP)
     ] = RUN.task_split,
@@ -191,18 +196,22 @@ def run(
     agent_strategy: Annotated[
         str, typer.Option("--agent-strategy", "--agent_strategy", help=AGENT_STRATEGY_HELP)
     ] = RUN.agent_strategy,
-    model: Annotated[str, typer.Option("--model", help="The agent's model.")] = RUN.model,
+    model: Annotated[
+        str, typer.Option("--model", "--agent-llm", help="The agent's model (litellm's provider/model form too).")
+    ] = RUN.model,
     model_provider: Annotated[str, typer.Option("--model-provider", "--model_provider")] = RUN.model_provider,
     user_strategy: Annotated[
         str, typer.Option("--user-strategy", "--user_strategy", help=USER_STRATEGY_HELP)
     ] = RUN.user_strategy,
-    user_model: Annotated[str, typer.Option("--user-model", "--user_model")] = RUN.user_model,
+    user_model: Annotated[str, typer.Option("--user-model", "--user_model", "--user-llm")] = RUN.user_model,
     user_model_provider: Annotated[
         str, typer.Option("--user-model-provider", "--user_model_provider")
     ] = RUN.user_model_provider,
     temperature: Annotated[float, typer.Option("--temperature")] = RUN.temperature,
     max_concurrency: Annotated[int, typer.Option("--max-concurrency", "--max_concurrency")] = RUN.max_concurrency,
-    seed: Annotated[int, typer.Option("--seed")] = RUN.seed,
+    seed: Annotated[
+        int | None, typer.Option("--seed", help="Default: 300 for τ² (per-trial seeds as τ² derives them), else 10.")
+    ] = RUN.seed,
     shuffle: Annotated[int, typer.Option("--shuffle", help="1: shuffle task order within each trial.")] = int(
         RUN.shuffle
     ),
@@ -240,7 +249,20 @@ def run(
     resume: Annotated[
         Path | None, typer.Option("--resume", help="Continue this results file: rerun what it lacks or errored.")
     ] = RUN.resume,
-    max_steps: Annotated[int, typer.Option("--max-steps", "--max_steps")] = RUN.max_steps,
+    max_steps: Annotated[
+        int | None, typer.Option("--max-steps", "--max_steps", help="Default: 200 for τ² domains, 30 for τ-bench.")
+    ] = RUN.max_steps,
+    max_errors: Annotated[
+        int | None,
+        typer.Option("--max-errors", help="End an episode at this many tool errors (default: 10 for τ², no limit)."),
+    ] = RUN.max_errors,
+    num_tasks: Annotated[int | None, typer.Option("--num-tasks", help="Only the first N selected tasks.")] = (
+        RUN.num_tasks
+    ),
+    output_format: Annotated[
+        OutputFormat,
+        typer.Option("--output-format", help="taubench: τ-bench's list; tau2: τ²'s Results document; both."),
+    ] = RUN.output_format,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = RUN.quiet,
 ) -> None:
     """Run tasks × trials of a domain and write τ-bench's results file.
@@ -273,7 +295,15 @@ def run(
     try:
         with granted(_run_grants(config)):
             only_errors = settings.retry_errors is not None
-            summary = asyncio.run(run_benchmark(config, resume=resume_from, only_errors=only_errors, console=console))
+            summary = asyncio.run(
+                run_benchmark(
+                    config,
+                    resume=resume_from,
+                    only_errors=only_errors,
+                    console=console,
+                    options=settings.run_options(),
+                )
+            )
     except (ConfigError, DataError, SecurityError) as exc:  # SecurityError: unusable TAUMESH_TLS_*/TOKEN settings
         console.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(2) from exc

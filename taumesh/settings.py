@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, TypeVar, cast
 
 import yaml
-from pydantic import Field, SecretStr, ValidationError
+from pydantic import Field, SecretStr, ValidationError, model_validator
 from pydantic_core import ErrorDetails
 from pydantic_settings import (
     BaseSettings,
@@ -29,6 +29,7 @@ from pydantic_settings import (
 
 from taumesh.models import AgentSettings, ModelSettings, UserSettings
 from taumesh.orchestrator.config import CACHE_DATA_DIR, MAX_NUM_STEPS, RunConfig, ServiceAddresses
+from taumesh.orchestrator.runner import OutputFormat, RunOptions
 from taumesh.rpc.security import SecurityError, ServerSecurity, read_token
 from taumesh.services.env.sessions import DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_SESSIONS
 
@@ -62,10 +63,39 @@ class TaumeshSettings(BaseSettings):
         return f"{ENV_PREFIX}{field.upper()}"
 
 
+TAU2_PREFIX = "tau2-"
+"""τ²'s domains are named ``tau2-<τ²'s name>`` here (``tau2-airline``), beside τ-bench v1's ``airline``."""
+TAU2_MAX_STEPS = 200
+"""τ²'s step limit (its ``--max-steps`` default), which counts agent, user and tool turns."""
+TAU2_MAX_ERRORS = 10
+"""τ²'s ``--max-errors`` default: tool results that are errors, counted over the whole episode."""
+TAU2_SEED = 300
+"""τ²'s ``--seed`` default."""
+TAU_BENCH_SEED = 10
+"""τ-bench v1's ``--seed`` default."""
+
+
+def is_tau2(env: str) -> bool:
+    """Whether ``env`` names one of τ²'s domains (whose defaults are τ²'s)."""
+    return env.startswith(TAU2_PREFIX)
+
+
+def tau2_env(domain: str) -> str:
+    """The env name of τ²'s ``--domain`` (``airline`` → ``tau2-airline``; a ``tau2-`` name stays as it is)."""
+    return domain if is_tau2(domain) else f"{TAU2_PREFIX}{domain}"
+
+
 class RunSettings(TaumeshSettings):
-    """Every option of ``taumesh run`` (τ-bench v1's flags and defaults)."""
+    """Every option of ``taumesh run``: τ-bench v1's flags and defaults, and τ²'s where they differ.
+
+    Defaults that depend on the domain are None here and resolved by :meth:`resolve_defaults`: a τ² domain
+    (``tau2-*``) gets τ²'s 200 steps, 10 errors and seed 300; a τ-bench domain v1's 30 steps, no error limit and
+    seed 10.
+    """
 
     env: str = "retail"
+    domain: str | None = None
+    """τ²'s ``--domain``: its name for a τ² domain (``airline``, ``telecom``, …), run as ``tau2-<name>``."""
     task_split: str | None = None
     task_ids: list[int] | None = None
     start_index: int = 0
@@ -79,7 +109,8 @@ class RunSettings(TaumeshSettings):
     user_model_provider: str = ""
     temperature: float = 0.0
     max_concurrency: int = Field(default=1, ge=1)
-    seed: int = 10
+    seed: int | None = None
+    """None: τ²'s 300 for a τ² domain (each trial's seed derived from it as τ² does), τ-bench's 10 otherwise."""
     shuffle: bool = False
     log_dir: Path = Path("results")
     few_shot_displays_path: str = ""
@@ -93,17 +124,48 @@ class RunSettings(TaumeshSettings):
     otlp_endpoint: str | None = None
     retry_errors: Path | None = None
     resume: Path | None = None
-    max_steps: int = Field(default=MAX_NUM_STEPS, ge=1)
+    max_steps: int | None = Field(default=None, ge=1)
+    """None: 200 for a τ² domain, 30 for a τ-bench one."""
+    max_errors: int | None = Field(default=None, ge=1)
+    """Tool results that are errors an episode may have (cumulative); None: 10 for τ², no limit for τ-bench."""
+    num_tasks: int | None = Field(default=None, ge=1)
+    """τ²'s ``--num-tasks``: only the first N tasks of the selection."""
+    output_format: OutputFormat = "taubench"
     quiet: bool = False
 
+    @model_validator(mode="after")
+    def resolve_defaults(self) -> RunSettings:
+        """τ²'s ``--domain`` chooses the env; the step, error and seed defaults follow the domain."""
+        if self.domain is not None:
+            wanted = tau2_env(self.domain)
+            if "env" in self.model_fields_set and self.env != wanted:
+                raise ValueError(f"--domain {self.domain} and --env {self.env} name different domains")
+            self.env = wanted
+        tau2 = is_tau2(self.env)
+        if self.max_steps is None:
+            self.max_steps = TAU2_MAX_STEPS if tau2 else MAX_NUM_STEPS
+        if self.max_errors is None and tau2:
+            self.max_errors = TAU2_MAX_ERRORS
+        if self.seed is None:
+            self.seed = TAU2_SEED if tau2 else TAU_BENCH_SEED
+        return self
+
     def run_config(self) -> RunConfig:
-        """The orchestrator's view of these settings."""
+        """The orchestrator's view of these settings (:meth:`run_options` holds the rest)."""
+        assert self.seed is not None and self.max_steps is not None, "resolved by resolve_defaults"
+        task_ids, end_index = self.task_ids or None, self.end_index
+        if self.num_tasks is not None:  # τ² takes the first N of the tasks it would run
+            if task_ids:
+                task_ids = task_ids[: self.num_tasks]
+            else:
+                last = self.start_index + self.num_tasks
+                end_index = last if end_index == -1 else min(end_index, last)
         return RunConfig(
             env=self.env,
             task_split=self.task_split,
-            task_ids=self.task_ids or None,
+            task_ids=task_ids,
             start_index=self.start_index,
-            end_index=self.end_index,
+            end_index=end_index,
             num_trials=self.num_trials,
             agent=AgentSettings(
                 strategy=self.agent_strategy,
@@ -138,6 +200,14 @@ class RunSettings(TaumeshSettings):
             # a live progress bar would garble what a person playing the user types
             show_progress=not self.quiet and self.user_strategy != "human",
             otlp_endpoint=self.otlp_endpoint,
+        )
+
+    def run_options(self) -> RunOptions:
+        """What the run needs beyond :class:`RunConfig`: τ²'s error limit, per-trial seeds and output format."""
+        return RunOptions(
+            max_errors=self.max_errors,
+            tau2_trial_seeds=is_tau2(self.env),
+            output_format=self.output_format,
         )
 
 
@@ -216,7 +286,9 @@ def _describe(
     error: ErrorDetails, settings_cls: type[TaumeshSettings], flags: Mapping[str, Any], config_file: Path | None
 ) -> str:
     """One line: where the bad setting came from, its name, and what is wrong with it."""
-    field = str(error["loc"][0]) if error["loc"] else ""
+    if not error["loc"]:  # a rule between settings (resolve_defaults)
+        return str(error["msg"]).removeprefix("Value error, ")
+    field = str(error["loc"][0])
     path = ".".join(str(part) for part in error["loc"])
     if error["type"] == "extra_forbidden":  # only the file can hold keys that are not fields
         close = difflib.get_close_matches(field, settings_cls.model_fields, n=1)

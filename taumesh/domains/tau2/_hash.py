@@ -4,13 +4,18 @@
 that dump already (normalised by the rebuilt models), so the text is ``json.dumps`` of the session's
 tables; the text of every base record is rendered once per process, and a session re-renders only
 the records it changed.
+
+Telecom's tables are lists: the session keeps them as tables keyed by position (``"0"``, ``"1"``, …)
+and they are rendered as JSON arrays in table order. Its user database (the phone) is one more
+table, ``user_table``, whose records are the user database's fields; it is hashed on its own, as τ²'s
+``get_user_db_hash``, and a session's hash is then ``"<agent hash>:<user hash>"``.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from taumesh.domains._cow import CowTable
@@ -28,32 +33,64 @@ def _object(members: list[str]) -> str:
 class Tau2Hasher:
     """Hashes a session's data as τ²'s ``get_db_hash``, reusing the text of records left untouched."""
 
-    def __init__(self, base: Mapping[str, Any]) -> None:
+    def __init__(
+        self, base: Mapping[str, Any], list_tables: Collection[str] = (), user_table: str | None = None
+    ) -> None:
+        self._lists = frozenset(list_tables)
+        self.user_table = user_table
         self._fragments: dict[str, dict[str, str]] = {
-            name: {key: record_text(key, record) for key, record in table.items()}
+            name: {key: self._record_text(name, key, record) for key, record in table.items()}
             for name, table in base.items()
             if isinstance(table, Mapping)
         }
         self._texts = {
-            name: _object([fragments[key] for key in sorted(fragments)]) for name, fragments in self._fragments.items()
+            name: self._join(name, fragments, list(fragments)) for name, fragments in self._fragments.items()
         }
+
+    def _record_text(self, table: str, key: str, record: Any) -> str:
+        if table in self._lists:
+            return json.dumps(record, sort_keys=True, default=str)
+        return record_text(key, record)
+
+    def _join(self, table: str, fragments: Mapping[str, str], keys: list[str]) -> str:
+        if table in self._lists:
+            return "[" + ", ".join(fragments[key] for key in keys) + "]"
+        return _object([fragments[key] for key in sorted(keys)])
 
     def table_text(self, name: str, table: Any) -> str:
         """The JSON text of one table."""
         fragments = self._fragments.get(name)
+        if name in self._lists and not isinstance(table, CowTable):
+            return self._join(name, {key: self._record_text(name, key, table[key]) for key in table}, list(table))
         if fragments is None or not isinstance(table, CowTable):
             return json.dumps(table if not isinstance(table, Mapping) else dict(table), sort_keys=True, default=str)
         if table.pristine:
             return self._texts[name]
         changed = table.changed_keys()
-        return _object(
-            [fragments[key] if key not in changed else record_text(key, table[key]) for key in sorted(table)]
-        )
+        current = {
+            key: fragments[key] if key not in changed else self._record_text(name, key, table[key]) for key in table
+        }
+        return self._join(name, current, list(current))
 
     def text(self, data: Mapping[str, Any]) -> str:
-        """The exact string τ² hashes."""
-        return _object([f"{json.dumps(name)}: {self.table_text(name, data[name])}" for name in sorted(data)])
+        """The exact string τ² hashes for the agent's database."""
+        names = sorted(name for name in data if name != self.user_table)
+        return _object([f"{json.dumps(name)}: {self.table_text(name, data[name])}" for name in names])
+
+    def user_text(self, data: Mapping[str, Any]) -> str | None:
+        """The exact string τ² hashes for the user's database; None when the domain has none."""
+        return None if self.user_table is None else self.table_text(self.user_table, data[self.user_table])
+
+    def hashes(self, data: Mapping[str, Any]) -> tuple[str, str | None]:
+        """τ²'s ``get_db_hash`` and ``get_user_db_hash`` (None without a user database)."""
+        user = self.user_text(data)
+        return _sha256(self.text(data)), None if user is None else _sha256(user)
 
     def hash(self, data: Mapping[str, Any]) -> str:
-        """SHA-256 of :meth:`text`."""
-        return hashlib.sha256(self.text(data).encode("utf-8")).hexdigest()
+        """The agent database's hash, followed by ``:`` and the user database's when there is one."""
+        agent, user = self.hashes(data)
+        return agent if user is None else f"{agent}:{user}"
+
+
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -31,6 +32,42 @@ def source_tools(sources: Path, toolkit: str) -> tuple[SourceTool, ...]:
     return tuple(read_tools(sources / "tools.py", toolkit, source_models(sources)))
 
 
+@cache
+def user_models(sources: Path) -> Mapping[str, Any]:
+    """The models of ``<sources>/user_data_model.py`` (telecom's phone), rebuilt once per process."""
+    return read_models(sources / "user_data_model.py")
+
+
+@cache
+def user_source_tools(sources: Path, toolkit: str) -> tuple[SourceTool, ...]:
+    """The tools of class ``toolkit`` in ``<sources>/user_tools.py``, with τ²'s schemas."""
+    return tuple(read_tools(sources / "user_tools.py", toolkit, user_models(sources)))
+
+
+USER_TABLE = "user_db"
+"""The session table holding the user's database (its fields as records), hashed on its own."""
+
+
+def _read_file(path: Path) -> Any:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError as exc:
+        raise DataError(f"{path} not found") from exc
+    try:
+        return tomllib.loads(text) if path.suffix == ".toml" else json.loads(text)
+    except (tomllib.TOMLDecodeError, json.JSONDecodeError) as exc:
+        raise DataError(f"{path} is not valid: {exc}") from exc
+
+
+def _validated(path: Path, model: type[BaseModel]) -> dict[str, Any]:
+    try:
+        validated = model.model_validate(_read_file(path))
+    except ValidationError as exc:
+        raise DataError(describe_validation_error(exc, f"{path} does not match {model.__name__}")) from exc
+    loaded: dict[str, Any] = dump_json(validated)
+    return loaded
+
+
 def dump_json(model: BaseModel) -> Any:
     """A model's python-mode dump as plain JSON values (dates as τ²'s ``default=str`` writes them)."""
     return json.loads(json.dumps(model.model_dump(), default=str))
@@ -38,7 +75,12 @@ def dump_json(model: BaseModel) -> Any:
 
 @dataclass(frozen=True)
 class Tau2Layout:
-    """A τ² domain's files: ``db.json``, ``policy.md``, ``tasks.json`` + ``split_tasks.json``, and sources."""
+    """A τ² domain's files: ``db.json``, ``policy.md``, ``tasks.json`` + ``split_tasks.json``, and sources.
+
+    Telecom's differ: a TOML database whose tables are lists (kept as tables keyed by position, see
+    :mod:`._hash`), a user database (the table :data:`USER_TABLE`), and a policy assembled from the
+    main policy and a tech-support policy.
+    """
 
     toolkit: str
     """The class in ``tools.py`` whose ``@is_tool`` methods are the assistant's tools."""
@@ -46,30 +88,40 @@ class Tau2Layout:
     """The class of the user's tools (telecom's ``user_tools.py``); None: the user has none."""
     policy_file: str = "policy.md"
     tasks_file: str = "tasks.json"
+    db_file: str = "db.json"
+    user_db_file: str | None = None
+    """The user's database (telecom's ``user_db.toml``); None: the user has none."""
+    tech_support_file: str | None = None
+    """Telecom: the tech-support policy appended to ``policy_file`` as τ² assembles them."""
+    list_tables: tuple[str, ...] = ()
+    """Tables that are lists in τ²'s database (telecom's), kept keyed by position."""
 
     def database_model(self, root: Path) -> type[BaseModel]:
         return database_model(source_models(domain_sources(root)))
 
+    def user_database_model(self, root: Path) -> type[BaseModel]:
+        return database_model(user_models(domain_sources(root)))
+
     def base_data(self, root: Path) -> dict[str, Any]:
-        path = root / "db.json"
-        try:
-            raw = json.loads(path.read_text(encoding="utf-8"))
-        except FileNotFoundError as exc:
-            raise DataError(f"{path} not found") from exc
-        model = self.database_model(root)
-        try:
-            validated = model.model_validate(raw)
-        except ValidationError as exc:
-            raise DataError(describe_validation_error(exc, f"{path} does not match {model.__name__}")) from exc
-        loaded: dict[str, Any] = dump_json(validated)
+        loaded = _validated(root / self.db_file, self.database_model(root))
+        for table in self.list_tables:
+            loaded[table] = {str(position): record for position, record in enumerate(loaded[table])}
+        if self.user_db_file is not None:
+            loaded[USER_TABLE] = _validated(root / self.user_db_file, self.user_database_model(root))
         return loaded
 
-    def policy(self, root: Path) -> str:
-        path = root / self.policy_file
+    def _text(self, path: Path) -> str:
         try:
             return path.read_text(encoding="utf-8")
         except FileNotFoundError as exc:
             raise DataError(f"{path} not found") from exc
+
+    def policy(self, root: Path) -> str:
+        main = self._text(root / self.policy_file)
+        if self.tech_support_file is None:
+            return main
+        tech_support = self._text(root / self.tech_support_file)
+        return f"<main_policy>\n{main}\n</main_policy>\n<tech_support_policy>\n{tech_support}\n</tech_support_policy>"
 
     def tools(self, root: Path) -> tuple[SourceTool, ...]:
         return source_tools(domain_sources(root), self.toolkit)
@@ -80,7 +132,7 @@ class Tau2Layout:
     def user_tool_schemas(self, root: Path) -> list[dict[str, Any]]:
         if self.user_toolkit is None:
             return []
-        return [tool.schema for tool in source_tools(domain_sources(root), self.user_toolkit)]
+        return [tool.schema for tool in user_source_tools(domain_sources(root), self.user_toolkit)]
 
     def has_split(self, root: Path, split: str) -> bool:
         try:

@@ -3,6 +3,8 @@
 Reads trajectories in OpenAI chat form as τ-bench's tool-calling agents record them (only tool
 calls answered by a tool message ran; τ-bench ran just the first of several) and in the text form
 of its act/react agents (``Action: {"name": ..., "arguments": ...}`` answered by ``API output: ...``).
+Reads τ²'s ``Results`` documents too (τ²'s own and taumesh's ``--output-format tau2``): each simulation's
+answered tool calls, the agent's and the user's, are replayed in order, and the recorded termination is scored.
 """
 
 from __future__ import annotations
@@ -14,15 +16,15 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 from rich.console import Console
 
 from taumesh.convert import message_to_proto, task_ref_to_proto, termination_to_proto, tool_call_to_proto
 from taumesh.env.v1 import env_pb2
-from taumesh.models import STOP_TOKEN, ChatMessage, TaskRef, ToolCall
+from taumesh.models import STOP_TOKEN, ChatMessage, TaskRef, Termination, ToolCall
 from taumesh.orchestrator.clients import ServiceClients, with_retries
 from taumesh.orchestrator.config import ServiceAddresses
-from taumesh.orchestrator.results import RunResult, load_results, write_json_atomically
+from taumesh.orchestrator.results import load_results, write_json_atomically
 from taumesh.orchestrator.stack import service_stack
 from taumesh.scorer.v1 import scorer_pb2
 
@@ -36,6 +38,30 @@ class Replay(BaseModel):
     tool_calls: list[ToolCall]
     responses: list[str]
     user_stopped: bool
+    termination: Termination | None = None
+    """The episode's recorded ending (τ²'s files record it); None: judged from the replay."""
+    conversation: list[ChatMessage] = Field(default_factory=list)
+    """What the agent saw, in order, as the scorer gets it from an episode (τ²'s scorer replays its tool calls);
+    empty: the agent's texts alone."""
+
+
+class RecordedEpisode(BaseModel):
+    """One episode of a results file, ready to replay."""
+
+    task_id: int | str
+    trial: int
+    reward: float | None
+    replay: Replay | None
+    """None: nothing to replay (the original run aborted the task)."""
+
+
+TAU2_TERMINATIONS: dict[str, Termination] = {
+    "user_stop": "user_stop",
+    "agent_stop": "terminate_tool",
+    "max_steps": "max_steps",
+    "too_many_errors": "too_many_errors",
+}
+"""τ²'s ``TerminationReason`` → taumesh's (τ² scores only user_stop and agent_stop, as taumesh its two)."""
 
 
 class RescoreRow(BaseModel):
@@ -89,6 +115,74 @@ def parse_trajectory(traj: list[dict[str, Any]]) -> Replay:
     return Replay(tool_calls=calls, responses=responses, user_stopped=stopped)
 
 
+def parse_tau2_messages(messages: list[dict[str, Any]], termination: str) -> Replay:
+    """What a τ² simulation did: its answered tool calls (agent's and user's) in order, the agent's texts."""
+    answered = {m.get("id") for m in messages if m.get("role") == "tool"}
+    answered |= {t.get("id") for m in messages for t in m.get("tool_messages") or []}  # MultiToolMessage
+    calls: list[ToolCall] = []
+    responses: list[str] = []
+    conversation: list[ChatMessage] = []  # the agent's view: the user's own tool calls and results are not in it
+    for message in messages:
+        role = message.get("role")
+        if role == "tool":
+            for tool in message.get("tool_messages") or [message]:
+                if tool.get("requestor", "assistant") == "assistant":
+                    conversation.append(
+                        ChatMessage(role="tool", content=tool.get("content") or "", tool_call_id=tool["id"])
+                    )
+            continue
+        if role not in ("assistant", "user"):
+            continue
+        made = [
+            ToolCall(
+                id=call["id"],
+                name=call["name"],
+                arguments=json.dumps(call.get("arguments") or {}),
+                requestor=call.get("requestor") or role,
+            )
+            for call in message.get("tool_calls") or []
+            if call.get("id") in answered
+        ]
+        calls += made
+        text = message.get("content") or ""
+        if role == "assistant":
+            if text.strip():
+                responses.append(text)
+            conversation.append(ChatMessage(role="assistant", content=text, tool_calls=made))
+        elif text:
+            conversation.append(ChatMessage(role="user", content=text))
+    ending = TAU2_TERMINATIONS.get(termination, "max_steps")
+    return Replay(
+        tool_calls=calls,
+        responses=responses,
+        user_stopped=ending == "user_stop",
+        termination=ending,
+        conversation=conversation,
+    )
+
+
+def load_episodes(path: Path) -> list[RecordedEpisode]:
+    """The episodes of a results file: τ-bench's list (taumesh's, with its errors) or τ²'s ``Results``."""
+    with path.open(encoding="utf-8") as handle:
+        raw = json.load(handle)
+    if isinstance(raw, dict) and isinstance(raw.get("simulations"), list):
+        return [
+            RecordedEpisode(
+                task_id=str(sim["task_id"]),
+                trial=int(sim.get("trial") or 0),
+                reward=(sim.get("reward_info") or {}).get("reward"),
+                replay=parse_tau2_messages(sim.get("messages") or [], str(sim.get("termination_reason"))),
+            )
+            for sim in raw["simulations"]
+        ]
+    return [
+        RecordedEpisode(
+            task_id=r.task_id, trial=r.trial, reward=r.reward, replay=parse_trajectory(r.traj) if r.traj else None
+        )
+        for r in load_results(path)
+    ]
+
+
 async def rescore_one(clients: ServiceClients, task: TaskRef, replay: Replay, terminate_tools: set[str]) -> float:
     """Replay one trajectory in a fresh session and return the scorer's reward."""
     opened: env_pb2.OpenSessionResponse = await with_retries(
@@ -111,13 +205,18 @@ async def rescore_one(clients: ServiceClients, task: TaskRef, replay: Replay, te
                 env_pb2.GetFinalStateRequest(session_id=opened.session_id), timeout=_TIMEOUT
             )
         )
-        conversation = [message_to_proto(ChatMessage(role="assistant", content=text)) for text in replay.responses]
+        conversation = [
+            message_to_proto(message)
+            for message in replay.conversation
+            or [ChatMessage(role="assistant", content=text) for text in replay.responses]
+        ]
         score: scorer_pb2.ScoreEpisodeResponse = await with_retries(
             lambda: clients.scorer.ScoreEpisode(
                 scorer_pb2.ScoreEpisodeRequest(
                     task=task_ref_to_proto(task),
                     termination=termination_to_proto(
-                        "terminate_tool" if terminated else "user_stop" if replay.user_stopped else "max_steps"
+                        replay.termination
+                        or ("terminate_tool" if terminated else "user_stop" if replay.user_stopped else "max_steps")
                     ),
                     final_data_hash=final.data_hash,
                     conversation=conversation,
@@ -139,8 +238,8 @@ async def rescore_file(
     out: Path | None = None,
     concurrency: int = 8,
 ) -> list[RescoreRow]:
-    """Rescore every trajectory of a results file; write the rows to ``out`` when given."""
-    results = load_results(path)
+    """Rescore every trajectory of a results file (τ-bench's or τ²'s); write the rows to ``out`` when given."""
+    episodes = load_episodes(path)
     semaphore = asyncio.Semaphore(concurrency)
     async with service_stack(addresses, data_dir) as clients:
         domains: env_pb2.ListDomainsResponse = await clients.env.ListDomains(
@@ -148,16 +247,16 @@ async def rescore_file(
         )
         terminate = {t for d in domains.domains if d.name == env for t in d.terminate_tools}
 
-        async def one(result: RunResult) -> RescoreRow:
-            row = RescoreRow(task_id=result.task_id, trial=result.trial, recorded_reward=result.reward, reward=None)
-            if not result.traj:
+        async def one(episode: RecordedEpisode) -> RescoreRow:
+            row = RescoreRow(task_id=episode.task_id, trial=episode.trial, recorded_reward=episode.reward, reward=None)
+            if episode.replay is None:
                 return row.model_copy(update={"error": "empty trajectory (the original run aborted this task)"})
             async with semaphore:
-                task = TaskRef(domain=env, split=split, task_id=str(result.task_id))
-                reward = await rescore_one(clients, task, parse_trajectory(result.traj), terminate)
+                task = TaskRef(domain=env, split=split, task_id=str(episode.task_id))
+                reward = await rescore_one(clients, task, episode.replay, terminate)
             return row.model_copy(update={"reward": reward})
 
-        rows = await asyncio.gather(*(one(r) for r in results))
+        rows = await asyncio.gather(*(one(e) for e in episodes))
     if out is not None:
         write_json_atomically(out, [row.model_dump() for row in rows])
     return list(rows)

@@ -33,6 +33,7 @@ from taumesh.settings import (
     Settings,
     SettingsError,
     TaumeshSettings,
+    is_tau2,
     load_settings,
 )
 
@@ -481,14 +482,25 @@ def rescore(
     results: Annotated[Path, typer.Argument(help="A results file from taumesh or τ-bench's run.py.")],
     env: Annotated[str, typer.Option("--env", help=f"The results' {DOMAIN_HELP[0].lower()}{DOMAIN_HELP[1:]}")],
     data_dir: DataDirOrEnv = DEFAULT_DATA_DIR,
-    task_split: Annotated[str, typer.Option("--task-split", "--task_split", help=SPLIT_HELP)] = "test",
+    task_split: Annotated[
+        str | None,
+        typer.Option(
+            "--task-split", "--task_split", "--task-split-name", help="Default: base for τ² domains, else test."
+        ),
+    ] = None,
     out: Annotated[Path | None, typer.Option("--out", help="Where to write the per-trajectory comparison.")] = None,
     env_addr: Annotated[str | None, typer.Option("--env-addr", "--env_addr")] = None,
     scorer_addr: Annotated[str | None, typer.Option("--scorer-addr", "--scorer_addr")] = None,
 ) -> None:
-    """Replay each recorded trajectory in a fresh session and recompute its reward."""
+    """Replay each recorded trajectory in a fresh session and recompute its reward.
+
+    Reads τ-bench's results files (taumesh's, τ-bench's run.py's) and τ²'s ``Results`` documents (τ²'s own and
+    taumesh's ``--output-format tau2``); a τ² file's ``--env`` is the domain's taumesh name (``tau2-airline``).
+    """
     from taumesh.orchestrator.rescore import print_rescore, rescore_file
 
+    if task_split is None:
+        task_split = "base" if is_tau2(env) else "test"
     mismatch = _domain_mismatch(results, env, data_dir)
     if mismatch:
         console.print(f"[yellow]warning:[/yellow] {escape(mismatch)}", soft_wrap=True)

@@ -1,0 +1,90 @@
+"""``taumesh rescore`` on τ²'s ``Results`` documents: taumesh's own (``--output-format tau2``) and τ²'s shape.
+
+τ²'s own file is built here from the shared vectors: each task's gold tool calls with the outputs τ² recorded,
+in the message form τ²'s ``SimulationRun`` has, with the reward τ² gave it.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from taumesh.domains.tau2 import DatasetMissing, require
+from tests.conftest import read_jsonl
+from tests.domains.tau2.conftest import TAU2_EXPECTED
+from tests.orchestrator.conftest import ORACLE, explain_result, invoke
+
+
+@pytest.fixture(scope="module")
+def mock_vectors() -> list[dict[str, Any]]:
+    try:
+        require()
+    except DatasetMissing as exc:
+        pytest.skip(f"τ² data not fetched: {exc}")
+    path = TAU2_EXPECTED / "vectors" / "mock.jsonl"
+    if not path.is_file():
+        pytest.skip(f"τ² vectors not found at {path}")
+    return list(read_jsonl(path))
+
+
+def tau2_simulation(vector: dict[str, Any], trial: int, reward: float) -> dict[str, Any]:
+    """A τ² ``SimulationRun`` that plays the vector's gold actions, then the user stops."""
+    messages: list[dict[str, Any]] = [{"role": "assistant", "content": "Hi! How can I help you today?", "turn_idx": 0}]
+    messages.append({"role": "user", "content": "Please do what my task says.", "turn_idx": 1})
+    for n, action in enumerate(vector["actions"]):
+        call_id = f"call_{n}"
+        call = {"id": call_id, "name": action["name"], "arguments": action["arguments"], "requestor": "assistant"}
+        messages.append({"role": "assistant", "content": None, "tool_calls": [call], "turn_idx": len(messages)})
+        messages.append(
+            {"id": call_id, "role": "tool", "content": action["content"], "requestor": "assistant",
+             "error": action["error"], "turn_idx": len(messages)}
+        )  # fmt: skip
+    if vector["communicate_info"]:
+        messages.append({"role": "assistant", "content": " ".join(vector["communicate_info"]), "turn_idx": 99})
+    messages.append({"role": "user", "content": "Thanks! ###STOP###", "turn_idx": 100})
+    return {
+        "id": f"{vector['task_id']}-{trial}", "task_id": vector["task_id"], "timestamp": "2025-06-01T00:00:00",
+        "start_time": "2025-06-01T00:00:00", "end_time": "2025-06-01T00:00:01", "duration": 1.0,
+        "termination_reason": "user_stop", "agent_cost": 0.01, "user_cost": 0.002,
+        "reward_info": {"reward": reward, "reward_basis": vector["reward_basis"]},
+        "messages": messages, "trial": trial, "seed": 4242,
+    }  # fmt: skip
+
+
+def expected_reward(vector: dict[str, Any]) -> float:
+    reference = vector["reward_gold_actions_plus_communicate"] or vector["reward_gold_actions_only"]
+    return float(reference["reward"])
+
+
+def test_taumesh_tau2_document_rescores_in_agreement(mock_vectors: list[dict[str, Any]], tmp_path: Path) -> None:
+    run = invoke("run", "--domain", "mock", "--output-format", "tau2", *ORACLE, "--log-dir", tmp_path)
+    assert run.exit_code == 0, explain_result(run)
+    (document,) = tmp_path.glob("*.tau2.json")
+    rescored = invoke("rescore", document, "--env", "tau2-mock", "--out", tmp_path / "rows.json")
+    assert rescored.exit_code == 0, explain_result(rescored)
+    count = len(mock_vectors)
+    assert f"rescored {count} trajectories: {count} agree, 0 differ" in rescored.stdout
+    rows = json.loads((tmp_path / "rows.json").read_text(encoding="utf-8"))
+    assert {r["task_id"]: r["reward"] for r in rows} == {v["task_id"]: expected_reward(v) for v in mock_vectors}
+
+
+def test_tau2_own_results_rescore_and_disagreement_is_reported(
+    mock_vectors: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    simulations = [tau2_simulation(v, trial, expected_reward(v)) for v in mock_vectors for trial in (0, 1)]
+    wrong = simulations[0]
+    wrong["reward_info"]["reward"] = 1.0 - wrong["reward_info"]["reward"]
+    stopped = tau2_simulation(mock_vectors[1], 2, 0.0)
+    stopped["termination_reason"] = "too_many_errors"  # τ² scores a run it cut short 0, whatever the state
+    simulations.append(stopped)
+    path = tmp_path / "tau2_results.json"
+    path.write_text(json.dumps({"timestamp": "x", "info": {}, "tasks": [], "simulations": simulations}), "utf-8")
+
+    rescored = invoke("rescore", path, "--env", "tau2-mock", "--task-split-name", "base")
+    assert rescored.exit_code == 1, explain_result(rescored)
+    total = len(simulations)
+    assert f"rescored {total} trajectories: {total - 1} agree, 1 differ" in rescored.stdout
+    assert f"task {wrong['task_id']} trial 0: recorded {wrong['reward_info']['reward']}" in rescored.stdout

@@ -151,10 +151,10 @@ async def play(
     unexpected exception becomes the episode's error entry. ``recorded`` is added to the result's ``info``.
     All attempts share one trace; the result records its id (``info.trace_id``) when tracing is on.
     """
-    assert config.task_split is not None, "the run resolves its split before playing"
     options = options or RunOptions()
     seed = trial_seeds(config.seed, trial + 1)[trial] if options.tau2_trial_seeds else config.seed
     config = with_seed(config, seed) if options.tau2_trial_seeds else config
+    assert config.task_split is not None, "the run resolves its split before playing"
     task = TaskRef(domain=config.env, split=config.task_split, task_id=summary.task_id)
     task_id = results_task_id(summary.task_id)
     attempt = 0

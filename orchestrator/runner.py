@@ -329,7 +329,10 @@ async def first_split(clients: ServiceClients, config: RunConfig) -> str:
         if domain.name == config.env and domain.splits:
             return str(domain.splits[0].name)
     known = ", ".join(sorted(d.name for d in listed.domains)) or "none"
-    raise ConfigError(f"unknown domain {config.env!r}, or it has no tasks here (domains with data: {known})")
+    raise ConfigError(
+        f"no data for domain {config.env!r} (is --data-dir {config.data_dir} right, or is the domain misspelled?); "
+        f"domains with data: {known}"
+    )
 
 
 async def _run_benchmark(

@@ -111,8 +111,8 @@ def oracle_invoke(log_dir: Path, env: str, split: str, *extra: str | Path) -> tu
 
 
 def results_path(log_dir: Path) -> Path:
-    """The one results file a run wrote into ``log_dir`` (its errors file beside it aside)."""
-    files = sorted(f for f in log_dir.glob("*.json") if not f.name.endswith(ERRORS_SUFFIX))
+    """The one results file a run wrote into ``log_dir`` (its errors file and τ²-layout file beside it aside)."""
+    files = sorted(f for f in log_dir.glob("*.json") if not f.name.endswith((ERRORS_SUFFIX, ".tau2.json")))
     assert len(files) == 1, f"expected one results file in {log_dir}, found {files}"
     return files[0]
 

@@ -1,0 +1,34 @@
+"""τ²'s ``telecom`` domain, with dual control: the agent works the carrier's systems, the user their phone.
+
+Two plugins over the same tasks and tools: ``tau2-telecom`` (τ²'s ``telecom``, the manual
+tech-support policy) and ``tau2-telecom-workflow`` (τ²'s ``telecom-workflow``, the flow-chart policy).
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+from taumesh.domains.tau2 import Tau2Hasher, Tau2Plugin
+from taumesh.domains.tau2._layout import USER_TABLE
+from taumesh.domains.tau2_telecom.agent_tools import AGENT_FUNCTIONS, AGENT_TOOLS
+from taumesh.domains.tau2_telecom.layout import LIST_TABLES, MANUAL, SPLITS, WORKFLOW
+from taumesh.domains.tau2_telecom.sync import sync_tools
+from taumesh.domains.tau2_telecom.user_tools import USER_FUNCTIONS, USER_TOOLS
+
+
+def _plugin(name: str, layout: object) -> Tau2Plugin:
+    return Tau2Plugin(
+        name=name,
+        source_name="telecom",
+        tools=(*AGENT_TOOLS, *USER_TOOLS),
+        env_functions=(*AGENT_FUNCTIONS, *USER_FUNCTIONS),
+        layout=layout,
+        splits=SPLITS,
+        terminate_tools=frozenset({"transfer_to_human_agents"}),
+        sync=sync_tools,
+        hasher=partial(Tau2Hasher, list_tables=LIST_TABLES, user_table=USER_TABLE),
+    )
+
+
+plugin = _plugin("tau2-telecom", MANUAL)
+workflow_plugin = _plugin("tau2-telecom-workflow", WORKFLOW)

@@ -2,6 +2,10 @@
 
 It looks the task up itself from the episode's task reference: gold actions never travel over the
 wire. Stateless: the number of tool calls already in the conversation says which action is next.
+
+Dual control (τ²'s telecom): where the task's next gold action is the user's, the oracle hands over
+(says :data:`HANDOVER_LINE`) and goes on once the user has answered, so the two sides act in the
+gold order; the scripted user plays its part of each turn.
 """
 
 from __future__ import annotations
@@ -9,12 +13,15 @@ from __future__ import annotations
 import json
 
 from taumesh.domains import Catalog, DataError
+from taumesh.domains.tau2 import Tau2Task
 from taumesh.models import ChatMessage, ToolCall
 from taumesh.rpc.errors import NotFound
 from taumesh.services.agent.strategies.base import AgentReply, AgentTurn
 
 CLOSING_LINE = "Is there anything else I can help you with?"
 """What the oracle says when the task requires no output (τ-bench's reference runs say the same)."""
+HANDOVER_LINE = "Please do the next steps on your phone and tell me when you are done."
+"""What the oracle says where the user's gold actions come next."""
 
 
 class OracleAgent:
@@ -30,6 +37,10 @@ class OracleAgent:
         except (KeyError, DataError) as exc:
             raise NotFound(str(exc.args[0]), reason="TASK_NOT_FOUND") from exc
         done = sum(len(m.tool_calls) for m in turn.conversation if m.role == "assistant")
+        said = sum(1 for m in turn.conversation if m.role == "assistant" and not m.tool_calls)
+        handovers = task.handovers() if isinstance(task, Tau2Task) else []
+        if said < len(handovers) and done == handovers[said]:
+            return AgentReply(message=ChatMessage(role="assistant", content=HANDOVER_LINE))
         actions = task.agent_actions()
         if done < len(actions):
             action = actions[done]

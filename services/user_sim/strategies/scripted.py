@@ -1,15 +1,59 @@
-"""The scripted user: opens with the task's instruction, and stops once the agent has answered. No LLM."""
+"""The scripted user: opens with the task's instruction, and stops once the agent has answered. No LLM.
+
+Where the user has tools of its own (τ²'s telecom), it also plays the task's user-side gold actions,
+one call per message, in the gold order: the actions before the first agent action before it opens,
+then, each time the oracle hands over, the actions of that turn before it answers. It stops once the
+agent has spoken after its last hand-over. Stateless: the conversation says how far it got.
+"""
 
 from __future__ import annotations
 
-from taumesh.models import STOP_TOKEN, ChatMessage
+import json
+from pathlib import Path
+
+from taumesh.domains import Catalog, DataError
+from taumesh.domains.tau2 import Tau2Task
+from taumesh.models import STOP_TOKEN, ChatMessage, ToolCall
 from taumesh.services.user_sim.strategies.base import UserReply, UserTurn
+
+DONE_LINE = "Done."
+"""What the user says once it has done its part of a turn the agent handed over."""
 
 
 class ScriptedUser:
-    """Says the instruction, then ends the conversation at the agent's first answer."""
+    """Says the instruction (after any gold actions of its own), then ends the conversation at the agent's answer."""
+
+    def __init__(self, catalog: Catalog | None = None) -> None:
+        self._catalog = catalog
+
+    def _task(self, turn: UserTurn) -> Tau2Task | None:
+        """The τ² task being played, when the user has tools (τ² plugins read their data from the τ² cache)."""
+        if not turn.tools or turn.episode is None:
+            return None
+        if self._catalog is None:
+            self._catalog = Catalog(Path())
+        ref = turn.episode.task
+        try:
+            _, task = self._catalog.find_task(ref.domain, ref.split, ref.task_id)
+        except (KeyError, DataError):
+            return None
+        return task if isinstance(task, Tau2Task) else None
 
     async def reply(self, turn: UserTurn) -> UserReply:
-        if not turn.conversation:
+        task = self._task(turn)
+        user_turns = task.user_turns() if task is not None else [[]]
+        spoken = sum(1 for m in turn.conversation if m.role == "user" and not m.tool_calls)
+        if spoken < len(user_turns):
+            done = sum(len(m.tool_calls) for m in turn.conversation if m.role == "user")
+            due = sum(len(actions) for actions in user_turns[: spoken + 1])
+            if done < due:
+                action = [action for actions in user_turns for action in actions][done]
+                call = ToolCall(
+                    id=f"user_{done}", name=action.name, arguments=json.dumps(action.kwargs), requestor="user"
+                )
+                return UserReply(message=ChatMessage(role="user", tool_calls=[call]))
+        if spoken == 0:
             return UserReply(message=ChatMessage(role="user", content=turn.instruction))
+        if spoken < len(user_turns):
+            return UserReply(message=ChatMessage(role="user", content=DONE_LINE))
         return UserReply(message=ChatMessage(role="user", content=STOP_TOKEN))

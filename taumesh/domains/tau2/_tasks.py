@@ -156,6 +156,34 @@ class Tau2Task(Task):
         """The gold actions whose requestor is the assistant, in order."""
         return [Action(name=g.name, kwargs=g.arguments) for g in self.gold_actions if g.requestor == "assistant"]
 
+    def user_turns(self) -> list[list[Action]]:
+        """The user's gold actions by turn: ``[0]`` before it first speaks, ``[j]`` after the agent's j-th hand-over.
+
+        Dual control (telecom): the agent's and the user's gold actions interleave. The offline
+        scripted user plays turn ``j`` when the oracle has handed over for the j-th time.
+        """
+        return self._interleaving()[0]
+
+    def handovers(self) -> list[int]:
+        """After how many of its own gold actions the agent hands over to the user (a user action comes next)."""
+        return self._interleaving()[1]
+
+    def _interleaving(self) -> tuple[list[list[Action]], list[int]]:
+        turns: list[list[Action]] = [[]]
+        handovers: list[int] = []
+        done = 0
+        previous = "user"
+        for gold in self.gold_actions:
+            if gold.requestor == "assistant":
+                done += 1
+            else:
+                if previous == "assistant":
+                    handovers.append(done)
+                    turns.append([])
+                turns[-1].append(Action(name=gold.name, kwargs=gold.arguments))
+            previous = gold.requestor
+        return turns, handovers
+
     @property
     def gold_actions(self) -> list[GoldAction]:
         return list(self.evaluation_criteria.actions or []) if self.evaluation_criteria is not None else []

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from taumesh.domains.tau2 import Tau2Hasher, Tau2Plugin
+from taumesh.domains.tau2 import Tau2Hasher, Tau2Layout, Tau2Plugin
 from taumesh.domains.tau2._layout import USER_TABLE
 from taumesh.domains.tau2_telecom.agent_tools import AGENT_FUNCTIONS, AGENT_TOOLS
 from taumesh.domains.tau2_telecom.layout import LIST_TABLES, MANUAL, SPLITS, WORKFLOW
@@ -16,7 +16,7 @@ from taumesh.domains.tau2_telecom.sync import sync_tools
 from taumesh.domains.tau2_telecom.user_tools import USER_FUNCTIONS, USER_TOOLS
 
 
-def _plugin(name: str, layout: object) -> Tau2Plugin:
+def _plugin(name: str, layout: Tau2Layout) -> Tau2Plugin:
     return Tau2Plugin(
         name=name,
         source_name="telecom",

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from taumesh.domains import _registry
+from taumesh.domains.tau2 import Tau2Task
 from taumesh.domains.tau2_telecom import plugin, workflow_plugin
 from taumesh.orchestrator.results import results_task_id
 from tests.domains.tau2.conftest import tau2_domain
@@ -64,10 +65,12 @@ def _check_run(results: list[dict[str, Any]], split: str) -> None:
     assert {r["task_id"]: r["reward"] for r in results} == dict.fromkeys(tasks, 1.0)
     for result in results:
         task = tasks[result["task_id"]]
+        assert isinstance(task, Tau2Task) and task.evaluation_criteria is not None
+        criteria = task.evaluation_criteria
         checks = result["info"]["reward_checks"]
-        assert result["info"]["reward_basis"] == task.evaluation_criteria.reward_basis
+        assert result["info"]["reward_basis"] == criteria.reward_basis
         assertions = [check for check in checks if check["basis"] == "ENV_ASSERTION"]
-        assert len(assertions) == len(task.evaluation_criteria.env_assertions or [])
+        assert len(assertions) == len(criteria.env_assertions or [])
         assert all(check["passed"] for check in assertions)
         gold_ids = {gold.action_id for gold in task.gold_actions}
         assert {c["subject"] for c in checks if c["basis"] == "ACTION" and c["passed"]} == gold_ids

@@ -79,9 +79,8 @@ def _env_component(
     expected = known_gold_hash or gold_hash(domain, task)
     actual = session.data_hash()
     db_reward = 1.0 if expected == actual else 0.0
-    checks = [
-        RewardCheck(basis="DB", subject="agent database", passed=bool(db_reward), expected=expected, actual=actual)
-    ]
+    subject = "agent and user databases" if getattr(domain.hasher, "user_table", None) else "agent database"
+    checks = [RewardCheck(basis="DB", subject=subject, passed=bool(db_reward), expected=expected, actual=actual)]
     assertion_rewards = []
     for assertion in criteria.env_assertions or []:
         result = run_function(session, assertion)

@@ -64,7 +64,7 @@ over would multiply the load on it."""
 
 
 class Transcript(BaseModel):
-    """The three views of one conversation the loop keeps in step."""
+    """The four views of one conversation the loop keeps in step."""
 
     agent: list[ChatMessage] = Field(default_factory=list)
     """What the agent sees: user turns (without the user's private reasoning), its own turns, tool results."""
@@ -72,20 +72,25 @@ class Transcript(BaseModel):
     """What the user simulator sees: its own turns (with reasoning) and the agent's texts."""
     traj: list[ChatMessage] = Field(default_factory=list)
     """τ-bench's trajectory: the system prompt (the agent's, else the policy), then everything the agent saw."""
+    scored: list[ChatMessage] = Field(default_factory=list)
+    """What the scorer replays: everything in time order, the user's own tool calls and their results too."""
 
     def user_said(self, message: ChatMessage) -> None:
         self.user.append(message)
         visible = ChatMessage(role="user", content=message.content)
         self.agent.append(visible)
         self.traj.append(visible)
+        self.scored.append(visible)
 
     def user_acted(self, message: ChatMessage, results: list[ChatMessage]) -> None:
-        """The user called its own tools: only the user sees the calls and their results."""
+        """The user called its own tools: only the user (and the scorer) see the calls and their results."""
         self.user += [message, *results]
+        self.scored += [message.model_copy(update={"reasoning": ""}), *results]
 
     def agent_said(self, message: ChatMessage) -> None:
         self.agent.append(message)
         self.traj.append(message)
+        self.scored.append(message)
 
     def agent_told_user(self, message: ChatMessage) -> None:
         self.user.append(ChatMessage(role="assistant", content=message.content))
@@ -93,6 +98,7 @@ class Transcript(BaseModel):
     def tool_answered(self, message: ChatMessage) -> None:
         self.agent.append(message)
         self.traj.append(message)
+        self.scored.append(message)
 
 
 class EpisodeOutcome(BaseModel):
@@ -346,7 +352,7 @@ class _Episode:
                 task=task_ref_to_proto(self.task),
                 termination=termination_to_proto(self.termination or "max_steps"),
                 final_data_hash=final.data_hash,
-                conversation=[message_to_proto(m) for m in self.transcript.agent],
+                conversation=[message_to_proto(m) for m in self.transcript.scored],
             )
             response: scorer_pb2.ScoreEpisodeResponse = await with_retries(
                 partial(self.clients.scorer.ScoreEpisode, request, timeout=rpc)

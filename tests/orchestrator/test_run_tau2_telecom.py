@@ -25,13 +25,6 @@ from tests.orchestrator.test_run_tau2 import tau2_vectors
 __all__ = ["tau2_vectors"]
 
 
-SCORER_MISSES_USER_CALLS = pytest.mark.xfail(
-    strict=True,
-    reason="the orchestrator sends the scorer the agent's view only: the user's tool calls are not replayed, so "
-    "the scorer refuses the episode (EPISODE_NOT_REPRODUCIBLE); passes once ScoreEpisode gets the whole timeline",
-)
-
-
 @pytest.fixture(autouse=True)
 def telecom_registered(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """The telecom plugins, until pyproject.toml declares their entry points (a no-op once it does)."""
@@ -76,12 +69,10 @@ def _check_run(results: list[dict[str, Any]], split: str) -> None:
         assert {c["subject"] for c in checks if c["basis"] == "ACTION" and c["passed"]} == gold_ids
 
 
-@SCORER_MISSES_USER_CALLS
 @pytest.mark.parametrize("env", ["tau2-telecom", "tau2-telecom-workflow"])
 def test_oracle_and_scripted_user_score_every_small_task(tau2_vectors: Path, tmp_path: Path, env: str) -> None:
     _check_run(_run(tmp_path, env, "small"), "small")
 
 
-@SCORER_MISSES_USER_CALLS
 def test_oracle_and_scripted_user_score_every_base_task(tau2_vectors: Path, tmp_path: Path) -> None:
     _check_run(_run(tmp_path, "tau2-telecom", "base"), "base")

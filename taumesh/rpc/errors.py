@@ -37,9 +37,18 @@ MAX_FIELD_VIOLATIONS = 5
 """Field violations sent at most; more are summed up in the last one."""
 
 
+def wire_text(text: str) -> str:
+    """``text`` as protobuf can carry it: lone surrogates (echoed from a caller's input) backslash-escaped."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text
+
+
 def clip(text: str, limit: int = MAX_MESSAGE_BYTES) -> str:
     """``text`` cut to ``limit`` UTF-8 bytes, marked when cut, and with lone surrogates made printable."""
-    text = text.encode("utf-8", "backslashreplace").decode("utf-8")
+    text = wire_text(text)
     data = text.encode("utf-8")
     if len(data) <= limit:
         return text

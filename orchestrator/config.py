@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel, Field
 
@@ -15,6 +16,10 @@ DEFAULT_DATA_DIR = Path(os.environ.get("TAUMESH_DATA_DIR", CACHE_DATA_DIR))
 """The data folder as the environment names it at import (commands not yet on :mod:`taumesh.settings`)."""
 MAX_NUM_STEPS = 30
 """τ-bench v1's step limit: tool calls and messages to the user, together."""
+
+
+OutputFormat = Literal["taubench", "tau2", "both"]
+"""Which results layouts a run writes: τ-bench's file, τ²'s ``Results`` document, or both."""
 
 
 class ServiceAddresses(BaseModel):
@@ -57,3 +62,8 @@ class RunConfig(BaseModel):
     show_progress: bool = True
     otlp_endpoint: str | None = None
     """OTLP/gRPC endpoint for telemetry; None: the OTEL_* environment decides (no exporter when unset)."""
+    max_errors: int | None = None
+    """Tool results that are errors an episode may have, cumulative (τ²'s rule); None: no limit."""
+    tau2_trial_seeds: bool = False
+    """Give each trial τ²'s seed: ``random.seed(seed)`` then ``randint(0, 1_000_000)`` per trial."""
+    output_format: OutputFormat = "taubench"

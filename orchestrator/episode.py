@@ -144,11 +144,8 @@ class EpisodeInterrupted(Exception):
 class _Episode:
     """One episode in progress: the services, the session, the transcript and the running totals."""
 
-    def __init__(
-        self, clients: ServiceClients, config: RunConfig, task: TaskRef, trial: int, max_errors: int | None
-    ) -> None:
+    def __init__(self, clients: ServiceClients, config: RunConfig, task: TaskRef, trial: int) -> None:
         self.clients, self.config, self.task = clients, config, task
-        self.max_errors = max_errors
         self.tool_errors = 0
         self.context = EpisodeContext(task=task, trial=trial, episode_id=uuid.uuid4().hex)
         self.context_pb = episode_to_proto(self.context)
@@ -303,7 +300,7 @@ class _Episode:
             self.tool_errors += 1  # τ²: every error counts, consecutive or not
         if status == env_pb2.TOOL_CALL_STATUS_ABORTED:
             self.termination = "env_abort"
-        elif self.max_errors is not None and self.tool_errors >= self.max_errors:
+        elif self.config.max_errors is not None and self.tool_errors >= self.config.max_errors:
             self.termination = "too_many_errors"  # scored 0, as τ² does
         elif status == env_pb2.TOOL_CALL_STATUS_TERMINATED:
             self.termination = "terminate_tool"
@@ -370,16 +367,14 @@ class _Episode:
             )
 
 
-async def run_episode(
-    clients: ServiceClients, config: RunConfig, task: TaskRef, trial: int, max_errors: int | None = None
-) -> EpisodeOutcome:
+async def run_episode(clients: ServiceClients, config: RunConfig, task: TaskRef, trial: int) -> EpisodeOutcome:
     """Play one episode to its end and score it. An infrastructure fault raises :class:`EpisodeInterrupted`.
 
-    With ``max_errors``, the episode ends (termination ``too_many_errors``) at that many tool results that are
+    With ``config.max_errors``, the episode ends (termination ``too_many_errors``) at that many tool results that are
     errors, counted over the whole episode as τ² counts them.
     """
     started = time.monotonic()
-    episode = _Episode(clients, config, task, trial, max_errors)
+    episode = _Episode(clients, config, task, trial)
     try:
         await episode.open()
         try:

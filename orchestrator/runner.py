@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from datetime import datetime
 from functools import partial
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import grpc
 from pydantic import BaseModel
@@ -48,20 +48,6 @@ from taumesh.telemetry import attributes as A
 from taumesh.telemetry import jaeger_url, scrub
 
 log = logging.getLogger(__name__)
-
-
-OutputFormat = Literal["taubench", "tau2", "both"]
-"""Which results files a run writes: τ-bench v1's list, τ²'s ``Results`` document, or both."""
-
-
-class RunOptions(BaseModel):
-    """What a run needs beyond :class:`RunConfig` (τ²'s settings)."""
-
-    max_errors: int | None = None
-    """Tool results that are errors an episode may have, cumulative (τ²'s rule); None: no limit."""
-    tau2_trial_seeds: bool = False
-    """Give each trial τ²'s seed: ``random.seed(seed)`` then ``randint(0, 1_000_000)`` per trial."""
-    output_format: OutputFormat = "taubench"
 
 
 def trial_seeds(seed: int, num_trials: int) -> list[int]:
@@ -143,7 +129,6 @@ async def play(
     summary: env_pb2.TaskSummary,
     trial: int,
     recorded: dict[str, Any] | None = None,
-    options: RunOptions | None = None,
 ) -> RunResult:
     """One episode, attempted up to ``max_episode_attempts`` times (with backoff) while the infrastructure fails it.
 
@@ -151,9 +136,9 @@ async def play(
     unexpected exception becomes the episode's error entry. ``recorded`` is added to the result's ``info``.
     All attempts share one trace; the result records its id (``info.trace_id``) when tracing is on.
     """
-    options = options or RunOptions()
-    seed = trial_seeds(config.seed, trial + 1)[trial] if options.tau2_trial_seeds else config.seed
-    config = with_seed(config, seed) if options.tau2_trial_seeds else config
+    seed = trial_seeds(config.seed, trial + 1)[trial] if config.tau2_trial_seeds else config.seed
+    if config.tau2_trial_seeds:
+        config = with_seed(config, seed)
     assert config.task_split is not None, "the run resolves its split before playing"
     task = TaskRef(domain=config.env, split=config.task_split, task_id=summary.task_id)
     task_id = results_task_id(summary.task_id)
@@ -165,7 +150,7 @@ async def play(
             nonlocal attempt, lost_agent, lost_user
             attempt += 1
             try:
-                return await run_episode(clients, config, task, trial, options.max_errors)
+                return await run_episode(clients, config, task, trial)
             except EpisodeInterrupted as interrupted:
                 lost_agent += interrupted.agent_usage
                 lost_user += interrupted.user_usage
@@ -299,7 +284,6 @@ async def run_benchmark(
     resume: Path | None = None,
     only_errors: bool = False,
     console: Console | None = None,
-    options: RunOptions | None = None,
 ) -> RunSummary:
     """Run the benchmark that ``config`` describes; ``resume`` continues an earlier results file.
 
@@ -307,7 +291,7 @@ async def run_benchmark(
     with ``only_errors`` it reruns just the episodes the file records as infrastructure errors.
     """
     with tracing.run_span(config) as span:
-        summary = await _run_benchmark(config, resume, only_errors, console, options or RunOptions())
+        summary = await _run_benchmark(config, resume, only_errors, console)
         if span.is_recording():
             span.set_attributes(
                 {
@@ -336,7 +320,7 @@ async def first_split(clients: ServiceClients, config: RunConfig) -> str:
 
 
 async def _run_benchmark(
-    config: RunConfig, resume: Path | None, only_errors: bool, console: Console | None, options: RunOptions
+    config: RunConfig, resume: Path | None, only_errors: bool, console: Console | None
 ) -> RunSummary:
     console = console or Console(stderr=True)
     existing = _existing_results(resume) if resume else []
@@ -386,7 +370,7 @@ async def _run_benchmark(
 
         async def one(index: int, trial: int, bar: object) -> None:
             async with semaphore:
-                result = await play(clients, config, tasks[index], trial, recorded, options)
+                result = await play(clients, config, tasks[index], trial, recorded)
             results.add(result)
             progress.advance(bar)  # type: ignore[arg-type]
 
@@ -398,10 +382,10 @@ async def _run_benchmark(
                 results.flush()  # also when interrupted: what finished is kept for --resume
 
         pass_k, average = await compute_pass_hat_k(clients, config, results.results)
-    if options.output_format != "taubench":
+    if config.output_format != "taubench":
         document = tau2_path(path)
-        write_tau2_results(document, config, results.results, options.max_errors)
-        if options.output_format == "tau2" and not any(r.is_error for r in results.results):
+        write_tau2_results(document, config, results.results)
+        if config.output_format == "tau2" and not any(r.is_error for r in results.results):
             path.unlink()  # nothing left to retry: τ²'s document is the run's one file
             path = document
     return RunSummary(results_path=path, results=results.results, pass_hat_k=pass_k, average_reward=average)

@@ -203,7 +203,7 @@ def _llm_args(temperature: float, seed: int) -> dict[str, Any]:
     return {"temperature": temperature, "seed": seed}
 
 
-def tau2_document(config: RunConfig, results: list[RunResult], max_errors: int | None) -> dict[str, Any]:
+def tau2_document(config: RunConfig, results: list[RunResult]) -> dict[str, Any]:
     """τ²'s ``Results`` of a run: its settings, its tasks and one simulation per scored result."""
     scored = [r for r in results if not r.is_error]
     tasks, policy = task_records(config, scored)
@@ -215,7 +215,7 @@ def tau2_document(config: RunConfig, results: list[RunResult], max_errors: int |
             "git_commit": _taumesh_version(),
             "num_trials": config.num_trials,
             "max_steps": config.max_steps,
-            "max_errors": max_errors if max_errors is not None else 0,
+            "max_errors": config.max_errors if config.max_errors is not None else 0,
             "user_info": {
                 "implementation": user.strategy,
                 "llm": user.model.model or None,
@@ -235,6 +235,6 @@ def tau2_document(config: RunConfig, results: list[RunResult], max_errors: int |
     }
 
 
-def write_tau2_results(path: Path, config: RunConfig, results: list[RunResult], max_errors: int | None) -> None:
+def write_tau2_results(path: Path, config: RunConfig, results: list[RunResult]) -> None:
     """Write τ²'s ``Results`` document of the run to ``path`` (atomically)."""
-    write_json_atomically(path, tau2_document(config, results, max_errors))
+    write_json_atomically(path, tau2_document(config, results))

@@ -24,8 +24,7 @@ from taumesh.commands.data import data_app
 from taumesh.commands.domain import domain_app
 from taumesh.domains import DataError
 from taumesh.models import ModelSettings
-from taumesh.orchestrator.config import DEFAULT_DATA_DIR, RunConfig, ServiceAddresses
-from taumesh.orchestrator.runner import OutputFormat
+from taumesh.orchestrator.config import DEFAULT_DATA_DIR, OutputFormat, RunConfig, ServiceAddresses
 from taumesh.settings import (
     RunSettings,
     ServeSettings,
@@ -302,7 +301,6 @@ def run(
                     resume=resume_from,
                     only_errors=only_errors,
                     console=console,
-                    options=settings.run_options(),
                 )
             )
     except (ConfigError, DataError, SecurityError) as exc:  # SecurityError: unusable TAUMESH_TLS_*/TOKEN settings

@@ -28,8 +28,7 @@ from pydantic_settings import (
 )
 
 from taumesh.models import AgentSettings, ModelSettings, UserSettings
-from taumesh.orchestrator.config import CACHE_DATA_DIR, MAX_NUM_STEPS, RunConfig, ServiceAddresses
-from taumesh.orchestrator.runner import OutputFormat, RunOptions
+from taumesh.orchestrator.config import CACHE_DATA_DIR, MAX_NUM_STEPS, OutputFormat, RunConfig, ServiceAddresses
 from taumesh.rpc.security import SecurityError, ServerSecurity, read_token
 from taumesh.services.env.sessions import DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_SESSIONS
 
@@ -151,7 +150,7 @@ class RunSettings(TaumeshSettings):
         return self
 
     def run_config(self) -> RunConfig:
-        """The orchestrator's view of these settings (:meth:`run_options` holds the rest)."""
+        """The orchestrator's view of these settings."""
         assert self.seed is not None and self.max_steps is not None, "resolved by resolve_defaults"
         task_ids, end_index = self.task_ids or None, self.end_index
         if self.num_tasks is not None:  # τ² takes the first N of the tasks it would run
@@ -200,11 +199,6 @@ class RunSettings(TaumeshSettings):
             # a live progress bar would garble what a person playing the user types
             show_progress=not self.quiet and self.user_strategy != "human",
             otlp_endpoint=self.otlp_endpoint,
-        )
-
-    def run_options(self) -> RunOptions:
-        """What the run needs beyond :class:`RunConfig`: τ²'s error limit, per-trial seeds and output format."""
-        return RunOptions(
             max_errors=self.max_errors,
             tau2_trial_seeds=is_tau2(self.env),
             output_format=self.output_format,

@@ -248,7 +248,7 @@ def test_domain_and_a_different_env_are_refused(tmp_path: Path) -> None:
 def test_defaults_follow_the_domain(flags: dict[str, Any], expected: tuple[Any, ...]) -> None:
     settings = RunSettings(**flags)
     assert (settings.env, settings.max_steps, settings.max_errors, settings.seed) == expected
-    assert settings.run_options().tau2_trial_seeds == settings.env.startswith("tau2-")
+    assert settings.run_config().tau2_trial_seeds == settings.env.startswith("tau2-")
 
 
 def test_num_tasks_takes_the_first_of_the_selection() -> None:

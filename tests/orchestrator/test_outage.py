@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import time
 from pathlib import Path
@@ -71,11 +72,15 @@ def test_an_env_restart_loses_sessions_not_results(v1_data_dir: Path, tmp_path: 
     log_dir = tmp_path / "results"
     run = subprocess.Popen(
         [taumesh_executable(), "run", "--env", "retail", "--task-split", "test", *ORACLE, "--data-dir", str(V1_DATA),
-         "--log-dir", str(log_dir), "--env-addr", f"127.0.0.1:{port}", "--max-concurrency", "8"],
+         "--log-dir", str(log_dir), "--env-addr", f"127.0.0.1:{port}", "--max-concurrency", "8",
+         "--num-trials", "3"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=child_env(), cwd=PROJECT_ROOT,
     )  # fmt: skip
     try:
-        time.sleep(4)  # start-up, then episodes under way, each holding a session
+        # kill once episodes are under way (the first results are in the file), the 8 in flight each holding a session
+        deadline = time.monotonic() + 120
+        while not _some_results(log_dir) and run.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.1)
         servers[0].kill()
         servers.append(start_server(serve, SERVING, tmp_path / "env-2.err"))
         assert run.poll() is None, "the run ended before the restart: nothing was tested"
@@ -87,4 +92,16 @@ def test_an_env_restart_loses_sessions_not_results(v1_data_dir: Path, tmp_path: 
     assert run.returncode == 0, explain(proc)
     assert "no such session" in stderr, explain(proc)  # some episode did lose its session...
     assert not list(log_dir.glob("*.errors.json")), explain(proc)  # ...and was replayed, not filed as an error
-    check_oracle_results(load_json(results_path(log_dir)), "retail", "test", list(range(115)))
+    results = load_json(results_path(log_dir))
+    assert len(results) == 3 * 115 and all(r["reward"] == 1.0 for r in results), explain(proc)
+
+
+def _some_results(log_dir: Path) -> bool:
+    """Whether the run has written at least one finished episode (the file itself is created when it starts)."""
+    for path in log_dir.glob("*.json"):
+        try:
+            if json.loads(path.read_text(encoding="utf-8")):
+                return True
+        except ValueError:
+            continue
+    return False

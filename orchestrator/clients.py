@@ -1,4 +1,10 @@
-"""Typed clients of the four services, with deadlines and retries on infrastructure faults."""
+"""Typed clients of the four services, with deadlines and retries on infrastructure faults.
+
+Each service is one target that may resolve to several replicas; :mod:`taumesh.rpc.balancing` says how calls
+spread over them and how gRPC itself retries UNAVAILABLE. What gRPC's retry policy cannot do is left to
+:func:`with_retries`: a deadline that ran out (a new call gets a new deadline) and RESOURCE_EXHAUSTED (a full
+env, whose RetryInfo asks the client to come back later).
+"""
 
 from __future__ import annotations
 
@@ -13,11 +19,12 @@ from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt, wait
 
 from taumesh.agent.v1 import agent_pb2_grpc
 from taumesh.env.v1 import env_pb2, env_pb2_grpc
+from taumesh.rpc.balancing import client_options
 from taumesh.rpc.security import ClientSecurity, SecurityError
 from taumesh.rpc.server import CHANNEL_OPTIONS
-from taumesh.scorer.v1 import scorer_pb2_grpc
+from taumesh.scorer.v1 import scorer_pb2, scorer_pb2_grpc
 from taumesh.telemetry import current as current_telemetry
-from taumesh.user_sim.v1 import user_sim_pb2_grpc
+from taumesh.user_sim.v1 import user_sim_pb2, user_sim_pb2_grpc
 
 T = TypeVar("T")
 
@@ -26,19 +33,26 @@ RETRYABLE = frozenset(
 )
 """Status codes that say the infrastructure, not the request, failed: worth another try."""
 
+RETRIED_HERE = frozenset({grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.RESOURCE_EXHAUSTED})
+"""The ones :func:`with_retries` tries again; UNAVAILABLE has been retried by the channel already."""
+
 
 def is_infrastructure_fault(exc: BaseException) -> bool:
     """True for an RPC failure that a retry may cure."""
     return isinstance(exc, grpc.aio.AioRpcError) and exc.code() in RETRYABLE
 
 
+def _retried_here(exc: BaseException) -> bool:
+    return isinstance(exc, grpc.aio.AioRpcError) and exc.code() in RETRIED_HERE
+
+
 async def with_retries(call: Callable[[], Awaitable[T]], attempts: int = 4) -> T:
-    """Run ``call``, retrying infrastructure faults with exponential backoff and jitter.
+    """Run ``call``, retrying a run-out deadline or RESOURCE_EXHAUSTED with exponential backoff and jitter.
 
     Only idempotent calls go through here (CallTool is made idempotent by its request id).
     """
     async for attempt in AsyncRetrying(
-        retry=retry_if_exception(is_infrastructure_fault),
+        retry=retry_if_exception(_retried_here),
         stop=stop_after_attempt(attempts),
         wait=wait_exponential_jitter(multiplier=0.2, max=5.0, jitter=0.2),
         reraise=True,
@@ -77,6 +91,16 @@ def remote_channel(address: str, interceptors: Sequence[grpc.aio.ClientIntercept
     return client_security().channel(address, CHANNEL_OPTIONS, interceptors)
 
 
+_BALANCING = {
+    "env": client_options(env_pb2.DESCRIPTOR.services_by_name["EnvService"].full_name, sticky=True),
+    "user": client_options(user_sim_pb2.DESCRIPTOR.services_by_name["UserSimService"].full_name, attempts=2),
+    "agent": client_options(None, attempts=2),  # an external agent need not serve health for its service name
+    "scorer": client_options(scorer_pb2.DESCRIPTOR.services_by_name["ScorerService"].full_name),
+}
+"""Channel options per service: the env's calls stick to the replica holding the episode's session; the others
+are spread call by call. Agent and user-sim calls wait for a model that those services retry themselves."""
+
+
 @dataclass
 class ServiceClients:
     """One channel and stub per service."""
@@ -96,14 +120,14 @@ class ServiceClients:
         """
         interceptors = current_telemetry().primary.client_interceptors()
         security = client_security()
-        channels = {
-            name: (
-                grpc.aio.insecure_channel(address, options=CHANNEL_OPTIONS, interceptors=interceptors or None)
+        channels: dict[str, grpc.aio.Channel] = {}
+        for name, address in (("env", env), ("user", user), ("agent", agent), ("scorer", scorer)):
+            options = [*CHANNEL_OPTIONS, *_BALANCING[name]]
+            channels[name] = (
+                grpc.aio.insecure_channel(address, options=options, interceptors=interceptors or None)
                 if name in embedded
-                else security.channel(address, CHANNEL_OPTIONS, interceptors)
+                else security.channel(address, options, interceptors)
             )
-            for name, address in (("env", env), ("user", user), ("agent", agent), ("scorer", scorer))
-        }
         return cls(
             env=env_pb2_grpc.EnvServiceStub(channels["env"]),
             user=user_sim_pb2_grpc.UserSimServiceStub(channels["user"]),

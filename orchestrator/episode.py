@@ -4,15 +4,22 @@
     the user replies → … until the user stops, a terminate tool runs, or the step limit is hit.
 
 Then the env reports the final state, the scorer scores it, and the session is closed.
+
+Every env call carries the episode id as affinity metadata, so it reaches the replica that holds the session
+(:mod:`taumesh.rpc.balancing`). When that replica is gone, the session is rebuilt on another one by replaying
+the episode's tool calls (:meth:`_Episode.rebuild`): tools are deterministic, so the same calls give the same
+state, which the replay checks call by call.
 """
 
 from __future__ import annotations
 
 import contextlib
+import logging
 import time
 import uuid
+from collections.abc import Awaitable, Callable
 from functools import partial
-from typing import Any
+from typing import Any, TypeVar
 
 import grpc
 from pydantic import BaseModel, Field
@@ -46,9 +53,13 @@ from taumesh.models import (
 from taumesh.orchestrator import tracing
 from taumesh.orchestrator.clients import ServiceClients, with_retries
 from taumesh.orchestrator.config import RunConfig
-from taumesh.rpc.errors import clip
+from taumesh.rpc.balancing import AFFINITY_HEADER
+from taumesh.rpc.errors import clip, error_reason
 from taumesh.scorer.v1 import scorer_pb2
 from taumesh.user_sim.v1 import user_sim_pb2
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 MAX_USER_TOOL_CALLS_PER_TURN = 10
 """Tool calls a simulated user may make before it must speak to the agent (a bound on a looping model)."""
@@ -159,19 +170,78 @@ class _Episode:
         self.session = env_pb2.OpenSessionResponse()  # filled by open()
         self.gave_up = ""  # why the agent stopped, when it answered OUT_OF_RANGE
         self.call_ids: set[str] = set()  # the agent's tool call ids so far: each must be new
+        self.affinity = ((AFFINITY_HEADER, self.context.episode_id),)  # metadata of every env call
+        self.tool_log: list[tuple[common_pb2.ToolCall, env_pb2.CallToolResponse]] = []
+        """Every tool call the session ran, with its answer: what a rebuilt session replays and must match."""
+        self.rebuilds = 0
 
-    async def open(self) -> env_pb2.OpenSessionResponse:
-        """A fresh env session for the task; the policy starts the trajectory."""
+    @property
+    def name(self) -> str:
+        """The episode in log lines: domain, task and trial."""
+        return f"{self.task.domain} task {self.task.task_id} trial {self.context.trial}"
+
+    async def open_session(self) -> env_pb2.OpenSessionResponse:
         opened: env_pb2.OpenSessionResponse = await with_retries(
             partial(
                 self.clients.env.OpenSession,
                 env_pb2.OpenSessionRequest(task=task_ref_to_proto(self.task)),
                 timeout=self.config.rpc_timeout,
+                metadata=self.affinity,
             )
         )
-        self.session = opened
-        self.transcript.traj.append(ChatMessage(role="system", content=opened.policy))
         return opened
+
+    async def open(self) -> env_pb2.OpenSessionResponse:
+        """A fresh env session for the task; the policy starts the trajectory."""
+        self.session = await self.open_session()
+        self.transcript.traj.append(ChatMessage(role="system", content=self.session.policy))
+        return self.session
+
+    async def in_session(self, call: Callable[[str], Awaitable[T]]) -> T:
+        """``call(session_id)``; if the env lost the session (its replica died or drained), rebuild it, call again."""
+        try:
+            return await call(self.session.session_id)
+        except grpc.aio.AioRpcError as exc:
+            if exc.code() != grpc.StatusCode.NOT_FOUND or error_reason(exc) != "SESSION_NOT_FOUND":
+                raise
+            await self.rebuild(exc)
+        return await call(self.session.session_id)
+
+    async def rebuild(self, lost: grpc.aio.AioRpcError) -> None:
+        """Open a new session for the task and replay every tool call the lost one ran, checking each answer.
+
+        Raises ``lost`` (the episode is then replayed whole) when the new session starts elsewhere or any replayed
+        call answers differently: the rebuilt state would not be the one the agent and user acted on.
+        """
+        opened = await self.open_session()
+        if opened.initial_data_hash != self.session.initial_data_hash:
+            log.warning("%s: the new env session starts from other data; replaying the episode", self.name)
+            raise lost
+        self.rebuilds += 1
+        for number, (tool_call, expected) in enumerate(self.tool_log, 1):
+            request = env_pb2.CallToolRequest(
+                session_id=opened.session_id,
+                tool_call=tool_call,
+                request_id=f"{self.context.episode_id}:rebuild{self.rebuilds}:{number}",
+            )
+            answer: env_pb2.CallToolResponse = await with_retries(
+                partial(self.clients.env.CallTool, request, timeout=self.config.rpc_timeout, metadata=self.affinity)
+            )
+            if answer != expected:
+                log.warning(
+                    "%s: replayed tool call %d (%s) answered differently; replaying the episode",
+                    self.name,
+                    number,
+                    tool_call.name,
+                )
+                raise lost
+        self.session = opened
+        log.warning(
+            "%s: env session lost (%s); rebuilt on a new session by replaying %d tool calls",
+            self.name,
+            lost.details(),
+            len(self.tool_log),
+        )
 
     async def user_opens(self) -> None:
         """The simulated user's first message (after any tool calls of its own)."""
@@ -280,15 +350,19 @@ class _Episode:
     async def run_tool(self, call: ToolCall) -> ChatMessage:
         """Run one tool call in the env session (for its requestor); a tool that ends the episode says so."""
         self.tool_calls += 1
-        request = env_pb2.CallToolRequest(
-            session_id=self.session.session_id,
-            tool_call=tool_call_to_proto(call),
-            request_id=f"{self.context.episode_id}:{self.tool_calls}",  # a retried call runs once
-        )
-        with tracing.tool_call(call, self.session.session_id) as span:
-            result: env_pb2.CallToolResponse = await with_retries(
-                partial(self.clients.env.CallTool, request, timeout=self.config.rpc_timeout)
+        tool_call = tool_call_to_proto(call)
+        request_id = f"{self.context.episode_id}:{self.tool_calls}"  # a retried call runs once
+
+        async def call_tool(session_id: str) -> env_pb2.CallToolResponse:
+            request = env_pb2.CallToolRequest(session_id=session_id, tool_call=tool_call, request_id=request_id)
+            answer: env_pb2.CallToolResponse = await with_retries(
+                partial(self.clients.env.CallTool, request, timeout=self.config.rpc_timeout, metadata=self.affinity)
             )
+            return answer
+
+        with tracing.tool_call(call, self.session.session_id) as span:
+            result = await self.in_session(call_tool)
+            self.tool_log.append((tool_call, result))
             status = result.status
             span.answered(
                 result.observation,
@@ -337,14 +411,20 @@ class _Episode:
     async def score(self) -> tuple[Score, str]:
         """The final state from the env and the scorer's verdict: (score, final data hash)."""
         rpc = self.config.rpc_timeout
-        with tracing.scoring() as span:
-            final: env_pb2.GetFinalStateResponse = await with_retries(
+
+        async def final_state(session_id: str) -> env_pb2.GetFinalStateResponse:
+            answer: env_pb2.GetFinalStateResponse = await with_retries(
                 partial(
                     self.clients.env.GetFinalState,
-                    env_pb2.GetFinalStateRequest(session_id=self.session.session_id),
+                    env_pb2.GetFinalStateRequest(session_id=session_id),
                     timeout=rpc,
+                    metadata=self.affinity,
                 )
             )
+            return answer
+
+        with tracing.scoring() as span:
+            final = await self.in_session(final_state)
             request = scorer_pb2.ScoreEpisodeRequest(
                 task=task_ref_to_proto(self.task),
                 termination=termination_to_proto(self.termination or "max_steps"),
@@ -363,7 +443,9 @@ class _Episode:
         self.turns.end()
         with contextlib.suppress(grpc.aio.AioRpcError):
             await self.clients.env.CloseSession(
-                env_pb2.CloseSessionRequest(session_id=self.session.session_id), timeout=self.config.rpc_timeout
+                env_pb2.CloseSessionRequest(session_id=self.session.session_id),
+                timeout=self.config.rpc_timeout,
+                metadata=self.affinity,
             )
 
 

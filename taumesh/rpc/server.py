@@ -14,6 +14,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1.health import aio as health_aio  # type: ignore[attr-defined]
 from grpc_reflection.v1alpha import reflection
 
+from taumesh.rpc.balancing import SERVER_KEEPALIVE_OPTIONS
 from taumesh.rpc.interceptors import DecodeRequests, RequireToken
 from taumesh.rpc.security import ServerSecurity
 
@@ -76,7 +77,8 @@ async def start_server(
     """
     security = security or ServerSecurity()
     checks: list[grpc.aio.ServerInterceptor[Any, Any]] = [RequireToken(security.token)] if security.token else []
-    server = grpc.aio.server(options=CHANNEL_OPTIONS, interceptors=[*checks, DecodeRequests(), *interceptors])
+    options = [*CHANNEL_OPTIONS, *SERVER_KEEPALIVE_OPTIONS]
+    server = grpc.aio.server(options=options, interceptors=[*checks, DecodeRequests(), *interceptors])
     health = health_aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health, server)
     for service in services:

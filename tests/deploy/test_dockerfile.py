@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from dockerfile_parse import DockerfileParser
+from dockerfile_parse import DockerfileParser  # type: ignore[import-untyped]
 
 from taumesh.data import CACHE_DIR_ENV
 from taumesh.settings import ServeSettings

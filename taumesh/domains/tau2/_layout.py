@@ -1,4 +1,7 @@
-"""Reading a τ² domain's fetched files: the data model and tools from its sources, the rest from its data."""
+"""Reading a τ² domain's files: the data model and tools from its fetched sources, the rest from its data folder.
+
+Each data file is read from the domain's folder when it has it, else from the fetched data (:func:`._files.data_file`).
+"""
 
 from __future__ import annotations
 
@@ -14,7 +17,7 @@ from pydantic import BaseModel, ValidationError
 
 from taumesh.domains._domain import describe_validation_error
 from taumesh.domains._errors import DataError
-from taumesh.domains.tau2._files import domain_sources
+from taumesh.domains.tau2._files import data_file, sources_of
 from taumesh.domains.tau2._source_models import database_model, read_models
 from taumesh.domains.tau2._source_tools import SourceTool, read_tools
 from taumesh.domains.tau2._tasks import Tau2Task, read_splits, read_tasks
@@ -97,17 +100,17 @@ class Tau2Layout:
     """Tables that are lists in τ²'s database (telecom's), kept keyed by position."""
 
     def database_model(self, root: Path) -> type[BaseModel]:
-        return database_model(source_models(domain_sources(root)))
+        return database_model(source_models(sources_of(root)))
 
     def user_database_model(self, root: Path) -> type[BaseModel]:
-        return database_model(user_models(domain_sources(root)))
+        return database_model(user_models(sources_of(root)))
 
     def base_data(self, root: Path) -> dict[str, Any]:
-        loaded = _validated(root / self.db_file, self.database_model(root))
+        loaded = _validated(data_file(root, self.db_file), self.database_model(root))
         for table in self.list_tables:
             loaded[table] = {str(position): record for position, record in enumerate(loaded[table])}
         if self.user_db_file is not None:
-            loaded[USER_TABLE] = _validated(root / self.user_db_file, self.user_database_model(root))
+            loaded[USER_TABLE] = _validated(data_file(root, self.user_db_file), self.user_database_model(root))
         return loaded
 
     def _text(self, path: Path) -> str:
@@ -117,14 +120,14 @@ class Tau2Layout:
             raise DataError(f"{path} not found") from exc
 
     def policy(self, root: Path) -> str:
-        main = self._text(root / self.policy_file)
+        main = self._text(data_file(root, self.policy_file))
         if self.tech_support_file is None:
             return main
-        tech_support = self._text(root / self.tech_support_file)
+        tech_support = self._text(data_file(root, self.tech_support_file))
         return f"<main_policy>\n{main}\n</main_policy>\n<tech_support_policy>\n{tech_support}\n</tech_support_policy>"
 
     def tools(self, root: Path) -> tuple[SourceTool, ...]:
-        return source_tools(domain_sources(root), self.toolkit)
+        return source_tools(sources_of(root), self.toolkit)
 
     def tool_schemas(self, root: Path) -> list[dict[str, Any]]:
         return [tool.schema for tool in self.tools(root)]
@@ -132,13 +135,13 @@ class Tau2Layout:
     def user_tool_schemas(self, root: Path) -> list[dict[str, Any]]:
         if self.user_toolkit is None:
             return []
-        return [tool.schema for tool in user_source_tools(domain_sources(root), self.user_toolkit)]
+        return [tool.schema for tool in user_source_tools(sources_of(root), self.user_toolkit)]
 
     def has_split(self, root: Path, split: str) -> bool:
         try:
-            return split in read_splits(root / self.tasks_file)
+            return split in read_splits(data_file(root, self.tasks_file))
         except DataError:
             return False
 
     def tasks(self, root: Path, split: str) -> list[Tau2Task]:
-        return read_tasks(root / self.tasks_file, split)
+        return read_tasks(data_file(root, self.tasks_file), split)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from taumesh.domains._plugin import DomainPlugin
 from taumesh.domains._tool import Tool
-from taumesh.domains.tau2._files import dataset_dir, domain_data
+from taumesh.domains.tau2._files import dataset_dir, domain_data, is_fetched
 from taumesh.domains.tau2._hash import Tau2Hasher
 from taumesh.domains.tau2._source_models import DB
 
@@ -59,10 +59,23 @@ class Tau2Plugin(DomainPlugin):
     unknown_tool: str = "Error: Tool '{name}' not found."
     error_from_text: bool = False
     hasher: Callable[..., Any] = field(default=Tau2Hasher)
+    head_tools: Sequence[type[Tool]] = ()
+    """Read tools of upstream τ²'s current toolkit (HEAD) that the wheel lacks. They run over a data folder from
+    ``--data-dir`` (HEAD's layout, see :meth:`data_dir`), never over the wheel's data, whose toolkit has none."""
 
     def data_dir(self, default_data_dir: Path) -> Path:
-        """The fetched τ² data of this domain (whatever ``--data-dir`` says: τ² data has one place)."""
-        return domain_data(dataset_dir(), self.source_name or self.name)
+        """``<default_data_dir>/<τ²'s domain name>`` when it holds the domain's tasks file, else the fetched data.
+
+        Such a folder (upstream HEAD's, laid out as τ²'s ``data/tau2/domains/<name>``) needs only the files that
+        differ: each one it lacks is read from the fetched data (:func:`._files.data_file`). A τ-bench v1 folder
+        of the same name (``retail/`` with ``tasks_test.json``) has no ``tasks.json`` and is not taken.
+        """
+        name = self.source_name or self.name
+        folder = Path(default_data_dir) / name
+        tasks_file = getattr(self.layout, "tasks_file", "tasks.json")
+        if (folder / tasks_file).is_file():
+            return folder
+        return domain_data(dataset_dir(), name)
 
     def function(self, name: str) -> type[Tool] | None:
         """A tool or env function by name."""
@@ -70,6 +83,11 @@ class Tau2Plugin(DomainPlugin):
             if candidate.name == name:
                 return candidate
         return None
+
+    def head_tool(self, root: Path, name: str) -> type[Tool] | None:
+        """The HEAD-only tool ``name`` when the domain's data folder ``root`` is a ``--data-dir`` one, else None."""
+        found = next((tool for tool in self.head_tools if tool.name == name), None)
+        return found if found is not None and not is_fetched(root) else None
 
     def _task(self, task: Task) -> Tau2Task:
         from taumesh.domains.tau2._tasks import Tau2Task

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from taumesh.domains.tau2 import Tau2Layout, Tau2Plugin
-from taumesh.domains.tau2_retail.tools import TOOLS
+from taumesh.domains.tau2_retail.tools import HEAD_TOOLS, TOOLS
 
 plugin = Tau2Plugin(
     name="tau2-retail",
     source_name="retail",
     tools=TOOLS,
+    head_tools=HEAD_TOOLS,
     layout=Tau2Layout(toolkit="RetailTools"),
 )

@@ -9,7 +9,7 @@ leaves the same partial change τ²'s would.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, ClassVar
 
 from taumesh.domains._tool import Data, Tool
 from taumesh.domains.tau2 import ModelDump, dump_json, record_model, tau2_tool, to_json_str
@@ -348,6 +348,34 @@ class ReturnDeliveredOrderItems(Tool):
         return to_json_str(ModelDump(order))
 
 
+@tau2_tool(_TOOLKIT)
+class GetItemDetails(Tool):
+    """Upstream τ²'s HEAD tool (not in the wheel): one item (a product variant) by its id, found in any product.
+
+    Its observation is τ²'s ``Variant`` dump, its error ``Item not found``, as HEAD's vectors record them. The
+    wheel has no source for its schema and τ²'s own text is not ours to copy, so the description below is
+    taumesh's wording (docs/data.md).
+    """
+
+    name = "get_item_details"
+    description = (
+        "Look up one item (a specific variant of a product) by its item id: its options, whether it is "
+        "available, and its price. An item id is not a product id."
+    )
+    parameters: ClassVar[dict[str, Any] | None] = {
+        "type": "object",
+        "properties": {"item_id": {"type": "string", "description": "The item id, such as '1008292230'."}},
+        "required": ["item_id"],
+    }
+
+    @staticmethod
+    def invoke(data: Data, item_id: str) -> str:
+        for product in data["products"].values():
+            if item_id in product["variants"]:
+                return to_json_str(ModelDump(product["variants"][item_id]))
+        raise ValueError("Item not found")
+
+
 Calculate = calculate_tool(_TOOLKIT)
 TransferToHumanAgents = transfer_tool(_TOOLKIT)
 
@@ -368,3 +396,6 @@ TOOLS: tuple[type[Tool], ...] = (
     ReturnDeliveredOrderItems,
     TransferToHumanAgents,
 )
+
+HEAD_TOOLS: tuple[type[Tool], ...] = (GetItemDetails,)
+"""Tools of upstream τ²'s HEAD toolkit that the wheel lacks (offered over a ``--data-dir`` τ² folder only)."""

@@ -60,6 +60,7 @@ ENV PATH=/opt/venv/bin:$PATH \
     LITELLM_LOCAL_MODEL_COST_MAP=True \
     HOME=/home/taumesh \
     TMPDIR=/tmp \
+    XDG_CACHE_HOME=/tmp/.cache \
     TAUMESH_CACHE_DIR=/data \
     TAUMESH_DATA_DIR=/data/taubench_v1 \
     TAUMESH_LOG_DIR=/results \

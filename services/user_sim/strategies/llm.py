@@ -1,29 +1,62 @@
 """``llm``: a model plays the customer. Stateless: its prompt is rebuilt from the conversation on every call.
 
 In the model's prompt the roles are mirrored: the agent's messages are ``user`` turns and the customer's own are
-``assistant`` turns, after the persona (system) and the agent's greeting.
+``assistant`` turns, after the system prompt and the agent's greeting.
+
+In τ² domains, and wherever the user has tools of its own (τ²'s telecom phone), it plays as τ²'s user simulator:
+τ²'s guidelines (the tool-using ones when it has tools) with the task's instructions as ``<scenario>``, τ²'s
+greeting, and the user's tools passed to the model. Its tool calls go back as the user's (requestor ``user``);
+the orchestrator runs them and returns their results in the conversation, which the prompt shows as the model's
+own tool calls answered by ``tool`` messages. The agent's tool calls never reach the user.
 """
 
 from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from taumesh.domains import DataError, Registry
+from taumesh.domains.tau2 import Tau2Plugin
 from taumesh.llm import complete
-from taumesh.models import ChatMessage, Usage
+from taumesh.models import ChatMessage, ToolCall, Usage
 from taumesh.rpc.errors import InvalidArgument
 from taumesh.services.user_sim.strategies.base import UserReply, UserTurn
-from taumesh.services.user_sim.strategies.prompts import GREETING, persona_prompt
+from taumesh.services.user_sim.strategies.prompts import GREETING, TAU2_GREETING, persona_prompt, tau2_system_prompt
 
 
 class LlmUser:
-    """τ-bench's LLM user simulator."""
+    """τ-bench's LLM user simulator, and τ²'s in τ² domains."""
 
     name = "llm"
     calls_model: ClassVar[bool] = True
     """Its requests name a model endpoint, which the operator must allow (see ``taumesh.llm.access``)."""
+    follows_tau2: ClassVar[bool] = True
+    """Plays as τ²'s user simulator in τ² domains. A subclass does only when it says so itself: the subclasses
+    written for τ-bench v1 (react's layout, verify's review of text drafts) keep τ-bench's prompt and no tools."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.follows_tau2 = bool(cls.__dict__.get("follows_tau2", False))
+
+    def __init__(self, registry: Registry | None = None) -> None:
+        self._registry = registry
+
+    def is_tau2_domain(self, domain: str) -> bool:
+        """Whether ``domain``'s plugin is a τ² domain (the registry is discovered on first use)."""
+        if self._registry is None:
+            self._registry = Registry.discover()
+        try:
+            return isinstance(self._registry.get(domain), Tau2Plugin)
+        except (KeyError, DataError):
+            return False
+
+    def plays_tau2(self, turn: UserTurn) -> bool:
+        """Whether this turn is played as τ²'s user: the user has tools, or the domain is a τ² one."""
+        if not self.follows_tau2:
+            return False
+        return bool(turn.tools) or (turn.episode is not None and self.is_tau2_domain(turn.episode.task.domain))
 
     def system_prompt(self, instruction: str) -> str:
-        """The persona."""
+        """The persona (τ-bench's domains)."""
         return persona_prompt(instruction)
 
     def own_turn(self, message: ChatMessage) -> str:
@@ -35,25 +68,48 @@ class LlmUser:
         return ChatMessage(role="user", content=text.strip())
 
     def prompt(self, turn: UserTurn) -> list[dict[str, Any]]:
-        """Persona, greeting, then the conversation with roles mirrored."""
+        """System prompt, greeting, then the conversation with roles mirrored (the user's tool results as ``tool``)."""
+        if self.plays_tau2(turn):
+            system, greeting = tau2_system_prompt(turn.instruction, with_tools=bool(turn.tools)), TAU2_GREETING
+        else:
+            system, greeting = self.system_prompt(turn.instruction), GREETING
         messages: list[dict[str, Any]] = [
-            {"role": "system", "content": self.system_prompt(turn.instruction)},
-            {"role": "user", "content": GREETING},
+            {"role": "system", "content": system},
+            {"role": "user", "content": greeting},
         ]
         for message in turn.conversation:
             if message.role == "user":
-                messages.append({"role": "assistant", "content": self.own_turn(message)})
+                own: dict[str, Any] = {"role": "assistant", "content": self.own_turn(message)}
+                if message.tool_calls:
+                    own["tool_calls"] = [call.openai() for call in message.tool_calls]
+                messages.append(own)
             elif message.role == "assistant":
                 messages.append({"role": "user", "content": message.content})
+            elif message.role == "tool":
+                messages.append({"role": "tool", "tool_call_id": message.tool_call_id, "content": message.content})
         return messages
 
     async def draft(self, turn: UserTurn, extra: list[dict[str, Any]] | None = None) -> tuple[ChatMessage, Usage]:
         """One model call for the customer's next message (``extra`` turns appended to the prompt)."""
         if not turn.settings.model.model:
             raise InvalidArgument(f"user strategy {self.name!r} needs a model (--user-model)")
-        completion = await complete(turn.settings.model, [*self.prompt(turn), *(extra or [])])
-        return self.parse(completion.message.content), completion.usage
+        tools = turn.tools if self.plays_tau2(turn) else None
+        completion = await complete(turn.settings.model, [*self.prompt(turn), *(extra or [])], tools)
+        message = self.parse(completion.message.content)
+        if completion.message.tool_calls:
+            calls = user_calls(completion.message.tool_calls, turn.conversation)
+            message = message.model_copy(update={"tool_calls": calls})
+        return message, completion.usage
 
     async def reply(self, turn: UserTurn) -> UserReply:
         message, usage = await self.draft(turn)
         return UserReply(message=message, usage=usage)
+
+
+def user_calls(calls: list[ToolCall], conversation: list[ChatMessage]) -> list[ToolCall]:
+    """The model's tool calls as the user's, each with an id (``user_call_<n>`` where the model gave none)."""
+    made = sum(len(m.tool_calls) for m in conversation if m.role == "user")
+    return [
+        call.model_copy(update={"requestor": "user", "id": call.id or f"user_call_{made + position}"})
+        for position, call in enumerate(calls)
+    ]

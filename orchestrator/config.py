@@ -67,3 +67,6 @@ class RunConfig(BaseModel):
     tau2_trial_seeds: bool = False
     """Give each trial τ²'s seed: ``random.seed(seed)`` then ``randint(0, 1_000_000)`` per trial."""
     output_format: OutputFormat = "taubench"
+    judge: ModelSettings = Field(default_factory=ModelSettings)
+    """The model that judges τ²'s NL assertions (sent with every ScoreEpisode); empty: none, and a task that
+    needs one fails with FAILED_PRECONDITION instead of being scored."""

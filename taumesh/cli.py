@@ -263,6 +263,13 @@ def run(
         OutputFormat,
         typer.Option("--output-format", help="taubench: τ-bench's list; tau2: τ²'s Results document; both."),
     ] = RUN.output_format,
+    judge_model: Annotated[
+        str,
+        typer.Option("--judge-model", help="Model judging τ²'s NL assertions (litellm's provider/model form)."),
+    ] = RUN.judge_model,
+    judge_api_base: Annotated[
+        str, typer.Option("--judge-api-base", help="OpenAI-compatible base URL of the judge model.")
+    ] = RUN.judge_api_base,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = RUN.quiet,
 ) -> None:
     """Run tasks × trials of a domain and write τ-bench's results file.
@@ -380,7 +387,9 @@ def _run_grants(config: RunConfig) -> OperatorGrants:
 
     few_shot = [config.agent.few_shot_displays_path] if config.agent.few_shot_displays_path else []
     return OperatorGrants.of(
-        api_bases=[config.agent.model.api_base, config.user.model.api_base], few_shot_paths=few_shot, human_user=True
+        api_bases=[config.agent.model.api_base, config.user.model.api_base, config.judge.api_base],
+        few_shot_paths=few_shot,
+        human_user=True,
     )
 
 

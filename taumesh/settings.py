@@ -130,6 +130,10 @@ class RunSettings(TaumeshSettings):
     num_tasks: int | None = Field(default=None, ge=1)
     """τ²'s ``--num-tasks``: only the first N tasks of the selection."""
     output_format: OutputFormat = "taubench"
+    judge_model: str = ""
+    """The model judging τ²'s NL assertions (litellm's ``provider/model``); empty: no judge."""
+    judge_api_base: str = ""
+    """OpenAI-compatible base URL of the judge model."""
     quiet: bool = False
 
     @model_validator(mode="after")
@@ -202,6 +206,7 @@ class RunSettings(TaumeshSettings):
             max_errors=self.max_errors,
             tau2_trial_seeds=is_tau2(self.env),
             output_format=self.output_format,
+            judge=ModelSettings(model=self.judge_model, api_base=self.judge_api_base, temperature=0.0),
         )
 
 

@@ -2,10 +2,21 @@
 
 from __future__ import annotations
 
-from taumesh.convert import messages_from_proto, score_to_proto, task_ref_from_proto, termination_from_proto
+from collections.abc import Sequence
+
+from taumesh.convert import (
+    messages_from_proto,
+    model_from_proto,
+    score_to_proto,
+    task_ref_from_proto,
+    termination_from_proto,
+    usage_to_proto,
+)
 from taumesh.domains import Catalog, DataError, EpisodeMismatch
-from taumesh.models import EVALUATED_TERMINATIONS
-from taumesh.rpc.errors import Context, FailedPrecondition, InvalidArgument, NotFound, status_codes
+from taumesh.domains.tau2 import Tau2Score
+from taumesh.llm.access import current_grants
+from taumesh.models import EVALUATED_TERMINATIONS, ChatMessage, Score, Usage
+from taumesh.rpc.errors import Context, FailedPrecondition, InvalidArgument, NotFound, Unavailable, status_codes
 from taumesh.rpc.server import Service
 from taumesh.scorer.v1 import scorer_pb2, scorer_pb2_grpc
 from taumesh.services.scorer.pass_hat_k import MAX_OUTCOMES, Outcome, pass_hat_k
@@ -40,7 +51,13 @@ class ScorerServicer(scorer_pb2_grpc.ScorerServiceServicer):
             score = domain.score(task, conversation, termination, request.final_data_hash, gold_hash)
         except EpisodeMismatch as exc:
             raise FailedPrecondition(str(exc), reason="EPISODE_NOT_REPRODUCIBLE") from exc
-        return score_to_proto(score)
+        to_judge = score.nl_assertions if isinstance(score, Tau2Score) else []
+        usage = Usage()
+        if to_judge:
+            score, usage = await judged(score, to_judge, conversation, request)
+        response = score_to_proto(score)
+        response.judge_usage.CopyFrom(usage_to_proto(usage))
+        return response
 
     @status_codes
     async def ComputePassHatK(
@@ -71,6 +88,39 @@ class ScorerServicer(scorer_pb2_grpc.ScorerServiceServicer):
         from taumesh.services.scorer.fault_analysis import analyze_faults  # imports litellm: only when asked for
 
         return await analyze_faults(self.catalog, request)
+
+
+async def judged(
+    score: Score,
+    assertions: Sequence[str],
+    conversation: Sequence[ChatMessage],
+    request: scorer_pb2.ScoreEpisodeRequest,
+) -> tuple[Score, Usage]:
+    """``score`` with the judge's NL_ASSERTION checks added and its verdict multiplied in, and what the judge cost.
+
+    FAILED_PRECONDITION when the request names no judge (reason ``JUDGE_NOT_CONFIGURED``) or the model refuses
+    the request; PERMISSION_DENIED for an endpoint the operator did not allow; UNAVAILABLE when the judge stays
+    down or unreadable: the episode's score is never a 0 the judge did not give.
+    """
+    judge = model_from_proto(request.judge)
+    if not judge.model:
+        raise FailedPrecondition(
+            f"task {request.task.task_id!r} is scored on {len(assertions)} NL assertion(s), which need a judge "
+            "model: pass --judge-model (and --judge-api-base for an OpenAI-compatible server)",
+            reason="JUDGE_NOT_CONFIGURED",
+            fields=[("judge.model", "required when the task's reward basis holds NL_ASSERTION")],
+        )
+    current_grants().check_api_base(judge.api_base, "judge.api_base")
+    from taumesh.llm.status import model_errors_as_status
+    from taumesh.services.scorer.nl_judge import JudgeUnavailable, judge_assertions  # imports litellm
+
+    try:
+        with model_errors_as_status():
+            judgement = await judge_assertions(judge, conversation, assertions)
+    except JudgeUnavailable as exc:
+        raise Unavailable(str(exc), reason="JUDGE_UNAVAILABLE") from exc
+    update = {"reward": score.reward * judgement.reward, "checks": [*score.checks, *judgement.checks]}
+    return score.model_copy(update=update), judgement.usage
 
 
 def scorer_service(catalog: Catalog) -> Service:

@@ -17,7 +17,7 @@ from taumesh.domains.tau2._hash import Tau2Hasher
 from taumesh.domains.tau2._layout import Tau2Layout, dump_json, source_models
 from taumesh.domains.tau2._observation import ModelDump, to_json_str
 from taumesh.domains.tau2._plugin import TAU2_SPLITS, Tau2Plugin, tau2_tool
-from taumesh.domains.tau2._reward import Tau2Reward, evaluate, gold_hash
+from taumesh.domains.tau2._reward import Tau2Reward, Tau2Score, evaluate, gold_hash
 from taumesh.domains.tau2._state import apply_initial_state, call_tool, open_session, run_function
 from taumesh.domains.tau2._tasks import EnvAssertion, EnvFunctionCall, GoldAction, Tau2Task
 
@@ -39,6 +39,7 @@ __all__ = [
     "Tau2Layout",
     "Tau2Plugin",
     "Tau2Reward",
+    "Tau2Score",
     "Tau2Task",
     "apply_initial_state",
     "call_tool",

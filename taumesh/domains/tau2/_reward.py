@@ -2,8 +2,10 @@
 
 Each component is computed as τ² computes it; its checks are reported whether or not its basis
 counts, and the reward is the product of the components in the task's ``reward_basis``. NL
-assertions need a judge model and are not evaluated here: a task whose basis holds
-``NL_ASSERTION`` raises, as τ²'s wheel does.
+assertions need a judge model, which this library never calls: when ``NL_ASSERTION`` is in the
+basis, :func:`evaluate` returns the other components and the assertions still to judge
+(:attr:`Tau2Reward.nl_assertions`), and the scorer service multiplies the judge's verdict in. An
+empty list of assertions is met without a judge, as at τ²'s HEAD.
 """
 
 from __future__ import annotations
@@ -13,11 +15,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from pydantic import Field
+
 from taumesh.domains._arguments import parse_arguments
 from taumesh.domains._domain import Domain
 from taumesh.domains._errors import EpisodeMismatch
 from taumesh.domains._session import Session
-from taumesh.domains.tau2._state import call_tool, open_session, run_function
+from taumesh.domains.tau2._state import call_tool, open_session, run_function, run_tool
 from taumesh.domains.tau2._tasks import Tau2Task
 from taumesh.models import (
     EVALUATED_TERMINATIONS,
@@ -41,16 +45,27 @@ class Tau2Reward:
     checks: list[RewardCheck] = field(default_factory=list)
     reward_basis: list[RewardBasis] = field(default_factory=list)
     note: str = ""
+    nl_assertions: list[str] = field(default_factory=list)
+    """NL assertions of the basis still to judge: ``reward`` and ``breakdown`` leave them out."""
 
-    def score(self) -> Score:
-        return Score(reward=self.reward, checks=self.checks, reward_basis=self.reward_basis)
+    def score(self) -> Tau2Score:
+        return Tau2Score(
+            reward=self.reward, checks=self.checks, reward_basis=self.reward_basis, nl_assertions=self.nl_assertions
+        )
+
+
+class Tau2Score(Score):
+    """A τ² episode's score, with the NL assertions a judge model must still rule on (see :mod:`._reward`)."""
+
+    nl_assertions: list[str] = Field(default_factory=list)
+    """Empty when nothing is left to judge; else ``reward`` is that of the other components only."""
 
 
 def gold_hash(domain: Domain, task: Tau2Task) -> str:
     """The evaluator's gold state: initial state, then every gold action, errors ignored, no sync between."""
     session = open_session(domain, task)
     for action in task.gold_actions:
-        session.call(action.name, action.arguments, action.requestor)
+        run_tool(session, action.name, action.arguments, action.requestor)
     return session.data_hash()
 
 
@@ -159,8 +174,6 @@ def evaluate(
     if criteria is None:
         return Tau2Reward(1.0, note="No evaluation criteria")
     basis = set(criteria.reward_basis)
-    if "NL_ASSERTION" in basis:
-        raise ValueError("NL assertions are part of the reward basis, but they are not being evaluated.")
     history = [
         ChatMessage(
             role=message.role,
@@ -181,7 +194,11 @@ def evaluate(
     if "COMMUNICATE" in basis:
         breakdown["COMMUNICATE"] = 1.0 if all(check.passed for check in communicate) else 0.0
         reward *= breakdown["COMMUNICATE"]
-    return Tau2Reward(reward, breakdown, [*checks, *actions, *communicate], list(criteria.reward_basis))
+    to_judge = list(criteria.nl_assertions or []) if "NL_ASSERTION" in basis else []
+    if "NL_ASSERTION" in basis and not to_judge:
+        breakdown["NL_ASSERTION"] = 1.0  # nothing to assert: met without a judge
+    checks = [*checks, *actions, *communicate]
+    return Tau2Reward(reward, breakdown, checks, list(criteria.reward_basis), nl_assertions=to_judge)
 
 
 def _history_calls(task: Tau2Task) -> list[ChatMessage]:

@@ -130,6 +130,7 @@ class ScoreEpisodeRequest(_message.Message):
     FINAL_DATA_HASH_FIELD_NUMBER: _builtins.int
     CONVERSATION_FIELD_NUMBER: _builtins.int
     TERMINATION_FIELD_NUMBER: _builtins.int
+    JUDGE_FIELD_NUMBER: _builtins.int
     final_data_hash: _builtins.str
     """The environment's data hash at the end of the episode (GetFinalState). Required when the episode ended."""
     termination: _common_pb2.Termination.ValueType
@@ -144,6 +145,15 @@ class ScoreEpisodeRequest(_message.Message):
     def conversation(self) -> _containers.RepeatedCompositeFieldContainer[_common_pb2.Message]:
         """The conversation; the agent's ASSISTANT texts are searched for the task's required outputs."""
 
+    @_builtins.property
+    def judge(self) -> _common_pb2.ModelConfig:
+        """The model that judges the task's NL assertions (τ²'s NL_ASSERTION reward basis): model and provider in
+        litellm's form, api_base for an OpenAI-compatible server (must be one the scorer's operator allows, else
+        PERMISSION_DENIED), temperature as given. Unset or empty model: an episode whose task needs the judge is
+        FAILED_PRECONDITION (reason JUDGE_NOT_CONFIGURED); tasks without NL assertions never call it. A judge that
+        stays unavailable or answers unreadably is UNAVAILABLE (reason JUDGE_UNAVAILABLE), never a 0.
+        """
+
     def __init__(
         self,
         *,
@@ -151,10 +161,11 @@ class ScoreEpisodeRequest(_message.Message):
         final_data_hash: _builtins.str = ...,
         conversation: _abc.Iterable[_common_pb2.Message] | None = ...,
         termination: _common_pb2.Termination.ValueType = ...,
+        judge: _common_pb2.ModelConfig | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["task", b"task"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["judge", b"judge", "task", b"task"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["conversation", b"conversation", "final_data_hash", b"final_data_hash", "task", b"task", "termination", b"termination"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["conversation", b"conversation", "final_data_hash", b"final_data_hash", "judge", b"judge", "task", b"task", "termination", b"termination"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -241,6 +252,7 @@ class ScoreEpisodeResponse(_message.Message):
     REQUIRED_OUTPUTS_FIELD_NUMBER: _builtins.int
     CHECKS_FIELD_NUMBER: _builtins.int
     REWARD_BASIS_FIELD_NUMBER: _builtins.int
+    JUDGE_USAGE_FIELD_NUMBER: _builtins.int
     reward: _builtins.float
     """1.0 or 0.0: the product of the checks' outcomes over the task's reward basis."""
     @_builtins.property
@@ -261,6 +273,10 @@ class ScoreEpisodeResponse(_message.Message):
     def reward_basis(self) -> _containers.RepeatedScalarFieldContainer[Global___RewardBasis.ValueType]:
         """The kinds of check the reward is the product of, as the task states them."""
 
+    @_builtins.property
+    def judge_usage(self) -> _common_pb2.Usage:
+        """Model usage of the NL-assertion judge for this episode (all zero when no judge was called)."""
+
     def __init__(
         self,
         *,
@@ -269,10 +285,11 @@ class ScoreEpisodeResponse(_message.Message):
         required_outputs: _abc.Iterable[_builtins.str] | None = ...,
         checks: _abc.Iterable[Global___RewardCheck] | None = ...,
         reward_basis: _abc.Iterable[Global___RewardBasis.ValueType] | None = ...,
+        judge_usage: _common_pb2.Usage | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["judge_usage", b"judge_usage"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["checks", b"checks", "gold_actions", b"gold_actions", "required_outputs", b"required_outputs", "reward", b"reward", "reward_basis", b"reward_basis"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["checks", b"checks", "gold_actions", b"gold_actions", "judge_usage", b"judge_usage", "required_outputs", b"required_outputs", "reward", b"reward", "reward_basis", b"reward_basis"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

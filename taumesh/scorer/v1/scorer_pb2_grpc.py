@@ -57,7 +57,8 @@ class ScorerServiceServicer:
     """
 
     def ScoreEpisode(self, request, context):
-        """Scores one finished episode. NOT_FOUND for an unknown task.
+        """Scores one finished episode. NOT_FOUND for an unknown task. A task whose reward rests on NL assertions is
+        judged by ScoreEpisodeRequest.judge, one model call per episode for all its assertions.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -34,7 +34,9 @@ class ScorerServiceStub:
     @_typing.overload
     def __new__(cls, channel: _aio.Channel) -> ScorerServiceAsyncStub: ...
     ScoreEpisode: _grpc.UnaryUnaryMultiCallable[_scorer_pb2.ScoreEpisodeRequest, _scorer_pb2.ScoreEpisodeResponse]
-    """Scores one finished episode. NOT_FOUND for an unknown task."""
+    """Scores one finished episode. NOT_FOUND for an unknown task. A task whose reward rests on NL assertions is
+    judged by ScoreEpisodeRequest.judge, one model call per episode for all its assertions.
+    """
     ComputePassHatK: _grpc.UnaryUnaryMultiCallable[_scorer_pb2.ComputePassHatKRequest, _scorer_pb2.ComputePassHatKResponse]
     """Computes pass^k over trial results; a task with fewer trials than others counts the missing ones as failures.
     INVALID_ARGUMENT when there are no outcomes, too many of them, or a k is outside 1..trials.
@@ -51,7 +53,9 @@ class ScorerServiceAsyncStub(ScorerServiceStub):
 
     def __init__(self, channel: _aio.Channel) -> None: ...
     ScoreEpisode: _aio.UnaryUnaryMultiCallable[_scorer_pb2.ScoreEpisodeRequest, _scorer_pb2.ScoreEpisodeResponse]  # type: ignore[assignment]
-    """Scores one finished episode. NOT_FOUND for an unknown task."""
+    """Scores one finished episode. NOT_FOUND for an unknown task. A task whose reward rests on NL assertions is
+    judged by ScoreEpisodeRequest.judge, one model call per episode for all its assertions.
+    """
     ComputePassHatK: _aio.UnaryUnaryMultiCallable[_scorer_pb2.ComputePassHatKRequest, _scorer_pb2.ComputePassHatKResponse]  # type: ignore[assignment]
     """Computes pass^k over trial results; a task with fewer trials than others counts the missing ones as failures.
     INVALID_ARGUMENT when there are no outcomes, too many of them, or a k is outside 1..trials.
@@ -71,7 +75,9 @@ class ScorerServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _scorer_pb2.ScoreEpisodeRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_scorer_pb2.ScoreEpisodeResponse, _abc.Awaitable[_scorer_pb2.ScoreEpisodeResponse]]:
-        """Scores one finished episode. NOT_FOUND for an unknown task."""
+        """Scores one finished episode. NOT_FOUND for an unknown task. A task whose reward rests on NL assertions is
+        judged by ScoreEpisodeRequest.judge, one model call per episode for all its assertions.
+        """
 
     @_abc_1.abstractmethod
     def ComputePassHatK(

@@ -1,0 +1,203 @@
+"""NL assertions judged through litellm by the scripted OpenAI-compatible server, over the real services.
+
+The data is upstream τ² HEAD's retail (``--data-dir`` laid out like ``../shared/tau2/head_data``), whose reward basis
+is ``[DB, NL_ASSERTION]``. The oracle agent and the scripted user call no model; the judge is the only one.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import grpc
+import pytest
+from click.testing import Result
+
+from taumesh.common.v1 import common_pb2
+from taumesh.convert import message_to_proto, task_ref_to_proto, termination_to_proto
+from taumesh.domains import Catalog
+from taumesh.models import ChatMessage, TaskRef
+from taumesh.rpc.errors import error_reason
+from taumesh.rpc.server import start_server
+from taumesh.scorer.v1 import scorer_pb2, scorer_pb2_grpc
+from taumesh.services.scorer import scorer_service
+from taumesh.services.scorer.nl_judge import read_verdicts
+from tests.conftest import SHARED
+from tests.llm.fake_openai import FakeOpenAI, Reply, server_error, text
+from tests.orchestrator.conftest import invoke
+
+HEAD_DATA = SHARED / "tau2" / "head_data"
+ALL_MET, ONE_MISSED = 36, 70
+"""HEAD retail tasks: 36 has two assertions (the judge finds both met), 70 one (the judge finds it not met)."""
+
+
+@pytest.fixture
+def head_data(tau2_fetched: Path) -> Path:
+    if not HEAD_DATA.is_dir():
+        pytest.skip(f"HEAD data not found at {HEAD_DATA}")
+    return HEAD_DATA
+
+
+@pytest.fixture(scope="session")
+def tau2_fetched() -> Path:
+    from taumesh.domains.tau2 import DatasetMissing, require
+
+    try:
+        return require()
+    except DatasetMissing as exc:
+        pytest.skip(f"τ² data not fetched: {exc}")
+
+
+def verdicts(request: dict[str, Any]) -> list[tuple[str, bool]]:
+    """The scripted judge: every expectation met, except the $22.55 price difference."""
+    asked = request["messages"][1]["content"]
+    expectations = asked.split("# Expectations\n", 1)[1].splitlines()
+    return [(line.split(". ", 1)[1], "$22.55" not in line) for line in expectations]
+
+
+def judge(request: dict[str, Any], ordinal: int) -> Reply:
+    results = [
+        {"expectedOutcome": said, "reasoning": f"{'Said' if met else 'Never said'}: {said}", "metExpectation": met}
+        for said, met in verdicts(request)
+    ]
+    return text("```json\n" + json.dumps({"results": results}) + "\n```")
+
+
+def run(data_dir: Path, log_dir: Path, *extra: str) -> Result:
+    return invoke(
+        "run", "--env", "tau2-retail", "--data-dir", data_dir, "--task-ids", str(ALL_MET), "--task-ids",
+        str(ONE_MISSED), "--agent-strategy", "oracle", "--user-strategy", "scripted", "--log-dir", log_dir,
+        "--output-format", "both", "--max-concurrency", "2", *extra,
+    )  # fmt: skip
+
+
+def results_file(log_dir: Path, kind: str = "") -> Any:
+    """The run's results file: τ-bench's (``kind`` empty), ``.tau2`` or ``.errors``."""
+    names = (".tau2.json", ".errors.json")
+    (path,) = [
+        p for p in log_dir.glob("*.json") if (p.name.endswith(f"{kind}.json") if kind else not p.name.endswith(names))
+    ]
+    return json.loads(path.read_text())
+
+
+def test_nl_assertions_are_judged_through_litellm(fake: FakeOpenAI, head_data: Path, tmp_path: Path) -> None:
+    fake.reset(judge)
+    result = run(head_data, tmp_path, "--judge-model", "openai/x", "--judge-api-base", fake.url)
+    assert result.exit_code == 0, result.output
+
+    entries = {entry["task_id"]: entry for entry in results_file(tmp_path)}
+    assert {task: entry["reward"] for task, entry in entries.items()} == {ALL_MET: 1.0, ONE_MISSED: 0.0}
+    for task, entry in entries.items():
+        assert entry["info"]["reward_basis"] == ["DB", "NL_ASSERTION"]
+        checks = entry["info"]["reward_checks"]
+        assert [c["passed"] for c in checks if c["basis"] == "DB"] == [True]  # the judge alone fails task 70
+        judged = [(c["subject"], c["passed"], c["explanation"]) for c in checks if c["basis"] == "NL_ASSERTION"]
+        assertions = Catalog(head_data).get("tau2-retail").find_task("base", str(task))
+        expected = assertions.evaluation_criteria.nl_assertions  # type: ignore[attr-defined]
+        assert [subject for subject, _, _ in judged] == expected
+        for subject, passed, explanation in judged:
+            assert passed == ("$22.55" not in subject)
+            assert explanation == f"{'Said' if passed else 'Never said'}: {subject}"
+
+    # one call per episode, all the task's assertions in it, to the judge model given
+    requests = fake.requests
+    assert len(requests) == 2 and {r["model"] for r in requests} == {"x"}
+    assert sorted(len(verdicts(r)) for r in requests) == [1, 2]
+
+    # τ²'s results layout: each assertion met or not, with the judge's justification
+    tau2 = results_file(tmp_path, ".tau2")
+    by_task = {sim["task_id"]: sim["reward_info"] for sim in tau2["simulations"]}
+    missed = by_task[str(ONE_MISSED)]
+    assert missed["reward"] == 0.0 and missed["reward_breakdown"] == {"DB": 1.0, "NL_ASSERTION": 0.0}
+    assert [(a["met"], a["justification"].startswith("Never said")) for a in missed["nl_assertions"]] == [(False, True)]
+    assert [a["met"] for a in by_task[str(ALL_MET)]["nl_assertions"]] == [True, True]
+
+
+def test_a_task_needing_the_judge_without_one_is_a_configuration_error(
+    fake: FakeOpenAI, head_data: Path, tmp_path: Path
+) -> None:
+    result = invoke(
+        "run", "--env", "tau2-retail", "--data-dir", head_data, "--task-ids", str(ONE_MISSED), "--agent-strategy",
+        "oracle", "--user-strategy", "scripted", "--log-dir", tmp_path,
+    )  # fmt: skip
+    assert result.exit_code == 1  # no episode scored
+    (entry,) = results_file(tmp_path, ".errors")
+    assert entry["reward"] is None and entry["info"]["error"]["kind"] == "refused_request"
+    assert "FAILED_PRECONDITION" in entry["info"]["error"]["cause"]
+    assert "--judge-model" in entry["info"]["error"]["cause"]
+    assert fake.requests == []
+
+
+@pytest.fixture
+async def scorer(head_data: Path) -> Any:
+    running = await start_server([scorer_service(Catalog(head_data))])
+    channel = grpc.aio.insecure_channel(running.address)
+    yield scorer_pb2_grpc.ScorerServiceStub(channel)
+    await channel.close()
+    await running.stop(grace=None)
+
+
+def score_request(head_data: Path, judge_url: str) -> scorer_pb2.ScoreEpisodeRequest:
+    """Task 70's gold actions and a stop, as the orchestrator would send them."""
+    domain = Catalog(head_data).get("tau2-retail")
+    task = domain.find_task("base", str(ONE_MISSED))
+    from taumesh.domains.tau2 import call_tool, open_session
+    from taumesh.models import ToolCall
+
+    session = open_session(domain, task)  # type: ignore[arg-type]
+    conversation = [ChatMessage(role="assistant", content="Hi! How can I help you today?")]
+    for index, action in enumerate(task.actions):
+        call = ToolCall(id=f"call_{index}", name=action.name, arguments=json.dumps(action.kwargs))
+        step = call_tool(session, action.name, action.kwargs)
+        conversation += [
+            ChatMessage(role="assistant", tool_calls=[call]),
+            ChatMessage(role="tool", content=step.observation, tool_call_id=call.id),
+        ]
+    conversation.append(ChatMessage(role="user", content="###STOP###"))
+    return scorer_pb2.ScoreEpisodeRequest(
+        task=task_ref_to_proto(TaskRef(domain="tau2-retail", split="base", task_id=str(ONE_MISSED))),
+        termination=termination_to_proto("user_stop"),
+        final_data_hash=session.data_hash(),
+        conversation=[message_to_proto(m) for m in conversation],
+        judge=common_pb2.ModelConfig(model="x", provider="openai", api_base=judge_url),
+    )
+
+
+async def test_a_judge_that_stays_down_is_unavailable_never_a_zero(
+    fake: FakeOpenAI, head_data: Path, scorer: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TAUMESH_LLM_MAX_ATTEMPTS", "2")
+    fake.reset(lambda request, ordinal: server_error(503))
+    with pytest.raises(grpc.aio.AioRpcError) as raised:
+        await scorer.ScoreEpisode(score_request(head_data, fake.url), timeout=60)
+    assert raised.value.code() == grpc.StatusCode.UNAVAILABLE
+    assert error_reason(raised.value) == "JUDGE_UNAVAILABLE"
+
+
+async def test_the_judge_is_asked_again_after_an_unreadable_answer_and_its_usage_reported(
+    fake: FakeOpenAI, head_data: Path, scorer: Any
+) -> None:
+    fake.reset(lambda request, ordinal: text("I think so.") if ordinal == 0 else judge(request, ordinal))
+    response = await scorer.ScoreEpisode(score_request(head_data, fake.url), timeout=60)
+    assert response.reward == 0.0  # the judge's "not met"
+    assert response.judge_usage.calls == 2 and response.judge_usage.prompt_tokens == 20
+    assert len(fake.requests[1]["messages"]) == 4  # the question, the unreadable answer, the re-ask
+
+
+async def test_an_endpoint_the_operator_did_not_allow_is_refused(
+    fake: FakeOpenAI, head_data: Path, scorer: Any
+) -> None:
+    with pytest.raises(grpc.aio.AioRpcError) as raised:
+        await scorer.ScoreEpisode(score_request(head_data, "http://127.0.0.1:9/v1"), timeout=60)
+    assert raised.value.code() == grpc.StatusCode.PERMISSION_DENIED
+    assert fake.requests == []
+
+
+def test_verdicts_must_answer_every_assertion() -> None:
+    answer = json.dumps({"results": [{"expectedOutcome": "a", "reasoning": "r", "metExpectation": True}]})
+    assert [v.met for v in read_verdicts(answer, 1)] == [True]
+    with pytest.raises(ValueError, match="2 expected"):
+        read_verdicts(answer, 2)
+    with pytest.raises(ValueError, match="malformed"):
+        read_verdicts(json.dumps({"results": [{"reasoning": "r"}]}), 1)

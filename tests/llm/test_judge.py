@@ -134,8 +134,8 @@ async def scorer(head_data: Path) -> Any:
     running = await start_server([scorer_service(Catalog(head_data))])
     channel = grpc.aio.insecure_channel(running.address)
     yield scorer_pb2_grpc.ScorerServiceStub(channel)
-    await channel.close()
-    await running.stop(grace=None)
+    await channel.close(grace=None)
+    await running.stop(grace=0.5)
 
 
 def score_request(head_data: Path, judge_url: str) -> scorer_pb2.ScoreEpisodeRequest:

@@ -7,6 +7,7 @@ scripted user, ``check_domain``) works on it unchanged. Unknown keys are ignored
 
 from __future__ import annotations
 
+import functools
 import json
 import textwrap
 from pathlib import Path
@@ -198,6 +199,21 @@ def _load(path: Path) -> Any:
         raise DataError(f"{path} is not valid JSON: {exc}") from exc
 
 
+@functools.lru_cache(maxsize=8)
+def _parsed_tasks(tasks_file: Path, mtime_ns: int, size: int) -> tuple[Tau2Task, ...]:
+    """Every task of the file, parsed once per process and file version.
+
+    Telecom's 2,285 tasks take seconds to parse; every split and every domain variant reads the same file.
+    """
+    tasks = []
+    for index, record in enumerate(_load(tasks_file)):
+        try:
+            tasks.append(Tau2Task.from_record(record))
+        except ValidationError as exc:
+            raise DataError(describe_validation_error(exc, f"{tasks_file}: task {index}")) from exc
+    return tuple(tasks)
+
+
 def split_file(tasks_file: Path) -> Path:
     """τ²'s split file: ``split_<stem>.json`` beside the tasks file."""
     return tasks_file.with_name(f"split_{tasks_file.stem}.json")
@@ -211,13 +227,11 @@ def read_splits(tasks_file: Path) -> dict[str, list[str]]:
 
 def read_tasks(tasks_file: Path, split: str | None) -> list[Tau2Task]:
     """The tasks of ``split`` in file order (``None``: every task in the file), as τ²'s ``get_tasks``."""
-    records = _load(tasks_file)
-    tasks = []
-    for index, record in enumerate(records):
-        try:
-            tasks.append(Tau2Task.from_record(record))
-        except ValidationError as exc:
-            raise DataError(describe_validation_error(exc, f"{tasks_file}: task {index}")) from exc
+    try:
+        stat = tasks_file.stat()
+    except FileNotFoundError as exc:
+        raise DataError(f"{tasks_file} not found") from exc
+    tasks = list(_parsed_tasks(tasks_file, stat.st_mtime_ns, stat.st_size))
     if split is None:
         return tasks
     splits = read_splits(tasks_file)

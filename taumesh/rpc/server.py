@@ -1,4 +1,4 @@
-"""Building and running a grpc.aio server: health checking, reflection, TLS and token, graceful shutdown."""
+"""Building and running a grpc.aio server: health checking, reflection, channelz, TLS and token, graceful shutdown."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import grpc
+from grpc_channelz.v1 import channelz, channelz_pb2_grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1.health import aio as health_aio  # type: ignore[attr-defined]
 from grpc_reflection.v1alpha import reflection
@@ -20,6 +21,9 @@ from taumesh.rpc.security import ServerSecurity
 
 log = logging.getLogger(__name__)
 
+CHANNELZ_SERVICE = "grpc.channelz.v1.Channelz"
+DRAIN_SECONDS = 2.0
+"""How long a service told to stop says NOT_SERVING before it refuses new calls (its clients move meanwhile)."""
 MAX_MESSAGE_BYTES = 64 * 1024 * 1024
 """Conversations travel whole with every call; allow long ones."""
 
@@ -54,9 +58,15 @@ class RunningServer:
     def address(self) -> str:
         return f"127.0.0.1:{self.port}"
 
-    async def stop(self, grace: float = 5.0) -> None:
-        """Mark every service NOT_SERVING, let calls in flight finish within ``grace``, then stop."""
+    async def stop(self, grace: float = 5.0, drain: float = 0.0) -> None:
+        """Mark every service NOT_SERVING, wait ``drain`` seconds, let calls in flight finish within ``grace``, stop.
+
+        Clients that watch health (:mod:`taumesh.rpc.balancing`) send their next calls to other replicas as soon
+        as they see NOT_SERVING; ``drain`` gives them that moment before new calls are refused.
+        """
         await self.health.enter_graceful_shutdown()
+        if drain > 0:
+            await asyncio.sleep(min(drain, grace))
         await self.server.stop(grace)
         for task in self.tasks:
             task.cancel()
@@ -84,8 +94,11 @@ async def start_server(
     for service in services:
         service.register(service.servicer, server)
     names = [service.name for service in services]
+    # per-server call counts, for operators and the replica tests
+    channelz_pb2_grpc.add_ChannelzServicer_to_server(channelz.aio.ChannelzServicer(), server)  # type: ignore[attr-defined]
     reflection.enable_server_reflection(
-        [*names, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME], server
+        [*names, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, CHANNELZ_SERVICE, reflection.SERVICE_NAME],
+        server,
     )
     credentials = security.credentials()
     address = f"{host}:{port}"
@@ -121,5 +134,5 @@ async def serve_forever(
     # stdout gets exactly "serving NAMES on HOST:PORT": scripts and tests read the address from its end
     print(f"serving {', '.join(s.name for s in services)} on {host}:{running.port}", flush=True)
     await stop.wait()
-    log.info("shutting down (grace %.0fs)", grace)
-    await running.stop(grace)
+    log.info("draining, then shutting down (grace %.0fs)", grace)
+    await running.stop(grace, drain=DRAIN_SECONDS)

@@ -8,18 +8,16 @@ env, whose RetryInfo asks the client to come back later).
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Awaitable, Callable, Collection, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import partial
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import grpc
 from pydantic import ValidationError
 from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt, wait_exponential_jitter
 
 from taumesh.agent.v1 import agent_pb2_grpc
-from taumesh.common.v1 import common_pb2
 from taumesh.env.v1 import env_pb2, env_pb2_grpc
 from taumesh.rpc.balancing import client_options
 from taumesh.rpc.security import ClientSecurity, SecurityError
@@ -142,29 +140,3 @@ class ServiceClients:
         """Close every channel."""
         for channel in self.channels:
             await channel.close(grace=None)
-
-
-class _JudgedScoreEpisode:
-    """ScoreEpisode that fills the run's judge model into every request naming none."""
-
-    def __init__(self, call: Any, judge: common_pb2.ModelConfig) -> None:
-        self._call, self._judge = call, judge
-
-    def __call__(self, request: scorer_pb2.ScoreEpisodeRequest, **kwargs: Any) -> Any:
-        if not request.HasField("judge"):
-            request = scorer_pb2.ScoreEpisodeRequest.FromString(request.SerializeToString())
-            request.judge.CopyFrom(self._judge)
-        return self._call(request, **kwargs)
-
-
-def with_judge(clients: ServiceClients, judge: common_pb2.ModelConfig) -> ServiceClients:
-    """``clients`` whose scorer judges NL assertions with ``judge`` (unless a request names its own judge).
-
-    The run's judge is one setting for every episode, so it is attached where the scorer is dialled rather than
-    threaded through the turn loop.
-    """
-    if not judge.model:
-        return clients
-    scorer = copy.copy(clients.scorer)
-    scorer.ScoreEpisode = _JudgedScoreEpisode(clients.scorer.ScoreEpisode, judge)  # type: ignore[assignment]
-    return replace(clients, scorer=scorer)

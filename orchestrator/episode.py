@@ -31,6 +31,7 @@ from taumesh.convert import (
     episode_to_proto,
     message_from_proto,
     message_to_proto,
+    model_to_proto,
     score_from_proto,
     task_ref_to_proto,
     termination_to_proto,
@@ -137,6 +138,8 @@ class EpisodeOutcome(BaseModel):
     """Why the agent stopped, when it could not go on (termination ``agent_gave_up``)."""
     tool_errors: int = 0
     """Tool results (the agent's and the user's) that were errors."""
+    judge_usage: Usage = Field(default_factory=Usage)
+    """What the scorer's judge model spent on this episode's NL assertions (τ²)."""
 
 
 class EpisodeInterrupted(Exception):
@@ -174,6 +177,7 @@ class _Episode:
         self.tool_log: list[tuple[common_pb2.ToolCall, env_pb2.CallToolResponse]] = []
         """Every tool call the session ran, with its answer: what a rebuilt session replays and must match."""
         self.rebuilds = 0
+        self.judge_usage = Usage()  # what the scorer's judge model spent on this episode
 
     @property
     def name(self) -> str:
@@ -431,9 +435,13 @@ class _Episode:
                 final_data_hash=final.data_hash,
                 conversation=[message_to_proto(m) for m in self.transcript.scored],
             )
+            judged = bool(self.config.judge.model)
+            if judged:  # τ²'s NL assertions: the scorer asks this model, and may retry it
+                request.judge.CopyFrom(model_to_proto(self.config.judge))
             response: scorer_pb2.ScoreEpisodeResponse = await with_retries(
-                partial(self.clients.scorer.ScoreEpisode, request, timeout=rpc)
+                partial(self.clients.scorer.ScoreEpisode, request, timeout=self.config.model_timeout if judged else rpc)
             )
+            self.judge_usage = usage_from_proto(response.judge_usage)
             score = score_from_proto(response)
             span.scored(score.reward, final.data_hash, score.tau_bench_reward_info())
         return score, final.data_hash
@@ -485,4 +493,5 @@ async def run_episode(clients: ServiceClients, config: RunConfig, task: TaskRef,
         reward_basis=score.reward_basis,
         gave_up=episode.gave_up,
         tool_errors=episode.tool_errors,
+        judge_usage=episode.judge_usage,
     )

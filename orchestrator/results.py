@@ -74,6 +74,8 @@ class RunResult(BaseModel):
         }
         if outcome.gave_up:
             info["agent_gave_up"] = outcome.gave_up
+        if outcome.judge_usage.calls:
+            info["judge_usage"] = outcome.judge_usage.model_dump()
         return cls(
             task_id=results_task_id(outcome.task.task_id),
             reward=outcome.reward,

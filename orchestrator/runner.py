@@ -20,7 +20,6 @@ from rich.table import Table
 from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt, wait_exponential_jitter
 
 from taumesh.agent.v1 import agent_pb2
-from taumesh.convert import model_to_proto
 from taumesh.env.v1 import env_pb2
 from taumesh.models import TaskRef, Usage
 from taumesh.orchestrator import tracing
@@ -28,7 +27,6 @@ from taumesh.orchestrator.clients import (
     ServiceClients,
     is_infrastructure_fault,
     list_tasks,
-    with_judge,
     with_retries,
 )
 from taumesh.orchestrator.config import RunConfig
@@ -331,8 +329,7 @@ async def _run_benchmark(
 ) -> RunSummary:
     console = console or Console(stderr=True)
     existing = _existing_results(resume) if resume else []
-    async with service_stack(config.addresses, config.data_dir) as stack_clients:
-        clients = with_judge(stack_clients, model_to_proto(config.judge))
+    async with service_stack(config.addresses, config.data_dir) as clients:
         try:
             split = config.task_split or await first_split(clients, config)
             config = config.model_copy(update={"task_split": split})

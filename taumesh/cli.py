@@ -22,6 +22,7 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 from taumesh.commands.data import data_app
 from taumesh.commands.domain import domain_app
+from taumesh.commands.health import health
 from taumesh.domains import DataError
 from taumesh.models import ModelSettings
 from taumesh.orchestrator.config import DEFAULT_DATA_DIR, OutputFormat, RunConfig, ServiceAddresses
@@ -51,6 +52,7 @@ app = typer.Typer(
 console = Console(stderr=True)
 app.add_typer(domain_app, name="domain", help="Check a domain's gold solutions, or start a new domain.")
 app.add_typer(data_app, name="data", help="Fetch, import and list the datasets taumesh runs on.")
+app.command(help="Exit 0 when a server's gRPC health service says SERVING (container health checks).")(health)
 
 
 def _domain_choices() -> str:

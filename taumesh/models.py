@@ -15,6 +15,8 @@ EVALUATED_TERMINATIONS: frozenset[Termination] = frozenset({"user_stop", "termin
 RewardBasis = Literal["DB", "ENV_ASSERTION", "ACTION", "COMMUNICATE", "NL_ASSERTION"]
 
 STOP_TOKEN = "###STOP###"  # noqa: S105 - not a password
+USER_STOP_TOKENS = (STOP_TOKEN, "###TRANSFER###", "###OUT-OF-SCOPE###")
+"""A simulated user's message holding any of these ends the episode (τ²'s user stops on all three)."""
 """τ-bench's marker: a simulated user's message containing it ends the conversation."""
 
 

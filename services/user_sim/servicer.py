@@ -12,7 +12,7 @@ from taumesh.convert import (
 )
 from taumesh.llm.access import current_grants
 from taumesh.llm.status import model_errors_as_status
-from taumesh.models import STOP_TOKEN, UserSettings
+from taumesh.models import STOP_TOKEN, USER_STOP_TOKENS, UserSettings
 from taumesh.rpc.errors import Context, InvalidArgument, status_codes
 from taumesh.rpc.server import Service
 from taumesh.services.user_sim.strategies import STRATEGIES, UserStrategy, UserTurn
@@ -90,7 +90,7 @@ class UserSimServicer(user_sim_pb2_grpc.UserSimServiceServicer):
             reply = await self.strategy(settings).reply(turn)
         return user_sim_pb2.ReplyResponse(
             message=message_to_proto(reply.message),
-            stop=STOP_TOKEN in reply.message.content,
+            stop=not reply.message.tool_calls and any(token in reply.message.content for token in USER_STOP_TOKENS),
             usage=usage_to_proto(reply.usage),
         )
 

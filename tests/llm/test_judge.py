@@ -90,6 +90,7 @@ def test_nl_assertions_are_judged_through_litellm(fake: FakeOpenAI, head_data: P
     assert {task: entry["reward"] for task, entry in entries.items()} == {ALL_MET: 1.0, ONE_MISSED: 0.0}
     for task, entry in entries.items():
         assert entry["info"]["reward_basis"] == ["DB", "NL_ASSERTION"]
+        assert entry["info"]["judge_usage"]["calls"] == 1  # the judge's spend is the run's too
         checks = entry["info"]["reward_checks"]
         assert [c["passed"] for c in checks if c["basis"] == "DB"] == [True]  # the judge alone fails task 70
         judged = [(c["subject"], c["passed"], c["explanation"]) for c in checks if c["basis"] == "NL_ASSERTION"]

@@ -60,6 +60,8 @@ class RunConfig(BaseModel):
     """Deadline of agent and user-sim calls, in seconds: longer than a model call's own retry budget
     (TAUMESH_LLM_MAX_ATTEMPTS x TAUMESH_LLM_TIMEOUT plus backoff, 5 x 120 s + waits by default)."""
     show_progress: bool = True
+    verbose: bool = False
+    """Print each episode's conversation (user, agent, tool calls and results) as it ends."""
     otlp_endpoint: str | None = None
     """OTLP/gRPC endpoint for telemetry; None: the OTEL_* environment decides (no exporter when unset)."""
     max_errors: int | None = None

@@ -273,6 +273,9 @@ def run(
         str, typer.Option("--judge-api-base", help="OpenAI-compatible base URL of the judge model.")
     ] = RUN.judge_api_base,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = RUN.quiet,
+    verbose: Annotated[
+        bool, typer.Option("--verbose", "-v", help="Print each episode's conversation as it ends.")
+    ] = RUN.verbose,
 ) -> None:
     """Run tasks × trials of a domain and write τ-bench's results file.
 

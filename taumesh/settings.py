@@ -135,6 +135,8 @@ class RunSettings(TaumeshSettings):
     judge_api_base: str = ""
     """OpenAI-compatible base URL of the judge model."""
     quiet: bool = False
+    verbose: bool = False
+    """Print each episode's conversation as it ends."""
 
     @model_validator(mode="after")
     def resolve_defaults(self) -> RunSettings:
@@ -202,6 +204,7 @@ class RunSettings(TaumeshSettings):
             max_steps=self.max_steps,
             # a live progress bar would garble what a person playing the user types
             show_progress=not self.quiet and self.user_strategy != "human",
+            verbose=self.verbose,
             otlp_endpoint=self.otlp_endpoint,
             max_errors=self.max_errors,
             tau2_trial_seeds=is_tau2(self.env),

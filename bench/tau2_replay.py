@@ -120,7 +120,7 @@ class DomainReport(BaseModel):
     ratios: dict[str, float]
     """τ²'s median ms/task over taumesh's ms/episode per mode: ``_wall``, ``_cpu`` (best warm pass), ``_cold_wall``."""
     target_met: dict[str, bool]
-    """Per deployment: whether the wall-time ratio reaches the target (empty without τ²)."""
+    """Per deployment: whether both the wall and the CPU ratio reach the target (empty without τ²)."""
 
 
 class Report(BaseModel):
@@ -447,7 +447,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--skip-tau2", action="store_true", help="measure taumesh only (no τ² venv, no ratio)")
     parser.add_argument(
-        "--profile", type=int, default=0, metavar="N", help="cProfile the embedded mode; print its top N functions"
+        "--profile", type=int, default=0, metavar="N", help="then profile one more embedded run, print its top N"
     )
     parser.add_argument("--out", type=Path, default=None, help="write the JSON report here")
     args = parser.parse_args(argv)
@@ -473,12 +473,18 @@ def profiled(top: int, title: str) -> Iterator[None]:
 def measure_domain(domain: str, args: argparse.Namespace, python: Path | None, log_dir: Path) -> DomainReport:
     episodes = gold_episodes(domain, args.limit)
     tau2 = measure_tau2(python, domain, [e.ref.task_id for e in episodes]) if python is not None else None
-    with profiled(args.profile, f"{domain} embedded"):
-        embedded = asyncio.run(measure_embedded(episodes, args.concurrency))
+    embedded = asyncio.run(measure_embedded(episodes, args.concurrency))
+    if args.profile:  # a run of its own: cProfile's overhead must not reach the figures above
+        with profiled(args.profile, f"{domain} embedded, cold pass + one pass per concurrency"):
+            asyncio.run(measure_embedded(episodes, args.concurrency))
     separate = asyncio.run(measure_separate(episodes, args.concurrency, log_dir))
     check_rewards(domain, tau2, (embedded, separate))
     found = ratios(tau2, (embedded, separate))
-    met = {mode: found[f"{mode}_wall"] >= TARGET_RATIO for mode in ("embedded", "separate") if found}
+    met = {
+        mode: min(found[f"{mode}_wall"], found[f"{mode}_cpu"]) >= TARGET_RATIO
+        for mode in ("embedded", "separate")
+        if found
+    }
     return DomainReport(
         domain=domain,
         tasks=len(episodes),

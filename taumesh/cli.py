@@ -419,6 +419,12 @@ def serve(
     max_sessions: Annotated[
         int, typer.Option("--max-sessions", help="env: open sessions at most (more: RESOURCE_EXHAUSTED).")
     ] = SERVE.max_sessions,
+    user_reply_cpu_ms: Annotated[
+        float,
+        typer.Option(
+            "--user-reply-cpu-ms", help="user-sim: CPU ms each reply burns (load simulation for capacity planning)."
+        ),
+    ] = SERVE.user_reply_cpu_ms,
     tls_cert: Annotated[
         Path | None, typer.Option("--tls-cert", help="PEM certificate chain; with --tls-key the service speaks TLS.")
     ] = None,
@@ -467,7 +473,7 @@ def serve(
     catalog = Catalog(settings.data_dir)
     builders: dict[ServiceName, Callable[[], Service]] = {
         ServiceName.env: lambda: env_service(catalog, settings.session_idle_timeout, settings.max_sessions),
-        ServiceName.user_sim: user_sim_service,
+        ServiceName.user_sim: lambda: user_sim_service(settings.user_reply_cpu_ms),
         ServiceName.agent: lambda: agent_service(catalog),
         ServiceName.scorer: lambda: scorer_service(catalog),
     }

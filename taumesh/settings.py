@@ -235,6 +235,8 @@ class ServeSettings(TaumeshSettings):
     """env: seconds an unused session lives (the sessions of a killed orchestrator are reaped after it)."""
     max_sessions: int = Field(default=DEFAULT_MAX_SESSIONS, ge=1)
     """env: open sessions at most; one more is refused with RESOURCE_EXHAUSTED (reason SESSION_LIMIT)."""
+    user_reply_cpu_ms: float = Field(default=0.0, ge=0, le=60_000)
+    """user-sim: CPU milliseconds each reply burns, to size user-sim pods as if a model were served beside them."""
     tls_cert: Path | None = None
     """PEM certificate chain: with ``tls_key``, the service speaks TLS only."""
     tls_key: Path | None = None

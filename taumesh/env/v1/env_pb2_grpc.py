@@ -28,6 +28,12 @@ if _version_not_supported:
 class EnvServiceStub:
     """Serves benchmark domains: their tasks, and sessions in which an agent's tool calls run against a private
     copy-on-write view of the domain's database.
+
+    Sessions live in the memory of the replica that opened them. A client of several replicas sends the same
+    `taumesh-episode` metadata value (the episode id) on every call of an episode, and routes by it (taumesh's
+    client uses gRPC's ring_hash on that header), so an episode's calls reach one replica. A call for a session
+    the replica does not hold fails NOT_FOUND with ErrorInfo reason SESSION_NOT_FOUND: open a new session and
+    replay the episode's tool calls in order to rebuild it (tools are deterministic).
     """
 
     def __init__(self, channel):
@@ -71,6 +77,12 @@ class EnvServiceStub:
 class EnvServiceServicer:
     """Serves benchmark domains: their tasks, and sessions in which an agent's tool calls run against a private
     copy-on-write view of the domain's database.
+
+    Sessions live in the memory of the replica that opened them. A client of several replicas sends the same
+    `taumesh-episode` metadata value (the episode id) on every call of an episode, and routes by it (taumesh's
+    client uses gRPC's ring_hash on that header), so an episode's calls reach one replica. A call for a session
+    the replica does not hold fails NOT_FOUND with ErrorInfo reason SESSION_NOT_FOUND: open a new session and
+    replay the episode's tool calls in order to rebuild it (tools are deterministic).
     """
 
     def ListDomains(self, request, context):
@@ -161,6 +173,12 @@ def add_EnvServiceServicer_to_server(servicer, server):
 class EnvService:
     """Serves benchmark domains: their tasks, and sessions in which an agent's tool calls run against a private
     copy-on-write view of the domain's database.
+
+    Sessions live in the memory of the replica that opened them. A client of several replicas sends the same
+    `taumesh-episode` metadata value (the episode id) on every call of an episode, and routes by it (taumesh's
+    client uses gRPC's ring_hash on that header), so an episode's calls reach one replica. A call for a session
+    the replica does not hold fails NOT_FOUND with ErrorInfo reason SESSION_NOT_FOUND: open a new session and
+    replay the episode's tool calls in order to rebuild it (tools are deterministic).
     """
 
     @staticmethod

@@ -29,6 +29,12 @@ GRPC_VERSION: str
 class EnvServiceStub:
     """Serves benchmark domains: their tasks, and sessions in which an agent's tool calls run against a private
     copy-on-write view of the domain's database.
+
+    Sessions live in the memory of the replica that opened them. A client of several replicas sends the same
+    `taumesh-episode` metadata value (the episode id) on every call of an episode, and routes by it (taumesh's
+    client uses gRPC's ring_hash on that header), so an episode's calls reach one replica. A call for a session
+    the replica does not hold fails NOT_FOUND with ErrorInfo reason SESSION_NOT_FOUND: open a new session and
+    replay the episode's tool calls in order to rebuild it (tools are deterministic).
     """
 
     @_typing.overload
@@ -56,6 +62,12 @@ class EnvServiceStub:
 class EnvServiceAsyncStub(EnvServiceStub):
     """Serves benchmark domains: their tasks, and sessions in which an agent's tool calls run against a private
     copy-on-write view of the domain's database.
+
+    Sessions live in the memory of the replica that opened them. A client of several replicas sends the same
+    `taumesh-episode` metadata value (the episode id) on every call of an episode, and routes by it (taumesh's
+    client uses gRPC's ring_hash on that header), so an episode's calls reach one replica. A call for a session
+    the replica does not hold fails NOT_FOUND with ErrorInfo reason SESSION_NOT_FOUND: open a new session and
+    replay the episode's tool calls in order to rebuild it (tools are deterministic).
     """
 
     def __init__(self, channel: _aio.Channel) -> None: ...
@@ -79,6 +91,12 @@ class EnvServiceAsyncStub(EnvServiceStub):
 class EnvServiceServicer(metaclass=_abc_1.ABCMeta):
     """Serves benchmark domains: their tasks, and sessions in which an agent's tool calls run against a private
     copy-on-write view of the domain's database.
+
+    Sessions live in the memory of the replica that opened them. A client of several replicas sends the same
+    `taumesh-episode` metadata value (the episode id) on every call of an episode, and routes by it (taumesh's
+    client uses gRPC's ring_hash on that header), so an episode's calls reach one replica. A call for a session
+    the replica does not hold fails NOT_FOUND with ErrorInfo reason SESSION_NOT_FOUND: open a new session and
+    replay the episode's tool calls in order to rebuild it (tools are deterministic).
     """
 
     @_abc_1.abstractmethod

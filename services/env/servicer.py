@@ -23,6 +23,8 @@ class EnvServicer(env_pb2_grpc.EnvServiceServicer):
     def __init__(self, catalog: Catalog, sessions: SessionStore | None = None) -> None:
         self.catalog = catalog
         self.sessions = sessions if sessions is not None else SessionStore()  # an empty store is falsy
+        self._domain_parts: dict[str, env_pb2.OpenSessionResponse] = {}
+        self._initial_hashes: dict[tuple[str, str, str], str] = {}
 
     def _domain(self, name: str) -> Any:
         try:
@@ -79,16 +81,28 @@ class EnvServicer(env_pb2_grpc.EnvServiceServicer):
         except (KeyError, DataError) as exc:
             raise NotFound(str(exc.args[0]), reason="TASK_NOT_FOUND", fields=[("task", "unknown task")]) from exc
         session = domain.open_session(task)
-        session_id = self.sessions.open(session, task)
-        return env_pb2.OpenSessionResponse(
-            session_id=session_id,
-            policy=domain.policy,
-            tools=_schemas(domain.tool_schemas),
-            user_instruction=task.instruction,
+        key = (domain.name, ref.split, ref.task_id)
+        if key not in self._initial_hashes:  # a task's initial state is always the same: hash it once
             # a session that changed no record is the base data, whose hash the domain keeps
-            initial_data_hash=domain.initial_hash if session.copied_records() == 0 else session.data_hash(),
-            user_tools=_schemas(domain.user_tool_schemas),
-        )
+            self._initial_hashes[key] = domain.initial_hash if session.copied_records() == 0 else session.data_hash()
+        response = env_pb2.OpenSessionResponse()
+        response.CopyFrom(self._domain_part(domain))
+        response.session_id = self.sessions.open(session, task)
+        response.user_instruction = task.instruction
+        response.initial_data_hash = self._initial_hashes[key]
+        return response
+
+    def _domain_part(self, domain: Any) -> env_pb2.OpenSessionResponse:
+        """The part of every OpenSession answer that is the domain's alone (policy, tools), built once."""
+        part = self._domain_parts.get(domain.name)
+        if part is None:
+            part = env_pb2.OpenSessionResponse(
+                policy=domain.policy,
+                tools=_schemas(domain.tool_schemas),
+                user_tools=_schemas(domain.user_tool_schemas),
+            )
+            self._domain_parts[domain.name] = part
+        return part
 
     def _live(self, session_id: str) -> Any:
         if not session_id:

@@ -1,0 +1,73 @@
+"""The FastAPI application: lifespan (migrations, services, executor), middleware, error handlers, routers."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+
+from taumesh.api.audit import AuditLog, AuditMiddleware
+from taumesh.api.database import make_engine, migrate
+from taumesh.api.errors import install_error_handlers
+from taumesh.api.executor import RunExecutor
+from taumesh.api.routes import health, runs, scores, tasks
+from taumesh.api.routes.health import taumesh_version
+from taumesh.api.security import RateLimiter
+from taumesh.api.settings import ApiSettings
+from taumesh.api.store import Store
+from taumesh.domains import Registry
+from taumesh.llm.access import OperatorGrants, granted
+from taumesh.orchestrator.stack import service_stack
+
+DESCRIPTION = """Run τ-bench benchmarks over HTTP through taumesh's orchestrator and gRPC services.
+
+Authenticate with `Authorization: Bearer <key>` or `X-API-Key: <key>` (keys from `taumesh api-keys create`).
+Every error is `{error_type, message, details, timestamp}`.
+"""
+
+
+def create_app(settings: ApiSettings | None = None) -> FastAPI:
+    """The API for ``settings`` (default: from ``TAUMESH_API_*``); uvicorn's factory for several workers."""
+    settings = settings or ApiSettings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        engine = make_engine(settings.resolved_database_url)
+        migrate(engine)
+        store = Store(engine)
+        app.state.settings = settings
+        app.state.store = store
+        app.state.limiter = RateLimiter(settings.rate_limit, settings.rate_limit_storage)
+        app.state.environments = Registry.discover().names()
+        # the operator's endpoints, granted to this worker's embedded services for its lifetime
+        with granted(OperatorGrants.of(api_bases=settings.allowed_api_bases)):
+            async with service_stack(settings.addresses, settings.data_dir) as clients:
+                executor = RunExecutor(store, settings, clients)
+                app.state.clients = clients
+                app.state.executor = executor
+                poller = asyncio.create_task(executor.poll_forever())
+                try:
+                    yield
+                finally:
+                    poller.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await poller
+                    await executor.stop()
+        engine.dispose()
+
+    app = FastAPI(
+        title="taumesh API",
+        version=taumesh_version(),
+        description=DESCRIPTION,
+        lifespan=lifespan,
+        docs_url="/docs",
+        redoc_url="/redoc",
+    )
+    app.add_middleware(AuditMiddleware, log=AuditLog(settings.audit_path))
+    install_error_handlers(app)
+    for router in (health.router, tasks.router, runs.router, scores.router):
+        app.include_router(router)
+    return app

@@ -1,0 +1,75 @@
+"""The audit log: one JSON line per request (time, key id, route, status, latency, request id, run id).
+
+Never a secret and never a body: the key id is the public half of a key, the route its template.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+import uuid
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+REQUEST_ID_HEADER = b"x-request-id"
+
+
+class AuditLog:
+    """Appends JSON lines to a file (one ``write`` each: workers can share the file)."""
+
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = path
+        self._lock = threading.Lock()
+
+    def write(self, record: dict[str, Any]) -> None:
+        line = json.dumps(record, separators=(",", ":")) + "\n"
+        with self._lock, self.path.open("a", encoding="utf-8") as handle:
+            handle.write(line)
+
+
+class AuditMiddleware:
+    """Gives each request an id (``X-Request-ID``) and writes its audit line when the answer has gone."""
+
+    def __init__(self, app: ASGIApp, log: AuditLog) -> None:
+        self.app = app
+        self.log = log
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = time.perf_counter()
+        request_id = uuid.uuid4().hex
+        state: dict[str, Any] = scope.setdefault("state", {})
+        state["request_id"] = request_id
+        status = 500
+
+        async def send_with_id(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = int(message["status"])
+                message.setdefault("headers", [])
+                message["headers"] = [*message["headers"], (REQUEST_ID_HEADER, request_id.encode())]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_with_id)
+        finally:
+            route = scope.get("route")
+            self.log.write(
+                {
+                    "time": datetime.now(UTC).isoformat(),
+                    "key_id": state.get("key_id"),
+                    "method": scope.get("method"),
+                    "route": getattr(route, "path", None) or "<unmatched>",
+                    "status": status,
+                    "latency_ms": round((time.perf_counter() - started) * 1000, 2),
+                    "request_id": request_id,
+                    "run_id": state.get("run_id"),
+                }
+            )

@@ -1,0 +1,102 @@
+"""Every error as ``{error_type, message, details, timestamp}``: the API's own, FastAPI's and unexpected ones."""
+
+from __future__ import annotations
+
+import logging
+from datetime import UTC, datetime
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from taumesh.api.schemas import ErrorResponse, ErrorType
+
+log = logging.getLogger(__name__)
+
+STATUS_TYPES: dict[int, ErrorType] = {401: "authentication_error", 404: "not_found", 429: "rate_limit_error"}
+
+
+class ApiError(Exception):
+    """An error answered as :class:`ErrorResponse` with ``status``."""
+
+    def __init__(
+        self,
+        status: int,
+        error_type: ErrorType,
+        message: str,
+        details: dict[str, Any] | None = None,
+        retry_after: float | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.status = status
+        self.error_type: ErrorType = error_type
+        self.message = message
+        self.details = details or {}
+        self.retry_after = retry_after
+
+
+def not_found(what: str, ident: str) -> ApiError:
+    return ApiError(404, "not_found", f"no {what} {ident!r}", {"resource": what, "id": ident})
+
+
+def invalid(message: str, field: str) -> ApiError:
+    """A 422 naming the offending field."""
+    return ApiError(422, "validation_error", message, {"errors": [{"loc": ["body", field], "msg": message}]})
+
+
+def error_response(error: ApiError) -> JSONResponse:
+    body = ErrorResponse(
+        error_type=error.error_type,
+        message=error.message,
+        details=error.details,
+        timestamp=datetime.now(UTC),
+        retry_after=error.retry_after,
+    )
+    headers = {"WWW-Authenticate": "Bearer"} if error.status == 401 else {}
+    if error.retry_after is not None:
+        headers["Retry-After"] = str(max(1, round(error.retry_after + 0.499)))
+    return JSONResponse(body.model_dump(mode="json", exclude_none=True), status_code=error.status, headers=headers)
+
+
+async def _api_error(_request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, ApiError)
+    return error_response(exc)
+
+
+async def _validation_error(_request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RequestValidationError)
+    errors = [
+        {"loc": list(e.get("loc", ())), "msg": str(e.get("msg", "")), "type": str(e.get("type", ""))}
+        for e in exc.errors()
+    ]
+    return error_response(ApiError(422, "validation_error", "the request is not valid", {"errors": errors}))
+
+
+async def _http_error(_request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, StarletteHTTPException)
+    error_type = STATUS_TYPES.get(exc.status_code, "validation_error")
+    return error_response(ApiError(exc.status_code, error_type, str(exc.detail)))
+
+
+async def _unexpected(_request: Request, exc: Exception) -> JSONResponse:
+    log.error("unexpected error: %s", type(exc).__name__, exc_info=exc)
+    return error_response(ApiError(500, "internal_error", "internal error; the server log has the details"))
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    """Answer every error in the API's one format, stack traces never included."""
+    app.add_exception_handler(ApiError, _api_error)
+    app.add_exception_handler(RequestValidationError, _validation_error)
+    app.add_exception_handler(StarletteHTTPException, _http_error)
+    app.add_exception_handler(Exception, _unexpected)
+
+
+ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
+    401: {"model": ErrorResponse, "description": "authentication_error: no or wrong API key"},
+    422: {"model": ErrorResponse, "description": "validation_error"},
+    429: {"model": ErrorResponse, "description": "rate_limit_error (Retry-After header)"},
+    500: {"model": ErrorResponse, "description": "internal_error"},
+}
+"""The error answers every authenticated route documents."""

@@ -1,0 +1,200 @@
+"""Runs stored runs through the orchestrator: claims a run's lease, plays only its missing episodes, stores each
+result and a progress event as it ends, and renews the lease while it works.
+
+Each uvicorn worker has one executor. Runs left unfinished by a stopped or crashed worker are taken over once
+their lease expires (at once after a graceful stop, which releases it): the results already stored are kept and
+the unique (run, task, trial) key makes a duplicate impossible.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import socket
+import uuid
+from collections.abc import AsyncIterator, Iterable
+from contextlib import asynccontextmanager
+from typing import Any
+
+import grpc
+
+from taumesh.api.schemas import Metrics
+from taumesh.api.settings import ApiSettings
+from taumesh.api.store import Store
+from taumesh.api.tables import ResultRow
+from taumesh.orchestrator.clients import ServiceClients, list_tasks
+from taumesh.orchestrator.config import RunConfig
+from taumesh.orchestrator.results import RunResult, results_task_id, run_fingerprint
+from taumesh.orchestrator.runner import (
+    ConfigError,
+    compute_pass_hat_k,
+    describe_agent,
+    first_split,
+    plan_episodes,
+    play,
+    select_tasks,
+)
+from taumesh.orchestrator.stack import service_stack
+
+log = logging.getLogger(__name__)
+SUCCESS = 1 - 1e-6
+
+
+def as_run_result(row: ResultRow) -> RunResult:
+    return RunResult(task_id=row.task_id, reward=row.reward, info=row.info, traj=row.traj, trial=row.trial)
+
+
+def run_metrics(
+    rewards_costs: Iterable[tuple[float | None, float]], pass_hat_k: dict[int, float], average: float | None
+) -> Metrics:
+    """The REST fork's metrics over a run's episodes, with pass^k and spend."""
+    pairs = list(rewards_costs)
+    successes = sum(1 for reward, _ in pairs if reward is not None and reward >= SUCCESS)
+    return Metrics(
+        total_tasks=len(pairs),
+        successful_tasks=successes,
+        failed_tasks=len(pairs) - successes,
+        success_rate=successes / len(pairs) if pairs else 0.0,
+        average_reward=average,
+        pass_hat_k={str(k): v for k, v in pass_hat_k.items()},
+        cost_usd=round(sum(cost for _, cost in pairs), 6),
+    )
+
+
+class RunExecutor:
+    """Plays the runs this worker holds the lease of; looks for claimable runs every ``poll_seconds``."""
+
+    def __init__(self, store: Store, settings: ApiSettings, clients: ServiceClients) -> None:
+        self.store = store
+        self.settings = settings
+        self.clients = clients
+        self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+        self.running: dict[str, asyncio.Task[None]] = {}
+        self.wakeup = asyncio.Event()
+
+    async def poll_forever(self) -> None:
+        """Claim and start every run whose lease is free or expired, until cancelled."""
+        while True:
+            try:
+                for run_id in self.store.claimable(self.owner):
+                    if run_id not in self.running and self.store.claim(run_id, self.owner, self.settings.lease_seconds):
+                        self.start(run_id)
+            except Exception:  # a database hiccup must not end the loop
+                log.exception("looking for runs to play failed")
+            self.wakeup.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.wakeup.wait(), self.settings.poll_seconds)
+
+    def start(self, run_id: str) -> asyncio.Task[None]:
+        """Play a run this worker has claimed (idempotent: the task already playing it, if any)."""
+        if run_id not in self.running:
+            task = asyncio.create_task(self._execute(run_id), name=f"run {run_id}")
+            self.running[run_id] = task
+            task.add_done_callback(lambda _: self.running.pop(run_id, None))
+        return self.running[run_id]
+
+    async def stop(self) -> None:
+        """Stop playing and release every lease, so that the next start resumes at once."""
+        tasks = list(self.running.items())
+        for _, task in tasks:
+            task.cancel()
+        for run_id, task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+            self.store.release(run_id, self.owner)
+
+    async def _keep_lease(self, run_id: str, work: asyncio.Task[Any]) -> None:
+        """Renew the lease every third of its length; cancel ``work`` once it is lost (cancelled, taken over)."""
+        while True:
+            await asyncio.sleep(self.settings.lease_seconds / 3)
+            if not self.store.renew(run_id, self.owner, self.settings.lease_seconds):
+                log.info("run %s: lease lost or run cancelled; stopping", run_id)
+                work.cancel()
+                return
+
+    async def _execute(self, run_id: str) -> None:
+        work = asyncio.current_task()
+        assert work is not None
+        keeper = asyncio.create_task(self._keep_lease(run_id, work))
+        try:
+            await self._play_run(run_id)
+        except asyncio.CancelledError:
+            raise
+        except (ConfigError, grpc.aio.AioRpcError) as exc:
+            message = str(exc) if isinstance(exc, ConfigError) else f"{exc.code().name}: {exc.details()}"
+            self._end(run_id, "failed", error=message)
+        except Exception:
+            log.exception("run %s failed", run_id)
+            self._end(run_id, "failed", error="internal error; the server log has the details")
+        finally:
+            keeper.cancel()
+
+    def _end(self, run_id: str, status: str, metrics: Metrics | None = None, error: str | None = None) -> None:
+        dumped = metrics.model_dump() if metrics else None
+        if self.store.finish(run_id, self.owner, status, dumped, error):
+            self.store.add_event(run_id, f"run_{status}", {"status": status, "metrics": dumped, "error": error})
+
+    @asynccontextmanager
+    async def _clients_for(self, config: RunConfig) -> AsyncIterator[ServiceClients]:
+        """The worker's shared services, or a stack of its own for a run with an external agent."""
+        if config.addresses.agent is None or config.addresses.agent == self.settings.agent_addr:
+            yield self.clients
+            return
+        async with service_stack(config.addresses, config.data_dir) as clients:
+            yield clients
+
+    async def _play_run(self, run_id: str) -> None:
+        row = self.store.get_run(run_id)
+        assert row is not None
+        config = RunConfig.model_validate(row.config)
+        async with self._clients_for(config) as clients:
+            try:
+                split = config.task_split or await first_split(clients, config)
+                config = config.model_copy(update={"task_split": split})
+                tasks = await list_tasks(clients, config.env, split, config.rpc_timeout)
+            except grpc.aio.AioRpcError as exc:
+                if exc.code() in (grpc.StatusCode.NOT_FOUND, grpc.StatusCode.INVALID_ARGUMENT):
+                    raise ConfigError(exc.details() or exc.code().name) from exc
+                raise
+            plan = plan_episodes(config, select_tasks(config, len(tasks)))
+            self.store.set_total(run_id, len(plan))
+            agent = await describe_agent(clients, config)
+            recorded: dict[str, Any] = {"run": run_fingerprint(config, agent)}
+            if agent is not None:
+                recorded["agent"] = agent.model_dump()
+            stored = {(r.task_id, r.trial) for r in self.store.results(run_id)}
+            missing = [(i, t) for i, t in plan if (str(results_task_id(tasks[i].task_id)), t) not in stored]
+            if stored:
+                log.info("run %s: resuming, %d of %d episodes stored", run_id, len(stored), len(plan))
+            semaphore = asyncio.Semaphore(config.max_concurrency)
+
+            async def one(index: int, trial: int) -> None:
+                async with semaphore:
+                    result = await play(clients, config, tasks[index], trial, recorded)
+                if self.store.add_result(run_id, result):
+                    self._progress(run_id, result, len(plan))
+
+            await asyncio.gather(*(one(i, t) for i, t in missing))
+            results = [as_run_result(r) for r in self.store.results(run_id)]
+            pass_k, average = await compute_pass_hat_k(clients, config, results)
+        metrics = run_metrics(self.store.rewards_and_costs(run_id), pass_k, average)
+        self._end(run_id, "completed", metrics)
+
+    def _progress(self, run_id: str, result: RunResult, total: int) -> None:
+        pairs = self.store.rewards_and_costs(run_id)
+        scored = [reward for reward, _ in pairs if reward is not None]
+        self.store.add_event(
+            run_id,
+            "episode_done",
+            {
+                "task_id": str(result.task_id),
+                "trial": result.trial,
+                "reward": result.reward,
+                "done": len(pairs),
+                "total": total,
+                "pass_rate": sum(1 for r in scored if r >= SUCCESS) / len(scored) if scored else None,
+                "cost_usd": round(sum(cost for _, cost in pairs), 6),
+            },
+        )

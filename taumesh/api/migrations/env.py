@@ -1,0 +1,13 @@
+"""Alembic environment: migrates the connection :func:`taumesh.api.database.migrate` hands over."""
+
+from __future__ import annotations
+
+from alembic import context
+from sqlalchemy import Connection
+
+from taumesh.api.tables import Base
+
+connection: Connection = context.config.attributes["connection"]
+context.configure(connection=connection, target_metadata=Base.metadata, render_as_batch=True)
+with context.begin_transaction():
+    context.run_migrations()

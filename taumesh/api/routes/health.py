@@ -1,0 +1,44 @@
+"""``GET /health``: up, version, domains, which providers have credentials (never the credentials)."""
+
+from __future__ import annotations
+
+import os
+from datetime import UTC, datetime
+from importlib.metadata import PackageNotFoundError, version
+
+from fastapi import APIRouter, Request
+
+from taumesh.api.schemas import HealthResponse, ProviderStatus
+
+router = APIRouter(tags=["health"])
+
+PROVIDER_KEYS = {
+    "openai": "OPENAI_API_KEY",
+    "anthropic": "ANTHROPIC_API_KEY",
+    "gemini": "GEMINI_API_KEY",
+    "mistral": "MISTRAL_API_KEY",
+    "deepinfra": "DEEPINFRA_API_KEY",
+    "together_ai": "TOGETHERAI_API_KEY",
+}
+"""The environment variable litellm reads each provider's key from."""
+
+
+def taumesh_version() -> str:
+    try:
+        return version("taumesh")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+@router.get("/health", response_model=HealthResponse, summary="Liveness, version and capabilities")
+def health(request: Request) -> HealthResponse:
+    """Answers without authentication (probes); reveals whether a provider key is set, not the key."""
+    return HealthResponse(
+        version=taumesh_version(),
+        timestamp=datetime.now(UTC),
+        supported_environments=request.app.state.environments,
+        providers=[
+            ProviderStatus(provider=name, configured=bool(os.environ.get(variable)))
+            for name, variable in PROVIDER_KEYS.items()
+        ],
+    )

@@ -1,0 +1,209 @@
+"""Runs: start one (``validate-tasks``), list, get, cancel, results, trajectories, and live events (SSE)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Header, Query, Request
+from fastapi.responses import JSONResponse
+from sse_starlette.sse import EventSourceResponse
+
+from taumesh.api.deps import ExecutorDep, KeyDep, SettingsDep, StoreDep
+from taumesh.api.errors import ERROR_RESPONSES, not_found
+from taumesh.api.runs import (
+    execution_seconds,
+    links,
+    metrics_of,
+    new_run,
+    play_now,
+    run_view,
+    task_result,
+)
+from taumesh.api.schemas import (
+    ErrorResponse,
+    Run,
+    RunAccepted,
+    RunList,
+    RunStatus,
+    TaskResult,
+    Trajectory,
+    ValidateTasksRequest,
+    ValidateTasksResponse,
+)
+from taumesh.api.store import TERMINAL, Store
+from taumesh.api.tables import RunRow
+
+router = APIRouter(prefix="/api/v1", tags=["runs"])
+NOT_FOUND = {404: {"model": ErrorResponse, "description": "not_found: no such run"}}
+EVENT_POLL_SECONDS = 0.5
+
+
+def _found(store: Store, run_id: str) -> RunRow:
+    row = store.get_run(run_id)
+    if row is None:
+        raise not_found("run", run_id)
+    return row
+
+
+@router.post(
+    "/validate-tasks",
+    response_model=ValidateTasksResponse,
+    summary="Run a benchmark (synchronously, or queued with wait=false)",
+    responses={**ERROR_RESPONSES, 202: {"model": RunAccepted, "description": "queued (wait=false)"}},
+)
+async def validate_tasks(
+    body: ValidateTasksRequest, request: Request, key_id: KeyDep, store: StoreDep, executor: ExecutorDep
+) -> Any:
+    """With ``wait`` (the default) the answer comes when the run ends; otherwise 202 with the run's id and links."""
+    if not body.wait:
+        row = store.create_run(new_run(body, executor.settings, key_id))
+        request.state.run_id = row.id
+        executor.wakeup.set()
+        accepted = RunAccepted(
+            request_id=request.state.request_id, run_id=row.id, status="queued", links=links(row.id)
+        )
+        return JSONResponse(accepted.model_dump(mode="json"), status_code=202)
+    ended = await play_now(store, executor, body, key_id)
+    request.state.run_id = ended.id
+    status: RunStatus = ended.status  # type: ignore[assignment]
+    return ValidateTasksResponse(
+        request_id=request.state.request_id,
+        run_id=ended.id,
+        status=status,
+        results=[task_result(r) for r in store.results(ended.id)],
+        metrics=metrics_of(ended),
+        execution_time_seconds=execution_seconds(ended),
+        timestamp=datetime.now(UTC),
+        config_used=ended.request,
+        error=ended.error,
+    )
+
+
+@router.get("/runs", response_model=RunList, summary="List runs, newest first", responses=ERROR_RESPONSES)
+def list_runs(
+    _key: KeyDep,
+    store: StoreDep,
+    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
+    status: RunStatus | None = None,
+) -> RunList:
+    """A page of runs (``limit``, ``offset``), optionally of one status."""
+    rows, total = store.list_runs(limit, offset, status)
+    return RunList(
+        runs=[run_view(r, store.result_count(r.id)) for r in rows], total=total, limit=limit, offset=offset
+    )
+
+
+@router.get("/runs/{run_id}", response_model=Run, summary="A run's state", responses={**ERROR_RESPONSES, **NOT_FOUND})
+def get_run(run_id: str, request: Request, _key: KeyDep, store: StoreDep) -> Run:
+    """Status, progress, metrics once finished, and the request it was started with."""
+    request.state.run_id = run_id
+    return run_view(_found(store, run_id), store.result_count(run_id))
+
+
+@router.post(
+    "/runs/{run_id}/cancel", response_model=Run, summary="Cancel a run", responses={**ERROR_RESPONSES, **NOT_FOUND}
+)
+def cancel_run(run_id: str, request: Request, _key: KeyDep, store: StoreDep) -> Run:
+    """Stops an unfinished run (its worker notices within a third of the lease); a finished one is unchanged."""
+    request.state.run_id = run_id
+    before = _found(store, run_id)
+    row = store.cancel(run_id)
+    assert row is not None
+    if before.status not in TERMINAL and row.status == "cancelled":
+        store.add_event(run_id, "run_cancelled", {"status": "cancelled", "metrics": None, "error": None})
+    return run_view(row, store.result_count(run_id))
+
+
+@router.get(
+    "/runs/{run_id}/results",
+    response_model=list[TaskResult],
+    summary="A run's episode results",
+    responses={**ERROR_RESPONSES, **NOT_FOUND},
+)
+def run_results(
+    run_id: str,
+    request: Request,
+    _key: KeyDep,
+    store: StoreDep,
+    limit: Annotated[int, Query(ge=1, le=10_000)] = 1000,
+    offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
+) -> list[TaskResult]:
+    """Results stored so far, in the order the episodes ended."""
+    request.state.run_id = run_id
+    _found(store, run_id)
+    return [task_result(r) for r in store.results(run_id, limit, offset)]
+
+
+@router.get(
+    "/runs/{run_id}/trajectories",
+    response_model=list[Trajectory],
+    summary="A run's conversations",
+    responses={**ERROR_RESPONSES, **NOT_FOUND},
+)
+def run_trajectories(
+    run_id: str,
+    request: Request,
+    _key: KeyDep,
+    store: StoreDep,
+    limit: Annotated[int, Query(ge=1, le=10_000)] = 100,
+    offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
+) -> list[Trajectory]:
+    """Each episode's messages in OpenAI chat form."""
+    request.state.run_id = run_id
+    _found(store, run_id)
+    return [
+        Trajectory(task_id=r.task_id, trial=r.trial, reward=r.reward, messages=r.traj)
+        for r in store.results(run_id, limit, offset)
+    ]
+
+
+@router.get(
+    "/runs/{run_id}/events",
+    summary="Live progress (Server-Sent Events)",
+    response_class=EventSourceResponse,
+    responses={
+        **ERROR_RESPONSES,
+        **NOT_FOUND,
+        200: {
+            "description": "events `episode_done` (task_id, trial, reward, done, total, pass_rate, cost_usd) and "
+            "finally `run_completed`, `run_failed` or `run_cancelled`; each event's id resumes with Last-Event-ID",
+            "content": {"text/event-stream": {"schema": {"type": "string"}}},
+        },
+    },
+)
+async def run_events(
+    run_id: str,
+    request: Request,
+    _key: KeyDep,
+    store: StoreDep,
+    last_event_id: Annotated[str | None, Header(max_length=20)] = None,
+) -> EventSourceResponse:
+    """Every event of the run from the start (or after ``Last-Event-ID``); the stream ends with the run."""
+    request.state.run_id = run_id
+    _found(store, run_id)
+    after = int(last_event_id) if last_event_id and last_event_id.isdigit() else 0
+    return EventSourceResponse(_event_stream(store, run_id, after), ping=15)
+
+
+async def _event_stream(store: Store, run_id: str, after: int) -> AsyncIterator[dict[str, str]]:
+    while True:
+        events = await asyncio.to_thread(store.events_after, run_id, after)
+        for event in events:
+            after = event.id
+            yield {"id": str(event.id), "event": event.type, "data": _json(event.data)}
+            if event.type.startswith("run_"):
+                return
+        if not events:
+            row = await asyncio.to_thread(store.get_run, run_id)
+            if row is None or (row.status in TERMINAL and not await asyncio.to_thread(store.events_after, run_id, after)):
+                return
+        await asyncio.sleep(EVENT_POLL_SECONDS)
+
+
+def _json(data: dict[str, Any]) -> str:
+    return json.dumps(data, separators=(",", ":"))

@@ -1,0 +1,65 @@
+"""``GET /scores``: the MT-bench fork's scores JSONL from the latest stored run of a model on a subset."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import Response
+
+from taumesh.api.deps import ExecutorDep, KeyDep, StoreDep
+from taumesh.api.errors import ERROR_RESPONSES, ApiError, not_found
+from taumesh.api.executor import as_run_result
+from taumesh.api.mt_scores import scores_lines
+from taumesh.api.runs import OFFLINE_AGENTS, play_now
+from taumesh.api.schemas import ErrorResponse, ValidateTasksRequest
+
+router = APIRouter(tags=["scores"])
+
+
+@router.get(
+    "/scores",
+    summary="MT-bench scores JSONL",
+    response_class=Response,
+    responses={
+        **ERROR_RESPONSES,
+        404: {"model": ErrorResponse, "description": "not_found: no completed run of that model and subset"},
+        200: {
+            "description": "one JSON object a line: task-id, prompt, result, truth, score, duration",
+            "content": {"application/x-ndjson": {"schema": {"type": "string"}}},
+        },
+    },
+)
+async def scores(
+    request: Request,
+    key_id: KeyDep,
+    store: StoreDep,
+    executor: ExecutorDep,
+    model: Annotated[str, Query(min_length=1, max_length=200, description="Agent model (or `oracle`).")],
+    subset: Annotated[str, Query(min_length=1, max_length=100, description="Domain, e.g. retail.")],
+    task_id: Annotated[str | None, Query(alias="taskID", max_length=100, description="Only this task.")] = None,
+    fresh: Annotated[bool, Query(description="Run the benchmark now instead of reading the latest run.")] = False,
+) -> Response:
+    """Lines of the newest completed run of ``model`` on ``subset``; ``fresh=true`` plays a new run first."""
+    if fresh:
+        provider, _, name = model.rpartition("/")
+        body = ValidateTasksRequest(
+            env=subset,
+            model=name,
+            model_provider=provider or "openai",
+            agent_strategy=model if model in OFFLINE_AGENTS else "tool-calling",
+            user_strategy="scripted" if model in OFFLINE_AGENTS else "llm",
+        )
+        row = await play_now(store, executor, body, key_id)
+        if row.status != "completed":
+            raise ApiError(500, "internal_error", "the fresh run did not complete", {"run_id": row.id})
+    else:
+        found = store.latest_run(model, subset)
+        if found is None:
+            raise not_found("completed run of model and subset", f"{model} on {subset}")
+        row = found
+    request.state.run_id = row.id
+    lines = scores_lines((as_run_result(r) for r in store.results(row.id)), task_id)
+    text = "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
+    return Response(text, media_type="application/x-ndjson")

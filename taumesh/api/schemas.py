@@ -1,0 +1,179 @@
+"""The JSON the API reads and writes: one documented pydantic model per body (OpenAPI at /docs and /redoc)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+RunStatus = Literal["queued", "running", "completed", "failed", "cancelled"]
+ErrorType = Literal["authentication_error", "validation_error", "not_found", "rate_limit_error", "internal_error"]
+
+
+class ErrorResponse(BaseModel):
+    """Every error the API returns."""
+
+    error_type: ErrorType = Field(description="What kind of error; clients branch on this, never on the message.")
+    message: str = Field(description="A sentence for people.")
+    details: dict[str, Any] = Field(default_factory=dict, description="Machine-readable specifics (fields, limits).")
+    timestamp: datetime = Field(description="When the error happened (UTC).")
+    retry_after: float | None = Field(default=None, description="rate_limit_error: seconds to wait before retrying.")
+
+
+class ProviderStatus(BaseModel):
+    """Whether a model provider has credentials in the server's environment (never the credential itself)."""
+
+    provider: str
+    configured: bool
+
+
+class HealthResponse(BaseModel):
+    """The server is up; what it can run."""
+
+    status: Literal["healthy"] = "healthy"
+    version: str
+    timestamp: datetime
+    supported_environments: list[str] = Field(description="Domains the registry knows.")
+    providers: list[ProviderStatus] = Field(description="Model providers and whether credentials are configured.")
+
+
+class ValidateTasksRequest(BaseModel):
+    """A benchmark run: the REST fork's request, plus the simulated user and an optional external agent."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    model_provider: str = Field(default="openai", max_length=100, description="litellm provider of the agent model.")
+    model: str = Field(default="gpt-4o", max_length=200, description="The agent's model (ignored by `oracle`).")
+    env: str = Field(default="retail", min_length=1, max_length=100, description="Domain, e.g. retail, airline.")
+    num_trials: int = Field(default=1, ge=1, le=10, description="Trials per task.")
+    agent_strategy: str = Field(default="tool-calling", max_length=50, description="tool-calling, act, react, oracle…")
+    temperature: float = Field(default=0.0, ge=0.0, le=2.0, description="Agent model temperature.")
+    task_split: str | None = Field(default=None, max_length=50, description="Split; null: the domain's first.")
+    start_index: int = Field(default=0, ge=0, description="First task index of the range.")
+    end_index: int = Field(default=-1, ge=-1, description="End of the range (exclusive); -1: the split's end.")
+    task_ids: list[int] | None = Field(default=None, max_length=1000, description="Task indices; win over the range.")
+    max_concurrency: int = Field(default=1, ge=1, le=64, description="Episodes in flight at once.")
+    seed: int = Field(default=10, description="Random seed (τ-bench's default 10).")
+    shuffle: bool = Field(default=False, description="Shuffle task order within each trial.")
+    user_strategy: str = Field(default="llm", max_length=50, description="llm, react, verify, reflection, scripted.")
+    user_model: str = Field(default="gpt-4o", max_length=200, description="The simulated user's model.")
+    user_model_provider: str = Field(default="openai", max_length=100, description="litellm provider of the user.")
+    api_base: str = Field(default="", max_length=500, description="Agent model endpoint; must be operator-allowed.")
+    user_api_base: str = Field(default="", max_length=500, description="User model endpoint; operator-allowed.")
+    agent_address: str | None = Field(
+        default=None, max_length=300, description="host:port of an external AgentService; must be operator-allowed."
+    )
+    wait: bool = Field(default=True, description="true: answer when the run ends; false: 202 with the run id.")
+
+
+class TaskResult(BaseModel):
+    """One episode's outcome."""
+
+    task_id: str
+    trial: int
+    reward: float | None = Field(description="null when the infrastructure could not finish the episode.")
+    success: bool = Field(description="reward is 1.0.")
+    info: dict[str, Any] = Field(description="τ-bench's info (reward_info, termination, usage, …).")
+
+
+class Metrics(BaseModel):
+    """Aggregates over a run's scored episodes."""
+
+    total_tasks: int = Field(description="Episodes with a result (errors included).")
+    successful_tasks: int
+    failed_tasks: int = Field(description="Episodes scored below 1.0 or not scored.")
+    success_rate: float
+    average_reward: float | None
+    pass_hat_k: dict[str, float] = Field(description="pass^k by k (as strings).")
+    cost_usd: float = Field(description="Agent and user model spend.")
+
+
+class ValidateTasksResponse(BaseModel):
+    """A finished run (the REST fork's response)."""
+
+    request_id: str
+    run_id: str
+    status: RunStatus
+    results: list[TaskResult]
+    metrics: Metrics | None
+    execution_time_seconds: float
+    timestamp: datetime
+    config_used: dict[str, Any]
+    error: str | None = Field(default=None, description="Why a failed run failed.")
+
+
+class RunAccepted(BaseModel):
+    """An asynchronous run was queued: follow it at ``links``."""
+
+    request_id: str
+    run_id: str
+    status: RunStatus
+    links: dict[str, str] = Field(description="self, events, results, trajectories.")
+
+
+class Run(BaseModel):
+    """A run's state."""
+
+    id: str
+    status: RunStatus
+    env: str
+    model: str = Field(description="Agent model name, or its strategy when it has none.")
+    total_episodes: int | None = Field(description="Known once the run has listed its tasks.")
+    done_episodes: int
+    metrics: Metrics | None
+    error: str | None
+    created_at: datetime
+    started_at: datetime | None
+    finished_at: datetime | None
+    config_used: dict[str, Any]
+
+
+class RunList(BaseModel):
+    """A page of runs, newest first."""
+
+    runs: list[Run]
+    total: int
+    limit: int
+    offset: int
+
+
+class Trajectory(BaseModel):
+    """An episode's conversation in OpenAI chat-message form."""
+
+    task_id: str
+    trial: int
+    reward: float | None
+    messages: list[dict[str, Any]]
+
+
+class ListTasksRequest(BaseModel):
+    """Which split's tasks, and which page."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    env: str = Field(default="retail", min_length=1, max_length=100)
+    task_split: str | None = Field(default=None, max_length=50, description="null: the domain's first split.")
+    page: int = Field(default=1, ge=1, le=1_000_000, description="1-based page number.")
+    page_size: int = Field(default=50, ge=1, le=500)
+
+
+class TaskInfo(BaseModel):
+    """One task of a split."""
+
+    task_id: str = Field(description="The task's id (τ-bench v1: its index in the split).")
+    user_id: str
+    instruction_preview: str = Field(description="The user instruction's first 200 characters.")
+    action_count: int = Field(description="Gold actions.")
+
+
+class ListTasksResponse(BaseModel):
+    """A page of tasks."""
+
+    env: str
+    task_split: str
+    tasks: list[TaskInfo]
+    total: int
+    page: int
+    page_size: int
+    next_page: int | None = Field(description="The following page, null on the last.")

@@ -1,0 +1,240 @@
+"""Every read and write of the API's database: runs and their leases, results, events, API keys."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from sqlalchemy import Engine, and_, func, or_, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, sessionmaker
+
+from taumesh.api.tables import ApiKeyRow, EventRow, ResultRow, RunRow, utcnow
+from taumesh.orchestrator.results import RunResult
+
+ACTIVE = ("queued", "running")
+"""Statuses of a run that still has work to do."""
+TERMINAL = ("completed", "failed", "cancelled")
+KEY_PREFIX = "tmk_"
+
+
+def as_utc(moment: datetime | None) -> datetime | None:
+    """SQLite returns naive datetimes: they were written in UTC."""
+    if moment is None or moment.tzinfo is not None:
+        return moment
+    return moment.replace(tzinfo=UTC)
+
+
+def token_digest(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+class Store:
+    """The API's database, one short transaction per call (safe from several threads and processes)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.sessions = sessionmaker(engine, expire_on_commit=False)
+
+    def session(self) -> Session:
+        return self.sessions()
+
+    # runs
+
+    def create_run(self, row: RunRow) -> RunRow:
+        with self.session() as session, session.begin():
+            session.add(row)
+        return row
+
+    def get_run(self, run_id: str) -> RunRow | None:
+        with self.session() as session:
+            return session.get(RunRow, run_id)
+
+    def list_runs(self, limit: int, offset: int, status: str | None = None) -> tuple[list[RunRow], int]:
+        """A page of runs, newest first, and how many there are in all."""
+        where = [RunRow.status == status] if status else []
+        with self.session() as session:
+            total = session.scalar(select(func.count()).select_from(RunRow).where(*where)) or 0
+            rows = session.scalars(
+                select(RunRow).where(*where).order_by(RunRow.created_at.desc(), RunRow.id).limit(limit).offset(offset)
+            )
+            return list(rows), total
+
+    def latest_run(self, model: str, env: str) -> RunRow | None:
+        """The newest completed run of ``model`` on ``env``."""
+        with self.session() as session:
+            return session.scalars(
+                select(RunRow)
+                .where(RunRow.model == model, RunRow.env == env, RunRow.status == "completed")
+                .order_by(RunRow.finished_at.desc())
+                .limit(1)
+            ).first()
+
+    def _lease_free(self, owner: str, now: datetime) -> Any:
+        return or_(RunRow.lease_owner.is_(None), RunRow.lease_owner == owner, RunRow.lease_expires_at < now)
+
+    def claimable(self, owner: str) -> list[str]:
+        """Ids of unfinished runs whose lease is free, expired or already ours, oldest first."""
+        now = utcnow()
+        with self.session() as session:
+            rows = session.scalars(
+                select(RunRow.id)
+                .where(RunRow.status.in_(ACTIVE), self._lease_free(owner, now))
+                .order_by(RunRow.created_at)
+            )
+            return list(rows)
+
+    def claim(self, run_id: str, owner: str, ttl: float) -> bool:
+        """Take the run's lease (one conditional UPDATE: of several workers, exactly one wins)."""
+        now = utcnow()
+        with self.session() as session, session.begin():
+            claimed = session.execute(
+                update(RunRow)
+                .where(RunRow.id == run_id, RunRow.status.in_(ACTIVE), self._lease_free(owner, now))
+                .values(
+                    lease_owner=owner,
+                    lease_expires_at=now + timedelta(seconds=ttl),
+                    status="running",
+                    started_at=func.coalesce(RunRow.started_at, now),
+                )
+                .execution_options(synchronize_session=False)
+            )
+            return bool(claimed.rowcount == 1)  # type: ignore[attr-defined]
+
+    def renew(self, run_id: str, owner: str, ttl: float) -> bool:
+        """Extend our lease; False when the run was cancelled, finished or taken over."""
+        with self.session() as session, session.begin():
+            renewed = session.execute(
+                update(RunRow)
+                .where(RunRow.id == run_id, RunRow.lease_owner == owner, RunRow.status == "running")
+                .values(lease_expires_at=utcnow() + timedelta(seconds=ttl))
+                .execution_options(synchronize_session=False)
+            )
+            return bool(renewed.rowcount == 1)  # type: ignore[attr-defined]
+
+    def release(self, run_id: str, owner: str) -> None:
+        """Give the lease up (a worker shutting down): another worker, or the next start, resumes the run."""
+        with self.session() as session, session.begin():
+            session.execute(
+                update(RunRow)
+                .where(RunRow.id == run_id, RunRow.lease_owner == owner)
+                .values(lease_owner=None, lease_expires_at=None)
+                .execution_options(synchronize_session=False)
+            )
+
+    def set_total(self, run_id: str, total: int) -> None:
+        with self.session() as session, session.begin():
+            session.execute(update(RunRow).where(RunRow.id == run_id).values(total_episodes=total))
+
+    def finish(
+        self, run_id: str, owner: str, status: str, metrics: dict[str, Any] | None = None, error: str | None = None
+    ) -> bool:
+        """Record the run's end and release the lease, unless the run ended meanwhile (cancelled)."""
+        with self.session() as session, session.begin():
+            done = session.execute(
+                update(RunRow)
+                .where(RunRow.id == run_id, RunRow.lease_owner == owner, RunRow.status == "running")
+                .values(status=status, metrics=metrics, error=error, finished_at=utcnow(), lease_owner=None)
+                .execution_options(synchronize_session=False)
+            )
+            return bool(done.rowcount == 1)  # type: ignore[attr-defined]
+
+    def cancel(self, run_id: str) -> RunRow | None:
+        """Mark an unfinished run cancelled (its worker notices at its next lease renewal)."""
+        with self.session() as session, session.begin():
+            session.execute(
+                update(RunRow)
+                .where(RunRow.id == run_id, RunRow.status.in_(ACTIVE))
+                .values(status="cancelled", finished_at=utcnow())
+                .execution_options(synchronize_session=False)
+            )
+            return session.get(RunRow, run_id)
+
+    # results and events
+
+    def add_result(self, run_id: str, result: RunResult) -> bool:
+        """Store an episode's result; False (nothing written) when that (task, trial) is stored already."""
+        usage_cost = sum(float(result.info.get(k, {}).get("cost_usd", 0.0)) for k in ("agent_usage", "user_usage"))
+        row = ResultRow(
+            run_id=run_id,
+            task_id=str(result.task_id),
+            trial=result.trial,
+            reward=result.reward,
+            cost_usd=usage_cost,
+            info=result.info,
+            traj=result.traj,
+        )
+        try:
+            with self.session() as session, session.begin():
+                session.add(row)
+        except IntegrityError:
+            return False
+        return True
+
+    def results(self, run_id: str, limit: int | None = None, offset: int = 0) -> list[ResultRow]:
+        with self.session() as session:
+            query = select(ResultRow).where(ResultRow.run_id == run_id).order_by(ResultRow.id).offset(offset)
+            return list(session.scalars(query.limit(limit) if limit is not None else query))
+
+    def rewards_and_costs(self, run_id: str) -> list[tuple[float | None, float]]:
+        """(reward, cost) of every stored episode: what progress events aggregate."""
+        with self.session() as session:
+            rows = session.execute(select(ResultRow.reward, ResultRow.cost_usd).where(ResultRow.run_id == run_id))
+            return [(reward, cost) for reward, cost in rows]
+
+    def result_count(self, run_id: str) -> int:
+        with self.session() as session:
+            count = session.scalar(select(func.count()).select_from(ResultRow).where(ResultRow.run_id == run_id))
+            return count or 0
+
+    def add_event(self, run_id: str, kind: str, data: dict[str, Any]) -> None:
+        with self.session() as session, session.begin():
+            session.add(EventRow(run_id=run_id, type=kind, data=data))
+
+    def events_after(self, run_id: str, after: int) -> list[EventRow]:
+        with self.session() as session:
+            return list(
+                session.scalars(
+                    select(EventRow).where(and_(EventRow.run_id == run_id, EventRow.id > after)).order_by(EventRow.id)
+                )
+            )
+
+    # API keys
+
+    def create_key(self, name: str) -> tuple[ApiKeyRow, str]:
+        """A new key and its token (``tmk_<id>.<secret>``), shown once: only its SHA-256 is stored."""
+        key_id = KEY_PREFIX + secrets.token_hex(6)
+        token = f"{key_id}.{secrets.token_urlsafe(32)}"
+        row = ApiKeyRow(id=key_id, name=name, token_sha256=token_digest(token))
+        with self.session() as session, session.begin():
+            session.add(row)
+        return row, token
+
+    def list_keys(self) -> Sequence[ApiKeyRow]:
+        with self.session() as session:
+            return list(session.scalars(select(ApiKeyRow).order_by(ApiKeyRow.created_at)))
+
+    def revoke_key(self, key_id: str) -> bool:
+        with self.session() as session, session.begin():
+            revoked = session.execute(
+                update(ApiKeyRow)
+                .where(ApiKeyRow.id == key_id, ApiKeyRow.revoked_at.is_(None))
+                .values(revoked_at=utcnow())
+                .execution_options(synchronize_session=False)
+            )
+            return bool(revoked.rowcount == 1)  # type: ignore[attr-defined]
+
+    def verify_key(self, token: str) -> str | None:
+        """The key id of a valid, unrevoked token; None otherwise (compared in constant time)."""
+        key_id, _, _ = token.partition(".")
+        if not key_id.startswith(KEY_PREFIX):
+            return None
+        with self.session() as session:
+            row = session.get(ApiKeyRow, key_id)
+        if row is None or row.revoked_at is not None:
+            return None
+        return key_id if hmac.compare_digest(row.token_sha256, token_digest(token)) else None

@@ -1,0 +1,115 @@
+"""``taumesh serve api`` (the REST API on uvicorn) and ``taumesh api-keys create|list|revoke``."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from taumesh.api.database import make_engine, migrate
+from taumesh.api.settings import API_ENV_PREFIX, ApiSettings
+from taumesh.api.store import Store
+
+APP_FACTORY = "taumesh.api.app:create_app"
+out = Console()
+err = Console(stderr=True)
+
+api_keys_app = typer.Typer(help="Create, list and revoke the REST API's keys.", no_args_is_help=True)
+
+
+def export_settings(given: dict[str, Any]) -> ApiSettings:
+    """Settings from flags over ``TAUMESH_API_*``; the flags are exported too, so every uvicorn worker sees them."""
+    for field, value in given.items():
+        if value is None:
+            continue
+        text = ",".join(value) if isinstance(value, list) else str(value)
+        os.environ[f"{API_ENV_PREFIX}{field.upper()}"] = text
+    return ApiSettings()
+
+
+def serve_api(
+    host: Annotated[str | None, typer.Option(help="Address to listen on [env TAUMESH_API_HOST; 127.0.0.1].")] = None,
+    port: Annotated[int | None, typer.Option(help="Port [env TAUMESH_API_PORT; 8000].")] = None,
+    workers: Annotated[int | None, typer.Option(help="uvicorn workers sharing the database [1].")] = None,
+    log_level: Annotated[str | None, typer.Option(help="uvicorn log level [info].")] = None,
+    log_dir: Annotated[Path | None, typer.Option(help="Folder of audit.jsonl [the data root].")] = None,
+    data_root: Annotated[Path | None, typer.Option(help="The API's folder (SQLite database).")] = None,
+    database_url: Annotated[
+        str | None, typer.Option(help="SQLAlchemy URL, e.g. postgresql+psycopg://user@host/db [SQLite].")
+    ] = None,
+    rate_limit: Annotated[str | None, typer.Option(help="Per-key limit, e.g. '120/minute'.")] = None,
+    allowed_agent_addresses: Annotated[
+        list[str] | None, typer.Option("--allowed-agent-address", help="host:port of an allowed external agent.")
+    ] = None,
+    allowed_api_bases: Annotated[
+        list[str] | None, typer.Option("--allowed-api-base", help="A model endpoint requests may name.")
+    ] = None,
+    data_dir: Annotated[Path | None, typer.Option(help="τ-bench data for the embedded services.")] = None,
+    env_addr: Annotated[str | None, typer.Option(help="Env service address (default: in-process).")] = None,
+    user_addr: Annotated[str | None, typer.Option(help="User-sim service address.")] = None,
+    agent_addr: Annotated[str | None, typer.Option(help="Agent service address.")] = None,
+    scorer_addr: Annotated[str | None, typer.Option(help="Scorer service address.")] = None,
+) -> None:
+    """Serve the REST API (FastAPI on uvicorn); every flag is also ``TAUMESH_API_<FLAG>``."""
+    import uvicorn
+
+    given = {k: v for k, v in locals().items() if k != "uvicorn"}
+    settings = export_settings(given)
+    engine = make_engine(settings.resolved_database_url)
+    migrate(engine)  # once, before the workers start (each checks again, finding nothing to do)
+    engine.dispose()
+    uvicorn.run(
+        APP_FACTORY,
+        factory=True,
+        host=settings.host,
+        port=settings.port,
+        workers=settings.workers,
+        log_level=settings.log_level,
+    )
+
+
+DatabaseUrl = Annotated[
+    str | None, typer.Option(help="The API's database [env TAUMESH_API_DATABASE_URL; SQLite in the data root].")
+]
+
+
+def _store(database_url: str | None) -> Store:
+    settings = ApiSettings(database_url=database_url) if database_url else ApiSettings()
+    engine = make_engine(settings.resolved_database_url)
+    migrate(engine)
+    return Store(engine)
+
+
+@api_keys_app.command("create")
+def create_key(
+    name: Annotated[str, typer.Option(help="Who or what the key is for.")] = "default",
+    database_url: DatabaseUrl = None,
+) -> None:
+    """Create a key and print its token once (only its SHA-256 is stored)."""
+    row, token = _store(database_url).create_key(name)
+    err.print(f"key {row.id} ({row.name}) created; the token below is shown only now:")
+    print(token)
+
+
+@api_keys_app.command("list")
+def list_keys(database_url: DatabaseUrl = None) -> None:
+    """Key ids, names, creation and revocation times (never tokens)."""
+    table = Table("key id", "name", "created", "revoked")
+    for row in _store(database_url).list_keys():
+        table.add_row(row.id, row.name, str(row.created_at), str(row.revoked_at or ""))
+    out.print(table)
+
+
+@api_keys_app.command("revoke")
+def revoke_key(
+    key_id: Annotated[str, typer.Argument(help="The key's id (tmk_…).")], database_url: DatabaseUrl = None
+) -> None:
+    """Revoke a key: requests with it are refused from now on."""
+    if not _store(database_url).revoke_key(key_id):
+        err.print(f"[red]error:[/red] no active key {key_id}")
+        raise typer.Exit(1)
+    err.print(f"key {key_id} revoked")

@@ -66,8 +66,8 @@ def create_app(settings: ApiSettings | None = None) -> FastAPI:
         docs_url="/docs",
         redoc_url="/redoc",
     )
-    app.add_middleware(AuditMiddleware, log=AuditLog(settings.audit_path))
     install_error_handlers(app)
+    app.add_middleware(AuditMiddleware, log=AuditLog(settings.audit_path))  # outermost: sees every answer
     for router in (health.router, tasks.router, runs.router, scores.router):
         app.include_router(router)
     return app

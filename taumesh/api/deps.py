@@ -15,21 +15,25 @@ from taumesh.orchestrator.clients import ServiceClients
 
 
 def get_store(request: Request) -> Store:
+    """The worker's database."""
     store: Store = request.app.state.store
     return store
 
 
 def get_settings(request: Request) -> ApiSettings:
+    """The worker's settings."""
     settings: ApiSettings = request.app.state.settings
     return settings
 
 
 def get_executor(request: Request) -> RunExecutor:
+    """The worker's run executor."""
     executor: RunExecutor = request.app.state.executor
     return executor
 
 
 def get_clients(request: Request) -> ServiceClients:
+    """The worker's service clients."""
     clients: ServiceClients = request.app.state.clients
     return clients
 

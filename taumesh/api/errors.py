@@ -10,6 +10,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from taumesh.api.schemas import ErrorResponse, ErrorType
 
@@ -38,6 +39,7 @@ class ApiError(Exception):
 
 
 def not_found(what: str, ident: str) -> ApiError:
+    """A 404 for a missing ``what`` named ``ident``."""
     return ApiError(404, "not_found", f"no {what} {ident!r}", {"resource": what, "id": ident})
 
 
@@ -47,6 +49,7 @@ def invalid(message: str, field: str) -> ApiError:
 
 
 def error_response(error: ApiError) -> JSONResponse:
+    """The JSON answer of ``error`` (with ``Retry-After`` and ``WWW-Authenticate`` where they apply)."""
     body = ErrorResponse(
         error_type=error.error_type,
         message=error.message,
@@ -80,17 +83,40 @@ async def _http_error(_request: Request, exc: Exception) -> JSONResponse:
     return error_response(ApiError(exc.status_code, error_type, str(exc.detail)))
 
 
-async def _unexpected(_request: Request, exc: Exception) -> JSONResponse:
-    log.error("unexpected error: %s", type(exc).__name__, exc_info=exc)
-    return error_response(ApiError(500, "internal_error", "internal error; the server log has the details"))
+class UnexpectedErrorMiddleware:
+    """Answers an unexpected exception as internal_error (500) and logs it; the caller never sees a stack trace.
+
+    Here rather than as an exception handler, which Starlette re-raises after answering (uvicorn then drops the
+    connection).
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        started = False
+
+        async def tracking_send(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, tracking_send)
+        except Exception as exc:
+            log.error("unexpected error: %s", type(exc).__name__, exc_info=exc)
+            if started or scope["type"] != "http":
+                raise
+            error = ApiError(500, "internal_error", "internal error; the server log has the details")
+            await error_response(error)(scope, receive, send)
 
 
 def install_error_handlers(app: FastAPI) -> None:
-    """Answer every error in the API's one format, stack traces never included."""
+    """Answer every error in the API's one format, stack traces never included (before the audit middleware)."""
     app.add_exception_handler(ApiError, _api_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)
-    app.add_exception_handler(Exception, _unexpected)
+    app.add_middleware(UnexpectedErrorMiddleware)
 
 
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {

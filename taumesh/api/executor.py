@@ -1,5 +1,7 @@
-"""Runs stored runs through the orchestrator: claims a run's lease, plays only its missing episodes, stores each
-result and a progress event as it ends, and renews the lease while it works.
+"""Plays stored runs through the orchestrator, one lease-holding worker per run.
+
+The executor claims a run's lease, plays only its missing episodes, stores each result and a progress event as it
+ends, and renews the lease while it works.
 
 Each uvicorn worker has one executor. Runs left unfinished by a stopped or crashed worker are taken over once
 their lease expires (at once after a graceful stop, which releases it): the results already stored are kept and
@@ -43,6 +45,7 @@ SUCCESS = 1 - 1e-6
 
 
 def as_run_result(row: ResultRow) -> RunResult:
+    """A stored row as the orchestrator's result record."""
     return RunResult(task_id=row.task_id, reward=row.reward, info=row.info, traj=row.traj, trial=row.trial)
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import uuid
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
 from taumesh.api.errors import invalid
 from taumesh.api.executor import RunExecutor
@@ -71,9 +70,7 @@ def model_label(body: ValidateTasksRequest) -> str:
     return body.agent_strategy if body.agent_strategy in OFFLINE_AGENTS else body.model
 
 
-def new_run(
-    body: ValidateTasksRequest, settings: ApiSettings, key_id: str | None, owner: str | None = None
-) -> RunRow:
+def new_run(body: ValidateTasksRequest, settings: ApiSettings, key_id: str | None, owner: str | None = None) -> RunRow:
     """A queued run, or one already leased to ``owner`` (a synchronous request plays it in its own worker)."""
     check_allowed(body, settings)
     now = datetime.now(UTC)
@@ -103,6 +100,7 @@ async def play_now(store: Store, executor: RunExecutor, body: ValidateTasksReque
 
 
 def task_result(row: ResultRow) -> TaskResult:
+    """A stored episode as the API shows it."""
     return TaskResult(
         task_id=row.task_id,
         trial=row.trial,
@@ -113,10 +111,12 @@ def task_result(row: ResultRow) -> TaskResult:
 
 
 def metrics_of(row: RunRow) -> Metrics | None:
+    """A finished run's metrics, None before."""
     return Metrics.model_validate(row.metrics) if row.metrics else None
 
 
 def run_view(row: RunRow, done: int) -> Run:
+    """A run row as the API shows it, with ``done`` stored episodes."""
     created = as_utc(row.created_at)
     assert created is not None
     status: RunStatus = row.status  # type: ignore[assignment]
@@ -137,6 +137,7 @@ def run_view(row: RunRow, done: int) -> Run:
 
 
 def links(run_id: str) -> dict[str, str]:
+    """Where to follow a run."""
     base = f"/api/v1/runs/{run_id}"
     return {
         "self": base,
@@ -147,6 +148,7 @@ def links(run_id: str) -> dict[str, str]:
 
 
 def execution_seconds(row: RunRow) -> float:
+    """Wall time from start to end of a run (0 while unfinished)."""
     started, finished = as_utc(row.started_at), as_utc(row.finished_at)
     if started is None or finished is None:
         return 0.0

@@ -52,4 +52,5 @@ def authenticate(request: Request, store: Store, bearer_token: str | None, heade
 
 
 def bearer_value(credentials: HTTPAuthorizationCredentials | None) -> str | None:
+    """The token of an ``Authorization: Bearer`` header, if any."""
     return credentials.credentials if credentials is not None else None

@@ -30,6 +30,7 @@ def as_utc(moment: datetime | None) -> datetime | None:
 
 
 def token_digest(token: str) -> str:
+    """The SHA-256 (hex) that identifies a token in the database."""
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 

@@ -8,6 +8,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -20,6 +21,8 @@ from taumesh.api.database import make_engine, migrate
 from taumesh.api.store import Store
 
 APP_FACTORY = "taumesh.api.app:create_app"
+FAKE_PROVIDER_KEY = "sk-test-provider-key-never-shown"
+"""A provider key in the server's environment: /health may say it is configured, never show it."""
 PG_BIN_DIRS = [Path("/usr/local/bin"), *sorted(Path("/usr/lib/postgresql").glob("*/bin"), reverse=True)]
 
 
@@ -75,7 +78,17 @@ class ApiServer:
         }
         log = (self.root / "uvicorn.log").open("ab")
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "--factory", APP_FACTORY, "--host", "127.0.0.1", "--port", str(self.port)],
+            [
+                sys.executable,
+                "-m",
+                "uvicorn",
+                "--factory",
+                APP_FACTORY,
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(self.port),
+            ],
             env=env,
             stdout=log,
             stderr=subprocess.STDOUT,
@@ -123,20 +136,24 @@ def as_postgres_user(command: list[str]) -> list[str]:
 
 
 @pytest.fixture(scope="session")
-def postgres(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Postgres]:
+def postgres() -> Iterator[Postgres]:
     """A PostgreSQL server started from the machine's binaries, for this test session only."""
     initdb, pg_ctl = pg_binary("initdb"), pg_binary("pg_ctl")
     if initdb is None or pg_ctl is None:
         reason = "PostgreSQL binaries (initdb, pg_ctl) not found; install PostgreSQL (apt-get install postgresql)"
         print(reason)
         pytest.skip(reason)
-    root = tmp_path_factory.mktemp("pg")
+    # not under pytest's temporary folder: as root that one is closed to the postgres account
+    root = Path(tempfile.mkdtemp(prefix="taumesh-pg-"))
     data = root / "data"
     if os.geteuid() == 0:
         shutil.chown(root, "postgres")
     port = free_port()
-    subprocess.run(as_postgres_user([str(initdb), "-D", str(data), "-U", "taumesh", "--auth=trust"]), check=True,
-                   capture_output=True)
+    subprocess.run(
+        as_postgres_user([str(initdb), "-D", str(data), "-U", "taumesh", "--auth=trust"]),
+        check=True,
+        capture_output=True,
+    )
     options = f"-p {port} -k {root} -c listen_addresses=127.0.0.1 -c fsync=off"
     subprocess.run(
         as_postgres_user([str(pg_ctl), "-D", str(data), "-o", options, "-l", str(root / "pg.log"), "-w", "start"]),
@@ -148,6 +165,7 @@ def postgres(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Postgres]:
         yield Postgres(url_base=f"postgresql+psycopg://taumesh@127.0.0.1:{port}", stop=stop)
     finally:
         subprocess.run(stop, check=False, capture_output=True)
+        shutil.rmtree(root, ignore_errors=True)
 
 
 def create_database(postgres: Postgres, name: str) -> str:
@@ -177,7 +195,7 @@ def start_server(database_url: str, root: Path, data_dir: Path, **extra_env: str
 
 @pytest.fixture(scope="module")
 def api(database_url: str, v1_data_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ApiServer]:
-    server = start_server(database_url, tmp_path_factory.mktemp("api"), v1_data_dir)
+    server = start_server(database_url, tmp_path_factory.mktemp("api"), v1_data_dir, OPENAI_API_KEY=FAKE_PROVIDER_KEY)
     try:
         yield server
     finally:

@@ -24,6 +24,7 @@ PROVIDER_KEYS = {
 
 
 def taumesh_version() -> str:
+    """The installed taumesh version."""
     try:
         return version("taumesh")
     except PackageNotFoundError:

@@ -12,7 +12,7 @@ from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import JSONResponse
 from sse_starlette.sse import EventSourceResponse
 
-from taumesh.api.deps import ExecutorDep, KeyDep, SettingsDep, StoreDep
+from taumesh.api.deps import ExecutorDep, KeyDep, StoreDep
 from taumesh.api.errors import ERROR_RESPONSES, not_found
 from taumesh.api.runs import (
     execution_seconds,
@@ -63,9 +63,7 @@ async def validate_tasks(
         row = store.create_run(new_run(body, executor.settings, key_id))
         request.state.run_id = row.id
         executor.wakeup.set()
-        accepted = RunAccepted(
-            request_id=request.state.request_id, run_id=row.id, status="queued", links=links(row.id)
-        )
+        accepted = RunAccepted(request_id=request.state.request_id, run_id=row.id, status="queued", links=links(row.id))
         return JSONResponse(accepted.model_dump(mode="json"), status_code=202)
     ended = await play_now(store, executor, body, key_id)
     request.state.run_id = ended.id
@@ -93,9 +91,7 @@ def list_runs(
 ) -> RunList:
     """A page of runs (``limit``, ``offset``), optionally of one status."""
     rows, total = store.list_runs(limit, offset, status)
-    return RunList(
-        runs=[run_view(r, store.result_count(r.id)) for r in rows], total=total, limit=limit, offset=offset
-    )
+    return RunList(runs=[run_view(r, store.result_count(r.id)) for r in rows], total=total, limit=limit, offset=offset)
 
 
 @router.get("/runs/{run_id}", response_model=Run, summary="A run's state", responses={**ERROR_RESPONSES, **NOT_FOUND})
@@ -200,7 +196,9 @@ async def _event_stream(store: Store, run_id: str, after: int) -> AsyncIterator[
                 return
         if not events:
             row = await asyncio.to_thread(store.get_run, run_id)
-            if row is None or (row.status in TERMINAL and not await asyncio.to_thread(store.events_after, run_id, after)):
+            if row is None or (
+                row.status in TERMINAL and not await asyncio.to_thread(store.events_after, run_id, after)
+            ):
                 return
         await asyncio.sleep(EVENT_POLL_SECONDS)
 

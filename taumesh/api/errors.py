@@ -80,7 +80,9 @@ async def _validation_error(_request: Request, exc: Exception) -> JSONResponse:
 async def _http_error(_request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
     error_type = STATUS_TYPES.get(exc.status_code, "validation_error")
-    return error_response(ApiError(exc.status_code, error_type, str(exc.detail)))
+    response = error_response(ApiError(exc.status_code, error_type, str(exc.detail)))
+    response.headers.update(exc.headers or {})  # Allow of a 405
+    return response
 
 
 class UnexpectedErrorMiddleware:

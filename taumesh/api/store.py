@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from taumesh.api.tables import ApiKeyRow, EventRow, ResultRow, RunRow, utcnow
 from taumesh.orchestrator.results import RunResult
+from taumesh.orchestrator.runner import run_usage
 
 ACTIVE = ("queued", "running")
 """Statuses of a run that still has work to do."""
@@ -159,13 +160,13 @@ class Store:
 
     def add_result(self, run_id: str, result: RunResult) -> bool:
         """Store an episode's result; False (nothing written) when that (task, trial) is stored already."""
-        usage_cost = sum(float(result.info.get(k, {}).get("cost_usd", 0.0)) for k in ("agent_usage", "user_usage"))
+        agent, user = run_usage([result])  # interrupted attempts' spend included
         row = ResultRow(
             run_id=run_id,
             task_id=str(result.task_id),
             trial=result.trial,
             reward=result.reward,
-            cost_usd=usage_cost,
+            cost_usd=agent.cost_usd + user.cost_usd,
             info=result.info,
             traj=result.traj,
         )

@@ -140,9 +140,8 @@ def test_list_tasks_paginates(client: httpx.Client) -> None:
     first = client.post("/api/v1/list-tasks", json={"env": "retail", "page_size": 1}).json()["tasks"][0]
     assert first["user_id"] == "yusuf_rossi_9620" and first["action_count"] == 5
     assert len(first["instruction_preview"]) == 200
-    assert_error(
-        client.post("/api/v1/list-tasks", json={"env": "retail", "page": 4, "page_size": 50}), 422, "validation_error"
-    )
+    past = client.post("/api/v1/list-tasks", json={"env": "retail", "page": 4, "page_size": 50}).json()
+    assert past["tasks"] == [] and past["next_page"] is None and past["total"] == 115
 
 
 def test_authentication_errors(api: ApiServer) -> None:

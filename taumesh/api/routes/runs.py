@@ -38,7 +38,7 @@ from taumesh.api.store import TERMINAL, Store
 from taumesh.api.tables import RunRow
 
 router = APIRouter(prefix="/api/v1", tags=["runs"])
-NOT_FOUND = {404: {"model": ErrorResponse, "description": "not_found: no such run"}}
+NOT_FOUND: dict[int | str, dict[str, Any]] = {404: {"model": ErrorResponse, "description": "not_found: no such run"}}
 EVENT_POLL_SECONDS = 0.5
 
 

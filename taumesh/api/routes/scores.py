@@ -24,7 +24,7 @@ router = APIRouter(tags=["scores"])
     response_class=Response,
     responses={
         **ERROR_RESPONSES,
-        404: {"model": ErrorResponse, "description": "not_found: no completed run of that model and subset"},
+        404: {"model": ErrorResponse, "description": "not_found: no such subset, or no completed run of the model"},
         200: {
             "description": "one JSON object a line: task-id, prompt, result, truth, score, duration",
             "content": {"application/x-ndjson": {"schema": {"type": "string"}}},
@@ -42,6 +42,8 @@ async def scores(
     fresh: Annotated[bool, Query(description="Run the benchmark now instead of reading the latest run.")] = False,
 ) -> Response:
     """Lines of the newest completed run of ``model`` on ``subset``; ``fresh=true`` plays a new run first."""
+    if subset not in request.app.state.environments:
+        raise not_found("subset", subset)
     if fresh:
         provider, _, name = model.rpartition("/")
         body = ValidateTasksRequest(
@@ -53,7 +55,7 @@ async def scores(
         )
         row = await play_now(store, executor, body, key_id)
         if row.status != "completed":
-            raise ApiError(500, "internal_error", "the fresh run did not complete", {"run_id": row.id})
+            raise ApiError(422, "validation_error", f"the fresh run {row.status}: {row.error}", {"run_id": row.id})
     else:
         found = store.latest_run(model, subset)
         if found is None:

@@ -6,7 +6,7 @@ import grpc
 from fastapi import APIRouter
 
 from taumesh.api.deps import ClientsDep, KeyDep, SettingsDep
-from taumesh.api.errors import ERROR_RESPONSES, ApiError, invalid
+from taumesh.api.errors import ERROR_RESPONSES, ApiError
 from taumesh.api.schemas import ErrorResponse, ListTasksRequest, ListTasksResponse, TaskInfo
 from taumesh.orchestrator.clients import list_tasks
 from taumesh.orchestrator.config import RunConfig
@@ -25,7 +25,10 @@ PREVIEW_CHARS = 200
 async def list_split_tasks(
     body: ListTasksRequest, _key: KeyDep, clients: ClientsDep, settings: SettingsDep
 ) -> ListTasksResponse:
-    """Tasks with id, user id, the instruction's first 200 characters and the gold action count."""
+    """Tasks with id, user id, the instruction's first 200 characters and the gold action count.
+
+    A page past the last one is empty.
+    """
     config = RunConfig(env=body.env, task_split=body.task_split, data_dir=settings.data_dir)
     try:
         split = body.task_split or await first_split(clients, config)
@@ -38,8 +41,6 @@ async def list_split_tasks(
         raise
     start = (body.page - 1) * body.page_size
     page = tasks[start : start + body.page_size]
-    if body.page > 1 and not page:
-        raise invalid(f"page {body.page} is past the last page", "page")
     return ListTasksResponse(
         env=body.env,
         task_split=split,

@@ -1,0 +1,31 @@
+"""``taumesh api-keys create|list|revoke`` (the typer sub-app) against a real SQLite database."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from taumesh.api.database import make_engine
+from taumesh.api.store import Store
+from taumesh.commands.api import api_keys_app
+
+
+def test_create_list_revoke(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'keys.db'}"
+    runner = CliRunner()
+    created = runner.invoke(api_keys_app, ["create", "--name", "ci", "--database-url", url])
+    assert created.exit_code == 0, created.output
+    token = created.stdout.strip().splitlines()[-1]
+    key_id = token.split(".")[0]
+    store = Store(make_engine(url))
+    assert store.verify_key(token) == key_id
+    assert all(row.token_sha256 != token and token not in row.token_sha256 for row in store.list_keys())
+
+    listed = runner.invoke(api_keys_app, ["list", "--database-url", url])
+    assert listed.exit_code == 0 and key_id in listed.stdout and token.split(".")[1] not in listed.stdout
+
+    assert runner.invoke(api_keys_app, ["revoke", key_id, "--database-url", url]).exit_code == 0
+    assert store.verify_key(token) is None
+    again = runner.invoke(api_keys_app, ["revoke", key_id, "--database-url", url])
+    assert again.exit_code == 1

@@ -1,0 +1,62 @@
+"""Schemathesis fuzzes the running API from its own OpenAPI document: no 500, every answer matches its schema.
+
+``POST /api/v1/validate-tasks`` and ``GET /scores`` are left out: a valid random request there starts a whole
+benchmark run with a model this machine has no key for; their validation is tested in test_api.py.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.api.conftest import ApiServer, start_server
+
+MAX_EXAMPLES = 25
+"""Per operation: bounded for CI time."""
+
+
+@pytest.fixture(scope="module")
+def fuzzed_api(v1_data_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ApiServer]:
+    root = tmp_path_factory.mktemp("fuzz")
+    server = start_server(f"sqlite:///{root / 'api.db'}", root, v1_data_dir, TAUMESH_API_RATE_LIMIT="100000/minute")
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def test_schemathesis_finds_no_server_error_and_no_schema_mismatch(fuzzed_api: ApiServer, tmp_path: Path) -> None:
+    cli = shutil.which("schemathesis", path=str(Path(sys.executable).parent)) or shutil.which("st")
+    if cli is None:
+        pytest.skip("schemathesis is not installed")
+    completed = subprocess.run(
+        [
+            cli,
+            "run",
+            f"{fuzzed_api.base_url}/openapi.json",
+            "--checks",
+            "all",
+            "--max-examples",
+            str(MAX_EXAMPLES),
+            "--seed",
+            "7",
+            "--header",
+            f"Authorization: Bearer {fuzzed_api.token}",
+            "--exclude-path",
+            "/api/v1/validate-tasks",
+            "--exclude-path",
+            "/scores",
+            "--request-timeout",
+            "30",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=tmp_path,
+    )
+    assert completed.returncode == 0, completed.stdout[-6000:] + completed.stderr[-2000:]

@@ -15,7 +15,6 @@ from typing import Any
 import grpc
 from pydantic import BaseModel
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt, wait_exponential_jitter
 
@@ -31,6 +30,7 @@ from taumesh.orchestrator.clients import (
 )
 from taumesh.orchestrator.config import RunConfig
 from taumesh.orchestrator.episode import EpisodeInterrupted, EpisodeOutcome, run_episode
+from taumesh.orchestrator.progress import RunProgress, episode_usage
 from taumesh.orchestrator.results import (
     AgentIdentity,
     EpisodeError,
@@ -364,25 +364,24 @@ async def _run_benchmark(
         results = ResultsFile(path, existing, order=order)
 
         semaphore = asyncio.Semaphore(config.max_concurrency)
-        progress = Progress(
-            TextColumn("[bold]{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            console=console,
-            disable=not config.show_progress,
+        progress = RunProgress(
+            console,
+            f"{config.env} {config.task_split}",
+            len(plan),
+            enabled=config.show_progress,
+            verbose=config.verbose,
         )
 
-        async def one(index: int, trial: int, bar: object) -> None:
+        async def one(index: int, trial: int) -> None:
             async with semaphore:
+                progress.episode_started()
                 result = await play(clients, config, tasks[index], trial, recorded)
             results.add(result)
-            progress.advance(bar)  # type: ignore[arg-type]
+            progress.episode_finished(result)
 
-        with progress:
-            bar = progress.add_task(f"{config.env} {config.task_split}", total=len(plan))
+        async with progress:
             try:
-                await asyncio.gather(*(one(index, trial, bar) for index, trial in plan))
+                await asyncio.gather(*(one(index, trial) for index, trial in plan))
             finally:
                 results.flush()  # also when interrupted: what finished is kept for --resume
 
@@ -400,14 +399,9 @@ def run_usage(results: Iterable[RunResult]) -> tuple[Usage, Usage]:
     """Agent and user usage of a whole run: scored episodes plus every attempt the infrastructure cut short."""
     agent, user = Usage(), Usage()
     for result in results:
-        info = result.info
-        if "agent_usage" in info:
-            agent += Usage.model_validate(info["agent_usage"])
-            user += Usage.model_validate(info["user_usage"])
-        lost = info.get("interrupted_attempts_usage")
-        if lost:
-            agent += Usage.model_validate(lost["agent"])
-            user += Usage.model_validate(lost["user"])
+        episode_agent, episode_user = episode_usage(result)
+        agent += episode_agent
+        user += episode_user
     return agent, user
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal, get_args
 
-from pydantic import BaseModel, Field
+from pydantic import AfterValidator, BaseModel, BeforeValidator, Field
 
 from taumesh.models import AgentSettings, ModelSettings, UserSettings
 
@@ -18,8 +18,47 @@ MAX_NUM_STEPS = 30
 """τ-bench v1's step limit: tool calls and messages to the user, together."""
 
 
-OutputFormat = Literal["taubench", "tau2", "both"]
-"""Which results layouts a run writes: τ-bench's file, τ²'s ``Results`` document, or both."""
+Layout = Literal["taubench", "tau2", "mt"]
+"""One results layout: τ-bench's file, τ²'s ``Results`` document, the MT-bench fork's ``data/`` folder."""
+LAYOUTS: tuple[Layout, ...] = get_args(Layout)
+"""Every layout, in the order a combination is written (``--output-format mt,taubench`` → ``taubench,mt``)."""
+LAYOUT_ALIASES = {"both": ("taubench", "tau2")}
+"""Names of combinations: ``both`` keeps the meaning it had before ``mt`` existed."""
+
+
+def _join_list(value: object) -> object:
+    """A list of layouts (YAML's ``[taubench, mt]``) in the comma form."""
+    if isinstance(value, list | tuple):
+        return ",".join(str(item) for item in value)
+    return value
+
+
+def normalize_output_format(value: str) -> str:
+    """The canonical spelling of an output format: its layouts, comma-separated, in :data:`LAYOUTS`' order.
+
+    Takes one layout (``mt``), a comma list (``taubench, mt``), the alias ``both`` (``taubench,tau2``), or a mix.
+    """
+    wanted: set[str] = set()
+    for part in (p.strip() for p in value.split(",")):
+        if part in LAYOUT_ALIASES:
+            wanted.update(LAYOUT_ALIASES[part])
+        elif part in LAYOUTS:
+            wanted.add(part)
+        else:
+            names = ", ".join([*LAYOUTS, *LAYOUT_ALIASES])
+            raise ValueError(f"unknown output format {part!r}: use {names}, or several joined by commas")
+    return ",".join(layout for layout in LAYOUTS if layout in wanted)
+
+
+OutputFormat = Annotated[str, BeforeValidator(_join_list), AfterValidator(normalize_output_format)]
+"""Which results layouts a run writes: ``taubench``, ``tau2``, ``mt``, any of them joined by commas
+(``taubench,mt``; a YAML list too), or ``both`` (= ``taubench,tau2``). Stored in the canonical comma form."""
+
+
+def output_layouts(output_format: str) -> frozenset[Layout]:
+    """The layouts an output format names (in any accepted spelling)."""
+    names = normalize_output_format(output_format).split(",")
+    return frozenset(layout for layout in LAYOUTS if layout in names)
 
 
 class ServiceAddresses(BaseModel):
@@ -69,6 +108,13 @@ class RunConfig(BaseModel):
     tau2_trial_seeds: bool = False
     """Give each trial τ²'s seed: ``random.seed(seed)`` then ``randint(0, 1_000_000)`` per trial."""
     output_format: OutputFormat = "taubench"
+    dataset_name: str = Field(default="tau_bench", min_length=1)
+    """The MT layout's dataset: its folder is ``data/{dataset_name}_{env}_{timestamp}/``, as the fork names it."""
     judge: ModelSettings = Field(default_factory=ModelSettings)
     """The model that judges τ²'s NL assertions (sent with every ScoreEpisode); empty: none, and a task that
     needs one fails with FAILED_PRECONDITION instead of being scored."""
+
+    @property
+    def layouts(self) -> frozenset[Layout]:
+        """The results layouts this run writes."""
+        return output_layouts(self.output_format)

@@ -272,7 +272,7 @@ def run(
     judge_api_base: Annotated[
         str, typer.Option("--judge-api-base", help="OpenAI-compatible base URL of the judge model.")
     ] = RUN.judge_api_base,
-    quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = RUN.quiet,
+    quiet: Annotated[bool, typer.Option("--quiet", help="No live progress display.")] = RUN.quiet,
     verbose: Annotated[
         bool, typer.Option("--verbose", "-v", help="Print each episode's conversation as it ends.")
     ] = RUN.verbose,

@@ -1,0 +1,81 @@
+"""``taumesh view``: browse results files in a local web app; ``taumesh report``: a leaderboard across runs."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+from rich.console import Console
+
+from taumesh.telemetry.attributes import ENV_JAEGER_URL
+
+if TYPE_CHECKING:
+    from taumesh.viewer.runs import Run
+
+console = Console(stderr=True)
+
+
+def _runs(paths: list[Path]) -> list[Run]:
+    """The runs in ``paths``, or exit 2 naming what is missing or unreadable."""
+    from taumesh.viewer.runs import load_runs
+
+    missing = [str(path) for path in paths if not path.exists()]
+    if missing:
+        console.print(f"[red]not found: {', '.join(missing)}[/red]")
+        raise typer.Exit(2)
+    try:
+        runs = load_runs(paths)
+    except ValueError as exc:
+        console.print(f"[red]{exc}[/red]")
+        raise typer.Exit(2) from exc
+    if not runs:
+        console.print(f"[red]no results files in {', '.join(map(str, paths))}[/red]")
+        raise typer.Exit(2)
+    return runs
+
+
+def view(
+    paths: Annotated[
+        list[Path] | None,
+        typer.Argument(help="Results files (taumesh's, τ-bench's or τ²'s) or folders of them (default: results/)."),
+    ] = None,
+    host: Annotated[
+        str, typer.Option("--host", help="Address to listen on (loopback: only this machine).")
+    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", min=0, max=65535)] = 8765,
+    jaeger_url: Annotated[
+        str | None,
+        typer.Option("--jaeger-url", envvar=ENV_JAEGER_URL, help="Jaeger UI base URL for the trace links."),
+    ] = None,
+) -> None:
+    """Serve a local web viewer of runs, tasks, trajectories and comparisons (offline; no CDN)."""
+    import uvicorn
+
+    from taumesh.viewer.app import create_app
+
+    if jaeger_url:
+        os.environ[ENV_JAEGER_URL] = jaeger_url
+    runs = _runs(paths or [Path("results")])
+    console.print(f"taumesh view: {len(runs)} run(s) at http://{host}:{port}/ (Ctrl-C stops)")
+    uvicorn.run(create_app(runs), host=host, port=port, log_level="warning")
+
+
+def report(
+    paths: Annotated[list[Path], typer.Argument(help="Results files or folders of them.")],
+    out: Annotated[Path, typer.Option("--out", help="report.md or report.html; the plots are written beside it.")],
+    plot_format: Annotated[str, typer.Option("--plot-format", help="png or svg.")] = "png",
+) -> None:
+    """Write a leaderboard across runs (pass^1..k, average reward, cost per task and per solved task) with plots."""
+    from taumesh.viewer.report import write_report
+
+    if plot_format not in ("png", "svg"):
+        console.print("[red]--plot-format is png or svg[/red]")
+        raise typer.Exit(2)
+    try:
+        written = write_report(_runs(paths), out, plot_format)
+    except ValueError as exc:
+        console.print(f"[red]{exc}[/red]")
+        raise typer.Exit(2) from exc
+    console.print("wrote " + ", ".join(str(path) for path in written))

@@ -1,0 +1,271 @@
+"""What the viewer and the report compute from a run: pass^k, costs, the task grid, divergences, comparisons.
+
+pass^k is the scorer's own function (:mod:`taumesh.services.scorer.pass_hat_k`), so every number shown equals the
+one ``taumesh run`` prints. Infrastructure errors are counted apart and never enter pass^k or the averages.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any, Literal
+
+from pydantic import BaseModel
+
+from taumesh.services.scorer.pass_hat_k import Outcome, is_success, pass_hat_k
+from taumesh.viewer.runs import Episode, Run
+
+TaskStatus = Literal["passed", "failed", "inconsistent", "error"]
+TaskFilter = Literal["all", "failed", "inconsistent", "errors"]
+REWARD_BINS = 10
+"""The reward histogram's bins over [0, 1]."""
+
+
+class RunSummary(BaseModel):
+    """A run's headline numbers."""
+
+    run_id: str
+    name: str
+    domain: str
+    model: str
+    strategy: str
+    user: str
+    episodes: int
+    scored: int
+    errors: int
+    successes: int
+    tasks: int
+    trials: int
+    average_reward: float | None
+    pass_hat_k: dict[int, float]
+    reward_histogram: list[int]
+    """Scored episodes per reward bin: [0, 0.1), …, [0.9, 1.0]."""
+    terminations: dict[str, int]
+    agent_cost: float
+    user_cost: float
+    agent_tokens: int
+    user_tokens: int
+    cost_per_task: float | None
+    """Total cost over scored episodes: what one attempt at a task costs on average."""
+    cost_per_solved_task: float | None
+    """Total cost over successful episodes; None when none succeeded."""
+
+
+def scored(episodes: Sequence[Episode]) -> list[Episode]:
+    """The episodes that have a reward (infrastructure errors left out)."""
+    return [episode for episode in episodes if episode.reward is not None and not episode.error]
+
+
+def run_pass_hat_k(run: Run) -> dict[int, float]:
+    """pass^k for k = 1..trials over the run's scored episodes (empty when none is scored)."""
+    outcomes = [Outcome(task_id=e.task_id, trial=e.trial, reward=e.reward or 0.0) for e in scored(run.episodes)]
+    return pass_hat_k(outcomes).values if outcomes else {}
+
+
+def reward_histogram(rewards: Sequence[float]) -> list[int]:
+    """How many rewards fall in each tenth of [0, 1] (1.0 in the last)."""
+    bins = [0] * REWARD_BINS
+    for reward in rewards:
+        bins[min(REWARD_BINS - 1, max(0, int(reward * REWARD_BINS)))] += 1
+    return bins
+
+
+def summarize(run: Run) -> RunSummary:
+    """The headline numbers of ``run``."""
+    done = scored(run.episodes)
+    rewards = [e.reward or 0.0 for e in done]
+    successes = sum(is_success(reward) for reward in rewards)
+    total_cost = sum(e.cost for e in done)
+    return RunSummary(
+        run_id=run.id,
+        name=run.name,
+        domain=run.domain,
+        model=run.model,
+        strategy=run.strategy,
+        user=run.user,
+        episodes=len(run.episodes),
+        scored=len(done),
+        errors=len(run.episodes) - len(done),
+        successes=successes,
+        tasks=len({e.task_id for e in run.episodes}),
+        trials=len({e.trial for e in done}),
+        average_reward=sum(rewards) / len(rewards) if rewards else None,
+        pass_hat_k=run_pass_hat_k(run),
+        reward_histogram=reward_histogram(rewards),
+        terminations=dict(Counter(e.termination or "unknown" for e in done).most_common()),
+        agent_cost=sum(e.agent_cost for e in done),
+        user_cost=sum(e.user_cost for e in done),
+        agent_tokens=sum(e.agent_tokens for e in done),
+        user_tokens=sum(e.user_tokens for e in done),
+        cost_per_task=total_cost / len(done) if done else None,
+        cost_per_solved_task=total_cost / successes if successes else None,
+    )
+
+
+class TaskRow(BaseModel):
+    """One task across the run's trials."""
+
+    task_id: str
+    rewards: dict[int, float | None]
+    """Trial → reward (None: an infrastructure error)."""
+    status: TaskStatus
+
+
+def task_status(rewards: Sequence[float | None]) -> TaskStatus:
+    """A task's status from its trials' rewards (None: an infrastructure error)."""
+    if any(reward is None for reward in rewards):
+        return "error"
+    passed = [is_success(reward) for reward in rewards if reward is not None]
+    if all(passed):
+        return "passed"
+    return "inconsistent" if any(passed) else "failed"
+
+
+def _task_order(task_id: str) -> tuple[int, int | str]:
+    return (0, int(task_id)) if task_id.isdigit() else (1, task_id)
+
+
+def task_rows(run: Run) -> list[TaskRow]:
+    """Every task of ``run`` with its reward per trial, in task order."""
+    rewards: dict[str, dict[int, float | None]] = {}
+    for e in run.episodes:
+        rewards.setdefault(e.task_id, {})[e.trial] = None if e.error else e.reward
+    return [
+        TaskRow(task_id=task_id, rewards=dict(sorted(by_trial.items())), status=task_status(list(by_trial.values())))
+        for task_id, by_trial in sorted(rewards.items(), key=lambda item: _task_order(item[0]))
+    ]
+
+
+def matches(row: TaskRow, wanted: TaskFilter) -> bool:
+    """``failed``: some trial failed; ``inconsistent``: some passed and some failed; ``errors``: some errored."""
+    if wanted == "failed":
+        return any(reward is not None and not is_success(reward) for reward in row.rewards.values())
+    if wanted == "inconsistent":
+        return row.status == "inconsistent"
+    if wanted == "errors":
+        return row.status == "error"
+    return True
+
+
+class ActionStep(BaseModel):
+    """One tool call the agent made, and where it is in the conversation."""
+
+    message_index: int
+    name: str
+    kwargs: dict[str, Any] | str
+    """The parsed arguments; the text itself when they are not a JSON object."""
+
+
+class Divergence(BaseModel):
+    """The agent's actions beside the gold ones, and the first step where they part."""
+
+    agent_actions: list[ActionStep]
+    gold_actions: list[dict[str, Any]]
+    index: int | None
+    """The first action step that differs (or that one side lacks); None when the two sequences are equal."""
+    message_index: int | None
+    """The conversation message holding the agent's diverging call (None when the agent made no call there)."""
+
+
+_TEXT_ACTION = re.compile(r"Action:\s*(\{.*\})\s*$", re.DOTALL)
+"""A ReAct/Act agent's action written as text (τ-bench's act and react strategies)."""
+
+
+def _kwargs(arguments: Any) -> dict[str, Any] | str:
+    if isinstance(arguments, dict):
+        return arguments
+    try:
+        value = json.loads(arguments or "{}")
+    except (TypeError, ValueError):
+        return str(arguments)
+    return value if isinstance(value, dict) else str(arguments)
+
+
+def agent_actions(messages: Sequence[dict[str, Any]]) -> list[ActionStep]:
+    """The agent's tool calls in order: native calls (the user's own, in τ², left out) and act/react text actions."""
+    steps: list[ActionStep] = []
+    for index, message in enumerate(messages):
+        if message.get("role") != "assistant":
+            continue
+        calls = message.get("tool_calls") or []
+        for call in calls:
+            if call.get("requestor", "assistant") != "assistant":
+                continue
+            function = call.get("function") or {}
+            steps.append(
+                ActionStep(
+                    message_index=index, name=function.get("name", ""), kwargs=_kwargs(function.get("arguments"))
+                )
+            )
+        if calls:
+            continue
+        match = _TEXT_ACTION.search(message.get("content") or "")
+        action = _kwargs(match.group(1)) if match else None
+        if isinstance(action, dict) and action.get("name") not in (None, "respond"):
+            steps.append(
+                ActionStep(message_index=index, name=str(action["name"]), kwargs=_kwargs(action.get("arguments")))
+            )
+    return steps
+
+
+def first_divergence(messages: Sequence[dict[str, Any]], gold: Sequence[dict[str, Any]]) -> Divergence:
+    """Compare the agent's calls with the gold actions step by step (name and arguments as JSON values)."""
+    actions = agent_actions(messages)
+    index: int | None = None
+    for step in range(max(len(actions), len(gold))):
+        if step >= len(actions) or step >= len(gold):
+            index = step
+            break
+        if actions[step].name != gold[step].get("name") or actions[step].kwargs != (gold[step].get("kwargs") or {}):
+            index = step
+            break
+    return Divergence(
+        agent_actions=actions,
+        gold_actions=list(gold),
+        index=index,
+        message_index=actions[index].message_index if index is not None and index < len(actions) else None,
+    )
+
+
+class Comparison(BaseModel):
+    """Runs side by side on the tasks they share."""
+
+    runs: list[RunSummary]
+    tasks: list[str]
+    """The tasks every run played, in task order."""
+    outcomes: dict[str, list[float | None]]
+    """Task → each run's success rate over its scored trials (None: no scored trial)."""
+    solved_by_only: dict[str, list[str]]
+    """Run id → the shared tasks it solved on every trial while some other run never solved them."""
+
+
+def success_rate(run: Run) -> dict[str, float | None]:
+    """Task → the share of its scored trials that succeeded (None: none scored)."""
+    by_task: dict[str, list[bool]] = {}
+    for e in run.episodes:
+        by_task.setdefault(e.task_id, [])
+        if e.reward is not None and not e.error:
+            by_task[e.task_id].append(is_success(e.reward))
+    return {task: (sum(wins) / len(wins) if wins else None) for task, wins in by_task.items()}
+
+
+def compare(runs: Sequence[Run]) -> Comparison:
+    """Per-task outcomes of 2 to 5 runs, and the tasks one run solves where another does not."""
+    if not 2 <= len(runs) <= 5:
+        raise ValueError(f"compare 2 to 5 runs, got {len(runs)}")
+    rates = [success_rate(run) for run in runs]
+    shared = sorted(set.intersection(*(set(rate) for rate in rates)), key=_task_order)
+    outcomes = {task: [rate[task] for rate in rates] for task in shared}
+    solved_by_only = {
+        run.id: [
+            task
+            for task in shared
+            if rates[i][task] == 1.0 and any(other[task] == 0.0 for j, other in enumerate(rates) if j != i)
+        ]
+        for i, run in enumerate(runs)
+    }
+    return Comparison(
+        runs=[summarize(run) for run in runs], tasks=shared, outcomes=outcomes, solved_by_only=solved_by_only
+    )

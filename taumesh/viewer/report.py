@@ -1,0 +1,149 @@
+"""``taumesh report``: a leaderboard across runs, in Markdown or HTML, with plots (matplotlib, headless)."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+from pathlib import Path
+
+from pydantic import BaseModel
+
+from taumesh.viewer.metrics import RunSummary, summarize
+from taumesh.viewer.runs import Run
+
+
+class LeaderboardRow(BaseModel):
+    """One run's line of the leaderboard."""
+
+    run: str
+    model: str
+    strategy: str
+    domain: str
+    pass_hat_k: dict[int, float]
+    average_reward: float | None
+    cost_per_task: float | None
+    cost_per_solved_task: float | None
+
+
+def leaderboard(runs: Sequence[Run]) -> tuple[list[LeaderboardRow], list[RunSummary]]:
+    """One row per run, best pass^1 first."""
+    summaries = [summarize(run) for run in runs]
+    rows = [
+        LeaderboardRow(
+            run=s.name,
+            model=s.model,
+            strategy=s.strategy,
+            domain=s.domain,
+            pass_hat_k=s.pass_hat_k,
+            average_reward=s.average_reward,
+            cost_per_task=s.cost_per_task,
+            cost_per_solved_task=s.cost_per_solved_task,
+        )
+        for s in summaries
+    ]
+    order = sorted(range(len(rows)), key=lambda i: -rows[i].pass_hat_k.get(1, 0.0))
+    return [rows[i] for i in order], [summaries[i] for i in order]
+
+
+def _number(value: float | None, digits: int = 4) -> str:
+    return "–" if value is None else f"{value:.{digits}f}"
+
+
+def table_cells(rows: Sequence[LeaderboardRow]) -> tuple[list[str], list[list[str]]]:
+    """The leaderboard's header and cells as text (k up to the most trials of any run)."""
+    k_max = max((max(row.pass_hat_k, default=0) for row in rows), default=0)
+    header = ["run", "model", "strategy", "domain", *(f"pass^{k}" for k in range(1, k_max + 1))]
+    header += ["avg reward", "cost per task ($)", "cost per solved task ($)"]
+    cells = [
+        [
+            row.run,
+            row.model,
+            row.strategy,
+            row.domain,
+            *(_number(row.pass_hat_k.get(k)) for k in range(1, k_max + 1)),
+            _number(row.average_reward),
+            _number(row.cost_per_task, 6),
+            _number(row.cost_per_solved_task, 6),
+        ]
+        for row in rows
+    ]
+    return header, cells
+
+
+def plot_pass_hat_k(summaries: Sequence[RunSummary], out: Path) -> None:
+    """pass^k over k, one line per run, as PNG or SVG (by ``out``'s suffix)."""
+    import matplotlib
+
+    matplotlib.use("Agg")  # headless: no display is ever needed
+    from matplotlib import pyplot
+
+    figure, axes = pyplot.subplots(figsize=(6, 4))
+    for summary in summaries:
+        ks = sorted(summary.pass_hat_k)
+        axes.plot(ks, [summary.pass_hat_k[k] for k in ks], marker="o", label=summary.name[:60])
+    axes.set_xlabel("k")
+    axes.set_ylabel("pass^k")
+    axes.set_ylim(0, 1.05)
+    axes.grid(alpha=0.3)
+    axes.legend(fontsize=7)
+    figure.tight_layout()
+    figure.savefig(out)
+    pyplot.close(figure)
+
+
+def plot_rewards(summaries: Sequence[RunSummary], out: Path) -> None:
+    """Each run's reward distribution (scored episodes per tenth of the reward range)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib import pyplot
+
+    figure, axes = pyplot.subplots(figsize=(6, 4))
+    width = 0.8 / max(1, len(summaries))
+    for i, summary in enumerate(summaries):
+        bins = summary.reward_histogram
+        axes.bar([b + i * width for b in range(len(bins))], bins, width=width, label=summary.name[:60])
+    axes.set_xticks(range(len(summaries[0].reward_histogram) if summaries else 0))
+    axes.set_xticklabels([f"{b / 10:.1f}" for b in range(len(summaries[0].reward_histogram) if summaries else 0)])
+    axes.set_xlabel("reward (bin start)")
+    axes.set_ylabel("episodes")
+    axes.legend(fontsize=7)
+    figure.tight_layout()
+    figure.savefig(out)
+    pyplot.close(figure)
+
+
+def markdown(header: list[str], cells: list[list[str]], plots: Sequence[Path]) -> str:
+    """The report as Markdown: the table, then the plots."""
+    lines = ["# taumesh report", "", "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in cells]
+    lines += ["", *(f"![{plot.stem}]({plot.name})" for plot in plots), ""]
+    return "\n".join(lines)
+
+
+def html_page(header: list[str], cells: list[list[str]], plots: Sequence[Path]) -> str:
+    """The report as one HTML page: the table, then the plots."""
+    head = "".join(f"<th>{html.escape(cell)}</th>" for cell in header)
+    body = "".join("<tr>" + "".join(f"<td>{html.escape(cell)}</td>" for cell in row) + "</tr>" for row in cells)
+    images = "".join(f'<p><img src="{html.escape(plot.name)}" alt="{html.escape(plot.stem)}"></p>' for plot in plots)
+    return (
+        '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>taumesh report</title>'
+        "<style>table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px}</style></head>"
+        f'<body><h1>taumesh report</h1><table id="leaderboard"><thead><tr>{head}</tr></thead>'
+        f"<tbody>{body}</tbody></table>{images}</body></html>\n"
+    )
+
+
+def write_report(runs: Sequence[Run], out: Path, plot_format: str = "png") -> list[Path]:
+    """Write the report to ``out`` (``.md`` or ``.html``) and its plots beside it; return the files written."""
+    if out.suffix not in (".md", ".html"):
+        raise ValueError(f"--out must end in .md or .html, got {out.name}")
+    rows, summaries = leaderboard(runs)
+    header, cells = table_cells(rows)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    plots = [out.with_name(f"{out.stem}_pass_hat_k.{plot_format}"), out.with_name(f"{out.stem}_rewards.{plot_format}")]
+    plot_pass_hat_k(summaries, plots[0])
+    plot_rewards(summaries, plots[1])
+    text = markdown(header, cells, plots) if out.suffix == ".md" else html_page(header, cells, plots)
+    out.write_text(text, encoding="utf-8")
+    return [out, *plots]

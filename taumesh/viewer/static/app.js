@@ -1,0 +1,246 @@
+// taumesh viewer: hash-routed pages over the JSON API (/api/...). No dependencies, works offline.
+"use strict";
+
+const main = document.getElementById("main");
+const crumbs = document.getElementById("crumbs");
+const COLORS = ["#1565c0", "#c62828", "#2e7d32", "#ef6c00", "#6a1b9a"];
+const PAGE = 100;
+
+// h("tag", {attr: value}, child...): build an element; text children are escaped by the DOM.
+function h(tag, attrs, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
+    else el.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined) continue;
+    el.append(child instanceof Node ? child : String(child));
+  }
+  return el;
+}
+
+function svg(tag, attrs, ...children) {
+  const el = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (const [key, value] of Object.entries(attrs || {})) el.setAttribute(key, value);
+  for (const child of children.flat()) el.append(child instanceof Node ? child : String(child));
+  return el;
+}
+
+async function api(path) {
+  const response = await fetch(path);
+  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+  return response.json();
+}
+
+const fmt = (x, digits = 4) => (x === null || x === undefined ? "–" : Number(x).toFixed(digits));
+const money = (x) => (x === null || x === undefined ? "–" : "$" + Number(x).toFixed(4));
+const enc = encodeURIComponent;
+
+function table(head, rows, attrs) {
+  return h("table", attrs, h("thead", {}, h("tr", {}, head.map((c) => h("th", {}, c)))), h("tbody", {}, rows));
+}
+
+function outcomeCell(reward, href) {
+  let cls = "none", label = "·";
+  if (reward === null) { cls = "error"; label = "err"; }
+  else if (reward !== undefined) { cls = reward >= 1 - 1e-6 ? "pass" : "fail"; label = fmt(reward, 1); }
+  return href ? h("a", { class: `cell ${cls}`, href, "data-reward": reward ?? "" }, label) : h("span", { class: `cell ${cls}` }, label);
+}
+
+// A line plot of pass^k over k, one series per run.
+function passPlot(series) {
+  const width = 420, height = 240, left = 44, bottom = 30, top = 10, right = 10;
+  const maxK = Math.max(1, ...series.map((s) => Object.keys(s.values).length));
+  const x = (k) => left + (maxK === 1 ? (width - left - right) / 2 : ((k - 1) / (maxK - 1)) * (width - left - right));
+  const y = (v) => top + (1 - v) * (height - top - bottom);
+  const plot = svg("svg", { width, height, class: "passk-plot", role: "img", "aria-label": "pass^k over k" });
+  for (const v of [0, 0.25, 0.5, 0.75, 1]) {
+    plot.append(svg("line", { x1: left, x2: width - right, y1: y(v), y2: y(v), stroke: "#eee" }));
+    plot.append(svg("text", { x: left - 6, y: y(v) + 4, "text-anchor": "end" }, v.toFixed(2)));
+  }
+  for (let k = 1; k <= maxK; k++) plot.append(svg("text", { x: x(k), y: height - 10, "text-anchor": "middle" }, k));
+  plot.append(svg("text", { x: width - right, y: height - 10, "text-anchor": "end" }, "k"));
+  series.forEach((s, i) => {
+    const points = Object.entries(s.values).map(([k, v]) => [x(Number(k)), y(v)]);
+    plot.append(svg("polyline", { points: points.map((p) => p.join(",")).join(" "), fill: "none", stroke: COLORS[i % 5], "stroke-width": 2 }));
+    for (const [px, py] of points) plot.append(svg("circle", { cx: px, cy: py, r: 3, fill: COLORS[i % 5] }));
+  });
+  const legend = h("div", { class: "legend" }, series.map((s, i) => h("span", {}, h("i", { style: `background:${COLORS[i % 5]}` }), s.label)));
+  return h("div", {}, plot, series.length > 1 ? legend : null);
+}
+
+function histogram(bins) {
+  const width = 320, height = 160, bar = (width - 40) / bins.length, most = Math.max(1, ...bins);
+  const plot = svg("svg", { width, height, class: "reward-histogram", role: "img", "aria-label": "reward distribution" });
+  bins.forEach((count, i) => {
+    const barHeight = (count / most) * (height - 40);
+    plot.append(svg("rect", { x: 30 + i * bar, y: height - 20 - barHeight, width: bar - 2, height: barHeight, fill: i === bins.length - 1 ? "#2e7d32" : "#90a4ae" }));
+    if (count) plot.append(svg("text", { x: 30 + i * bar + bar / 2, y: height - 24 - barHeight, "text-anchor": "middle" }, count));
+  });
+  plot.append(svg("text", { x: 30, y: height - 5 }, "0"));
+  plot.append(svg("text", { x: width - 10, y: height - 5, "text-anchor": "end" }, "1"));
+  return plot;
+}
+
+function passTable(values) {
+  return table(["k", "pass^k"], Object.entries(values).map(([k, v]) =>
+    h("tr", { "data-k": k }, h("td", {}, k), h("td", { class: "num passk-value" }, fmt(v)))), { id: "passk" });
+}
+
+async function runList() {
+  crumbs.textContent = "";
+  const runs = await api("/api/runs");
+  const chosen = new Set();
+  const button = h("button", { id: "compare", disabled: true, onclick: () => { location.hash = `#/compare/${[...chosen].join(",")}`; } }, "Compare selected");
+  const rows = runs.map((r) => h("tr", { "data-run": r.run_id },
+    h("td", {}, h("input", { type: "checkbox", "aria-label": `select ${r.name}`, onchange: (e) => {
+      e.target.checked ? chosen.add(r.run_id) : chosen.delete(r.run_id);
+      button.disabled = chosen.size < 2 || chosen.size > 5;
+    } })),
+    h("td", {}, h("a", { href: `#/run/${r.run_id}` }, r.name)), h("td", {}, r.domain), h("td", {}, r.model), h("td", {}, r.strategy),
+    h("td", { class: "num" }, r.tasks), h("td", { class: "num" }, r.trials), h("td", { class: "num" }, r.errors),
+    h("td", { class: "num" }, fmt(r.pass_hat_k["1"])), h("td", { class: "num" }, fmt(r.average_reward)), h("td", { class: "num" }, money(r.cost_per_task))));
+  main.replaceChildren(h("h1", {}, "Runs"),
+    table(["", "results file", "domain", "model", "strategy", "tasks", "trials", "errors", "pass^1", "avg reward", "cost/task"], rows, { id: "runs" }),
+    h("p", {}, button, h("span", { class: "muted" }, " pick 2 to 5 runs on the same tasks")));
+}
+
+async function runPage(runId, params) {
+  const detail = await api(`/api/runs/${runId}`);
+  const s = detail.summary;
+  crumbs.replaceChildren(" / ", h("a", { href: `#/run/${runId}` }, s.name));
+  const numbers = table(["", ""], [
+    ["episodes", s.episodes], ["scored", s.scored], ["infrastructure errors", s.errors], ["successes", s.successes],
+    ["tasks", s.tasks], ["trials", s.trials], ["average reward", fmt(s.average_reward)],
+    ["agent cost", money(s.agent_cost)], ["user cost", money(s.user_cost)],
+    ["agent tokens", s.agent_tokens], ["user tokens", s.user_tokens],
+    ["cost per task", money(s.cost_per_task)], ["cost per solved task", money(s.cost_per_solved_task)],
+  ].map(([k, v]) => h("tr", {}, h("th", {}, k), h("td", { class: "num" }, v))), { id: "numbers" });
+  const terminations = table(["termination", "episodes"], Object.entries(s.terminations).map(([k, v]) =>
+    h("tr", {}, h("td", {}, k), h("td", { class: "num" }, v))), { id: "terminations" });
+  let faults = null;
+  if (detail.faults) {
+    const f = detail.faults;
+    faults = h("div", { class: "card", id: "faults" }, h("h2", {}, "Failure analysis"),
+      h("p", {}, `${f.failed} failed episodes analysed by ${f.model}`),
+      table(["author", "episodes"], Object.entries(f.authors || {}).map(([k, v]) => h("tr", {}, h("td", {}, k), h("td", { class: "num" }, v)))),
+      table(["fault type", "episodes"], Object.entries(f.fault_types || {}).map(([k, v]) => h("tr", {}, h("td", {}, k), h("td", { class: "num" }, v)))));
+  }
+  const grid = h("div", { id: "grid" });
+  main.replaceChildren(
+    h("h1", {}, s.name),
+    h("p", { class: "muted" }, `${detail.format} results · ${detail.path}`),
+    h("div", { class: "cards" },
+      h("div", { class: "card" }, h("h2", {}, "pass^k"), passTable(s.pass_hat_k), passPlot([{ label: s.name, values: s.pass_hat_k }])),
+      h("div", { class: "card" }, h("h2", {}, "Reward distribution"), histogram(s.reward_histogram), h("h2", {}, "Terminations"), terminations),
+      h("div", { class: "card" }, h("h2", {}, "Cost and tokens"), numbers),
+      faults,
+      h("div", { class: "card" }, h("h2", {}, "Configuration"), h("pre", { id: "config" }, JSON.stringify(detail.config, null, 1)))),
+    h("h2", {}, "Tasks across trials"), grid);
+  await taskGrid(grid, runId, params.get("filter") || "all", Number(params.get("offset") || 0));
+}
+
+async function taskGrid(container, runId, filter, offset) {
+  const page = await api(`/api/runs/${runId}/tasks?filter=${enc(filter)}&offset=${offset}&limit=${PAGE}`);
+  const go = (f, o) => { location.hash = `#/run/${runId}?filter=${f}&offset=${o}`; };
+  const select = h("select", { id: "task-filter", onchange: (e) => go(e.target.value, 0) },
+    [["all", "all tasks"], ["failed", "failed only"], ["inconsistent", "inconsistent across trials"], ["errors", "errors"]].map(([v, label]) =>
+      h("option", { value: v, selected: v === filter }, label)));
+  const end = Math.min(page.total, offset + page.limit);
+  const pager = h("div", { class: "pager" }, select,
+    h("button", { disabled: offset === 0, onclick: () => go(filter, Math.max(0, offset - PAGE)) }, "◀ previous"),
+    h("span", { id: "page-info" }, `${page.total ? offset + 1 : 0}–${end} of ${page.total} tasks`),
+    h("button", { disabled: end >= page.total, onclick: () => go(filter, offset + PAGE) }, "next ▶"));
+  const rows = page.rows.map((row) => h("tr", { class: `status-${row.status}`, "data-task": row.task_id },
+    h("td", {}, row.task_id), h("td", {}, row.status),
+    page.trials.map((t) => h("td", {}, outcomeCell(row.rewards[t], row.rewards[t] === undefined ? null : `#/episode/${runId}/${enc(row.task_id)}/${t}`)))));
+  container.replaceChildren(pager, table(["task", "status", ...page.trials.map((t) => `trial ${t}`)], rows, { id: "tasks" }));
+}
+
+function actionText(action) {
+  const args = action.kwargs === undefined ? {} : action.kwargs;
+  return `${action.name}(${typeof args === "string" ? args : JSON.stringify(args)})`;
+}
+
+function messageView(message, index, divergedAt) {
+  const role = message.role || "?";
+  const calls = (message.tool_calls || []).map((c) => h("div", { class: "call" }, `→ ${c.function?.name}(${c.function?.arguments})`,
+    c.requestor && c.requestor !== "assistant" ? ` [${c.requestor}]` : ""));
+  const label = role === "tool" ? `tool result ${message.tool_call_id || ""}` : role;
+  return h("div", { class: `msg ${role}${index === divergedAt ? " diverged" : ""}`, "data-index": index, id: `m${index}` },
+    h("div", { class: "role" }, label, index === divergedAt ? " — first divergence from the gold actions" : ""),
+    message.content ? h("pre", {}, typeof message.content === "string" ? message.content : JSON.stringify(message.content)) : null, calls);
+}
+
+async function episodePage(runId, taskId, trial) {
+  const d = await api(`/api/runs/${runId}/episodes/${enc(taskId)}/${trial}`);
+  const e = d.episode, div = d.divergence;
+  crumbs.replaceChildren(" / ", h("a", { href: `#/run/${runId}` }, d.run_name), ` / task ${taskId} trial ${trial}`);
+  const checks = table(["basis", "check", "result", "expected", "actual"], e.reward_checks.map((c) =>
+    h("tr", { class: c.passed ? "" : "failed-check" }, h("td", {}, c.basis), h("td", {}, h("pre", {}, c.subject || "")),
+      h("td", { class: c.passed ? "check-pass" : "check-fail" }, c.passed ? "passed" : "failed"),
+      h("td", {}, h("pre", {}, c.expected || "")), h("td", {}, h("pre", {}, (c.actual || "") + (c.explanation ? `\n${c.explanation}` : ""))))), { id: "checks" });
+  const steps = Math.max(div.agent_actions.length, div.gold_actions.length);
+  const actionRows = [];
+  for (let i = 0; i < steps; i++) {
+    const agent = div.agent_actions[i], gold = div.gold_actions[i];
+    actionRows.push(h("tr", { class: i === div.index ? "diverged" : "", "data-step": i },
+      h("td", { class: "num" }, i + 1),
+      h("td", {}, gold ? h("pre", {}, actionText(gold)) : h("span", { class: "muted" }, "—")),
+      h("td", {}, agent ? h("a", { href: `#m${agent.message_index}`, onclick: (ev) => { ev.preventDefault(); document.getElementById(`m${agent.message_index}`).scrollIntoView(); } }, h("pre", {}, actionText(agent))) : h("span", { class: "muted" }, "—"))));
+  }
+  const verdict = div.index === null ? "The agent's calls equal the gold actions." : `First divergence at step ${div.index + 1}.`;
+  main.replaceChildren(
+    h("h1", {}, `Task ${taskId}, trial ${trial}`),
+    h("div", { class: "cards" },
+      h("div", { class: "card" }, h("table", { id: "episode-facts" },
+        [["reward", e.reward === null ? "error" : fmt(e.reward)], ["termination", e.termination || "–"], ["error", e.error || "–"],
+          ["agent cost", money(e.agent_cost)], ["user cost", money(e.user_cost)], ["tokens", `${e.agent_tokens} agent, ${e.user_tokens} user`]]
+          .map(([k, v]) => h("tr", {}, h("th", {}, k), h("td", {}, v)))),
+        d.jaeger_url ? h("p", {}, h("a", { href: d.jaeger_url, id: "jaeger", target: "_blank", rel: "noopener" }, "Open the trace in Jaeger")) : null),
+      h("div", { class: "card" }, h("h2", {}, "Instruction"), h("pre", {}, e.instruction || "–"))),
+    h("h2", {}, "Reward checks"), checks,
+    h("h2", {}, "Gold actions beside the agent's"), h("p", { id: "divergence" }, verdict),
+    table(["step", "gold", "agent"], actionRows, { id: "actions" }),
+    h("h2", {}, "Conversation"),
+    h("div", { id: "conversation" }, e.messages.map((m, i) => messageView(m, i, div.message_index))));
+}
+
+async function comparePage(ids) {
+  const c = await api(`/api/compare?runs=${enc(ids.join(","))}`);
+  crumbs.textContent = " / compare";
+  const names = c.runs.map((r) => r.name);
+  const summary = table(["run", "model", "strategy", "pass^1", "avg reward", "cost/solved"], c.runs.map((r, i) =>
+    h("tr", {}, h("td", {}, h("a", { href: `#/run/${r.run_id}`, style: `color:${COLORS[i]}` }, r.name)), h("td", {}, r.model), h("td", {}, r.strategy),
+      h("td", { class: "num" }, fmt(r.pass_hat_k["1"])), h("td", { class: "num" }, fmt(r.average_reward)), h("td", { class: "num" }, money(r.cost_per_solved_task)))), { id: "compare-summary" });
+  const matrix = table(["task", ...names.map((n, i) => `run ${i + 1}`)], c.tasks.map((task) =>
+    h("tr", { "data-task": task }, h("td", {}, task), c.outcomes[task].map((rate, i) => h("td", {},
+      rate === null ? outcomeCell(null) : h("a", { class: `cell ${rate === 1 ? "pass" : rate === 0 ? "fail" : "partial"}`, href: `#/episode/${c.runs[i].run_id}/${enc(task)}/0` }, fmt(rate, 2)))))), { id: "matrix" });
+  const only = c.runs.map((r, i) => h("div", { class: "card", "data-run": r.run_id },
+    h("h2", {}, `Solved by run ${i + 1} only`), h("p", { class: "muted" }, r.name),
+    h("ul", { class: "solved-only" }, (c.solved_by_only[r.run_id] || []).map((t) => h("li", {}, `task ${t}`)))));
+  main.replaceChildren(h("h1", {}, `Comparing ${c.runs.length} runs on ${c.tasks.length} shared tasks`),
+    summary, h("h2", {}, "pass^k"), passPlot(c.runs.map((r) => ({ label: r.name, values: r.pass_hat_k }))),
+    h("div", { class: "cards" }, only), h("h2", {}, "Per-task success rate"), matrix);
+}
+
+async function route() {
+  const [path, query] = location.hash.replace(/^#/, "").split("?");
+  const parts = path.split("/").filter(Boolean).map(decodeURIComponent);
+  const params = new URLSearchParams(query || "");
+  main.dataset.ready = "false";
+  try {
+    if (parts[0] === "run") await runPage(parts[1], params);
+    else if (parts[0] === "episode") await episodePage(parts[1], parts[2], Number(parts[3]));
+    else if (parts[0] === "compare") await comparePage(parts[1].split(","));
+    else await runList();
+  } catch (error) {
+    main.replaceChildren(h("p", { class: "check-fail" }, String(error)));
+  }
+  main.dataset.ready = "true";
+}
+
+window.addEventListener("hashchange", route);
+route();

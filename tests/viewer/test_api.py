@@ -1,0 +1,121 @@
+"""The viewer's JSON API, served by ``taumesh view``: numbers equal those computed from the results files."""
+
+from __future__ import annotations
+
+import json
+from math import comb
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from taumesh.viewer.runs import load_run
+from tests.viewer.conftest import (
+    AGENT_COST,
+    DIVERGING_STEP,
+    DIVERGING_TASK,
+    ERROR_TASK,
+    INCONSISTENT_TASK,
+    TASKS,
+    TRIALS,
+    USER_COST,
+    ServedViewer,
+)
+
+
+def expected_pass_hat_k(path: Path) -> dict[str, float]:
+    """τ-bench's pass^k straight from the file: the mean over tasks of C(c, k) / C(n, k)."""
+    entries = json.loads(path.read_text(encoding="utf-8"))
+    trials = len({e["trial"] for e in entries})
+    successes: dict[str, int] = {}
+    for entry in entries:
+        successes[str(entry["task_id"])] = successes.get(str(entry["task_id"]), 0) + (entry["reward"] == 1.0)
+    return {
+        str(k): sum(comb(c, k) / comb(trials, k) for c in successes.values()) / len(successes)
+        for k in range(1, trials + 1)
+    }
+
+
+def test_run_list_holds_both_runs_with_their_formats(viewer: ServedViewer, failing_run: Path) -> None:
+    runs = viewer.get("/api/runs")
+    assert len(runs) == 2  # the oracle's τ² twin (X.tau2.json) is the same run, not a third
+    failing = viewer.get(f"/api/runs/{viewer.run_id(failing_run)}")
+    assert failing["format"] == "taumesh"
+    assert failing["config"]["agent"]["strategy"] == "oracle"
+
+
+def test_pass_hat_k_and_costs_equal_the_files(viewer: ServedViewer, oracle_run: Path, failing_run: Path) -> None:
+    oracle = viewer.get(f"/api/runs/{viewer.run_id(oracle_run)}")["summary"]
+    assert oracle["pass_hat_k"] == pytest.approx({str(k): 1.0 for k in range(1, TRIALS + 1)})
+    summary = viewer.get(f"/api/runs/{viewer.run_id(failing_run)}")["summary"]
+    assert summary["pass_hat_k"] == pytest.approx(expected_pass_hat_k(failing_run))
+    assert summary["pass_hat_k"]["1"] != pytest.approx(1.0)
+    assert summary["errors"] == 1
+    assert summary["scored"] == len(TASKS) * TRIALS - 1
+    successes = len(TASKS) * TRIALS - 1 - 2 - TRIALS  # 2 failed trials of the inconsistent task, all of the diverging
+    assert summary["successes"] == successes
+    total = summary["scored"] * (AGENT_COST + USER_COST)
+    assert summary["cost_per_task"] == pytest.approx(total / summary["scored"])
+    assert summary["cost_per_solved_task"] == pytest.approx(total / successes)
+
+
+def _tasks(viewer: ServedViewer, run_id: str, query: str) -> dict[str, Any]:
+    page: dict[str, Any] = viewer.get(f"/api/runs/{run_id}/tasks?{query}")
+    return page
+
+
+def test_task_grid_filters_and_pages(viewer: ServedViewer, failing_run: Path) -> None:
+    run_id = viewer.run_id(failing_run)
+    assert [r["task_id"] for r in _tasks(viewer, run_id, "filter=failed")["rows"]] == [INCONSISTENT_TASK, DIVERGING_TASK]
+    assert [r["task_id"] for r in _tasks(viewer, run_id, "filter=inconsistent")["rows"]] == [INCONSISTENT_TASK]
+    errors = _tasks(viewer, run_id, "filter=errors")["rows"]
+    assert [r["task_id"] for r in errors] == [ERROR_TASK]
+    assert errors[0]["rewards"]["0"] is None
+    page = _tasks(viewer, run_id, "offset=2&limit=3")
+    assert (page["total"], [r["task_id"] for r in page["rows"]]) == (len(TASKS), TASKS[2:5])
+
+
+def test_episode_reports_the_first_divergence_and_failed_checks(viewer: ServedViewer, failing_run: Path) -> None:
+    detail = viewer.get(f"/api/runs/{viewer.run_id(failing_run)}/episodes/{DIVERGING_TASK}/0")
+    divergence = detail["divergence"]
+    assert divergence["index"] == DIVERGING_STEP
+    calls = [i for i, m in enumerate(detail["episode"]["messages"]) if m["role"] == "assistant" and m.get("tool_calls")]
+    assert divergence["message_index"] == calls[DIVERGING_STEP]
+    checks = detail["episode"]["reward_checks"]
+    assert "DB" in {c["basis"] for c in checks} and not any(c["passed"] for c in checks)
+    assert detail["jaeger_url"] is None  # no trace id recorded in this run
+
+
+def test_jaeger_link_when_the_episode_has_a_trace_id(tmp_path: Path, oracle_run: Path) -> None:
+    entries = json.loads(oracle_run.read_text(encoding="utf-8"))
+    entries[0]["info"]["trace_id"] = "ab" * 16
+    traced = tmp_path / "traced.json"
+    traced.write_text(json.dumps(entries), encoding="utf-8")
+    served = ServedViewer([traced], jaeger_url="http://jaeger.example:16686/")
+    try:
+        run_id = served.get("/api/runs")[0]["run_id"]
+        detail = served.get(f"/api/runs/{run_id}/episodes/{entries[0]['task_id']}/{entries[0]['trial']}")
+    finally:
+        served.close()
+    assert detail["jaeger_url"] == f"http://jaeger.example:16686/trace/{'ab' * 16}"
+
+
+def test_compare_two_runs(viewer: ServedViewer, oracle_run: Path, failing_run: Path) -> None:
+    oracle, failing = viewer.run_id(oracle_run), viewer.run_id(failing_run)
+    comparison = viewer.get(f"/api/compare?runs={oracle},{failing}")
+    assert comparison["tasks"] == TASKS
+    assert comparison["outcomes"][DIVERGING_TASK] == [1.0, 0.0]
+    assert comparison["outcomes"][INCONSISTENT_TASK] == [1.0, pytest.approx(1 / 3)]
+    assert comparison["solved_by_only"] == {oracle: [DIVERGING_TASK], failing: []}
+
+
+def test_tau2_document_gives_the_same_numbers(oracle_run: Path) -> None:
+    """Our τ² document (``--output-format both``) reads back to the same run as the τ-bench list."""
+    listed, document = load_run(oracle_run), load_run(oracle_run.with_name(oracle_run.stem + ".tau2.json"))
+    assert document.format == "tau2"
+    assert sorted((e.task_id, e.trial, e.reward) for e in document.episodes) == sorted(
+        (e.task_id, e.trial, e.reward) for e in listed.episodes
+    )
+    episode = next(e for e in document.episodes if e.task_id == "0")
+    assert episode.gold_actions == []  # τ-bench tasks carry no τ² evaluation criteria
+    assert any(m.get("tool_calls") for m in episode.messages)

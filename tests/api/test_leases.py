@@ -1,0 +1,59 @@
+"""Run leases in the real database (SQLite and PostgreSQL): one claimant wins, an expired lease is taken over."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from datetime import UTC, datetime
+
+from taumesh.api.database import make_engine, migrate
+from taumesh.api.store import Store
+from taumesh.api.tables import RunRow
+
+
+def queued_run(store: Store) -> str:
+    row = RunRow(
+        id=uuid.uuid4().hex,
+        status="queued",
+        env="retail",
+        model="oracle",
+        config={},
+        request={},
+        created_at=datetime.now(UTC),
+    )
+    return store.create_run(row).id
+
+
+def test_one_worker_wins_the_claim_and_an_expired_lease_is_taken_over(database_url: str) -> None:
+    engine = make_engine(database_url)
+    migrate(engine)
+    migrate(engine)  # a second start finds nothing to do
+    store = Store(engine)
+    run_id = queued_run(store)
+    assert run_id in store.claimable("worker-a") and run_id in store.claimable("worker-b")
+
+    assert store.claim(run_id, "worker-a", ttl=0.5)
+    assert not store.claim(run_id, "worker-b", ttl=0.5)
+    assert run_id not in store.claimable("worker-b")
+    assert store.renew(run_id, "worker-a", ttl=0.5) and not store.renew(run_id, "worker-b", ttl=0.5)
+    row = store.get_run(run_id)
+    assert row is not None and row.status == "running" and row.lease_owner == "worker-a"
+
+    time.sleep(0.7)  # worker-a stopped renewing (crashed)
+    assert store.claim(run_id, "worker-b", ttl=30)
+    assert not store.renew(run_id, "worker-a", ttl=0.5)  # worker-a learns it lost the run
+    assert not store.finish(run_id, "worker-a", "completed")
+    assert store.finish(run_id, "worker-b", "completed")
+    assert run_id not in store.claimable("worker-c")
+
+
+def test_cancelled_run_cannot_be_claimed_or_finished(database_url: str) -> None:
+    store = Store(make_engine(database_url))
+    migrate(store.engine)
+    run_id = queued_run(store)
+    assert store.claim(run_id, "worker-a", ttl=30)
+    cancelled = store.cancel(run_id)
+    assert cancelled is not None and cancelled.status == "cancelled"
+    assert not store.renew(run_id, "worker-a", ttl=30)
+    assert not store.finish(run_id, "worker-a", "completed")
+    assert not store.claim(run_id, "worker-b", ttl=30)

@@ -1,0 +1,59 @@
+"""``serve_api`` (the command behind ``taumesh serve api``) with two uvicorn workers sharing one SQLite database."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+from taumesh.api.database import make_engine, migrate
+from taumesh.api.store import Store
+from tests.api.conftest import free_port
+
+SERVE = "import typer; from taumesh.commands.api import serve_api; typer.run(serve_api)"
+ORACLE = {"env": "retail", "agent_strategy": "oracle", "user_strategy": "scripted", "wait": False}
+
+
+def test_two_workers_share_runs_without_duplicates(v1_data_dir: Path, tmp_path: Path) -> None:
+    store = Store(make_engine(f"sqlite:///{tmp_path / 'taumesh-api.db'}"))  # the default URL under --data-root
+    migrate(store.engine)
+    token = store.create_key("workers")[1]
+    port = free_port()
+    command = [sys.executable, "-c", SERVE, "--port", str(port), "--workers", "2", "--data-root", str(tmp_path)]
+    command += ["--data-dir", str(v1_data_dir), "--rate-limit", "1000/minute", "--log-level", "warning"]
+    log = (tmp_path / "serve.log").open("wb")
+    server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+    base, headers = f"http://127.0.0.1:{port}", {"X-API-Key": token}
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            assert server.poll() is None, (tmp_path / "serve.log").read_text()[-3000:]
+            assert time.monotonic() < deadline, "the API did not come up"
+            try:
+                if httpx.get(f"{base}/health", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                time.sleep(0.3)
+        runs = [
+            httpx.post(
+                f"{base}/api/v1/validate-tasks",
+                json={**ORACLE, "start_index": i * 5, "end_index": i * 5 + 5},
+                headers=headers,
+            ).json()["run_id"]
+            for i in range(4)
+        ]
+        deadline = time.monotonic() + 120
+        while any(httpx.get(f"{base}/api/v1/runs/{r}", headers=headers).json()["status"] != "completed" for r in runs):
+            assert time.monotonic() < deadline, "runs did not complete"
+            time.sleep(0.5)
+        for run_id in runs:
+            results = store.results(run_id)
+            assert len(results) == 5 == len({(r.task_id, r.trial) for r in results})
+            assert all(r.reward == 1.0 for r in results)
+        assert (tmp_path / "audit.jsonl").read_text().count('"route":"/api/v1/validate-tasks"') == 4
+    finally:
+        server.terminate()
+        server.wait(timeout=30)

@@ -15,6 +15,8 @@ from taumesh.api.settings import API_ENV_PREFIX, ApiSettings
 from taumesh.api.store import Store
 
 APP_FACTORY = "taumesh.api.app:create_app"
+GRACEFUL_SHUTDOWN_SECONDS = 10
+"""How long SIGTERM waits for open requests (a synchronous run may last hours; it resumes on the next start)."""
 out = Console()
 err = Console(stderr=True)
 
@@ -69,6 +71,7 @@ def serve_api(
         port=settings.port,
         workers=settings.workers,
         log_level=settings.log_level,
+        timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
     )
 
 

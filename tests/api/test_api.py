@@ -210,6 +210,18 @@ def test_scores_jsonl_of_the_latest_run(client: httpx.Client) -> None:
     assert [json.loads(line)["task-id"] for line in only] == ["7"]
 
 
+def test_fresh_scores_play_a_new_run(client: httpx.Client) -> None:
+    before = client.get("/api/v1/runs").json()["total"]
+    response = client.get("/scores", params={"model": "oracle", "subset": "retail", "taskID": "9", "fresh": "true"})
+    assert response.status_code == 200, response.text
+    assert [json.loads(line)["task-id"] for line in response.text.splitlines()] == ["9"]
+    newest = client.get("/api/v1/runs", params={"limit": 1}).json()
+    assert newest["total"] == before + 1 and newest["runs"][0]["config_used"]["task_ids"] == [9]
+    assert_error(
+        client.get("/scores", params={"model": "oracle", "subset": "atlantis", "fresh": "true"}), 404, "not_found"
+    )
+
+
 def test_audit_line_per_request_without_secrets(api: ApiServer, client: httpx.Client) -> None:
     response = client.post("/api/v1/validate-tasks", json={**ORACLE, "task_ids": [4]})
     run_id, request_id = response.json()["run_id"], response.headers["x-request-id"]

@@ -39,9 +39,14 @@ async def scores(
     model: Annotated[str, Query(min_length=1, max_length=200, description="Agent model (or `oracle`).")],
     subset: Annotated[str, Query(min_length=1, max_length=100, description="Domain, e.g. retail.")],
     task_id: Annotated[str | None, Query(alias="taskID", max_length=100, description="Only this task.")] = None,
-    fresh: Annotated[bool, Query(description="Run the benchmark now instead of reading the latest run.")] = False,
+    fresh: Annotated[
+        bool, Query(description="Run the benchmark now (only taskID when given) instead of reading the latest run.")
+    ] = False,
 ) -> Response:
-    """Lines of the newest completed run of ``model`` on ``subset``; ``fresh=true`` plays a new run first."""
+    """Lines of the newest completed run of ``model`` on ``subset``.
+
+    ``fresh=true`` plays a new run first: the whole subset, or only ``taskID`` when it is a task index.
+    """
     if subset not in request.app.state.environments:
         raise not_found("subset", subset)
     if fresh:
@@ -52,6 +57,7 @@ async def scores(
             model_provider=provider or "openai",
             agent_strategy=model if model in OFFLINE_AGENTS else "tool-calling",
             user_strategy="scripted" if model in OFFLINE_AGENTS else "llm",
+            task_ids=[int(task_id)] if task_id is not None and task_id.isdigit() else None,
         )
         row = await play_now(store, executor, body, key_id)
         if row.status != "completed":

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from taumesh.api.database import make_engine, migrate
 from taumesh.api.settings import API_ENV_PREFIX, ApiSettings
-from taumesh.api.store import Store
+
+if TYPE_CHECKING:
+    from taumesh.api.store import Store
 
 APP_FACTORY = "taumesh.api.app:create_app"
 GRACEFUL_SHUTDOWN_SECONDS = 10
@@ -57,10 +58,11 @@ def serve_api(
     scorer_addr: Annotated[str | None, typer.Option(help="Scorer service address.")] = None,
 ) -> None:
     """Serve the REST API (FastAPI on uvicorn); every flag is also ``TAUMESH_API_<FLAG>``."""
+    settings = export_settings(dict(locals()))  # first: locals() is the flags alone
     import uvicorn
 
-    given = {k: v for k, v in locals().items() if k != "uvicorn"}
-    settings = export_settings(given)
+    from taumesh.api.database import make_engine, migrate
+
     engine = make_engine(settings.resolved_database_url)
     migrate(engine)  # once, before the workers start (each checks again, finding nothing to do)
     engine.dispose()
@@ -81,6 +83,9 @@ DatabaseUrl = Annotated[
 
 
 def _store(database_url: str | None) -> Store:
+    from taumesh.api.database import make_engine, migrate
+    from taumesh.api.store import Store
+
     settings = ApiSettings(database_url=database_url) if database_url else ApiSettings()
     engine = make_engine(settings.resolved_database_url)
     migrate(engine)

@@ -7,6 +7,7 @@ from math import comb
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from taumesh.viewer.runs import load_run
@@ -66,7 +67,10 @@ def _tasks(viewer: ServedViewer, run_id: str, query: str) -> dict[str, Any]:
 
 def test_task_grid_filters_and_pages(viewer: ServedViewer, failing_run: Path) -> None:
     run_id = viewer.run_id(failing_run)
-    assert [r["task_id"] for r in _tasks(viewer, run_id, "filter=failed")["rows"]] == [INCONSISTENT_TASK, DIVERGING_TASK]
+    assert [r["task_id"] for r in _tasks(viewer, run_id, "filter=failed")["rows"]] == [
+        INCONSISTENT_TASK,
+        DIVERGING_TASK,
+    ]
     assert [r["task_id"] for r in _tasks(viewer, run_id, "filter=inconsistent")["rows"]] == [INCONSISTENT_TASK]
     errors = _tasks(viewer, run_id, "filter=errors")["rows"]
     assert [r["task_id"] for r in errors] == [ERROR_TASK]
@@ -119,3 +123,30 @@ def test_tau2_document_gives_the_same_numbers(oracle_run: Path) -> None:
     episode = next(e for e in document.episodes if e.task_id == "0")
     assert episode.gold_actions == []  # τ-bench tasks carry no τ² evaluation criteria
     assert any(m.get("tool_calls") for m in episode.messages)
+
+
+def test_a_telecom_sized_run_is_served_in_pages(tmp_path: Path) -> None:
+    """2,285 tasks × 4 trials: the grid comes 100 rows at a time, and no page may ask for more than 500."""
+    entries = [
+        {
+            "task_id": f"telecom_task_{task}",
+            "reward": float((task + trial) % 3 != 0),
+            "info": {"task": {"instruction": "x", "actions": []}, "reward_info": {"reward": 1.0}},
+            "traj": [{"role": "user", "content": "hello " * 200}],
+            "trial": trial,
+        }
+        for trial in range(4)
+        for task in range(2285)
+    ]
+    path = tmp_path / "telecom.json"
+    path.write_text(json.dumps(entries), encoding="utf-8")
+    served = ServedViewer([path])
+    try:
+        run_id = served.get("/api/runs")[0]["run_id"]
+        page = served.get(f"/api/runs/{run_id}/tasks?filter=inconsistent&offset=100")
+        too_big = httpx.get(f"{served.url}/api/runs/{run_id}/tasks?limit=5000", timeout=30)
+    finally:
+        served.close()
+    assert page["total"] == 2285
+    assert len(page["rows"]) == 100
+    assert too_big.status_code == 422

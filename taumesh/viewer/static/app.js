@@ -51,7 +51,7 @@ function outcomeCell(reward, href) {
 
 // A line plot of pass^k over k, one series per run.
 function passPlot(series) {
-  const width = 420, height = 240, left = 44, bottom = 30, top = 10, right = 10;
+  const width = 420, height = 250, left = 44, bottom = 36, top = 10, right = 10;
   const maxK = Math.max(1, ...series.map((s) => Object.keys(s.values).length));
   const x = (k) => left + (maxK === 1 ? (width - left - right) / 2 : ((k - 1) / (maxK - 1)) * (width - left - right));
   const y = (v) => top + (1 - v) * (height - top - bottom);
@@ -60,8 +60,8 @@ function passPlot(series) {
     plot.append(svg("line", { x1: left, x2: width - right, y1: y(v), y2: y(v), stroke: "#eee" }));
     plot.append(svg("text", { x: left - 6, y: y(v) + 4, "text-anchor": "end" }, v.toFixed(2)));
   }
-  for (let k = 1; k <= maxK; k++) plot.append(svg("text", { x: x(k), y: height - 10, "text-anchor": "middle" }, k));
-  plot.append(svg("text", { x: width - right, y: height - 10, "text-anchor": "end" }, "k"));
+  for (let k = 1; k <= maxK; k++) plot.append(svg("text", { x: x(k), y: height - 16, "text-anchor": "middle" }, k));
+  plot.append(svg("text", { x: (left + width - right) / 2, y: height - 2, "text-anchor": "middle" }, "k"));
   series.forEach((s, i) => {
     const points = Object.entries(s.values).map(([k, v]) => [x(Number(k)), y(v)]);
     plot.append(svg("polyline", { points: points.map((p) => p.join(",")).join(" "), fill: "none", stroke: COLORS[i % 5], "stroke-width": 2 }));
@@ -111,13 +111,13 @@ async function runPage(runId, params) {
   const detail = await api(`/api/runs/${runId}`);
   const s = detail.summary;
   crumbs.replaceChildren(" / ", h("a", { href: `#/run/${runId}` }, s.name));
-  const numbers = table(["", ""], [
+  const numbers = h("table", { id: "numbers" }, h("tbody", {}, [
     ["episodes", s.episodes], ["scored", s.scored], ["infrastructure errors", s.errors], ["successes", s.successes],
     ["tasks", s.tasks], ["trials", s.trials], ["average reward", fmt(s.average_reward)],
     ["agent cost", money(s.agent_cost)], ["user cost", money(s.user_cost)],
     ["agent tokens", s.agent_tokens], ["user tokens", s.user_tokens],
     ["cost per task", money(s.cost_per_task)], ["cost per solved task", money(s.cost_per_solved_task)],
-  ].map(([k, v]) => h("tr", {}, h("th", {}, k), h("td", { class: "num" }, v))), { id: "numbers" });
+  ].map(([k, v]) => h("tr", {}, h("th", {}, k), h("td", { class: "num" }, v)))));
   const terminations = table(["termination", "episodes"], Object.entries(s.terminations).map(([k, v]) =>
     h("tr", {}, h("td", {}, k), h("td", { class: "num" }, v))), { id: "terminations" });
   let faults = null;

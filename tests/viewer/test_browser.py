@@ -1,0 +1,136 @@
+"""Browser tests: Playwright drives Debian's headless Chromium against ``taumesh view`` serving generated runs.
+
+Screenshots go to the test output folder (``$TAUMESH_TEST_OUTPUT/viewer``, else tests/output/viewer) as CI artefacts;
+with ``TAUMESH_UPDATE_SCREENSHOTS=1`` they also replace the README's images in docs/img/.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+
+from tests.conftest import PROJECT_ROOT
+from tests.viewer.conftest import (
+    DIVERGING_STEP,
+    DIVERGING_TASK,
+    INCONSISTENT_TASK,
+    TASKS,
+    ServedViewer,
+    output_dir,
+)
+from tests.viewer.test_api import expected_pass_hat_k
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
+
+CHROMIUM = Path(os.environ.get("TAUMESH_CHROMIUM", "/usr/bin/chromium"))
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+README_IMAGES = PROJECT_ROOT / "docs" / "img"
+
+
+def _skip(reason: str) -> None:
+    print(f"viewer browser tests skipped: {reason}", file=sys.stderr)
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    if not CHROMIUM.exists():
+        _skip(f"Chromium is not installed at {CHROMIUM} (apt-get install chromium; or set TAUMESH_CHROMIUM)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _skip("the playwright package is not installed (pip install playwright; no browser download is needed)")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    opened = context.new_page()
+    opened.set_default_timeout(15_000)
+    yield opened
+    context.close()
+
+
+def screenshot(page: Page, name: str) -> None:
+    """Save the page as a test artefact (and as the README's image when asked to)."""
+    path = output_dir() / f"{name}.png"
+    page.screenshot(path=str(path), full_page=False)
+    if os.environ.get("TAUMESH_UPDATE_SCREENSHOTS") == "1":
+        README_IMAGES.mkdir(parents=True, exist_ok=True)
+        shutil.copy(path, README_IMAGES / f"viewer-{name}.png")
+
+
+def test_run_page_shows_the_files_pass_hat_k(page: Page, viewer: ServedViewer, failing_run: Path) -> None:
+    page.goto(f"{viewer.url}/#/run/{viewer.run_id(failing_run)}")
+    page.wait_for_selector("#passk tr[data-k]")
+    shown = {
+        row.get_attribute("data-k"): row.inner_text().split()[-1]
+        for row in page.query_selector_all("#passk tr[data-k]")
+    }
+    assert shown == {k: f"{v:.4f}" for k, v in expected_pass_hat_k(failing_run).items()}
+    assert page.query_selector("svg.passk-plot polyline") is not None
+    assert "infrastructure errors" in page.inner_text("#numbers")
+    screenshot(page, "run")
+
+
+def test_task_grid_filters_to_failed_episodes(page: Page, viewer: ServedViewer, failing_run: Path) -> None:
+    page.goto(f"{viewer.url}/#/run/{viewer.run_id(failing_run)}")
+    page.wait_for_selector("#tasks tbody tr")
+    assert len(page.query_selector_all("#tasks tbody tr")) == len(TASKS)
+    page.select_option("#task-filter", "failed")
+    page.wait_for_function("document.querySelector('#page-info')?.textContent.includes('of 2 tasks')")
+    rows = [row.get_attribute("data-task") for row in page.query_selector_all("#tasks tbody tr")]
+    assert rows == [INCONSISTENT_TASK, DIVERGING_TASK]
+    screenshot(page, "tasks-failed")
+
+
+def test_trajectory_marks_the_first_divergence(page: Page, viewer: ServedViewer, failing_run: Path) -> None:
+    page.goto(f"{viewer.url}/#/run/{viewer.run_id(failing_run)}?filter=failed")
+    page.click(f"#tasks tr[data-task='{DIVERGING_TASK}'] a.cell >> nth=0")
+    page.wait_for_selector("#actions tr.diverged")
+    assert page.get_attribute("#actions tr.diverged", "data-step") == str(DIVERGING_STEP)
+    assert page.inner_text("#divergence") == f"First divergence at step {DIVERGING_STEP + 1}."
+    marked = page.query_selector_all("#conversation .msg.diverged")
+    assert len(marked) == 1
+    call_messages = page.query_selector_all("#conversation .msg.assistant:has(.call)")
+    assert marked[0].get_attribute("data-index") == call_messages[DIVERGING_STEP].get_attribute("data-index")
+    assert "WRONG" in marked[0].inner_text()
+    assert "failed" in page.inner_text("#checks")
+    page.query_selector("#actions").scroll_into_view_if_needed()
+    screenshot(page, "trajectory")
+
+
+def test_compare_two_runs(page: Page, viewer: ServedViewer, oracle_run: Path, failing_run: Path) -> None:
+    page.goto(f"{viewer.url}/#/")
+    page.wait_for_selector("#runs tbody tr")
+    for path in (oracle_run, failing_run):
+        page.check(f"#runs tr[data-run='{viewer.run_id(path)}'] input[type=checkbox]")
+    page.click("#compare")
+    page.wait_for_selector("#matrix tbody tr")
+    assert [row.get_attribute("data-task") for row in page.query_selector_all("#matrix tbody tr")] == TASKS
+    diverging = page.query_selector_all(f"#matrix tr[data-task='{DIVERGING_TASK}'] .cell")
+    assert [cell.inner_text() for cell in diverging] == ["1.00", "0.00"]
+    assert len(page.query_selector_all("svg.passk-plot polyline")) == 2
+    oracle_only = page.inner_text(f".card[data-run='{viewer.run_id(oracle_run)}'] .solved-only")
+    assert oracle_only.split("\n") == [f"task {DIVERGING_TASK}"]
+    screenshot(page, "compare")

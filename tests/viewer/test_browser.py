@@ -101,6 +101,7 @@ def test_task_grid_filters_to_failed_episodes(page: Page, viewer: ServedViewer, 
     page.wait_for_function("document.querySelector('#page-info')?.textContent.includes('of 2 tasks')")
     rows = [row.get_attribute("data-task") for row in page.query_selector_all("#tasks tbody tr")]
     assert rows == [INCONSISTENT_TASK, DIVERGING_TASK]
+    page.evaluate("document.querySelector('#grid').scrollIntoView()")
     screenshot(page, "tasks-failed")
 
 

@@ -137,7 +137,7 @@ async function runPage(runId, params) {
       h("div", { class: "card" }, h("h2", {}, "Reward distribution"), histogram(s.reward_histogram), h("h2", {}, "Terminations"), terminations),
       h("div", { class: "card" }, h("h2", {}, "Cost and tokens"), numbers),
       faults,
-      h("div", { class: "card" }, h("h2", {}, "Configuration"), h("pre", { id: "config" }, JSON.stringify(detail.config, null, 1)))),
+      h("details", { class: "card" }, h("summary", {}, "Configuration"), h("pre", { id: "config" }, JSON.stringify(detail.config, null, 1)))),
     h("h2", {}, "Tasks across trials"), grid);
   await taskGrid(grid, runId, params.get("filter") || "all", Number(params.get("offset") || 0));
 }

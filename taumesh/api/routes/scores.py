@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Annotated
 
 from fastapi import APIRouter, Query, Request
@@ -11,9 +10,9 @@ from fastapi.responses import Response
 from taumesh.api.deps import ExecutorDep, KeyDep, StoreDep
 from taumesh.api.errors import ERROR_RESPONSES, ApiError, not_found
 from taumesh.api.executor import as_run_result
-from taumesh.api.mt_scores import scores_lines
 from taumesh.api.runs import OFFLINE_AGENTS, play_now
 from taumesh.api.schemas import ErrorResponse, ValidateTasksRequest
+from taumesh.orchestrator.mt_results import TASK_ID_PREFIX, scores_lines
 
 router = APIRouter(tags=["scores"])
 
@@ -38,7 +37,9 @@ async def scores(
     executor: ExecutorDep,
     model: Annotated[str, Query(min_length=1, max_length=200, description="Agent model (or `oracle`).")],
     subset: Annotated[str, Query(min_length=1, max_length=100, description="Domain, e.g. retail.")],
-    task_id: Annotated[str | None, Query(alias="taskID", max_length=100, description="Only this task.")] = None,
+    task_id: Annotated[
+        str | None, Query(alias="taskID", max_length=100, description="Only this task (`7` or the fork's `task-7`).")
+    ] = None,
     fresh: Annotated[
         bool, Query(description="Run the benchmark now (only taskID when given) instead of reading the latest run.")
     ] = False,
@@ -50,6 +51,7 @@ async def scores(
     if subset not in request.app.state.environments:
         raise not_found("subset", subset)
     if fresh:
+        index = (task_id or "").removeprefix(TASK_ID_PREFIX)
         provider, _, name = model.rpartition("/")
         body = ValidateTasksRequest(
             env=subset,
@@ -57,7 +59,7 @@ async def scores(
             model_provider=provider or "openai",
             agent_strategy=model if model in OFFLINE_AGENTS else "tool-calling",
             user_strategy="scripted" if model in OFFLINE_AGENTS else "llm",
-            task_ids=[int(task_id)] if task_id is not None and task_id.isdigit() else None,
+            task_ids=[int(index)] if index.isdigit() else None,
         )
         row = await play_now(store, executor, body, key_id)
         if row.status != "completed":
@@ -69,5 +71,5 @@ async def scores(
         row = found
     request.state.run_id = row.id
     lines = scores_lines((as_run_result(r) for r in store.results(row.id)), task_id)
-    text = "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
+    text = "".join(line + "\n" for line in lines)
     return Response(text, media_type="application/x-ndjson")

@@ -135,7 +135,7 @@ class ServedViewer:
         return response.json()
 
     def run_id(self, path: Path) -> str:
-        return next(run["run_id"] for run in self.get("/api/runs") if run["name"] == path.name)
+        return str(next(run["run_id"] for run in self.get("/api/runs") if run["name"] == path.name))
 
     def close(self) -> None:
         self.process.terminate()

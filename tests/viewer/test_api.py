@@ -150,3 +150,32 @@ def test_a_telecom_sized_run_is_served_in_pages(tmp_path: Path) -> None:
     assert page["total"] == 2285
     assert len(page["rows"]) == 100
     assert too_big.status_code == 422
+
+
+def test_run_page_carries_the_fault_analysis_beside_the_file(tmp_path: Path, failing_run: Path) -> None:
+    """``taumesh analyze`` writes RESULTS_faults.json beside the results; the run page shows it."""
+    from taumesh.models import Usage
+    from taumesh.orchestrator.analyze import FaultReportFile, FaultRow
+
+    results = tmp_path / failing_run.name
+    results.write_bytes(failing_run.read_bytes())
+    row = FaultRow(task_id=2, trial=0, author="agent", fault_type="wrong_argument", description="wrong product id")
+    report = FaultReportFile(
+        results_file=str(results),
+        model="judge",
+        episodes=17,
+        failed=1,
+        infrastructure_errors=0,
+        authors={"agent": 1},
+        fault_types={"wrong_argument": 1},
+        usage=Usage(),
+        reports=[row],
+    )
+    results.with_name(f"{results.stem}_faults.json").write_text(report.model_dump_json(), encoding="utf-8")
+    served = ServedViewer([tmp_path])
+    try:
+        (run,) = served.get("/api/runs")  # the faults file is not taken for a run
+        faults = served.get(f"/api/runs/{run['run_id']}")["faults"]
+    finally:
+        served.close()
+    assert (faults["authors"], faults["fault_types"]) == ({"agent": 1}, {"wrong_argument": 1})

@@ -117,7 +117,7 @@ def test_trajectory_marks_the_first_divergence(page: Page, viewer: ServedViewer,
     assert marked[0].get_attribute("data-index") == call_messages[DIVERGING_STEP].get_attribute("data-index")
     assert "WRONG" in marked[0].inner_text()
     assert "failed" in page.inner_text("#checks")
-    page.query_selector("#actions").scroll_into_view_if_needed()
+    page.locator("#actions").scroll_into_view_if_needed()
     screenshot(page, "trajectory")
 
 

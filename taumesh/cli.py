@@ -20,9 +20,11 @@ from typer.core import TyperArgument, TyperCommand, TyperOption
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
+from taumesh.commands.api import api_keys_app, serve_api
 from taumesh.commands.data import data_app
 from taumesh.commands.domain import domain_app
 from taumesh.commands.health import health
+from taumesh.commands.view import report, view
 from taumesh.domains import DataError
 from taumesh.models import ModelSettings
 from taumesh.orchestrator.config import DEFAULT_DATA_DIR, OutputFormat, RunConfig, ServiceAddresses
@@ -53,6 +55,9 @@ console = Console(stderr=True)
 app.add_typer(domain_app, name="domain", help="Check a domain's gold solutions, or start a new domain.")
 app.add_typer(data_app, name="data", help="Fetch, import and list the datasets taumesh runs on.")
 app.command(help="Exit 0 when a server's gRPC health service says SERVING (container health checks).")(health)
+app.add_typer(api_keys_app, name="api-keys", help="Create, list and revoke the REST API's keys.")
+app.command(help="Serve a local web viewer of results files (runs, tasks, trajectories, comparisons).")(view)
+app.command(help="Write a leaderboard across runs with pass^k plots (report.md or report.html).")(report)
 
 
 def _domain_choices() -> str:
@@ -453,6 +458,7 @@ def serve(
     Every option, SERVICE included, can also be set by its environment variable or in the --config file, so a
     container needs no command-line arguments. Loopback is the default address. Clients of a TLS or
     token-protected service set its CA and the token in their own environment (README: Running the services apart).
+    `taumesh serve api` runs the REST API instead, with options of its own (`taumesh serve api --help`).
     """
     from taumesh.domains import Catalog
     from taumesh.rpc.security import SecurityError
@@ -695,6 +701,14 @@ def expand_list_flags(argv: list[str]) -> list[str]:
     return out
 
 
+serve_api_app = typer.Typer(context_settings=HELP_OPTIONS, pretty_exceptions_show_locals=False)
+serve_api_app.command(name="api")(serve_api)
+
+
 def main() -> None:
-    """Entry point of the ``taumesh`` script."""
-    app(args=expand_list_flags(sys.argv[1:]))
+    """Entry point of the ``taumesh`` script (``taumesh serve api`` has options of its own: the REST API's)."""
+    args = expand_list_flags(sys.argv[1:])
+    if args[:2] == ["serve", "api"]:
+        serve_api_app(args=args[2:], prog_name="taumesh serve api")
+    else:
+        app(args=args)

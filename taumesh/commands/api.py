@@ -35,14 +35,16 @@ def export_settings(given: dict[str, Any]) -> ApiSettings:
 
 
 def serve_api(
-    host: Annotated[str | None, typer.Option(help="Address to listen on [env TAUMESH_API_HOST; 127.0.0.1].")] = None,
-    port: Annotated[int | None, typer.Option(help="Port [env TAUMESH_API_PORT; 8000].")] = None,
-    workers: Annotated[int | None, typer.Option(help="uvicorn workers sharing the database [1].")] = None,
-    log_level: Annotated[str | None, typer.Option(help="uvicorn log level [info].")] = None,
-    log_dir: Annotated[Path | None, typer.Option(help="Folder of audit.jsonl [the data root].")] = None,
+    host: Annotated[
+        str | None, typer.Option(help="Address to listen on (default: env TAUMESH_API_HOST; 127.0.0.1).")
+    ] = None,
+    port: Annotated[int | None, typer.Option(help="Port (default: env TAUMESH_API_PORT; 8000).")] = None,
+    workers: Annotated[int | None, typer.Option(help="uvicorn workers sharing the database (default: 1).")] = None,
+    log_level: Annotated[str | None, typer.Option(help="uvicorn log level (default: info).")] = None,
+    log_dir: Annotated[Path | None, typer.Option(help="Folder of audit.jsonl (default: the data root).")] = None,
     data_root: Annotated[Path | None, typer.Option(help="The API's folder (SQLite database).")] = None,
     database_url: Annotated[
-        str | None, typer.Option(help="SQLAlchemy URL, e.g. postgresql+psycopg://user@host/db [SQLite].")
+        str | None, typer.Option(help="SQLAlchemy URL, e.g. postgresql+psycopg://user@host/db (default: SQLite).")
     ] = None,
     rate_limit: Annotated[str | None, typer.Option(help="Per-key limit, e.g. '120/minute'.")] = None,
     allowed_agent_addresses: Annotated[
@@ -78,7 +80,8 @@ def serve_api(
 
 
 DatabaseUrl = Annotated[
-    str | None, typer.Option(help="The API's database [env TAUMESH_API_DATABASE_URL; SQLite in the data root].")
+    str | None,
+    typer.Option(help="The API's database (default: env TAUMESH_API_DATABASE_URL; SQLite in the data root)."),
 ]
 
 

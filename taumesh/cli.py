@@ -430,6 +430,14 @@ def serve(
             "--user-reply-cpu-ms", help="user-sim: CPU ms each reply burns (load simulation for capacity planning)."
         ),
     ] = SERVE.user_reply_cpu_ms,
+    user_reply_latency_ms: Annotated[
+        float,
+        typer.Option("--user-reply-latency-ms", help="user-sim: ms each reply waits (simulated model latency)."),
+    ] = SERVE.user_reply_latency_ms,
+    agent_reply_latency_ms: Annotated[
+        float,
+        typer.Option("--agent-reply-latency-ms", help="agent: ms each NextMessage waits (simulated model latency)."),
+    ] = SERVE.agent_reply_latency_ms,
     tls_cert: Annotated[
         Path | None, typer.Option("--tls-cert", help="PEM certificate chain; with --tls-key the service speaks TLS.")
     ] = None,
@@ -479,8 +487,8 @@ def serve(
     catalog = Catalog(settings.data_dir)
     builders: dict[ServiceName, Callable[[], Service]] = {
         ServiceName.env: lambda: env_service(catalog, settings.session_idle_timeout, settings.max_sessions),
-        ServiceName.user_sim: lambda: user_sim_service(settings.user_reply_cpu_ms),
-        ServiceName.agent: lambda: agent_service(catalog),
+        ServiceName.user_sim: lambda: user_sim_service(settings.user_reply_cpu_ms, settings.user_reply_latency_ms),
+        ServiceName.agent: lambda: agent_service(catalog, settings.agent_reply_latency_ms),
         ServiceName.scorer: lambda: scorer_service(catalog),
     }
     from taumesh.telemetry import setup_telemetry, shutdown_telemetry

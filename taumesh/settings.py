@@ -237,6 +237,10 @@ class ServeSettings(TaumeshSettings):
     """env: open sessions at most; one more is refused with RESOURCE_EXHAUSTED (reason SESSION_LIMIT)."""
     user_reply_cpu_ms: float = Field(default=0.0, ge=0, le=60_000)
     """user-sim: CPU milliseconds each reply burns, to size user-sim pods as if a model were served beside them."""
+    user_reply_latency_ms: float = Field(default=0.0, ge=0, le=600_000)
+    """user-sim: milliseconds each reply waits (asyncio sleep), to simulate a remote model's latency."""
+    agent_reply_latency_ms: float = Field(default=0.0, ge=0, le=600_000)
+    """agent: milliseconds each NextMessage waits (asyncio sleep), to simulate a remote model's latency."""
     tls_cert: Path | None = None
     """PEM certificate chain: with ``tls_key``, the service speaks TLS only."""
     tls_key: Path | None = None

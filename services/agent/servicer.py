@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import importlib.metadata
 
 from taumesh.agent.v1 import agent_pb2, agent_pb2_grpc
@@ -35,8 +36,9 @@ def taumesh_version() -> str:
 class AgentServicer(agent_pb2_grpc.AgentServiceServicer):
     """Serves the built-in agent strategies."""
 
-    def __init__(self, catalog: Catalog) -> None:
+    def __init__(self, catalog: Catalog, reply_latency_ms: float = 0.0) -> None:
         self.catalog = catalog
+        self.reply_latency_ms = reply_latency_ms
         self._strategies: dict[str, AgentStrategy] = {}
 
     def strategy(self, name: str) -> AgentStrategy:
@@ -72,6 +74,8 @@ class AgentServicer(agent_pb2_grpc.AgentServiceServicer):
             raise InvalidArgument("conversation is empty: the agent needs the user's first message")
         with model_errors_as_status():
             reply = await strategy.next_message(turn)
+        if self.reply_latency_ms > 0:
+            await asyncio.sleep(self.reply_latency_ms / 1000)
         return agent_pb2.NextMessageResponse(
             message=message_to_proto(reply.message),
             usage=usage_to_proto(reply.usage),
@@ -79,10 +83,13 @@ class AgentServicer(agent_pb2_grpc.AgentServiceServicer):
         )
 
 
-def agent_service(catalog: Catalog) -> Service:
-    """AgentService with the built-in strategies (the oracle reads tasks from ``catalog``)."""
+def agent_service(catalog: Catalog, reply_latency_ms: float = 0.0) -> Service:
+    """AgentService with the built-in strategies (the oracle reads tasks from ``catalog``).
+
+    Every NextMessage answers ``reply_latency_ms`` later (0: at once), simulating a remote model for benchmarks.
+    """
     return Service(
         name=agent_pb2.DESCRIPTOR.services_by_name["AgentService"].full_name,
         register=agent_pb2_grpc.add_AgentServiceServicer_to_server,
-        servicer=AgentServicer(catalog),
+        servicer=AgentServicer(catalog, reply_latency_ms),
     )

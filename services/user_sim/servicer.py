@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 
 from taumesh.convert import (
@@ -24,16 +25,19 @@ from taumesh.user_sim.v1 import user_sim_pb2, user_sim_pb2_grpc
 class UserSimServicer(user_sim_pb2_grpc.UserSimServiceServicer):
     """Serves the user-simulation strategies."""
 
-    def __init__(self, reply_cpu_ms: float = 0.0) -> None:
+    def __init__(self, reply_cpu_ms: float = 0.0, reply_latency_ms: float = 0.0) -> None:
         self._strategies: dict[str, UserStrategy] = {}
         self.reply_cpu_ms = reply_cpu_ms
+        self.reply_latency_ms = reply_latency_ms
 
-    def _load(self) -> None:
-        """Spend ``reply_cpu_ms`` of CPU, as a model served beside the simulator would (capacity benchmarks)."""
+    async def _load(self) -> None:
+        """Spend ``reply_cpu_ms`` of CPU, then wait ``reply_latency_ms``, as a model would (capacity benchmarks)."""
         if self.reply_cpu_ms > 0:
             until = time.process_time() + self.reply_cpu_ms / 1000
             while time.process_time() < until:
                 pass
+        if self.reply_latency_ms > 0:
+            await asyncio.sleep(self.reply_latency_ms / 1000)
 
     def strategy(self, settings: UserSettings) -> UserStrategy:
         """The strategy ``settings`` names, once the operator allows its model endpoint (and ``human``)."""
@@ -69,7 +73,7 @@ class UserSimServicer(user_sim_pb2_grpc.UserSimServiceServicer):
         )
         with model_errors_as_status():
             reply = await self.strategy(settings).reply(turn)
-        self._load()
+        await self._load()
         return user_sim_pb2.StartConversationResponse(
             message=message_to_proto(reply.message),
             usage=usage_to_proto(reply.usage),
@@ -99,7 +103,7 @@ class UserSimServicer(user_sim_pb2_grpc.UserSimServiceServicer):
         )
         with model_errors_as_status():
             reply = await self.strategy(settings).reply(turn)
-        self._load()
+        await self._load()
         return user_sim_pb2.ReplyResponse(
             message=message_to_proto(reply.message),
             stop=not reply.message.tool_calls and any(token in reply.message.content for token in USER_STOP_TOKENS),
@@ -107,10 +111,14 @@ class UserSimServicer(user_sim_pb2_grpc.UserSimServiceServicer):
         )
 
 
-def user_sim_service(reply_cpu_ms: float = 0.0) -> Service:
-    """UserSimService with every strategy; each reply also burns ``reply_cpu_ms`` of CPU (0: none)."""
+def user_sim_service(reply_cpu_ms: float = 0.0, reply_latency_ms: float = 0.0) -> Service:
+    """UserSimService with every strategy.
+
+    Each reply also burns ``reply_cpu_ms`` of CPU and then waits ``reply_latency_ms`` (0: neither): operator
+    settings that simulate a model for capacity benchmarks.
+    """
     return Service(
         name=user_sim_pb2.DESCRIPTOR.services_by_name["UserSimService"].full_name,
         register=user_sim_pb2_grpc.add_UserSimServiceServicer_to_server,
-        servicer=UserSimServicer(reply_cpu_ms),
+        servicer=UserSimServicer(reply_cpu_ms, reply_latency_ms),
     )

@@ -26,6 +26,7 @@ from taumesh.api.schemas import Metrics
 from taumesh.api.settings import ApiSettings
 from taumesh.api.store import Store
 from taumesh.api.tables import ResultRow
+from taumesh.api.viewer_link import write_results
 from taumesh.orchestrator.clients import ServiceClients, list_tasks
 from taumesh.orchestrator.config import RunConfig
 from taumesh.orchestrator.results import RunResult, results_task_id, run_fingerprint
@@ -183,6 +184,10 @@ class RunExecutor:
             results = [as_run_result(r) for r in self.store.results(run_id)]
             pass_k, average = await compute_pass_hat_k(clients, config, results)
         metrics = run_metrics(self.store.rewards_and_costs(run_id), pass_k, average)
+        try:  # before the run reads as completed, so that its viewer link works at once
+            await asyncio.to_thread(write_results, self.settings, run_id, results)
+        except OSError:  # the results stay in the database: the run is not lost for want of a file
+            log.exception("run %s: writing its results file failed", run_id)
         self._end(run_id, "completed", metrics)
 
     def _progress(self, run_id: str, result: RunResult, total: int) -> None:

@@ -12,6 +12,7 @@ from taumesh.api.schemas import Metrics, Run, RunStatus, TaskResult, ValidateTas
 from taumesh.api.settings import ApiSettings
 from taumesh.api.store import Store, as_utc
 from taumesh.api.tables import ResultRow, RunRow
+from taumesh.api.viewer_link import viewer_url
 from taumesh.llm.access import normalize_api_base
 from taumesh.models import AgentSettings, ModelSettings, UserSettings
 from taumesh.orchestrator.config import RunConfig
@@ -115,8 +116,8 @@ def metrics_of(row: RunRow) -> Metrics | None:
     return Metrics.model_validate(row.metrics) if row.metrics else None
 
 
-def run_view(row: RunRow, done: int) -> Run:
-    """A run row as the API shows it, with ``done`` stored episodes."""
+def run_view(row: RunRow, done: int, settings: ApiSettings) -> Run:
+    """A run row as the API shows it, with ``done`` stored episodes and its viewer page when there is one."""
     created = as_utc(row.created_at)
     assert created is not None
     status: RunStatus = row.status  # type: ignore[assignment]
@@ -133,6 +134,7 @@ def run_view(row: RunRow, done: int) -> Run:
         started_at=as_utc(row.started_at),
         finished_at=as_utc(row.finished_at),
         config_used=row.request,
+        viewer_url=viewer_url(settings, row.id),
     )
 
 

@@ -101,6 +101,9 @@ class ValidateTasksResponse(BaseModel):
     timestamp: datetime
     config_used: dict[str, Any]
     error: str | None = Field(default=None, description="Why a failed run failed.")
+    viewer_url: str | None = Field(
+        default=None, description="The run's page in `taumesh view`, when the server is configured with a viewer."
+    )
 
 
 class RunAccepted(BaseModel):
@@ -127,6 +130,9 @@ class Run(BaseModel):
     started_at: datetime | None
     finished_at: datetime | None
     config_used: dict[str, Any]
+    viewer_url: str | None = Field(
+        default=None, description="The run's page in `taumesh view`, when the server is configured with a viewer."
+    )
 
 
 class RunList(BaseModel):

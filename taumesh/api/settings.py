@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 from typing import Annotated
 
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from taumesh.orchestrator.config import DEFAULT_DATA_DIR, ServiceAddresses
@@ -60,8 +60,18 @@ class ApiSettings(BaseSettings):
     """How often a worker looks for queued or abandoned runs."""
     max_run_concurrency: int = Field(default=16, ge=1)
     """Upper bound of a request's ``max_concurrency``."""
+    results_dir: Path | None = None
+    """Where each completed run's results file goes (``<run id>.json``, τ-bench's list); None: not written."""
+    viewer_url: str | None = None
+    """Base URL where ``taumesh view`` serves ``results_dir`` (given as the same path): runs then link to their page."""
 
     _split = field_validator("allowed_agent_addresses", "allowed_api_bases", mode="before")(_split_list)
+
+    @model_validator(mode="after")
+    def _viewer_needs_results(self) -> ApiSettings:
+        if self.viewer_url and self.results_dir is None:
+            raise ValueError(f"{API_ENV_PREFIX}VIEWER_URL needs {API_ENV_PREFIX}RESULTS_DIR (the folder it serves)")
+        return self
 
     @property
     def resolved_database_url(self) -> str:

@@ -12,7 +12,7 @@ from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import JSONResponse
 from sse_starlette.sse import EventSourceResponse
 
-from taumesh.api.deps import ExecutorDep, KeyDep, StoreDep
+from taumesh.api.deps import ExecutorDep, KeyDep, SettingsDep, StoreDep
 from taumesh.api.errors import ERROR_RESPONSES, not_found
 from taumesh.api.runs import (
     execution_seconds,
@@ -36,6 +36,7 @@ from taumesh.api.schemas import (
 )
 from taumesh.api.store import TERMINAL, Store
 from taumesh.api.tables import RunRow
+from taumesh.api.viewer_link import viewer_url
 
 router = APIRouter(prefix="/api/v1", tags=["runs"])
 NOT_FOUND: dict[int | str, dict[str, Any]] = {404: {"model": ErrorResponse, "description": "not_found: no such run"}}
@@ -78,6 +79,7 @@ async def validate_tasks(
         timestamp=datetime.now(UTC),
         config_used=ended.request,
         error=ended.error,
+        viewer_url=viewer_url(executor.settings, ended.id),
     )
 
 
@@ -85,26 +87,28 @@ async def validate_tasks(
 def list_runs(
     _key: KeyDep,
     store: StoreDep,
+    settings: SettingsDep,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
     offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
     status: RunStatus | None = None,
 ) -> RunList:
     """A page of runs (``limit``, ``offset``), optionally of one status."""
     rows, total = store.list_runs(limit, offset, status)
-    return RunList(runs=[run_view(r, store.result_count(r.id)) for r in rows], total=total, limit=limit, offset=offset)
+    views = [run_view(r, store.result_count(r.id), settings) for r in rows]
+    return RunList(runs=views, total=total, limit=limit, offset=offset)
 
 
 @router.get("/runs/{run_id}", response_model=Run, summary="A run's state", responses={**ERROR_RESPONSES, **NOT_FOUND})
-def get_run(run_id: str, request: Request, _key: KeyDep, store: StoreDep) -> Run:
+def get_run(run_id: str, request: Request, _key: KeyDep, store: StoreDep, settings: SettingsDep) -> Run:
     """Status, progress, metrics once finished, and the request it was started with."""
     request.state.run_id = run_id
-    return run_view(_found(store, run_id), store.result_count(run_id))
+    return run_view(_found(store, run_id), store.result_count(run_id), settings)
 
 
 @router.post(
     "/runs/{run_id}/cancel", response_model=Run, summary="Cancel a run", responses={**ERROR_RESPONSES, **NOT_FOUND}
 )
-def cancel_run(run_id: str, request: Request, _key: KeyDep, store: StoreDep) -> Run:
+def cancel_run(run_id: str, request: Request, _key: KeyDep, store: StoreDep, settings: SettingsDep) -> Run:
     """Stops an unfinished run (its worker notices within a third of the lease); a finished one is unchanged."""
     request.state.run_id = run_id
     before = _found(store, run_id)
@@ -112,7 +116,7 @@ def cancel_run(run_id: str, request: Request, _key: KeyDep, store: StoreDep) -> 
     assert row is not None
     if before.status not in TERMINAL and row.status == "cancelled":
         store.add_event(run_id, "run_cancelled", {"status": "cancelled", "metrics": None, "error": None})
-    return run_view(row, store.result_count(run_id))
+    return run_view(row, store.result_count(run_id), settings)
 
 
 @router.get(

@@ -1,0 +1,184 @@
+"""The API's JSON as pydantic models: what the client sends (:class:`RunOptions`) and what it gets back.
+
+Written by hand to mirror ``taumesh.api.schemas`` rather than imported from it: the client is a library that must run
+without the server's dependencies, and a dozen small models read better than generated code. Drift is caught by
+``tests/client/test_models_match_openapi.py``, which compares these fields with the live server's ``/openapi.json``.
+Unknown fields in an answer are ignored, so a newer server does not break an older client.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal, TypedDict
+
+from pydantic import BaseModel, Field
+
+RunStatus = Literal["queued", "running", "completed", "failed", "cancelled"]
+TERMINAL_STATUSES: frozenset[str] = frozenset({"completed", "failed", "cancelled"})
+
+
+class RunScope(TypedDict, total=False):
+    """Fields of ``POST /api/v1/validate-tasks`` besides the agent's model, the domain and the trials."""
+
+    temperature: float
+    task_split: str | None
+    start_index: int
+    end_index: int
+    task_ids: list[int] | None
+    max_concurrency: int
+    seed: int
+    shuffle: bool
+    user_strategy: str
+    user_model: str
+    user_model_provider: str
+    api_base: str
+    user_api_base: str
+    agent_address: str | None
+
+
+class QuickValidateOptions(RunScope, total=False):
+    """What ``quick_validate`` takes beyond provider, model and domain."""
+
+    num_trials: int
+    agent_strategy: str
+
+
+class RunOptions(QuickValidateOptions, total=False):
+    """Every field of ``POST /api/v1/validate-tasks`` but ``wait`` (the server checks them: 422 when one is wrong)."""
+
+    model_provider: str
+    model: str
+    env: str
+
+
+class ProviderStatus(BaseModel):
+    """Whether a model provider has credentials on the server (never the credential)."""
+
+    provider: str
+    configured: bool
+
+
+class HealthResponse(BaseModel):
+    """``GET /health``."""
+
+    status: str
+    version: str
+    timestamp: datetime
+    supported_environments: list[str]
+    providers: list[ProviderStatus]
+
+
+class TaskResult(BaseModel):
+    """One episode's outcome."""
+
+    task_id: str
+    trial: int
+    reward: float | None
+    success: bool
+    info: dict[str, Any]
+
+
+class Metrics(BaseModel):
+    """Aggregates over a run's episodes."""
+
+    total_tasks: int
+    successful_tasks: int
+    failed_tasks: int
+    success_rate: float
+    average_reward: float | None
+    pass_hat_k: dict[str, float] = Field(description="pass^k keyed by k as a string.")
+    cost_usd: float
+
+
+class ValidateTasksResponse(BaseModel):
+    """A finished synchronous run (the REST fork's response)."""
+
+    request_id: str
+    run_id: str
+    status: RunStatus
+    results: list[TaskResult]
+    metrics: Metrics | None
+    execution_time_seconds: float
+    timestamp: datetime
+    config_used: dict[str, Any]
+    error: str | None = None
+
+
+class RunAccepted(BaseModel):
+    """A queued run (``wait: false``) and where to follow it."""
+
+    request_id: str
+    run_id: str
+    status: RunStatus
+    links: dict[str, str]
+
+
+class Run(BaseModel):
+    """A run's state."""
+
+    id: str
+    status: RunStatus
+    env: str
+    model: str
+    total_episodes: int | None
+    done_episodes: int
+    metrics: Metrics | None
+    error: str | None
+    created_at: datetime
+    started_at: datetime | None
+    finished_at: datetime | None
+    config_used: dict[str, Any]
+
+    @property
+    def finished(self) -> bool:
+        """Whether the run has ended (completed, failed or cancelled)."""
+        return self.status in TERMINAL_STATUSES
+
+
+class RunList(BaseModel):
+    """A page of runs, newest first."""
+
+    runs: list[Run]
+    total: int
+    limit: int
+    offset: int
+
+
+class Trajectory(BaseModel):
+    """An episode's conversation in OpenAI chat-message form."""
+
+    task_id: str
+    trial: int
+    reward: float | None
+    messages: list[dict[str, Any]]
+
+
+class TaskInfo(BaseModel):
+    """One task of a split."""
+
+    task_id: str
+    user_id: str
+    instruction_preview: str
+    action_count: int
+
+
+class ListTasksResponse(BaseModel):
+    """A page of a split's tasks."""
+
+    env: str
+    task_split: str
+    tasks: list[TaskInfo]
+    total: int
+    page: int
+    page_size: int
+    next_page: int | None
+
+
+class ErrorBody(BaseModel):
+    """The body of every error answer."""
+
+    error_type: str
+    message: str
+    details: dict[str, Any] = Field(default_factory=dict)
+    timestamp: datetime | None = None
+    retry_after: float | None = None

@@ -15,6 +15,9 @@ import kubernetes_validate  # type: ignore[import-untyped]
 import pytest
 import yaml
 
+from taumesh.api.routes.health import router as health_router
+from taumesh.api.settings import API_ENV_PREFIX, ApiSettings
+from taumesh.commands.api import GRACEFUL_SHUTDOWN_SECONDS
 from taumesh.commands.health import SERVICE_NAMES
 from taumesh.rpc.server import DRAIN_SECONDS, serve_forever
 from taumesh.settings import ServeSettings, ServiceName
@@ -27,6 +30,10 @@ PORT = ServeSettings.model_fields["port"].default
 NAMESPACE = "taumesh"
 SERVERS = tuple(name.value for name in ServiceName)
 PRE_STOP_SLEEP = 5
+API_PORT = ApiSettings.model_fields["port"].default
+API_ENV = {API_ENV_PREFIX + field.upper() for field in ApiSettings.model_fields}
+"""Every TAUMESH_API_* variable the REST API reads."""
+HEALTH_PATH = next(route.path for route in health_router.routes if getattr(route, "path", "") == "/health")
 
 
 def kustomize(kubectl: str, directory: Path) -> list[dict[str, Any]]:
@@ -75,10 +82,18 @@ def server(deployment: dict[str, Any]) -> dict[str, Any]:
     return next(c for c in containers if c["name"] == "server")
 
 
-def settings(objects: list[dict[str, Any]]) -> dict[str, str]:
-    (config,) = [o for o in objects if o["kind"] == "ConfigMap" and o["metadata"]["name"].startswith("taumesh-")]
+def settings(objects: list[dict[str, Any]], name: str = "taumesh-settings") -> dict[str, str]:
+    """The generated ConfigMap ``name`` (with kustomize's hash suffix)."""
+    (config,) = [o for o in objects if o["kind"] == "ConfigMap" and o["metadata"]["name"].rsplit("-", 1)[0] == name]
     data: dict[str, str] = config["data"]
     return data
+
+
+def api_environment(objects: list[dict[str, Any]]) -> dict[str, str]:
+    """What the API container's environment holds: its ConfigMap, then its literal ``env`` values."""
+    container = server(by_kind(objects, "Deployment")["api"])
+    literal = {e["name"]: e["value"] for e in container["env"] if "value" in e}
+    return {**settings(objects, "taumesh-api-settings"), **literal}
 
 
 def test_every_object_validates_strictly(overlay: tuple[str, list[dict[str, Any]]]) -> None:
@@ -90,6 +105,8 @@ def test_tls_component_validates_and_switches_probes_to_the_tls_probe(prod_with_
     for obj in prod_with_tls:
         kubernetes_validate.validate(obj, KUBERNETES_VERSION, strict=True)
     for name, deployment in by_kind(prod_with_tls, "Deployment").items():
+        if name not in SERVERS:
+            continue
         container = server(deployment)
         env = {e["name"]: e.get("value") for e in container["env"]}
         assert {"TAUMESH_TLS_CERT", "TAUMESH_TLS_KEY", "TAUMESH_TLS_CA", "TAUMESH_TLS_SERVER_NAME"} <= set(env), name
@@ -97,8 +114,10 @@ def test_tls_component_validates_and_switches_probes_to_the_tls_probe(prod_with_
             assert "grpc" not in container[probe], (name, probe)  # kubelet's grpc probe speaks no TLS
             assert "taumesh.commands.health" in " ".join(container[probe]["exec"]["command"])
     job = by_kind(prod_with_tls, "Job")["orchestrator"]["spec"]["template"]["spec"]
-    for container in [*job["initContainers"], *job["containers"]]:
+    api = by_kind(prod_with_tls, "Deployment")["api"]["spec"]["template"]["spec"]
+    for container in [*job["initContainers"], *job["containers"], *api["containers"]]:
         assert {"TAUMESH_TLS_CA", "TAUMESH_TLS_SERVER_NAME"} <= {e["name"] for e in container["env"]}
+    assert "httpGet" in server(by_kind(prod_with_tls, "Deployment")["api"])["readinessProbe"]  # HTTP stays plain
 
 
 def test_every_pod_is_unprivileged(overlay: tuple[str, list[dict[str, Any]]]) -> None:
@@ -176,15 +195,18 @@ def test_secrets_are_referenced_never_included(overlay: tuple[str, list[dict[str
     objects = overlay[1]
     assert not by_kind(objects, "Secret")
     deployments = by_kind(objects, "Deployment")
-    for name in ("user-sim", "agent"):  # the ones that call models
+    for name in ("user-sim", "agent", "api"):  # the ones that call models, and /health reporting them
         refs = [s["secretRef"] for s in server(deployments[name])["envFrom"] if "secretRef" in s]
         assert refs == [{"name": "taumesh-model-keys", "optional": True}]
-    for name in SERVERS:
+    for name in (*SERVERS, "api"):
         token = next(e for e in server(deployments[name])["env"] if e["name"] == "TAUMESH_TOKEN")
         assert token["valueFrom"]["secretKeyRef"]["name"] == "taumesh-token"
+    database = next(e for e in server(deployments["api"])["env"] if e["name"] == "TAUMESH_API_DATABASE_URL")
+    assert database["valueFrom"]["secretKeyRef"]["name"] == "taumesh-api"
+    assert "TAUMESH_API_DATABASE_URL" not in settings(objects, "taumesh-api-settings")
 
 
-def test_only_the_orchestrator_reaches_the_services(overlay: tuple[str, list[dict[str, Any]]]) -> None:
+def test_only_the_orchestrator_and_the_api_reach_the_services(overlay: tuple[str, list[dict[str, Any]]]) -> None:
     policies = by_kind(overlay[1], "NetworkPolicy")
     assert policies["default-deny"]["spec"] == {"podSelector": {}, "policyTypes": ["Ingress", "Egress"]}
     ingress = policies["services-from-orchestrator"]["spec"]
@@ -192,10 +214,23 @@ def test_only_the_orchestrator_reaches_the_services(overlay: tuple[str, list[dic
     (rule,) = ingress["ingress"]
     assert rule["from"] == [{"podSelector": {"matchLabels": {"app.kubernetes.io/component": "orchestrator"}}}]
     assert rule["ports"] == [{"protocol": "TCP", "port": PORT}]
+    from_api = policies["services-from-api"]["spec"]
+    assert from_api["podSelector"] == ingress["podSelector"]
+    (rule,) = from_api["ingress"]
+    assert rule["from"] == [{"podSelector": {"matchLabels": {"app.kubernetes.io/component": "api"}}}]
+    assert rule["ports"] == [{"protocol": "TCP", "port": PORT}]
+    api_out = policies["api-egress"]["spec"]
+    assert api_out["egress"][0]["to"] == [{"podSelector": {"matchLabels": {"app.kubernetes.io/component": "service"}}}]
+    assert api_out["egress"][0]["ports"] == [{"protocol": "TCP", "port": PORT}]
+    api_in = policies["api-ingress"]["spec"]
+    assert api_in["podSelector"]["matchLabels"] == {"app.kubernetes.io/component": "api"}
+    assert api_in["ingress"] == [{"ports": [{"protocol": "TCP", "port": API_PORT}]}]
     https = policies["https-egress"]["spec"]["egress"]
     assert [p["port"] for rule in https for p in rule["ports"]] == [443]
     allowed_in = {
         "services-from-orchestrator",
+        "services-from-api",
+        "api-ingress",
         "jaeger-ingress",  # dev: spans from the namespace's pods
     }
     assert {name for name, p in policies.items() if "Ingress" in p["spec"]["policyTypes"]} - {"default-deny"} <= (
@@ -221,10 +256,87 @@ def test_prod_scales_user_sim_and_budgets_disruptions(kubectl: str) -> None:
     assert hpa["spec"]["scaleTargetRef"] == {"apiVersion": "apps/v1", "kind": "Deployment", "name": "user-sim"}
     assert hpa["spec"]["minReplicas"] >= 2 and hpa["spec"]["maxReplicas"] > hpa["spec"]["minReplicas"]
     budgets = by_kind(objects, "PodDisruptionBudget")
-    assert set(budgets) == set(SERVERS)
+    assert set(budgets) == {*SERVERS, "api"}
     for name, budget in budgets.items():
         labels = deployments[name]["spec"]["template"]["metadata"]["labels"]
         assert budget["spec"]["selector"]["matchLabels"].items() <= labels.items()
         assert deployments[name]["spec"]["replicas"] >= 2, name  # a budget of one pod would block every drain
         resources = server(deployments[name])["resources"]
         assert {"cpu", "memory"} <= set(resources["requests"]) and {"cpu", "memory"} <= set(resources["limits"])
+
+
+def test_api_probes_port_and_service_agree_with_the_code(overlay: tuple[str, list[dict[str, Any]]]) -> None:
+    objects = overlay[1]
+    deployment = by_kind(objects, "Deployment")["api"]
+    container = server(deployment)
+    assert container["args"] == ["serve", "api"]
+    env = api_environment(objects)
+    assert env["TAUMESH_API_HOST"] == "0.0.0.0"
+    assert int(env["TAUMESH_API_PORT"]) == API_PORT
+    assert [(p["name"], p["containerPort"]) for p in container["ports"]] == [("http", API_PORT)]
+    for probe in ("startupProbe", "readinessProbe", "livenessProbe"):
+        assert container[probe]["httpGet"] == {"path": HEALTH_PATH, "port": "http"}, probe
+    service = by_kind(objects, "Service")["api"]["spec"]
+    assert service.get("type", "ClusterIP") == "ClusterIP" and "clusterIP" not in service
+    assert service["ports"] == [
+        {"name": "http", "port": API_PORT, "targetPort": "http", "protocol": "TCP", "appProtocol": "http"}
+    ]
+    assert service["selector"].items() <= deployment["spec"]["template"]["metadata"]["labels"].items()
+    spec = deployment["spec"]["template"]["spec"]
+    assert container["lifecycle"]["preStop"]["exec"]["command"] == ["sleep", str(PRE_STOP_SLEEP)]
+    assert spec["terminationGracePeriodSeconds"] >= PRE_STOP_SLEEP + GRACEFUL_SHUTDOWN_SECONDS
+
+
+def test_api_settings_are_real_and_reach_the_services(
+    overlay: tuple[str, list[dict[str, Any]]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    objects = overlay[1]
+    container = server(by_kind(objects, "Deployment")["api"])
+    env = api_environment(objects)
+    names = {k for k in env if k.startswith("TAUMESH_")} | {e["name"] for e in container["env"]}
+    assert {n for n in names if n.startswith(API_ENV_PREFIX)} <= API_ENV
+    assert {n for n in names if n.startswith("TAUMESH_") and not n.startswith(API_ENV_PREFIX)} <= RUN_AND_SERVE_ENV
+    for setting, target in (("ENV", "env"), ("USER", "user-sim"), ("AGENT", "agent"), ("SCORER", "scorer")):
+        address = env[f"TAUMESH_API_{setting}_ADDR"]
+        match = re.fullmatch(r"dns:///([\w-]+)\.([\w-]+)\.svc\.cluster\.local:(\d+)", address)
+        assert match and match.groups() == (target, NAMESPACE, str(PORT)), address
+    # the settings load as the server loads them, and everything it writes is on the claim
+    for name in [n for n in os.environ if n.startswith(API_ENV_PREFIX)]:
+        monkeypatch.delenv(name)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value.replace("$(POD_NAME)", "api-0"))
+    loaded = ApiSettings()
+    mounts = {m["name"]: Path(m["mountPath"]) for m in container["volumeMounts"]}
+    claim = next(v for v in container_volumes(objects, "api") if v["name"] == "api-data")
+    assert claim["persistentVolumeClaim"]["claimName"] in by_kind(objects, "PersistentVolumeClaim")
+    for written in (loaded.data_root, loaded.audit_path, loaded.results_dir):
+        assert written is not None and written.is_relative_to(mounts["api-data"]), written
+    assert loaded.addresses.env == env["TAUMESH_API_ENV_ADDR"]
+
+
+def container_volumes(objects: list[dict[str, Any]], deployment: str) -> list[dict[str, Any]]:
+    volumes: list[dict[str, Any]] = by_kind(objects, "Deployment")[deployment]["spec"]["template"]["spec"]["volumes"]
+    return volumes
+
+
+def test_prod_api_shares_postgresql_and_a_read_write_many_claim(kubectl: str) -> None:
+    objects = kustomize(kubectl, K8S / "overlays" / "prod")
+    deployment = by_kind(objects, "Deployment")["api"]
+    assert deployment["spec"]["replicas"] >= 2
+    assert deployment["spec"]["strategy"]["type"] == "RollingUpdate"
+    container = server(deployment)
+    database = next(e for e in container["env"] if e["name"] == "TAUMESH_API_DATABASE_URL")
+    assert database["valueFrom"]["secretKeyRef"]["optional"] is False  # no SQLite under several pods
+    assert by_kind(objects, "PersistentVolumeClaim")["api-data"]["spec"]["accessModes"] == ["ReadWriteMany"]
+    resources = container["resources"]
+    assert {"cpu", "memory"} <= set(resources["requests"]) and {"cpu", "memory"} <= set(resources["limits"])
+    audit = next(e for e in container["env"] if e["name"] == "TAUMESH_API_LOG_DIR")["value"]
+    assert "$(POD_NAME)" in audit  # one audit file per pod on the shared claim
+
+
+def test_dev_api_is_one_pod_on_sqlite(kubectl: str) -> None:
+    objects = kustomize(kubectl, K8S / "overlays" / "dev")
+    deployment = by_kind(objects, "Deployment")["api"]
+    assert deployment["spec"]["replicas"] == 1 and deployment["spec"]["strategy"]["type"] == "Recreate"
+    database = next(e for e in server(deployment)["env"] if e["name"] == "TAUMESH_API_DATABASE_URL")
+    assert database["valueFrom"]["secretKeyRef"]["optional"] is True

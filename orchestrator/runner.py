@@ -30,6 +30,7 @@ from taumesh.orchestrator.clients import (
 )
 from taumesh.orchestrator.config import RunConfig
 from taumesh.orchestrator.episode import EpisodeInterrupted, EpisodeOutcome, run_episode
+from taumesh.orchestrator.outputs import write_outputs
 from taumesh.orchestrator.progress import RunProgress, episode_usage
 from taumesh.orchestrator.results import (
     AgentIdentity,
@@ -46,7 +47,6 @@ from taumesh.orchestrator.results import (
     run_fingerprint,
 )
 from taumesh.orchestrator.stack import service_stack
-from taumesh.orchestrator.tau2_results import tau2_path, write_tau2_results
 from taumesh.rpc.errors import clip, error_reason
 from taumesh.scorer.v1 import scorer_pb2
 from taumesh.telemetry import attributes as A
@@ -386,12 +386,7 @@ async def _run_benchmark(
                 results.flush()  # also when interrupted: what finished is kept for --resume
 
         pass_k, average = await compute_pass_hat_k(clients, config, results.results)
-    if config.output_format != "taubench":
-        document = tau2_path(path)
-        write_tau2_results(document, config, results.results)
-        if config.output_format == "tau2" and not any(r.is_error for r in results.results):
-            path.unlink()  # nothing left to retry: τ²'s document is the run's one file
-            path = document
+    path = write_outputs(config, path, results.results)
     return RunSummary(results_path=path, results=results.results, pass_hat_k=pass_k, average_reward=average)
 
 

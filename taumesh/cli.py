@@ -36,11 +36,13 @@ from taumesh.settings import (
     SettingsError,
     TaumeshSettings,
     is_tau2,
+    load_run_settings,
     load_settings,
 )
 
 if TYPE_CHECKING:
     from taumesh.llm.access import OperatorGrants
+    from taumesh.orchestrator.runner import RunSummary
 
 HELP_OPTIONS = {"help_option_names": ["-h", "--help"]}
 """``-h`` as well as ``--help``, as τ-bench's argparse accepts."""
@@ -268,8 +270,15 @@ def run(
     ),
     output_format: Annotated[
         OutputFormat,
-        typer.Option("--output-format", help="taubench: τ-bench's list; tau2: τ²'s Results document; both."),
+        typer.Option(
+            "--output-format",
+            help="taubench: τ-bench's list; tau2: τ²'s Results document; mt: the MT-bench fork's data/ folder; "
+            "several joined by commas (taubench,mt); both = taubench,tau2.",
+        ),
     ] = RUN.output_format,
+    dataset_name: Annotated[
+        str, typer.Option("--dataset-name", help="The MT layout's folder: data/{dataset_name}_{env}_{timestamp}.")
+    ] = RUN.dataset_name,
     judge_model: Annotated[
         str,
         typer.Option("--judge-model", help="Model judging τ²'s NL assertions (litellm's provider/model form)."),
@@ -284,11 +293,46 @@ def run(
 ) -> None:
     """Run tasks × trials of a domain and write τ-bench's results file.
 
-    Every option can also be set by its environment variable or in the --config file.
+    Every option can also be set by its environment variable or in the --config file. A --config file in the
+    MT-bench fork's form (dataset_name, model_name, subsets) runs each subset in turn.
     """
+    flags = {
+        name: value
+        for name, value in ctx.params.items()
+        if name in RunSettings.model_fields and ctx.get_parameter_source(name) is ParameterSource.COMMANDLINE
+    }
+    try:
+        runs = load_run_settings(flags, config_file)
+    except SettingsError as exc:
+        for line in str(exc).splitlines():
+            console.print(f"[red]error:[/red] {escape(line)}", soft_wrap=True)
+        raise typer.Exit(2) from exc
+    summaries = []
+    for number, settings in enumerate(runs, 1):
+        if len(runs) > 1:
+            console.rule(f"run {number}/{len(runs)}: {settings.env}")
+        summaries.append(_run_one(settings))
+    if len(runs) > 1:
+        for settings, summary in zip(runs, summaries, strict=True):
+            scored = f"{len(summary.scored)}/{len(summary.results)} scored"
+            console.print(f"{settings.env}: {scored}, results: {summary.results_path}", soft_wrap=True)
+    from taumesh.orchestrator.results import errors_path
+
+    for summary in summaries:
+        if summary.results and not summary.scored:
+            console.print(
+                f"[red]error:[/red] no episode was scored: all {len(summary.results)} ended in errors "
+                f"(see info.error in {errors_path(summary.results_path)}; --retry-errors reruns them)",
+                soft_wrap=True,
+            )
+    if any(summary.results and not summary.scored for summary in summaries):
+        raise typer.Exit(1)
+
+
+def _run_one(settings: RunSettings) -> RunSummary:
+    """Play one run of ``taumesh run`` and print its report; exit 2 on settings that cannot run."""
     from taumesh.orchestrator.runner import ConfigError, print_summary, run_benchmark
 
-    settings = load_from_command_line(ctx, RunSettings, config_file)
     config = settings.run_config()
     if settings.resume and settings.retry_errors:
         console.print("[red]error:[/red] --resume and --retry-errors are two ways to continue one file; pick one")
@@ -326,15 +370,7 @@ def run(
     finally:
         shutdown_telemetry()  # flush the last spans and metrics
     print_summary(summary, Console())
-    from taumesh.orchestrator.results import errors_path
-
-    if summary.results and not summary.scored:
-        console.print(
-            f"[red]error:[/red] no episode was scored: all {len(summary.results)} ended in errors "
-            f"(see info.error in {errors_path(summary.results_path)}; --retry-errors reruns them)",
-            soft_wrap=True,
-        )
-        raise typer.Exit(1)
+    return summary
 
 
 def _strategy_problem(config: RunConfig) -> str | None:

@@ -15,18 +15,18 @@ import os
 from collections.abc import Mapping
 from enum import StrEnum
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import Any, ClassVar, TypeVar, cast
 
-import yaml
 from pydantic import Field, SecretStr, ValidationError, model_validator
 from pydantic_core import ErrorDetails
 from pydantic_settings import (
     BaseSettings,
+    InitSettingsSource,
     PydanticBaseSettingsSource,
     SettingsConfigDict,
-    YamlConfigSettingsSource,
 )
 
+from taumesh.config_files import RunFileError, read_run_file, read_settings_file
 from taumesh.models import AgentSettings, ModelSettings, UserSettings
 from taumesh.orchestrator.config import CACHE_DATA_DIR, MAX_NUM_STEPS, OutputFormat, RunConfig, ServiceAddresses
 from taumesh.rpc.security import SecurityError, ServerSecurity, read_token
@@ -40,7 +40,10 @@ class SettingsError(ValueError):
 
 
 class TaumeshSettings(BaseSettings):
-    """Flags (init kwargs) > ``TAUMESH_*`` environment > YAML file (``model_config["yaml_file"]``) > defaults."""
+    """Flags (init kwargs) > ``TAUMESH_*`` environment > the ``--config`` file's values > defaults."""
+
+    file_values: ClassVar[dict[str, Any]] = {}
+    """The ``--config`` file's settings (:func:`load_settings` sets them on a subclass per load)."""
 
     # "__" reaches into a nested setting (TAUMESH_A__B); today's settings are flat, like τ-bench's flags
     model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, env_nested_delimiter="__", extra="forbid")
@@ -54,7 +57,8 @@ class TaumeshSettings(BaseSettings):
         dotenv_settings: PydanticBaseSettingsSource,
         file_secret_settings: PydanticBaseSettingsSource,
     ) -> tuple[PydanticBaseSettingsSource, ...]:
-        return init_settings, env_settings, YamlConfigSettingsSource(settings_cls)
+        file_values = cast(type[TaumeshSettings], settings_cls).file_values
+        return init_settings, env_settings, InitSettingsSource(settings_cls, dict(file_values))
 
     @classmethod
     def env_name(cls, field: str) -> str:
@@ -130,6 +134,8 @@ class RunSettings(TaumeshSettings):
     num_tasks: int | None = Field(default=None, ge=1)
     """τ²'s ``--num-tasks``: only the first N tasks of the selection."""
     output_format: OutputFormat = "taubench"
+    dataset_name: str = Field(default="tau_bench", min_length=1)
+    """The MT layout's dataset: its folder is ``data/{dataset_name}_{env}_{timestamp}/``."""
     judge_model: str = ""
     """The model judging τ²'s NL assertions (litellm's ``provider/model``); empty: no judge."""
     judge_api_base: str = ""
@@ -209,6 +215,7 @@ class RunSettings(TaumeshSettings):
             max_errors=self.max_errors,
             tau2_trial_seeds=is_tau2(self.env),
             output_format=self.output_format,
+            dataset_name=self.dataset_name,
             judge=ModelSettings(model=self.judge_model, api_base=self.judge_api_base, temperature=0.0),
         )
 
@@ -267,27 +274,38 @@ class ServeSettings(TaumeshSettings):
 Settings = TypeVar("Settings", bound=TaumeshSettings)
 
 
-def load_settings(settings_cls: type[Settings], flags: Mapping[str, Any], config_file: Path | None) -> Settings:
+def load_settings(
+    settings_cls: type[Settings],
+    flags: Mapping[str, Any],
+    config_file: Path | None,
+    file_values: Mapping[str, Any] | None = None,
+) -> Settings:
     """``settings_cls`` from ``flags`` (only those given on the command line), the environment and ``config_file``.
 
+    ``file_values``: the file's settings already read (one run of an MT-form file); None reads ``config_file``.
     Raises :class:`SettingsError` naming each bad setting and where it came from (flag, variable or file).
     """
-    # The file is chosen at run time; a subclass is how pydantic-settings takes a per-call ``yaml_file``.
-    with_file = type(
-        settings_cls.__name__, (settings_cls,), {"model_config": SettingsConfigDict(yaml_file=config_file)}
-    )
+    if file_values is None:
+        try:
+            file_values = read_settings_file(config_file) if config_file is not None else {}
+        except RunFileError as exc:
+            raise SettingsError(str(exc)) from exc
+    # The file is chosen at run time: a subclass per call carries its values.
+    with_file = type(settings_cls.__name__, (settings_cls,), {"file_values": dict(file_values)})
     try:
         return cast(Settings, with_file(**flags))
-    except yaml.YAMLError as exc:
-        raise SettingsError(f"{config_file}: not valid YAML: {' '.join(str(exc).split())}") from exc
-    except (AttributeError, TypeError) as exc:
-        if config_file is None:
-            raise
-        # pydantic-settings reads the file's top level as a mapping and fails so on a list or a scalar
-        raise SettingsError(f"{config_file}: the file must be a mapping of setting names to values") from exc
     except ValidationError as exc:
         problems = [_describe(error, settings_cls, flags, config_file) for error in exc.errors()]
         raise SettingsError("\n".join(problems)) from exc
+
+
+def load_run_settings(flags: Mapping[str, Any], config_file: Path | None) -> list[RunSettings]:
+    """One :class:`RunSettings` per run: a ``--config`` file in the MT form names several subsets, one run each."""
+    try:
+        runs = read_run_file(config_file) if config_file is not None else [{}]
+    except RunFileError as exc:
+        raise SettingsError(str(exc)) from exc
+    return [load_settings(RunSettings, flags, config_file, values) for values in runs]
 
 
 def _describe(

@@ -11,6 +11,9 @@ from typing import Any
 
 import pytest
 
+from taumesh.api.routes.health import router as health_router
+from taumesh.api.settings import API_ENV_PREFIX, ApiSettings
+from taumesh.commands.api import GRACEFUL_SHUTDOWN_SECONDS
 from taumesh.commands.health import SERVICE_NAMES
 from taumesh.data import CACHE_DIR_ENV
 from taumesh.settings import ServeSettings
@@ -24,12 +27,18 @@ PORT = ServeSettings.model_fields["port"].default
 EXTRA_TAUMESH_ENV = {"TAUMESH_JAEGER_URL", CACHE_DIR_ENV}
 """TAUMESH_* variables read outside the settings models (telemetry links, the data cache)."""
 JSON_CONFIG = ("config", "--format", "json")
+API_ENV = {API_ENV_PREFIX + field.upper() for field in ApiSettings.model_fields}
+"""Every TAUMESH_API_* variable the REST API reads."""
+HEALTH_PATH = next(route.path for route in health_router.routes if getattr(route, "path", "") == "/health")
+VIEWER_PORT = 8765
 
 
-def render(compose: list[str], *files: Path, **env: str) -> dict[str, Any]:
+def render(compose: list[str], *files: Path, profiles: tuple[str, ...] = (), **env: str) -> dict[str, Any]:
     """``docker compose config`` of ``files`` as JSON, with ``env`` as the only settings (no .env, no shell)."""
     arguments = [arg for file in files for arg in ("-f", str(file))]
-    clean = {k: v for k, v in os.environ.items() if not k.startswith(("TAUMESH_", "OTEL_", "EXTERNAL_", "JAEGER_"))}
+    arguments += [arg for profile in profiles for arg in ("--profile", profile)]
+    prefixes = ("TAUMESH_", "OTEL_", "EXTERNAL_", "JAEGER_", "API_", "VIEWER_", "POSTGRES_")
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(prefixes)}
     done = subprocess.run(
         [*compose, "--project-directory", str(ROOT), "--env-file", os.devnull, *arguments, *JSON_CONFIG],
         capture_output=True,
@@ -74,7 +83,7 @@ def test_overlay_requires_the_external_image(compose: list[str]) -> None:
 
 def test_run_waits_for_healthy_services_and_fetched_data(compose: list[str]) -> None:
     services = render(compose, BASE)["services"]
-    assert set(services) == {"data", *SERVERS, "jaeger", "orchestrator"}
+    assert set(services) == {"data", *SERVERS, "jaeger", "orchestrator", "api"}  # postgres, viewer: profiles
     needs = services["orchestrator"]["depends_on"]
     assert {name: needs[name]["condition"] for name in SERVERS} == dict.fromkeys(SERVERS, "service_healthy")
     for name in ("env", "agent", "scorer"):
@@ -96,7 +105,8 @@ def test_services_are_configured_by_environment_as_the_code_reads_it(compose: li
         assert service["read_only"] is True and service["cap_drop"] == ["ALL"]
     for name, service in services.items():
         names = {key for key in service.get("environment", {}) if key.startswith("TAUMESH_")}
-        assert names <= RUN_AND_SERVE_ENV | EXTRA_TAUMESH_ENV, (name, names - RUN_AND_SERVE_ENV - EXTRA_TAUMESH_ENV)
+        known = RUN_AND_SERVE_ENV | EXTRA_TAUMESH_ENV | (API_ENV if name == "api" else set())
+        assert names <= known, (name, names - known)
     run_env = services["orchestrator"]["environment"]
     for setting, target in (("ENV", "env"), ("USER", "user-sim"), ("AGENT", "agent"), ("SCORER", "scorer")):
         match = re.fullmatch(r"dns:///([\w-]+):(\d+)", run_env[f"TAUMESH_{setting}_ADDR"])
@@ -142,3 +152,90 @@ def test_env_file_is_never_committed() -> None:
     if tracked.returncode != 0:
         pytest.skip("not a git checkout")
     assert tracked.stdout.strip() == ""
+
+
+def _api_settings(environment: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> ApiSettings:
+    """ApiSettings as the API container loads them from ``environment``."""
+    for name in [n for n in os.environ if n.startswith(API_ENV_PREFIX)]:
+        monkeypatch.delenv(name)
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
+    return ApiSettings()
+
+
+def _http_probe(service: dict[str, Any]) -> str:
+    """The URL a ``python -c urllib...`` health check opens."""
+    test = service["healthcheck"]["test"]
+    assert test[:3] == ["CMD", "python", "-c"], test
+    match = re.search(r"urlopen\('([^']+)'", test[3])
+    assert match, test
+    return match.group(1)
+
+
+def test_api_reaches_the_services_and_is_probed_on_health(compose: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    services = render(compose, BASE)["services"]
+    api = services["api"]
+    assert api["command"] == ["serve", "api"]
+    assert api["read_only"] is True and api["cap_drop"] == ["ALL"]
+    env = api["environment"]
+    for setting, target in (("ENV", "env"), ("USER", "user-sim"), ("AGENT", "agent"), ("SCORER", "scorer")):
+        match = re.fullmatch(r"dns:///([\w-]+):(\d+)", env[f"TAUMESH_API_{setting}_ADDR"])
+        assert match and match.groups() == (target, str(PORT)), env[f"TAUMESH_API_{setting}_ADDR"]
+        assert api["depends_on"][target]["condition"] == "service_healthy"
+    assert api["depends_on"]["postgres"]["required"] is False
+    settings = _api_settings(env, monkeypatch)  # the defaults load (empty database URL: SQLite)
+    assert settings.host == "0.0.0.0"
+    assert _http_probe(api) == f"http://127.0.0.1:{settings.port}{HEALTH_PATH}"
+    assert [(p["target"], p["published"]) for p in api["ports"]] == [(settings.port, "8000")]
+    assert settings.database_url == "" and settings.resolved_database_url.startswith("sqlite:///")
+    assert settings.viewer_url == "" and settings.allowed_agent_addresses == []
+    mounts = {Path(v["target"]): v["source"] for v in api["volumes"]}
+    for written in (settings.data_root, settings.audit_path, settings.results_dir):
+        assert written is not None and any(written.is_relative_to(target) for target in mounts), written
+    assert settings.results_dir is not None and settings.results_dir.is_relative_to(Path("/results"))
+    assert mounts[Path("/results")] == "results"
+    assert int(api["stop_grace_period"].removesuffix("s")) > GRACEFUL_SHUTDOWN_SECONDS
+
+
+def test_api_options_come_from_the_environment(compose: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    url = "postgresql+psycopg://taumesh:secret@postgres:5432/taumesh_api"
+    rendered = render(
+        compose,
+        BASE,
+        TAUMESH_API_DATABASE_URL=url,
+        TAUMESH_API_VIEWER_URL="http://localhost:8765",
+        TAUMESH_API_ALLOWED_AGENT_ADDRESSES="agent.example:50051,other:1",
+        API_PORT="9000",
+    )
+    api = rendered["services"]["api"]
+    settings = _api_settings(api["environment"], monkeypatch)
+    assert settings.resolved_database_url == url
+    assert settings.viewer_url == "http://localhost:8765"
+    assert settings.allowed_agent_addresses == ["agent.example:50051", "other:1"]
+    assert api["ports"][0]["published"] == "9000"
+
+
+def test_postgres_and_viewer_are_behind_profiles(compose: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    services = render(compose, BASE, profiles=("postgres", "viewer"))["services"]
+    postgres = services["postgres"]
+    assert postgres["healthcheck"]["test"][:2] == ["CMD", "pg_isready"]
+    assert postgres["environment"]["POSTGRES_DB"] == "taumesh_api"
+    viewer = services["viewer"]
+    command = " ".join([*viewer["entrypoint"], *viewer["command"]])
+    assert f"exec taumesh view /results --host 0.0.0.0 --port {VIEWER_PORT}" in command
+    assert _http_probe(viewer) == f"http://127.0.0.1:{VIEWER_PORT}/api/runs"
+    assert [(p["target"], p["published"]) for p in viewer["ports"]] == [(VIEWER_PORT, "8765")]
+    # the viewer sees the API's results files at the path the API wrote them (a run's page id hashes that path)
+    viewer_mounts = {v["target"]: v["source"] for v in viewer["volumes"]}
+    api_mounts = {v["target"]: v["source"] for v in services["api"]["volumes"]}
+    assert viewer_mounts["/results"] == api_mounts["/results"] == "results"
+    settings = _api_settings(services["api"]["environment"], monkeypatch)
+    assert settings.results_dir is not None and settings.results_dir.is_relative_to(Path("/results"))
+
+
+def test_overlay_points_the_api_at_the_external_agent(compose: list[str]) -> None:
+    rendered = render(compose, BASE, OVERLAY, EXTERNAL_AGENT_IMAGE="example/agent:1", EXTERNAL_AGENT_PORT="50060")
+    api = rendered["services"]["api"]
+    assert api["environment"]["TAUMESH_API_AGENT_ADDR"] == "dns:///external-agent:50060"
+    assert "agent" not in api["depends_on"]
+    assert api["depends_on"]["external-agent"]["condition"] == "service_started"

@@ -177,7 +177,7 @@ def validate_with_comparison(
                 run_id = api.runs.create(**fields, env=env, num_trials=num_trials, **options).run_id
                 queued.append((spec, run_id, None))
             except InvalidRequestError as exc:
-                queued.append((spec, None, exc.message))
+                queued.append((spec, None, exc.explain()))
         rows = [
             ComparisonRow.of_run(spec.label, api.wait_for_run(run_id))
             if run_id

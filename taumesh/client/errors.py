@@ -36,6 +36,15 @@ class ApiError(TaumeshError):
         self.retry_after = retry_after
         self.request_id = request_id
 
+    def explain(self) -> str:
+        """The message, followed by each invalid field and why (``details.errors``)."""
+        problems = [
+            f"{'.'.join(str(part) for part in error.get('loc', []))}: {error.get('msg', '')}"
+            for error in self.details.get("errors", [])
+            if isinstance(error, dict)
+        ]
+        return "; ".join([self.message, *problems])
+
 
 class AuthenticationError(ApiError):
     """401 ``authentication_error``: no key, an unknown key or a revoked key."""

@@ -102,6 +102,7 @@ class ValidateTasksResponse(BaseModel):
     timestamp: datetime
     config_used: dict[str, Any]
     error: str | None = None
+    viewer_url: str | None = Field(default=None, description="The run's page in ``taumesh view``, when configured.")
 
 
 class RunAccepted(BaseModel):
@@ -128,6 +129,7 @@ class Run(BaseModel):
     started_at: datetime | None
     finished_at: datetime | None
     config_used: dict[str, Any]
+    viewer_url: str | None = Field(default=None, description="The run's page in ``taumesh view``, when configured.")
 
     @property
     def finished(self) -> bool:

@@ -29,7 +29,7 @@ EXTRA_TAUMESH_ENV = {"TAUMESH_JAEGER_URL", CACHE_DIR_ENV}
 JSON_CONFIG = ("config", "--format", "json")
 API_ENV = {API_ENV_PREFIX + field.upper() for field in ApiSettings.model_fields}
 """Every TAUMESH_API_* variable the REST API reads."""
-HEALTH_PATH = next(route.path for route in health_router.routes if getattr(route, "path", "") == "/health")
+HEALTH_PATH: str = next(path for route in health_router.routes if (path := getattr(route, "path", "")) == "/health")
 VIEWER_PORT = 8765
 
 

@@ -33,7 +33,7 @@ PRE_STOP_SLEEP = 5
 API_PORT = ApiSettings.model_fields["port"].default
 API_ENV = {API_ENV_PREFIX + field.upper() for field in ApiSettings.model_fields}
 """Every TAUMESH_API_* variable the REST API reads."""
-HEALTH_PATH = next(route.path for route in health_router.routes if getattr(route, "path", "") == "/health")
+HEALTH_PATH: str = next(path for route in health_router.routes if (path := getattr(route, "path", "")) == "/health")
 
 
 def kustomize(kubectl: str, directory: Path) -> list[dict[str, Any]]:

@@ -1,0 +1,84 @@
+"""Every script of examples/ runs against a real uvicorn, configured only by TAUMESH_API_URL and TAUMESH_API_KEY.
+
+The tool-calling agent of compare_models.py talks to the scripted OpenAI-compatible server (tests/llm).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from taumesh.domains import Catalog
+from tests.api.conftest import ApiServer
+from tests.client.conftest import sqlite_server
+from tests.conftest import PROJECT_ROOT
+from tests.llm.conftest import FAKE_KEY
+from tests.llm.fake_openai import FakeOpenAI
+from tests.llm.scripts import AGENT_MODEL, GoldAgent, Router, ScriptedLlmUser, TaskIndex
+
+EXAMPLES = PROJECT_ROOT / "examples"
+EXPECTED = {
+    "health_check.py": ["healthy, taumesh", "openai: configured"],
+    "quick_validate.py": ["completed", "task 2 trial 1: reward 1.0", "pass^k {'1': 1.0, '2': 1.0}"],
+    "compare_models.py": [
+        "openai/oracle (oracle)",
+        f"openai/{AGENT_MODEL} (tool-calling)",
+        '"pass^2": [\n  1.0,\n  1.0',
+    ],
+    "async_run_with_events.py": ["6/6: task", "run_completed", "6 results, 6 successful", "the first from system"],
+    "list_tasks.py": [
+        "retail/test: 115 tasks; page 1, next 2",
+        "yusuf_rossi_9620",
+        "gold actions over the whole split",
+    ],
+    "manage_runs.py": ["cancelled after", "runs on the server, the latest:"],
+    "handle_errors.py": ["401 authentication_error", "404 not_found", "422 validation_error", "body.num_trials"],
+}
+
+
+@pytest.fixture(scope="module")
+def fake_models(v1_data_dir: Path) -> Iterator[FakeOpenAI]:
+    index = TaskIndex(Catalog(v1_data_dir).get("retail").tasks("test"))
+    with FakeOpenAI(Router(GoldAgent(index), ScriptedLlmUser(index))) as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def examples_api(
+    fake_models: FakeOpenAI, v1_data_dir: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[ApiServer]:
+    server = sqlite_server(
+        tmp_path_factory.mktemp("examples-api"),
+        v1_data_dir,
+        OPENAI_API_KEY=FAKE_KEY,
+        TAUMESH_API_ALLOWED_API_BASES=fake_models.url,
+    )
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def test_every_example_is_tested() -> None:
+    assert sorted(path.name for path in EXAMPLES.glob("*.py")) == sorted(EXPECTED)
+
+
+@pytest.mark.parametrize("script", sorted(EXPECTED))
+def test_example_runs(script: str, examples_api: ApiServer, fake_models: FakeOpenAI) -> None:
+    env = {
+        **os.environ,
+        "TAUMESH_API_URL": examples_api.base_url,
+        "TAUMESH_API_KEY": examples_api.token,
+        "TAUMESH_EXAMPLE_API_BASE": fake_models.url,
+    }
+    done = subprocess.run(
+        [sys.executable, str(EXAMPLES / script)], env=env, capture_output=True, text=True, timeout=240, check=False
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    for expected in EXPECTED[script]:
+        assert expected in done.stdout, done.stdout

@@ -20,12 +20,11 @@ from taumesh.domains.tau2 import DatasetMissing, Tau2Task, require
 from taumesh.orchestrator.config import RunConfig
 from taumesh.orchestrator.results import errors_path, results_task_id
 from taumesh.rpc.server import CHANNEL_OPTIONS
-from tests.conftest import V1_DATA
+from tests.conftest import PROJECT_ROOT, V1_DATA
 from tests.domains.tau2.conftest import tau2_domain
 from tests.orchestrator.conftest import (
     EXTERNAL_AGENT,
     ORACLE,
-    PROJECT_ROOT,
     Server,
     assert_ok,
     check_oracle_results,

@@ -91,7 +91,7 @@ def _reward_problems(score: Score, reference: dict[str, Any]) -> list[str]:
 class Replay:
     """Plays vectors' gold actions in env sessions and scores them, over one channel per service."""
 
-    def __init__(self, env: env_pb2_grpc.EnvServiceStub, scorer: scorer_pb2_grpc.ScorerServiceStub) -> None:
+    def __init__(self, env: env_pb2_grpc.EnvServiceAsyncStub, scorer: scorer_pb2_grpc.ScorerServiceAsyncStub) -> None:
         self.env = env
         self.scorer = scorer
 
@@ -110,8 +110,8 @@ class Replay:
                 arguments_json=arguments,
                 requestor=_requestor(action["requestor"]),
             )
-            request = env_pb2.CallToolRequest(session_id=opened.session_id, tool_call=call, request_id=f"r{index}")
-            result = await self.env.CallTool(request, timeout=RPC_TIMEOUT)
+            run = env_pb2.CallToolRequest(session_id=opened.session_id, tool_call=call, request_id=f"r{index}")
+            result = await self.env.CallTool(run, timeout=RPC_TIMEOUT)
             error = result.status == env_pb2.TOOL_CALL_STATUS_ERROR
             if (result.observation, error) != (action["content"], action["error"]):
                 problems.append(f"action {index}: {result.observation!r} status={result.status}")
@@ -141,6 +141,7 @@ async def _replay_all(addresses: Addresses, vectors: list[dict[str, Any]]) -> di
         grpc.aio.insecure_channel(addresses.env, options=CHANNEL_OPTIONS) as env_channel,
         grpc.aio.insecure_channel(addresses.scorer, options=CHANNEL_OPTIONS) as scorer_channel,
     ):
+        # the stubs' types say: given an aio channel, they are the async stubs
         replay = Replay(env_pb2_grpc.EnvServiceStub(env_channel), scorer_pb2_grpc.ScorerServiceStub(scorer_channel))
         slots = asyncio.Semaphore(EPISODES_IN_FLIGHT)
 

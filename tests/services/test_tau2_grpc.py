@@ -3,6 +3,7 @@
 Per task: the initial hash of the opened session, each gold action's observation and status, the final
 hash (``GetFinalState``), and the scorer's reward with its checks, for the gold actions alone and with
 the communicate message. The scorer gets only the conversation and the env's final hash, as in a run.
+Telecom's 2,285 vectors, with the user's own tool calls, are in ``test_tau2_telecom_grpc.py``.
 """
 
 from __future__ import annotations

@@ -1,0 +1,45 @@
+"""A broken event stream resumes with Last-Event-ID: the server is killed mid-run and restarted."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from taumesh.client import EpisodeDone, RunEnded, TaumeshClient
+from tests.api.conftest import ApiServer
+from tests.client.conftest import sqlite_server
+
+
+@pytest.fixture
+def restartable(v1_data_dir: Path, tmp_path: Path) -> Iterator[ApiServer]:
+    server = sqlite_server(tmp_path, v1_data_dir)
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def test_stream_survives_a_server_crash(restartable: ApiServer) -> None:
+    with TaumeshClient(restartable.base_url, restartable.token, max_retries=5) as client:
+        run_id = client.runs.create(
+            env="retail", agent_strategy="oracle", user_strategy="scripted", start_index=40, end_index=80
+        ).run_id
+        events = []
+        for event in client.stream_events(run_id):
+            events.append(event)
+            if len(events) == 3:
+                restartable.stop(kill=True)  # a crash: the connection drops, the run's lease stays until it expires
+                restartable.start()
+        run = client.runs.get(run_id)
+
+    ids = [e.id for e in events]
+    assert ids == sorted(set(ids)), "an event was repeated or came out of order"
+    episodes = [(e.task_id, e.trial) for e in events if isinstance(e, EpisodeDone)]
+    assert len(episodes) == len(set(episodes)) == 40
+    assert isinstance(events[-1], RunEnded) and events[-1].event == "run_completed"
+    assert run.status == "completed" and run.done_episodes == 40
+    # the first stream died with the server before its audit line; the one written is the reconnection's
+    streams = [line for line in restartable.audit_path.read_text().splitlines() if "/events" in line]
+    assert len(streams) == 1 and '"status":200' in streams[0].replace(" ", "")

@@ -48,7 +48,7 @@ LABEL org.opencontainers.image.title="taumesh" \
 # A fixed numeric uid/gid, so Kubernetes' runAsNonRoot can verify it and volumes can be prepared for it.
 RUN groupadd --system --gid 10001 taumesh \
     && useradd --system --uid 10001 --gid taumesh --home-dir /home/taumesh --create-home --shell /usr/sbin/nologin taumesh \
-    && install -d -o taumesh -g taumesh -m 0750 /data /results
+    && install -d -o taumesh -g taumesh -m 0750 /data /results /var/lib/taumesh-api
 COPY --from=build /opt/venv /opt/venv
 
 # Every setting below can be overridden per container; a service needs only TAUMESH_SERVICE (or `serve NAME`).
@@ -64,13 +64,14 @@ ENV PATH=/opt/venv/bin:$PATH \
     TAUMESH_CACHE_DIR=/data \
     TAUMESH_DATA_DIR=/data/taubench_v1 \
     TAUMESH_LOG_DIR=/results \
+    TAUMESH_API_DATA_ROOT=/var/lib/taumesh-api \
     TAUMESH_HOST=0.0.0.0 \
     TAUMESH_PORT=50051
 
 USER 10001:10001
 WORKDIR /home/taumesh
 # Named volumes start with these folders' owner (taumesh), so a read-only root still has somewhere to write.
-VOLUME ["/data", "/results", "/tmp"]
+VOLUME ["/data", "/results", "/tmp", "/var/lib/taumesh-api"]
 EXPOSE 50051
 
 # The server's own gRPC health service (SERVING until a graceful shutdown starts); only `serve` containers answer.

@@ -11,8 +11,9 @@ does the work:
   or drains, the ring moves the episode to another one, which answers NOT_FOUND (``SESSION_NOT_FOUND``): the
   orchestrator then rebuilds the session there by replaying its tool calls.
 * Client-side health checking takes a replica whose health says NOT_SERVING (draining) out of the rotation.
-* Calls that fail UNAVAILABLE are retried by gRPC's own retry policy, with throttling; ``waitForReady`` makes a
-  call wait out a short outage of every replica instead of failing at once.
+* Calls that fail UNAVAILABLE are retried by gRPC's own retry policy, with backoff and throttling. Calls do not
+  wait for a replica to become ready: with none reachable they fail at once (an unreachable agent is an
+  infrastructure error the run reports, not a wait until the deadline), and the runner replays the episode later.
 """
 
 from __future__ import annotations
@@ -71,7 +72,7 @@ def service_config(service: str | None, *, sticky: bool = False, attempts: int =
     config: dict[str, Any] = {
         "loadBalancingConfig": [policy],
         "retryThrottling": _RETRY_THROTTLING,
-        "methodConfig": [{"name": [{}], "waitForReady": True, "retryPolicy": _retry_policy(attempts)}],
+        "methodConfig": [{"name": [{}], "retryPolicy": _retry_policy(attempts)}],
     }
     if service is not None:
         config["healthCheckConfig"] = {"serviceName": service}

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from dockerfile_parse import DockerfileParser  # type: ignore[import-untyped]
 
+from taumesh.api.settings import ApiSettings
 from taumesh.data import CACHE_DIR_ENV
 from taumesh.settings import ServeSettings
 
@@ -79,13 +80,17 @@ def test_entrypoint_is_taumesh_and_the_healthcheck_probes_grpc_health(dockerfile
 def test_writable_places_are_volumes_and_settings_are_real(dockerfile: DockerfileParser) -> None:
     volumes = exec_form(instructions(dockerfile, "VOLUME", stage=1)[-1]["value"])
     env = dockerfile.envs
-    assert set(volumes) == {"/data", "/results", "/tmp"}
+    assert set(volumes) == {"/data", "/results", "/tmp", "/var/lib/taumesh-api"}
     assert env[CACHE_DIR_ENV] == "/data"
+    assert env["TAUMESH_API_DATA_ROOT"] == "/var/lib/taumesh-api"
+    assert "data_root" in ApiSettings.model_fields
     assert env["TAUMESH_LOG_DIR"] == "/results"
     assert env["TAUMESH_DATA_DIR"].startswith("/data/")
     assert env["TAUMESH_HOST"] == "0.0.0.0"
     taumesh_vars = {name for name in env if name.startswith("TAUMESH_")}
-    assert taumesh_vars <= RUN_AND_SERVE_ENV | {CACHE_DIR_ENV}, taumesh_vars - RUN_AND_SERVE_ENV
+    assert taumesh_vars <= RUN_AND_SERVE_ENV | {CACHE_DIR_ENV, "TAUMESH_API_DATA_ROOT"}, (
+        taumesh_vars - RUN_AND_SERVE_ENV
+    )
     port = ServeSettings.model_fields["port"].default
     assert env["TAUMESH_PORT"] == str(port)
     assert [item["value"] for item in instructions(dockerfile, "EXPOSE", stage=1)] == [str(port)]

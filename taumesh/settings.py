@@ -83,6 +83,10 @@ def is_tau2(env: str) -> bool:
     return env.startswith(TAU2_PREFIX)
 
 
+TAU2_ONLY_DOMAINS = frozenset({"telecom", "telecom-workflow", "mock"})
+"""τ² domains with no τ-bench v1 namesake: ``--env telecom`` means ``tau2-telecom`` (airline and retail stay v1's)."""
+
+
 def tau2_env(domain: str) -> str:
     """The env name of τ²'s ``--domain`` (``airline`` → ``tau2-airline``; a ``tau2-`` name stays as it is)."""
     return domain if is_tau2(domain) else f"{TAU2_PREFIX}{domain}"
@@ -152,6 +156,8 @@ class RunSettings(TaumeshSettings):
             if "env" in self.model_fields_set and self.env != wanted:
                 raise ValueError(f"--domain {self.domain} and --env {self.env} name different domains")
             self.env = wanted
+        elif self.env in TAU2_ONLY_DOMAINS:
+            self.env = tau2_env(self.env)
         tau2 = is_tau2(self.env)
         if self.max_steps is None:
             self.max_steps = TAU2_MAX_STEPS if tau2 else MAX_NUM_STEPS

@@ -178,6 +178,18 @@ class _Episode:
         """Every tool call the session ran, with its answer: what a rebuilt session replays and must match."""
         self.rebuilds = 0
         self.judge_usage = Usage()  # what the scorer's judge model spent on this episode
+        self._wire: dict[int, tuple[ChatMessage, common_pb2.Message]] = {}
+        self._agent_base = (self.session, agent_pb2.NextMessageRequest())  # rebuilt for each new session
+
+    def wire(self, messages: list[ChatMessage]) -> list[common_pb2.Message]:
+        """``messages`` as protobuf, each converted once per episode: every call resends the whole conversation."""
+        converted = []
+        for message in messages:
+            known = self._wire.get(id(message))
+            if known is None or known[0] is not message:  # an id is reused only once its message is gone
+                known = self._wire[id(message)] = (message, message_to_proto(message))
+            converted.append(known[1])
+        return converted
 
     @property
     def name(self) -> str:
@@ -286,7 +298,7 @@ class _Episode:
         request = user_sim_pb2.ReplyRequest(
             config=self.user_config,
             instruction=self.session.user_instruction,
-            conversation=[message_to_proto(m) for m in self.transcript.user],
+            conversation=self.wire(self.transcript.user),
             episode=self.context_pb,
             tools=self.session.user_tools,
         )
@@ -302,13 +314,14 @@ class _Episode:
 
     async def agent_answers(self) -> ChatMessage:
         """The agent's next message, given the whole conversation so far."""
-        request = agent_pb2.NextMessageRequest(
-            episode=self.context_pb,
-            policy=self.session.policy,
-            tools=self.session.tools,
-            conversation=[message_to_proto(m) for m in self.transcript.agent],
-            config=self.agent_config,
-        )
+        if self._agent_base[0] is not self.session:  # policy and tools: copied in C, not rebuilt, on each call
+            base = agent_pb2.NextMessageRequest(
+                episode=self.context_pb, policy=self.session.policy, tools=self.session.tools, config=self.agent_config
+            )
+            self._agent_base = (self.session, base)
+        request = agent_pb2.NextMessageRequest()
+        request.CopyFrom(self._agent_base[1])
+        request.conversation.extend(self.wire(self.transcript.agent))
         self.agent_steps += 1
         with tracing.agent_step(self.config.agent, self.context, self.agent_steps) as span:
             answer: agent_pb2.NextMessageResponse = await with_retries(
@@ -433,7 +446,7 @@ class _Episode:
                 task=task_ref_to_proto(self.task),
                 termination=termination_to_proto(self.termination or "max_steps"),
                 final_data_hash=final.data_hash,
-                conversation=[message_to_proto(m) for m in self.transcript.scored],
+                conversation=self.wire(self.transcript.scored),
             )
             judged = bool(self.config.judge.model)
             if judged:  # τ²'s NL assertions: the scorer asks this model, and may retry it

@@ -21,9 +21,23 @@ from opentelemetry.util.types import AttributeValue
 
 from taumesh.models import AgentSettings, ChatMessage, EpisodeContext, TaskRef, ToolCall, Usage, UserSettings
 from taumesh.orchestrator.config import RunConfig
-from taumesh.telemetry import ToolSpan, capture_content, instruments, scrub, tool_span, trace_id_of, tracer
+from taumesh.telemetry import (
+    ToolSpan,
+    active_service,
+    capture_content,
+    instruments,
+    scrub,
+    tool_span,
+    trace_id_of,
+    tracer,
+)
 from taumesh.telemetry import attributes as A
 from taumesh.telemetry.genai import messages_json, model_attributes
+
+
+def _tracing() -> bool:
+    """Whether spans are recorded: when not, the span helpers below skip building names and attributes."""
+    return active_service().tracing
 
 
 def run_attributes(config: RunConfig) -> dict[str, AttributeValue]:
@@ -169,27 +183,35 @@ class Turns:
 
     def __init__(self, config: RunConfig) -> None:
         self.index = 0
+        self._open = False
         self._span: Span | None = None
         self._started = 0.0
         self._attributes = metric_attributes(config)
 
     @contextmanager
     def step(self) -> Iterator[None]:
-        if self._span is None:
+        if not self._open:
             self.index += 1
-            self._span = tracer().start_span(
-                f"{A.SPAN_TURN} {self.index}", attributes={A.TAUMESH_TURN_INDEX: self.index}
-            )
+            self._open = True
             self._started = time.perf_counter()
+            if _tracing():
+                self._span = tracer().start_span(
+                    f"{A.SPAN_TURN} {self.index}", attributes={A.TAUMESH_TURN_INDEX: self.index}
+                )
+        if self._span is None:
+            yield
+            return
         with trace.use_span(self._span, end_on_exit=False):
             yield
 
     def end(self) -> None:
         """Close the open turn, if any (the user answered, or the episode ended)."""
-        if self._span is None:
+        if not self._open:
             return
-        self._span.end()
-        self._span = None
+        self._open = False
+        if self._span is not None:
+            self._span.end()
+            self._span = None
         instruments().turn_duration.record(time.perf_counter() - self._started, self._attributes)
 
 
@@ -211,6 +233,9 @@ class AgentStep:
 @contextmanager
 def agent_step(settings: AgentSettings, episode: EpisodeContext, step: int) -> Iterator[AgentStep]:
     """``invoke_agent <strategy>``: one call of the agent under test (GenAI ``invoke_agent``)."""
+    if not _tracing():
+        yield AgentStep(trace.INVALID_SPAN)
+        return
     attributes: dict[str, AttributeValue] = {
         A.GEN_AI_OPERATION_NAME: A.OP_INVOKE_AGENT,
         A.GEN_AI_AGENT_NAME: settings.strategy,
@@ -242,6 +267,9 @@ class UserTurn:
 @contextmanager
 def user_turn(settings: UserSettings, phase: str) -> Iterator[UserTurn]:
     """``simulate_user``: the simulated user's opening message (``start``) or a reply (``reply``)."""
+    if not _tracing():
+        yield UserTurn(trace.INVALID_SPAN)
+        return
     attributes: dict[str, AttributeValue] = {A.TAUMESH_USER_STRATEGY: settings.strategy, A.TAUMESH_USER_PHASE: phase}
     if settings.model.model:
         attributes.update(model_attributes(settings.model))
@@ -277,5 +305,8 @@ class Scoring:
 @contextmanager
 def scoring() -> Iterator[Scoring]:
     """``score_episode``: reading the final state and scoring it."""
+    if not _tracing():
+        yield Scoring(trace.INVALID_SPAN)
+        return
     with tracer().start_as_current_span(A.SPAN_SCORE) as span:
         yield Scoring(span)

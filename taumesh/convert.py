@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 
 from taumesh.agent.v1 import agent_pb2
 from taumesh.common.v1 import common_pb2
@@ -124,19 +125,28 @@ def tool_schema_to_proto(schema: ToolSchema) -> common_pb2.ToolSchema:
 
 
 def tool_schema_from_proto(schema: common_pb2.ToolSchema) -> ToolSchema:
+    """The schema as a model, shared: callers must not mutate it (``parameters`` included).
+
+    Every agent and user call carries the same few schemas, so each distinct one is parsed once per process.
+    """
+    return _tool_schema(schema.name, schema.description, schema.parameters_json)
+
+
+@lru_cache(maxsize=4096)
+def _tool_schema(name: str, description: str, parameters_json: str) -> ToolSchema:
     try:
-        parameters = json.loads(schema.parameters_json) if schema.parameters_json else {}
+        parameters = json.loads(parameters_json) if parameters_json else {}
     except (ValueError, RecursionError) as exc:  # JSONDecodeError, huge numbers, deep nesting
         raise ConversionError(
-            f"tool {schema.name!r}: parameters_json is not JSON: {str(exc)[:200]}",
+            f"tool {name!r}: parameters_json is not JSON: {str(exc)[:200]}",
             fields=[("tools.parameters_json", "must be a JSON object")],
         ) from exc
     if not isinstance(parameters, dict):
         raise ConversionError(
-            f"tool {schema.name!r}: parameters_json must be a JSON object",
+            f"tool {name!r}: parameters_json must be a JSON object",
             fields=[("tools.parameters_json", "must be a JSON object")],
         )
-    return ToolSchema(name=schema.name, description=schema.description, parameters=parameters)
+    return ToolSchema(name=name, description=description, parameters=parameters)
 
 
 def task_ref_to_proto(task: TaskRef) -> common_pb2.TaskRef:

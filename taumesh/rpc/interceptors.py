@@ -79,12 +79,25 @@ class DecodeRequests(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]  # g
     INVALID_ARGUMENT, reason ``UNDECODABLE_REQUEST`` and a BadRequest naming the request.
     """
 
+    def __init__(self) -> None:
+        self._wrapped: dict[str, tuple[Handler, Handler]] = {}
+        """Method → (the handler it had, its decoding wrapper): built once per method, not once per call."""
+
     async def intercept_service(
         self, continuation: Continuation, handler_call_details: grpc.HandlerCallDetails
     ) -> Handler:  # grpc-stubs type it without None; gRPC takes None as "no such method"
         handler = await continuation(handler_call_details)
         if handler is None or handler.request_streaming or handler.response_streaming:
             return handler  # type: ignore[return-value]
+        known = self._wrapped.get(handler_call_details.method)
+        if known is not None and known[0] is handler:
+            return known[1]
+        wrapped = self._wrap(handler, handler_call_details.method)
+        self._wrapped[handler_call_details.method] = (handler, wrapped)
+        return wrapped
+
+    @staticmethod
+    def _wrap(handler: Handler, method: str) -> Handler:
         decode, inner = handler.request_deserializer, handler.unary_unary
         if decode is None or inner is None:
             return handler
@@ -96,7 +109,7 @@ class DecodeRequests(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]  # g
                 await _abort(
                     context,
                     grpc.StatusCode.INVALID_ARGUMENT,
-                    f"the request is not a valid {handler_call_details.method} message: {type(exc).__name__}",
+                    f"the request is not a valid {method} message: {type(exc).__name__}",
                     "UNDECODABLE_REQUEST",
                     [("request", "not a decodable protobuf message of the method's request type")],
                 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 RunStatus = Literal["queued", "running", "completed", "failed", "cancelled"]
 ErrorType = Literal["authentication_error", "validation_error", "not_found", "rate_limit_error", "internal_error"]
@@ -65,6 +65,19 @@ class ValidateTasksRequest(BaseModel):
         default=None, max_length=300, description="host:port of an external AgentService; must be operator-allowed."
     )
     wait: bool = Field(default=True, description="true: answer when the run ends; false: 202 with the run id.")
+
+    @model_validator(mode="after")
+    def _known_strategies(self) -> ValidateTasksRequest:
+        """Built-in strategies must exist (an external agent's ``agent_strategy`` is its own business)."""
+        from taumesh.services.agent.strategies import STRATEGIES as AGENT_STRATEGIES
+        from taumesh.services.user_sim.strategies import STRATEGIES as USER_STRATEGIES
+
+        if self.agent_address is None and self.agent_strategy not in AGENT_STRATEGIES:
+            raise ValueError(f"agent_strategy {self.agent_strategy!r} is unknown; known: {sorted(AGENT_STRATEGIES)}")
+        users = sorted(set(USER_STRATEGIES) - {"human"})  # a person at a terminal cannot play over HTTP
+        if self.user_strategy not in users:
+            raise ValueError(f"user_strategy {self.user_strategy!r} is not available here; known: {users}")
+        return self
 
 
 class TaskResult(BaseModel):

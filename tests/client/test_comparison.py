@@ -48,9 +48,8 @@ def test_comparison_table_side_by_side(api: ApiServer) -> None:
     assert table["model"] == ["openai/oracle (oracle)", "openai/gpt-4o (no-such-strategy)", f"openai/{too_long}"]
     assert table["status"][0] == "completed" and table["success_rate"][0] == 1.0 and table["tasks"][0] == 6
     assert table["pass^1"][0] == table["pass^2"][0] == 1.0
-    # the server plays an unknown strategy's episodes as errors: nothing scored
-    assert table["status"][1] == "completed" and table["success_rate"][1] == 0.0 and table["tasks"][1] == 6
-    assert table["average_reward"][1] is None and table["pass^2"][1] is None
+    # the server refuses an unknown strategy up front (422), naming it
+    assert table["status"][1] == "rejected" and table["run_id"][1] is None and "no-such-strategy" in table["error"][1]
     assert table["status"][2] == "rejected" and table["run_id"][2] is None and "body.model: " in table["error"][2]
     assert all(len(column) == 3 for column in table.values())
 

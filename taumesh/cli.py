@@ -1,758 +1,120 @@
-"""The ``taumesh`` command: run a benchmark, serve one service, rescore a results file."""
+"""The ``taumesh`` command. Each sub-command lives in a module of ``taumesh.commands``, imported only when it runs.
+
+``taumesh --help`` lists the sub-commands from :data:`COMMANDS` alone, so it answers without loading gRPC,
+pydantic models or any domain (tests check both that and that every entry loads).
+"""
 
 from __future__ import annotations
 
-import asyncio
-import json
-import logging
+import importlib
 import os
 import sys
-from collections.abc import Callable
-from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Any, NamedTuple
 
 import typer
-from rich.console import Console
-from rich.markup import escape
-from typer._click.core import Context, ParameterSource  # typer vendors click: its contexts report this enum
-from typer._click.exceptions import UsageError
-from typer.core import TyperArgument, TyperCommand, TyperOption
+from typer._click.core import Command, Context
+from typer.core import TyperCommand, TyperGroup
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
-from taumesh.commands.api import api_keys_app, serve_api
-from taumesh.commands.data import data_app
-from taumesh.commands.domain import domain_app
-from taumesh.commands.health import health
-from taumesh.commands.view import report, view
-from taumesh.domains import DataError
-from taumesh.models import ModelSettings
-from taumesh.orchestrator.config import DEFAULT_DATA_DIR, OutputFormat, RunConfig, ServiceAddresses
-from taumesh.settings import (
-    RunSettings,
-    ServeSettings,
-    ServiceName,
-    Settings,
-    SettingsError,
-    TaumeshSettings,
-    is_tau2,
-    load_run_settings,
-    load_settings,
-)
+from taumesh.commands._argv import expand_abbreviations, expand_list_flags
 
-if TYPE_CHECKING:
-    from taumesh.llm.access import OperatorGrants
-    from taumesh.orchestrator.runner import RunSummary
+__all__ = ["COMMANDS", "app", "expand_abbreviations", "expand_list_flags", "main"]
 
 HELP_OPTIONS = {"help_option_names": ["-h", "--help"]}
 """``-h`` as well as ``--help``, as τ-bench's argparse accepts."""
 
+
+class Entry(NamedTuple):
+    """Where a sub-command is defined, and the one line ``taumesh --help`` shows for it."""
+
+    module: str
+    attribute: str
+    summary: str
+
+
+COMMANDS: dict[str, Entry] = {
+    "run": Entry("taumesh.commands.main", "app", "Run a benchmark: every task of a split, for each trial."),
+    "serve": Entry("taumesh.commands.main", "app", "Run one service alone (or the REST API: serve api)."),
+    "rescore": Entry("taumesh.commands.main", "app", "Replay each recorded trajectory and recompute its reward."),
+    "analyze": Entry("taumesh.commands.main", "app", "Ask a model whose fault each failed episode was."),
+    "view": Entry("taumesh.commands.view", "view", "Serve a local web viewer of results files."),
+    "report": Entry("taumesh.commands.view", "report", "Write a leaderboard across runs with pass^k plots."),
+    "data": Entry("taumesh.commands.data", "data_app", "Fetch, import and list the datasets taumesh runs on."),
+    "domain": Entry("taumesh.commands.domain", "domain_app", "Check a domain's gold solutions, or start one."),
+    "api-keys": Entry("taumesh.commands.api", "api_keys_app", "Create, list and revoke the REST API's keys."),
+    "health": Entry("taumesh.commands.health", "health", "Exit 0 when a server's gRPC health says SERVING."),
+}
+"""Every sub-command, in the order ``taumesh --help`` lists them."""
+
+
+def load_command(name: str) -> Command:
+    """The click command ``name``, its module imported now."""
+    entry = COMMANDS[name]
+    target: Any = getattr(importlib.import_module(entry.module), entry.attribute)
+    if isinstance(target, typer.Typer):
+        group = typer.main.get_command(target)
+        if entry.attribute == "app":  # a module of several top-level commands
+            command: Command | None = group.get_command(Context(group), name)  # type: ignore[attr-defined]
+            assert command is not None, f"{entry.module} defines no {name!r}"
+            return command
+        group.name = name
+        group.help = group.help or entry.summary
+        return group
+    single = typer.Typer(context_settings=HELP_OPTIONS)
+    single.command(name=name, help=target.__doc__ or entry.summary)(target)
+    return typer.main.get_command(single)
+
+
+class LazyGroup(TyperGroup):
+    """The root: lists sub-commands from :data:`COMMANDS`, loads one only to run it or show its own help."""
+
+    listing = False
+
+    def list_commands(self, ctx: Context) -> list[str]:
+        return list(COMMANDS)
+
+    def get_command(self, ctx: Context, cmd_name: str) -> Command | None:
+        if cmd_name not in COMMANDS:
+            return None
+        if self.listing:  # the root's --help needs the summary alone
+            return TyperCommand(cmd_name, help=COMMANDS[cmd_name].summary)
+        return load_command(cmd_name)
+
+    def format_help(self, ctx: Context, formatter: Any) -> None:
+        self.listing = True
+        try:
+            super().format_help(ctx, formatter)
+        finally:
+            self.listing = False
+
+
 app = typer.Typer(
+    cls=LazyGroup,
     help="τ-bench as gRPC microservices: score conversational agents on stateful tool domains.",
     no_args_is_help=True,
     pretty_exceptions_show_locals=False,
     context_settings=HELP_OPTIONS,
 )
-console = Console(stderr=True)
-app.add_typer(domain_app, name="domain", help="Check a domain's gold solutions, or start a new domain.")
-app.add_typer(data_app, name="data", help="Fetch, import and list the datasets taumesh runs on.")
-app.command(help="Exit 0 when a server's gRPC health service says SERVING (container health checks).")(health)
-app.add_typer(api_keys_app, name="api-keys", help="Create, list and revoke the REST API's keys.")
-app.command(help="Serve a local web viewer of results files (runs, tasks, trajectories, comparisons).")(view)
-app.command(help="Write a leaderboard across runs with pass^k plots (report.md or report.html).")(report)
 
 
-def _domain_choices() -> str:
-    """The installed domain plugins, by name (entry points only: no plugin is imported to list them)."""
-    from importlib.metadata import entry_points
-
-    return ", ".join(sorted({point.name for point in entry_points(group="taumesh.domains")}))
-
-
-def _strategy_choices(side: str) -> str:
-    """The built-in strategies of the agent or the user, from their registries."""
-    if side == "agent":
-        from taumesh.services.agent.strategies import STRATEGIES as AGENTS
-
-        return ", ".join(AGENTS)
-    from taumesh.services.user_sim.strategies import STRATEGIES as USERS
-
-    return ", ".join(USERS)
-
-
-DOMAIN_HELP = f"Domain: {_domain_choices()}, or one added as a folder plugin (see docs/adding-a-domain.md)."
-SPLIT_HELP = "Task split (default: the domain's first: test for τ-bench's, base for τ²'s)."
-AGENT_STRATEGY_HELP = f"Built-in: {_strategy_choices('agent')} (any the agent knows with --agent-addr)."
-USER_STRATEGY_HELP = f"Built-in: {_strategy_choices('user')}."
-
-RUN = RunSettings.model_construct()
-"""The defaults ``taumesh run --help`` shows (read from the model; no source is consulted)."""
-SERVE = ServeSettings.model_construct()
-"""The defaults ``taumesh serve --help`` shows."""
-
-DataDir = Annotated[Path, typer.Option("--data-dir", "--data_dir", help="τ-bench data: a folder per domain.")]
-DataDirOrEnv = Annotated[
-    Path,
-    typer.Option("--data-dir", "--data_dir", help="τ-bench data: a folder per domain (env TAUMESH_DATA_DIR)."),
-]
-ConfigFile = Annotated[
-    Path | None,
-    typer.Option(
-        "--config",
-        help="YAML file of settings, keyed by the options' names with underscores. "
-        "Flags override the environment, which overrides the file.",
-        envvar="TAUMESH_CONFIG",
-        show_envvar=True,
-        exists=True,
-        dir_okay=False,
-    ),
-]
-
-
-def expand_abbreviations(args: list[str], options: dict[str, str]) -> list[str]:
-    """``args`` with each unique prefix of a long option written out, as argparse allows (``--num-tr 3``).
-
-    ``options`` maps every long spelling to its parameter's name, so two spellings of one parameter
-    (``--task-ids``, ``--task_ids``) are one match. An exact spelling always wins; a prefix of several parameters
-    is a usage error naming them. Nothing after ``--`` is touched.
-    """
-    out: list[str] = []
-    for index, arg in enumerate(args):
-        if arg == "--":
-            return out + args[index:]
-        flag, equals, value = arg.partition("=")
-        if not flag.startswith("--") or flag == "--" or flag in options:
-            out.append(arg)
-            continue
-        matches = sorted({options[name] for name in options if name.startswith(flag)})
-        if len(matches) > 1:
-            spellings = sorted({next(n for n in options if options[n] == m and n.startswith(flag)) for m in matches})
-            raise UsageError(f"option {flag} is ambiguous: it could be {', '.join(spellings)}")
-        if len(matches) == 1:
-            flag = next(name for name in options if options[name] == matches[0] and name.startswith(flag))
-        out.append(flag + equals + value)
-    return out
-
-
-class AbbreviatingCommand(TyperCommand):
-    """A command that accepts unique prefixes of its long options."""
-
-    def parse_args(self, ctx: Context, args: list[str]) -> list[str]:
-        options = {
-            spelling: param.name or spelling
-            for param in self.get_params(ctx)
-            for spelling in (*param.opts, *param.secondary_opts)
-            if spelling.startswith("--")
-        }
-        return super().parse_args(ctx, expand_abbreviations(args, options))
-
-
-def listing_env_vars(settings_cls: type[TaumeshSettings]) -> type[TyperCommand]:
-    """A command class whose ``--help`` names the environment variable of each parameter that is a setting.
-
-    The variables are read by pydantic-settings, not by click (click would parse a list differently), so the
-    name is added to the help text instead of being declared as the parameter's ``envvar``.
-    """
-
-    class SettingsCommand(AbbreviatingCommand):
-        def __init__(self, *args: Any, **kwargs: Any) -> None:
-            super().__init__(*args, **kwargs)
-            for param in self.params:
-                if isinstance(param, TyperOption | TyperArgument) and param.name in settings_cls.model_fields:
-                    env_var = escape(f"[env var: {settings_cls.env_name(param.name)}]")
-                    param.help = f"{param.help or ''} {env_var}".strip()
-
-    return SettingsCommand
-
-
-def load_from_command_line(ctx: typer.Context, settings_cls: type[Settings], config_file: Path | None) -> Settings:
-    """The command's settings; on bad ones, print one line per problem and exit with status 2.
-
-    Only the parameters typed on the command line are passed on: a flag left at its default must not hide what
-    the environment or the file says.
-    """
-    flags = {
-        name: value
-        for name, value in ctx.params.items()
-        if name in settings_cls.model_fields and ctx.get_parameter_source(name) is ParameterSource.COMMANDLINE
-    }
-    try:
-        return load_settings(settings_cls, flags, config_file)
-    except SettingsError as exc:
-        for line in str(exc).splitlines():
-            console.print(f"[red]error:[/red] {escape(line)}", soft_wrap=True)
-        raise typer.Exit(2) from exc
-
-
-@app.command(cls=listing_env_vars(RunSettings))
-def run(
-    ctx: typer.Context,
-    config_file: ConfigFile = None,
-    env: Annotated[str, typer.Option("--env", help=DOMAIN_HELP)] = RUN.env,
-    domain: Annotated[
-        str | None,
-        typer.Option("--domain", help="τ²'s spelling of a τ² domain: airline, retail, telecom, mock (= --env tau2-…)."),
-    ] = RUN.domain,
-    task_split: Annotated[
-        str | None, typer.Option("--task-split", "--task_split", "--task-split-name", help=SPLIT_HELP)
-    ] = RUN.task_split,
-    task_ids: Annotated[
-        list[int] | None, typer.Option("--task-ids", "--task_ids", help="Run only these task ids (repeatable).")
-    ] = RUN.task_ids,
-    start_index: Annotated[int, typer.Option("--start-index", "--start_index")] = RUN.start_index,
-    end_index: Annotated[int, typer.Option("--end-index", "--end_index", help="-1: to the end.")] = RUN.end_index,
-    num_trials: Annotated[int, typer.Option("--num-trials", "--num_trials")] = RUN.num_trials,
-    agent_strategy: Annotated[
-        str, typer.Option("--agent-strategy", "--agent_strategy", help=AGENT_STRATEGY_HELP)
-    ] = RUN.agent_strategy,
-    model: Annotated[
-        str, typer.Option("--model", "--agent-llm", help="The agent's model (litellm's provider/model form too).")
-    ] = RUN.model,
-    model_provider: Annotated[str, typer.Option("--model-provider", "--model_provider")] = RUN.model_provider,
-    user_strategy: Annotated[
-        str, typer.Option("--user-strategy", "--user_strategy", help=USER_STRATEGY_HELP)
-    ] = RUN.user_strategy,
-    user_model: Annotated[str, typer.Option("--user-model", "--user_model", "--user-llm")] = RUN.user_model,
-    user_model_provider: Annotated[
-        str, typer.Option("--user-model-provider", "--user_model_provider")
-    ] = RUN.user_model_provider,
-    temperature: Annotated[float, typer.Option("--temperature")] = RUN.temperature,
-    max_concurrency: Annotated[int, typer.Option("--max-concurrency", "--max_concurrency")] = RUN.max_concurrency,
-    seed: Annotated[
-        int | None, typer.Option("--seed", help="Default: 300 for τ² (per-trial seeds as τ² derives them), else 10.")
-    ] = RUN.seed,
-    shuffle: Annotated[int, typer.Option("--shuffle", help="1: shuffle task order within each trial.")] = int(
-        RUN.shuffle
-    ),
-    log_dir: Annotated[Path, typer.Option("--log-dir", "--log_dir")] = RUN.log_dir,
-    few_shot_displays_path: Annotated[
-        str, typer.Option("--few-shot-displays-path", "--few_shot_displays_path")
-    ] = RUN.few_shot_displays_path,
-    data_dir: DataDir = RUN.data_dir,
-    env_addr: Annotated[
-        str | None, typer.Option("--env-addr", "--env_addr", help="host:port of EnvService.")
-    ] = RUN.env_addr,
-    user_addr: Annotated[str | None, typer.Option("--user-addr", "--user_addr")] = RUN.user_addr,
-    agent_addr: Annotated[
-        str | None, typer.Option("--agent-addr", "--agent_addr", help="host:port of any AgentService (external).")
-    ] = RUN.agent_addr,
-    scorer_addr: Annotated[str | None, typer.Option("--scorer-addr", "--scorer_addr")] = RUN.scorer_addr,
-    api_base: Annotated[
-        str, typer.Option("--api-base", "--api_base", help="OpenAI-compatible base URL of the agent's model.")
-    ] = RUN.api_base,
-    user_api_base: Annotated[
-        str, typer.Option("--user-api-base", "--user_api_base", help="OpenAI-compatible base URL of the user model.")
-    ] = RUN.user_api_base,
-    otlp_endpoint: Annotated[
-        str | None,
-        typer.Option(
-            "--otlp-endpoint", help="OTLP/gRPC endpoint for traces and metrics (or OTEL_EXPORTER_OTLP_ENDPOINT)."
-        ),
-    ] = RUN.otlp_endpoint,
-    retry_errors: Annotated[
-        Path | None,
-        typer.Option(
-            "--retry-errors", "--retry_errors", help="Rerun only the episodes this results file records as errors."
-        ),
-    ] = RUN.retry_errors,
-    resume: Annotated[
-        Path | None, typer.Option("--resume", help="Continue this results file: rerun what it lacks or errored.")
-    ] = RUN.resume,
-    max_steps: Annotated[
-        int | None, typer.Option("--max-steps", "--max_steps", help="Default: 200 for τ² domains, 30 for τ-bench.")
-    ] = RUN.max_steps,
-    max_errors: Annotated[
-        int | None,
-        typer.Option("--max-errors", help="End an episode at this many tool errors (default: 10 for τ², no limit)."),
-    ] = RUN.max_errors,
-    num_tasks: Annotated[int | None, typer.Option("--num-tasks", help="Only the first N selected tasks.")] = (
-        RUN.num_tasks
-    ),
-    output_format: Annotated[
-        OutputFormat,
-        typer.Option(
-            "--output-format",
-            help="taubench: τ-bench's list; tau2: τ²'s Results document; mt: the MT-bench fork's data/ folder; "
-            "several joined by commas (taubench,mt); both = taubench,tau2.",
-        ),
-    ] = RUN.output_format,
-    dataset_name: Annotated[
-        str, typer.Option("--dataset-name", help="The MT layout's folder: data/{dataset_name}_{env}_{timestamp}.")
-    ] = RUN.dataset_name,
-    judge_model: Annotated[
-        str,
-        typer.Option("--judge-model", help="Model judging τ²'s NL assertions (litellm's provider/model form)."),
-    ] = RUN.judge_model,
-    judge_api_base: Annotated[
-        str, typer.Option("--judge-api-base", help="OpenAI-compatible base URL of the judge model.")
-    ] = RUN.judge_api_base,
-    quiet: Annotated[bool, typer.Option("--quiet", help="No live progress display.")] = RUN.quiet,
-    verbose: Annotated[
-        bool, typer.Option("--verbose", "-v", help="Print each episode's conversation as it ends.")
-    ] = RUN.verbose,
-) -> None:
-    """Run tasks × trials of a domain and write τ-bench's results file.
-
-    Every option can also be set by its environment variable or in the --config file. A --config file in the
-    MT-bench fork's form (dataset_name, model_name, subsets) runs each subset in turn.
-    """
-    flags = {
-        name: value
-        for name, value in ctx.params.items()
-        if name in RunSettings.model_fields and ctx.get_parameter_source(name) is ParameterSource.COMMANDLINE
-    }
-    try:
-        runs = load_run_settings(flags, config_file)
-    except SettingsError as exc:
-        for line in str(exc).splitlines():
-            console.print(f"[red]error:[/red] {escape(line)}", soft_wrap=True)
-        raise typer.Exit(2) from exc
-    summaries = []
-    for number, settings in enumerate(runs, 1):
-        if len(runs) > 1:
-            console.rule(f"run {number}/{len(runs)}: {settings.env}")
-        summaries.append(_run_one(settings))
-    if len(runs) > 1:
-        for settings, summary in zip(runs, summaries, strict=True):
-            scored = f"{len(summary.scored)}/{len(summary.results)} scored"
-            console.print(f"{settings.env}: {scored}, results: {summary.results_path}", soft_wrap=True)
-    from taumesh.orchestrator.results import errors_path
-
-    for summary in summaries:
-        if summary.results and not summary.scored:
-            console.print(
-                f"[red]error:[/red] no episode was scored: all {len(summary.results)} ended in errors "
-                f"(see info.error in {errors_path(summary.results_path)}; --retry-errors reruns them)",
-                soft_wrap=True,
-            )
-    if any(summary.results and not summary.scored for summary in summaries):
-        raise typer.Exit(1)
-
-
-def _run_one(settings: RunSettings) -> RunSummary:
-    """Play one run of ``taumesh run`` and print its report; exit 2 on settings that cannot run."""
-    from taumesh.orchestrator.runner import ConfigError, print_summary, run_benchmark
-
-    config = settings.run_config()
-    if settings.resume and settings.retry_errors:
-        console.print("[red]error:[/red] --resume and --retry-errors are two ways to continue one file; pick one")
-        raise typer.Exit(2)
-    if settings.user_strategy == "human" and (settings.user_addr is not None or settings.max_concurrency > 1):
-        console.print(
-            "[red]error:[/red] --user-strategy human reads this terminal: it needs the embedded user service "
-            "(no --user-addr) and one episode at a time (--max-concurrency 1)"
-        )
-        raise typer.Exit(2)
-    problem = _strategy_problem(config) or _model_problem(config)
-    if problem:
-        console.print(f"[red]error:[/red] {escape(problem)}", soft_wrap=True)
-        raise typer.Exit(2)
-    from taumesh.llm.access import granted
-    from taumesh.rpc.security import SecurityError
-    from taumesh.telemetry import setup_telemetry, shutdown_telemetry
-
-    setup_telemetry("orchestrator", config.otlp_endpoint)
-    resume_from = settings.resume or settings.retry_errors
-    try:
-        with granted(_run_grants(config)):
-            only_errors = settings.retry_errors is not None
-            summary = asyncio.run(
-                run_benchmark(
-                    config,
-                    resume=resume_from,
-                    only_errors=only_errors,
-                    console=console,
-                )
-            )
-    except (ConfigError, DataError, SecurityError) as exc:  # SecurityError: unusable TAUMESH_TLS_*/TOKEN settings
-        console.print(f"[red]error:[/red] {exc}")
-        raise typer.Exit(2) from exc
-    finally:
-        shutdown_telemetry()  # flush the last spans and metrics
-    print_summary(summary, Console())
-    return summary
-
-
-def _strategy_problem(config: RunConfig) -> str | None:
-    """Why the built-in services cannot run the chosen strategies, or None.
-
-    Only checked for services started in-process: a remote service knows its own strategies.
-    """
-    from taumesh.services.agent.strategies import STRATEGIES as AGENTS
-    from taumesh.services.user_sim.strategies import STRATEGIES as USERS
-
-    agent, user = config.agent.strategy, config.user.strategy
-    if config.addresses.agent is None:
-        if agent not in AGENTS:
-            return f"unknown agent strategy {agent!r}; built-in: {', '.join(sorted(AGENTS))}"
-        if agent != "oracle" and not config.agent.model.model:
-            return f"--agent-strategy {agent} needs --model"
-    if config.addresses.user is None and user not in USERS:
-        return f"unknown user strategy {user!r}; built-in: {', '.join(sorted(USERS))}"
-    return None
-
-
-USER_STRATEGIES_WITHOUT_MODEL = frozenset({"scripted", "human"})
-"""User strategies that call no model (every other built-in one does)."""
-
-
-def _model_problem(config: RunConfig) -> str | None:
-    """Why the models of this run cannot be called, found before any episode starts, or None.
-
-    A provider litellm does not know, few-shot without its file, missing credentials. Credentials and files are
-    checked only for services started here: a remote service uses its own environment.
-    """
-    from taumesh.llm.preflight import credentials_problem, provider_problem
-
-    agent, user = config.agent, config.user
-    checks: list[tuple[ModelSettings, str, str, bool]] = []
-    if agent.strategy != "oracle":
-        checks.append((agent.model, "--model", "--model-provider", config.addresses.agent is None))
-    if user.strategy not in USER_STRATEGIES_WITHOUT_MODEL:
-        checks.append((user.model, "--user-model", "--user-model-provider", config.addresses.user is None))
-    for settings, _, provider_flag, _ in checks:
-        problem = provider_problem(settings.provider, provider_flag)
-        if problem:
-            return problem
-    if agent.strategy == "few-shot":
-        path = agent.few_shot_displays_path
-        if not path:
-            return '--agent-strategy few-shot needs --few-shot-displays-path (a JSONL of {"messages_display": ...})'
-        if config.addresses.agent is None and not Path(path).is_file():
-            return f"--few-shot-displays-path {path}: no such file"
-    for settings, model_flag, _, embedded in checks:
-        problem = credentials_problem(settings, model_flag) if embedded else None
-        if problem:
-            return problem
-    return None
-
-
-def _run_grants(config: RunConfig) -> OperatorGrants:
-    """What this run's own flags allow its in-process services: its model endpoints, few-shot file, a human user."""
-    from taumesh.llm.access import OperatorGrants
-
-    few_shot = [config.agent.few_shot_displays_path] if config.agent.few_shot_displays_path else []
-    return OperatorGrants.of(
-        api_bases=[config.agent.model.api_base, config.user.model.api_base, config.judge.api_base],
-        few_shot_paths=few_shot,
-        human_user=True,
-    )
-
-
-@app.command(cls=listing_env_vars(ServeSettings))
-def serve(
-    ctx: typer.Context,
-    service: Annotated[ServiceName | None, typer.Argument(help="Which service to run.", show_default=False)] = None,
-    config_file: ConfigFile = None,
-    port: Annotated[int, typer.Option("--port", help="Port to listen on (0: any free port).")] = SERVE.port,
-    host: Annotated[
-        str,
-        typer.Option("--host", help="Address to listen on: loopback by default, 0.0.0.0 in a container."),
-    ] = SERVE.host,
-    data_dir: DataDir = SERVE.data_dir,
-    otlp_endpoint: Annotated[
-        str | None,
-        typer.Option("--otlp-endpoint", help="OTLP/gRPC endpoint for traces and metrics (or OTEL_EXPORTER_OTLP_*)."),
-    ] = SERVE.otlp_endpoint,
-    session_idle_timeout: Annotated[
-        float, typer.Option("--session-idle-timeout", help="env: seconds an unused session lives before it is reaped.")
-    ] = SERVE.session_idle_timeout,
-    max_sessions: Annotated[
-        int, typer.Option("--max-sessions", help="env: open sessions at most (more: RESOURCE_EXHAUSTED).")
-    ] = SERVE.max_sessions,
-    user_reply_cpu_ms: Annotated[
-        float,
-        typer.Option(
-            "--user-reply-cpu-ms", help="user-sim: CPU ms each reply burns (load simulation for capacity planning)."
-        ),
-    ] = SERVE.user_reply_cpu_ms,
-    user_reply_latency_ms: Annotated[
-        float,
-        typer.Option("--user-reply-latency-ms", help="user-sim: ms each reply waits (simulated model latency)."),
-    ] = SERVE.user_reply_latency_ms,
-    agent_reply_latency_ms: Annotated[
-        float,
-        typer.Option("--agent-reply-latency-ms", help="agent: ms each NextMessage waits (simulated model latency)."),
-    ] = SERVE.agent_reply_latency_ms,
-    tls_cert: Annotated[
-        Path | None, typer.Option("--tls-cert", help="PEM certificate chain; with --tls-key the service speaks TLS.")
-    ] = None,
-    tls_key: Annotated[Path | None, typer.Option("--tls-key", help="PEM private key of --tls-cert.")] = None,
-    tls_client_ca: Annotated[
-        Path | None, typer.Option("--tls-client-ca", help="PEM CA that clients' certificates must chain to (mTLS).")
-    ] = None,
-    token_file: Annotated[
-        Path | None,
-        typer.Option(
-            "--token-file",
-            help="File holding a shared token that every call but health checks must send as "
-            "'authorization: Bearer <token>'.",
-        ),
-    ] = None,
-    token: Annotated[
-        str | None,
-        typer.Option(
-            "--token",
-            help="The shared token; prefer --token-file or the environment (a flag shows in the process list).",
-        ),
-    ] = None,
-) -> None:
-    """Run one service alone, with health checking and reflection, until SIGTERM.
-
-    Every option, SERVICE included, can also be set by its environment variable or in the --config file, so a
-    container needs no command-line arguments. Loopback is the default address. Clients of a TLS or
-    token-protected service set its CA and the token in their own environment (README: Running the services apart).
-    `taumesh serve api` runs the REST API instead, with options of its own (`taumesh serve api --help`).
-    """
-    from taumesh.domains import Catalog
-    from taumesh.rpc.security import SecurityError
-    from taumesh.rpc.server import Service, serve_forever
-    from taumesh.services.agent import agent_service
-    from taumesh.services.env import env_service
-    from taumesh.services.scorer import scorer_service
-    from taumesh.services.user_sim import user_sim_service
-
-    settings = load_from_command_line(ctx, ServeSettings, config_file)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    try:
-        security = settings.security()
-        security.credentials()  # a missing or unreadable file is reported now, not at the first call
-    except SecurityError as exc:
-        console.print(f"[red]error:[/red] {escape(str(exc))}", soft_wrap=True)
-        raise typer.Exit(2) from exc
-    catalog = Catalog(settings.data_dir)
-    builders: dict[ServiceName, Callable[[], Service]] = {
-        ServiceName.env: lambda: env_service(catalog, settings.session_idle_timeout, settings.max_sessions),
-        ServiceName.user_sim: lambda: user_sim_service(settings.user_reply_cpu_ms, settings.user_reply_latency_ms),
-        ServiceName.agent: lambda: agent_service(catalog, settings.agent_reply_latency_ms),
-        ServiceName.scorer: lambda: scorer_service(catalog),
-    }
-    from taumesh.telemetry import setup_telemetry, shutdown_telemetry
-
-    telemetry = setup_telemetry(settings.service.value, settings.otlp_endpoint)
-    built = builders[settings.service]()
-    try:
-        asyncio.run(
-            serve_forever(
-                [built],
-                settings.host,
-                settings.port,
-                interceptors=telemetry.primary.server_interceptors(),
-                security=security,
-            )
-        )
-    finally:
-        shutdown_telemetry()  # after the graceful stop: flush what the last calls recorded
-
-
-@app.command(cls=AbbreviatingCommand)
-def rescore(
-    results: Annotated[Path, typer.Argument(help="A results file from taumesh or τ-bench's run.py.")],
-    env: Annotated[str, typer.Option("--env", help=f"The results' {DOMAIN_HELP[0].lower()}{DOMAIN_HELP[1:]}")],
-    data_dir: DataDirOrEnv = DEFAULT_DATA_DIR,
-    task_split: Annotated[
-        str | None,
-        typer.Option(
-            "--task-split", "--task_split", "--task-split-name", help="Default: base for τ² domains, else test."
-        ),
-    ] = None,
-    out: Annotated[Path | None, typer.Option("--out", help="Where to write the per-trajectory comparison.")] = None,
-    env_addr: Annotated[str | None, typer.Option("--env-addr", "--env_addr")] = None,
-    scorer_addr: Annotated[str | None, typer.Option("--scorer-addr", "--scorer_addr")] = None,
-    judge_model: Annotated[
-        str | None, typer.Option("--judge-model", help="The model that judges τ²'s NL assertions (litellm name).")
-    ] = None,
-    judge_api_base: Annotated[
-        str | None, typer.Option("--judge-api-base", help="The judge model's endpoint (OpenAI-compatible).")
-    ] = None,
-) -> None:
-    """Replay each recorded trajectory in a fresh session and recompute its reward.
-
-    Reads τ-bench's results files (taumesh's, τ-bench's run.py's) and τ²'s ``Results`` documents (τ²'s own and
-    taumesh's ``--output-format tau2``); a τ² file's ``--env`` is the domain's taumesh name (``tau2-airline``).
-    """
-    from taumesh.orchestrator.rescore import print_rescore, rescore_file
-
-    if task_split is None:
-        task_split = "base" if is_tau2(env) else "test"
-    mismatch = _domain_mismatch(results, env, data_dir)
-    if mismatch:
-        console.print(f"[yellow]warning:[/yellow] {escape(mismatch)}", soft_wrap=True)
-
-    from taumesh.llm.access import OperatorGrants, granted
-    from taumesh.models import ModelSettings
-
-    judge = ModelSettings(model=judge_model or "", api_base=judge_api_base or "")
-    addresses = ServiceAddresses(env=env_addr, scorer=scorer_addr)
-    try:
-        with granted(OperatorGrants.of(api_bases=[judge.api_base])):  # the in-process scorer may call the judge
-            rows = asyncio.run(rescore_file(results, env, task_split, data_dir, addresses, out, judge=judge))
-    except (FileNotFoundError, ValueError, DataError) as exc:  # ValueError: not a results file
-        console.print(f"[red]error:[/red] {exc}")
-        raise typer.Exit(2) from exc
-    agree = print_rescore(rows, Console())
-    raise typer.Exit(0 if agree else 1)
-
-
-def _recorded_action_names(results: Path) -> set[str]:
-    """The tool names of the gold actions the results file records (``info.task.actions``); empty if unreadable."""
-    try:
-        entries = json.loads(results.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return set()
-    names: set[str] = set()
-    for entry in entries if isinstance(entries, list) else []:
-        info = entry.get("info") if isinstance(entry, dict) else None
-        task = info.get("task") if isinstance(info, dict) else None
-        actions = task.get("actions") if isinstance(task, dict) else None
-        for action in actions if isinstance(actions, list) else []:
-            if isinstance(action, dict) and isinstance(action.get("name"), str):
-                names.add(action["name"])
-    return names
-
-
-def _domain_mismatch(results: Path, env: str, data_dir: Path) -> str | None:
-    """Why the tasks ``results`` records seem to belong to a domain other than ``env``, or None.
-
-    Judged by the gold actions recorded with each task: tools that ``env`` lacks mean another domain's tasks.
-    """
-    from taumesh.domains import Catalog
-
-    recorded = _recorded_action_names(results)
-    catalog = Catalog(data_dir)
-    try:
-        tools = set(catalog.get(env).tools_by_name)
-    except (KeyError, DataError):
-        return None  # an unknown domain is reported by the rescore itself
-    foreign = sorted(recorded - tools)
-    if not foreign:
-        return None
-    fitting = []
-    for name in catalog.names():
-        try:
-            if name != env and recorded <= set(catalog.get(name).tools_by_name):
-                fitting.append(name)
-        except (KeyError, DataError):
-            continue
-    guess = f"; they fit {' or '.join(fitting)}" if fitting else ""
-    return (
-        f"{results.name} records tasks whose gold actions call tools {env} does not have "
-        f"({', '.join(foreign[:3])}{', ...' if len(foreign) > 3 else ''}){guess}: is --env {env} right?"
-    )
-
-
-ANALYZE_CONNECT_TIMEOUT = 10.0
-"""Seconds a given --scorer-addr has to answer a health check before analyze gives up."""
-
-
-async def _scorer_problem(address: str, timeout: float) -> str | None:
-    """Why the scorer at ``address`` cannot be used (it does not answer in ``timeout`` seconds), or None."""
-    import grpc
-    from grpc_health.v1 import health_pb2, health_pb2_grpc
-
-    from taumesh.orchestrator.clients import remote_channel
-
-    async with remote_channel(address) as channel:
-        try:
-            await health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(), timeout=timeout)
-        except grpc.aio.AioRpcError as exc:
-            if exc.code() == grpc.StatusCode.UNIMPLEMENTED:  # answers, without the health service
-                return None
-            return f"the scorer at {address} did not answer within {timeout:g}s ({exc.code().name})"
-    return None
-
-
-@app.command(cls=AbbreviatingCommand)
-def analyze(
-    results: Annotated[Path, typer.Argument(help="A results file from taumesh or τ-bench's run.py.")],
-    model: Annotated[str, typer.Option("--model", help="The model that judges.")],
-    model_provider: Annotated[str, typer.Option("--model-provider", "--model_provider")] = "",
-    api_base: Annotated[str, typer.Option("--api-base", "--api_base", help="OpenAI-compatible base URL.")] = "",
-    temperature: Annotated[float, typer.Option("--temperature")] = 0.0,
-    out: Annotated[
-        Path | None, typer.Option("--out", help="Where to write the report (default: RESULTS_faults.json).")
-    ] = None,
-    env: Annotated[
-        str | None,
-        typer.Option("--env", help="Domain of the results: tasks come from the data; else from the results file."),
-    ] = None,
-    task_split: Annotated[str, typer.Option("--task-split", "--task_split")] = "test",
-    data_dir: DataDirOrEnv = DEFAULT_DATA_DIR,
-    scorer_addr: Annotated[
-        str | None, typer.Option("--scorer-addr", "--scorer_addr", help="host:port of a ScorerService.")
-    ] = None,
-    max_concurrency: Annotated[int, typer.Option("--max-concurrency", "--max_concurrency", min=1)] = 4,
-    timeout: Annotated[
-        float, typer.Option("--timeout", min=1.0, help="Give up after this many seconds in all (nothing is written).")
-    ] = 3600.0,
-) -> None:
-    """Ask a model who is at fault (user, agent, environment) in each failed episode, and how."""
-    from taumesh.llm.access import OperatorGrants, granted
-    from taumesh.orchestrator.analyze import AnalyzeError, analyze_results, print_fault_summary
-
-    target = out or results.with_name(f"{results.stem}_faults.json")
-    settings = ModelSettings(model=model, provider=model_provider, api_base=api_base, temperature=temperature)
-
-    async def bounded() -> Any:
-        if scorer_addr:
-            problem = await _scorer_problem(scorer_addr, min(timeout / 2, ANALYZE_CONNECT_TIMEOUT))
-            if problem:
-                raise AnalyzeError(problem)
-        return await analyze_results(
-            results,
-            settings,
-            target,
-            env=env,
-            task_split=task_split,
-            data_dir=data_dir,
-            scorer_addr=scorer_addr,
-            max_concurrency=max_concurrency,
-        )
-
-    try:
-        with granted(OperatorGrants.of(api_bases=[api_base])):  # the in-process scorer may call the given endpoint
-            report = asyncio.run(asyncio.wait_for(bounded(), timeout))
-    except TimeoutError as exc:
-        console.print(f"[red]error:[/red] the analysis did not finish within {timeout:g}s (--timeout); nothing written")
-        raise typer.Exit(1) from exc
-    except (AnalyzeError, OSError, ValueError) as exc:
-        console.print(f"[red]error:[/red] {exc}")
-        raise typer.Exit(2) from exc
-    print_fault_summary(report, Console(), target)
-
-
-_LIST_FLAGS = ("--task-ids", "--task_ids")
-
-
-def expand_list_flags(argv: list[str]) -> list[str]:
-    """Accept τ-bench's ``--task-ids 1 2 3`` (argparse ``nargs="+"``) as well as ``--task-ids 1 --task-ids 2``."""
-    out: list[str] = []
-    i = 0
-    while i < len(argv):
-        flag = argv[i]
-        values = []
-        if flag in _LIST_FLAGS:
-            j = i + 1
-            while j < len(argv) and argv[j].lstrip("-").isdigit() and not argv[j].startswith("--"):
-                values.append(argv[j])
-                j += 1
-        if values:
-            out += [part for value in values for part in (flag, value)]
-            i += 1 + len(values)
-        else:
-            out.append(flag)
-            i += 1
-    return out
-
-
-serve_api_app = typer.Typer(context_settings=HELP_OPTIONS, pretty_exceptions_show_locals=False)
-serve_api_app.command(name="api")(serve_api)
+@app.callback()
+def _root() -> None:
+    """τ-bench as gRPC microservices: score conversational agents on stateful tool domains."""
 
 
 def main() -> None:
     """Entry point of the ``taumesh`` script (``taumesh serve api`` has options of its own: the REST API's)."""
     args = expand_list_flags(sys.argv[1:])
     if args[:2] == ["serve", "api"]:
+        from taumesh.commands.api import serve_api
+
+        serve_api_app = typer.Typer(context_settings=HELP_OPTIONS, pretty_exceptions_show_locals=False)
+        serve_api_app.command(name="api")(serve_api)
         serve_api_app(args=args[2:], prog_name="taumesh serve api")
     else:
         app(args=args)
+
+
+if __name__ == "__main__":
+    main()

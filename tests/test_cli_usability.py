@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import re
 import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -167,3 +169,30 @@ def test_analyze_bounds_its_total_time(tmp_path: Path) -> None:
     assert "the analysis did not finish within 4s (--timeout); nothing written" in result.stderr
     assert 4 <= elapsed < 15, elapsed
     assert not (tmp_path / "results_faults.json").exists()
+
+
+def test_root_help_imports_no_sub_command() -> None:
+    """``taumesh --help`` lists the sub-commands without importing them (issue 13: start-up off the import path)."""
+    probe = (
+        "import sys\n"
+        "from taumesh.cli import main\n"
+        "sys.argv = ['taumesh', '--help']\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "heavy = ('grpc', 'pydantic', 'taumesh.commands.main', 'taumesh.domains')\n"
+        "heavy = sorted(m for m in heavy if m in sys.modules)\n"
+        "print('HEAVY', heavy)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True).stdout
+    assert "HEAVY []" in out, out
+    from taumesh.cli import COMMANDS
+
+    for name in COMMANDS:
+        assert f" {name} " in out, name
+
+
+def test_every_sub_command_loads_with_its_own_help() -> None:
+    from taumesh.cli import COMMANDS, load_command
+
+    for name in COMMANDS:
+        command = load_command(name)
+        assert command.name == name and (command.help or "").strip(), name

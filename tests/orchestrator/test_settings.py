@@ -11,11 +11,10 @@ from typing import Any
 
 import grpc
 import pytest
-import typer.main
 import yaml
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from taumesh.cli import app
+from taumesh.cli import load_command
 from taumesh.settings import RunSettings, ServeSettings, TaumeshSettings
 from tests.conftest import V1_DATA
 from tests.orchestrator.conftest import (
@@ -164,7 +163,7 @@ def test_every_option_is_a_setting_and_every_setting_an_option(
     command: str, settings_cls: type[TaumeshSettings]
 ) -> None:
     """The command line and the model describe the same settings, with the same defaults."""
-    click_command = typer.main.get_command(app).commands[command]  # type: ignore[attr-defined]
+    click_command = load_command(command)
     params = {param.name: param for param in click_command.params if param.name not in ("config_file", "help")}
     assert set(params) == set(settings_cls.model_fields)
     for name, field in settings_cls.model_fields.items():

@@ -3,7 +3,8 @@
 Starts the env, user-sim, agent and scorer as ``taumesh serve`` processes: the agent (the oracle underneath)
 answers every NextMessage after ``--agent-latency-ms`` and the scripted user every message after
 ``--user-latency-ms``, as asyncio sleeps, as a remote model would. The orchestrator runs in this process at
-``--concurrency`` episodes in flight. Prints achieved against ideal throughput, CPU per process, peak RSS per
+``--concurrency`` episodes in flight, once every service has loaded the domain (a warm-up call to each, not
+measured). Prints achieved against ideal throughput, CPU per process, peak RSS per
 process and the orchestrator's RSS per live episode.
 
 Ideal: every episode takes exactly its simulated latency (its agent steps × agent latency + its user messages ×
@@ -46,10 +47,17 @@ import psutil
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(PROJECT_ROOT))
 
+from taumesh.agent.v1 import agent_pb2  # noqa: E402
+from taumesh.common.v1 import common_pb2  # noqa: E402
+from taumesh.convert import agent_settings_to_proto, user_settings_to_proto  # noqa: E402
+from taumesh.env.v1 import env_pb2  # noqa: E402
 from taumesh.models import AgentSettings, UserSettings  # noqa: E402
+from taumesh.orchestrator.clients import ServiceClients, list_tasks  # noqa: E402
 from taumesh.orchestrator.config import CACHE_DATA_DIR, RunConfig, ServiceAddresses  # noqa: E402
 from taumesh.orchestrator.results import RunResult  # noqa: E402
 from taumesh.orchestrator.runner import run_benchmark  # noqa: E402
+from taumesh.scorer.v1 import scorer_pb2  # noqa: E402
+from taumesh.user_sim.v1 import user_sim_pb2  # noqa: E402
 
 SERVING = re.compile(r"serving \S+ on (\S+:\d+)")
 SERVICES = ("env", "user-sim", "agent", "scorer")
@@ -200,6 +208,41 @@ def ideal_makespan(latencies: list[float], slots: int) -> float:
     return max(ends, default=0.0)
 
 
+async def warm_up(args: argparse.Namespace, running: dict[str, Service]) -> None:
+    """Make every service load the domain (once per process, not per episode) before anything is measured."""
+    clients = ServiceClients.connect(*(running[name].address for name in SERVICES))
+    try:
+        split = args.split
+        first = (await list_tasks(clients, args.env, split, 60.0))[0].task_id
+        task = common_pb2.TaskRef(domain=args.env, split=split, task_id=first)
+        opened = await clients.env.OpenSession(env_pb2.OpenSessionRequest(task=task))
+        await clients.env.GetFinalState(env_pb2.GetFinalStateRequest(session_id=opened.session_id))
+        await clients.env.CloseSession(env_pb2.CloseSessionRequest(session_id=opened.session_id))
+        episode = common_pb2.EpisodeContext(task=task, episode_id="warm-up")
+        hello = common_pb2.Message(role=common_pb2.ROLE_USER, content="hello")
+        await asyncio.gather(
+            clients.scorer.ScoreEpisode(
+                scorer_pb2.ScoreEpisodeRequest(task=task, termination=common_pb2.TERMINATION_MAX_STEPS)
+            ),
+            clients.agent.NextMessage(
+                agent_pb2.NextMessageRequest(
+                    episode=episode,
+                    conversation=[hello],
+                    config=agent_settings_to_proto(AgentSettings(strategy="oracle")),
+                )
+            ),
+            clients.user.StartConversation(
+                user_sim_pb2.StartConversationRequest(
+                    config=user_settings_to_proto(UserSettings(strategy="scripted")),
+                    instruction=opened.user_instruction,
+                    episode=episode,
+                )
+            ),
+        )
+    finally:
+        await clients.close()
+
+
 def run_config(args: argparse.Namespace, addresses: dict[str, Service], log_dir: Path) -> RunConfig:
     """The run: oracle agent, scripted user, every service remote."""
     return RunConfig(
@@ -228,6 +271,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     with services(args) as running, tempfile.TemporaryDirectory() as tmp:
         processes = {"orchestrator": me, **{name: service.ps for name, service in running.items()}}
         config = run_config(args, running, Path(tmp))
+        asyncio.run(warm_up(args, running))
         cpu_before = {name: cpu_seconds(process) for name, process in processes.items()}
         rss_before = me.memory_info().rss
         profiler = cProfile.Profile() if args.profile else None
@@ -276,9 +320,9 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
         "peak_rss_mb": {name: peak / 2**20 for name, peak in rss.peak.items()},
         # before the first episode ends, every one in flight is live and no finished result is held yet
         "orchestrator_rss_kib_per_live_episode": (max(live_rss, default=rss_before) - rss_before) / 1024 / in_flight,
-        "orchestrator_rss_kib_per_finished_episode": (rss.peak["orchestrator"] - max(live_rss, default=rss_before))
-        / 1024
-        / max(1, episodes - in_flight),
+        "orchestrator_rss_kib_per_finished_episode": None
+        if episodes <= in_flight
+        else (rss.peak["orchestrator"] - max(live_rss, default=rss_before)) / 1024 / (episodes - in_flight),
     }
     if args.py_spy:
         report["py_spy_top"] = {
@@ -327,9 +371,11 @@ def print_report(report: dict[str, Any]) -> None:
     )
     print(
         f"orchestrator RSS per live episode: {report['orchestrator_rss_kib_per_live_episode']:.1f} KiB "
-        "(peak before the first episode ends, over the episodes then in flight); per finished episode held until "
-        f"the end (its result and results-file text): {report['orchestrator_rss_kib_per_finished_episode']:.1f} KiB"
+        "(peak before the first episode ends, over the episodes then in flight)"
     )
+    finished = report["orchestrator_rss_kib_per_finished_episode"]
+    if finished is not None:
+        print(f"orchestrator RSS per finished episode held to the end (result + results-file text): {finished:.1f} KiB")
     for name, frames in report.get("py_spy_top", {}).items():
         print(f"py-spy, {name}: where the GIL was held (own time)")
         for frame, share in frames:

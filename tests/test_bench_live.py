@@ -61,6 +61,7 @@ def test_the_bench_runs_twenty_episodes_and_reports_every_process(tau2_data: Non
     assert report["wall_s"] >= report["ideal_wall_s"] > 0
     assert 0 < report["achieved_over_ideal"] <= 1
     assert 0 < report["steady_state_over_ideal"] <= 1
+    assert report["orchestrator_rss_kib_per_finished_episode"] is None  # every episode was in flight at once
 
 
 async def test_agent_and_user_latency_settings_delay_every_answer(tau2_data: None) -> None:

@@ -324,20 +324,28 @@ async def first_split(clients: ServiceClients, config: RunConfig) -> str:
     )
 
 
+async def resolve_tasks(clients: ServiceClients, config: RunConfig) -> tuple[RunConfig, list[env_pb2.TaskSummary]]:
+    """The run's split (its domain's first when none is set) and that split's tasks, in order.
+
+    An unknown domain or split is the run's configuration's fault: :class:`ConfigError`.
+    """
+    try:
+        split = config.task_split or await first_split(clients, config)
+        config = config.model_copy(update={"task_split": split})
+        return config, await list_tasks(clients, config.env, split, config.rpc_timeout)
+    except grpc.aio.AioRpcError as exc:
+        if exc.code() in (grpc.StatusCode.NOT_FOUND, grpc.StatusCode.INVALID_ARGUMENT):
+            raise ConfigError(exc.details() or exc.code().name) from exc
+        raise
+
+
 async def _run_benchmark(
     config: RunConfig, resume: Path | None, only_errors: bool, console: Console | None
 ) -> RunSummary:
     console = console or Console(stderr=True)
     existing = _existing_results(resume) if resume else []
     async with service_stack(config.addresses, config.data_dir) as clients:
-        try:
-            split = config.task_split or await first_split(clients, config)
-            config = config.model_copy(update={"task_split": split})
-            tasks = await list_tasks(clients, config.env, split, config.rpc_timeout)
-        except grpc.aio.AioRpcError as exc:
-            if exc.code() in (grpc.StatusCode.NOT_FOUND, grpc.StatusCode.INVALID_ARGUMENT):
-                raise ConfigError(exc.details() or exc.code().name) from exc
-            raise
+        config, tasks = await resolve_tasks(clients, config)
         indices = select_tasks(config, len(tasks))
         agent = await describe_agent(clients, config)
         fingerprint = run_fingerprint(config, agent)

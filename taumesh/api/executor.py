@@ -27,16 +27,16 @@ from taumesh.api.settings import ApiSettings
 from taumesh.api.store import Store
 from taumesh.api.tables import ResultRow
 from taumesh.api.viewer_link import write_results
-from taumesh.orchestrator.clients import ServiceClients, list_tasks
+from taumesh.orchestrator.clients import ServiceClients
 from taumesh.orchestrator.config import RunConfig
 from taumesh.orchestrator.results import RunResult, results_task_id, run_fingerprint
 from taumesh.orchestrator.runner import (
     ConfigError,
     compute_pass_hat_k,
     describe_agent,
-    first_split,
     plan_episodes,
     play,
+    resolve_tasks,
     select_tasks,
 )
 from taumesh.orchestrator.stack import service_stack
@@ -154,14 +154,7 @@ class RunExecutor:
         assert row is not None
         config = RunConfig.model_validate(row.config)
         async with self._clients_for(config) as clients:
-            try:
-                split = config.task_split or await first_split(clients, config)
-                config = config.model_copy(update={"task_split": split})
-                tasks = await list_tasks(clients, config.env, split, config.rpc_timeout)
-            except grpc.aio.AioRpcError as exc:
-                if exc.code() in (grpc.StatusCode.NOT_FOUND, grpc.StatusCode.INVALID_ARGUMENT):
-                    raise ConfigError(exc.details() or exc.code().name) from exc
-                raise
+            config, tasks = await resolve_tasks(clients, config)
             plan = plan_episodes(config, select_tasks(config, len(tasks)))
             self.store.set_total(run_id, len(plan))
             agent = await describe_agent(clients, config)

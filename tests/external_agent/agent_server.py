@@ -79,7 +79,7 @@ def tau2_play(task: dict[str, Any]) -> Play:
 class TaskFiles:
     """τ-bench v1 and τ² task files, each read on first use and kept."""
 
-    def __init__(self, v1_root: Path | None, tau2_root: Path | None) -> None:
+    def __init__(self, v1_root: Path | None, tau2_root: Path | None = None) -> None:
         self.v1_root = v1_root
         self.tau2_root = tau2_root
         self._v1: dict[tuple[str, str], list[dict[str, Any]]] = {}

@@ -130,5 +130,5 @@ def test_the_external_test_agent_describes_itself(v1_data_dir: Path) -> None:
             described = agent_pb2_grpc.AgentServiceStub(channel).Describe(agent_pb2.DescribeRequest(), timeout=10)
     finally:
         server.stop(grace=None)
-    assert (described.name, described.version) == ("external-oracle", "1.0.0")
+    assert (described.name, described.version) == ("external-oracle", "1.1.0")
     assert described.description

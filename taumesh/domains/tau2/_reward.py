@@ -85,14 +85,14 @@ def _product(values: Sequence[float]) -> float:
 
 
 def _env_component(
-    domain: Domain, task: Tau2Task, session: Session, known_gold_hash: str | None
+    domain: Domain, task: Tau2Task, session: Session, known_gold_hash: str | None, known_hash: str | None = None
 ) -> tuple[float, dict[RewardBasis, float], list[RewardCheck]]:
     criteria = task.evaluation_criteria
     assert criteria is not None
     if criteria.actions is None and criteria.env_assertions is None:
         return 1.0, {}, []
     expected = known_gold_hash or gold_hash(domain, task)
-    actual = session.data_hash()
+    actual = known_hash or session.data_hash()
     db_reward = 1.0 if expected == actual else 0.0
     subject = "agent and user databases" if getattr(domain.hasher, "user_table", None) else "agent database"
     checks = [RewardCheck(basis="DB", subject=subject, passed=bool(db_reward), expected=expected, actual=actual)]
@@ -162,11 +162,13 @@ def evaluate(
     trajectory: Sequence[ChatMessage],
     termination: Termination = "user_stop",
     known_gold_hash: str | None = None,
+    known_hash: str | None = None,
 ) -> Tau2Reward:
     """τ²'s reward of an episode that left ``session`` in its final state after ``trajectory``.
 
     ``trajectory`` holds the messages after the task's message history (whose tool calls the
-    session has already run); ``known_gold_hash`` saves recomputing :func:`gold_hash`.
+    session has already run); ``known_gold_hash`` saves recomputing :func:`gold_hash`, ``known_hash`` the
+    session's own hash.
     """
     if termination not in EVALUATED_TERMINATIONS:
         return Tau2Reward(0.0, note=f"Simulation terminated prematurely. Termination reason: {termination}")
@@ -182,7 +184,7 @@ def evaluate(
         )
         for message in (task.initial_state.message_history or [] if task.initial_state is not None else [])
     ]
-    env_reward, breakdown, checks = _env_component(domain, task, session, known_gold_hash)
+    env_reward, breakdown, checks = _env_component(domain, task, session, known_gold_hash, known_hash)
     actions = _action_checks(task, [*_history_calls(task), *trajectory])
     communicate = _communicate_checks(task, [*history, *trajectory])
     reward = 1.0
@@ -258,10 +260,11 @@ def score_episode(
         reward = evaluate(domain, task, Session(domain), conversation, termination, known_gold_hash=gold)
     else:
         session = replay(domain, task, conversation)
-        if final_hash and session.data_hash() != final_hash:
+        reached = session.data_hash()  # hashed once: the check below and the DB component both use it
+        if final_hash and reached != final_hash:
             raise EpisodeMismatch(
                 f"replaying the episode's tool calls on {domain.name} task {task.id!r} does not reach the final state "
                 "the env reported"
             )
-        reward = evaluate(domain, task, session, conversation, termination, known_gold_hash=gold)
+        reward = evaluate(domain, task, session, conversation, termination, known_gold_hash=gold, known_hash=reached)
     return reward.score().model_copy(update={"gold_actions": gold_actions, "required_outputs": outputs})

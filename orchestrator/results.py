@@ -232,14 +232,19 @@ EpisodeKey = tuple[int | str, int]
 """(task id, trial): one episode of a run."""
 
 
+_REWRITE_BUDGET = 20
+"""Seconds between rewrites per second a rewrite takes: rewriting costs at most 1/20 of the run's time."""
+
+
 class ResultsFile:
     """The run's results, kept on disk while episodes finish, as τ-bench's JSON list and an errors file.
 
     The results file holds the scored episodes; the errors beside it (:func:`errors_path`) exist only while there
     are errors. Entries are written in ``order`` (τ-bench's: trial after trial, each in the order its tasks were
     played), entries outside it after them. Each result is serialized once; the files are rewritten (atomically) at most
-    every ``min_interval`` seconds and by :meth:`flush`, so a long run does not spend its time rewriting an ever
-    larger file. A run killed in between loses at most that interval: ``--resume`` reruns it.
+    every ``min_interval`` seconds, or 20 times as long as the last rewrite took if that is longer, and by
+    :meth:`flush`: however large the file grows, rewriting it costs at most 5 % of the run's time. A run killed in
+    between loses at most that interval: ``--resume`` reruns it.
     """
 
     def __init__(
@@ -254,7 +259,7 @@ class ResultsFile:
         self.min_interval = min_interval
         self._rank = {key: i for i, key in enumerate(order or [])}
         self._entries: dict[EpisodeKey, tuple[RunResult, str]] = {}
-        self._last_write = float("-inf")
+        self._next_write = float("-inf")
         self._dirty = False
         for result in existing or []:
             self._put(result)
@@ -278,13 +283,14 @@ class ResultsFile:
     def add(self, result: RunResult) -> None:
         """Record ``result``, replacing an earlier entry of the same task and trial."""
         self._put(result)
-        if time.monotonic() - self._last_write >= self.min_interval:
+        if time.monotonic() >= self._next_write:
             self.flush()
 
     def flush(self) -> None:
         """Write every result recorded so far: the scored ones to the results file, the errors beside it."""
         if not self._dirty and self.path.exists():
             return
+        started = time.monotonic()
         entries = self._sorted()
         write_text_atomically(self.path, _json_list(text for result, text in entries if not result.is_error))
         errors = [text for result, text in entries if result.is_error]
@@ -292,7 +298,8 @@ class ResultsFile:
             write_text_atomically(self.errors_path, _json_list(errors))
         else:
             self.errors_path.unlink(missing_ok=True)  # every error was rerun and scored
-        self._last_write = time.monotonic()
+        now = time.monotonic()
+        self._next_write = now + max(self.min_interval, _REWRITE_BUDGET * (now - started))
         self._dirty = False
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import subprocess
 from math import comb
@@ -208,3 +209,33 @@ def test_an_external_agent_names_the_file_safely_and_keeps_the_time(tmp_path: Pa
     assert "/" not in name and not name.startswith(".")
     assert name.endswith("-scripted_20261123093600.json")
     assert results_filename(config, AgentIdentity(address="[::1]:7000"), "1").startswith("___1__7000-external-0.0_")
+
+
+def test_a_slow_rewrite_spaces_out_the_next(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Rewriting a large results file costs at most 1/20 of the run: a rewrite of 1 s waits 20 s for the next."""
+    from taumesh.orchestrator import results as results_module
+    from taumesh.orchestrator.results import ResultsFile, RunResult
+
+    clock = [0.0]
+    writes: list[float] = []
+    real_write = results_module.write_text_atomically
+
+    def slow_write(path: Path, text: str) -> None:
+        real_write(path, text)
+        writes.append(clock[0])
+        clock[0] += 1.0  # this rewrite took a second
+
+    monkeypatch.setattr(results_module.time, "monotonic", lambda: clock[0])
+    monkeypatch.setattr(results_module, "write_text_atomically", slow_write)
+    file = ResultsFile(tmp_path / "run.json", min_interval=2.0)
+
+    def add(task_id: int, at: float) -> None:
+        clock[0] = at
+        file.add(RunResult(task_id=task_id, reward=1.0, info={}, traj=[], trial=0))
+
+    add(0, 0.0)  # the first result is written at once
+    add(1, 5.0)  # 4 s after a 1 s rewrite: min_interval passed, but not 20 × 1 s
+    add(2, 21.5)  # past 1 + 20 s: written
+    assert writes == [0.0, 21.5]
+    file.flush()
+    assert [r["task_id"] for r in json.loads((tmp_path / "run.json").read_text())] == [0, 1, 2]

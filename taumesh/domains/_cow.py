@@ -110,6 +110,11 @@ class CowTable(MutableMapping[Any, Any]):
         """True when the session has neither copied, added nor deleted any record."""
         return not (self._copies or self._added or self._deleted)
 
+    @property
+    def same_keys(self) -> bool:
+        """True when the session added and deleted no record (its keys are the base's, in the base's order)."""
+        return not (self._added or self._deleted)
+
     def changed_keys(self) -> set[Any]:
         """Keys whose record may differ from the base (copied, added or deleted)."""
         return set(self._copies) | set(self._added) | self._deleted

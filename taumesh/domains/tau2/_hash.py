@@ -46,6 +46,13 @@ class Tau2Hasher:
         self._texts = {
             name: self._join(name, fragments, list(fragments)) for name, fragments in self._fragments.items()
         }
+        orders = {
+            name: list(fragments) if name in self._lists else sorted(fragments)
+            for name, fragments in self._fragments.items()
+        }
+        self._parts = {name: [self._fragments[name][key] for key in order] for name, order in orders.items()}
+        """Each base table's record texts in the order its text lists them."""
+        self._positions = {name: {key: i for i, key in enumerate(order)} for name, order in orders.items()}
 
     def _record_text(self, table: str, key: str, record: Any) -> str:
         if table in self._lists:
@@ -67,6 +74,11 @@ class Tau2Hasher:
         if table.pristine:
             return self._texts[name]
         changed = table.changed_keys()
+        if table.same_keys:  # only copies: the base's fragments in the base's order, the changed ones re-rendered
+            parts = self._parts[name].copy()
+            for key in changed:
+                parts[self._positions[name][key]] = self._record_text(name, key, table[key])
+            return ("[" if name in self._lists else "{") + ", ".join(parts) + ("]" if name in self._lists else "}")
         current = {
             key: fragments[key] if key not in changed else self._record_text(name, key, table[key]) for key in table
         }

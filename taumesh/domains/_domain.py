@@ -156,19 +156,26 @@ class Domain:
             raise DataError(f"{path} not found") from exc
 
     @cached_property
+    def tools(self) -> Sequence[type[Tool]]:
+        """Every tool over this domain's data folder (a version of the data may add some: ``tools_for``)."""
+        return self.spec.tools_for(self.root)
+
+    @cached_property
     def tools_by_name(self) -> dict[str, type[Tool]]:
-        return {tool.name: tool for tool in self.spec.tools}
+        return {tool.name: tool for tool in self.tools}
 
     @cached_property
     def tool_schemas(self) -> list[dict[str, Any]]:
         """OpenAI function schemas of the assistant's tools.
 
         From the data file when the plugin names one (v1's ``tools.json``, in its order), else from
-        the tools themselves.
+        the tools themselves; tools a version of the data adds (``tools_for``) come last, describing themselves.
         """
         assistant = [tool for tool in self.spec.tools if tool.side == "assistant"]
+        added = [tool.schema() for tool in self.tools if tool.side == "assistant" and tool not in self.spec.tools]
         if self.spec.layout is not None:
-            return self._implemented(self.spec.layout.tool_schemas(self.root), assistant, "assistant tools")
+            from_sources = self._implemented(self.spec.layout.tool_schemas(self.root), assistant, "assistant tools")
+            return [*from_sources, *added]  # a data version's own tools describe themselves
         if self.spec.tool_schemas_file is None:
             return [tool.schema() for tool in assistant]
         schemas: list[dict[str, Any]] = self._read(self.spec.tool_schemas_file)

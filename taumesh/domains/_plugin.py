@@ -91,6 +91,10 @@ class DomainPlugin:
         """The database's tables, one file each."""
         return tuple(self.database.model_fields)
 
+    def tools_for(self, root: Path) -> Sequence[type[Tool]]:
+        """The tools over the data folder ``root``: :attr:`tools`, unless a version of the data adds some."""
+        return self.tools
+
     def data_dir(self, default_data_dir: Path) -> Path:
         """Where this domain's files are: its own folder, or ``<default_data_dir>/<name>``."""
         return self.own_data if self.own_data is not None else Path(default_data_dir) / self.name

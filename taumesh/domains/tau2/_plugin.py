@@ -84,10 +84,9 @@ class Tau2Plugin(DomainPlugin):
                 return candidate
         return None
 
-    def head_tool(self, root: Path, name: str) -> type[Tool] | None:
-        """The HEAD-only tool ``name`` when the domain's data folder ``root`` is a ``--data-dir`` one, else None."""
-        found = next((tool for tool in self.head_tools if tool.name == name), None)
-        return found if found is not None and not is_fetched(root) else None
+    def tools_for(self, root: Path) -> Sequence[type[Tool]]:
+        """The wheel's tools, plus upstream HEAD's own (``head_tools``) over a ``--data-dir`` folder."""
+        return self.tools if is_fetched(root) or not self.head_tools else (*self.tools, *self.head_tools)
 
     def _task(self, task: Task) -> Tau2Task:
         from taumesh.domains.tau2._tasks import Tau2Task

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from taumesh.domains._domain import Domain
-from taumesh.domains._errors import BaseDataMutation, DataError
+from taumesh.domains._errors import DataError
 from taumesh.domains._session import Session, StepResult
 from taumesh.domains._tool import Requestor
 from taumesh.domains.tau2._layout import Tau2Layout, dump_json
@@ -29,18 +29,8 @@ def sync(session: Session) -> None:
 
 
 def run_tool(session: Session, name: str, arguments: dict[str, Any], requestor: Requestor = "assistant") -> StepResult:
-    """τ²'s ``make_tool_call``: one tool call, a HEAD-only tool included (:meth:`Tau2Plugin.head_tool`)."""
-    head_tool = tau2_plugin(session.domain).head_tool(session.domain.root, name)
-    if head_tool is None or head_tool.side != requestor:
-        return session.call(name, arguments, requestor)
-    session.actions.append((name, arguments))
-    try:  # a read tool on the read-only base records: its exception becomes the observation, as Session.call does
-        observation = head_tool.invoke(data=session.data, **arguments)
-    except BaseDataMutation:
-        raise
-    except Exception as exc:  # noqa: BLE001 - τ² turns every tool exception into text
-        return StepResult(f"Error: {exc}", done=False, known_tool=True, error=True)
-    return StepResult(observation, done=False, known_tool=True, error=False)
+    """τ²'s ``make_tool_call``: one tool call (HEAD's own tools included over a HEAD data folder)."""
+    return session.call(name, arguments, requestor)
 
 
 def call_tool(session: Session, name: str, arguments: dict[str, Any], requestor: Requestor = "assistant") -> StepResult:

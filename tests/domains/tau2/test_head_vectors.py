@@ -112,7 +112,10 @@ def test_head_data_dir_borrows_what_it_lacks_from_the_fetched_data(head_catalog:
     head = head_catalog.get("tau2-retail")
     wheel = Catalog(tau2_data).get("tau2-retail")
     assert head.initial_hash == wheel.initial_hash  # the same database: the fetched db.json
-    assert head.tool_schemas == wheel.tool_schemas  # schemas from the fetched sources
+    # the fetched sources' schemas, then HEAD's own get_item_details, which agents on HEAD data must see
+    assert head.tool_schemas[:-1] == wheel.tool_schemas
+    assert head.tool_schemas[-1]["function"]["name"] == "get_item_details"
+    assert "get_item_details" not in {schema["function"]["name"] for schema in wheel.tool_schemas}
     assert [t.id for t in head.tasks("base")] == [str(i) for i in range(114)]
     nl_task = head.find_task("base", "21")
     assert isinstance(nl_task, Tau2Task) and nl_task.evaluation_criteria is not None

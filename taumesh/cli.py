@@ -17,12 +17,10 @@ from typer.core import TyperCommand, TyperGroup
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
+from taumesh.commands import HELP_OPTIONS
 from taumesh.commands._argv import expand_abbreviations, expand_list_flags
 
 __all__ = ["COMMANDS", "app", "expand_abbreviations", "expand_list_flags", "main"]
-
-HELP_OPTIONS = {"help_option_names": ["-h", "--help"]}
-"""``-h`` as well as ``--help``, as τ-bench's argparse accepts."""
 
 
 class Entry(NamedTuple):

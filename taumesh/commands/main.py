@@ -21,6 +21,7 @@ from typer.core import TyperArgument, TyperCommand, TyperOption
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
+from taumesh.commands import HELP_OPTIONS
 from taumesh.commands._argv import expand_abbreviations
 from taumesh.domains import DataError
 from taumesh.models import ModelSettings
@@ -41,8 +42,6 @@ if TYPE_CHECKING:
     from taumesh.llm.access import OperatorGrants
     from taumesh.orchestrator.runner import RunSummary
 
-HELP_OPTIONS = {"help_option_names": ["-h", "--help"]}
-"""``-h`` as well as ``--help``, as τ-bench's argparse accepts."""
 
 app = typer.Typer(no_args_is_help=True, pretty_exceptions_show_locals=False, context_settings=HELP_OPTIONS)
 console = Console(stderr=True)

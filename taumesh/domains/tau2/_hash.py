@@ -103,6 +103,42 @@ class Tau2Hasher:
         agent, user = self.hashes(data)
         return agent if user is None else f"{agent}:{user}"
 
+    def same_text(self, data: Mapping[str, Any], other: Mapping[str, Any]) -> bool:
+        """True only when two sessions' data render the same texts, so have the same :meth:`hash`; no hashing.
+
+        Both must be sessions over this hasher's base data. Only their copy-on-write overlays are
+        looked at: the keys of every record either session copied, added or deleted, and those
+        records' rendered texts (a copied record left unchanged renders as its base text). Every
+        other record is the base's on both sides. False means "not shown equal": hash to know.
+        """
+        return data.keys() == other.keys() and all(
+            self._same_table(name, table, other[name]) for name, table in data.items()
+        )
+
+    def _same_table(self, name: str, table: Any, other: Any) -> bool:
+        if table is other:
+            return True
+        if not (isinstance(table, CowTable) and isinstance(other, CowTable)) or table.base is not other.base:
+            return False
+        if table.pristine and other.pristine:
+            return True
+        fragments = self._fragments.get(name)
+        if fragments is None:
+            return False
+        if name in self._lists and not (table.same_keys and other.same_keys) and list(table) != list(other):
+            return False  # a list table is rendered in the session's key order
+        mine, theirs = table.changed_keys(), other.changed_keys()
+        for key in mine | theirs:
+            present = key in table
+            if present != (key in other):
+                return False
+            if present and (
+                (self._record_text(name, key, table[key]) if key in mine else fragments[key])
+                != (self._record_text(name, key, other[key]) if key in theirs else fragments[key])
+            ):
+                return False
+        return True
+
 
 def _sha256(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()

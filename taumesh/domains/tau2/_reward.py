@@ -21,6 +21,7 @@ from taumesh.domains._arguments import parse_arguments
 from taumesh.domains._domain import Domain
 from taumesh.domains._errors import EpisodeMismatch
 from taumesh.domains._session import Session
+from taumesh.domains.tau2._hash import Tau2Hasher
 from taumesh.domains.tau2._state import call_tool, open_session, run_function, run_tool
 from taumesh.domains.tau2._tasks import Tau2Task
 from taumesh.models import (
@@ -61,11 +62,42 @@ class Tau2Score(Score):
     """Empty when nothing is left to judge; else ``reward`` is that of the other components only."""
 
 
-def gold_hash(domain: Domain, task: Tau2Task) -> str:
+class GoldState(str):
+    """A task's gold hash that also holds the gold session it is the hash of (read only from then on).
+
+    A ``str`` so that it travels where the gold hash does (``DomainPlugin.gold_hash``, the scorer's
+    cache, ``DomainPlugin.score``) and compares, prints and serialises as the hash itself.
+    """
+
+    session: Session
+
+    def __new__(cls, session: Session) -> GoldState:
+        gold = super().__new__(cls, session.data_hash())
+        gold.session = session
+        return gold
+
+    def reached_by(self, session: Session) -> bool:
+        """True when ``session`` certainly hashes to this gold hash, judged from both overlays (no hashing)."""
+        hasher = session.domain.hasher
+        return (
+            session.domain is self.session.domain
+            and isinstance(hasher, Tau2Hasher)
+            and hasher.same_text(self.session.data, session.data)
+        )
+
+
+def gold_hash(domain: Domain, task: Tau2Task) -> GoldState:
     """The evaluator's gold state: initial state, then every gold action, errors ignored, no sync between."""
     session = open_session(domain, task)
     for action in task.gold_actions:
         run_tool(session, action.name, action.arguments, action.requestor)
+    return GoldState(session)
+
+
+def reached_hash(session: Session, gold: str) -> str:
+    """``session.data_hash()``, taken from ``gold`` without hashing when the session is in the gold state."""
+    if isinstance(gold, GoldState) and gold.reached_by(session):
+        return str(gold)
     return session.data_hash()
 
 
@@ -91,7 +123,7 @@ def _env_component(
     assert criteria is not None
     if criteria.actions is None and criteria.env_assertions is None:
         return 1.0, {}, []
-    expected = known_gold_hash or gold_hash(domain, task)
+    expected = str(known_gold_hash or gold_hash(domain, task))
     actual = known_hash or session.data_hash()
     db_reward = 1.0 if expected == actual else 0.0
     subject = "agent and user databases" if getattr(domain.hasher, "user_table", None) else "agent database"
@@ -252,7 +284,8 @@ def score_episode(
     """τ²'s reward of a recorded episode, evaluated on its replay (as τ²'s evaluator does).
 
     The replay must reach the env's ``final_hash`` (when given): else :class:`EpisodeMismatch`, as τ²
-    raises when a replayed output differs from the recorded one.
+    raises when a replayed output differs from the recorded one. With ``gold`` a :class:`GoldState`,
+    a replay in the gold state is not hashed: its hash is the gold hash (see :func:`reached_hash`).
     """
     gold_actions = [GoldAction(name=action.name, kwargs=action.arguments) for action in task.gold_actions]
     outputs = list(task.outputs)
@@ -260,7 +293,7 @@ def score_episode(
         reward = evaluate(domain, task, Session(domain), conversation, termination, known_gold_hash=gold)
     else:
         session = replay(domain, task, conversation)
-        reached = session.data_hash()  # hashed once: the check below and the DB component both use it
+        reached = reached_hash(session, gold)  # the check below and the DB component both use it
         if final_hash and reached != final_hash:
             raise EpisodeMismatch(
                 f"replaying the episode's tool calls on {domain.name} task {task.id!r} does not reach the final state "

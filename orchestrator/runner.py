@@ -7,6 +7,7 @@ import logging
 import random
 from collections import Counter
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
 from pathlib import Path
@@ -35,6 +36,7 @@ from taumesh.orchestrator.progress import RunProgress, episode_usage
 from taumesh.orchestrator.results import (
     AgentIdentity,
     EpisodeError,
+    EpisodeKey,
     ErrorKind,
     ResultsFile,
     RunResult,
@@ -70,6 +72,10 @@ def with_seed(config: RunConfig, seed: int) -> RunConfig:
 
 class ConfigError(Exception):
     """The run asks for something the services do not have (a domain, a split, a task index)."""
+
+
+class WorkersFailed(Exception):
+    """Every worker process of a ``--workers N`` run died and no restart was left: the run cannot go on."""
 
 
 class RunSummary(BaseModel):
@@ -339,46 +345,80 @@ async def resolve_tasks(clients: ServiceClients, config: RunConfig) -> tuple[Run
         raise
 
 
+@dataclass
+class PreparedRun:
+    """A run ready to play: its resolved config, its split's tasks, what is left to play, where results go."""
+
+    config: RunConfig
+    """With the split resolved."""
+    tasks: list[env_pb2.TaskSummary]
+    plan: list[tuple[int, int]]
+    """(index in ``tasks``, trial) of each episode to play, in the order they start."""
+    order: list[EpisodeKey]
+    """Every episode of the run in the results file's order (those already done included)."""
+    recorded: dict[str, Any]
+    """Added to each result's ``info``: the run's fingerprint and the external agent's identity."""
+    path: Path
+    existing: list[RunResult]
+
+    def results_file(self) -> ResultsFile:
+        return ResultsFile(self.path, self.existing, order=self.order)
+
+    def progress(self, console: Console) -> RunProgress:
+        config = self.config
+        title = f"{config.env} {config.task_split}"
+        return RunProgress(console, title, len(self.plan), enabled=config.show_progress, verbose=config.verbose)
+
+
+async def prepare_run(
+    clients: ServiceClients, config: RunConfig, resume: Path | None, only_errors: bool, existing: list[RunResult]
+) -> PreparedRun:
+    """Resolve the split and tasks, check a resumed file's fingerprint, plan what is left, claim the results file.
+
+    ``existing`` is what ``resume`` holds (empty without it).
+    """
+    config, tasks = await resolve_tasks(clients, config)
+    indices = select_tasks(config, len(tasks))
+    agent = await describe_agent(clients, config)
+    fingerprint = run_fingerprint(config, agent)
+    if resume:
+        check_fingerprint(resume, existing, fingerprint)
+    recorded: dict[str, Any] = {"run": fingerprint}
+    if agent is not None:
+        recorded["agent"] = agent.model_dump()
+
+    order = [(results_task_id(tasks[i].task_id), t) for i, t in plan_episodes(config, indices)]
+    position = {results_task_id(t.task_id): i for i, t in enumerate(tasks)}
+    done = {(r.task_id, r.trial) for r in existing if not r.is_error}
+    if only_errors:
+        errors = {(r.task_id, r.trial) for r in existing if r.is_error and r.task_id in position}
+        plan = [(position[task_id], t) for task_id, t in order if (task_id, t) in errors]
+        plan += sorted((position[task_id], t) for task_id, t in errors - set(order))
+    else:
+        plan = [(position[task_id], t) for task_id, t in order if (task_id, t) not in done]
+    if resume is None:
+        time_str = datetime.now().strftime("%Y%m%d%H%M%S")
+        path = claim_results_path(config.log_dir, results_filename(config, agent, time_str))
+    else:
+        path = resume
+    return PreparedRun(config, tasks, plan, order, recorded, path, existing)
+
+
 async def _run_benchmark(
     config: RunConfig, resume: Path | None, only_errors: bool, console: Console | None
 ) -> RunSummary:
     console = console or Console(stderr=True)
     existing = _existing_results(resume) if resume else []
+    if config.workers > 1:
+        from taumesh.orchestrator.scale_out import run_with_workers  # it builds on this module
+
+        return await run_with_workers(config, resume, only_errors, existing, console)
     async with service_stack(config.addresses, config.data_dir) as clients:
-        config, tasks = await resolve_tasks(clients, config)
-        indices = select_tasks(config, len(tasks))
-        agent = await describe_agent(clients, config)
-        fingerprint = run_fingerprint(config, agent)
-        if resume:
-            check_fingerprint(resume, existing, fingerprint)
-        recorded: dict[str, Any] = {"run": fingerprint}
-        if agent is not None:
-            recorded["agent"] = agent.model_dump()
-
-        order = [(results_task_id(tasks[i].task_id), t) for i, t in plan_episodes(config, indices)]
-        position = {results_task_id(t.task_id): i for i, t in enumerate(tasks)}
-        done = {(r.task_id, r.trial) for r in existing if not r.is_error}
-        if only_errors:
-            errors = {(r.task_id, r.trial) for r in existing if r.is_error and r.task_id in position}
-            plan = [(position[task_id], t) for task_id, t in order if (task_id, t) in errors]
-            plan += sorted((position[task_id], t) for task_id, t in errors - set(order))
-        else:
-            plan = [(position[task_id], t) for task_id, t in order if (task_id, t) not in done]
-        if resume is None:
-            time_str = datetime.now().strftime("%Y%m%d%H%M%S")
-            path = claim_results_path(config.log_dir, results_filename(config, agent, time_str))
-        else:
-            path = resume
-        results = ResultsFile(path, existing, order=order)
-
+        run = await prepare_run(clients, config, resume, only_errors, existing)
+        config, tasks, recorded = run.config, run.tasks, run.recorded
+        results = run.results_file()
         semaphore = asyncio.Semaphore(config.max_concurrency)
-        progress = RunProgress(
-            console,
-            f"{config.env} {config.task_split}",
-            len(plan),
-            enabled=config.show_progress,
-            verbose=config.verbose,
-        )
+        progress = run.progress(console)
 
         async def one(index: int, trial: int) -> None:
             async with semaphore:
@@ -389,12 +429,12 @@ async def _run_benchmark(
 
         async with progress:
             try:
-                await asyncio.gather(*(one(index, trial) for index, trial in plan))
+                await asyncio.gather(*(one(index, trial) for index, trial in run.plan))
             finally:
                 results.flush()  # also when interrupted: what finished is kept for --resume
 
         pass_k, average = await compute_pass_hat_k(clients, config, results.results)
-    path = write_outputs(config, path, results.results)
+    path = write_outputs(config, run.path, results.results)
     return RunSummary(results_path=path, results=results.results, pass_hat_k=pass_k, average_reward=average)
 
 

@@ -178,6 +178,15 @@ def run(
     ] = RUN.user_model_provider,
     temperature: Annotated[float, typer.Option("--temperature")] = RUN.temperature,
     max_concurrency: Annotated[int, typer.Option("--max-concurrency", "--max_concurrency")] = RUN.max_concurrency,
+    workers: Annotated[
+        int,
+        typer.Option(
+            "--workers",
+            min=1,
+            help="Orchestrator processes sharing the run (--max-concurrency split among them): for very wide runs "
+            "whose orchestrator CPU is the bottleneck.",
+        ),
+    ] = 1,
     seed: Annotated[
         int | None, typer.Option("--seed", help="Default: 300 for τ² (per-trial seeds as τ² derives them), else 10.")
     ] = RUN.seed,
@@ -271,7 +280,7 @@ def run(
     for number, settings in enumerate(runs, 1):
         if len(runs) > 1:
             console.rule(f"run {number}/{len(runs)}: {settings.env}")
-        summaries.append(_run_one(settings))
+        summaries.append(_run_one(settings, workers))
     if len(runs) > 1:
         for settings, summary in zip(runs, summaries, strict=True):
             scored = f"{len(summary.scored)}/{len(summary.results)} scored"
@@ -289,18 +298,20 @@ def run(
         raise typer.Exit(1)
 
 
-def _run_one(settings: RunSettings) -> RunSummary:
+def _run_one(settings: RunSettings, workers: int = 1) -> RunSummary:
     """Play one run of ``taumesh run`` and print its report; exit 2 on settings that cannot run."""
-    from taumesh.orchestrator.runner import ConfigError, print_summary, run_benchmark
+    from taumesh.orchestrator.runner import ConfigError, WorkersFailed, print_summary, run_benchmark
 
-    config = settings.run_config()
+    config = settings.run_config().model_copy(update={"workers": workers})
     if settings.resume and settings.retry_errors:
         console.print("[red]error:[/red] --resume and --retry-errors are two ways to continue one file; pick one")
         raise typer.Exit(2)
-    if settings.user_strategy == "human" and (settings.user_addr is not None or settings.max_concurrency > 1):
+    if settings.user_strategy == "human" and (
+        settings.user_addr is not None or settings.max_concurrency > 1 or workers > 1
+    ):
         console.print(
             "[red]error:[/red] --user-strategy human reads this terminal: it needs the embedded user service "
-            "(no --user-addr) and one episode at a time (--max-concurrency 1)"
+            "(no --user-addr) and one episode at a time (--max-concurrency 1, --workers 1)"
         )
         raise typer.Exit(2)
     problem = _strategy_problem(config) or _model_problem(config)
@@ -327,6 +338,9 @@ def _run_one(settings: RunSettings) -> RunSummary:
     except (ConfigError, DataError, SecurityError) as exc:  # SecurityError: unusable TAUMESH_TLS_*/TOKEN settings
         console.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(2) from exc
+    except WorkersFailed as exc:
+        console.print(f"[red]error:[/red] {exc}", soft_wrap=True)
+        raise typer.Exit(1) from exc
     finally:
         shutdown_telemetry()  # flush the last spans and metrics
     print_summary(summary, Console())

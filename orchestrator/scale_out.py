@@ -1,0 +1,235 @@
+"""``taumesh run --workers N``: one run played by N orchestrator processes, so that its CPU is not one core's.
+
+This process is the coordinator. It resolves the tasks and the plan as a single-process run does (``--resume`` and
+``--retry-errors`` included), writes the plan into a work store beside the results file (``X.work.sqlite``), and
+starts N workers (:mod:`taumesh.orchestrator.worker`) that dial the same services: the ones given by address, and
+the ones this process serves on loopback. Each worker leases episodes from the store and records their results
+there; the coordinator reads them back in the order they come, feeds the progress display and the results file,
+and at the end writes the run's outputs and pass^k exactly as the single-process path does.
+
+A worker that dies loses nothing: the coordinator frees its leases at once (a hung one's run out after
+:data:`~taumesh.orchestrator.worker.LEASE_SECONDS`) and starts another in its place, up to
+:data:`RESTARTS_PER_WORKER` times per worker on average. When every worker is gone and no restart is left the run
+fails with :class:`WorkersFailed`, its finished episodes kept for ``--resume``. Ctrl-C and SIGTERM stop the
+workers, keep what finished and flush the results file.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+import sys
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rich.console import Console
+
+from taumesh.orchestrator.config import RunConfig
+from taumesh.orchestrator.outputs import write_outputs
+from taumesh.orchestrator.progress import RunProgress
+from taumesh.orchestrator.results import ResultsFile, RunResult
+from taumesh.orchestrator.runner import PreparedRun, RunSummary, WorkersFailed, compute_pass_hat_k, prepare_run
+from taumesh.orchestrator.service_targets import ServiceTargets, serving_targets
+from taumesh.orchestrator.work_store import WorkStore, remove_files
+from taumesh.orchestrator.worker import WorkOrder
+
+log = logging.getLogger(__name__)
+
+POLL_S = 0.25
+"""How often the coordinator reads new results and looks after its workers."""
+RESTARTS_PER_WORKER = 2
+"""Replacement workers a run may start, per worker asked for, before a dead worker is let be."""
+STOP_GRACE_S = 10.0
+"""How long a stopped worker has to release its leases and exit before it is killed."""
+WORK_STORE_SUFFIX = ".work.sqlite"
+
+
+def work_store_path(results_path: Path) -> Path:
+    """The work store of the run writing ``results_path`` (``X.json`` → ``X.work.sqlite``), deleted at its end."""
+    return results_path.with_name(results_path.name.removesuffix(".json") + WORK_STORE_SUFFIX)
+
+
+def worker_slots(workers: int, max_concurrency: int) -> list[int]:
+    """How many episodes each worker plays at once: ``max_concurrency`` shared as evenly as it goes.
+
+    Never more workers than episodes allowed at once.
+    """
+    count = min(workers, max_concurrency)
+    share, extra = divmod(max_concurrency, count)
+    return [share + (slot < extra) for slot in range(count)]
+
+
+async def run_with_workers(
+    config: RunConfig, resume: Path | None, only_errors: bool, existing: list[RunResult], console: Console
+) -> RunSummary:
+    """:func:`~taumesh.orchestrator.runner.run_benchmark` with ``config.workers`` worker processes."""
+    async with serving_targets(config.addresses, config.data_dir) as targets:
+        clients = targets.connect()
+        try:
+            run = await prepare_run(clients, config, resume, only_errors, existing)
+            results = run.results_file()
+            async with run.progress(console) as progress:
+                try:
+                    if run.plan:
+                        with _sigterm_as_interrupt():
+                            await _coordinate(run, targets, results, progress)
+                finally:
+                    results.flush()  # also when interrupted: what finished is kept for --resume
+            pass_k, average = await compute_pass_hat_k(clients, run.config, results.results)
+        finally:
+            await clients.close()
+    path = write_outputs(run.config, run.path, results.results)
+    return RunSummary(results_path=path, results=results.results, pass_hat_k=pass_k, average_reward=average)
+
+
+@contextlib.contextmanager
+def _sigterm_as_interrupt() -> Iterator[None]:
+    """SIGTERM does what Ctrl-C does (asyncio.run cancels the run; the workers are stopped, results flushed)."""
+    loop = asyncio.get_running_loop()
+    try:
+        loop.add_signal_handler(signal.SIGTERM, signal.raise_signal, signal.SIGINT)
+    except (ValueError, RuntimeError, NotImplementedError):  # not the main thread: leave SIGTERM alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        loop.remove_signal_handler(signal.SIGTERM)
+
+
+async def _coordinate(run: PreparedRun, targets: ServiceTargets, results: ResultsFile, progress: RunProgress) -> None:
+    """Play ``run.plan`` with the workers, moving each result from the store to ``results`` as it comes in."""
+    path = work_store_path(run.path)
+    store = WorkStore.create(path, [(run.tasks[index].task_id, trial) for index, trial in run.plan])
+    feed = _ResultFeed(store, results, progress)
+    pool = _WorkerPool(run, targets, path)
+    try:
+        await pool.start()
+        while True:
+            await feed.read()
+            remaining, leased = await asyncio.to_thread(store.counts)
+            progress.state.in_flight = leased
+            if not remaining:
+                return
+            await pool.look_after(store)
+            await asyncio.sleep(POLL_S)
+    finally:
+        await pool.stop()
+        await feed.read()  # what the workers recorded while they stopped
+        store.close()
+        remove_files(path)
+
+
+@dataclass
+class _ResultFeed:
+    """Moves results from the store into the results file and the progress display, each once."""
+
+    store: WorkStore
+    results: ResultsFile
+    progress: RunProgress
+    cursor: int = 0
+
+    async def read(self) -> None:
+        for finished in await asyncio.to_thread(self.store.finished_after, self.cursor):
+            self.cursor = finished.finished
+            result = RunResult.model_validate_json(finished.result)
+            self.results.add(result)
+            self.progress.episode_finished(result)
+
+
+@dataclass
+class _Worker:
+    slot: int
+    owner: str
+    process: asyncio.subprocess.Process
+
+
+@dataclass
+class _WorkerPool:
+    """The worker processes: started, watched, replaced when they die, stopped at the end."""
+
+    run: PreparedRun
+    targets: ServiceTargets
+    store_path: Path
+    workers: list[_Worker] = field(default_factory=list)
+    restarts_left: int = 0
+
+    def __post_init__(self) -> None:
+        self.slots = worker_slots(self.run.config.workers, self.run.config.max_concurrency)
+        self.restarts_left = RESTARTS_PER_WORKER * len(self.slots)
+
+    async def start(self) -> None:
+        for slot in range(len(self.slots)):
+            self.workers.append(await self._spawn(slot))
+
+    async def _spawn(self, slot: int) -> _Worker:
+        owner = f"worker-{slot}-{uuid.uuid4().hex[:8]}"
+        config = self.run.config.model_copy(update={"workers": 1, "show_progress": False, "verbose": False})
+        order = WorkOrder(
+            config=config,
+            targets=self.targets,
+            recorded=self.run.recorded,
+            store=self.store_path,
+            owner=owner,
+            concurrency=self.slots[slot],
+        )
+        process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "taumesh.orchestrator.worker",
+            stdin=asyncio.subprocess.PIPE,
+            start_new_session=True,  # Ctrl-C reaches the coordinator, which stops the workers in order
+        )
+        assert process.stdin is not None
+        process.stdin.write(order.model_dump_json().encode())
+        await process.stdin.drain()
+        process.stdin.close()
+        return _Worker(slot, owner, process)
+
+    async def look_after(self, store: WorkStore) -> None:
+        """Free the episodes of workers that died and start others in their place while restarts are left.
+
+        Raises :class:`WorkersFailed` when no worker is left and episodes are.
+        """
+        for worker in [w for w in self.workers if w.process.returncode is not None]:
+            self.workers.remove(worker)
+            released = await asyncio.to_thread(store.release, worker.owner)
+            code = worker.process.returncode
+            if code == 0:
+                continue  # it found nothing left to play
+            how = f"signal {-code}" if code is not None and code < 0 else f"status {code}"
+            log.warning(
+                "worker %d (pid %d) died (%s); %d episode(s) it was playing go to the other workers",
+                worker.slot,
+                worker.process.pid,
+                how,
+                released,
+            )
+            if self.restarts_left:
+                self.restarts_left -= 1
+                self.workers.append(await self._spawn(worker.slot))
+        if not self.workers:
+            remaining, _ = await asyncio.to_thread(store.counts)
+            if remaining:
+                raise WorkersFailed(
+                    f"every worker process died and no restart is left; {remaining} episode(s) were not played "
+                    "(the finished ones are in the results file: --resume continues it)"
+                )
+
+    async def stop(self) -> None:
+        """SIGTERM every worker still running, then kill those that do not exit within the grace period."""
+        running = [w.process for w in self.workers if w.process.returncode is None]
+        for process in running:
+            with contextlib.suppress(ProcessLookupError):
+                process.terminate()
+        for process in running:
+            try:
+                await asyncio.wait_for(process.wait(), STOP_GRACE_S)
+            except TimeoutError:
+                with contextlib.suppress(ProcessLookupError):
+                    process.kill()
+                await process.wait()

@@ -44,9 +44,9 @@ def main() -> None:
     sys.path.insert(0, os.path.abspath(checkout))
 
     started = time.perf_counter()
-    from tau_bench.envs import get_env
-    from tau_bench.envs.user import BaseUserSimulationEnv
-    from tau_bench.types import RESPOND_ACTION_NAME, Action
+    from tau_bench.envs import get_env  # type: ignore[import-not-found]  # the user's checkout, not installed here
+    from tau_bench.envs.user import BaseUserSimulationEnv  # type: ignore[import-not-found]
+    from tau_bench.types import RESPOND_ACTION_NAME, Action  # type: ignore[import-not-found]
 
     import_s = time.perf_counter() - started
 

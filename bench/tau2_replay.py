@@ -545,7 +545,8 @@ def print_table(report: Report, console: Console) -> None:
         print_tau2_table(report, console)
     if report.taubench_v1:
         print_v1_table(report, console)
-    for d in [*report.domains, *report.taubench_v1]:
+    compared: list[DomainReport | V1DomainReport] = [*report.domains, *report.taubench_v1]
+    for d in compared:
         name = d.domain if isinstance(d, DomainReport) else f"τ-bench v1 {d.domain}"
         for timing in (d.embedded, d.separate):
             levels = ", ".join(

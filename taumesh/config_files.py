@@ -20,7 +20,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 MT_KEYS = ("dataset_name", "model_name", "subsets")
@@ -64,6 +63,8 @@ class MtForm(BaseModel):
 
 def read_settings_file(path: Path) -> dict[str, Any]:
     """The file's mapping of settings, as written (an empty file is no settings)."""
+    import yaml  # imported here: most runs have no settings file, and yaml's import is slow
+
     try:
         raw = yaml.safe_load(path.read_text(encoding="utf-8"))
     except yaml.YAMLError as exc:

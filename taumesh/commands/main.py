@@ -376,14 +376,16 @@ def _model_problem(config: RunConfig) -> str | None:
     A provider litellm does not know, few-shot without its file, missing credentials. Credentials and files are
     checked only for services started here: a remote service uses its own environment.
     """
-    from taumesh.llm.preflight import credentials_problem, provider_problem
-
     agent, user = config.agent, config.user
     checks: list[tuple[ModelSettings, str, str, bool]] = []
     if agent.strategy != "oracle":
         checks.append((agent.model, "--model", "--model-provider", config.addresses.agent is None))
     if user.strategy not in USER_STRATEGIES_WITHOUT_MODEL:
         checks.append((user.model, "--user-model", "--user-model-provider", config.addresses.user is None))
+    if not checks:
+        return None  # no model to check: litellm (seconds to import) stays off the start path
+    from taumesh.llm.preflight import credentials_problem, provider_problem
+
     for settings, _, provider_flag, _ in checks:
         problem = provider_problem(settings.provider, provider_flag)
         if problem:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from taumesh.convert import task_ref_from_proto, tool_call_from_proto, tool_schema_to_proto
@@ -25,6 +28,8 @@ class EnvServicer(env_pb2_grpc.EnvServiceServicer):
         self.sessions = sessions if sessions is not None else SessionStore()  # an empty store is falsy
         self._domain_parts: dict[str, env_pb2.OpenSessionResponse] = {}
         self._initial_hashes: dict[tuple[str, str, str], str] = {}
+        self._loading: dict[tuple[str, str], asyncio.Future[Any]] = {}
+        self._loaded: set[tuple[str, str]] = set()
 
     def _domain(self, name: str) -> Any:
         try:
@@ -34,13 +39,32 @@ class EnvServicer(env_pb2_grpc.EnvServiceServicer):
         except DataError as exc:
             raise NotFound(str(exc), reason="DOMAIN_DATA_MISSING") from exc
 
+    async def _once(self, key: tuple[str, str], load: Callable[[], Any]) -> None:
+        """Run ``load`` in a worker thread the first time ``key`` is asked for (once, however many callers wait).
+
+        Reading a domain's data or tasks takes up to seconds; on the event loop it would stall every other call of
+        the process (health checks, other episodes, the embedded orchestrator's progress). A failure is not kept:
+        the next call tries again.
+        """
+        if key in self._loaded:
+            return
+        loading = self._loading.get(key)
+        if loading is None:
+            loading = self._loading[key] = asyncio.ensure_future(asyncio.to_thread(load))
+        try:
+            await asyncio.shield(loading)
+        except Exception:
+            self._loading.pop(key, None)
+            raise
+        self._loaded.add(key)
+
     @status_codes
     async def ListDomains(self, request: env_pb2.ListDomainsRequest, context: Context) -> env_pb2.ListDomainsResponse:
         domains = []
         for name in self.catalog.names():
             domain = self._domain(name)
             splits = [
-                env_pb2.SplitInfo(name=split, task_count=len(domain.tasks(split)))
+                env_pb2.SplitInfo(name=split, task_count=domain.task_count(split))
                 for split in domain.spec.splits
                 if domain.has_split_file(split)
             ]
@@ -53,7 +77,7 @@ class EnvServicer(env_pb2_grpc.EnvServiceServicer):
     async def ListTasks(self, request: env_pb2.ListTasksRequest, context: Context) -> env_pb2.ListTasksResponse:
         domain = self._domain(request.domain)
         try:
-            tasks = domain.tasks(request.split)
+            tasks = await asyncio.to_thread(domain.tasks, request.split)  # a first parse may take seconds
         except (KeyError, DataError) as exc:
             raise NotFound(str(exc.args[0]), reason="SPLIT_NOT_FOUND", fields=[("split", "unknown split")]) from exc
         page: Page = page_of(len(tasks), request.page_size, request.page_token, scope=f"{domain.name}/{request.split}")
@@ -77,9 +101,11 @@ class EnvServicer(env_pb2_grpc.EnvServiceServicer):
         ref = task_ref_from_proto(request.task)
         domain = self._domain(ref.domain)
         try:
+            await self._once((domain.name, ref.split), partial(domain.tasks, ref.split))
             task = domain.find_task(ref.split, ref.task_id)
         except (KeyError, DataError) as exc:
             raise NotFound(str(exc.args[0]), reason="TASK_NOT_FOUND", fields=[("task", "unknown task")]) from exc
+        await self._once((domain.name, ""), partial(_prepare, domain))
         session = domain.open_session(task)
         key = (domain.name, ref.split, ref.task_id)
         if key not in self._initial_hashes:  # a task's initial state is always the same: hash it once
@@ -209,3 +235,8 @@ def env_service(
         servicer=EnvServicer(catalog, sessions),
         background=[sessions.reap_forever],
     )
+
+
+def _prepare(domain: Any) -> None:
+    """What every OpenSession of ``domain`` reads, computed once: base data and its hash, policy, tools."""
+    _ = domain.base_data, domain.initial_hash, domain.policy, domain.tool_schemas, domain.user_tool_schemas

@@ -206,6 +206,12 @@ class Domain:
             return self.spec.layout.has_split(self.root, split)
         return (self.root / self.spec.tasks_file.format(split=split)).is_file()
 
+    def task_count(self, split: str) -> int:
+        """How many tasks ``split`` has; a laid-out domain counts them without parsing its task file."""
+        if self.spec.layout is not None and split not in self._tasks:
+            return self.spec.layout.task_count(self.root, split)
+        return len(self.tasks(split))
+
     def tasks(self, split: str) -> list[Task]:
         """The tasks of ``split``, in file order (v1: the list index is the task id)."""
         if split not in self.spec.splits:

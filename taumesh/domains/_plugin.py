@@ -45,6 +45,10 @@ class DomainLayout(Protocol):
         """The tasks of ``split`` (instances of ``taumesh.domains.Task`` or a subclass), in file order."""
         ...
 
+    def task_count(self, root: Path, split: str) -> int:
+        """How many tasks ``split`` has, without parsing them (listing domains must stay cheap)."""
+        ...
+
 
 class StateHasher(Protocol):
     """Hashes a session's data (table name -> table); built once per process over the base data."""

@@ -143,5 +143,9 @@ class Tau2Layout:
         except DataError:
             return False
 
+    def task_count(self, root: Path, split: str) -> int:
+        """The split file's distinct task ids: telecom's 13 MB task file is not read to count them."""
+        return len(set(read_splits(data_file(root, self.tasks_file))[split]))
+
     def tasks(self, root: Path, split: str) -> list[Tau2Task]:
         return read_tasks(data_file(root, self.tasks_file), split)

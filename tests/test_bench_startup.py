@@ -1,0 +1,30 @@
+"""bench/startup.py runs at its smallest size and reports all three figures (no time is asserted)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from taumesh.domains.tau2 import DatasetMissing, require
+
+BENCH = Path(__file__).resolve().parent.parent / "bench" / "startup.py"
+
+
+def test_the_startup_bench_reports_help_and_first_episode(tmp_path: Path) -> None:
+    try:
+        require()
+    except DatasetMissing as exc:
+        pytest.skip(f"τ² data not fetched: {exc}")
+    out = tmp_path / "startup.json"
+    done = subprocess.run(
+        [sys.executable, str(BENCH), "--repeats", "1", "--out", str(out)], capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    assert "taumesh --help" in done.stdout and "first episode started" in done.stdout
+    figures = json.loads(out.read_text())["median_seconds"]
+    assert set(figures) == {"python -c pass", "taumesh --help", "first episode started (embedded run)"}
+    assert all(seconds > 0 for seconds in figures.values())

@@ -12,6 +12,7 @@ own tool calls answered by ``tool`` messages. The agent's tool calls never reach
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any, ClassVar
 
 from taumesh.domains import DataError, Registry
@@ -93,6 +94,8 @@ class LlmUser:
         """One model call for the customer's next message (``extra`` turns appended to the prompt)."""
         if not turn.settings.model.model:
             raise InvalidArgument(f"user strategy {self.name!r} needs a model (--user-model)")
+        if self._registry is None and self.follows_tau2:  # discovering the plugins takes up to seconds: not on the loop
+            self._registry = await asyncio.to_thread(Registry.discover)
         tools = turn.tools if self.plays_tau2(turn) else None
         completion = await complete(turn.settings.model, [*self.prompt(turn), *(extra or [])], tools)
         message = self.parse(completion.message.content)

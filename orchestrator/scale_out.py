@@ -26,6 +26,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from opentelemetry import propagate
 from rich.console import Console
 
 from taumesh.orchestrator.config import RunConfig
@@ -169,6 +170,8 @@ class _WorkerPool:
     async def _spawn(self, slot: int) -> _Worker:
         owner = f"worker-{slot}-{uuid.uuid4().hex[:8]}"
         config = self.run.config.model_copy(update={"workers": 1, "show_progress": False, "verbose": False})
+        trace_context: dict[str, str] = {}
+        propagate.inject(trace_context)  # the run span
         order = WorkOrder(
             config=config,
             targets=self.targets,
@@ -176,6 +179,7 @@ class _WorkerPool:
             store=self.store_path,
             owner=owner,
             concurrency=self.slots[slot],
+            trace_context=trace_context,
         )
         process = await asyncio.create_subprocess_exec(
             sys.executable,

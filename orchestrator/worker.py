@@ -19,6 +19,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from opentelemetry import context as otel_context
+from opentelemetry import propagate
 from pydantic import BaseModel, Field
 
 from taumesh.env.v1 import env_pb2
@@ -49,6 +51,8 @@ class WorkOrder(BaseModel):
     """This worker's lease owner id, unique within the run."""
     concurrency: int = Field(ge=1)
     lease_seconds: float = Field(default=LEASE_SECONDS, gt=0)
+    trace_context: dict[str, str] = Field(default_factory=dict)
+    """The run span's W3C trace context, which the episodes' traces link to as a single process's do."""
 
 
 class Worker:
@@ -125,6 +129,7 @@ async def work(order: WorkOrder) -> None:
         loop.add_signal_handler(stop, current.cancel)
     store = WorkStore(order.store)
     clients = order.targets.connect()
+    otel_context.attach(propagate.extract(order.trace_context))
     try:
         config = order.config
         assert config.task_split is not None, "the coordinator resolves the split"

@@ -84,38 +84,87 @@ def _when_playing(log_dir: Path, run: subprocess.Popen[str]) -> None:
     raise AssertionError("the run never had episodes in flight")
 
 
-def test_a_killed_worker_loses_no_episode_and_duplicates_none(tmp_path: Path, servers: list[Server]) -> None:
+def _slow_agent(tmp_path: Path, servers: list[Server]) -> Server:
+    """The oracle agent as its own process, each answer 150 ms late: episodes stay in flight a while."""
     agent = start_server(
         [taumesh_executable(), "serve", "agent", "--host", "127.0.0.1", "--port", "0", "--data-dir", str(V1_DATA),
          "--agent-reply-latency-ms", "150"],
         SERVING, tmp_path / "agent.err",
     )  # fmt: skip
     servers.append(agent)
-    log_dir = tmp_path / "results"
-    run = subprocess.Popen(
-        [taumesh_executable(), "run", "--env", "retail", "--task-split", "test", *ORACLE, "--data-dir", str(V1_DATA),
-         "--log-dir", str(log_dir), "--end-index", "16", "--num-trials", "2", "--max-concurrency", "8",
-         "--workers", "2", "--agent-addr", agent.address],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=child_env(), cwd=PROJECT_ROOT,
-    )  # fmt: skip
+    return agent
+
+
+def _run_args(log_dir: Path, agent: Server) -> list[str]:
+    """32 episodes, 8 at a time over 2 workers, with the slow agent."""
+    return [taumesh_executable(), "run", "--env", "retail", "--task-split", "test", *ORACLE, "--data-dir",
+            str(V1_DATA), "--log-dir", str(log_dir), "--end-index", "16", "--num-trials", "2", "--max-concurrency",
+            "8", "--workers", "2", "--agent-addr", agent.address]  # fmt: skip
+
+
+def _start(argv: list[str]) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=child_env(), cwd=PROJECT_ROOT
+    )
+
+
+def _finish(run: subprocess.Popen[str]) -> subprocess.CompletedProcess[str]:
     try:
-        victim = _workers(run, 2)[0]
-        _when_playing(log_dir, run)
-        victim.send_signal(signal.SIGKILL)
         stdout, stderr = run.communicate(timeout=120)
     finally:
         if run.poll() is None:
             run.kill()
-    proc = subprocess.CompletedProcess(run.args, run.returncode, stdout, stderr)
+    return subprocess.CompletedProcess(run.args, run.returncode, stdout, stderr)
+
+
+EVERY_EPISODE = sorted((task, trial) for trial in range(2) for task in range(16))
+
+
+def _keys(results: list[dict[str, Any]]) -> list[tuple[int, int]]:
+    return [(r["task_id"], r["trial"]) for r in results]
+
+
+def test_a_killed_worker_loses_no_episode_and_duplicates_none(tmp_path: Path, servers: list[Server]) -> None:
+    log_dir = tmp_path / "results"
+    run = _start(_run_args(log_dir, _slow_agent(tmp_path, servers)))
+    victim = _workers(run, 2)[0]
+    _when_playing(log_dir, run)
+    victim.send_signal(signal.SIGKILL)
+    proc = _finish(run)
     assert proc.returncode == 0, explain(proc)
-    died = re.search(rf"worker \d+ \(pid {victim.pid}\) died \(signal 9\); (?P<lost>\d+) episode", stderr)
+    died = re.search(rf"worker \d+ \(pid {victim.pid}\) died \(signal 9\); (?P<lost>\d+) episode", proc.stderr)
     assert died, explain(proc)
     assert int(died["lost"]) >= 1, explain(proc)  # it was playing some: they were played again elsewhere
     results = load_json(results_path(log_dir))
-    keys = [(r["task_id"], r["trial"]) for r in results]
-    assert sorted(keys) == sorted((task, trial) for trial in range(2) for task in range(16)), keys  # once each
+    assert sorted(_keys(results)) == EVERY_EPISODE, _keys(results)  # each once
     assert all(r["reward"] == 1.0 for r in results)
     assert not list(log_dir.glob("*.errors.json")), explain(proc)
+
+
+def test_sigterm_stops_the_workers_and_keeps_what_finished_for_resume(tmp_path: Path, servers: list[Server]) -> None:
+    log_dir = tmp_path / "results"
+    argv = _run_args(log_dir, _slow_agent(tmp_path, servers))
+    run = _start(argv)
+    workers = _workers(run, 2)
+    _when_playing(log_dir, run)
+    run.send_signal(signal.SIGTERM)
+    proc = _finish(run)
+    assert proc.returncode != 0, explain(proc)
+    assert "Traceback" not in proc.stderr, explain(proc)
+    psutil.wait_procs(workers, timeout=15)
+    assert not [w.pid for w in workers if w.is_running() and w.status() != psutil.STATUS_ZOMBIE]
+    assert not list(log_dir.glob(f"*{WORK_STORE_SUFFIX}*"))
+    path = results_path(log_dir)
+    kept = load_json(path)
+    assert 2 <= len(kept) < len(EVERY_EPISODE), explain(proc)
+    assert all(r["reward"] == 1.0 for r in kept)
+
+    resumed = _finish(_start([*argv, "--resume", str(path)]))
+    assert resumed.returncode == 0, explain(resumed)
+    results = load_json(path)
+    assert sorted(_keys(results)) == EVERY_EPISODE
+    kept_by_key = {(r["task_id"], r["trial"]): r for r in kept}
+    assert [r for r in results if (r["task_id"], r["trial"]) in kept_by_key] == kept  # not played again
 
 
 def test_concurrency_is_shared_among_the_workers() -> None:

@@ -7,7 +7,8 @@ either makes while the scorer answers.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 import grpc
 import pytest
@@ -15,8 +16,7 @@ import pytest
 from taumesh.common.v1 import common_pb2
 from taumesh.convert import message_to_proto, score_from_proto
 from taumesh.domains import Catalog
-from taumesh.domains.tau2 import DatasetMissing, Tau2Task, gold_hash, require
-from taumesh.domains.tau2 import _hash as tau2_hash
+from taumesh.domains.tau2 import DatasetMissing, Tau2Hasher, Tau2Task, gold_hash, require
 from taumesh.env.v1 import env_pb2, env_pb2_grpc
 from taumesh.models import STOP_TOKEN, ChatMessage, RewardCheck, Score, ToolCall
 from taumesh.rpc.errors import error_reason
@@ -56,15 +56,15 @@ def stubs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stubs]:
 
 @pytest.fixture
 def hash_calls(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Counts every SHA-256 of τ²'s hasher from now on (servers included: they run in this process)."""
+    """Counts every hash of a database by τ²'s hasher from now on (servers included: they run in this process)."""
     calls: list[int] = []
-    real = tau2_hash._sha256
+    real = Tau2Hasher.hashes
 
-    def counted(text: str) -> str:
-        calls.append(len(text))
-        return real(text)
+    def counted(self: Tau2Hasher, data: Mapping[str, Any]) -> tuple[str, str | None]:
+        calls.append(len(data))
+        return real(self, data)
 
-    monkeypatch.setattr(tau2_hash, "_sha256", counted)
+    monkeypatch.setattr(Tau2Hasher, "hashes", counted)
     return calls
 
 

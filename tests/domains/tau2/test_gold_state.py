@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import pytest
@@ -20,7 +20,6 @@ from taumesh.domains import Domain, EpisodeMismatch
 from taumesh.domains._cow import CowSwitch, CowTable
 from taumesh.domains._readonly import freeze
 from taumesh.domains.tau2 import Tau2Task, call_tool, open_session
-from taumesh.domains.tau2 import _hash as tau2_hash
 from taumesh.domains.tau2._hash import Tau2Hasher
 from taumesh.domains.tau2._reward import GoldState, gold_hash, reached_hash, replay, score_episode
 from taumesh.models import STOP_TOKEN, ChatMessage, Score, ToolCall
@@ -178,15 +177,15 @@ def _tasks(source_name: str) -> Iterator[tuple[Domain, Tau2Task]]:
 
 @pytest.fixture
 def hash_calls(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Counts every SHA-256 of τ²'s hasher from now on."""
+    """Counts every hash of a database by τ²'s hasher from now on."""
     calls: list[int] = []
-    real = tau2_hash._sha256
+    real = Tau2Hasher.hashes
 
-    def counted(text: str) -> str:
-        calls.append(len(text))
-        return real(text)
+    def counted(self: Tau2Hasher, data: Mapping[str, Any]) -> tuple[str, str | None]:
+        calls.append(len(data))
+        return real(self, data)
 
-    monkeypatch.setattr(tau2_hash, "_sha256", counted)
+    monkeypatch.setattr(Tau2Hasher, "hashes", counted)
     return calls
 
 

@@ -1,21 +1,30 @@
-"""Live episodes at high concurrency against services with simulated model latency (issue 13, item 2).
+"""Live episodes at 10, 100, 500 and 1,000 in flight against services with simulated model latency (issue 13, item 2).
 
-Starts the env, user-sim, agent and scorer as ``taumesh serve`` processes: the agent (the oracle underneath)
-answers every NextMessage after ``--agent-latency-ms`` and the scripted user every message after
-``--user-latency-ms``, as asyncio sleeps, as a remote model would. The orchestrator runs in this process at
-``--concurrency`` episodes in flight, once every service has loaded the domain (a warm-up call to each, not
-measured). Prints achieved against ideal throughput, CPU per process, peak RSS per
-process and the orchestrator's RSS per live episode.
+For each level of ``--levels``, in one run: the env, user-sim, agent and scorer start as fresh ``taumesh serve``
+processes (the agent, the oracle underneath, answers every NextMessage after ``--agent-latency-ms``, the scripted
+user every message after ``--user-latency-ms``, as asyncio sleeps, as a remote model would), and the orchestrator
+(``run_benchmark``, as ``taumesh run`` runs it) starts as a fresh child process of this one. Every process is new at
+each level, so its peak RSS and the orchestrator's RSS per live episode belong to that level alone (a process that
+ran a bigger level before would reuse the memory it freed). Each service answers a warm-up call first (it loads the
+domain once per process), then everything is counted.
+
+Prints per level: achieved against ideal throughput, CPU per process, peak RSS per process and the orchestrator's
+RSS per live episode. With ``--orchestrator-workers N`` (when the run configuration has ``workers``) the
+orchestrator's processes all count as "orchestrator": its own and those of its children.
 
 Ideal: every episode takes exactly its simulated latency (its agent steps × agent latency + its user messages ×
 user latency, counted from the results) and a new one starts the moment one ends, in the runner's order. The ideal
-wall time is that schedule's length (list scheduling on ``--concurrency`` slots); ideal throughput in the steady
-state is episodes in flight / mean simulated latency, and by Little's law the achieved one is episodes in flight /
-mean episode duration, so their ratio is mean simulated latency / mean duration.
+wall time is that schedule's length (list scheduling on the level's slots); ideal throughput in the steady state is
+episodes in flight / mean simulated latency, and by Little's law the achieved one is episodes in flight / mean
+episode duration, so their ratio is mean simulated latency / mean duration.
 
-    .venv/bin/python bench/live_episodes.py                          # τ² retail train × 40 trials = 2,960 episodes
-    .venv/bin/python bench/live_episodes.py --num-tasks 10 --num-trials 2 --concurrency 20 \
-        --agent-latency-ms 50 --user-latency-ms 50 --out report.json   # the test's tiny configuration
+Episodes per level: ``--episodes-per-slot`` (3) × the level, at least ``--min-episodes``, so the steady state
+dominates; the first tasks of the split when that is fewer than the split, else whole trials over it.
+
+    .venv/bin/python bench/concurrency.py                                  # τ² retail train, 10/100/500/1,000
+    .venv/bin/python bench/concurrency.py --levels 200 --agent-latency-ms 200 --user-latency-ms 100 --py-spy prof/
+    .venv/bin/python bench/concurrency.py --levels 5 10 --agent-latency-ms 50 --user-latency-ms 50 \
+        --out report.json                                                  # the test's tiny configuration
 
 Data: the fetched τ² data (``taumesh data fetch tau2``); ``--env retail --data-dir DIR`` for τ-bench v1.
 """
@@ -28,6 +37,8 @@ import cProfile
 import heapq
 import io
 import json
+import math
+import multiprocessing
 import os
 import pstats
 import re
@@ -39,6 +50,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
@@ -52,15 +64,17 @@ from taumesh.common.v1 import common_pb2  # noqa: E402
 from taumesh.convert import agent_settings_to_proto, user_settings_to_proto  # noqa: E402
 from taumesh.env.v1 import env_pb2  # noqa: E402
 from taumesh.models import AgentSettings, UserSettings  # noqa: E402
+from taumesh.orchestrator import runner  # noqa: E402
 from taumesh.orchestrator.clients import ServiceClients, list_tasks  # noqa: E402
 from taumesh.orchestrator.config import CACHE_DATA_DIR, RunConfig, ServiceAddresses  # noqa: E402
-from taumesh.orchestrator.results import RunResult  # noqa: E402
-from taumesh.orchestrator.runner import run_benchmark  # noqa: E402
 from taumesh.scorer.v1 import scorer_pb2  # noqa: E402
 from taumesh.user_sim.v1 import user_sim_pb2  # noqa: E402
 
 SERVING = re.compile(r"serving \S+ on (\S+:\d+)")
 SERVICES = ("env", "user-sim", "agent", "scorer")
+PROCESSES = ("orchestrator", *SERVICES)
+WORKERS_SUPPORTED = "workers" in RunConfig.model_fields
+"""Whether ``taumesh run`` can share one run among several orchestrator processes (``RunConfig.workers``)."""
 
 
 @dataclass
@@ -76,7 +90,7 @@ class Service:
         self.ps = psutil.Process(self.process.pid)
 
 
-def start_service(name: str, args: argparse.Namespace) -> Service:
+def start_service(name: str, args: argparse.Namespace, sessions: int) -> Service:
     """``taumesh serve NAME`` on a free port, with the latency flags that apply to it."""
     taumesh = str(Path(sys.executable).with_name("taumesh"))
     argv = [taumesh, "serve", name, "--port", "0", "--data-dir", str(args.data_dir)]
@@ -85,7 +99,7 @@ def start_service(name: str, args: argparse.Namespace) -> Service:
     if name == "user-sim":
         argv += ["--user-reply-latency-ms", str(args.user_latency_ms)]
     if name == "env":
-        argv += ["--max-sessions", str(max(2000, 2 * args.concurrency))]
+        argv += ["--max-sessions", str(max(2000, 2 * sessions))]
     process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     assert process.stdout is not None
     match = SERVING.search(process.stdout.readline())
@@ -96,12 +110,12 @@ def start_service(name: str, args: argparse.Namespace) -> Service:
 
 
 @contextmanager
-def services(args: argparse.Namespace) -> Iterator[dict[str, Service]]:
-    """The four services as processes, stopped (SIGTERM) on the way out."""
+def services(args: argparse.Namespace, sessions: int) -> Iterator[dict[str, Service]]:
+    """The four services as fresh processes, stopped (SIGTERM) on the way out."""
     started: dict[str, Service] = {}
     try:
         for name in SERVICES:
-            started[name] = start_service(name, args)
+            started[name] = start_service(name, args, sessions)
         yield started
     finally:
         for service in started.values():
@@ -113,10 +127,37 @@ def services(args: argparse.Namespace) -> Iterator[dict[str, Service]]:
                 service.process.kill()
 
 
+def family(process: psutil.Process) -> list[psutil.Process]:
+    """``process`` and its live children (orchestrator workers), recursively."""
+    try:
+        return [process, *process.children(recursive=True)]
+    except psutil.NoSuchProcess:
+        return [process]
+
+
 def cpu_seconds(process: psutil.Process) -> float:
-    """User + system CPU seconds of ``process`` so far."""
-    times = process.cpu_times()
-    return float(times.user + times.system)
+    """User + system CPU seconds of ``process`` and of its children, live and finished, so far."""
+    total = 0.0
+    for member in family(process):
+        try:
+            times = member.cpu_times()
+        except psutil.NoSuchProcess:
+            continue
+        total += times.user + times.system
+        if member is process:  # children it has waited for
+            total += times.children_user + times.children_system
+    return total
+
+
+def rss_bytes(process: psutil.Process) -> int:
+    """Resident memory of ``process`` and its live children."""
+    total = 0
+    for member in family(process):
+        try:
+            total += member.memory_info().rss
+        except psutil.NoSuchProcess:
+            continue
+    return total
 
 
 class RssSampler:
@@ -127,19 +168,18 @@ class RssSampler:
         self.interval = interval
         self.peak = {name: 0 for name in processes}
         self.series: list[tuple[float, int]] = []
-        """(seconds since start, RSS) of the first process: the orchestrator."""
+        """(time.time(), RSS) of the first process: the orchestrator."""
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
     def _run(self) -> None:
-        started = time.perf_counter()
         first = next(iter(self.processes))
         while not self._stop.is_set():
             for name, process in self.processes.items():
-                rss = process.memory_info().rss
+                rss = rss_bytes(process)
                 self.peak[name] = max(self.peak[name], rss)
                 if name == first:
-                    self.series.append((time.perf_counter() - started, rss))
+                    self.series.append((time.time(), rss))
             self._stop.wait(self.interval)
 
     def __enter__(self) -> RssSampler:
@@ -159,7 +199,7 @@ def py_spy(processes: dict[str, psutil.Process], out_dir: Path | None) -> Iterat
         return
     out_dir.mkdir(parents=True, exist_ok=True)
     py_spy_bin = str(Path(sys.executable).with_name("py-spy"))
-    options = ["--format", "raw", "--gil", "--nonblocking", "--rate", "50"]
+    options = ["--format", "raw", "--gil", "--nonblocking", "--rate", "50", "--subprocesses"]
     samplers = [
         subprocess.Popen(
             [py_spy_bin, "record", "--pid", str(process.pid), *options, "--output", str(out_dir / f"{name}.txt")],
@@ -192,15 +232,8 @@ def top_frames(raw: Path, count: int) -> list[tuple[str, float]]:
     return [(frame, samples / total) for frame, samples in ranked]
 
 
-def episode_calls(result: RunResult) -> tuple[int, int]:
-    """(agent NextMessage calls, user-sim calls) of one episode, counted in its trajectory."""
-    agent = sum(1 for message in result.traj if message.get("role") == "assistant")
-    user = sum(1 for message in result.traj if message.get("role") == "user")
-    return agent, user
-
-
 def ideal_makespan(latencies: list[float], slots: int) -> float:
-    """Length of the schedule that starts each episode, in order, as soon as one of ``slots`` frees up."""
+    """Wall time if each episode took exactly its latency and started, in order, as soon as one of ``slots`` frees."""
     ends: list[float] = []
     for latency in latencies:
         start = heapq.heappop(ends) if len(ends) >= slots else 0.0
@@ -208,13 +241,22 @@ def ideal_makespan(latencies: list[float], slots: int) -> float:
     return max(ends, default=0.0)
 
 
-async def warm_up(args: argparse.Namespace, running: dict[str, Service]) -> None:
-    """Make every service load the domain (once per process, not per episode) before anything is measured."""
+def episodes_plan(args: argparse.Namespace, level: int, split_size: int) -> tuple[int, int]:
+    """(first N tasks, trials) for a level: ``--num-tasks``/``--num-trials`` when given, else about
+    ``--episodes-per-slot`` × level episodes (at least ``--min-episodes``)."""
+    wanted = max(args.min_episodes, args.episodes_per_slot * level)
+    tasks = args.num_tasks or min(split_size, wanted)
+    trials = args.num_trials or math.ceil(wanted / tasks)
+    return tasks, trials
+
+
+async def warm_up(args: argparse.Namespace, running: dict[str, Service]) -> int:
+    """Make every service load the domain (once per process, not per episode); return the split's size."""
     clients = ServiceClients.connect(*(running[name].address for name in SERVICES))
     try:
         split = args.split
-        first = (await list_tasks(clients, args.env, split, 60.0))[0].task_id
-        task = common_pb2.TaskRef(domain=args.env, split=split, task_id=first)
+        tasks = await list_tasks(clients, args.env, split, 60.0)
+        task = common_pb2.TaskRef(domain=args.env, split=split, task_id=tasks[0].task_id)
         opened = await clients.env.OpenSession(env_pb2.OpenSessionRequest(task=task))
         await clients.env.GetFinalState(env_pb2.GetFinalStateRequest(session_id=opened.session_id))
         await clients.env.CloseSession(env_pb2.CloseSessionRequest(session_id=opened.session_id))
@@ -239,110 +281,176 @@ async def warm_up(args: argparse.Namespace, running: dict[str, Service]) -> None
                 )
             ),
         )
+        return len(tasks)
     finally:
         await clients.close()
 
 
-def run_config(args: argparse.Namespace, addresses: dict[str, Service], log_dir: Path) -> RunConfig:
-    """The run: oracle agent, scripted user, every service remote."""
+def run_config(
+    args: argparse.Namespace, level: int, plan: tuple[int, int], running: dict[str, Service], log_dir: Path
+) -> RunConfig:
+    """The run at one level: oracle agent, scripted user, every service remote."""
+    extra: dict[str, Any] = {"workers": args.orchestrator_workers} if WORKERS_SUPPORTED else {}
     return RunConfig(
         env=args.env,
         task_split=args.split,
-        end_index=args.num_tasks or -1,
-        num_trials=args.num_trials,
+        end_index=plan[0],
+        num_trials=plan[1],
         agent=AgentSettings(strategy="oracle"),
         user=UserSettings(strategy="scripted"),
-        max_concurrency=args.concurrency,
+        max_concurrency=level,
         data_dir=args.data_dir,
         log_dir=log_dir,
         show_progress=False,
         addresses=ServiceAddresses(
-            env=addresses["env"].address,
-            user=addresses["user-sim"].address,
-            agent=addresses["agent"].address,
-            scorer=addresses["scorer"].address,
+            env=running["env"].address,
+            user=running["user-sim"].address,
+            agent=running["agent"].address,
+            scorer=running["scorer"].address,
         ),
+        **extra,
     )
 
 
-def measure(args: argparse.Namespace) -> dict[str, Any]:
-    """Start the services, run the episodes, and return the report."""
-    me = psutil.Process()
-    with services(args) as running, tempfile.TemporaryDirectory() as tmp:
-        processes = {"orchestrator": me, **{name: service.ps for name, service in running.items()}}
-        config = run_config(args, running, Path(tmp))
-        asyncio.run(warm_up(args, running))
-        cpu_before = {name: cpu_seconds(process) for name, process in processes.items()}
-        rss_before = me.memory_info().rss
-        profiler = cProfile.Profile() if args.profile else None
-        with RssSampler(processes) as rss, py_spy(processes, args.py_spy):
-            started = time.perf_counter()
-            if profiler:
-                profiler.enable()
-            summary = asyncio.run(run_benchmark(config))
-            if profiler:
-                profiler.disable()
-            wall = time.perf_counter() - started
-        cpu = {name: cpu_seconds(process) - cpu_before[name] for name, process in processes.items()}
-    results = summary.results
-    if summary.errors or any(r.reward != 1.0 for r in results):
-        bad = sum(1 for r in results if r.reward != 1.0)
-        raise SystemExit(f"{bad} of {len(results)} episodes did not score 1.0: not a valid measurement")
-    calls = [episode_calls(r) for r in results]
-    latencies = [(a * args.agent_latency_ms + u * args.user_latency_ms) / 1000 for a, u in calls]
-    durations = [float(r.info["duration_s"]) for r in results]
-    episodes = len(results)
-    mean_latency = sum(latencies) / episodes
-    live_rss = [value for at, value in rss.series if at < min(durations)]
-    ideal_wall = ideal_makespan(latencies, args.concurrency)
-    in_flight = min(args.concurrency, episodes)
+def orchestrate(config_json: str, profile: int, pipe: Connection) -> None:
+    """The orchestrator process: say it is ready, run on "go", send what the report needs, exit on "done"."""
+    config = RunConfig.model_validate_json(config_json)
+    marks: dict[str, float] = {}
+    play = runner.run_episode
+
+    async def marked(*args: Any, **kwargs: Any) -> Any:  # when the first episode starts, and when one first ends
+        marks.setdefault("first_start", time.time())
+        try:
+            return await play(*args, **kwargs)
+        finally:
+            marks.setdefault("first_end", time.time())
+
+    runner.run_episode = marked  # type: ignore[assignment]
+    pipe.send("ready")
+    pipe.recv()
+    profiler = cProfile.Profile() if profile else None
+    started = time.time()
+    if profiler:
+        profiler.enable()
+    summary = asyncio.run(runner.run_benchmark(config))
+    if profiler:
+        profiler.disable()
+    wall = time.time() - started
+    episodes = [
+        (
+            sum(1 for message in r.traj if message.get("role") == "assistant"),
+            sum(1 for message in r.traj if message.get("role") == "user"),
+            float(r.info.get("duration_s", 0.0)),
+            r.reward,
+        )
+        for r in summary.results
+    ]
+    text = ""
+    if profiler:
+        stream = io.StringIO()
+        pstats.Stats(profiler, stream=stream).sort_stats("tottime").print_stats(profile)
+        text = stream.getvalue()
+    pipe.send(
+        {
+            **marks,
+            "started": started,
+            "wall": wall,
+            "errors": len(summary.errors),
+            "episodes": episodes,
+            "profile": text,
+        }
+    )
+    pipe.recv()
+
+
+def receive(pipe: Connection) -> Any:
+    """The orchestrator process's next message; its death ends the bench."""
+    try:
+        return pipe.recv()
+    except EOFError:
+        raise SystemExit("the orchestrator process died (its traceback is above)") from None
+
+
+def measure_level(args: argparse.Namespace, level: int) -> dict[str, Any]:
+    """Fresh services and orchestrator, ``level`` episodes in flight: the level's report."""
+    spawn = multiprocessing.get_context("spawn")
+    with services(args, level) as running, tempfile.TemporaryDirectory() as tmp:
+        split_size = asyncio.run(warm_up(args, running))
+        plan = episodes_plan(args, level, split_size)
+        config = run_config(args, level, plan, running, Path(tmp))
+        ours, theirs = spawn.Pipe()
+        child = spawn.Process(target=orchestrate, args=(config.model_dump_json(), args.profile, theirs), daemon=False)
+        child.start()
+        theirs.close()  # the child's end: a child that dies now ends our recv() with EOFError instead of a hang
+        try:
+            if receive(ours) != "ready":
+                raise SystemExit("the orchestrator process did not start")
+            orchestrator = psutil.Process(child.pid)
+            processes = {"orchestrator": orchestrator, **{name: service.ps for name, service in running.items()}}
+            cpu_before = {name: cpu_seconds(process) for name, process in processes.items()}
+            rss_before = rss_bytes(orchestrator)
+            spy_dir = args.py_spy / f"level-{level}" if args.py_spy else None
+            with RssSampler(processes) as rss, py_spy(processes, spy_dir):
+                ours.send("go")
+                done: dict[str, Any] = receive(ours)
+            cpu = {name: cpu_seconds(process) - cpu_before[name] for name, process in processes.items()}
+            ours.send("done")
+        finally:
+            child.join(timeout=60)
+            if child.is_alive():
+                child.kill()
+    episodes = done["episodes"]
+    if done["errors"] or not episodes or any(reward != 1.0 for *_, reward in episodes):
+        bad = sum(1 for *_, reward in episodes if reward != 1.0)
+        raise SystemExit(f"level {level}: {bad} of {len(episodes)} episodes did not score 1.0: not a valid measurement")
+    latencies = [(a * args.agent_latency_ms + u * args.user_latency_ms) / 1000 for a, u, _, _ in episodes]
+    durations = [duration for _, _, duration, _ in episodes]
+    count, wall = len(episodes), done["wall"]
+    in_flight = min(level, count)
+    mean_latency = sum(latencies) / count
+    live_rss = [value for at, value in rss.series if done["first_start"] <= at < done["first_end"]]
+    ideal_wall = ideal_makespan(latencies, level)
     report: dict[str, Any] = {
-        "env": args.env,
-        "split": args.split,
-        "episodes": episodes,
-        "concurrency": args.concurrency,
-        "agent_latency_ms": args.agent_latency_ms,
-        "user_latency_ms": args.user_latency_ms,
-        "agent_calls_per_episode": sum(a for a, _ in calls) / episodes,
-        "user_calls_per_episode": sum(u for _, u in calls) / episodes,
+        "concurrency": level,
+        "episodes": count,
+        "tasks": plan[0],
+        "trials": plan[1],
+        "agent_calls_per_episode": sum(a for a, *_ in episodes) / count,
+        "user_calls_per_episode": sum(u for _, u, *_ in episodes) / count,
         "mean_simulated_latency_s": mean_latency,
-        "mean_episode_duration_s": sum(durations) / episodes,
-        "mean_harness_overhead_ms": 1000 * (sum(durations) - sum(latencies)) / episodes,
+        "mean_episode_duration_s": sum(durations) / count,
+        "mean_harness_overhead_ms": 1000 * (sum(durations) - sum(latencies)) / count,
         "steady_state_over_ideal": sum(latencies) / sum(durations),
         "wall_s": wall,
         "ideal_wall_s": ideal_wall,
         "achieved_over_ideal": ideal_wall / wall,
-        "throughput_eps": episodes / wall,
+        "throughput_eps": count / wall,
         "ideal_steady_throughput_eps": in_flight / mean_latency,
         "cpu_s": cpu,
-        "cpu_ms_per_episode": {name: 1000 * seconds / episodes for name, seconds in cpu.items()},
+        "cpu_ms_per_episode": {name: 1000 * seconds / count for name, seconds in cpu.items()},
         "cpu_utilisation": {name: seconds / wall for name, seconds in cpu.items()},
         "peak_rss_mb": {name: peak / 2**20 for name, peak in rss.peak.items()},
-        # before the first episode ends, every one in flight is live and no finished result is held yet
+        # from the first episode's start until one first ends, episodes only start: none has a result held yet
         "orchestrator_rss_kib_per_live_episode": (max(live_rss, default=rss_before) - rss_before) / 1024 / in_flight,
         "orchestrator_rss_kib_per_finished_episode": None
-        if episodes <= in_flight
-        else (rss.peak["orchestrator"] - max(live_rss, default=rss_before)) / 1024 / (episodes - in_flight),
+        if count <= in_flight
+        else (rss.peak["orchestrator"] - max(live_rss, default=rss_before)) / 1024 / (count - in_flight),
     }
-    if args.py_spy:
+    if spy_dir:
         report["py_spy_top"] = {
-            name: top_frames(args.py_spy / f"{name}.txt", 12)
-            for name in processes
-            if (args.py_spy / f"{name}.txt").exists()
+            name: top_frames(spy_dir / f"{name}.txt", 12) for name in processes if (spy_dir / f"{name}.txt").exists()
         }
-    if profiler:
-        text = io.StringIO()
-        pstats.Stats(profiler, stream=text).sort_stats("tottime").print_stats(args.profile)
-        report["orchestrator_profile"] = text.getvalue()
+    if done["profile"]:
+        report["orchestrator_profile"] = done["profile"]
     return report
 
 
-def print_report(report: dict[str, Any]) -> None:
-    """The report as plain text."""
+def print_level(report: dict[str, Any], args: argparse.Namespace) -> None:
+    """One level's report as plain text."""
     print(
-        f"{report['env']} {report['split']}: {report['episodes']} episodes at {report['concurrency']} in flight; "
-        f"agent {report['agent_latency_ms']:.0f} ms x {report['agent_calls_per_episode']:.2f} calls, "
-        f"user {report['user_latency_ms']:.0f} ms x {report['user_calls_per_episode']:.2f} calls per episode "
+        f"\n== {report['concurrency']} in flight: {report['episodes']} episodes ({report['tasks']} tasks x "
+        f"{report['trials']} trials); agent {args.agent_latency_ms:.0f} ms x {report['agent_calls_per_episode']:.2f} "
+        f"calls, user {args.user_latency_ms:.0f} ms x {report['user_calls_per_episode']:.2f} calls per episode "
         f"= {report['mean_simulated_latency_s']:.2f} s simulated"
     )
     print(
@@ -365,13 +473,10 @@ def print_report(report: dict[str, Any]) -> None:
     total = sum(report["cpu_s"].values())
     print(f"{'all':>13} {total:>8.2f} {1000 * total / report['episodes']:>10.2f} {total / report['wall_s']:>9.2f}")
     busiest = max(report["cpu_utilisation"], key=report["cpu_utilisation"].get)
-    print(
-        f"busiest process: {busiest} ({report['cpu_utilisation'][busiest]:.2f} cores); "
-        f"machine: {psutil.cpu_count()} CPUs"
-    )
+    print(f"busiest process: {busiest} ({report['cpu_utilisation'][busiest]:.2f} cores)")
     print(
         f"orchestrator RSS per live episode: {report['orchestrator_rss_kib_per_live_episode']:.1f} KiB "
-        "(peak before the first episode ends, over the episodes then in flight)"
+        "(growth until an episode first ends, over the episodes then in flight)"
     )
     finished = report["orchestrator_rss_kib_per_finished_episode"]
     if finished is not None:
@@ -384,24 +489,62 @@ def print_report(report: dict[str, Any]) -> None:
         print(report["orchestrator_profile"])
 
 
-def main() -> None:
+def print_summary(levels: list[dict[str, Any]]) -> None:
+    """Every level on one line: throughput against ideal, CPU and peak RSS per process, RSS per live episode."""
+    print("\n== summary (CPU ms per episode and peak RSS MB: " + " / ".join(PROCESSES) + ")")
+    header = f"{'in flight':>9} {'episodes':>8} {'achieved/ideal':>14} {'eps (ideal)':>13}"
+    print(f"{header}  CPU ms/ep  |  peak RSS MB  |  KiB/live ep")
+    for r in levels:
+        cpu = " / ".join(f"{r['cpu_ms_per_episode'][name]:.1f}" for name in PROCESSES)
+        rss = " / ".join(f"{r['peak_rss_mb'][name]:.0f}" for name in PROCESSES)
+        print(
+            f"{r['concurrency']:>9} {r['episodes']:>8} {100 * r['achieved_over_ideal']:>13.1f}% "
+            f"{r['throughput_eps']:>6.1f} ({r['ideal_steady_throughput_eps']:.1f})  {cpu}  |  {rss}  |  "
+            f"{r['orchestrator_rss_kib_per_live_episode']:.0f}"
+        )
+
+
+def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--levels", type=int, nargs="+", default=[10, 100, 500, 1000], help="episodes in flight")
     parser.add_argument("--env", default="tau2-retail")
     parser.add_argument("--split", default="train")
-    parser.add_argument("--num-tasks", type=int, default=0, help="only the first N tasks of the split (0: all)")
-    parser.add_argument("--num-trials", type=int, default=40)
-    parser.add_argument("--concurrency", type=int, default=1000)
+    parser.add_argument("--episodes-per-slot", type=int, default=3, help="episodes per level = this x the level")
+    parser.add_argument("--min-episodes", type=int, default=20, help="at least this many episodes per level")
+    parser.add_argument("--num-tasks", type=int, default=0, help="the first N tasks at every level (0: by level)")
+    parser.add_argument("--num-trials", type=int, default=0, help="trials at every level (0: by level)")
     parser.add_argument("--agent-latency-ms", type=float, default=2000.0)
     parser.add_argument("--user-latency-ms", type=float, default=1000.0)
+    parser.add_argument(
+        "--orchestrator-workers", type=int, default=1, help="orchestrator processes sharing the run (RunConfig.workers)"
+    )
     parser.add_argument("--data-dir", type=Path, default=Path(os.environ.get("TAUMESH_DATA_DIR", CACHE_DATA_DIR)))
     parser.add_argument("--profile", type=int, default=0, help="cProfile the orchestrator; print the top N")
-    parser.add_argument("--py-spy", type=Path, help="sample every process with py-spy into this folder")
+    parser.add_argument("--py-spy", type=Path, help="sample every process with py-spy into this folder, per level")
     parser.add_argument("--out", type=Path, help="also write the report as JSON")
     args = parser.parse_args()
-    report = measure(args)
-    print_report(report)
+    if args.orchestrator_workers != 1 and not WORKERS_SUPPORTED:
+        parser.error("--orchestrator-workers: this taumesh has no RunConfig.workers (one orchestrator process only)")
+    return args
+
+
+def main() -> None:
+    args = parse_args()
+    print(
+        f"{args.env} {args.split}: levels {', '.join(map(str, args.levels))}; fresh service and orchestrator "
+        f"processes per level; machine: {psutil.cpu_count()} CPUs, load average "
+        + ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    )
+    levels = []
+    for level in args.levels:
+        report = measure_level(args, level)
+        print_level(report, args)
+        levels.append(report)
+    print_summary(levels)
     if args.out:
-        args.out.write_text(json.dumps(report, indent=2))
+        meta = {"env": args.env, "split": args.split, "orchestrator_workers": args.orchestrator_workers}
+        meta |= {"agent_latency_ms": args.agent_latency_ms, "user_latency_ms": args.user_latency_ms}
+        args.out.write_text(json.dumps({**meta, "levels": levels}, indent=2))
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""bench/live_episodes.py runs at a tiny scale, and the simulated-latency settings it relies on work.
+"""bench/concurrency.py runs at a tiny scale, and the simulated-latency settings it relies on work.
 
 No timing is asserted as a target (the machine is shared): only lower bounds that the simulated sleeps guarantee.
 """
@@ -25,7 +25,7 @@ from taumesh.services.agent import agent_service
 from taumesh.services.user_sim import user_sim_service
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
-BENCH = PROJECT_ROOT / "bench" / "live_episodes.py"
+BENCH = PROJECT_ROOT / "bench" / "concurrency.py"
 PROCESSES = {"orchestrator", "env", "user-sim", "agent", "scorer"}
 
 
@@ -37,31 +37,34 @@ def tau2_data() -> None:
         pytest.skip(f"τ² data not fetched: {exc}")
 
 
-def test_the_bench_runs_twenty_episodes_and_reports_every_process(tau2_data: None, tmp_path: Path) -> None:
+def test_the_bench_runs_two_levels_and_reports_every_process_at_each(tau2_data: None, tmp_path: Path) -> None:
     out = tmp_path / "report.json"
-    argv = [sys.executable, str(BENCH), "--num-tasks", "10", "--num-trials", "2", "--concurrency", "20"]
-    argv += ["--agent-latency-ms", "50", "--user-latency-ms", "50", "--out", str(out)]
+    argv = [sys.executable, str(BENCH), "--levels", "5", "10", "--agent-latency-ms", "50", "--user-latency-ms", "50"]
+    argv += ["--out", str(out)]
     done = subprocess.run(argv, capture_output=True, text=True, cwd=PROJECT_ROOT, env=os.environ, timeout=600)
     assert done.returncode == 0, (done.stdout[-2000:], done.stderr[-4000:])
-    assert "achieved/ideal" in done.stdout
-    assert "orchestrator RSS per live episode" in done.stdout
+    assert done.stdout.count("achieved/ideal =") == 2
+    assert done.stdout.count("orchestrator RSS per live episode") == 2
+    assert "== summary" in done.stdout
 
     report = json.loads(out.read_text(encoding="utf-8"))
-    shape = (report["env"], report["split"], report["episodes"], report["concurrency"])
-    assert shape == ("tau2-retail", "train", 20, 20)
-    for key in ("cpu_s", "cpu_ms_per_episode", "cpu_utilisation", "peak_rss_mb"):
-        assert set(report[key]) == PROCESSES, key
-    assert all(report["peak_rss_mb"][name] > 10 for name in PROCESSES)
-    assert report["cpu_s"]["env"] > 0 and report["cpu_s"]["orchestrator"] > 0
-    assert report["agent_calls_per_episode"] >= 1 and report["user_calls_per_episode"] >= 1
-    simulated = (50 * report["agent_calls_per_episode"] + 50 * report["user_calls_per_episode"]) / 1000
-    assert report["mean_simulated_latency_s"] == pytest.approx(simulated)
-    # every agent and user call slept in its service: no episode can be quicker than its sleeps
-    assert report["mean_episode_duration_s"] >= report["mean_simulated_latency_s"]
-    assert report["wall_s"] >= report["ideal_wall_s"] > 0
-    assert 0 < report["achieved_over_ideal"] <= 1
-    assert 0 < report["steady_state_over_ideal"] <= 1
-    assert report["orchestrator_rss_kib_per_finished_episode"] is None  # every episode was in flight at once
+    assert (report["env"], report["split"]) == ("tau2-retail", "train")
+    # episodes per level: 3 x the level, at least 20, from the split's first tasks
+    assert [(level["concurrency"], level["episodes"]) for level in report["levels"]] == [(5, 20), (10, 30)]
+    for level in report["levels"]:
+        for key in ("cpu_s", "cpu_ms_per_episode", "cpu_utilisation", "peak_rss_mb"):
+            assert set(level[key]) == PROCESSES, key
+        assert all(level["peak_rss_mb"][name] > 10 for name in PROCESSES)
+        assert level["cpu_s"]["env"] > 0 and level["cpu_s"]["orchestrator"] > 0
+        assert level["agent_calls_per_episode"] >= 1 and level["user_calls_per_episode"] >= 1
+        simulated = (50 * level["agent_calls_per_episode"] + 50 * level["user_calls_per_episode"]) / 1000
+        assert level["mean_simulated_latency_s"] == pytest.approx(simulated)
+        # every agent and user call slept in its service: no episode can be quicker than its sleeps
+        assert level["mean_episode_duration_s"] >= level["mean_simulated_latency_s"]
+        assert level["wall_s"] >= level["ideal_wall_s"] > 0
+        assert 0 < level["achieved_over_ideal"] <= 1
+        assert 0 < level["steady_state_over_ideal"] <= 1
+        assert level["orchestrator_rss_kib_per_finished_episode"] is not None  # more episodes than slots
 
 
 async def test_agent_and_user_latency_settings_delay_every_answer(tau2_data: None) -> None:

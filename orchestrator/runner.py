@@ -78,6 +78,10 @@ class WorkersFailed(Exception):
     """Every worker process of a ``--workers N`` run died and no restart was left: the run cannot go on."""
 
 
+class RunInterrupted(Exception):
+    """A ``--workers N`` run stopped by SIGTERM: its workers were stopped, what finished is in the results file."""
+
+
 class RunSummary(BaseModel):
     """What a run produced."""
 

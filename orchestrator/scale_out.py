@@ -10,8 +10,8 @@ and at the end writes the run's outputs and pass^k exactly as the single-process
 A worker that dies loses nothing: the coordinator frees its leases at once (a hung one's run out after
 :data:`~taumesh.orchestrator.worker.LEASE_SECONDS`) and starts another in its place, up to
 :data:`RESTARTS_PER_WORKER` times per worker on average. When every worker is gone and no restart is left the run
-fails with :class:`WorkersFailed`, its finished episodes kept for ``--resume``. Ctrl-C and SIGTERM stop the
-workers, keep what finished and flush the results file.
+fails with :class:`WorkersFailed`, its finished episodes kept for ``--resume``. Ctrl-C and SIGTERM (then
+:class:`RunInterrupted`) stop the workers, keep what finished and flush the results file.
 """
 
 from __future__ import annotations
@@ -22,9 +22,10 @@ import logging
 import signal
 import sys
 import uuid
-from collections.abc import Iterator
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from opentelemetry import propagate
 from rich.console import Console
@@ -33,7 +34,14 @@ from taumesh.orchestrator.config import RunConfig
 from taumesh.orchestrator.outputs import write_outputs
 from taumesh.orchestrator.progress import RunProgress
 from taumesh.orchestrator.results import ResultsFile, RunResult
-from taumesh.orchestrator.runner import PreparedRun, RunSummary, WorkersFailed, compute_pass_hat_k, prepare_run
+from taumesh.orchestrator.runner import (
+    PreparedRun,
+    RunInterrupted,
+    RunSummary,
+    WorkersFailed,
+    compute_pass_hat_k,
+    prepare_run,
+)
 from taumesh.orchestrator.service_targets import ServiceTargets, serving_targets
 from taumesh.orchestrator.work_store import WorkStore, remove_files
 from taumesh.orchestrator.worker import WorkOrder
@@ -76,8 +84,7 @@ async def run_with_workers(
             async with run.progress(console) as progress:
                 try:
                     if run.plan:
-                        with _sigterm_as_interrupt():
-                            await _coordinate(run, targets, results, progress)
+                        await _until_sigterm(_coordinate(run, targets, results, progress), run.path)
                 finally:
                     results.flush()  # also when interrupted: what finished is kept for --resume
             pass_k, average = await compute_pass_hat_k(clients, run.config, results.results)
@@ -87,17 +94,24 @@ async def run_with_workers(
     return RunSummary(results_path=path, results=results.results, pass_hat_k=pass_k, average_reward=average)
 
 
-@contextlib.contextmanager
-def _sigterm_as_interrupt() -> Iterator[None]:
-    """SIGTERM does what Ctrl-C does (asyncio.run cancels the run; the workers are stopped, results flushed)."""
+async def _until_sigterm(play: Coroutine[Any, Any, None], results_path: Path) -> None:
+    """Await ``play``; SIGTERM cancels it (stopping the workers) and raises :class:`RunInterrupted` instead."""
+    playing = asyncio.ensure_future(play)
     loop = asyncio.get_running_loop()
     try:
-        loop.add_signal_handler(signal.SIGTERM, signal.raise_signal, signal.SIGINT)
+        loop.add_signal_handler(signal.SIGTERM, playing.cancel)
     except (ValueError, RuntimeError, NotImplementedError):  # not the main thread: leave SIGTERM alone
-        yield
+        await playing
         return
     try:
-        yield
+        await playing
+    except asyncio.CancelledError:
+        current = asyncio.current_task()
+        if current is not None and current.cancelling():
+            raise  # Ctrl-C, or whoever runs us, cancelled the run itself
+        raise RunInterrupted(
+            f"stopped by SIGTERM; the finished episodes are in {results_path} (--resume continues it)"
+        ) from None
     finally:
         loop.remove_signal_handler(signal.SIGTERM)
 

@@ -300,7 +300,7 @@ def run(
 
 def _run_one(settings: RunSettings, workers: int = 1) -> RunSummary:
     """Play one run of ``taumesh run`` and print its report; exit 2 on settings that cannot run."""
-    from taumesh.orchestrator.runner import ConfigError, WorkersFailed, print_summary, run_benchmark
+    from taumesh.orchestrator.runner import ConfigError, RunInterrupted, WorkersFailed, print_summary, run_benchmark
 
     config = settings.run_config().model_copy(update={"workers": workers})
     if settings.resume and settings.retry_errors:
@@ -341,6 +341,9 @@ def _run_one(settings: RunSettings, workers: int = 1) -> RunSummary:
     except WorkersFailed as exc:
         console.print(f"[red]error:[/red] {exc}", soft_wrap=True)
         raise typer.Exit(1) from exc
+    except RunInterrupted as exc:
+        console.print(f"[red]error:[/red] {exc}", soft_wrap=True)
+        raise typer.Exit(128 + 15) from exc  # as a process that SIGTERM ended
     finally:
         shutdown_telemetry()  # flush the last spans and metrics
     print_summary(summary, Console())

@@ -149,7 +149,8 @@ def test_sigterm_stops_the_workers_and_keeps_what_finished_for_resume(tmp_path: 
     _when_playing(log_dir, run)
     run.send_signal(signal.SIGTERM)
     proc = _finish(run)
-    assert proc.returncode != 0, explain(proc)
+    assert proc.returncode == 128 + signal.SIGTERM, explain(proc)
+    assert "stopped by SIGTERM" in proc.stderr, explain(proc)
     assert "Traceback" not in proc.stderr, explain(proc)
     psutil.wait_procs(workers, timeout=15)
     assert not [w.pid for w in workers if w.is_running() and w.status() != psutil.STATUS_ZOMBIE]

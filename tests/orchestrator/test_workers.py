@@ -65,7 +65,7 @@ def _workers(run: subprocess.Popen[str], count: int) -> list[psutil.Process]:
 
 
 def _when_playing(log_dir: Path, run: subprocess.Popen[str]) -> None:
-    """Wait until some episodes are recorded and others are in flight under a lease."""
+    """Wait until some episodes are recorded and each worker has others in flight under a lease."""
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and run.poll() is None:
         stores = list(log_dir.glob(f"*{WORK_STORE_SUFFIX}"))
@@ -78,7 +78,7 @@ def _when_playing(log_dir: Path, run: subprocess.Popen[str]) -> None:
                 leased, done = 0, 0
             finally:
                 store.close()
-            if done >= 2 and leased >= 4:
+            if done >= 2 and leased >= 6:  # of at most 4 per worker: both are playing
                 return
         time.sleep(0.05)
     raise AssertionError("the run never had episodes in flight")

@@ -67,6 +67,7 @@ from taumesh.models import AgentSettings, UserSettings  # noqa: E402
 from taumesh.orchestrator import runner  # noqa: E402
 from taumesh.orchestrator.clients import ServiceClients, list_tasks  # noqa: E402
 from taumesh.orchestrator.config import CACHE_DATA_DIR, RunConfig, ServiceAddresses  # noqa: E402
+from taumesh.rpc.loop import run  # noqa: E402
 from taumesh.scorer.v1 import scorer_pb2  # noqa: E402
 from taumesh.user_sim.v1 import user_sim_pb2  # noqa: E402
 
@@ -332,7 +333,7 @@ def orchestrate(config_json: str, profile: int, pipe: Connection) -> None:
     started = time.time()
     if profiler:
         profiler.enable()
-    summary = asyncio.run(runner.run_benchmark(config))
+    summary = run(runner.run_benchmark(config))  # as taumesh run should: on uvloop where installed
     if profiler:
         profiler.disable()
     wall = time.time() - started

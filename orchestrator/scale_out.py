@@ -42,7 +42,7 @@ from taumesh.orchestrator.runner import (
     compute_pass_hat_k,
     prepare_run,
 )
-from taumesh.orchestrator.service_targets import ServiceTargets, serving_targets
+from taumesh.orchestrator.stack import ServiceTargets, serving_targets
 from taumesh.orchestrator.work_store import WorkStore, remove_files
 from taumesh.orchestrator.worker import WorkOrder
 

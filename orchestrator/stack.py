@@ -1,7 +1,8 @@
 """The services a run talks to: remote ones by address, the rest started in-process on loopback.
 
 Even in-process, every call goes over real gRPC, so the embedded default exercises the same wire
-path as a deployment.
+path as a deployment. :func:`serving_targets` yields where the four services answer (other processes, the
+workers of ``--workers N``, dial them too); :func:`service_stack` yields clients of them.
 """
 
 from __future__ import annotations
@@ -9,6 +10,8 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
+
+from pydantic import BaseModel
 
 from taumesh.domains import Catalog
 from taumesh.orchestrator.clients import ServiceClients
@@ -24,13 +27,29 @@ TELEMETRY_KEYS = {"env": "env", "user": "user-sim", "agent": "agent", "scorer": 
 """Stack name → telemetry service key (each in-process service reports its own ``service.name``)."""
 
 
-@asynccontextmanager
-async def service_stack(addresses: ServiceAddresses, data_dir: Path) -> AsyncIterator[ServiceClients]:
-    """Clients for the four services, starting each one that has no address on 127.0.0.1.
+class ServiceTargets(BaseModel):
+    """The gRPC target of each service, and which of them run embedded (plaintext on loopback)."""
 
-    Remote services are dialled with the TLS and token of ``TAUMESH_TLS_*``/``TAUMESH_TOKEN*``; the in-process
-    ones, on loopback, in plaintext.
-    """
+    env: str
+    user: str
+    agent: str
+    scorer: str
+    embedded: frozenset[str] = frozenset()
+
+    def connect(self) -> ServiceClients:
+        """Clients of the four services (close them with :meth:`ServiceClients.close`).
+
+        Remote services are dialled with the TLS and token of ``TAUMESH_TLS_*``/``TAUMESH_TOKEN*``; the embedded
+        ones, on loopback, in plaintext.
+        """
+        return ServiceClients.connect(
+            env=self.env, user=self.user, agent=self.agent, scorer=self.scorer, embedded=self.embedded
+        )
+
+
+@asynccontextmanager
+async def serving_targets(addresses: ServiceAddresses, data_dir: Path) -> AsyncIterator[ServiceTargets]:
+    """The four services' targets, each one ``addresses`` leaves out started here on 127.0.0.1 until the exit."""
     catalog = Catalog(data_dir)  # one shared copy of the base data for all in-process services
     builders: dict[str, Callable[[], Service]] = {
         "env": lambda: env_service(catalog),
@@ -40,7 +59,6 @@ async def service_stack(addresses: ServiceAddresses, data_dir: Path) -> AsyncIte
     }
     servers: list[RunningServer] = []
     resolved: dict[str, str] = {}
-    embedded: set[str] = set()
     try:
         for name, build in builders.items():
             address = getattr(addresses, name)
@@ -48,14 +66,21 @@ async def service_stack(addresses: ServiceAddresses, data_dir: Path) -> AsyncIte
                 interceptors = current_telemetry().service(TELEMETRY_KEYS[name]).server_interceptors()
                 running = await start_server([build()], interceptors=interceptors)
                 servers.append(running)
-                embedded.add(name)
                 address = running.address
             resolved[name] = address
-        clients = ServiceClients.connect(**resolved, embedded=embedded)
+        embedded = frozenset(name for name in builders if getattr(addresses, name) is None)
+        yield ServiceTargets(**resolved, embedded=embedded)
+    finally:
+        for running in servers:
+            await running.stop(grace=1.0)
+
+
+@asynccontextmanager
+async def service_stack(addresses: ServiceAddresses, data_dir: Path) -> AsyncIterator[ServiceClients]:
+    """Clients for the four services, starting each one that has no address on 127.0.0.1."""
+    async with serving_targets(addresses, data_dir) as targets:
+        clients = targets.connect()
         try:
             yield clients
         finally:
             await clients.close()
-    finally:
-        for running in servers:
-            await running.stop(grace=1.0)

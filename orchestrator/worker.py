@@ -27,7 +27,7 @@ from taumesh.env.v1 import env_pb2
 from taumesh.orchestrator.clients import ServiceClients, list_tasks
 from taumesh.orchestrator.config import RunConfig
 from taumesh.orchestrator.runner import play
-from taumesh.orchestrator.service_targets import ServiceTargets
+from taumesh.orchestrator.stack import ServiceTargets
 from taumesh.orchestrator.work_store import Claimed, WorkStore
 
 log = logging.getLogger(__name__)

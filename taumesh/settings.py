@@ -116,6 +116,8 @@ class RunSettings(TaumeshSettings):
     user_model_provider: str = ""
     temperature: float = 0.0
     max_concurrency: int = Field(default=1, ge=1)
+    workers: int = Field(default=1, ge=1)
+    """Orchestrator processes sharing the run (``--workers``); ``max_concurrency`` is split among them."""
     seed: int | None = None
     """None: τ²'s 300 for a τ² domain (each trial's seed derived from it as τ² does), τ-bench's 10 otherwise."""
     shuffle: bool = False
@@ -206,6 +208,7 @@ class RunSettings(TaumeshSettings):
                 ),
             ),
             max_concurrency=self.max_concurrency,
+            workers=self.workers,
             seed=self.seed,
             shuffle=self.shuffle,
             log_dir=self.log_dir,

@@ -186,7 +186,7 @@ def run(
             help="Orchestrator processes sharing the run (--max-concurrency split among them): for very wide runs "
             "whose orchestrator CPU is the bottleneck.",
         ),
-    ] = 1,
+    ] = RUN.workers,
     seed: Annotated[
         int | None, typer.Option("--seed", help="Default: 300 for τ² (per-trial seeds as τ² derives them), else 10.")
     ] = RUN.seed,
@@ -280,7 +280,7 @@ def run(
     for number, settings in enumerate(runs, 1):
         if len(runs) > 1:
             console.rule(f"run {number}/{len(runs)}: {settings.env}")
-        summaries.append(_run_one(settings, workers))
+        summaries.append(_run_one(settings))
     if len(runs) > 1:
         for settings, summary in zip(runs, summaries, strict=True):
             scored = f"{len(summary.scored)}/{len(summary.results)} scored"
@@ -298,16 +298,16 @@ def run(
         raise typer.Exit(1)
 
 
-def _run_one(settings: RunSettings, workers: int = 1) -> RunSummary:
+def _run_one(settings: RunSettings) -> RunSummary:
     """Play one run of ``taumesh run`` and print its report; exit 2 on settings that cannot run."""
     from taumesh.orchestrator.runner import ConfigError, RunInterrupted, WorkersFailed, print_summary, run_benchmark
 
-    config = settings.run_config().model_copy(update={"workers": workers})
+    config = settings.run_config()
     if settings.resume and settings.retry_errors:
         console.print("[red]error:[/red] --resume and --retry-errors are two ways to continue one file; pick one")
         raise typer.Exit(2)
     if settings.user_strategy == "human" and (
-        settings.user_addr is not None or settings.max_concurrency > 1 or workers > 1
+        settings.user_addr is not None or settings.max_concurrency > 1 or settings.workers > 1
     ):
         console.print(
             "[red]error:[/red] --user-strategy human reads this terminal: it needs the embedded user service "

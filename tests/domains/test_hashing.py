@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import copy
 import json
+import random
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from taumesh.domains import Domain, Session, load_domain
+from taumesh.domains import Domain, Session, _hashing, load_domain
 from taumesh.domains._cow import CowSwitch, CowTable
 from taumesh.domains._hashing import DataHasher, consistent_hash, to_hashable
 from tests.conftest import V1_VECTORS, read_jsonl
@@ -190,3 +191,42 @@ def test_type_sensitive(domain: Domain) -> None:
     record["_n"] = 250.0
     table[key] = record
     assert session.data_hash() == plain_hash(session) != as_int
+
+
+@pytest.mark.parametrize("checkpoint_bytes", [1, 5, 64, 1 << 20])
+def test_a_sessions_hash_resumes_from_a_checkpoint_exactly(
+    monkeypatch: pytest.MonkeyPatch, checkpoint_bytes: int
+) -> None:
+    """Random overlays (changed, added, deleted, re-added records; one-record and empty tables) hash as from scratch."""
+    monkeypatch.setattr(_hashing, "CHECKPOINT_BYTES", checkpoint_bytes)
+    base = {
+        "orders": {f"#W{i}": {"n": i, "note": "café 😀" * (i % 2), "items": [i, i / 2]} for i in range(9)},
+        "one": {"k": {"v": "it's"}},
+        "none": {},
+    }
+    hasher = DataHasher(base)
+    resumed = []
+    real = _hashing.CheckpointedText.hash
+    monkeypatch.setattr(_hashing.CheckpointedText, "hash", lambda self, swaps: resumed.append(1) or real(self, swaps))
+    rng = random.Random(checkpoint_bytes)
+    values: list[Any] = [1, 1.0, True, None, "x", "é'\"", [1, (2,)], {"b": 1, "a": {3}}, {}]
+    for round_ in range(300):
+        switch = CowSwitch()
+        data = {name: CowTable(table, switch) for name, table in base.items()}
+        with switch.writing():
+            for _ in range(rng.randint(0, 4)):
+                table = data[rng.choice(list(data))]
+                keys = list(table)
+                action = rng.choice(["field", "touch", "set", "delete"]) if keys else "set"
+                key = rng.choice(keys) if keys and rng.random() < 0.8 else rng.choice(["#W0", "#W99", "a", "k"])
+                if action == "field" and key in table:
+                    table[key]["v"] = rng.choice(values)
+                elif action == "touch" and key in table:
+                    table[key]  # a read in write mode copies the record
+                elif action == "delete" and key in table:
+                    del table[key]
+                else:
+                    table[key] = {"v": rng.choice(values)}
+        plain = consistent_hash(to_hashable({name: dict(table.items()) for name, table in data.items()}))
+        assert hasher.hash(data) == plain
+        assert len(resumed) == round_ + 1  # from a checkpoint, not from the whole text

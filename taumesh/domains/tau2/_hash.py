@@ -11,7 +11,7 @@ table, ``user_table``, whose records are the user database's fields; it is hashe
 ``get_user_db_hash``, and a session's hash is then ``"<agent hash>:<user hash>"``.
 
 A session's hash never re-joins the database: each hashed text of the base data is kept encoded,
-with the SHA-256 state after every :data:`CHECKPOINT_BYTES` of it (``hashlib`` states copy). A
+with the SHA-256 state after every few KiB of it (``_hashing.CheckpointedText``). A
 session's text is the base's with its changed records' texts swapped in, so its hash resumes from
 the last checkpoint before its first changed record and feeds only the rest, base runs included
 as they are. The result is the SHA-256 of the same bytes, by construction.
@@ -21,16 +21,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-from bisect import bisect_right
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 from taumesh.domains._cow import CowTable
-
-CHECKPOINT_BYTES = 16 * 1024
-"""How far apart the saved SHA-256 states of a base text are: a session's hash re-hashes at most this much
-of the base text before its first changed record (16 KiB: a few µs of SHA-256; ~100 states for τ² retail)."""
+from taumesh.domains._hashing import CheckpointedText
 
 
 def record_text(key: str, record: Any) -> str:
@@ -40,70 +35,6 @@ def record_text(key: str, record: Any) -> str:
 
 def _object(members: list[str]) -> str:
     return "{" + ", ".join(members) + "}"
-
-
-@dataclass
-class _TableSpan:
-    """Where one table's text lies in a :class:`_BaseText`, and each of its records' (in the text's order)."""
-
-    start: int
-    end: int = 0
-    records: list[tuple[int, int]] = field(default_factory=list)
-
-
-class _BaseText:
-    """One text τ² hashes (the agent's database or the user's) of the base data: encoded, with SHA-256 checkpoints."""
-
-    def __init__(self) -> None:
-        self._pieces: list[bytes] = []
-        self.size = 0
-        self.tables: dict[str, _TableSpan] = {}
-        self.data = b""
-        self.offsets: list[int] = []
-        """Ascending byte offsets, the first 0; ``states[i]`` is the SHA-256 of ``data[:offsets[i]]``."""
-        self.states: list[Any] = []  # hashlib's SHA-256 objects (their type is private)
-
-    def add(self, text: str) -> tuple[int, int]:
-        """Append ``text``; its byte range."""
-        piece = text.encode("utf-8")
-        self._pieces.append(piece)
-        self.size += len(piece)
-        return self.size - len(piece), self.size
-
-    def add_table(self, name: str, opening: str, parts: list[str], closing: str) -> None:
-        span = self.tables[name] = _TableSpan(start=self.size)
-        self.add(opening)
-        for index, part in enumerate(parts):
-            if index:
-                self.add(", ")
-            span.records.append(self.add(part))
-        self.add(closing)
-        span.end = self.size
-
-    def seal(self) -> None:
-        """Join the pieces and save the SHA-256 state every :data:`CHECKPOINT_BYTES`."""
-        self.data = b"".join(self._pieces)
-        self._pieces = []
-        sha = hashlib.sha256()
-        self.offsets, self.states = [0], [sha.copy()]
-        view = memoryview(self.data)
-        for offset in range(CHECKPOINT_BYTES, len(self.data), CHECKPOINT_BYTES):
-            sha.update(view[self.offsets[-1] : offset])
-            self.offsets.append(offset)
-            self.states.append(sha.copy())
-
-    def hash(self, swaps: list[tuple[int, int, bytes]]) -> str:
-        """SHA-256 of this text with each byte range ``[start, end)`` of ``swaps`` (disjoint) replaced."""
-        swaps.sort()
-        at = bisect_right(self.offsets, swaps[0][0] if swaps else len(self.data)) - 1
-        sha, offset = self.states[at].copy(), self.offsets[at]
-        view = memoryview(self.data)
-        for start, end, text in swaps:
-            sha.update(view[offset:start])
-            sha.update(text)
-            offset = end
-        sha.update(view[offset:])
-        return sha.hexdigest()
 
 
 class Tau2Hasher:
@@ -133,8 +64,8 @@ class Tau2Hasher:
         self._base_texts = self._encode_base() if len(self._fragments) == len(base) else None
         """The agent's and the user's base texts, encoded with checkpoints (None: a table is no mapping)."""
 
-    def _encode_base(self) -> tuple[_BaseText, _BaseText | None]:
-        agent = _BaseText()
+    def _encode_base(self) -> tuple[CheckpointedText, CheckpointedText | None]:
+        agent = CheckpointedText()
         agent.add("{")
         for index, name in enumerate(sorted(name for name in self._base if name != self.user_table)):
             if index:
@@ -145,36 +76,15 @@ class Tau2Hasher:
         agent.seal()
         if self.user_table is None:
             return agent, None
-        user = _BaseText()
+        user = CheckpointedText()
         self._add_table(user, self.user_table)
         user.seal()
         return agent, user
 
-    def _add_table(self, text: _BaseText, name: str) -> None:
+    def _add_table(self, text: CheckpointedText, name: str) -> None:
         brackets = "[]" if name in self._lists else "{}"
-        text.add_table(name, brackets[0], self._parts[name], brackets[1])
-
-    def _swaps(self, text: _BaseText, data: Mapping[str, Any]) -> list[tuple[int, int, bytes]] | None:
-        """The byte ranges of ``text`` that a session's ``data`` renders otherwise, with their new bytes.
-
-        A changed record of a table with the base's keys swaps that record's text; a table that added or
-        deleted records swaps its whole text. None when a table is not a session's view of the base.
-        """
-        swaps = []
-        for name, span in text.tables.items():
-            table = data[name]
-            if not isinstance(table, CowTable) or table.base is not self._base[name]:
-                return None
-            if table.pristine:
-                continue
-            if table.same_keys:
-                positions = self._positions[name]
-                for key in table.changed_keys():
-                    start, end = span.records[positions[key]]
-                    swaps.append((start, end, self._record_text(name, key, table[key]).encode("utf-8")))
-            else:
-                swaps.append((span.start, span.end, self.table_text(name, table).encode("utf-8")))
-        return swaps
+        fragments = self._fragments[name]
+        text.add_table(name, brackets[0], {key: fragments[key] for key in self._positions[name]}, brackets[1])
 
     def _record_text(self, table: str, key: str, record: Any) -> str:
         if table in self._lists:
@@ -221,10 +131,12 @@ class Tau2Hasher:
         A session's data is hashed from the base texts' checkpoints (see the module's note); anything else
         from its whole text.
         """
-        if self._base_texts is not None and data.keys() == self._base.keys():
+        if self._base_texts is not None:
             agent, user = self._base_texts
-            agent_swaps = self._swaps(agent, data)
-            user_swaps = [] if user is None else self._swaps(user, data)
+            agent_swaps = agent.session_swaps(data, self._base, self._record_text, self.table_text)
+            user_swaps = (
+                [] if user is None else user.session_swaps(data, self._base, self._record_text, self.table_text)
+            )
             if agent_swaps is not None and user_swaps is not None:
                 return agent.hash(agent_swaps), None if user is None else user.hash(user_swaps)
         user_text = self.user_text(data)

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from taumesh.domains import _hashing
 from taumesh.domains._cow import CowSwitch, CowTable
 from taumesh.domains._readonly import freeze
 from taumesh.domains.tau2 import _hash as tau2_hash
@@ -70,7 +71,7 @@ def _change(rng: random.Random, data: dict[str, CowTable]) -> None:
 
 @pytest.mark.parametrize("checkpoint_bytes", [1, 7, 64, 1 << 20])
 def test_a_sessions_hash_is_the_hash_of_its_whole_text(monkeypatch: pytest.MonkeyPatch, checkpoint_bytes: int) -> None:
-    monkeypatch.setattr(tau2_hash, "CHECKPOINT_BYTES", checkpoint_bytes)
+    monkeypatch.setattr(_hashing, "CHECKPOINT_BYTES", checkpoint_bytes)
     hasher = Tau2Hasher(BASE, list_tables=LISTS, user_table=USER)
     whole_text_hashes: list[str] = []
     monkeypatch.setattr(tau2_hash, "_sha256", lambda text: whole_text_hashes.append(text) or "")

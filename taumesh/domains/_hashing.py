@@ -122,7 +122,8 @@ class CheckpointedText:
             sha.update(text)
             offset = end
         sha.update(view[offset:])
-        return sha.hexdigest()
+        digest: str = sha.hexdigest()
+        return digest
 
 
 def to_hashable(value: Any) -> Any:

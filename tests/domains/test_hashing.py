@@ -57,7 +57,7 @@ def test_set_is_sorted() -> None:
 
 def test_small_tables_edge_cases() -> None:
     """One record left renders as a one-element tuple, no record as ``()``; a re-added key sorts by key."""
-    base = {"t": {"b": {"x": 1}, "a": {"y": [1.0, None]}}, "u": {"k": {"v": "it's"}}}
+    base: dict[str, dict[str, Any]] = {"t": {"b": {"x": 1}, "a": {"y": [1.0, None]}}, "u": {"k": {"v": "it's"}}}
     hasher = DataHasher(base)
     switch = CowSwitch()
     data: dict[str, Any] = {name: CowTable(table, switch) for name, table in base.items()}
@@ -199,7 +199,7 @@ def test_a_sessions_hash_resumes_from_a_checkpoint_exactly(
 ) -> None:
     """Random overlays (changed, added, deleted, re-added records; one-record and empty tables) hash as from scratch."""
     monkeypatch.setattr(_hashing, "CHECKPOINT_BYTES", checkpoint_bytes)
-    base = {
+    base: dict[str, dict[str, Any]] = {
         "orders": {f"#W{i}": {"n": i, "note": "café 😀" * (i % 2), "items": [i, i / 2]} for i in range(9)},
         "one": {"k": {"v": "it's"}},
         "none": {},
@@ -207,7 +207,12 @@ def test_a_sessions_hash_resumes_from_a_checkpoint_exactly(
     hasher = DataHasher(base)
     resumed = []
     real = _hashing.CheckpointedText.hash
-    monkeypatch.setattr(_hashing.CheckpointedText, "hash", lambda self, swaps: resumed.append(1) or real(self, swaps))
+
+    def resume(self: _hashing.CheckpointedText, swaps: list[tuple[int, int, bytes]]) -> str:
+        resumed.append(len(swaps))
+        return real(self, swaps)
+
+    monkeypatch.setattr(_hashing.CheckpointedText, "hash", resume)
     rng = random.Random(checkpoint_bytes)
     values: list[Any] = [1, 1.0, True, None, "x", "é'\"", [1, (2,)], {"b": 1, "a": {3}}, {}]
     for round_ in range(300):

@@ -62,6 +62,12 @@ def _set(table: str, key: str, field: str, value: Any) -> Callable[[dict[str, Co
     return change
 
 
+def _readd(table: CowTable, key: str, record: dict[str, Any]) -> None:
+    """Delete ``key`` if present, then set it to ``record``."""
+    table.pop(key, None)
+    table[key] = record
+
+
 def _add_o3(data: dict[str, CowTable]) -> None:
     data["orders"]["o3"] = {"n": 3}
 
@@ -80,16 +86,16 @@ CASES: dict[str, tuple[Callable[[dict[str, CowTable]], object], Callable[[dict[s
     "the same added record": (_add_o3, _add_o3, True),
     "an added record against none": (_add_o3, lambda d: None, False),
     "deleted and re-added equals copied in a keyed table": (
-        lambda d: (d["orders"].pop("o1"), d["orders"].__setitem__("o1", {"n": 1, "items": ["a", "b"]})),
+        lambda d: _readd(d["orders"], "o1", {"n": 1, "items": ["a", "b"]}),
         lambda d: d["orders"]["o1"],
         True,
     ),
     "deleted and re-added moves a list record to the end": (
-        lambda d: (d["phone"].pop("0"), d["phone"].__setitem__("0", {"on": True})),
+        lambda d: _readd(d["phone"], "0", {"on": True}),
         lambda d: d["phone"]["0"],
         False,
     ),
-    "an appended list record": (lambda d: d["phone"].__setitem__("2", {"on": True}), lambda d: None, False),
+    "an appended list record": (lambda d: _readd(d["phone"], "2", {"on": True}), lambda d: None, False),
 }
 
 

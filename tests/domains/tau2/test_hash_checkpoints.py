@@ -74,7 +74,12 @@ def test_a_sessions_hash_is_the_hash_of_its_whole_text(monkeypatch: pytest.Monke
     monkeypatch.setattr(_hashing, "CHECKPOINT_BYTES", checkpoint_bytes)
     hasher = Tau2Hasher(BASE, list_tables=LISTS, user_table=USER)
     whole_text_hashes: list[str] = []
-    monkeypatch.setattr(tau2_hash, "_sha256", lambda text: whole_text_hashes.append(text) or "")
+
+    def whole_text_hash(text: str) -> str:
+        whole_text_hashes.append(text)
+        return ""
+
+    monkeypatch.setattr(tau2_hash, "_sha256", whole_text_hash)
     rng = random.Random(checkpoint_bytes)
     for _ in range(400):
         switch = CowSwitch()

@@ -1,11 +1,27 @@
-"""Run time of one benchmark run with tracing off and on, side by side in one process.
+"""Run time and CPU of one benchmark run with tracing off and on, side by side in one process (issue 13, item 4).
 
-The same oracle run (default: retail test, all 115 tasks, embedded services, scripted user) is
-repeated with telemetry off and on, alternating, after one discarded warm-up. "On" exports traces
-and metrics by OTLP/gRPC to a receiver in this process (so the export cost is paid here, as it
-would be with a local Jaeger). Prints each repetition, the medians and the on/off ratio.
+Two cases, each repeated with telemetry off and on, alternating, after one discarded warm-up:
 
-    .venv/bin/python bench/tracing_overhead.py [--reps 3] [--env retail] [--split test] [--concurrency 8]
+- ``oracle``: the offline run (default: retail test, all 115 tasks, oracle agent, scripted user, the four services
+  embedded on loopback gRPC, 8 episodes in flight). No model latency hides anything: nearly all the time is gRPC
+  between the services, the worst case for tracing (target: on/off ≤ 1.3).
+- ``latency``: the same episodes with simulated model latency: the agent answers every step after
+  ``--agent-latency-ms`` (200) and the user every message after ``--user-latency-ms`` (100), as asyncio sleeps in
+  their services (``agent_service(reply_latency_ms=…)``, ``user_sim_service(reply_latency_ms=…)``, the settings behind
+  ``taumesh serve … --agent-reply-latency-ms``/``--user-reply-latency-ms``). This bench starts those two services in
+  this process with the run's telemetry, like the embedded stack starts the other two. ``--latency-concurrency``
+  (32) episodes are in flight: an episode then sleeps about 2 s and costs about 30 ms of CPU untraced, so the
+  harness keeps roughly half a core busy. The run is neither trivially latency-bound (at 1 in flight tracing could
+  cost anything and not show) nor CPU-saturated (then it would measure the oracle case again). Target: ≤ 1.1.
+
+"On" exports traces and metrics by OTLP/gRPC to a receiver in this process (the tests' receiver), so the export
+cost is paid here, as it would be with a collector on the same machine. Each repetition prints wall time, the
+process's CPU time and spans received; then the medians and the on/off ratios of both. CPU time is the steadier
+figure on a shared machine.
+
+    .venv/bin/python bench/tracing_overhead.py [--reps 3] [--cases oracle latency] [--concurrency 8]
+    .venv/bin/python bench/tracing_overhead.py --reps 1 --num-tasks 4 --latency-concurrency 4 \\
+        --agent-latency-ms 20 --user-latency-ms 10        # the test's tiny configuration
 """
 
 from __future__ import annotations
@@ -17,81 +33,151 @@ import statistics
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(PROJECT_ROOT))
 
+from taumesh.domains import Catalog  # noqa: E402
 from taumesh.models import AgentSettings, UserSettings  # noqa: E402
-from taumesh.orchestrator.config import RunConfig  # noqa: E402
-from taumesh.orchestrator.runner import run_benchmark  # noqa: E402
-from taumesh.telemetry import setup_telemetry, shutdown_telemetry  # noqa: E402
+from taumesh.orchestrator.config import RunConfig, ServiceAddresses  # noqa: E402
+from taumesh.orchestrator.runner import RunSummary, run_benchmark  # noqa: E402
+from taumesh.rpc.server import start_server  # noqa: E402
+from taumesh.services.agent import agent_service  # noqa: E402
+from taumesh.services.user_sim import user_sim_service  # noqa: E402
+from taumesh.telemetry import current, setup_telemetry, shutdown_telemetry  # noqa: E402
 from tests.telemetry.receiver import OtlpReceiver  # noqa: E402  (the tests' OTLP/gRPC receiver)
 
 DEFAULT_DATA = Path(os.environ.get("TAUMESH_DATA_DIR", PROJECT_ROOT.parent / "shared" / "taubench_v1"))
+CASES = ("oracle", "latency")
+TARGETS = {"oracle": 1.3, "latency": 1.1}
 
 
-def one_run(args: argparse.Namespace, endpoint: str | None, log_dir: Path) -> tuple[float, float, int]:
-    """(run seconds, flush seconds, episodes) of one run; tracing on when ``endpoint`` is given."""
-    config = RunConfig(
+@dataclass
+class Measured:
+    """One run: wall seconds, CPU seconds of this process (run only), seconds to flush at the end, episodes."""
+
+    wall: float
+    cpu: float
+    flush: float
+    episodes: int
+
+
+def run_config(args: argparse.Namespace, case: str, log_dir: Path, addresses: ServiceAddresses) -> RunConfig:
+    return RunConfig(
         env=args.env,
         task_split=args.split,
+        end_index=args.num_tasks or -1,
         agent=AgentSettings(strategy="oracle"),
         user=UserSettings(strategy="scripted"),
-        max_concurrency=args.concurrency,
+        max_concurrency=args.concurrency if case == "oracle" else args.latency_concurrency,
         data_dir=args.data_dir,
         log_dir=log_dir,
         show_progress=False,
+        addresses=addresses,
     )
-    setup_telemetry("orchestrator", endpoint, set_global=False)
-    started = time.perf_counter()
+
+
+async def run_case(args: argparse.Namespace, case: str, catalog: Catalog, log_dir: Path) -> RunSummary:
+    """One run; for ``latency``, with the agent and user-sim services (slowed down) started here first."""
+    if case == "oracle":
+        return await run_benchmark(run_config(args, case, log_dir, ServiceAddresses()))
+    telemetry = current()
+    agent = await start_server(
+        [agent_service(catalog, reply_latency_ms=args.agent_latency_ms)],
+        interceptors=telemetry.service("agent").server_interceptors(),
+    )
+    user = await start_server(
+        [user_sim_service(reply_latency_ms=args.user_latency_ms)],
+        interceptors=telemetry.service("user-sim").server_interceptors(),
+    )
     try:
-        summary = asyncio.run(run_benchmark(config))
+        addresses = ServiceAddresses(agent=agent.address, user=user.address)
+        return await run_benchmark(run_config(args, case, log_dir, addresses))
     finally:
-        ran = time.perf_counter() - started
+        await agent.stop(grace=1.0)
+        await user.stop(grace=1.0)
+
+
+def one_run(args: argparse.Namespace, case: str, catalog: Catalog, endpoint: str | None, log_dir: Path) -> Measured:
+    """One run of ``case``; tracing on when ``endpoint`` is given."""
+    setup_telemetry("orchestrator", endpoint, set_global=False)
+    cpu, started = time.process_time(), time.perf_counter()
+    try:
+        summary = asyncio.run(run_case(args, case, catalog, log_dir))
+    finally:
+        ran, cpu = time.perf_counter() - started, time.process_time() - cpu
         shutdown_telemetry()
     flushed = time.perf_counter() - started - ran
     rewarded = sum(1 for r in summary.results if r.reward == 1.0)
-    if rewarded != len(summary.results):
+    if rewarded != len(summary.results) or not summary.results:
         raise SystemExit(f"oracle run scored {rewarded}/{len(summary.results)}: not a valid measurement")
-    return ran, flushed, len(summary.results)
+    return Measured(ran, cpu, flushed, len(summary.results))
+
+
+def describe(args: argparse.Namespace, case: str) -> str:
+    what = f"{args.env} {args.split}, oracle agent, scripted user, "
+    if case == "oracle":
+        return what + f"concurrency {args.concurrency}, embedded"
+    return what + (
+        f"concurrency {args.latency_concurrency}, agent replies after {args.agent_latency_ms:.0f} ms, "
+        f"user after {args.user_latency_ms:.0f} ms"
+    )
+
+
+def measure(args: argparse.Namespace, case: str, catalog: Catalog, receiver: OtlpReceiver, tmp: Path) -> None:
+    """Warm up, alternate off and on ``--reps`` times, print each run, the medians and the ratios."""
+    one_run(args, case, catalog, None, tmp / f"{case}-warmup")
+    print(f"\n[{case}] {describe(args, case)}")
+    print(f"{'rep':>3}  {'mode':<4} {'wall s':>8} {'CPU s':>8} {'flush s':>8} {'episodes':>8} {'spans':>7}")
+    runs: dict[str, list[Measured]] = {"off": [], "on": []}
+    for rep in range(1, args.reps + 1):
+        for mode in ("off", "on") if rep % 2 else ("on", "off"):
+            endpoint = receiver.endpoint if mode == "on" else None
+            measured = one_run(args, case, catalog, endpoint, tmp / f"{case}-{mode}{rep}")
+            runs[mode].append(measured)
+            spans = receiver.span_count()
+            receiver.clear()
+            print(
+                f"{rep:>3}  {mode:<4} {measured.wall:>8.3f} {measured.cpu:>8.3f} {measured.flush:>8.3f} "
+                f"{measured.episodes:>8} {spans:>7}"
+            )
+    wall = {mode: statistics.median(m.wall for m in measured) for mode, measured in runs.items()}
+    cpu = {mode: statistics.median(m.cpu for m in measured) for mode, measured in runs.items()}
+    print(f"median wall: off {wall['off']:.3f}s  on {wall['on']:.3f}s")
+    print(f"median CPU:  off {cpu['off']:.3f}s  on {cpu['on']:.3f}s")
+    print(
+        f"{case} on/off ratio: wall {wall['on'] / wall['off']:.3f}  CPU {cpu['on'] / cpu['off']:.3f}  "
+        f"(target <= {TARGETS[case]})"
+    )
+    print(f"median flush at shutdown (on) {statistics.median(m.flush for m in runs['on']):.3f}s (not in the times)")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reps", type=int, default=3, help="repetitions of each mode (alternating)")
+    parser.add_argument("--cases", nargs="+", choices=CASES, default=list(CASES))
     parser.add_argument("--env", default="retail")
     parser.add_argument("--split", default="test")
-    parser.add_argument("--concurrency", type=int, default=8)
+    parser.add_argument("--num-tasks", type=int, default=0, help="only the first N tasks of the split (0: all)")
+    parser.add_argument("--concurrency", type=int, default=8, help="episodes in flight, oracle case")
+    parser.add_argument("--latency-concurrency", type=int, default=32, help="episodes in flight, latency case")
+    parser.add_argument("--agent-latency-ms", type=float, default=200.0)
+    parser.add_argument("--user-latency-ms", type=float, default=100.0)
     parser.add_argument("--data-dir", type=Path, default=DEFAULT_DATA)
     args = parser.parse_args()
     for name in [n for n in os.environ if n.startswith("OTEL_")]:
         del os.environ[name]  # "off" must really be off
 
     receiver = OtlpReceiver()
-    times: dict[str, list[float]] = {"off": [], "on": []}
-    flushes: list[float] = []
+    catalog = Catalog(args.data_dir)  # the latency case's agent: one copy of the data for every run
     try:
         with tempfile.TemporaryDirectory() as tmp:
-            one_run(args, None, Path(tmp) / "warmup")
-            print(f"{args.env} {args.split}, oracle agent, scripted user, concurrency {args.concurrency}, embedded")
-            print(f"{'rep':>3}  {'mode':<4} {'run s':>8} {'flush s':>8} {'episodes':>8} {'spans':>7}")
-            for rep in range(1, args.reps + 1):
-                for mode in ("off", "on") if rep % 2 else ("on", "off"):
-                    endpoint = receiver.endpoint if mode == "on" else None
-                    ran, flushed, episodes = one_run(args, endpoint, Path(tmp) / f"{mode}{rep}")
-                    times[mode].append(ran)
-                    if mode == "on":
-                        flushes.append(flushed)
-                    spans = receiver.span_count()
-                    receiver.clear()
-                    print(f"{rep:>3}  {mode:<4} {ran:>8.3f} {flushed:>8.3f} {episodes:>8} {spans:>7}")
+            for case in args.cases:
+                measure(args, case, catalog, receiver, Path(tmp))
     finally:
         receiver.stop()
-
-    off, on = statistics.median(times["off"]), statistics.median(times["on"])
-    print(f"median off {off:.3f}s   median on {on:.3f}s   on/off ratio {on / off:.3f}")
-    print(f"median flush at shutdown (on) {statistics.median(flushes):.3f}s (not included in the run times)")
 
 
 if __name__ == "__main__":

@@ -32,6 +32,7 @@ from taumesh.telemetry import (
     tracer,
 )
 from taumesh.telemetry import attributes as A
+from taumesh.telemetry.call_spans import call_span
 from taumesh.telemetry.genai import messages_json, model_attributes
 
 
@@ -232,7 +233,10 @@ class AgentStep:
 
 @contextmanager
 def agent_step(settings: AgentSettings, episode: EpisodeContext, step: int) -> Iterator[AgentStep]:
-    """``invoke_agent <strategy>``: one call of the agent under test (GenAI ``invoke_agent``)."""
+    """``invoke_agent <strategy>``: one call of the agent under test (GenAI ``invoke_agent``).
+
+    The span stands for the ``NextMessage`` call: the agent's server span is its child, with no gRPC client span.
+    """
     if not _tracing():
         yield AgentStep(trace.INVALID_SPAN)
         return
@@ -245,7 +249,7 @@ def agent_step(settings: AgentSettings, episode: EpisodeContext, step: int) -> I
     if settings.model.model:
         attributes.update(model_attributes(settings.model))
     name = f"{A.OP_INVOKE_AGENT} {settings.strategy}"
-    with tracer().start_as_current_span(name, kind=SpanKind.CLIENT, attributes=attributes) as span:
+    with tracer().start_as_current_span(name, kind=SpanKind.CLIENT, attributes=attributes) as span, call_span(span):
         yield AgentStep(span)
 
 
@@ -266,14 +270,20 @@ class UserTurn:
 
 @contextmanager
 def user_turn(settings: UserSettings, phase: str) -> Iterator[UserTurn]:
-    """``simulate_user``: the simulated user's opening message (``start``) or a reply (``reply``)."""
+    """``simulate_user``: the simulated user's opening message (``start``) or a reply (``reply``).
+
+    The span stands for the ``StartConversation``/``Reply`` call (no gRPC client span under it).
+    """
     if not _tracing():
         yield UserTurn(trace.INVALID_SPAN)
         return
     attributes: dict[str, AttributeValue] = {A.TAUMESH_USER_STRATEGY: settings.strategy, A.TAUMESH_USER_PHASE: phase}
     if settings.model.model:
         attributes.update(model_attributes(settings.model))
-    with tracer().start_as_current_span(A.SPAN_SIMULATE_USER, kind=SpanKind.CLIENT, attributes=attributes) as span:
+    with (
+        tracer().start_as_current_span(A.SPAN_SIMULATE_USER, kind=SpanKind.CLIENT, attributes=attributes) as span,
+        call_span(span),
+    ):
         yield UserTurn(span)
 
 

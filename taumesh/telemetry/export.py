@@ -29,13 +29,15 @@ def _link(scrubber: Scrubber, link: Link) -> Link:
 def scrub_span(scrubber: Scrubber, span: ReadableSpan) -> ReadableSpan:
     """``span``, or a copy of it with its secrets masked (the same span when it holds none: the common case)."""
     name, attributes = scrubber.text(span.name), scrubber.attributes(span.attributes)
-    events = [_event(scrubber, e) for e in span.events]
-    links = [_link(scrubber, link) for link in span.links]
+    events = [_event(scrubber, e) for e in span.events] if span.events else []
+    links = [_link(scrubber, link) for link in span.links] if span.links else []
     status = span.status
     if status.description and scrubber.text(status.description) != status.description:
         status = Status(status.status_code, scrubber.text(status.description))
-    changed = [a is not b for a, b in zip([*events, *links], [*span.events, *span.links], strict=True)]
-    if name == span.name and attributes is span.attributes and status is span.status and not any(changed):
+    unchanged = all(a is b for a, b in zip(events, span.events, strict=True)) and all(
+        a is b for a, b in zip(links, span.links, strict=True)
+    )
+    if name == span.name and attributes is span.attributes and status is span.status and unchanged:
         return span
     return ReadableSpan(
         name=name,

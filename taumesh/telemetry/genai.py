@@ -20,6 +20,7 @@ from opentelemetry.util.types import AttributeValue
 
 from taumesh.models import ModelSettings
 from taumesh.telemetry import attributes as A
+from taumesh.telemetry.call_spans import call_span
 from taumesh.telemetry.providers import active_service
 
 PROVIDERS = {
@@ -188,12 +189,15 @@ def session_ref(session_id: str) -> str:
 
 @contextmanager
 def tool_span(name: str, call_id: str, arguments: str, *, session_id: str = "") -> Iterator[ToolSpan]:
-    """An ``execute_tool <name>`` span around one tool call; arguments and result only with content capture."""
+    """An ``execute_tool <name>`` span around one tool call; arguments and result only with content capture.
+
+    The span stands for the ``CallTool`` call: the env's server span is its child, with no gRPC client span.
+    """
     service = active_service()
     if not service.tracing:
         yield ToolSpan(None)
         return
-    with service.genai.tool(name, tool_type="function") as tool:
+    with service.genai.tool(name, tool_type="function") as tool, call_span(tool.span):
         tool.tool_call_id, tool.arguments = call_id, arguments
         if session_id:
             tool.attributes[A.TAUMESH_SESSION_REF] = session_ref(session_id)

@@ -19,7 +19,7 @@ import os
 import threading
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cached_property
@@ -86,6 +86,25 @@ def exporter_classes(signal: Literal["traces", "metrics"]) -> dict[str, type[Any
     return traces if signal == "traces" else metric_exporters
 
 
+def _resource_hashed_once(attributes: Mapping[str, Any], schema_url: str) -> Resource:
+    """An SDK ``Resource`` that computes its hash once.
+
+    The OTLP encoder groups every exported span by resource, and ``Resource.__hash__`` serialises all the
+    attributes to JSON each time: about a sixth of the cost of encoding a span. A resource never changes.
+    """
+    from opentelemetry.sdk.resources import Resource
+
+    class HashedOnce(Resource):
+        @cached_property
+        def _hash(self) -> int:
+            return super().__hash__()
+
+        def __hash__(self) -> int:
+            return self._hash
+
+    return HashedOnce(attributes, schema_url)
+
+
 class ServiceTelemetry:
     """One service's providers (None when its signal is off)."""
 
@@ -138,11 +157,9 @@ class ServiceTelemetry:
         """Interceptors for channels this service opens: none when tracing is off."""
         if self.tracer_provider is None:
             return []
-        from opentelemetry.instrumentation.grpc import aio_client_interceptors
+        from taumesh.telemetry.rpc import client_interceptors
 
-        from taumesh.telemetry.rpc import traced
-
-        return list(aio_client_interceptors(tracer_provider=self.tracer_provider, filter_=traced))  # type: ignore[no-untyped-call]
+        return client_interceptors(self)
 
     def shutdown(self) -> None:
         """Flush and stop exporting (spans and a last metrics collection)."""
@@ -228,7 +245,7 @@ class Telemetry:
                 A.TAUMESH_EMBEDDED: key != self.primary_key,
             }
         )
-        return Resource(self.scrubber.attributes(resource.attributes) or {}, resource.schema_url)
+        return _resource_hashed_once(self.scrubber.attributes(resource.attributes) or {}, resource.schema_url)
 
     def shutdown(self, timeout: float = SHUTDOWN_TIMEOUT) -> None:
         """Flush and shut down every provider, in parallel, waiting about ``timeout`` seconds at most.

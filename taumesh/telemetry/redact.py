@@ -90,6 +90,7 @@ class Scrubber:
         # longest first, so a value containing another is masked whole
         self._secrets = sorted(secret_values(env), key=len, reverse=True)
         self._short: dict[str, str] = {}
+        self._names: dict[str, bool] = {}
 
     def text(self, value: str) -> str:
         """``value`` with anything that looks like a secret masked."""
@@ -119,21 +120,36 @@ class Scrubber:
     def _value(self, value: Any) -> Any:
         if isinstance(value, str):
             return self.text(value)
+        if isinstance(value, bool | int | float):
+            return value
         if isinstance(value, Sequence) and not isinstance(value, bytes | bytearray):
             return tuple(self.text(v) if isinstance(v, str) else v for v in value)
         return value
 
+    def secret_name(self, key: str) -> bool:
+        """Whether attribute ``key`` names a secret (remembered: spans repeat a few dozen names)."""
+        secret = self._names.get(key)
+        if secret is None:
+            if len(self._names) >= SHORT_CACHE_SIZE:
+                self._names.clear()
+            secret = self._names[key] = SECRET_ATTRIBUTE_NAME.search(key) is not None
+        return secret
+
     def attributes(self, attributes: Attributes) -> Attributes:
-        """``attributes`` with secret names emptied and secret-looking text masked (the same map if nothing was)."""
+        """``attributes`` with secret names emptied and secret-looking text masked (the same map if nothing was).
+
+        Runs on every span of every service before export, so the common case (nothing to mask) copies nothing.
+        """
         if not attributes:
             return attributes
-        changed = False
-        out: dict[str, Any] = {}
+        out: dict[str, Any] | None = None
         for key, value in attributes.items():
-            new = REDACTED if SECRET_ATTRIBUTE_NAME.search(key) else self._value(value)
-            changed = changed or new != value
-            out[key] = new
-        return out if changed else attributes
+            new = REDACTED if self.secret_name(key) else self._value(value)
+            if new is not value and new != value:
+                if out is None:
+                    out = dict(attributes)
+                out[key] = new
+        return attributes if out is None else out
 
 
 _SCRUBBER: Scrubber | None = None

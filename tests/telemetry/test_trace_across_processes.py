@@ -213,7 +213,7 @@ def test_one_execute_tool_span_per_tool_call(traced_run: TracedRun) -> None:
         assert [s.attributes["gen_ai.tool.call.id"] for s in tools] == [f"oracle_{i}" for i in range(len(tools))]
         assert all(s.attributes["taumesh.tool.error"] is False for s in tools)
         assert all(s.attributes["gen_ai.operation.name"] == "execute_tool" for s in tools)
-        # the env's server span runs inside the call's span, one each, through the gRPC client span
+        # the env's server span runs inside the call's span, one each
         env_calls = [s for s in spans if s.service == "taumesh-env" and s.name.endswith("/CallTool")]
         holders = [next(a for a in walk_up(s, spans) if a.name.startswith("execute_tool ")) for s in env_calls]
         assert sorted(h.span_id for h in holders) == sorted(t.span_id for t in tools)
@@ -231,11 +231,37 @@ def test_turns_agent_steps_user_and_scoring(traced_run: TracedRun) -> None:
         assert score.attributes["taumesh.reward"] == 1.0
         agent_servers = [s for s in spans if s.service == "taumesh-agent"]
         assert len(agent_servers) == steps
-        assert all(walk_up(s, spans)[1].name == "invoke_agent oracle" for s in agent_servers)
+        assert all(walk_up(s, spans)[0].name == "invoke_agent oracle" for s in agent_servers)
         step = next(s for s in spans if s.name == "invoke_agent oracle")
         assert step.attributes["gen_ai.agent.name"] == "oracle"
         assert step.attributes["server.address"] == "models.example.invalid"
         assert step.attributes["server.port"] == 8443
+
+
+def test_a_call_its_own_span_stands_for_has_no_client_span(traced_run: TracedRun) -> None:
+    """NextMessage, CallTool, StartConversation and Reply: the server span is the child of the taumesh span, which
+    carries the call's trace context; calls no taumesh span stands for (OpenSession, ...) keep their client span."""
+    wrapper = {
+        "NextMessage": "invoke_agent oracle",
+        "CallTool": "execute_tool ",
+        "StartConversation": "simulate_user",
+        "Reply": "simulate_user",
+    }
+    for spans in episode_traces(traced_run).values():
+        index = {s.span_id: s for s in spans}
+        grpc_spans = [s for s in spans if s.name.startswith("/taumesh.")]
+        clients = {s.name.rsplit("/", 1)[1] for s in grpc_spans if s.kind == 3}
+        assert clients & set(wrapper) == set()
+        assert {"OpenSession", "GetFinalState", "ScoreEpisode", "CloseSession"} <= clients
+        servers = [s for s in grpc_spans if s.kind == 2]
+        for server in servers:
+            parent = index[server.parent_span_id]
+            method = server.name.rsplit("/", 1)[1]
+            if method in wrapper:
+                assert parent.name.startswith(wrapper[method]), (method, parent.name)
+            else:
+                assert (parent.kind, parent.name) == (3, server.name)
+        assert {s.name.rsplit("/", 1)[1] for s in servers} >= set(wrapper)
 
 
 def test_results_carry_the_episode_trace_id(traced_run: TracedRun) -> None:

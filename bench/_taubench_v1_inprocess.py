@@ -2,8 +2,9 @@
 
 Runs under the Python of the bench's τ² venv, which already holds everything v1's env and reward path imports
 (``litellm``, ``pydantic``); the checkout's folder goes first on ``sys.path``, nothing is installed. Reads
-``{"checkout": PATH, "domain": "retail"|"airline", "split": "test", "task_ids": [0, ...]}`` on stdin and prints
-one JSON line on stdout.
+``{"checkout": PATH, "domain": "retail"|"airline", "split": "test", "task_ids": [0, ...], "repeats": N}`` on
+stdin and prints one JSON line on stdout: per task the median of its ``repeats`` runs (the baseline took 3), each
+measure apart.
 
 Per task, timed as ``shared/taubench_v1/baseline_timing_retail_test.json`` timed the original (wall:
 ``perf_counter``; CPU: ``process_time``):
@@ -28,6 +29,7 @@ from __future__ import annotations
 import json
 import os
 import resource
+import statistics
 import sys
 import time
 from copy import deepcopy
@@ -98,13 +100,23 @@ def main() -> None:
             "reward": float(ended.reward),
         }
 
-    per_task = [one_task(int(task_id)) for task_id in request["task_ids"]]
+    def median_of_runs(task_id: str) -> dict[str, Any]:
+        """``one_task`` run ``repeats`` times: each time's median; the reward must not change between runs."""
+        runs = [one_task(int(task_id)) for _ in range(repeats)]
+        if len({run["reward"] for run in runs}) != 1:
+            raise SystemExit(f"{domain} task {task_id}: the reward changed between runs")
+        timed = {key: statistics.median(run[key] for run in runs) for key in runs[0] if key.endswith("_ms")}
+        return {**runs[0], **timed}
+
+    repeats = int(request.get("repeats", 1))
+    per_task = [median_of_runs(task_id) for task_id in request["task_ids"]]
     peak_rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(
         json.dumps(
             {
                 "domain": domain,
                 "split": split,
+                "repeats": repeats,
                 "import_s": import_s,
                 "construct_s": construct_s,
                 "peak_rss_mb": peak_rss_mb,

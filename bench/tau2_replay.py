@@ -114,6 +114,8 @@ class V1Timing(InProcessTiming):
     phase_wall_ms: dict[str, Spread]
     """``reset``, ``replay`` (the gold actions before the terminating step) and ``reward`` (the terminating step)."""
     peak_rss_mb: float
+    repeats: int
+    """Each task's times are the median of this many runs (the baseline's: 3)."""
 
 
 class PassTiming(BaseModel):
@@ -240,9 +242,15 @@ def measure_tau2(python: Path, domain: str, task_ids: Sequence[str]) -> Tau2Timi
     )
 
 
-def measure_v1(python: Path, checkout: Path, domain: str, task_ids: Sequence[str]) -> V1Timing:
-    """τ-bench v1's per-task time for ``task_ids`` of its test split, from the checkout at ``checkout``."""
-    request = {"checkout": str(checkout), "domain": domain, "split": V1_SPLIT, "task_ids": list(task_ids)}
+def measure_v1(python: Path, checkout: Path, domain: str, task_ids: Sequence[str], repeats: int) -> V1Timing:
+    """τ-bench v1's per-task time for ``task_ids`` of its test split (each the median of ``repeats`` runs)."""
+    request = {
+        "checkout": str(checkout),
+        "domain": domain,
+        "split": V1_SPLIT,
+        "task_ids": list(task_ids),
+        "repeats": repeats,
+    }
     result = run_inprocess(python, V1_INPROCESS_SCRIPT, request, "τ-bench v1")
     per_task = result["per_task"]
     return V1Timing(
@@ -255,6 +263,7 @@ def measure_v1(python: Path, checkout: Path, domain: str, task_ids: Sequence[str
             phase: Spread.of([t[f"{phase}_ms"] for t in per_task]) for phase in ("reset", "replay", "reward")
         },
         peak_rss_mb=result["peak_rss_mb"],
+        repeats=result["repeats"],
     )
 
 
@@ -638,10 +647,13 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         "--v1-domain", action="append", choices=["retail", "airline"], help="repeatable (default: retail and airline)"
     )
     v1.add_argument("--v1-task-ids", type=int, nargs="+", default=None, help="only these test task ids (not --limit)")
+    v1.add_argument(
+        "--v1-repeats", type=int, default=1, help="runs per task, its median counted (the v1 baseline took 3)"
+    )
     v1.add_argument("--v1-only", action="store_true", help="only the v1 domains, none of τ²'s")
     args = parser.parse_args(argv)
-    if args.taubench_v1 is None and (args.v1_domain or args.v1_task_ids or args.v1_only):
-        parser.error("--v1-domain, --v1-task-ids and --v1-only need --taubench-v1 PATH")
+    if args.taubench_v1 is None and (args.v1_domain or args.v1_task_ids or args.v1_only or args.v1_repeats != 1):
+        parser.error("--v1-domain, --v1-task-ids, --v1-repeats and --v1-only need --taubench-v1 PATH")
     if args.taubench_v1 is not None and not (args.taubench_v1 / "tau_bench" / "envs" / "base.py").is_file():
         parser.error(f"--taubench-v1 {args.taubench_v1}: not a τ-bench checkout (no tau_bench/envs/base.py)")
     if args.v1_only and args.domain:
@@ -651,6 +663,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     args.data_dir = args.data_dir or taubench_v1_dir()
     if any(level < 1 for level in args.concurrency) or (args.limit is not None and args.limit < 1):
         parser.error("--concurrency and --limit must be at least 1")
+    if args.v1_repeats < 1:
+        parser.error("--v1-repeats must be at least 1")
     return args
 
 
@@ -687,7 +701,7 @@ def measure_domain(domain: str, args: argparse.Namespace, python: Path | None, l
 def measure_v1_domain(domain: str, args: argparse.Namespace, python: Path, log_dir: Path) -> V1DomainReport:
     """v1 in-process from the checkout, then taumesh's two deployments, over the same v1 test tasks."""
     episodes = v1_gold_episodes(domain, args.data_dir, args.v1_task_ids, args.limit)
-    v1 = measure_v1(python, args.taubench_v1, domain, [e.ref.task_id for e in episodes])
+    v1 = measure_v1(python, args.taubench_v1, domain, [e.ref.task_id for e in episodes], args.v1_repeats)
     embedded, separate = measure_taumesh(f"τ-bench v1 {domain}", episodes, args, log_dir)
     check_rewards(f"τ-bench v1 {domain}", v1, (embedded, separate), name="τ-bench v1")
     found = ratios(v1, (embedded, separate))

@@ -102,7 +102,7 @@ def test_v1_side_runs_from_a_checkout_and_matches_taumesh_rewards(
 ) -> None:
     out = tmp_path / "report.json"
     argv = [sys.executable, str(BENCH), "--taubench-v1", str(checkout), "--v1-only", "--data-dir", str(v1_data_dir)]
-    argv += ["--v1-task-ids", *TASK_IDS, "--concurrency", *map(str, LEVELS), "--out", str(out)]
+    argv += ["--v1-task-ids", *TASK_IDS, "--v1-repeats", "2", "--concurrency", *map(str, LEVELS), "--out", str(out)]
     done = subprocess.run(argv, capture_output=True, text=True, cwd=PROJECT_ROOT, env=os.environ, timeout=900)
     assert done.returncode == 0, (done.stdout[-2000:], done.stderr[-4000:])
     assert "τ-bench v1 test split" in done.stdout
@@ -113,7 +113,7 @@ def test_v1_side_runs_from_a_checkout_and_matches_taumesh_rewards(
     assert [d["domain"] for d in report["taubench_v1"]] == ["retail", "airline"]
     for domain in report["taubench_v1"]:
         v1 = domain["taubench_v1"]
-        assert (domain["split"], domain["tasks"]) == ("test", len(TASK_IDS))
+        assert (domain["split"], domain["tasks"], v1["repeats"]) == ("test", len(TASK_IDS), 2)
         assert v1["rewards"] == dict.fromkeys(TASK_IDS, 1.0)
         assert v1["wall_ms"]["median"] > 0 and v1["cpu_ms"]["median"] > 0
         assert sorted(v1["phase_wall_ms"]) == ["replay", "reset", "reward"]

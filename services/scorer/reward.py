@@ -11,8 +11,8 @@ __all__ = ["GoldStates", "compute_reward", "output_found", "reward_basis"]
 class GoldStates:
     """Data hashes after each task's gold actions (the domain's :meth:`~Domain.gold_hash`), computed once per task.
 
-    A τ² domain's gold hash is a :class:`~taumesh.domains.tau2._reward.GoldState`: it holds the gold session
-    too, so scoring a replay that reached it compares overlays instead of hashing the database.
+    A τ² domain's gold hash is a :class:`~taumesh.domains.tau2._reward.GoldState`: it also holds how the gold
+    state's texts differ from the base data's, so scoring a replay that reached it hashes nothing.
     """
 
     def __init__(self) -> None:

@@ -33,6 +33,9 @@ class TableSpan:
     """Byte range of each record's text, by record key."""
 
 
+Swaps = list[tuple[int, int, bytes]]
+"""Byte ranges ``[start, end)`` of a :class:`CheckpointedText` and the bytes that replace them, by ``start``."""
+
 RecordText = Callable[[str, Any, Any], str]
 """Renders one record: ``(table name, key, record) -> text``, as in the hashed text."""
 TableText = Callable[[str, Any], str]
@@ -87,12 +90,13 @@ class CheckpointedText:
 
     def session_swaps(
         self, data: Mapping[str, Any], base: Mapping[str, Any], record_text: RecordText, table_text: TableText
-    ) -> list[tuple[int, int, bytes]] | None:
+    ) -> Swaps | None:
         """The byte ranges of this text that a session's ``data`` renders otherwise, with their new bytes.
 
         A changed record of a table that kept the base's keys swaps that record's text (the text keeps the
-        base's order then); a table that added or deleted records swaps its whole text. None when ``data``
-        is not a session over ``base`` (then hash its whole text).
+        base's order then); a table that added or deleted records swaps its whole text. A swap that gives
+        the base's bytes back (a record copied but left unchanged) is left out, so two sessions with equal
+        swaps have equal texts. None when ``data`` is not a session over ``base`` (then hash its whole text).
         """
         if data.keys() != base.keys():
             return None
@@ -109,11 +113,11 @@ class CheckpointedText:
                     swaps.append((start, end, record_text(name, key, table[key]).encode("utf-8")))
             else:
                 swaps.append((span.start, span.end, table_text(name, table).encode("utf-8")))
-        return swaps
+        view = memoryview(self.data)
+        return sorted(swap for swap in swaps if view[swap[0] : swap[1]] != swap[2])
 
-    def hash(self, swaps: list[tuple[int, int, bytes]]) -> str:
-        """SHA-256 of this text with each byte range ``[start, end)`` of ``swaps`` (disjoint) replaced."""
-        swaps.sort()
+    def hash(self, swaps: Swaps) -> str:
+        """SHA-256 of this text with each byte range ``[start, end)`` of ``swaps`` (disjoint, by start) replaced."""
         at = bisect_right(self.offsets, swaps[0][0] if swaps else len(self.data)) - 1
         sha, offset = self.states[at].copy(), self.offsets[at]
         view = memoryview(self.data)

@@ -7,8 +7,7 @@ either makes while the scorer answers.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
-from typing import Any
+from collections.abc import Iterator
 
 import grpc
 import pytest
@@ -16,7 +15,9 @@ import pytest
 from taumesh.common.v1 import common_pb2
 from taumesh.convert import message_to_proto, score_from_proto
 from taumesh.domains import Catalog
-from taumesh.domains.tau2 import DatasetMissing, Tau2Hasher, Tau2Task, gold_hash, require
+from taumesh.domains._hashing import CheckpointedText, Swaps
+from taumesh.domains.tau2 import DatasetMissing, Tau2Task, gold_hash, require
+from taumesh.domains.tau2 import _hash as tau2_hash
 from taumesh.env.v1 import env_pb2, env_pb2_grpc
 from taumesh.models import STOP_TOKEN, ChatMessage, RewardCheck, Score, ToolCall
 from taumesh.rpc.errors import error_reason
@@ -56,15 +57,20 @@ def stubs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stubs]:
 
 @pytest.fixture
 def hash_calls(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Counts every hash of a database by τ²'s hasher from now on (servers included: they run in this process)."""
+    """Counts every SHA-256 of a database text by τ²'s hasher from now on (servers included: they run here)."""
     calls: list[int] = []
-    real = Tau2Hasher.hashes
+    resume, whole = CheckpointedText.hash, tau2_hash._sha256
 
-    def counted(self: Tau2Hasher, data: Mapping[str, Any]) -> tuple[str, str | None]:
-        calls.append(len(data))
-        return real(self, data)
+    def counted_resume(self: CheckpointedText, swaps: Swaps) -> str:
+        calls.append(len(swaps))
+        return resume(self, swaps)
 
-    monkeypatch.setattr(Tau2Hasher, "hashes", counted)
+    def counted_whole(text: str) -> str:
+        calls.append(len(text))
+        return whole(text)
+
+    monkeypatch.setattr(CheckpointedText, "hash", counted_resume)
+    monkeypatch.setattr(tau2_hash, "_sha256", counted_whole)
     return calls
 
 

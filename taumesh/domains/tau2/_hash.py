@@ -25,7 +25,7 @@ from collections.abc import Collection, Mapping
 from typing import Any
 
 from taumesh.domains._cow import CowTable
-from taumesh.domains._hashing import CheckpointedText
+from taumesh.domains._hashing import CheckpointedText, Swaps
 
 
 def record_text(key: str, record: Any) -> str:
@@ -125,63 +125,46 @@ class Tau2Hasher:
         """The exact string τ² hashes for the user's database; None when the domain has none."""
         return None if self.user_table is None else self.table_text(self.user_table, data[self.user_table])
 
+    def swaps(self, data: Mapping[str, Any]) -> tuple[Swaps, Swaps] | None:
+        """How a session's texts differ from the base's: the agent's and the user's swaps (see ``session_swaps``).
+
+        Equal swaps mean equal texts, so equal hashes, with nothing hashed. None when ``data`` is not a
+        session over this hasher's base data.
+        """
+        if self._base_texts is None:
+            return None
+        agent, user = self._base_texts
+        render = (self._base, self._record_text, self.table_text)
+        agent_swaps = agent.session_swaps(data, *render)
+        user_swaps = [] if user is None else user.session_swaps(data, *render)
+        return None if agent_swaps is None or user_swaps is None else (agent_swaps, user_swaps)
+
+    def swapped_hash(self, swaps: tuple[Swaps, Swaps]) -> str:
+        """:meth:`hash` of the session whose :meth:`swaps` these are."""
+        assert self._base_texts is not None
+        agent, user = self._base_texts
+        return _joined(agent.hash(swaps[0]), None if user is None else user.hash(swaps[1]))
+
     def hashes(self, data: Mapping[str, Any]) -> tuple[str, str | None]:
         """τ²'s ``get_db_hash`` and ``get_user_db_hash`` (None without a user database).
 
         A session's data is hashed from the base texts' checkpoints (see the module's note); anything else
         from its whole text.
         """
-        if self._base_texts is not None:
+        swaps = self.swaps(data)
+        if swaps is not None and self._base_texts is not None:
             agent, user = self._base_texts
-            agent_swaps = agent.session_swaps(data, self._base, self._record_text, self.table_text)
-            user_swaps = (
-                [] if user is None else user.session_swaps(data, self._base, self._record_text, self.table_text)
-            )
-            if agent_swaps is not None and user_swaps is not None:
-                return agent.hash(agent_swaps), None if user is None else user.hash(user_swaps)
+            return agent.hash(swaps[0]), None if user is None else user.hash(swaps[1])
         user_text = self.user_text(data)
         return _sha256(self.text(data)), None if user_text is None else _sha256(user_text)
 
     def hash(self, data: Mapping[str, Any]) -> str:
         """The agent database's hash, followed by ``:`` and the user database's when there is one."""
-        agent, user = self.hashes(data)
-        return agent if user is None else f"{agent}:{user}"
+        return _joined(*self.hashes(data))
 
-    def same_text(self, data: Mapping[str, Any], other: Mapping[str, Any]) -> bool:
-        """True only when two sessions' data render the same texts, so have the same :meth:`hash`; no hashing.
 
-        Both must be sessions over this hasher's base data. Only their copy-on-write overlays are
-        looked at: the keys of every record either session copied, added or deleted, and those
-        records' rendered texts (a copied record left unchanged renders as its base text). Every
-        other record is the base's on both sides. False means "not shown equal": hash to know.
-        """
-        return data.keys() == other.keys() and all(
-            self._same_table(name, table, other[name]) for name, table in data.items()
-        )
-
-    def _same_table(self, name: str, table: Any, other: Any) -> bool:
-        if table is other:
-            return True
-        if not (isinstance(table, CowTable) and isinstance(other, CowTable)) or table.base is not other.base:
-            return False
-        if table.pristine and other.pristine:
-            return True
-        fragments = self._fragments.get(name)
-        if fragments is None:
-            return False
-        if name in self._lists and not (table.same_keys and other.same_keys) and list(table) != list(other):
-            return False  # a list table is rendered in the session's key order
-        mine, theirs = table.changed_keys(), other.changed_keys()
-        for key in mine | theirs:
-            present = key in table
-            if present != (key in other):
-                return False
-            if present and (
-                (self._record_text(name, key, table[key]) if key in mine else fragments[key])
-                != (self._record_text(name, key, other[key]) if key in theirs else fragments[key])
-            ):
-                return False
-        return True
+def _joined(agent: str, user: str | None) -> str:
+    return agent if user is None else f"{agent}:{user}"
 
 
 def _sha256(text: str) -> str:

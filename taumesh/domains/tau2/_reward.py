@@ -20,6 +20,7 @@ from pydantic import Field
 from taumesh.domains._arguments import parse_arguments
 from taumesh.domains._domain import Domain
 from taumesh.domains._errors import EpisodeMismatch
+from taumesh.domains._hashing import Swaps
 from taumesh.domains._session import Session
 from taumesh.domains.tau2._hash import Tau2Hasher
 from taumesh.domains.tau2._state import call_tool, open_session, run_function, run_tool
@@ -63,42 +64,46 @@ class Tau2Score(Score):
 
 
 class GoldState(str):
-    """A task's gold hash that also holds the gold session it is the hash of (read only from then on).
+    """A task's gold hash that also holds the gold state: how the gold session's texts differ from the base's.
 
     A ``str`` so that it travels where the gold hash does (``DomainPlugin.gold_hash``, the scorer's
     cache, ``DomainPlugin.score``) and compares, prints and serialises as the hash itself.
     """
 
-    session: Session
+    hasher: Tau2Hasher
+    swaps: tuple[Swaps, Swaps]
 
-    def __new__(cls, session: Session) -> GoldState:
-        gold = super().__new__(cls, session.data_hash())
-        gold.session = session
+    def __new__(cls, hash_: str, hasher: Tau2Hasher, swaps: tuple[Swaps, Swaps]) -> GoldState:
+        gold = super().__new__(cls, hash_)
+        gold.hasher, gold.swaps = hasher, swaps
         return gold
 
-    def reached_by(self, session: Session) -> bool:
-        """True when ``session`` certainly hashes to this gold hash, judged from both overlays (no hashing)."""
-        hasher = session.domain.hasher
-        return (
-            session.domain is self.session.domain
-            and isinstance(hasher, Tau2Hasher)
-            and hasher.same_text(self.session.data, session.data)
-        )
 
+def gold_hash(domain: Domain, task: Tau2Task) -> str:
+    """The evaluator's gold state: initial state, then every gold action, errors ignored, no sync between.
 
-def gold_hash(domain: Domain, task: Tau2Task) -> GoldState:
-    """The evaluator's gold state: initial state, then every gold action, errors ignored, no sync between."""
+    A :class:`GoldState` when the domain's hasher can describe the session by its swaps (every τ² domain's).
+    """
     session = open_session(domain, task)
     for action in task.gold_actions:
         run_tool(session, action.name, action.arguments, action.requestor)
-    return GoldState(session)
+    hasher = domain.hasher
+    if isinstance(hasher, Tau2Hasher) and (swaps := hasher.swaps(session.data)) is not None:
+        return GoldState(hasher.swapped_hash(swaps), hasher, swaps)
+    return session.data_hash()
 
 
 def reached_hash(session: Session, gold: str) -> str:
-    """``session.data_hash()``, taken from ``gold`` without hashing when the session is in the gold state."""
-    if isinstance(gold, GoldState) and gold.reached_by(session):
+    """``session.data_hash()``; when the session's texts are the gold ones (equal swaps), ``gold`` unhashed.
+
+    The session's swaps are computed once: compared with the gold swaps, then hashed only if they differ.
+    """
+    hasher = session.domain.hasher
+    if not isinstance(hasher, Tau2Hasher) or (swaps := hasher.swaps(session.data)) is None:
+        return session.data_hash()
+    if isinstance(gold, GoldState) and gold.hasher is hasher and gold.swaps == swaps:
         return str(gold)
-    return session.data_hash()
+    return hasher.swapped_hash(swaps)
 
 
 def _arguments(text: str) -> dict[str, Any]:

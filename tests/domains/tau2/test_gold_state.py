@@ -1,9 +1,9 @@
 """The τ² scorer's gold-state comparison: exact against the hash, and no hashing when a replay reaches gold.
 
-:meth:`Tau2Hasher.same_text` may say "equal" only when the two texts τ² hashes are equal; the
-scorer then takes the gold hash as the replay's hash (``reached_hash``). Checked on hand-made
-tables (values Python thinks equal but JSON renders apart), on random overlays, and on every
-base task of mock, airline, retail and telecom.
+Two sessions with equal :meth:`Tau2Hasher.swaps` (how their texts differ from the base's) must
+have equal texts; the scorer then takes the gold hash as the replay's hash (``reached_hash``).
+Checked on hand-made tables (values Python thinks equal but JSON renders apart), on random
+overlays, and on every base task of mock, airline, retail and telecom.
 """
 
 from __future__ import annotations
@@ -11,15 +11,17 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 
 from taumesh.domains import Domain, EpisodeMismatch
 from taumesh.domains._cow import CowSwitch, CowTable
+from taumesh.domains._hashing import CheckpointedText, Swaps
 from taumesh.domains._readonly import freeze
 from taumesh.domains.tau2 import Tau2Task, call_tool, open_session
+from taumesh.domains.tau2 import _hash as tau2_hash
 from taumesh.domains.tau2._hash import Tau2Hasher
 from taumesh.domains.tau2._reward import GoldState, gold_hash, reached_hash, replay, score_episode
 from taumesh.models import STOP_TOKEN, ChatMessage, Score, ToolCall
@@ -100,13 +102,15 @@ CASES: dict[str, tuple[Callable[[dict[str, CowTable]], object], Callable[[dict[s
 
 
 @pytest.mark.parametrize("case", list(CASES))
-def test_same_text_is_exact_on_values_that_render_alike_or_apart(hasher: Tau2Hasher, case: str) -> None:
+def test_equal_swaps_are_exact_on_values_that_render_alike_or_apart(hasher: Tau2Hasher, case: str) -> None:
     first, second, same = CASES[case]
     a, b = Side().write(first), Side().write(second)
     assert (_text(hasher, a) == _text(hasher, b)) is same  # the case is what it says
-    assert hasher.same_text(a.data, b.data) is same
-    assert hasher.same_text(b.data, a.data) is same
+    swaps_a, swaps_b = hasher.swaps(a.data), hasher.swaps(b.data)
+    assert swaps_a is not None and swaps_b is not None
+    assert (swaps_a == swaps_b) is same
     assert (hasher.hash(a.data) == hasher.hash(b.data)) is same
+    assert hasher.swapped_hash(swaps_a) == hasher.hash(a.data)
 
 
 VALUES: list[Any] = [1, 1.0, True, "1", None, [1], (1,), {"k": 1}, {"k": 1.0}, [], {}]
@@ -132,7 +136,7 @@ def _random_change(rng: random.Random) -> Callable[[dict[str, CowTable]], None]:
     return change
 
 
-def test_same_text_never_claims_equal_texts_that_differ(hasher: Tau2Hasher) -> None:
+def test_equal_swaps_never_hide_texts_that_differ(hasher: Tau2Hasher) -> None:
     rng = random.Random(13)
     claimed = 0
     for _ in range(3000):
@@ -141,10 +145,10 @@ def test_same_text_never_claims_equal_texts_that_differ(hasher: Tau2Hasher) -> N
             for _ in range(rng.randint(0, 3)):
                 side.write(_random_change(rng))
         equal = _text(hasher, a) == _text(hasher, b)
-        same = hasher.same_text(a.data, b.data)
+        same = hasher.swaps(a.data) == hasher.swaps(b.data)
         assert not same or equal
-        lists_moved = list(a.data["phone"]) != list(b.data["phone"])
-        assert same or not equal or lists_moved  # only a list table's key order is judged conservatively
+        keys_changed = not all(side.data[name].same_keys for side in (a, b) for name in BASE)
+        assert same or not equal or keys_changed  # only a table that added or deleted records swaps as a whole
         claimed += same
     assert claimed > 300  # the random overlays do meet
 
@@ -183,15 +187,20 @@ def _tasks(source_name: str) -> Iterator[tuple[Domain, Tau2Task]]:
 
 @pytest.fixture
 def hash_calls(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Counts every hash of a database by τ²'s hasher from now on."""
+    """Counts every SHA-256 of a database text by τ²'s hasher from now on: resumed or whole."""
     calls: list[int] = []
-    real = Tau2Hasher.hashes
+    resume, whole = CheckpointedText.hash, tau2_hash._sha256
 
-    def counted(self: Tau2Hasher, data: Mapping[str, Any]) -> tuple[str, str | None]:
-        calls.append(len(data))
-        return real(self, data)
+    def counted_resume(self: CheckpointedText, swaps: Swaps) -> str:
+        calls.append(len(swaps))
+        return resume(self, swaps)
 
-    monkeypatch.setattr(Tau2Hasher, "hashes", counted)
+    def counted_whole(text: str) -> str:
+        calls.append(len(text))
+        return whole(text)
+
+    monkeypatch.setattr(CheckpointedText, "hash", counted_resume)
+    monkeypatch.setattr(tau2_hash, "_sha256", counted_whole)
     return calls
 
 
@@ -200,9 +209,9 @@ def test_every_gold_replay_is_recognised_without_hashing(tau2_data: object, sour
     recognised = 0
     for domain, task in _tasks(source_name):
         gold = gold_hash(domain, task)
-        assert isinstance(gold, GoldState)
+        assert isinstance(gold, GoldState) and gold.hasher is domain.hasher
         session = replay(domain, task, _gold_conversation(task))
-        if gold.reached_by(session):
+        if gold.swaps == gold.hasher.swaps(session.data):
             recognised += 1
             assert session.data_hash() == gold  # the claim is exact
         else:

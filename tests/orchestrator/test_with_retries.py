@@ -33,14 +33,14 @@ class FailingEnv(env_pb2_grpc.EnvServiceServicer):
 
 @pytest.fixture
 async def env() -> AsyncIterator[tuple[FailingEnv, env_pb2_grpc.EnvServiceAsyncStub]]:
-    servicer = FailingEnv()
+    servicer = FailingEnv()  # type: ignore[abstract]  # serves ListTasks only
     name = env_pb2.DESCRIPTOR.services_by_name["EnvService"].full_name
     server = await start_server([Service(name, env_pb2_grpc.add_EnvServiceServicer_to_server, servicer)])
     channel = grpc.aio.insecure_channel(server.address)
     try:
         yield servicer, env_pb2_grpc.EnvServiceStub(channel)
     finally:
-        await channel.close()
+        await channel.close(grace=None)
         await server.stop(grace=0)
 
 

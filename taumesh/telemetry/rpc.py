@@ -10,7 +10,7 @@ Health checks and reflection get no spans. A call made inside a span that stands
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 from urllib.parse import unquote
 
 import grpc
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 
     from taumesh.telemetry.providers import ServiceTelemetry
 
-    Continuation = Callable[[grpc.aio.ClientCallDetails, Any], Awaitable[grpc.aio.UnaryUnaryCall[Any, Any]]]
+    Continuation = Callable[[grpc.aio.ClientCallDetails, Any], grpc.aio.UnaryUnaryCall[Any, Any]]
 
 
 INSTRUMENTATION_SCOPE = "opentelemetry.instrumentation.grpc"
@@ -175,7 +175,7 @@ def server_interceptors(service: ServiceTelemetry) -> list[grpc.aio.ServerInterc
     return [ActivateService(service)]
 
 
-class ClientSpans(grpc.aio.UnaryUnaryClientInterceptor):  # type: ignore[misc]
+class ClientSpans(grpc.aio.UnaryUnaryClientInterceptor):  # type: ignore[type-arg]  # generic in the stubs only
     """OpenTelemetry's client span for each call, except for a call a taumesh span stands for.
 
     That call only carries the trace context (the ``traceparent`` of the current span), so its server span is the
@@ -183,7 +183,7 @@ class ClientSpans(grpc.aio.UnaryUnaryClientInterceptor):  # type: ignore[misc]
     """
 
     def __init__(self, tracer_provider: TracerProvider) -> None:
-        self.instrumentation: grpc.aio.UnaryUnaryClientInterceptor = aio_client_interceptors(  # type: ignore[no-untyped-call]
+        self.instrumentation: grpc.aio.UnaryUnaryClientInterceptor[Any, Any] = aio_client_interceptors(  # type: ignore[no-untyped-call]
             tracer_provider=tracer_provider, filter_=traced
         )[0]
 
@@ -194,11 +194,12 @@ class ClientSpans(grpc.aio.UnaryUnaryClientInterceptor):  # type: ignore[misc]
             return await self.instrumentation.intercept_unary_unary(continuation, client_call_details, request)
         metadata = grpc.aio.Metadata(*(client_call_details.metadata or ()))
         inject(metadata)  # the configured propagators (W3C trace context and baggage by default)
-        return await continuation(client_call_details._replace(metadata=metadata), request)
+        details = client_call_details._replace(metadata=metadata)  # type: ignore[attr-defined]  # a namedtuple
+        return await continuation(details, request)
 
 
 def client_interceptors(service: ServiceTelemetry) -> list[grpc.aio.ClientInterceptor]:
     """The client spans (or just the trace context, see :class:`ClientSpans`) of the calls ``service`` makes."""
     if service.tracer_provider is None:
         return []
-    return [ClientSpans(service.tracer_provider)]
+    return [cast("grpc.aio.ClientInterceptor", ClientSpans(service.tracer_provider))]

@@ -42,8 +42,8 @@ async def calls(v1_data_dir: Path) -> None:
             )
         assert refused.value.code() == grpc.StatusCode.NOT_FOUND
     finally:
-        await channel.close()
-        await server.stop(grace=None)
+        await channel.close(None)
+        await server.stop(grace=0.0)
 
 
 @pytest.mark.usefixtures("clean_otel_env")

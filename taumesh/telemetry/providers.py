@@ -35,7 +35,7 @@ from taumesh.telemetry.redact import Scrubber, install_log_scrubber
 
 if TYPE_CHECKING:
     import grpc
-    from opentelemetry.sdk.metrics import MeterProvider
+    from opentelemetry.sdk.metrics import ExemplarFilter, MeterProvider
     from opentelemetry.sdk.resources import Resource
     from opentelemetry.sdk.trace import TracerProvider
     from opentelemetry.sdk.trace.export import SpanExporter
@@ -84,6 +84,18 @@ def exporter_classes(signal: Literal["traces", "metrics"]) -> dict[str, type[Any
     names = _get_exporter_names(signal) or [_get_exporter_entry_point("otlp", signal)]
     traces, metric_exporters, _ = _import_exporters(*((names, []) if signal == "traces" else ([], names)), [])
     return traces if signal == "traces" else metric_exporters
+
+
+def exemplar_filter() -> ExemplarFilter | None:
+    """No exemplars unless ``OTEL_METRICS_EXEMPLAR_FILTER`` asks for them (None: the SDK reads the variable).
+
+    The SDK's default (``trace_based``) samples every measurement made inside a span into an exemplar reservoir,
+    which doubles the cost of each histogram record; taumesh's metrics are read as aggregates, and the trace of any
+    episode is one click away from its results entry (``info.trace_id``).
+    """
+    from opentelemetry.sdk.metrics import AlwaysOffExemplarFilter
+
+    return None if os.environ.get("OTEL_METRICS_EXEMPLAR_FILTER", "").strip() else AlwaysOffExemplarFilter()
 
 
 def _resource_hashed_once(attributes: Mapping[str, Any], schema_url: str) -> Resource:
@@ -220,7 +232,9 @@ class Telemetry:
                 cls() if issubclass(cls, MetricReader) else PeriodicExportingMetricReader(cls(**self._arguments(name)))
                 for name, cls in exporter_classes("metrics").items()
             ]
-            meter_provider = MeterProvider(metric_readers=readers, resource=resource, shutdown_on_exit=False)
+            meter_provider = MeterProvider(
+                metric_readers=readers, resource=resource, exemplar_filter=exemplar_filter(), shutdown_on_exit=False
+            )
         return ServiceTelemetry(key, tracer_provider, meter_provider)
 
     def _arguments(self, exporter_name: str) -> dict[str, Any]:

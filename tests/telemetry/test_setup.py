@@ -128,3 +128,26 @@ def test_off_loads_no_sdk() -> None:
     env = {k: v for k, v in os.environ.items() if k not in OTEL_VARIABLES}
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60, check=True)
     assert done.stdout.strip() == "[]", done.stdout + done.stderr
+
+
+@pytest.mark.usefixtures("clean_otel_env")
+def test_histograms_record_no_exemplars_unless_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A measurement inside a sampled span keeps no exemplar by default; OTEL_METRICS_EXEMPLAR_FILTER still works."""
+    from opentelemetry.sdk.metrics import MeterProvider
+    from opentelemetry.sdk.metrics.export import InMemoryMetricReader
+    from opentelemetry.sdk.trace import TracerProvider
+
+    def exemplars() -> int:
+        reader = InMemoryMetricReader()
+        meters = MeterProvider(metric_readers=[reader], exemplar_filter=providers.exemplar_filter())
+        histogram = meters.get_meter("test").create_histogram("taumesh.turn.duration")
+        with TracerProvider().get_tracer("test").start_as_current_span("turn"):
+            histogram.record(0.5)
+        data = reader.get_metrics_data()
+        assert data is not None
+        metric = data.resource_metrics[0].scope_metrics[0].metrics[0]
+        return len(metric.data.data_points[0].exemplars)
+
+    assert exemplars() == 0
+    monkeypatch.setenv("OTEL_METRICS_EXEMPLAR_FILTER", "trace_based")
+    assert exemplars() == 1

@@ -15,10 +15,11 @@ Two cases, each repeated with telemetry off and on, alternating, after a discard
   latency-bound (at 1 in flight tracing could cost anything and not show) nor CPU-saturated (it would then measure
   the oracle case again: at 32 in flight the traced run already saturates the event loop). Target: ≤ 1.1.
 
-"On" exports traces and metrics by OTLP/gRPC to a receiver in this process (the tests' receiver), so the export
-cost is paid here, as it would be with a collector on the same machine. Each repetition prints wall time, the
-process's CPU time and spans received; then the medians and the on/off ratios of both. CPU time is the steadier
-figure on a shared machine.
+"On" exports traces and metrics by OTLP/gRPC to the tests' receiver running in a child process, as a collector on
+the same machine would: creating, scrubbing, encoding and sending the spans is paid in this process; receiving
+them is not (in this process it held the GIL for about 25 µs per span, a cost no real collector puts on taumesh).
+``--receiver-in-process`` puts it back here. Each repetition prints wall time, the process's CPU time and spans
+received; then the medians and the on/off ratios of both. CPU time is the steadier figure on a shared machine.
 
     .venv/bin/python bench/tracing_overhead.py [--reps 3] [--cases oracle latency] [--concurrency 8]
     .venv/bin/python bench/tracing_overhead.py --reps 1 --num-tasks 4 --latency-concurrency 4 \\
@@ -31,6 +32,7 @@ import argparse
 import asyncio
 import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -53,6 +55,56 @@ from tests.telemetry.receiver import OtlpReceiver  # noqa: E402  (the tests' OTL
 DEFAULT_DATA = Path(os.environ.get("TAUMESH_DATA_DIR", PROJECT_ROOT.parent / "shared" / "taubench_v1"))
 CASES = ("oracle", "latency")
 TARGETS = {"oracle": 1.3, "latency": 1.1}
+
+
+RECEIVER_PROCESS = """
+import sys
+from tests.telemetry.receiver import OtlpReceiver
+receiver = OtlpReceiver()
+print(receiver.endpoint, flush=True)
+for command in sys.stdin:
+    if command.strip() == "count":
+        print(receiver.span_count(), flush=True)
+    elif command.strip() == "clear":
+        receiver.clear()
+        print("ok", flush=True)
+receiver.stop()
+"""
+
+
+class ReceiverProcess:
+    """The tests' OTLP receiver in a child process, asked for its span count over a pipe."""
+
+    def __init__(self) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", RECEIVER_PROCESS],
+            cwd=PROJECT_ROOT,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        self.endpoint = self._answer()
+
+    def _answer(self, command: str | None = None) -> str:
+        assert self.process.stdin is not None and self.process.stdout is not None
+        if command:
+            self.process.stdin.write(command + "\n")
+            self.process.stdin.flush()
+        return self.process.stdout.readline().strip()
+
+    def span_count(self) -> int:
+        return int(self._answer("count"))
+
+    def clear(self) -> None:
+        self._answer("clear")
+
+    def stop(self) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        self.process.wait(timeout=30)
+
+
+Receiver = OtlpReceiver | ReceiverProcess
 
 
 @dataclass
@@ -127,7 +179,7 @@ def describe(args: argparse.Namespace, case: str) -> str:
     )
 
 
-def measure(args: argparse.Namespace, case: str, catalog: Catalog, receiver: OtlpReceiver, tmp: Path) -> None:
+def measure(args: argparse.Namespace, case: str, catalog: Catalog, receiver: Receiver, tmp: Path) -> None:
     """Warm up, alternate off and on ``--reps`` times, print each run, the medians and the ratios.
 
     The warm-up runs once in each mode, so one-time imports (the SDK, the exporter) fall in neither measurement.
@@ -172,11 +224,12 @@ def main() -> None:
     parser.add_argument("--agent-latency-ms", type=float, default=200.0)
     parser.add_argument("--user-latency-ms", type=float, default=100.0)
     parser.add_argument("--data-dir", type=Path, default=DEFAULT_DATA)
+    parser.add_argument("--receiver-in-process", action="store_true", help="receive the spans in this process")
     args = parser.parse_args()
     for name in [n for n in os.environ if n.startswith("OTEL_")]:
         del os.environ[name]  # "off" must really be off
 
-    receiver = OtlpReceiver()
+    receiver: Receiver = OtlpReceiver() if args.receiver_in_process else ReceiverProcess()
     catalog = Catalog(args.data_dir)  # the latency case's agent: one copy of the data for every run
     try:
         with tempfile.TemporaryDirectory() as tmp:

@@ -409,7 +409,10 @@ def measure_level(args: argparse.Namespace, level: int) -> dict[str, Any]:
     count, wall = len(episodes), done["wall"]
     in_flight = min(level, count)
     mean_latency = sum(latencies) / count
-    live_rss = [value for at, value in rss.series if done["first_start"] <= at < done["first_end"]]
+    # episodes played in this process mark when the first started and one first ended; with workers (other
+    # processes) no episode ends before its shortest duration has passed since the run started
+    window = (done.get("first_start", done["started"]), done.get("first_end", done["started"] + min(durations)))
+    live_rss = [value for at, value in rss.series if window[0] <= at < window[1]]
     ideal_wall = ideal_makespan(latencies, level)
     report: dict[str, Any] = {
         "concurrency": level,

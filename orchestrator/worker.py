@@ -29,6 +29,7 @@ from taumesh.orchestrator.config import RunConfig
 from taumesh.orchestrator.runner import play
 from taumesh.orchestrator.stack import ServiceTargets
 from taumesh.orchestrator.work_store import Claimed, WorkStore
+from taumesh.rpc.loop import run as run_loop
 
 log = logging.getLogger(__name__)
 
@@ -147,7 +148,7 @@ def main() -> None:
     order = WorkOrder.model_validate_json(sys.stdin.buffer.read())
     setup_telemetry("orchestrator", order.config.otlp_endpoint)
     try:
-        asyncio.run(work(order))
+        run_loop(work(order))
     except asyncio.CancelledError:
         sys.exit(128 + signal.SIGTERM)
     finally:

@@ -8,7 +8,6 @@ and docker-compose run, so no separate ``grpc_health_probe`` binary is needed. K
 
 from __future__ import annotations
 
-import asyncio
 import os
 from typing import Annotated
 
@@ -18,6 +17,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from taumesh.agent.v1 import agent_pb2
 from taumesh.env.v1 import env_pb2
+from taumesh.rpc.loop import run as run_loop
 from taumesh.rpc.security import ClientSecurity, SecurityError
 from taumesh.scorer.v1 import scorer_pb2
 from taumesh.user_sim.v1 import user_sim_pb2
@@ -75,7 +75,7 @@ def health(
     target = address or default_address()
     label = f"{full_service_name(service) or 'server'} at {target}"
     try:
-        status = asyncio.run(serving_status(target, service, timeout))
+        status = run_loop(serving_status(target, service, timeout))
     except grpc.aio.AioRpcError as exc:
         typer.echo(f"{label}: {exc.code().name}: {exc.details() or 'not served here'}", err=True)
         raise typer.Exit(1) from exc

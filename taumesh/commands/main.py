@@ -26,6 +26,7 @@ from taumesh.commands._argv import expand_abbreviations
 from taumesh.domains import DataError
 from taumesh.models import ModelSettings
 from taumesh.orchestrator.config import DEFAULT_DATA_DIR, OutputFormat, RunConfig, ServiceAddresses
+from taumesh.rpc.loop import run as run_loop
 from taumesh.settings import (
     RunSettings,
     ServeSettings,
@@ -327,7 +328,7 @@ def _run_one(settings: RunSettings) -> RunSummary:
     try:
         with granted(_run_grants(config)):
             only_errors = settings.retry_errors is not None
-            summary = asyncio.run(
+            summary = run_loop(
                 run_benchmark(
                     config,
                     resume=resume_from,
@@ -511,7 +512,7 @@ def serve(
     telemetry = setup_telemetry(settings.service.value, settings.otlp_endpoint)
     built = builders[settings.service]()
     try:
-        asyncio.run(
+        run_loop(
             serve_forever(
                 [built],
                 settings.host,
@@ -565,7 +566,7 @@ def rescore(
     addresses = ServiceAddresses(env=env_addr, scorer=scorer_addr)
     try:
         with granted(OperatorGrants.of(api_bases=[judge.api_base])):  # the in-process scorer may call the judge
-            rows = asyncio.run(rescore_file(results, env, task_split, data_dir, addresses, out, judge=judge))
+            rows = run_loop(rescore_file(results, env, task_split, data_dir, addresses, out, judge=judge))
     except (FileNotFoundError, ValueError, DataError) as exc:  # ValueError: not a results file
         console.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(2) from exc
@@ -690,7 +691,7 @@ def analyze(
 
     try:
         with granted(OperatorGrants.of(api_bases=[api_base])):  # the in-process scorer may call the given endpoint
-            report = asyncio.run(asyncio.wait_for(bounded(), timeout))
+            report = run_loop(asyncio.wait_for(bounded(), timeout))
     except TimeoutError as exc:
         console.print(f"[red]error:[/red] the analysis did not finish within {timeout:g}s (--timeout); nothing written")
         raise typer.Exit(1) from exc

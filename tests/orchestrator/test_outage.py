@@ -29,7 +29,9 @@ def test_a_user_sim_down_for_three_seconds_leaves_no_errors(
     v1_data_dir: Path, tmp_path: Path, servers: list[Server]
 ) -> None:
     port = free_port()
-    serve = [taumesh_executable(), "serve", "user-sim", "--host", "127.0.0.1", "--port", str(port)]
+    # each reply waits 200 ms, so the 115 episodes last well beyond the outage however fast the machine is
+    serve = [taumesh_executable(), "serve", "user-sim", "--host", "127.0.0.1", "--port", str(port),
+             "--user-reply-latency-ms", "200"]  # fmt: skip
     servers.append(start_server(serve, SERVING, tmp_path / "user-1.err"))
     log_dir = tmp_path / "results"
     run = subprocess.Popen(
@@ -38,7 +40,9 @@ def test_a_user_sim_down_for_three_seconds_leaves_no_errors(
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=child_env(), cwd=PROJECT_ROOT,
     )  # fmt: skip
     try:
-        time.sleep(4)  # start-up, then episodes under way
+        deadline = time.monotonic() + 120  # start-up, then episodes under way (the first results are in the file)
+        while not _some_results(log_dir) and run.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.1)
         servers[0].kill()
         time.sleep(3)
         assert run.poll() is None, "the run ended before the outage was over: nothing was tested"

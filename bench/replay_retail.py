@@ -402,9 +402,10 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--sessions", type=int, default=200, help="live sessions for the memory test (default: %(default)s)"
     )
+    parser.add_argument("--limit", type=int, default=0, help="only the first N tasks (0: all; the test's size)")
     args = parser.parse_args(argv)
-    if args.repeats < 1 or args.sessions < 1:
-        parser.error("--repeats and --sessions must be at least 1")
+    if args.repeats < 1 or args.sessions < 1 or args.limit < 0:
+        parser.error("--repeats and --sessions must be at least 1, --limit at least 0")
     return args
 
 
@@ -414,7 +415,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     started = time.perf_counter()
 
     domain = load_domain(DOMAIN, data_dir)  # in-process copy for the naive sessions and section 3
-    tasks = domain.tasks(SPLIT)
+    tasks = domain.tasks(SPLIT)[: args.limit or None]
     print(f"taumesh retail {SPLIT} replay: {len(tasks)} tasks, data {data_dir}")
     print(f"machine: {psutil.cpu_count()} CPUs, load average {', '.join(f'{x:.2f}' for x in psutil.getloadavg())}")
     base_records = sum(len(table) for table in domain.base_data.values())  # loads the data now, before any RSS

@@ -55,6 +55,7 @@ def one_run(args: argparse.Namespace, processes: int, log_dir: Path) -> tuple[fl
         config = RunConfig(
             env=args.env,
             task_split=args.split,
+            end_index=args.num_tasks or -1,
             agent=AgentSettings(strategy="oracle"),
             user=UserSettings(strategy="scripted"),
             max_concurrency=args.concurrency,
@@ -82,6 +83,7 @@ def main() -> None:
     parser.add_argument("--env", default="tau2-retail")
     parser.add_argument("--split", default="test")
     parser.add_argument("--concurrency", type=int, default=16)
+    parser.add_argument("--num-tasks", type=int, default=0, help="only the split's first N tasks (0: all)")
     parser.add_argument("--data-dir", type=Path, default=Path(os.environ.get("TAUMESH_DATA_DIR", CACHE_DATA_DIR)))
     args = parser.parse_args()
     rates: dict[int, float] = {}

@@ -333,7 +333,7 @@ def orchestrate(config_json: str, profile: int, pipe: Connection) -> None:
     started = time.time()
     if profiler:
         profiler.enable()
-    summary = run(runner.run_benchmark(config))  # as taumesh run should: on uvloop where installed
+    summary = run(runner.run_benchmark(config))  # as taumesh run does (taumesh.rpc.loop)
     if profiler:
         profiler.disable()
     wall = time.time() - started

@@ -1,31 +1,21 @@
-"""The event loop taumesh's processes run on: uvloop where it is installed, asyncio's own otherwise.
+"""How taumesh's processes run their event loop: :func:`run`, :func:`asyncio.run` without its exit cost.
 
-Every RPC costs event-loop work on both ends (futures, callbacks, the poller); uvloop does that work in C. Measured
-here on grpc.aio 1.85 (a unary call between two processes, 1,000 in flight): about 11 % less CPU per call in the
-client and 9 % in the server. grpc.aio runs on uvloop as on asyncio's loop; uvloop does not exist on Windows, where
-:func:`run` falls back to asyncio's loop.
+uvloop was tried here (about 10 % less CPU per gRPC call on each end, grpc.aio 1.85) and dropped: its subprocess
+pipes failed the ``--workers`` coordinator's hand-over to its workers now and then ("handler is closed",
+MagicStack/uvloop#506), and the gain at 1,000 live episodes was within the bench's noise.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Coroutine
+from collections.abc import Coroutine
 from typing import Any, TypeVar
 
 T = TypeVar("T")
 
 
-def loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
-    """The constructor of uvloop's loop when uvloop can be imported; None (asyncio's default loop) otherwise."""
-    try:
-        import uvloop
-    except ImportError:
-        return None
-    return uvloop.new_event_loop
-
-
 def run(main: Coroutine[Any, Any, T]) -> T:
-    """Run ``main`` to completion on a new event loop and close it: :func:`asyncio.run`, on uvloop when present.
+    """Run ``main`` to completion on a new event loop and close it, as :func:`asyncio.run` does.
 
     The loop's main task returns nothing, and ``main``'s result is handed over beside it: Python 3.11's
     ``Runner.run`` builds the repr of its main task, result included, twice on the way out (``signal.getsignal``
@@ -37,6 +27,6 @@ def run(main: Coroutine[Any, Any, T]) -> T:
     async def main_task() -> None:
         results.append(await main)
 
-    with asyncio.Runner(loop_factory=loop_factory()) as runner:
+    with asyncio.Runner() as runner:
         runner.run(main_task())
     return results[0]

@@ -29,7 +29,6 @@ class EnvServicer(env_pb2_grpc.EnvServiceServicer):
         self._domain_parts: dict[str, env_pb2.OpenSessionResponse] = {}
         self._initial_hashes: dict[tuple[str, str, str], str] = {}
         self._loading: dict[tuple[str, str], asyncio.Future[Any]] = {}
-        self._loaded: set[tuple[str, str]] = set()
 
     def _domain(self, name: str) -> Any:
         try:
@@ -46,17 +45,14 @@ class EnvServicer(env_pb2_grpc.EnvServiceServicer):
         the process (health checks, other episodes, the embedded orchestrator's progress). A failure is not kept:
         the next call tries again.
         """
-        if key in self._loaded:
-            return
         loading = self._loading.get(key)
         if loading is None:
             loading = self._loading[key] = asyncio.ensure_future(asyncio.to_thread(load))
         try:
-            await asyncio.shield(loading)
+            await asyncio.shield(loading)  # once done, the same future: no thread, no wait
         except Exception:
             self._loading.pop(key, None)
             raise
-        self._loaded.add(key)
 
     @status_codes
     async def ListDomains(self, request: env_pb2.ListDomainsRequest, context: Context) -> env_pb2.ListDomainsResponse:
@@ -77,7 +73,8 @@ class EnvServicer(env_pb2_grpc.EnvServiceServicer):
     async def ListTasks(self, request: env_pb2.ListTasksRequest, context: Context) -> env_pb2.ListTasksResponse:
         domain = self._domain(request.domain)
         try:
-            tasks = await asyncio.to_thread(domain.tasks, request.split)  # a first parse may take seconds
+            await self._once((domain.name, request.split), partial(domain.tasks, request.split))
+            tasks = domain.tasks(request.split)
         except (KeyError, DataError) as exc:
             raise NotFound(str(exc.args[0]), reason="SPLIT_NOT_FOUND", fields=[("split", "unknown split")]) from exc
         page: Page = page_of(len(tasks), request.page_size, request.page_token, scope=f"{domain.name}/{request.split}")

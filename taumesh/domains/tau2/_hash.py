@@ -53,13 +53,11 @@ class Tau2Hasher:
         self._texts = {
             name: self._join(name, fragments, list(fragments)) for name, fragments in self._fragments.items()
         }
-        orders = {
+        self._orders = {
             name: list(fragments) if name in self._lists else sorted(fragments)
             for name, fragments in self._fragments.items()
         }
-        self._parts = {name: [self._fragments[name][key] for key in order] for name, order in orders.items()}
-        """Each base table's record texts in the order its text lists them."""
-        self._positions = {name: {key: i for i, key in enumerate(order)} for name, order in orders.items()}
+        """Each base table's record keys in the order its text lists them."""
         self._base = base
         self._base_texts = self._encode_base() if len(self._fragments) == len(base) else None
         """The agent's and the user's base texts, encoded with checkpoints (None: a table is no mapping)."""
@@ -84,7 +82,7 @@ class Tau2Hasher:
     def _add_table(self, text: CheckpointedText, name: str) -> None:
         brackets = "[]" if name in self._lists else "{}"
         fragments = self._fragments[name]
-        text.add_table(name, brackets[0], {key: fragments[key] for key in self._positions[name]}, brackets[1])
+        text.add_table(name, brackets[0], {key: fragments[key] for key in self._orders[name]}, brackets[1])
 
     def _record_text(self, table: str, key: str, record: Any) -> str:
         if table in self._lists:
@@ -106,11 +104,6 @@ class Tau2Hasher:
         if table.pristine:
             return self._texts[name]
         changed = table.changed_keys()
-        if table.same_keys:  # only copies: the base's fragments in the base's order, the changed ones re-rendered
-            parts = self._parts[name].copy()
-            for key in changed:
-                parts[self._positions[name][key]] = self._record_text(name, key, table[key])
-            return ("[" if name in self._lists else "{") + ", ".join(parts) + ("]" if name in self._lists else "}")
         current = {
             key: fragments[key] if key not in changed else self._record_text(name, key, table[key]) for key in table
         }

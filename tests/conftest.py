@@ -56,3 +56,26 @@ def v1_data_dir() -> Path:
     if not V1_DATA.is_dir():
         pytest.skip(f"reference data not found at {V1_DATA}")
     return V1_DATA
+
+
+@pytest.fixture
+def hash_calls(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Counts every SHA-256 of a database text by τ²'s hasher from now on, resumed or whole (servers started in
+    this process included)."""
+    from taumesh.domains._hashing import CheckpointedText, Swaps
+    from taumesh.domains.tau2 import _hash as tau2_hash
+
+    calls: list[int] = []
+    resume, whole = CheckpointedText.hash, tau2_hash._sha256
+
+    def counted_resume(self: CheckpointedText, swaps: Swaps) -> str:
+        calls.append(len(swaps))
+        return resume(self, swaps)
+
+    def counted_whole(text: str) -> str:
+        calls.append(len(text))
+        return whole(text)
+
+    monkeypatch.setattr(CheckpointedText, "hash", counted_resume)
+    monkeypatch.setattr(tau2_hash, "_sha256", counted_whole)
+    return calls

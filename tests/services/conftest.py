@@ -19,6 +19,7 @@ import pytest
 
 from taumesh.common.v1 import common_pb2
 from taumesh.domains import Catalog
+from taumesh.domains.tau2 import DatasetMissing, require
 from taumesh.env.v1 import env_pb2, env_pb2_grpc
 from taumesh.rpc.server import CHANNEL_OPTIONS, RunningServer, start_server
 from taumesh.scorer.v1 import scorer_pb2_grpc
@@ -99,6 +100,34 @@ def env_stub(env_channel: grpc.Channel) -> env_pb2_grpc.EnvServiceStub:
 @pytest.fixture(scope="session")
 def scorer_stub(scorer_channel: grpc.Channel) -> scorer_pb2_grpc.ScorerServiceStub:
     return scorer_pb2_grpc.ScorerServiceStub(scorer_channel)
+
+
+Tau2Stubs = tuple[env_pb2_grpc.EnvServiceStub, scorer_pb2_grpc.ScorerServiceStub]
+
+
+@pytest.fixture(scope="module")
+def tau2_stubs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Tau2Stubs]:
+    """Env and scorer servers over a catalog whose only data is τ²'s (v1 folders absent); skips without it."""
+    try:
+        require()
+    except DatasetMissing as exc:
+        pytest.skip(f"τ² data not fetched: {exc}")
+    catalog = Catalog(tmp_path_factory.mktemp("no_v1_data"))
+    loop = LoopThread()
+    try:
+        env = loop.run(start_server([env_service(catalog)]))
+        scorer = loop.run(start_server([scorer_service(catalog)]))
+        try:
+            with (
+                grpc.insecure_channel(env.address, options=CHANNEL_OPTIONS) as env_channel,
+                grpc.insecure_channel(scorer.address, options=CHANNEL_OPTIONS) as scorer_channel,
+            ):
+                yield env_pb2_grpc.EnvServiceStub(env_channel), scorer_pb2_grpc.ScorerServiceStub(scorer_channel)
+        finally:
+            loop.run(env.stop(grace=1.0))
+            loop.run(scorer.stop(grace=1.0))
+    finally:
+        loop.close()
 
 
 def task_ref(domain: str, split: str = "test", index: int = 0) -> common_pb2.TaskRef:

@@ -9,7 +9,6 @@ Telecom's 2,285 vectors, with the user's own tool calls, are in ``test_tau2_tele
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,18 +17,14 @@ import pytest
 
 from taumesh.common.v1 import common_pb2
 from taumesh.convert import message_to_proto, score_from_proto
-from taumesh.domains import Catalog
 from taumesh.domains.tau2 import DatasetMissing, require
 from taumesh.env.v1 import env_pb2, env_pb2_grpc
 from taumesh.models import STOP_TOKEN, ChatMessage, RewardCheck, Score, ToolCall
 from taumesh.rpc.errors import error_reason
-from taumesh.rpc.server import CHANNEL_OPTIONS, start_server
 from taumesh.scorer.v1 import scorer_pb2, scorer_pb2_grpc
-from taumesh.services.env import env_service
-from taumesh.services.scorer import scorer_service
 from tests.conftest import read_jsonl
 from tests.domains.tau2.conftest import TAU2_EXPECTED
-from tests.services.conftest import RPC_TIMEOUT, LoopThread
+from tests.services.conftest import RPC_TIMEOUT, Tau2Stubs
 
 GREETING = "Hi! How can I help you today?"
 DOMAINS = ["mock", "airline", "retail"]
@@ -48,26 +43,9 @@ def tau2_vectors() -> Path:
 
 
 @pytest.fixture(scope="module")
-def stubs(
-    tau2_vectors: Path, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[tuple[env_pb2_grpc.EnvServiceStub, scorer_pb2_grpc.ScorerServiceStub]]:
-    """Env and scorer servers over a catalog whose only data is τ²'s (v1 folders absent)."""
-    catalog = Catalog(tmp_path_factory.mktemp("no_v1_data"))
-    loop = LoopThread()
-    try:
-        env = loop.run(start_server([env_service(catalog)]))
-        scorer = loop.run(start_server([scorer_service(catalog)]))
-        try:
-            with (
-                grpc.insecure_channel(env.address, options=CHANNEL_OPTIONS) as env_channel,
-                grpc.insecure_channel(scorer.address, options=CHANNEL_OPTIONS) as scorer_channel,
-            ):
-                yield env_pb2_grpc.EnvServiceStub(env_channel), scorer_pb2_grpc.ScorerServiceStub(scorer_channel)
-        finally:
-            loop.run(env.stop(grace=1.0))
-            loop.run(scorer.stop(grace=1.0))
-    finally:
-        loop.close()
+def stubs(tau2_vectors: Path, tau2_stubs: Tau2Stubs) -> Tau2Stubs:
+    """The τ² env and scorer servers, for the vectors' tests."""
+    return tau2_stubs
 
 
 def _ref(source_name: str, task_id: str) -> common_pb2.TaskRef:

@@ -7,71 +7,24 @@ either makes while the scorer answers.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 
 import grpc
 import pytest
 
 from taumesh.common.v1 import common_pb2
 from taumesh.convert import message_to_proto, score_from_proto
-from taumesh.domains import Catalog
-from taumesh.domains._hashing import CheckpointedText, Swaps
-from taumesh.domains.tau2 import DatasetMissing, Tau2Task, gold_hash, require
-from taumesh.domains.tau2 import _hash as tau2_hash
+from taumesh.domains.tau2 import Tau2Task, gold_hash
 from taumesh.env.v1 import env_pb2, env_pb2_grpc
 from taumesh.models import STOP_TOKEN, ChatMessage, RewardCheck, Score, ToolCall
 from taumesh.rpc.errors import error_reason
-from taumesh.rpc.server import CHANNEL_OPTIONS, start_server
 from taumesh.scorer.v1 import scorer_pb2, scorer_pb2_grpc
-from taumesh.services.env import env_service
-from taumesh.services.scorer import scorer_service
 from tests.domains.tau2.conftest import tau2_domain
-from tests.services.conftest import RPC_TIMEOUT, LoopThread
-
-Stubs = tuple[env_pb2_grpc.EnvServiceStub, scorer_pb2_grpc.ScorerServiceStub]
+from tests.services.conftest import RPC_TIMEOUT, Tau2Stubs
 
 
 @pytest.fixture(scope="module")
-def stubs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stubs]:
-    try:
-        require()
-    except DatasetMissing as exc:
-        pytest.skip(f"τ² data not fetched: {exc}")
-    catalog = Catalog(tmp_path_factory.mktemp("no_v1_data"))
-    loop = LoopThread()
-    try:
-        env = loop.run(start_server([env_service(catalog)]))
-        scorer = loop.run(start_server([scorer_service(catalog)]))
-        try:
-            with (
-                grpc.insecure_channel(env.address, options=CHANNEL_OPTIONS) as env_channel,
-                grpc.insecure_channel(scorer.address, options=CHANNEL_OPTIONS) as scorer_channel,
-            ):
-                yield env_pb2_grpc.EnvServiceStub(env_channel), scorer_pb2_grpc.ScorerServiceStub(scorer_channel)
-        finally:
-            loop.run(env.stop(grace=1.0))
-            loop.run(scorer.stop(grace=1.0))
-    finally:
-        loop.close()
-
-
-@pytest.fixture
-def hash_calls(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Counts every SHA-256 of a database text by τ²'s hasher from now on (servers included: they run here)."""
-    calls: list[int] = []
-    resume, whole = CheckpointedText.hash, tau2_hash._sha256
-
-    def counted_resume(self: CheckpointedText, swaps: Swaps) -> str:
-        calls.append(len(swaps))
-        return resume(self, swaps)
-
-    def counted_whole(text: str) -> str:
-        calls.append(len(text))
-        return whole(text)
-
-    monkeypatch.setattr(CheckpointedText, "hash", counted_resume)
-    monkeypatch.setattr(tau2_hash, "_sha256", counted_whole)
-    return calls
+def stubs(tau2_stubs: Tau2Stubs) -> Tau2Stubs:
+    return tau2_stubs
 
 
 def _ref(task_id: str) -> common_pb2.TaskRef:
@@ -133,7 +86,7 @@ def _short_task() -> Tau2Task:
     return _task("1")
 
 
-def test_a_passing_episode_is_scored_without_hashing(stubs: Stubs, hash_calls: list[int]) -> None:
+def test_a_passing_episode_is_scored_without_hashing(stubs: Tau2Stubs, hash_calls: list[int]) -> None:
     env, scorer = stubs
     task = _task("0")
     conversation, final = _play(env, task)
@@ -146,7 +99,7 @@ def test_a_passing_episode_is_scored_without_hashing(stubs: Stubs, hash_calls: l
     assert (check.passed, check.expected, check.actual) == (True, final, final)
 
 
-def test_a_failing_episode_reports_the_envs_hash(stubs: Stubs) -> None:
+def test_a_failing_episode_reports_the_envs_hash(stubs: Tau2Stubs) -> None:
     env, scorer = stubs
     task = _short_task()
     conversation, final = _play(env, task, actions=len(task.gold_actions) - 1)
@@ -159,7 +112,7 @@ def test_a_failing_episode_reports_the_envs_hash(stubs: Stubs) -> None:
 
 
 @pytest.mark.parametrize("replayed", ["gold", "short"])
-def test_an_env_hash_the_replay_does_not_reach_is_refused(stubs: Stubs, replayed: str) -> None:
+def test_an_env_hash_the_replay_does_not_reach_is_refused(stubs: Tau2Stubs, replayed: str) -> None:
     env, scorer = stubs
     task = _short_task()
     gold_conversation, gold_final = _play(env, task)

@@ -18,10 +18,8 @@ import pytest
 
 from taumesh.domains import Domain, EpisodeMismatch
 from taumesh.domains._cow import CowSwitch, CowTable
-from taumesh.domains._hashing import CheckpointedText, Swaps
 from taumesh.domains._readonly import freeze
 from taumesh.domains.tau2 import Tau2Task, call_tool, open_session
-from taumesh.domains.tau2 import _hash as tau2_hash
 from taumesh.domains.tau2._hash import Tau2Hasher
 from taumesh.domains.tau2._reward import GoldState, gold_hash, reached_hash, replay, score_episode
 from taumesh.models import STOP_TOKEN, ChatMessage, Score, ToolCall
@@ -183,25 +181,6 @@ def _tasks(source_name: str) -> Iterator[tuple[Domain, Tau2Task]]:
     for task in domain.tasks("base"):
         assert isinstance(task, Tau2Task)
         yield domain, task
-
-
-@pytest.fixture
-def hash_calls(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Counts every SHA-256 of a database text by τ²'s hasher from now on: resumed or whole."""
-    calls: list[int] = []
-    resume, whole = CheckpointedText.hash, tau2_hash._sha256
-
-    def counted_resume(self: CheckpointedText, swaps: Swaps) -> str:
-        calls.append(len(swaps))
-        return resume(self, swaps)
-
-    def counted_whole(text: str) -> str:
-        calls.append(len(text))
-        return whole(text)
-
-    monkeypatch.setattr(CheckpointedText, "hash", counted_resume)
-    monkeypatch.setattr(tau2_hash, "_sha256", counted_whole)
-    return calls
 
 
 @pytest.mark.parametrize("source_name", ["mock", "airline", "retail", "telecom"])

@@ -58,6 +58,17 @@ def v1_data_dir() -> Path:
     return V1_DATA
 
 
+@pytest.fixture(scope="session")
+def tau2_data() -> Path:
+    """The fetched τ² data (``taumesh data fetch tau2``); skips the test when it is absent."""
+    from taumesh.domains.tau2 import DatasetMissing, require
+
+    try:
+        return require()
+    except DatasetMissing as exc:
+        pytest.skip(f"τ² data not fetched: {exc}")
+
+
 @pytest.fixture
 def hash_calls(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Counts every SHA-256 of a database text by τ²'s hasher from now on, resumed or whole (servers started in

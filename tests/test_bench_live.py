@@ -15,7 +15,6 @@ from pathlib import Path
 import pytest
 
 from taumesh.domains import Catalog
-from taumesh.domains.tau2 import DatasetMissing, require
 from taumesh.models import AgentSettings, TaskRef, UserSettings
 from taumesh.orchestrator.config import CACHE_DATA_DIR, RunConfig, ServiceAddresses
 from taumesh.orchestrator.episode import run_episode
@@ -29,15 +28,7 @@ BENCH = PROJECT_ROOT / "bench" / "concurrency.py"
 PROCESSES = {"orchestrator", "env", "user-sim", "agent", "scorer"}
 
 
-@pytest.fixture(scope="module")
-def tau2_data() -> None:
-    try:
-        require()
-    except DatasetMissing as exc:
-        pytest.skip(f"τ² data not fetched: {exc}")
-
-
-def test_the_bench_runs_two_levels_and_reports_every_process_at_each(tau2_data: None, tmp_path: Path) -> None:
+def test_the_bench_runs_two_levels_and_reports_every_process_at_each(tau2_data: Path, tmp_path: Path) -> None:
     out = tmp_path / "report.json"
     argv = [sys.executable, str(BENCH), "--levels", "5", "10", "--agent-latency-ms", "50", "--user-latency-ms", "50"]
     argv += ["--out", str(out)]
@@ -67,7 +58,7 @@ def test_the_bench_runs_two_levels_and_reports_every_process_at_each(tau2_data: 
         assert level["orchestrator_rss_kib_per_finished_episode"] is not None  # more episodes than slots
 
 
-async def test_agent_and_user_latency_settings_delay_every_answer(tau2_data: None) -> None:
+async def test_agent_and_user_latency_settings_delay_every_answer(tau2_data: Path) -> None:
     """With 150 ms on the agent and 100 ms on the user, an episode's wall time covers all of its sleeps."""
     catalog = Catalog(CACHE_DATA_DIR)
     servers: list[RunningServer] = [

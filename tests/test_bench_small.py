@@ -6,10 +6,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
-from taumesh.domains.tau2 import DatasetMissing, require
-
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 
 
@@ -26,10 +22,6 @@ def test_replay_retail_runs_its_three_sections(v1_data_dir: Path) -> None:
     assert "naive/cow" in out and "every task's copy-on-write hash equals its naive hash" in out, out
 
 
-def test_user_sim_scaling_compares_one_and_two_processes() -> None:
-    try:
-        require()
-    except DatasetMissing as exc:
-        pytest.skip(f"τ² data not fetched: {exc}")
+def test_user_sim_scaling_compares_one_and_two_processes(tau2_data: Path) -> None:
     out = run_bench(str(BENCH / "user_sim_scaling.py"), "--cpu-ms", "5", "--num-tasks", "4", "--concurrency", "4")
     assert "speed-up of 2 user-sim processes over 1" in out, out

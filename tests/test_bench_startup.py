@@ -7,18 +7,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
-from taumesh.domains.tau2 import DatasetMissing, require
-
 BENCH = Path(__file__).resolve().parent.parent / "bench" / "startup.py"
 
 
-def test_the_startup_bench_reports_help_and_first_episode(tmp_path: Path) -> None:
-    try:
-        require()
-    except DatasetMissing as exc:
-        pytest.skip(f"τ² data not fetched: {exc}")
+def test_the_startup_bench_reports_help_and_first_episode(tau2_data: Path, tmp_path: Path) -> None:
     out = tmp_path / "startup.json"
     done = subprocess.run(
         [sys.executable, str(BENCH), "--repeats", "1", "--out", str(out)], capture_output=True, text=True, timeout=300

@@ -12,11 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from taumesh.data import taubench_v1_dir
 from taumesh.domains import load_domain
-from taumesh.domains.tau2 import DatasetMissing, require
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 BENCH = PROJECT_ROOT / "bench" / "tau2_replay.py"
@@ -24,15 +21,7 @@ DOMAINS = ("retail", "telecom")
 LEVELS = (1, 2)
 
 
-@pytest.fixture(scope="module")
-def tau2_data() -> None:
-    try:
-        require()
-    except DatasetMissing as exc:
-        pytest.skip(f"τ² data not fetched: {exc}")
-
-
-def test_the_taumesh_side_runs_on_three_tasks_and_reports_both_deployments(tau2_data: None, tmp_path: Path) -> None:
+def test_the_taumesh_side_runs_on_three_tasks_and_reports_both_deployments(tau2_data: Path, tmp_path: Path) -> None:
     out = tmp_path / "report.json"
     argv = [sys.executable, str(BENCH), "--skip-tau2", "--limit", "3", "--concurrency", *map(str, LEVELS)]
     argv += [arg for domain in DOMAINS for arg in ("--domain", domain)]

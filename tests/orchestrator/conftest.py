@@ -67,6 +67,28 @@ def taumesh(*args: str | Path, timeout: float = 120) -> subprocess.CompletedProc
     )
 
 
+def start_taumesh(*args: str | Path) -> subprocess.Popen[str]:
+    """Start ``taumesh ARGS`` in the background, its output captured (end it with :func:`finish`)."""
+    return subprocess.Popen(
+        [taumesh_executable(), *map(str, args)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=child_env(),
+        cwd=PROJECT_ROOT,
+    )
+
+
+def finish(run: subprocess.Popen[str], timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    """Wait for ``run`` to end (killed if it outlives ``timeout``) and return what it did."""
+    try:
+        stdout, stderr = run.communicate(timeout=timeout)
+    finally:
+        if run.poll() is None:
+            run.kill()
+    return subprocess.CompletedProcess(run.args, run.returncode, stdout, stderr)
+
+
 def explain(proc: subprocess.CompletedProcess[str]) -> str:
     return f"exit {proc.returncode}\n--- stdout\n{proc.stdout[-4000:]}\n--- stderr\n{proc.stderr[-4000:]}"
 

@@ -18,13 +18,13 @@ from grpc_channelz.v1 import channelz_pb2, channelz_pb2_grpc
 from tests.conftest import V1_DATA
 from tests.orchestrator.conftest import (
     ORACLE,
-    PROJECT_ROOT,
     Server,
     check_oracle_results,
-    child_env,
     explain,
+    finish,
     load_json,
     results_path,
+    start_taumesh,
     taumesh_executable,
 )
 from tests.orchestrator.test_outage import SERVING
@@ -58,10 +58,9 @@ def _target(group: list[Server]) -> str:
 
 
 def _start_run(log_dir: Path, *addresses: str) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        [taumesh_executable(), "run", "--env", "retail", "--task-split", "test", *ORACLE, "--data-dir", str(V1_DATA),
-         "--log-dir", str(log_dir), "--max-concurrency", "16", *addresses],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=child_env(), cwd=PROJECT_ROOT,
+    return start_taumesh(
+        "run", "--env", "retail", "--task-split", "test", *ORACLE, "--data-dir", V1_DATA,
+        "--log-dir", log_dir, "--max-concurrency", "16", *addresses,
     )  # fmt: skip
 
 
@@ -90,15 +89,6 @@ def _when_under_way(run: subprocess.Popen[str], replica: Server, calls: int = 30
     assert run.poll() is None, "the run ended before anything was killed: nothing was tested"
 
 
-def _finish(run: subprocess.Popen[str]) -> subprocess.CompletedProcess[str]:
-    try:
-        stdout, stderr = run.communicate(timeout=300)
-    finally:
-        if run.poll() is None:
-            run.kill()
-    return subprocess.CompletedProcess(run.args, run.returncode, stdout, stderr)
-
-
 def _nothing_lost(proc: subprocess.CompletedProcess[str], log_dir: Path) -> None:
     assert proc.returncode == 0, explain(proc)
     assert not list(log_dir.glob("*.errors.json")), explain(proc)
@@ -118,7 +108,7 @@ def test_killed_user_sim_and_env_replicas_lose_no_episode(tmp_path: Path, server
     _when_under_way(run, replicas["env"][0])
     replicas["user_sim"][0].proc.kill()
     replicas["env"][0].proc.kill()  # not restarted: its sessions live on only as the episodes' tool-call logs
-    proc = _finish(run)
+    proc = finish(run)
     _nothing_lost(proc, log_dir)  # no --retry-errors: nothing needed replaying whole
     assert "rebuilt on a new session by replaying" in proc.stderr, explain(proc)
 
@@ -127,7 +117,7 @@ def test_calls_spread_evenly_over_user_sim_replicas(tmp_path: Path, servers: lis
     replicas = _replicas(servers, tmp_path, user_sim=3)
     before = [_served_calls(server.address) for server in replicas["user_sim"]]
     log_dir = tmp_path / "results"
-    proc = _finish(_start_run(log_dir, "--user-addr", _target(replicas["user_sim"])))
+    proc = finish(_start_run(log_dir, "--user-addr", _target(replicas["user_sim"])))
     _nothing_lost(proc, log_dir)
     served = [_served_calls(server.address) - b for server, b in zip(replicas["user_sim"], before, strict=True)]
     mean = sum(served) / len(served)
@@ -141,5 +131,5 @@ def test_a_draining_env_replica_hands_its_episodes_over(tmp_path: Path, servers:
     run = _start_run(log_dir, "--env-addr", _target(replicas["env"]))
     _when_under_way(run, replicas["env"][0])
     assert replicas["env"][0].terminate(timeout=30) == 0  # SIGTERM: graceful shutdown, as a pod being replaced
-    proc = _finish(run)
+    proc = finish(run)
     _nothing_lost(proc, log_dir)

@@ -14,7 +14,6 @@ from typing import Any, Literal
 import pytest
 from pydantic import BaseModel, ConfigDict
 
-from taumesh.domains.tau2 import DatasetMissing, require
 from taumesh.settings import RunSettings
 from tests.orchestrator.conftest import ORACLE, explain_result, invoke, load_json, oracle_invoke
 from tests.orchestrator.test_misbehaving_agent import MISTAKES, misbehaving_agent  # noqa: F401 - a fixture
@@ -168,14 +167,6 @@ class Results(Tau2Model):
     simulations: list[SimulationRun]
 
 
-@pytest.fixture(scope="module")
-def tau2_data() -> None:
-    try:
-        require()
-    except DatasetMissing as exc:
-        pytest.skip(f"τ² data not fetched: {exc}")
-
-
 def tau2_seeds(seed: int, trials: int) -> list[int]:
     """τ²'s run.py, as written there: the global generator seeded, one draw per trial."""
     state = random.getstate()
@@ -186,7 +177,7 @@ def tau2_seeds(seed: int, trials: int) -> list[int]:
         random.setstate(state)
 
 
-def test_tau2_flags_defaults_and_results_document(tau2_data: None, tmp_path: Path) -> None:
+def test_tau2_flags_defaults_and_results_document(tau2_data: Path, tmp_path: Path) -> None:
     result = invoke(
         "run", "--domain", "mock", "--task-split-name", "base", "--num-tasks", "3", "--num-trials", "2",
         "--output-format", "both", *ORACLE, "--log-dir", tmp_path,
@@ -219,7 +210,7 @@ def test_tau2_flags_defaults_and_results_document(tau2_data: None, tmp_path: Pat
         assert [c.id for c in calls] == [a.id for a in answers], "every call answered, in order"
 
 
-def test_tau2_output_alone_keeps_only_the_document(tau2_data: None, tmp_path: Path) -> None:
+def test_tau2_output_alone_keeps_only_the_document(tau2_data: Path, tmp_path: Path) -> None:
     result = invoke(
         "run", "--domain", "mock", "--num-tasks", "2", "--output-format", "tau2", *ORACLE, "--log-dir", tmp_path
     )

@@ -21,14 +21,14 @@ from taumesh.orchestrator.work_store import WorkStore
 from tests.conftest import V1_DATA
 from tests.orchestrator.conftest import (
     ORACLE,
-    PROJECT_ROOT,
     Server,
-    child_env,
     explain,
+    finish,
     load_json,
     oracle_run,
     results_path,
     start_server,
+    start_taumesh,
     taumesh_executable,
 )
 from tests.orchestrator.test_outage import SERVING
@@ -97,24 +97,9 @@ def _slow_agent(tmp_path: Path, servers: list[Server]) -> Server:
 
 def _run_args(log_dir: Path, agent: Server) -> list[str]:
     """32 episodes, 8 at a time over 2 workers, with the slow agent."""
-    return [taumesh_executable(), "run", "--env", "retail", "--task-split", "test", *ORACLE, "--data-dir",
+    return ["run", "--env", "retail", "--task-split", "test", *ORACLE, "--data-dir",
             str(V1_DATA), "--log-dir", str(log_dir), "--end-index", "16", "--num-trials", "2", "--max-concurrency",
             "8", "--workers", "2", "--agent-addr", agent.address]  # fmt: skip
-
-
-def _start(argv: list[str]) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=child_env(), cwd=PROJECT_ROOT
-    )
-
-
-def _finish(run: subprocess.Popen[str]) -> subprocess.CompletedProcess[str]:
-    try:
-        stdout, stderr = run.communicate(timeout=120)
-    finally:
-        if run.poll() is None:
-            run.kill()
-    return subprocess.CompletedProcess(run.args, run.returncode, stdout, stderr)
 
 
 EVERY_EPISODE = sorted((task, trial) for trial in range(2) for task in range(16))
@@ -126,11 +111,11 @@ def _keys(results: list[dict[str, Any]]) -> list[tuple[int, int]]:
 
 def test_a_killed_worker_loses_no_episode_and_duplicates_none(tmp_path: Path, servers: list[Server]) -> None:
     log_dir = tmp_path / "results"
-    run = _start(_run_args(log_dir, _slow_agent(tmp_path, servers)))
+    run = start_taumesh(*_run_args(log_dir, _slow_agent(tmp_path, servers)))
     victim = _workers(run, 2)[0]
     _when_playing(log_dir, run)
     victim.send_signal(signal.SIGKILL)
-    proc = _finish(run)
+    proc = finish(run, timeout=120)
     assert proc.returncode == 0, explain(proc)
     died = re.search(rf"worker \d+ \(pid {victim.pid}\) died \(signal 9\); (?P<lost>\d+) episode", proc.stderr)
     assert died, explain(proc)
@@ -144,11 +129,11 @@ def test_a_killed_worker_loses_no_episode_and_duplicates_none(tmp_path: Path, se
 def test_sigterm_stops_the_workers_and_keeps_what_finished_for_resume(tmp_path: Path, servers: list[Server]) -> None:
     log_dir = tmp_path / "results"
     argv = _run_args(log_dir, _slow_agent(tmp_path, servers))
-    run = _start(argv)
+    run = start_taumesh(*argv)
     workers = _workers(run, 2)
     _when_playing(log_dir, run)
     run.send_signal(signal.SIGTERM)
-    proc = _finish(run)
+    proc = finish(run, timeout=120)
     assert proc.returncode == 128 + signal.SIGTERM, explain(proc)
     assert "stopped by SIGTERM" in proc.stderr, explain(proc)
     assert "Traceback" not in proc.stderr, explain(proc)
@@ -160,7 +145,7 @@ def test_sigterm_stops_the_workers_and_keeps_what_finished_for_resume(tmp_path: 
     assert 2 <= len(kept) < len(EVERY_EPISODE), explain(proc)
     assert all(r["reward"] == 1.0 for r in kept)
 
-    resumed = _finish(_start([*argv, "--resume", str(path)]))
+    resumed = finish(start_taumesh(*argv, "--resume", str(path)), timeout=120)
     assert resumed.returncode == 0, explain(resumed)
     results = load_json(path)
     assert sorted(_keys(results)) == EVERY_EPISODE

@@ -19,7 +19,6 @@ import pytest
 
 from taumesh.common.v1 import common_pb2
 from taumesh.domains import Catalog
-from taumesh.domains.tau2 import DatasetMissing, require
 from taumesh.env.v1 import env_pb2, env_pb2_grpc
 from taumesh.rpc.server import CHANNEL_OPTIONS, RunningServer, start_server
 from taumesh.scorer.v1 import scorer_pb2_grpc
@@ -106,12 +105,8 @@ Tau2Stubs = tuple[env_pb2_grpc.EnvServiceStub, scorer_pb2_grpc.ScorerServiceStub
 
 
 @pytest.fixture(scope="module")
-def tau2_stubs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Tau2Stubs]:
+def tau2_stubs(tau2_data: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Tau2Stubs]:
     """Env and scorer servers over a catalog whose only data is τ²'s (v1 folders absent); skips without it."""
-    try:
-        require()
-    except DatasetMissing as exc:
-        pytest.skip(f"τ² data not fetched: {exc}")
     catalog = Catalog(tmp_path_factory.mktemp("no_v1_data"))
     loop = LoopThread()
     try:

@@ -8,19 +8,10 @@ from pathlib import Path
 import pytest
 
 from taumesh.domains import Domain
-from taumesh.domains.tau2 import DatasetMissing, Tau2Plugin, require
+from taumesh.domains.tau2 import Tau2Plugin
 from tests.conftest import SHARED
 
 TAU2_EXPECTED = SHARED / "tau2"
-
-
-@pytest.fixture(scope="session")
-def tau2_data() -> Path:
-    """The fetched τ² data (``taumesh data fetch tau2``)."""
-    try:
-        return require()
-    except DatasetMissing as exc:
-        pytest.skip(f"τ² data not fetched: {exc}")
 
 
 @pytest.fixture(scope="session")

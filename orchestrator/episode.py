@@ -140,6 +140,8 @@ class EpisodeOutcome(BaseModel):
     """Tool results (the agent's and the user's) that were errors."""
     judge_usage: Usage = Field(default_factory=Usage)
     """What the scorer's judge model spent on this episode's NL assertions (τ²)."""
+    scored: list[ChatMessage] = Field(default_factory=list)
+    """The whole conversation in time order, the user's own tool calls and their results too (``Transcript.scored``)."""
 
 
 class EpisodeInterrupted(Exception):
@@ -507,4 +509,5 @@ async def run_episode(clients: ServiceClients, config: RunConfig, task: TaskRef,
         gave_up=episode.gave_up,
         tool_errors=episode.tool_errors,
         judge_usage=episode.judge_usage,
+        scored=episode.transcript.scored,
     )

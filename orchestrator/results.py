@@ -12,8 +12,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel
+from pydantic import BaseModel, TypeAdapter
 
+from taumesh.models import ChatMessage
 from taumesh.orchestrator.config import RunConfig
 from taumesh.orchestrator.episode import EpisodeOutcome
 
@@ -28,6 +29,49 @@ class EpisodeError(BaseModel):
     kind: ErrorKind = "infrastructure"
     cause: str
     attempts: int
+
+
+USER_TOOL_TURNS = "user_tool_turns"
+"""The ``info`` key of the user's own tool calls (τ²'s telecom); absent when the user called none."""
+
+
+class UserToolTurn(BaseModel):
+    """The user's own tool calls at one place of the conversation, with their results: what the agent never saw.
+
+    ``traj`` stays what the agent saw (τ-bench's trajectory); these turns, kept in ``info.user_tool_turns``, put the
+    rest of the timeline back (:meth:`RunResult.timeline`), as τ²'s layout records it.
+    """
+
+    at: int
+    """How many messages of ``traj`` (its system prompt included) came before them."""
+    messages: list[dict[str, Any]]
+    """The user's messages calling its tools, each followed by its calls' results (``requestor: "user"``), in
+    OpenAI chat form."""
+
+
+_USER_TOOL_TURNS = TypeAdapter(list[UserToolTurn])
+
+
+def user_tool_turns(scored: list[ChatMessage]) -> list[UserToolTurn]:
+    """The user's own tool use in an episode's scored timeline, each placed by the ``traj`` messages before it.
+
+    A message is part of it when it is the user's and calls tools, or is a tool result answering such a message (τ²'s
+    rule: a message's results follow it). Every other message of the timeline is in ``traj``, after the system prompt.
+    """
+    turns: list[UserToolTurn] = []
+    in_traj, users = 1, False
+    for message in scored:
+        if message.role != "tool":
+            users = message.role == "user" and bool(message.tool_calls)
+        if not users:
+            in_traj += 1
+            continue
+        raw = message.openai() | ({"requestor": "user"} if message.role == "tool" else {})
+        if turns and turns[-1].at == in_traj:
+            turns[-1].messages.append(raw)
+        else:
+            turns.append(UserToolTurn(at=in_traj, messages=[raw]))
+    return turns
 
 
 class RunResult(BaseModel):
@@ -47,6 +91,29 @@ class RunResult(BaseModel):
     @property
     def is_error(self) -> bool:
         return self.reward is None or "error" in self.info
+
+    def user_tool_turns(self) -> list[UserToolTurn]:
+        """The user's own tool calls and their results, where the episode recorded any (``info.user_tool_turns``)."""
+        return _USER_TOOL_TURNS.validate_python(self.info.get(USER_TOOL_TURNS) or [])
+
+    def timeline(self) -> list[dict[str, Any]]:
+        """The whole conversation in time order: ``traj`` with the user's own tool calls and results in their places.
+
+        Results written before the user's tool calls were recorded, and episodes where the user called none, give
+        ``traj`` itself.
+        """
+        places: dict[int, list[dict[str, Any]]] = {}
+        for turn in self.user_tool_turns():
+            places.setdefault(turn.at, []).extend(turn.messages)
+        if not places:
+            return self.traj
+        timeline: list[dict[str, Any]] = []
+        for at, message in enumerate(self.traj):
+            timeline += places.pop(at, [])
+            timeline.append(message)
+        for at in sorted(places):  # after the last message of traj
+            timeline += places[at]
+        return timeline
 
     @classmethod
     def from_outcome(cls, outcome: EpisodeOutcome, instruction: str, user_id: str) -> RunResult:
@@ -76,6 +143,8 @@ class RunResult(BaseModel):
             info["agent_gave_up"] = outcome.gave_up
         if outcome.judge_usage.calls:
             info["judge_usage"] = outcome.judge_usage.model_dump()
+        if turns := user_tool_turns(outcome.scored):
+            info[USER_TOOL_TURNS] = [turn.model_dump() for turn in turns]
         return cls(
             task_id=results_task_id(outcome.task.task_id),
             reward=outcome.reward,

@@ -8,7 +8,6 @@ know as τ² does:
 * ``tasks`` are the τ² task records of the local data; when the data is not here (a remote env), a task is
   written as its id and user scenario only.
 * a tool message's ``error`` is τ²'s own convention read back: the observation starts with ``Error:``.
-* only the agent's side of the conversation is recorded (the user's own tool calls are not in the trajectory).
 * ``info.git_commit`` is taumesh's version.
 """
 
@@ -124,10 +123,14 @@ def reward_info(result: RunResult, task: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def messages(traj: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """τ²'s messages from τ-bench's OpenAI-form trajectory (the system prompt is not one of them)."""
+def messages(timeline: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """τ²'s messages from a result's OpenAI-form timeline, numbered in order; the system prompt is not one of them.
+
+    The timeline (:meth:`RunResult.timeline`) is what the agent saw with the user's own tool calls in their places;
+    the results of the user's calls say ``requestor: "user"``.
+    """
     out: list[dict[str, Any]] = []
-    for turn_idx, message in enumerate(m for m in traj if m.get("role") != "system"):
+    for turn_idx, message in enumerate(m for m in timeline if m.get("role") != "system"):
         role = message["role"]
         if role == "tool":
             content = message.get("content") or ""
@@ -136,7 +139,7 @@ def messages(traj: list[dict[str, Any]]) -> list[dict[str, Any]]:
                     "id": message.get("tool_call_id", ""),
                     "role": "tool",
                     "content": content,
-                    "requestor": "assistant",
+                    "requestor": message.get("requestor", "assistant"),
                     "error": content.startswith("Error:"),
                     "turn_idx": turn_idx,
                     "timestamp": None,
@@ -193,7 +196,7 @@ def simulation(result: RunResult, task: dict[str, Any]) -> dict[str, Any]:
         "agent_cost": (info.get("agent_usage") or {}).get("cost_usd"),
         "user_cost": (info.get("user_usage") or {}).get("cost_usd"),
         "reward_info": reward_info(result, task),
-        "messages": messages(result.traj),
+        "messages": messages(result.timeline()),
         "trial": result.trial,
         "seed": info.get("seed"),
     }

@@ -1,7 +1,8 @@
 """An episode's conversation as ``--verbose`` prints it: user, agent, tool calls with arguments, and tool results.
 
-Each speaker has its colour (as τ²'s console display colours roles); a console that is not a terminal gets
-the same text without colour. Message text never carries control characters into the output.
+The user's own tool calls (τ²'s telecom) and their results appear where they happened. Each speaker has its
+colour (as τ²'s console display colours roles); a console that is not a terminal gets the same text without
+colour. Message text never carries control characters into the output.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ def heading(result: RunResult) -> str:
 def transcript_lines(result: RunResult) -> list[Text]:
     """One styled line (possibly multi-line text) per message and per tool call, in conversation order."""
     lines: list[Text] = []
-    for raw in result.traj:
+    for raw in result.timeline():
         message = ChatMessage.from_openai(raw)
         speaker = "agent" if message.role == "assistant" else message.role
         if message.role == "system":

@@ -1,4 +1,4 @@
-"""The FastAPI application: lifespan (migrations, services, executor), middleware, error handlers, routers."""
+"""The FastAPI application: telemetry, lifespan (migrations, services, executor), middleware, errors, routers."""
 
 from __future__ import annotations
 
@@ -18,9 +18,11 @@ from taumesh.api.routes.health import taumesh_version
 from taumesh.api.security import RateLimiter
 from taumesh.api.settings import ApiSettings
 from taumesh.api.store import Store
+from taumesh.api.telemetry import ORCHESTRATOR_SERVICE, setup_api_telemetry, shutdown_api_telemetry
 from taumesh.domains import Registry
 from taumesh.llm.access import OperatorGrants, granted
 from taumesh.orchestrator.stack import service_stack
+from taumesh.telemetry import Telemetry
 
 DESCRIPTION = """Run τ-bench benchmarks over HTTP through taumesh's orchestrator and gRPC services.
 
@@ -29,34 +31,48 @@ Every error is `{error_type, message, details, timestamp}`.
 """
 
 
+@asynccontextmanager
+async def _worker(app: FastAPI, settings: ApiSettings, telemetry: Telemetry) -> AsyncIterator[None]:
+    """The worker's database, services and run executor, in ``app.state`` until the exit."""
+    engine = make_engine(settings.resolved_database_url)
+    migrate(engine)
+    store = Store(engine)
+    app.state.settings = settings
+    app.state.store = store
+    app.state.limiter = RateLimiter(settings.rate_limit, settings.rate_limit_storage)
+    app.state.environments = Registry.discover().names()
+    # the operator's endpoints, granted to this worker's embedded services for its lifetime
+    with granted(OperatorGrants.of(api_bases=settings.allowed_api_bases)):
+        async with service_stack(settings.addresses, settings.data_dir) as clients:
+            executor = RunExecutor(store, settings, clients, telemetry.service(ORCHESTRATOR_SERVICE))
+            app.state.clients = clients
+            app.state.executor = executor
+            poller = asyncio.create_task(executor.poll_forever())
+            try:
+                yield
+            finally:
+                poller.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await poller
+                await executor.stop()
+    engine.dispose()
+
+
 def create_app(settings: ApiSettings | None = None) -> FastAPI:
-    """The API for ``settings`` (default: from ``TAUMESH_API_*``); uvicorn's factory for several workers."""
+    """The API for ``settings`` (default: from ``TAUMESH_API_*``); uvicorn's factory for several workers.
+
+    Each call configures the process's telemetry (uvicorn calls the factory once in each worker process); the
+    lifespan's end flushes it, after the executor has stopped.
+    """
     settings = settings or ApiSettings()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        engine = make_engine(settings.resolved_database_url)
-        migrate(engine)
-        store = Store(engine)
-        app.state.settings = settings
-        app.state.store = store
-        app.state.limiter = RateLimiter(settings.rate_limit, settings.rate_limit_storage)
-        app.state.environments = Registry.discover().names()
-        # the operator's endpoints, granted to this worker's embedded services for its lifetime
-        with granted(OperatorGrants.of(api_bases=settings.allowed_api_bases)):
-            async with service_stack(settings.addresses, settings.data_dir) as clients:
-                executor = RunExecutor(store, settings, clients)
-                app.state.clients = clients
-                app.state.executor = executor
-                poller = asyncio.create_task(executor.poll_forever())
-                try:
-                    yield
-                finally:
-                    poller.cancel()
-                    with contextlib.suppress(asyncio.CancelledError):
-                        await poller
-                    await executor.stop()
-        engine.dispose()
+        try:
+            async with _worker(app, settings, telemetry):
+                yield
+        finally:  # the last requests' spans and those of the runs the stop interrupted
+            await asyncio.to_thread(shutdown_api_telemetry, telemetry)
 
     app = FastAPI(
         title="taumesh API",
@@ -66,8 +82,11 @@ def create_app(settings: ApiSettings | None = None) -> FastAPI:
         docs_url="/docs",
         redoc_url="/redoc",
     )
+    # before the app starts: the instrumentation wraps its middleware stack, the embedded services read the providers
+    telemetry = setup_api_telemetry(app, settings.otlp_endpoint)
     install_error_handlers(app)
-    app.add_middleware(AuditMiddleware, log=AuditLog(settings.audit_path))  # outermost: sees every answer
+    # outermost (but for the HTTP span): sees every answer
+    app.add_middleware(AuditMiddleware, log=AuditLog(settings.audit_path))
     for router in (health.router, tasks.router, runs.router, scores.router):
         app.include_router(router)
     return app

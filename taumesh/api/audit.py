@@ -15,6 +15,8 @@ from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from taumesh.api.telemetry import tag_request
+
 REQUEST_ID_HEADER = b"x-request-id"
 
 
@@ -53,6 +55,7 @@ class AuditMiddleware:
             nonlocal status
             if message["type"] == "http.response.start":
                 status = int(message["status"])
+                tag_request(state.get("run_id"))  # the HTTP span (when traced) ends with the body's last part
                 message.setdefault("headers", [])
                 message["headers"] = [*message["headers"], (REQUEST_ID_HEADER, request_id.encode())]
             await send(message)

@@ -6,6 +6,10 @@ ends, and renews the lease while it works.
 Each uvicorn worker has one executor. Runs left unfinished by a stopped or crashed worker are taken over once
 their lease expires (at once after a graceful stop, which releases it): the results already stored are kept and
 the unique (run, task, trial) key makes a duplicate impossible.
+
+Runs are traced as ``taumesh run`` traces them, on the telemetry service the executor is given (the API's
+``orchestrator``): a ``taumesh run`` span (a child of the HTTP request's span when the request waits for the run),
+and one trace per episode linked to it.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from taumesh.api.schemas import Metrics
 from taumesh.api.settings import ApiSettings
 from taumesh.api.store import Store
 from taumesh.api.tables import ResultRow
+from taumesh.api.telemetry import API_RUN_ID, ORCHESTRATOR_SERVICE
 from taumesh.api.viewer_link import write_results
 from taumesh.orchestrator.clients import ServiceClients
 from taumesh.orchestrator.config import RunConfig
@@ -40,6 +45,9 @@ from taumesh.orchestrator.runner import (
     select_tasks,
 )
 from taumesh.orchestrator.stack import service_stack
+from taumesh.orchestrator.tracing import run_span
+from taumesh.telemetry import ServiceTelemetry, activate, current
+from taumesh.telemetry import attributes as A
 
 log = logging.getLogger(__name__)
 SUCCESS = 1 - 1e-6
@@ -68,12 +76,18 @@ def run_metrics(
 
 
 class RunExecutor:
-    """Plays the runs this worker holds the lease of; looks for claimable runs every ``poll_seconds``."""
+    """Plays the runs this worker holds the lease of; looks for claimable runs every ``poll_seconds``.
 
-    def __init__(self, store: Store, settings: ApiSettings, clients: ServiceClients) -> None:
+    ``telemetry`` records the runs' spans and metrics (default: the process's ``orchestrator`` service).
+    """
+
+    def __init__(
+        self, store: Store, settings: ApiSettings, clients: ServiceClients, telemetry: ServiceTelemetry | None = None
+    ) -> None:
         self.store = store
         self.settings = settings
         self.clients = clients
+        self.telemetry = telemetry or current().service(ORCHESTRATOR_SERVICE)
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self.running: dict[str, asyncio.Task[None]] = {}
         self.wakeup = asyncio.Event()
@@ -123,7 +137,8 @@ class RunExecutor:
         assert work is not None
         keeper = asyncio.create_task(self._keep_lease(run_id, work))
         try:
-            await self._play_run(run_id)
+            with activate(self.telemetry):
+                await self._play_run(run_id)
         except asyncio.CancelledError:
             raise
         except (ConfigError, grpc.aio.AioRpcError) as exc:
@@ -153,6 +168,27 @@ class RunExecutor:
         row = self.store.get_run(run_id)
         assert row is not None
         config = RunConfig.model_validate(row.config)
+        with run_span(config) as span:
+            span.set_attribute(API_RUN_ID, run_id)
+            results, metrics = await self._play_episodes(run_id, config)
+            if span.is_recording():  # as run_benchmark's span: scored episodes, error entries, average reward
+                errors = sum(1 for result in results if result.reward is None)
+                average = metrics.average_reward
+                span.set_attributes(
+                    {
+                        A.TAUMESH_RUN_EPISODES: len(results) - errors,
+                        A.TAUMESH_RUN_ERRORS: errors,
+                        A.TAUMESH_RUN_AVERAGE_REWARD: -1.0 if average is None else average,
+                    }
+                )
+            try:  # before the run reads as completed, so that its viewer link works at once
+                await asyncio.to_thread(write_results, self.settings, run_id, results)
+            except OSError:  # the results stay in the database: the run is not lost for want of a file
+                log.exception("run %s: writing its results file failed", run_id)
+        self._end(run_id, "completed", metrics)
+
+    async def _play_episodes(self, run_id: str, config: RunConfig) -> tuple[list[RunResult], Metrics]:
+        """Play the run's missing episodes; every stored result and the run's metrics."""
         async with self._clients_for(config) as clients:
             config, tasks = await resolve_tasks(clients, config)
             plan = plan_episodes(config, select_tasks(config, len(tasks)))
@@ -176,12 +212,7 @@ class RunExecutor:
             await asyncio.gather(*(one(i, t) for i, t in missing))
             results = [as_run_result(r) for r in self.store.results(run_id)]
             pass_k, average = await compute_pass_hat_k(clients, config, results)
-        metrics = run_metrics(self.store.rewards_and_costs(run_id), pass_k, average)
-        try:  # before the run reads as completed, so that its viewer link works at once
-            await asyncio.to_thread(write_results, self.settings, run_id, results)
-        except OSError:  # the results stay in the database: the run is not lost for want of a file
-            log.exception("run %s: writing its results file failed", run_id)
-        self._end(run_id, "completed", metrics)
+        return results, run_metrics(self.store.rewards_and_costs(run_id), pass_k, average)
 
     def _progress(self, run_id: str, result: RunResult, total: int) -> None:
         pairs = self.store.rewards_and_costs(run_id)

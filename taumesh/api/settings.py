@@ -54,6 +54,8 @@ class ApiSettings(BaseSettings):
     user_addr: str | None = None
     agent_addr: str | None = None
     scorer_addr: str | None = None
+    otlp_endpoint: str | None = None
+    """OTLP/gRPC endpoint for traces and metrics (``OTEL_EXPORTER_OTLP_*`` also work); None and no variable: off."""
     lease_seconds: float = Field(default=30.0, gt=0)
     """How long a worker's claim on a run lasts without renewal; renewed every third of it."""
     poll_seconds: float = Field(default=2.0, gt=0)

@@ -58,8 +58,16 @@ def serve_api(
     user_addr: Annotated[str | None, typer.Option(help="User-sim service address.")] = None,
     agent_addr: Annotated[str | None, typer.Option(help="Agent service address.")] = None,
     scorer_addr: Annotated[str | None, typer.Option(help="Scorer service address.")] = None,
+    otlp_endpoint: Annotated[
+        str | None,
+        typer.Option("--otlp-endpoint", help="OTLP/gRPC endpoint for traces and metrics (or OTEL_EXPORTER_OTLP_*)."),
+    ] = None,
 ) -> None:
-    """Serve the REST API (FastAPI on uvicorn); every flag is also ``TAUMESH_API_<FLAG>``."""
+    """Serve the REST API (FastAPI on uvicorn); every flag is also ``TAUMESH_API_<FLAG>``.
+
+    With ``--otlp-endpoint`` (or the ``OTEL_*`` variables) each worker traces its requests as ``taumesh-api`` and
+    the runs it plays as ``taumesh run`` does; a graceful stop (SIGTERM) flushes the last spans.
+    """
     settings = export_settings(dict(locals()))  # first: locals() is the flags alone
     import uvicorn
 

@@ -4,7 +4,18 @@ An application-level package, beside ``taumesh.commands``: it reads results file
 documents) and computes what both tools show in one place (:mod:`taumesh.viewer.metrics`).
 """
 
+from taumesh.viewer.library import RunLibrary, UnreadableFile
 from taumesh.viewer.metrics import RunSummary, first_divergence, summarize
 from taumesh.viewer.runs import Episode, Run, load_run, load_runs
 
-__all__ = ["Episode", "Run", "RunSummary", "first_divergence", "load_run", "load_runs", "summarize"]
+__all__ = [
+    "Episode",
+    "Run",
+    "RunLibrary",
+    "RunSummary",
+    "UnreadableFile",
+    "first_divergence",
+    "load_run",
+    "load_runs",
+    "summarize",
+]

@@ -1,10 +1,10 @@
-"""The viewer's web app: a small JSON API over the loaded runs, and the static pages that call it (no CDN)."""
+"""The viewer's web app: a JSON API over the runs of a :class:`RunLibrary`, and the static pages calling it (no CDN)."""
 
 from __future__ import annotations
 
-from functools import cache
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, HTTPException, Query
 from fastapi.responses import FileResponse
@@ -12,6 +12,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel
 
 from taumesh.telemetry import jaeger_url
+from taumesh.viewer.library import LoadedRun, RunLibrary, UnreadableFile
 from taumesh.viewer.metrics import (
     Comparison,
     Divergence,
@@ -21,14 +22,14 @@ from taumesh.viewer.metrics import (
     compare,
     first_divergence,
     matches,
-    summarize,
-    task_rows,
 )
 from taumesh.viewer.runs import Episode, Run
 
 STATIC = Path(__file__).parent / "static"
 MAX_PAGE = 500
 """The most task rows one page holds: a 2,285-task telecom run is never sent whole."""
+HEALTH_PATH = "/healthz"
+"""Answers 200 while the app serves: the probe of the container and of Kubernetes."""
 
 
 class RunDetail(BaseModel):
@@ -61,42 +62,47 @@ class EpisodeDetail(BaseModel):
     jaeger_url: str | None
 
 
-class Viewer:
-    """The loaded runs, and what is computed from them (each once)."""
+class Health(BaseModel):
+    """What ``/healthz`` answers while the app serves (it reads no file: a probe stays cheap)."""
 
-    def __init__(self, runs: list[Run]) -> None:
-        self.runs = {run.id: run for run in runs}
-        self.summary = cache(self._summary)
-        self.rows = cache(self._rows)
-
-    def run(self, run_id: str) -> Run:
-        try:
-            return self.runs[run_id]
-        except KeyError:
-            raise HTTPException(404, f"no run {run_id}") from None
-
-    def _summary(self, run_id: str) -> RunSummary:
-        return summarize(self.run(run_id))
-
-    def _rows(self, run_id: str) -> list[TaskRow]:
-        return task_rows(self.run(run_id))
+    status: Literal["ok"] = "ok"
 
 
-def create_app(runs: list[Run]) -> FastAPI:
-    """The viewer over ``runs``."""
-    viewer = Viewer(runs)
+def create_app(runs: RunLibrary | Sequence[Run]) -> FastAPI:
+    """The viewer over a :class:`RunLibrary` (kept current as files come, change and go).
+
+    Runs loaded already are served from a library over their files: changes and removals show, new files do not.
+    """
+    library = runs if isinstance(runs, RunLibrary) else RunLibrary([Path(run.path) for run in runs])
+    library.refresh()
     app = FastAPI(title="taumesh viewer", docs_url=None, redoc_url=None, openapi_url="/api/openapi.json")
+
+    def loaded(run_id: str) -> LoadedRun:
+        found = library.get(run_id)
+        if found is None:
+            raise HTTPException(404, f"no run {run_id}")
+        return found
+
+    @app.get(HEALTH_PATH)
+    def health() -> Health:
+        return Health()
 
     @app.get("/api/runs")
     def list_runs() -> list[RunSummary]:
-        return [viewer.summary(run_id) for run_id in viewer.runs]
+        library.refresh()
+        return [found.summary for found in library.runs()]
+
+    @app.get("/api/unreadable")
+    def unreadable() -> list[UnreadableFile]:
+        """The results files that do not read (half-written, or not results), each with the reason."""
+        library.refresh()
+        return library.unreadable()
 
     @app.get("/api/runs/{run_id}")
     def run_detail(run_id: str) -> RunDetail:
-        run = viewer.run(run_id)
-        return RunDetail(
-            summary=viewer.summary(run_id), path=run.path, format=run.format, config=run.config, faults=run.faults
-        )
+        found = loaded(run_id)
+        run = found.run
+        return RunDetail(summary=found.summary, path=run.path, format=run.format, config=run.config, faults=run.faults)
 
     @app.get("/api/runs/{run_id}/tasks")
     def tasks(
@@ -105,13 +111,14 @@ def create_app(runs: list[Run]) -> FastAPI:
         offset: Annotated[int, Query(ge=0)] = 0,
         limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 100,
     ) -> TaskPage:
-        rows = [row for row in viewer.rows(run_id) if matches(row, filter)]
-        trials = sorted({e.trial for e in viewer.run(run_id).episodes})
+        found = loaded(run_id)
+        rows = [row for row in found.rows if matches(row, filter)]
+        trials = sorted({e.trial for e in found.run.episodes})
         return TaskPage(total=len(rows), offset=offset, limit=limit, trials=trials, rows=rows[offset : offset + limit])
 
     @app.get("/api/runs/{run_id}/episodes/{task_id}/{trial}")
     def episode(run_id: str, task_id: str, trial: int) -> EpisodeDetail:
-        run = viewer.run(run_id)
+        run = loaded(run_id).run
         found = next((e for e in run.episodes if e.task_id == task_id and e.trial == trial), None)
         if found is None:
             raise HTTPException(404, f"run {run_id} has no task {task_id} trial {trial}")
@@ -125,7 +132,7 @@ def create_app(runs: list[Run]) -> FastAPI:
 
     @app.get("/api/compare")
     def comparison(runs: Annotated[str, Query(description="Run ids, comma-separated (2 to 5).")]) -> Comparison:
-        chosen = [viewer.run(run_id) for run_id in runs.split(",") if run_id]
+        chosen = [loaded(run_id).run for run_id in runs.split(",") if run_id]
         try:
             return compare(chosen)
         except ValueError as exc:

@@ -264,10 +264,15 @@ def load_run(path: Path) -> Run:
     """Read one results file, whichever of the three forms it is in."""
     raw = json.loads(path.read_text(encoding="utf-8"))
     run = load_tau2(path, raw) if isinstance(raw, dict) and "simulations" in raw else load_list(path)
-    faults = path.with_name(f"{path.stem}_faults.json")
+    faults = faults_path(path)
     if faults.exists():
         run.faults = json.loads(faults.read_text(encoding="utf-8"))
     return run
+
+
+def faults_path(results_path: Path) -> Path:
+    """Where ``taumesh analyze`` writes the fault report of ``results_path`` (``X_faults.json`` beside ``X.json``)."""
+    return results_path.with_name(f"{results_path.stem}_faults.json")
 
 
 def is_results_file(path: Path) -> bool:
@@ -288,13 +293,14 @@ def results_files(paths: Iterable[Path]) -> list[Path]:
             inside = sorted(
                 (p for p in path.rglob("*.json") if is_results_file(p)), key=lambda p: p.stat().st_mtime, reverse=True
             )
-            found += [p for p in inside if not (p.name.endswith(".tau2.json") and _list_beside(p).exists())]
+            found += [p for p in inside if not (p.name.endswith(".tau2.json") and list_beside(p).exists())]
         else:
             found.append(path)
     return found
 
 
-def _list_beside(tau2_document: Path) -> Path:
+def list_beside(tau2_document: Path) -> Path:
+    """The τ-bench list ``X.json`` of which the τ² document ``X.tau2.json`` is a copy (when both exist)."""
     return tau2_document.with_name(tau2_document.name.removesuffix(".tau2.json") + ".json")
 
 

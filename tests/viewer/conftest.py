@@ -32,6 +32,15 @@ ERROR_TASK = "3"
 
 VIEW_COMMAND = [sys.executable, "-c", "import typer; from taumesh.commands.view import view; typer.run(view)"]
 """``taumesh view`` (the command function itself, until the CLI registers it)."""
+FOLLOWING_VIEW_COMMAND = [
+    sys.executable,
+    "-c",
+    "import sys, uvicorn; from pathlib import Path; from taumesh.viewer import RunLibrary; "
+    "from taumesh.viewer.app import create_app; "
+    "uvicorn.run(create_app(RunLibrary([Path(sys.argv[1])])), port=int(sys.argv[3]), log_level='warning')",
+]
+"""The viewer app over a :class:`RunLibrary` of one folder, as ``taumesh view FOLDER --port N`` serves it once
+taumesh/commands/view.py hands the app the library instead of the runs it loaded (then: VIEW_COMMAND)."""
 
 
 def output_dir() -> Path:
@@ -111,10 +120,12 @@ def free_port() -> int:
 class ServedViewer:
     """A ``taumesh view`` process and its base URL."""
 
-    def __init__(self, paths: list[Path], jaeger_url: str = "http://jaeger.test:16686") -> None:
+    def __init__(
+        self, paths: list[Path], jaeger_url: str = "http://jaeger.test:16686", command: list[str] = VIEW_COMMAND
+    ) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        command = [*VIEW_COMMAND, *map(str, paths), "--port", str(self.port), "--jaeger-url", jaeger_url]
+        command = [*command, *map(str, paths), "--port", str(self.port), "--jaeger-url", jaeger_url]
         self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:

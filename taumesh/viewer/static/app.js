@@ -91,7 +91,7 @@ function passTable(values) {
 
 async function runList() {
   crumbs.textContent = "";
-  const runs = await api("/api/runs");
+  const [runs, unreadable] = await Promise.all([api("/api/runs"), api("/api/unreadable")]);
   const chosen = new Set();
   const button = h("button", { id: "compare", disabled: true, onclick: () => { location.hash = `#/compare/${[...chosen].join(",")}`; } }, "Compare selected");
   const rows = runs.map((r) => h("tr", { "data-run": r.run_id },
@@ -104,7 +104,15 @@ async function runList() {
     h("td", { class: "num" }, fmt(r.pass_hat_k["1"])), h("td", { class: "num" }, fmt(r.average_reward)), h("td", { class: "num" }, money(r.cost_per_task))));
   main.replaceChildren(h("h1", {}, "Runs"),
     table(["", "results file", "domain", "model", "strategy", "tasks", "trials", "errors", "pass^1", "avg reward", "cost/task"], rows, { id: "runs" }),
-    h("p", {}, button, h("span", { class: "muted" }, " pick 2 to 5 runs on the same tasks")));
+    h("p", {}, button, h("span", { class: "muted" }, " pick 2 to 5 runs on the same tasks")),
+    unreadable.length ? unreadableFiles(unreadable) : null);
+}
+
+// Results files that did not read (still being written, or not results): listed with the reason, read again once changed.
+function unreadableFiles(files) {
+  return h("section", {}, h("h2", {}, "Unreadable files"),
+    table(["results file", "reason"], files.map((f) => h("tr", { "data-run": f.run_id },
+      h("td", { title: f.path }, f.name), h("td", { class: "check-fail" }, f.reason))), { id: "unreadable" }));
 }
 
 async function runPage(runId, params) {

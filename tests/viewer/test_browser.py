@@ -19,6 +19,7 @@ from tests.conftest import PROJECT_ROOT
 from tests.viewer.conftest import (
     DIVERGING_STEP,
     DIVERGING_TASK,
+    FOLLOWING_VIEW_COMMAND,
     INCONSISTENT_TASK,
     TASKS,
     ServedViewer,
@@ -135,3 +136,22 @@ def test_compare_two_runs(page: Page, viewer: ServedViewer, oracle_run: Path, fa
     oracle_only = page.inner_text(f".card[data-run='{viewer.run_id(oracle_run)}'] .solved-only")
     assert oracle_only.split("\n") == [f"task {DIVERGING_TASK}"]
     screenshot(page, "compare")
+
+
+def test_run_list_shows_new_runs_and_unreadable_files_on_reload(page: Page, tmp_path: Path, oracle_run: Path) -> None:
+    served = ServedViewer([tmp_path], command=FOLLOWING_VIEW_COMMAND)
+    try:
+        page.goto(f"{served.url}/#/")
+        page.wait_for_selector("#main[data-ready='true']")
+        assert page.query_selector_all("#runs tbody tr") == []
+        shutil.copy(oracle_run, tmp_path / "new.json")
+        (tmp_path / "partial.json").write_text('[{"task_id": 0, "rew', encoding="utf-8")
+        page.reload()
+        page.wait_for_selector("#runs tbody tr")
+        assert [row.inner_text().strip() for row in page.query_selector_all("#runs tbody tr td:nth-child(2)")] == [
+            "new.json"
+        ]
+        (unreadable,) = page.query_selector_all("#unreadable tbody tr")
+        assert "partial.json" in unreadable.inner_text() and "JSONDecodeError" in unreadable.inner_text()
+    finally:
+        served.close()

@@ -6,7 +6,7 @@ the cache); ``bench/_tau2_inprocess.py`` runs under that venv's Python and times
 ``get_response`` + ``sync_tools``, final ``get_db_hash``, ``evaluate_simulation(ALL)``).
 
 taumesh side: per task an episode OpenSession, one CallTool per gold action (with its requestor),
-GetFinalState, ScoreEpisode and CloseSession, driven concurrently over real gRPC against (a) the services
+GetFinalState (which closes the session, as the orchestrator asks) and ScoreEpisode, driven concurrently over real gRPC against (a) the services
 embedded in this process on loopback (``service_stack``, what ``taumesh run`` uses) and (b) env and scorer as
 separate ``taumesh serve`` processes. Per-episode cost is the pass's wall time over its episodes at the best
 concurrency, and the CPU time of every process involved over the episodes.
@@ -362,8 +362,8 @@ async def play(clients: ServiceClients, episode: GoldEpisode) -> float:
             common_pb2.Message(role=common_pb2.ROLE_TOOL, content=result.observation, tool_call_id=call.id)
         )
     final: env_pb2.GetFinalStateResponse = await clients.env.GetFinalState(
-        env_pb2.GetFinalStateRequest(session_id=session), timeout=RPC_TIMEOUT
-    )
+        env_pb2.GetFinalStateRequest(session_id=session, close_session=True), timeout=RPC_TIMEOUT
+    )  # closes the session too, as the orchestrator asks
     score: scorer_pb2.ScoreEpisodeResponse = await clients.scorer.ScoreEpisode(
         scorer_pb2.ScoreEpisodeRequest(
             task=episode.ref,
@@ -373,7 +373,6 @@ async def play(clients: ServiceClients, episode: GoldEpisode) -> float:
         ),
         timeout=RPC_TIMEOUT,
     )
-    await clients.env.CloseSession(env_pb2.CloseSessionRequest(session_id=session), timeout=RPC_TIMEOUT)
     return float(score.reward)
 
 

@@ -173,6 +173,7 @@ class _Episode:
         self.termination: Termination | None = None
         self.turns = tracing.Turns(config)
         self.session = env_pb2.OpenSessionResponse()  # filled by open()
+        self.closed = False  # the env closed the session when it reported the final state
         self.gave_up = ""  # why the agent stopped, when it answered OUT_OF_RANGE
         self.call_ids: set[str] = set()  # the agent's tool call ids so far: each must be new
         self.affinity = ((AFFINITY_HEADER, self.context.episode_id),)  # metadata of every env call
@@ -435,11 +436,12 @@ class _Episode:
             answer: env_pb2.GetFinalStateResponse = await with_retries(
                 partial(
                     self.clients.env.GetFinalState,
-                    env_pb2.GetFinalStateRequest(session_id=session_id),
+                    env_pb2.GetFinalStateRequest(session_id=session_id, close_session=True),
                     timeout=rpc,
                     metadata=self.affinity,
                 )
             )
+            self.closed = True  # the env closed it: no CloseSession call
             return answer
 
         with tracing.scoring() as span:
@@ -464,6 +466,8 @@ class _Episode:
     async def close(self) -> None:
         """Close the session; a failure here loses nothing (the session expires on its own)."""
         self.turns.end()
+        if self.closed:
+            return
         with contextlib.suppress(grpc.aio.AioRpcError):
             await self.clients.env.CloseSession(
                 env_pb2.CloseSessionRequest(session_id=self.session.session_id),

@@ -175,11 +175,14 @@ class EnvServicer(env_pb2_grpc.EnvServiceServicer):
         self, request: env_pb2.GetFinalStateRequest, context: Context
     ) -> env_pb2.GetFinalStateResponse:
         live = self._live(request.session_id)
-        return env_pb2.GetFinalStateResponse(
+        final = env_pb2.GetFinalStateResponse(
             data_hash=live.session.data_hash(),
             tool_call_count=len(live.session.actions),
             copied_records=live.session.copied_records(),
         )
+        if request.close_session:
+            self.sessions.close(request.session_id)
+        return final
 
     @status_codes
     async def CloseSession(

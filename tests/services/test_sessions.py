@@ -140,6 +140,23 @@ def test_over_grpc_the_cap_answers_resource_exhausted_and_the_reaper_frees_aband
     open_session(small_env)  # room again
 
 
+def test_get_final_state_closes_the_session_only_when_asked(small_env: SmallEnv) -> None:
+    kept, closed = open_session(small_env), open_session(small_env)
+    first = small_env.stub.GetFinalState(env_pb2.GetFinalStateRequest(session_id=kept), timeout=10)
+    again = small_env.stub.GetFinalState(env_pb2.GetFinalStateRequest(session_id=kept), timeout=10)
+    assert again.data_hash == first.data_hash  # still open: the default keeps it
+    final = small_env.stub.GetFinalState(
+        env_pb2.GetFinalStateRequest(session_id=closed, close_session=True), timeout=10
+    )
+    assert final.data_hash == first.data_hash and len(small_env.store) == 1
+    with pytest.raises(grpc.RpcError) as gone:  # as after CloseSession: a retry finds no session
+        small_env.stub.GetFinalState(env_pb2.GetFinalStateRequest(session_id=closed, close_session=True), timeout=10)
+    assert gone.value.code() == grpc.StatusCode.NOT_FOUND
+    assert error_details(gone.value)["reason"] == "SESSION_NOT_FOUND"
+    small_env.stub.CloseSession(env_pb2.CloseSessionRequest(session_id=kept), timeout=10)
+    assert len(small_env.store) == 0
+
+
 def test_a_tool_span_records_a_digest_of_the_session_never_its_id(monkeypatch: pytest.MonkeyPatch) -> None:
     from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 

@@ -402,16 +402,23 @@ class GetFinalStateRequest(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     SESSION_ID_FIELD_NUMBER: _builtins.int
+    CLOSE_SESSION_FIELD_NUMBER: _builtins.int
     session_id: _builtins.str
     """Session from OpenSession."""
+    close_session: _builtins.bool
+    """When true, the session is closed once its final state is read, as CloseSession would close it: the caller
+    that is done with the session saves that call. A retry of a call that closed the session finds none
+    (NOT_FOUND, reason SESSION_NOT_FOUND), like any call after CloseSession. Default false: the session stays open.
+    """
     def __init__(
         self,
         *,
         session_id: _builtins.str = ...,
+        close_session: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["session_id", b"session_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["close_session", b"close_session", "session_id", b"session_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -116,7 +116,7 @@ class EnvServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def GetFinalState(self, request, context):
-        """Reports what the scorer needs about the session's current (final) state.
+        """Reports what the scorer needs about the session's current (final) state; closes the session when asked.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

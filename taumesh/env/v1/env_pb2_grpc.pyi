@@ -54,7 +54,7 @@ class EnvServiceStub:
     the caller's and come back as the observation; NOT_FOUND only for an unknown session.
     """
     GetFinalState: _grpc.UnaryUnaryMultiCallable[_env_pb2.GetFinalStateRequest, _env_pb2.GetFinalStateResponse]
-    """Reports what the scorer needs about the session's current (final) state."""
+    """Reports what the scorer needs about the session's current (final) state; closes the session when asked."""
     CloseSession: _grpc.UnaryUnaryMultiCallable[_env_pb2.CloseSessionRequest, _env_pb2.CloseSessionResponse]
     """Closes a session and frees its memory. Closing an unknown or closed session succeeds."""
 
@@ -84,7 +84,7 @@ class EnvServiceAsyncStub(EnvServiceStub):
     the caller's and come back as the observation; NOT_FOUND only for an unknown session.
     """
     GetFinalState: _aio.UnaryUnaryMultiCallable[_env_pb2.GetFinalStateRequest, _env_pb2.GetFinalStateResponse]  # type: ignore[assignment]
-    """Reports what the scorer needs about the session's current (final) state."""
+    """Reports what the scorer needs about the session's current (final) state; closes the session when asked."""
     CloseSession: _aio.UnaryUnaryMultiCallable[_env_pb2.CloseSessionRequest, _env_pb2.CloseSessionResponse]  # type: ignore[assignment]
     """Closes a session and frees its memory. Closing an unknown or closed session succeeds."""
 
@@ -141,7 +141,7 @@ class EnvServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _env_pb2.GetFinalStateRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_env_pb2.GetFinalStateResponse, _abc.Awaitable[_env_pb2.GetFinalStateResponse]]:
-        """Reports what the scorer needs about the session's current (final) state."""
+        """Reports what the scorer needs about the session's current (final) state; closes the session when asked."""
 
     @_abc_1.abstractmethod
     def CloseSession(

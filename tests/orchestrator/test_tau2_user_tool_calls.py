@@ -9,14 +9,17 @@ still load, resume and render.
 
 from __future__ import annotations
 
+import io
 import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.console import Console
 
 from taumesh.domains.tau2 import Tau2Task
 from taumesh.orchestrator.results import USER_TOOL_TURNS, ResultsFile, load_results
+from taumesh.orchestrator.transcript import print_transcript
 from tests.domains.tau2.conftest import tau2_domain
 from tests.orchestrator.conftest import ORACLE, explain_result, invoke, load_json, results_path
 from tests.orchestrator.test_tau2_run_options import ParticipantMessage, Results, ToolMessage
@@ -162,3 +165,14 @@ def test_a_file_written_before_user_tool_calls_were_recorded_loads_resumes_and_r
         assert not any(_users_tool_use(m) for m in simulation.messages)
         assert {requestor for requestor, _ in _calls(simulation.messages)} <= {"assistant"}
         assert [m.turn_idx for m in simulation.messages] == list(range(len(simulation.messages)))
+
+
+def test_verbose_transcript_shows_the_users_tool_calls(telecom_run: Path) -> None:
+    (result,) = [r for r in load_results(results_path(telecom_run)) if r.task_id == TASKS[0]]
+    out = io.StringIO()
+    print_transcript(result, Console(file=out, width=200))
+    lines = out.getvalue().splitlines()
+    first_call = next(n for n, line in enumerate(lines) if line.startswith("user calls reset_apn_settings({})"))
+    assert lines[first_call + 1].startswith("tool reset_apn_settings → APN settings will reset at reboot.")
+    opening = next(n for n, line in enumerate(lines) if line.startswith("user: ") and "Instructions" in line)
+    assert first_call < opening, "the user acted before it first spoke"

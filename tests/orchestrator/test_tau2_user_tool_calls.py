@@ -91,12 +91,13 @@ def test_user_tool_calls_are_in_the_tau2_messages_in_time_order(telecom_run: Pat
         assert _calls(messages) == gold, "the user's calls among the agent's, in the order they were made"
         for n, message in enumerate(messages):  # τ²'s rule: n calls, then their n results with that requestor
             if isinstance(message, ParticipantMessage) and message.tool_calls:
-                results = messages[n + 1 : n + 1 + len(message.tool_calls)]
-                assert all(isinstance(r, ToolMessage) for r in results)
-                assert [r.id for r in results] == [c.id for c in message.tool_calls]  # type: ignore[union-attr]
-                assert {r.requestor for r in results} == {message.role}  # type: ignore[union-attr]
+                following = messages[n + 1 : n + 1 + len(message.tool_calls)]
+                results = [r for r in following if isinstance(r, ToolMessage)]
+                assert len(results) == len(following) == len(message.tool_calls)
+                assert [r.id for r in results] == [c.id for c in message.tool_calls]
+                assert {r.requestor for r in results} == {message.role}
                 assert {c.requestor for c in message.tool_calls} == {message.role}
-                assert not any(r.error for r in results)  # type: ignore[union-attr]
+                assert not any(r.error for r in results)
         assert messages[-1].role == "user" and "###STOP###" in (messages[-1].content or "")
 
 

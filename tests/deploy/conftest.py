@@ -12,10 +12,15 @@ import importlib.util
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
+from fastapi.testclient import TestClient
 
+from taumesh.cli import load_command
 from taumesh.settings import RunSettings, ServeSettings, TaumeshSettings
+from taumesh.viewer import RunLibrary
+from taumesh.viewer.app import create_app
 
 ROOT = Path(__file__).resolve().parents[2]
 KUBERNETES_VERSION = "1.32.0"
@@ -29,6 +34,19 @@ def settings_env_names(*models: type[TaumeshSettings]) -> set[str]:
 
 RUN_AND_SERVE_ENV = settings_env_names(RunSettings, ServeSettings)
 """Every TAUMESH_* variable ``taumesh run`` or ``taumesh serve`` reads."""
+
+
+def view_parameters(args: list[str]) -> dict[str, Any]:
+    """What ``taumesh view`` makes of a container's ``args`` (after the image's ``taumesh`` entrypoint)."""
+    assert args[0] == "view", args
+    context = load_command("view").make_context("view", list(args[1:]))
+    return dict(context.params)
+
+
+def viewer_status(path: str) -> int:
+    """The status the viewer app answers ``GET path`` with (over no results): a probe's path must give 200."""
+    with TestClient(create_app(RunLibrary([]))) as client:
+        return client.get(path).status_code
 
 
 def compose_binary() -> list[str] | None:

@@ -8,6 +8,7 @@ import re
 import subprocess
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -18,7 +19,7 @@ from taumesh.commands.health import SERVICE_NAMES
 from taumesh.data import CACHE_DIR_ENV
 from taumesh.settings import ServeSettings
 
-from .conftest import ROOT, RUN_AND_SERVE_ENV
+from .conftest import ROOT, RUN_AND_SERVE_ENV, view_parameters, viewer_status
 
 BASE = ROOT / "docker-compose.yml"
 OVERLAY = ROOT / "docker-compose.external-agent.yml"
@@ -221,10 +222,15 @@ def test_postgres_and_viewer_are_behind_profiles(compose: list[str], monkeypatch
     assert postgres["healthcheck"]["test"][:2] == ["CMD", "pg_isready"]
     assert postgres["environment"]["POSTGRES_DB"] == "taumesh_api"
     viewer = services["viewer"]
-    command = " ".join([*viewer["entrypoint"], *viewer["command"]])
-    assert f"exec taumesh view /results --host 0.0.0.0 --port {VIEWER_PORT}" in command
-    assert _http_probe(viewer) == f"http://127.0.0.1:{VIEWER_PORT}/api/runs"
+    assert viewer["image"] == services["api"]["image"] and viewer.get("entrypoint") is None  # the image's `taumesh`
+    assert viewer["read_only"] is True and viewer["cap_drop"] == ["ALL"]
+    view = view_parameters(viewer["command"])
+    assert (view["paths"], view["host"], view["port"]) == ([Path("/results")], "0.0.0.0", VIEWER_PORT)
+    probe = urlsplit(_http_probe(viewer))
+    assert (probe.hostname, probe.port) == ("127.0.0.1", VIEWER_PORT)
+    assert viewer_status(probe.path) == 200  # a route the viewer serves, and one that reads no file
     assert [(p["target"], p["published"]) for p in viewer["ports"]] == [(VIEWER_PORT, "8765")]
+    assert all(v["read_only"] for v in viewer["volumes"])
     # the viewer sees the API's results files at the path the API wrote them (a run's page id hashes that path)
     viewer_mounts = {v["target"]: v["source"] for v in viewer["volumes"]}
     api_mounts = {v["target"]: v["source"] for v in services["api"]["volumes"]}

@@ -22,7 +22,7 @@ from taumesh.commands.health import SERVICE_NAMES
 from taumesh.rpc.server import DRAIN_SECONDS, serve_forever
 from taumesh.settings import ServeSettings, ServiceName
 
-from .conftest import KUBERNETES_VERSION, ROOT, RUN_AND_SERVE_ENV
+from .conftest import KUBERNETES_VERSION, ROOT, RUN_AND_SERVE_ENV, view_parameters, viewer_status
 
 K8S = ROOT / "k8s"
 OVERLAYS = ("dev", "prod")
@@ -340,3 +340,92 @@ def test_dev_api_is_one_pod_on_sqlite(kubectl: str) -> None:
     assert deployment["spec"]["replicas"] == 1 and deployment["spec"]["strategy"]["type"] == "Recreate"
     database = next(e for e in server(deployment)["env"] if e["name"] == "TAUMESH_API_DATABASE_URL")
     assert database["valueFrom"]["secretKeyRef"]["optional"] is True
+
+
+def container_env(objects: list[dict[str, Any]], container: dict[str, Any]) -> dict[str, str]:
+    """A container's ``env`` as the kubelet fills it: literal values, and keys of the generated ConfigMaps."""
+    configs = {o["metadata"]["name"]: o.get("data", {}) for o in objects if o["kind"] == "ConfigMap"}
+    values: dict[str, str] = {}
+    for variable in container.get("env", []):
+        reference = variable.get("valueFrom", {}).get("configMapKeyRef")
+        if "value" in variable:
+            values[variable["name"]] = variable["value"]
+        elif reference is not None:
+            values[variable["name"]] = configs[reference["name"]][reference["key"]]
+    return values
+
+
+def expand(arguments: list[str], env: dict[str, str]) -> list[str]:
+    """``$(NAME)`` in container arguments replaced as the kubelet does."""
+    return [re.sub(r"\$\((\w+)\)", lambda found: env[found.group(1)], argument) for argument in arguments]
+
+
+def load_api_settings(env: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> ApiSettings:
+    for name in [n for n in os.environ if n.startswith(API_ENV_PREFIX)]:
+        monkeypatch.delenv(name)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value.replace("$(POD_NAME)", "api-0"))
+    return ApiSettings()
+
+
+def test_viewer_follows_the_jobs_and_the_apis_results_read_only(
+    overlay: tuple[str, list[dict[str, Any]]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    objects = overlay[1]
+    deployments = by_kind(objects, "Deployment")
+    container = server(deployments["viewer"])
+    assert container["image"] == server(deployments["api"])["image"]
+    view = view_parameters(expand(container["args"], container_env(objects, container)))
+    assert view["host"] == "0.0.0.0"
+    assert [(p["name"], p["containerPort"]) for p in container["ports"]] == [("http", view["port"])]
+    # the Job's results claim, and the API's claim where the API mounts it (a run's viewer id hashes its path)
+    mounts = {m["name"]: m for m in container["volumeMounts"]}
+    volumes = {v["name"]: v for v in container_volumes(objects, "viewer")}
+    job = by_kind(objects, "Job")["orchestrator"]["spec"]["template"]["spec"]
+    job_mount = next(m for m in job["containers"][0]["volumeMounts"] if m["name"] == "results")
+    job_claim = next(v for v in job["volumes"] if v["name"] == "results")["persistentVolumeClaim"]["claimName"]
+    api = server(deployments["api"])
+    api_mount = next(m for m in api["volumeMounts"] if m["name"] == "api-data")
+    api_settings = load_api_settings(api_environment(objects), monkeypatch)
+    assert api_settings.results_dir is not None
+    assert view["paths"] == [Path(job_mount["mountPath"]), api_settings.results_dir]
+    assert mounts["results"]["mountPath"] == job_mount["mountPath"]
+    assert volumes["results"]["persistentVolumeClaim"] == {"claimName": job_claim, "readOnly": True}
+    assert mounts["api-data"]["mountPath"] == api_mount["mountPath"]
+    assert volumes["api-data"]["persistentVolumeClaim"] == {"claimName": "api-data", "readOnly": True}
+    assert mounts["results"]["readOnly"] is True and mounts["api-data"]["readOnly"] is True
+    # probes on a route the viewer app serves
+    for probe in ("startupProbe", "readinessProbe", "livenessProbe"):
+        assert container[probe]["httpGet"]["port"] == "http", probe
+        assert viewer_status(container[probe]["httpGet"]["path"]) == 200, probe
+    resources = container["resources"]
+    assert {"cpu", "memory"} <= set(resources["requests"]) and "memory" in resources["limits"]
+    service = by_kind(objects, "Service")["viewer"]["spec"]
+    assert service["selector"].items() <= deployments["viewer"]["spec"]["template"]["metadata"]["labels"].items()
+    assert [(p["port"], p["targetPort"]) for p in service["ports"]] == [(view["port"], "http")]
+
+
+def test_no_policy_lets_traffic_into_the_unauthenticated_viewer(overlay: tuple[str, list[dict[str, Any]]]) -> None:
+    """The viewer has no login: only ``kubectl port-forward`` (which no NetworkPolicy filters) reaches it."""
+    objects = overlay[1]
+    labels = by_kind(objects, "Deployment")["viewer"]["spec"]["template"]["metadata"]["labels"]
+    for name, policy in by_kind(objects, "NetworkPolicy").items():
+        spec = policy["spec"]
+        if "Ingress" not in spec["policyTypes"] or not spec.get("ingress"):
+            continue  # a deny (default-deny) or an egress rule
+        selected = spec["podSelector"].get("matchLabels", {})
+        assert not selected.items() <= labels.items(), name
+
+
+def test_dev_links_the_api_and_jaeger_to_the_viewer(kubectl: str) -> None:
+    objects = kustomize(kubectl, K8S / "overlays" / "dev")
+    container = server(by_kind(objects, "Deployment")["viewer"])
+    port = view_parameters(expand(container["args"], container_env(objects, container)))["port"]
+    assert api_environment(objects)["TAUMESH_API_VIEWER_URL"] == f"http://localhost:{port}"
+    assert container_env(objects, container)["TAUMESH_JAEGER_URL"] == "http://localhost:16686"
+
+
+def test_prod_results_claim_is_shared_across_nodes(kubectl: str) -> None:
+    """The Job writes and the viewer reads `results` from any node, as the API's pods and the viewer share api-data."""
+    claims = by_kind(kustomize(kubectl, K8S / "overlays" / "prod"), "PersistentVolumeClaim")
+    assert claims["results"]["spec"]["accessModes"] == claims["api-data"]["spec"]["accessModes"] == ["ReadWriteMany"]

@@ -23,6 +23,7 @@ from taumesh.rpc.balancing import client_options
 from taumesh.rpc.security import ClientSecurity, SecurityError
 from taumesh.rpc.server import CHANNEL_OPTIONS
 from taumesh.scorer.v1 import scorer_pb2, scorer_pb2_grpc
+from taumesh.telemetry import ServiceTelemetry
 from taumesh.telemetry import current as current_telemetry
 from taumesh.user_sim.v1 import user_sim_pb2, user_sim_pb2_grpc
 
@@ -125,13 +126,23 @@ class ServiceClients:
     channels: list[grpc.aio.Channel]
 
     @classmethod
-    def connect(cls, env: str, user: str, agent: str, scorer: str, *, embedded: Collection[str] = ()) -> ServiceClients:
+    def connect(
+        cls,
+        env: str,
+        user: str,
+        agent: str,
+        scorer: str,
+        *,
+        embedded: Collection[str] = (),
+        telemetry: ServiceTelemetry | None = None,
+    ) -> ServiceClients:
         """Open channels to the four addresses (host:port), traced when telemetry is on.
 
         The services named in ``embedded`` run in this process on loopback and are dialled in plaintext; the
-        others with the TLS and token the environment configures (:func:`remote_channel`).
+        others with the TLS and token the environment configures (:func:`remote_channel`). Client spans are
+        ``telemetry``'s (default: the process's primary service, the orchestrator of ``taumesh run``).
         """
-        interceptors = current_telemetry().primary.client_interceptors()
+        interceptors = (telemetry or current_telemetry().primary).client_interceptors()
         security = client_security()
         channels: dict[str, grpc.aio.Channel] = {}
         for name, address in (("env", env), ("user", user), ("agent", agent), ("scorer", scorer)):

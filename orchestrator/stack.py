@@ -21,6 +21,7 @@ from taumesh.services.agent import agent_service
 from taumesh.services.env import env_service
 from taumesh.services.scorer import scorer_service
 from taumesh.services.user_sim import user_sim_service
+from taumesh.telemetry import ServiceTelemetry
 from taumesh.telemetry import current as current_telemetry
 
 TELEMETRY_KEYS = {"env": "env", "user": "user-sim", "agent": "agent", "scorer": "scorer"}
@@ -36,14 +37,19 @@ class ServiceTargets(BaseModel):
     scorer: str
     embedded: frozenset[str] = frozenset()
 
-    def connect(self) -> ServiceClients:
+    def connect(self, telemetry: ServiceTelemetry | None = None) -> ServiceClients:
         """Clients of the four services (close them with :meth:`ServiceClients.close`).
 
         Remote services are dialled with the TLS and token of ``TAUMESH_TLS_*``/``TAUMESH_TOKEN*``; the embedded
-        ones, on loopback, in plaintext.
+        ones, on loopback, in plaintext. Their client spans are ``telemetry``'s (default: the primary service).
         """
         return ServiceClients.connect(
-            env=self.env, user=self.user, agent=self.agent, scorer=self.scorer, embedded=self.embedded
+            env=self.env,
+            user=self.user,
+            agent=self.agent,
+            scorer=self.scorer,
+            embedded=self.embedded,
+            telemetry=telemetry,
         )
 
 
@@ -76,10 +82,15 @@ async def serving_targets(addresses: ServiceAddresses, data_dir: Path) -> AsyncI
 
 
 @asynccontextmanager
-async def service_stack(addresses: ServiceAddresses, data_dir: Path) -> AsyncIterator[ServiceClients]:
-    """Clients for the four services, starting each one that has no address on 127.0.0.1."""
+async def service_stack(
+    addresses: ServiceAddresses, data_dir: Path, telemetry: ServiceTelemetry | None = None
+) -> AsyncIterator[ServiceClients]:
+    """Clients for the four services, starting each one that has no address on 127.0.0.1.
+
+    ``telemetry``: whose client spans the calls are (default: the process's primary service).
+    """
     async with serving_targets(addresses, data_dir) as targets:
-        clients = targets.connect()
+        clients = targets.connect(telemetry)
         try:
             yield clients
         finally:

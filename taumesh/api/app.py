@@ -43,8 +43,9 @@ async def _worker(app: FastAPI, settings: ApiSettings, telemetry: Telemetry) -> 
     app.state.environments = Registry.discover().names()
     # the operator's endpoints, granted to this worker's embedded services for its lifetime
     with granted(OperatorGrants.of(api_bases=settings.allowed_api_bases)):
-        async with service_stack(settings.addresses, settings.data_dir) as clients:
-            executor = RunExecutor(store, settings, clients, telemetry.service(ORCHESTRATOR_SERVICE))
+        orchestrator = telemetry.service(ORCHESTRATOR_SERVICE)
+        async with service_stack(settings.addresses, settings.data_dir, orchestrator) as clients:
+            executor = RunExecutor(store, settings, clients, orchestrator)
             app.state.clients = clients
             app.state.executor = executor
             poller = asyncio.create_task(executor.poll_forever())

@@ -161,7 +161,7 @@ class RunExecutor:
         if config.addresses.agent is None or config.addresses.agent == self.settings.agent_addr:
             yield self.clients
             return
-        async with service_stack(config.addresses, config.data_dir) as clients:
+        async with service_stack(config.addresses, config.data_dir, self.telemetry) as clients:
             yield clients
 
     async def _play_run(self, run_id: str) -> None:

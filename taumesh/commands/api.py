@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.table import Table
 
 from taumesh.api.settings import API_ENV_PREFIX, ApiSettings
+from taumesh.commands import OtlpEndpoint
 
 if TYPE_CHECKING:
     from taumesh.api.store import Store
@@ -58,10 +59,7 @@ def serve_api(
     user_addr: Annotated[str | None, typer.Option(help="User-sim service address.")] = None,
     agent_addr: Annotated[str | None, typer.Option(help="Agent service address.")] = None,
     scorer_addr: Annotated[str | None, typer.Option(help="Scorer service address.")] = None,
-    otlp_endpoint: Annotated[
-        str | None,
-        typer.Option("--otlp-endpoint", help="OTLP/gRPC endpoint for traces and metrics (or OTEL_EXPORTER_OTLP_*)."),
-    ] = None,
+    otlp_endpoint: OtlpEndpoint = None,
 ) -> None:
     """Serve the REST API (FastAPI on uvicorn); every flag is also ``TAUMESH_API_<FLAG>``.
 

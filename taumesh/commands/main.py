@@ -21,7 +21,7 @@ from typer.core import TyperArgument, TyperCommand, TyperOption
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
-from taumesh.commands import HELP_OPTIONS
+from taumesh.commands import HELP_OPTIONS, OtlpEndpoint
 from taumesh.commands._argv import expand_abbreviations
 from taumesh.domains import DataError
 from taumesh.models import ModelSettings
@@ -213,12 +213,7 @@ def run(
     user_api_base: Annotated[
         str, typer.Option("--user-api-base", "--user_api_base", help="OpenAI-compatible base URL of the user model.")
     ] = RUN.user_api_base,
-    otlp_endpoint: Annotated[
-        str | None,
-        typer.Option(
-            "--otlp-endpoint", help="OTLP/gRPC endpoint for traces and metrics (or OTEL_EXPORTER_OTLP_ENDPOINT)."
-        ),
-    ] = RUN.otlp_endpoint,
+    otlp_endpoint: OtlpEndpoint = RUN.otlp_endpoint,
     retry_errors: Annotated[
         Path | None,
         typer.Option(
@@ -430,10 +425,7 @@ def serve(
         typer.Option("--host", help="Address to listen on: loopback by default, 0.0.0.0 in a container."),
     ] = SERVE.host,
     data_dir: DataDir = SERVE.data_dir,
-    otlp_endpoint: Annotated[
-        str | None,
-        typer.Option("--otlp-endpoint", help="OTLP/gRPC endpoint for traces and metrics (or OTEL_EXPORTER_OTLP_*)."),
-    ] = SERVE.otlp_endpoint,
+    otlp_endpoint: OtlpEndpoint = SERVE.otlp_endpoint,
     session_idle_timeout: Annotated[
         float, typer.Option("--session-idle-timeout", help="env: seconds an unused session lives before it is reaped.")
     ] = SERVE.session_idle_timeout,

@@ -14,8 +14,7 @@ import pytest
 
 from taumesh.orchestrator.results import errors_path
 from taumesh.viewer import RunLibrary
-from taumesh.viewer import library as library_module
-from taumesh.viewer.runs import run_id
+from taumesh.viewer.runs import Run, load_run, run_id
 from tests.viewer.conftest import FOLLOWING_VIEW_COMMAND, TASKS, TRIALS, ServedViewer
 
 
@@ -90,7 +89,8 @@ def test_a_changed_file_is_read_again(served: ServedViewer, folder: Path, oracle
     assert after["successes"] == len(TASKS) * TRIALS - TRIALS
     rows = served.get(f"/api/runs/{after['run_id']}/tasks?filter=failed")["rows"]
     assert [row["task_id"] for row in rows] == [TASKS[0]]
-    errors = [{"task_id": 0, "reward": None, "info": {"error": {"cause": "UNAVAILABLE"}}, "traj": [], "trial": 9}]
+    error = {"cause": "UNAVAILABLE"}
+    errors: list[dict[str, Any]] = [{"task_id": 0, "reward": None, "info": {"error": error}, "traj": [], "trial": 9}]
     errors_path(path).write_text(json.dumps(errors), encoding="utf-8")  # the errors file alone changes
     assert served.get(f"/api/runs/{after['run_id']}")["summary"]["errors"] == 1
 
@@ -133,13 +133,12 @@ def test_unchanged_files_are_not_parsed_again(tmp_path: Path, monkeypatch: pytes
     library.refresh()
     assert len(library.runs()) == len(paths)
     parsed: list[Path] = []
-    real_load_run = library_module.load_run
 
-    def counting_load_run(path: Path) -> Any:
+    def counting_load_run(path: Path) -> Run:
         parsed.append(path)
-        return real_load_run(path)
+        return load_run(path)
 
-    monkeypatch.setattr(library_module, "load_run", counting_load_run)
+    monkeypatch.setattr("taumesh.viewer.library.load_run", counting_load_run)
     before = library.runs()
     library.refresh()
     assert parsed == []

@@ -128,15 +128,14 @@ def parse_tau2_messages(messages: list[dict[str, Any]], termination: str) -> Rep
     answered |= {t.get("id") for m in messages for t in m.get("tool_messages") or []}  # MultiToolMessage
     calls: list[ToolCall] = []
     responses: list[str] = []
-    conversation: list[ChatMessage] = []  # the agent's view: the user's own tool calls and results are not in it
+    conversation: list[ChatMessage] = []  # the scorer's timeline: the user's own tool calls and results too
     for message in messages:
         role = message.get("role")
         if role == "tool":
             for tool in message.get("tool_messages") or [message]:
-                if tool.get("requestor", "assistant") == "assistant":
-                    conversation.append(
-                        ChatMessage(role="tool", content=tool.get("content") or "", tool_call_id=tool["id"])
-                    )
+                conversation.append(
+                    ChatMessage(role="tool", content=tool.get("content") or "", tool_call_id=tool["id"])
+                )
             continue
         if role not in ("assistant", "user"):
             continue
@@ -156,8 +155,8 @@ def parse_tau2_messages(messages: list[dict[str, Any]], termination: str) -> Rep
             if text.strip():
                 responses.append(text)
             conversation.append(ChatMessage(role="assistant", content=text, tool_calls=made))
-        elif text:
-            conversation.append(ChatMessage(role="user", content=text))
+        elif text or made:
+            conversation.append(ChatMessage(role="user", content=text, tool_calls=made))
     ending = TAU2_TERMINATIONS.get(termination, "max_steps")
     return Replay(
         tool_calls=calls,

@@ -177,3 +177,11 @@ def test_verbose_transcript_shows_the_users_tool_calls(telecom_run: Path) -> Non
     assert lines[first_call + 1].startswith("tool reset_apn_settings → APN settings will reset at reboot.")
     opening = next(n for n, line in enumerate(lines) if line.startswith("user: ") and "Instructions" in line)
     assert first_call < opening, "the user acted before it first spoke"
+
+
+def test_the_tau2_document_rescores_with_the_users_tool_calls(telecom_run: Path, tmp_path: Path) -> None:
+    """``taumesh rescore`` replays both sides' calls and sends the scorer the whole timeline, as the run did."""
+    (document,) = telecom_run.glob("*.tau2.json")
+    rescored = invoke("rescore", document, "--env", "tau2-telecom", "--task-split-name", "small")
+    assert rescored.exit_code == 0, explain_result(rescored)
+    assert f"rescored {len(TASKS)} trajectories: {len(TASKS)} agree, 0 differ" in rescored.stdout

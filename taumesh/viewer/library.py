@@ -58,6 +58,7 @@ class LoadedRun:
 
 @dataclass(frozen=True)
 class _Entry:
+    run_id: str
     stamp: Stamp
     mtime_ns: int
     loaded: LoadedRun | None
@@ -98,7 +99,8 @@ def _read(path: Path) -> tuple[LoadedRun | None, UnreadableFile | None]:
 class RunLibrary:
     """The runs in some results files or folders of them, read again as the files change.
 
-    Thread-safe: the app's handlers run in a thread pool, so one lock orders the rescans and lookups.
+    Thread-safe: the app's handlers run in a thread pool, so one lock orders the rescans, and each rescan replaces
+    the mappings whole (a listing in another thread never sees one change under it).
     """
 
     def __init__(self, roots: Sequence[Path]) -> None:
@@ -118,7 +120,7 @@ class RunLibrary:
             ]
             entries = {path: self._entry(path, stats) for path in current}
             self._entries = dict(sorted(entries.items(), key=lambda item: item[1].mtime_ns, reverse=True))
-            self._by_id = {run_id(path): path for path in self._entries}
+            self._by_id = {entry.run_id: path for path, entry in self._entries.items()}
 
     def _entry(self, path: Path, stats: dict[Path, os.stat_result]) -> _Entry:
         stamp: Stamp = (
@@ -130,17 +132,20 @@ class RunLibrary:
         if known is not None and known.stamp == stamp:
             return known
         loaded, unreadable = _read(path)
-        return _Entry(stamp=stamp, mtime_ns=stats[path].st_mtime_ns, loaded=loaded, unreadable=unreadable)
+        identity = known.run_id if known is not None else run_id(path)
+        return _Entry(identity, stamp, mtime_ns=stats[path].st_mtime_ns, loaded=loaded, unreadable=unreadable)
 
     def _refresh_one(self, path: Path) -> None:
         """Check one file (a run page's): read it again if it changed, forget it if it vanished."""
         with self._lock:
             stats = {p: stat for p in (path, errors_path(path), faults_path(path)) if (stat := _stat(p)) is not None}
-            if path not in stats:
-                self._entries.pop(path, None)
-                self._by_id = {run_id(p): p for p in self._entries}
+            entries = dict(self._entries)
+            if path in stats:
+                entries[path] = self._entry(path, stats)
             else:
-                self._entries[path] = self._entry(path, stats)
+                entries.pop(path, None)
+            self._entries = entries
+            self._by_id = {entry.run_id: path for path, entry in entries.items()}
 
     def runs(self) -> list[LoadedRun]:
         """The readable runs, newest file first (as of the last refresh)."""

@@ -50,16 +50,28 @@ def view(
         typer.Option("--jaeger-url", envvar=ENV_JAEGER_URL, help="Jaeger UI base URL for the trace links."),
     ] = None,
 ) -> None:
-    """Serve a local web viewer of runs, tasks, trajectories and comparisons (offline; no CDN)."""
+    """Serve a local web viewer of runs, tasks, trajectories and comparisons (offline; no CDN).
+
+    The paths are followed while it serves: results files written, changed or removed show on the next page load.
+    """
     import uvicorn
 
+    from taumesh.viewer import RunLibrary
     from taumesh.viewer.app import create_app
 
     if jaeger_url:
         os.environ[ENV_JAEGER_URL] = jaeger_url
-    runs = _runs(paths or [Path("results")])
-    console.print(f"taumesh view: {len(runs)} run(s) at http://{host}:{port}/ (Ctrl-C stops)")
-    uvicorn.run(create_app(runs), host=host, port=port, log_level="warning")
+    roots = paths or [Path("results")]
+    missing = [str(path) for path in roots if not path.exists()]
+    if missing:
+        console.print(f"[yellow]not found yet (followed all the same): {', '.join(missing)}[/yellow]")
+    library = RunLibrary(roots)
+    library.refresh()
+    for unreadable in library.unreadable():
+        console.print(f"[yellow]{unreadable.path}: not read yet ({unreadable.reason})[/yellow]")
+    following = ", ".join(map(str, roots))
+    console.print(f"taumesh view: {len(library.runs())} run(s) in {following} at http://{host}:{port}/ (Ctrl-C stops)")
+    uvicorn.run(create_app(library), host=host, port=port, log_level="warning")
 
 
 def report(

@@ -32,15 +32,6 @@ ERROR_TASK = "3"
 
 VIEW_COMMAND = [sys.executable, "-c", "import typer; from taumesh.commands.view import view; typer.run(view)"]
 """``taumesh view`` (the command function itself, until the CLI registers it)."""
-FOLLOWING_VIEW_COMMAND = [
-    sys.executable,
-    "-c",
-    "import sys, uvicorn; from pathlib import Path; from taumesh.viewer import RunLibrary; "
-    "from taumesh.viewer.app import create_app; "
-    "uvicorn.run(create_app(RunLibrary([Path(sys.argv[1])])), port=int(sys.argv[3]), log_level='warning')",
-]
-"""The viewer app over a :class:`RunLibrary` of one folder, as ``taumesh view FOLDER --port N`` serves it once
-taumesh/commands/view.py hands the app the library instead of the runs it loaded (then: VIEW_COMMAND)."""
 
 
 def output_dir() -> Path:

@@ -19,7 +19,6 @@ from tests.conftest import PROJECT_ROOT
 from tests.viewer.conftest import (
     DIVERGING_STEP,
     DIVERGING_TASK,
-    FOLLOWING_VIEW_COMMAND,
     INCONSISTENT_TASK,
     TASKS,
     ServedViewer,
@@ -139,7 +138,7 @@ def test_compare_two_runs(page: Page, viewer: ServedViewer, oracle_run: Path, fa
 
 
 def test_run_list_shows_new_runs_and_unreadable_files_on_reload(page: Page, tmp_path: Path, oracle_run: Path) -> None:
-    served = ServedViewer([tmp_path], command=FOLLOWING_VIEW_COMMAND)
+    served = ServedViewer([tmp_path])
     try:
         page.goto(f"{served.url}/#/")
         page.wait_for_selector("#main[data-ready='true']")

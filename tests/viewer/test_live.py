@@ -15,7 +15,7 @@ import pytest
 from taumesh.orchestrator.results import errors_path
 from taumesh.viewer import RunLibrary
 from taumesh.viewer.runs import Run, load_run, run_id
-from tests.viewer.conftest import FOLLOWING_VIEW_COMMAND, TASKS, TRIALS, ServedViewer
+from tests.viewer.conftest import TASKS, TRIALS, ServedViewer
 
 
 def write_atomically(path: Path, payload: Any) -> None:
@@ -47,7 +47,7 @@ def folder(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def served(folder: Path) -> Iterator[ServedViewer]:
-    viewer = ServedViewer([folder], command=FOLLOWING_VIEW_COMMAND)
+    viewer = ServedViewer([folder])
     yield viewer
     viewer.close()
 

@@ -5,6 +5,8 @@ calls answered by a tool message ran; τ-bench ran just the first of several) an
 of its act/react agents (``Action: {"name": ..., "arguments": ...}`` answered by ``API output: ...``).
 Reads τ²'s ``Results`` documents too (τ²'s own and taumesh's ``--output-format tau2``): each simulation's
 answered tool calls, the agent's and the user's, are replayed in order, and the recorded termination is scored.
+A τ-bench-layout file of a τ² domain is read the same way, from each entry's whole timeline
+(:meth:`RunResult.timeline`: ``traj`` with the user's own tool calls put back); a τ-bench v1 domain's, from ``traj``.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import json
 import re
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 from pydantic import BaseModel, Field
 from rich.console import Console
@@ -31,9 +33,10 @@ from taumesh.env.v1 import env_pb2
 from taumesh.models import STOP_TOKEN, ChatMessage, ModelSettings, TaskRef, Termination, ToolCall
 from taumesh.orchestrator.clients import ServiceClients, with_retries
 from taumesh.orchestrator.config import ServiceAddresses
-from taumesh.orchestrator.results import load_results, write_json_atomically
+from taumesh.orchestrator.results import RunResult, load_results, write_json_atomically
 from taumesh.orchestrator.stack import service_stack
 from taumesh.scorer.v1 import scorer_pb2
+from taumesh.settings import is_tau2
 
 _ACTION = re.compile(r"Action:\s*(\{.*\})\s*$", re.DOTALL)
 _TIMEOUT = 60.0
@@ -69,6 +72,8 @@ TAU2_TERMINATIONS: dict[str, Termination] = {
     "too_many_errors": "too_many_errors",
 }
 """τ²'s ``TerminationReason`` → taumesh's (τ² scores only user_stop and agent_stop, as taumesh its two)."""
+_TERMINATIONS: dict[str, Termination] = {ending: ending for ending in get_args(Termination)}
+"""taumesh's terminations by name, as ``info.termination`` records them."""
 
 
 class RescoreRow(BaseModel):
@@ -167,8 +172,42 @@ def parse_tau2_messages(messages: list[dict[str, Any]], termination: str) -> Rep
     )
 
 
-def load_episodes(path: Path) -> list[RecordedEpisode]:
-    """The episodes of a results file: τ-bench's list (taumesh's, with its errors) or τ²'s ``Results``."""
+def parse_timeline(timeline: list[dict[str, Any]], termination: str) -> Replay:
+    """What an episode of a τ² domain did, from its timeline in OpenAI form (:meth:`RunResult.timeline`).
+
+    Its answered tool calls in order, the user's (those of user messages) with requestor ``user``; the conversation
+    the run sent the scorer (``Transcript.scored``: the timeline less the system prompt); the recorded termination,
+    else the one the replay shows.
+    """
+    answered = {m.get("tool_call_id") for m in timeline if m.get("role") == "tool"}
+    conversation: list[ChatMessage] = []
+    for raw in timeline:
+        if raw.get("role") == "system":
+            continue
+        message = ChatMessage.from_openai(raw)
+        requestor = "user" if message.role == "user" else "assistant"
+        calls = [call.model_copy(update={"requestor": requestor}) for call in message.tool_calls if call.id in answered]
+        conversation.append(message.model_copy(update={"tool_calls": calls}))
+    return Replay(
+        tool_calls=[call for message in conversation for call in message.tool_calls],
+        responses=[m.content for m in conversation if m.role == "assistant" and m.content.strip()],
+        user_stopped=any(m.role == "user" and STOP_TOKEN in m.content for m in conversation),
+        termination=_TERMINATIONS.get(termination),
+        conversation=conversation,
+    )
+
+
+def _replay(result: RunResult, env: str) -> Replay | None:
+    """An entry's replay: from the whole timeline for a τ² domain, from what the agent saw for τ-bench v1's."""
+    if not result.traj:
+        return None
+    if is_tau2(env):
+        return parse_timeline(result.timeline(), str(result.info.get("termination", "")))
+    return parse_trajectory(result.traj)
+
+
+def load_episodes(path: Path, env: str = "") -> list[RecordedEpisode]:
+    """The episodes of a results file of ``env``: τ-bench's list (taumesh's, with its errors) or τ²'s ``Results``."""
     with path.open(encoding="utf-8") as handle:
         raw = json.load(handle)
     if isinstance(raw, dict) and isinstance(raw.get("simulations"), list):
@@ -182,9 +221,7 @@ def load_episodes(path: Path) -> list[RecordedEpisode]:
             for sim in raw["simulations"]
         ]
     return [
-        RecordedEpisode(
-            task_id=r.task_id, trial=r.trial, reward=r.reward, replay=parse_trajectory(r.traj) if r.traj else None
-        )
+        RecordedEpisode(task_id=r.task_id, trial=r.trial, reward=r.reward, replay=_replay(r, env))
         for r in load_results(path)
     ]
 
@@ -257,7 +294,7 @@ async def rescore_file(
     ``judge`` is the model that judges τ²'s NL assertions (tasks whose reward needs it fail without one).
     """
     judge_config = model_to_proto(judge) if judge is not None and judge.model else None
-    episodes = load_episodes(path)
+    episodes = load_episodes(path, env)
     semaphore = asyncio.Semaphore(concurrency)
     async with service_stack(addresses, data_dir) as clients:
         domains: env_pb2.ListDomainsResponse = await clients.env.ListDomains(

@@ -18,6 +18,7 @@ import pytest
 from rich.console import Console
 
 from taumesh.domains.tau2 import Tau2Task
+from taumesh.orchestrator.rescore import load_episodes
 from taumesh.orchestrator.results import USER_TOOL_TURNS, ResultsFile, load_results
 from taumesh.orchestrator.transcript import print_transcript
 from tests.domains.tau2.conftest import tau2_domain
@@ -185,3 +186,29 @@ def test_the_tau2_document_rescores_with_the_users_tool_calls(telecom_run: Path,
     rescored = invoke("rescore", document, "--env", "tau2-telecom", "--task-split-name", "small")
     assert rescored.exit_code == 0, explain_result(rescored)
     assert f"rescored {len(TASKS)} trajectories: {len(TASKS)} agree, 0 differ" in rescored.stdout
+
+
+def test_the_taubench_layout_file_rescores_with_the_users_tool_calls(telecom_run: Path) -> None:
+    """τ-bench's layout of a τ² run rescores from its timeline: both sides' calls, the conversation the run sent."""
+    rescored = invoke("rescore", results_path(telecom_run), "--env", "tau2-telecom", "--task-split-name", "small")
+    assert rescored.exit_code == 0, explain_result(rescored)
+    assert f"rescored {len(TASKS)} trajectories: {len(TASKS)} agree, 0 differ" in rescored.stdout
+
+
+def test_a_taubench_layout_replay_of_a_tau2_run_is_its_timeline(telecom_run: Path) -> None:
+    episodes = {str(e.task_id): e for e in load_episodes(results_path(telecom_run), "tau2-telecom")}
+    for result in load_results(results_path(telecom_run)):
+        replay = episodes[str(result.task_id)].replay
+        assert replay is not None
+        gold = [(action.requestor, action.name) for action in _task(str(result.task_id)).gold_actions]
+        assert [(call.requestor, call.name) for call in replay.tool_calls] == gold, "the user's calls as the user's"
+        assert replay.termination == result.info["termination"]
+        timeline = result.timeline()
+        assert [(m.role, m.content) for m in replay.conversation] == [(m["role"], m["content"]) for m in timeline[1:]]
+        users = [call for m in replay.conversation if m.role == "user" for call in m.tool_calls]
+        assert users and {call.requestor for call in users} == {"user"}
+    # the same file read as τ-bench v1 reads its own: the agent's view alone, as before
+    for episode in load_episodes(results_path(telecom_run)):
+        assert episode.replay is not None and not episode.replay.conversation
+        agents = [a.name for a in _task(str(episode.task_id)).gold_actions if a.requestor == "assistant"]
+        assert [(c.requestor, c.name) for c in episode.replay.tool_calls] == [("assistant", name) for name in agents]

@@ -7,6 +7,7 @@ is ``[DB, NL_ASSERTION]``. The oracle agent and the scripted user call no model;
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -173,6 +174,38 @@ def score_request(head_data: Path, judge_url: str) -> scorer_pb2.ScoreEpisodeReq
         conversation=[message_to_proto(m) for m in conversation],
         judge=common_pb2.ModelConfig(model="x", provider="openai", api_base=judge_url),
     )
+
+
+async def test_the_judge_reads_the_tasks_message_history_before_the_episode(
+    fake: FakeOpenAI, head_data: Path, tmp_path: Path
+) -> None:
+    """τ²'s trajectory starts with a task's message history: the judge must see what was said there too."""
+    data = tmp_path / "data"
+    shutil.copytree(head_data, data)
+    tasks_file = data / "retail" / "tasks.json"
+    tasks = json.loads(tasks_file.read_text(encoding="utf-8"))
+    task = next(t for t in tasks if str(t["id"]) == str(ONE_MISSED))
+    task["initial_state"] = {
+        "message_history": [
+            {"role": "user", "content": "Before this chat I asked about my order."},
+            {"role": "assistant", "content": "EARLIER: the price difference is $22.55."},
+        ]
+    }
+    tasks_file.write_text(json.dumps(tasks), encoding="utf-8")
+    fake.reset(judge)
+    running = await start_server([scorer_service(Catalog(data))])
+    try:
+        async with grpc.aio.insecure_channel(running.address) as channel:
+            stub = scorer_pb2_grpc.ScorerServiceStub(channel)
+            await stub.ScoreEpisode(score_request(data, fake.url), timeout=60)
+    finally:
+        await running.stop(grace=0.5)
+    (request,) = fake.requests
+    conversation = request["messages"][1]["content"].split("# Expectations", 1)[0]
+    said_before, _, said_after = conversation.partition("EARLIER: the price difference is $22.55.")
+    assert said_after, "the history's message is in the judged conversation"
+    assert "Before this chat I asked about my order." in said_before
+    assert "Hi! How can I help you today?" in said_after  # the episode's own first message comes after it
 
 
 async def test_a_judge_that_stays_down_is_unavailable_never_a_zero(

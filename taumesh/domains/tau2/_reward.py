@@ -213,16 +213,9 @@ def evaluate(
     if criteria is None:
         return Tau2Reward(1.0, note="No evaluation criteria")
     basis = set(criteria.reward_basis)
-    history = [
-        ChatMessage(
-            role=message.role,
-            content=message.content or "",
-            tool_calls=[],  # history tool calls count for ACTION too
-        )
-        for message in (task.initial_state.message_history or [] if task.initial_state is not None else [])
-    ]
+    history = task.history()  # its tool calls count for ACTION, its texts for COMMUNICATE
     env_reward, breakdown, checks = _env_component(domain, task, session, known_gold_hash, known_hash)
-    actions = _action_checks(task, [*_history_calls(task), *trajectory])
+    actions = _action_checks(task, [*(m for m in history if m.tool_calls), *trajectory])
     communicate = _communicate_checks(task, [*history, *trajectory])
     reward = 1.0
     if basis & _ENV_BASES:
@@ -238,23 +231,6 @@ def evaluate(
         breakdown["NL_ASSERTION"] = 1.0  # nothing to assert: met without a judge
     checks = [*checks, *actions, *communicate]
     return Tau2Reward(reward, breakdown, checks, list(criteria.reward_basis), nl_assertions=to_judge)
-
-
-def _history_calls(task: Tau2Task) -> list[ChatMessage]:
-    from taumesh.models import ToolCall
-
-    messages = task.initial_state.message_history or [] if task.initial_state is not None else []
-    return [
-        ChatMessage(
-            role="assistant" if message.role == "assistant" else "user",
-            tool_calls=[
-                ToolCall(id=call.id, name=call.name, arguments=json.dumps(call.arguments), requestor=call.requestor)
-                for call in message.tool_calls or []
-            ],
-        )
-        for message in messages
-        if message.role in ("assistant", "user") and message.tool_calls
-    ]
 
 
 def replay(domain: Domain, task: Tau2Task, conversation: Sequence[ChatMessage]) -> Session:

@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from taumesh.domains._domain import Action, Task, describe_validation_error
 from taumesh.domains._errors import DataError
-from taumesh.models import RewardBasis
+from taumesh.models import ChatMessage, RewardBasis, ToolCall
 
 Side = Literal["assistant", "user"]
 
@@ -188,6 +188,24 @@ class Tau2Task(Task):
     @property
     def gold_actions(self) -> list[GoldAction]:
         return list(self.evaluation_criteria.actions or []) if self.evaluation_criteria is not None else []
+
+    def history(self) -> list[ChatMessage]:
+        """The task's ``message_history`` (the conversation before the episode starts), system messages aside."""
+        messages = self.initial_state.message_history or [] if self.initial_state is not None else []
+        return [
+            ChatMessage(role="tool", content=m.content or "", tool_call_id=m.id or "")
+            if m.role == "tool"
+            else ChatMessage(
+                role=m.role,
+                content=m.content or "",
+                tool_calls=[
+                    ToolCall(id=c.id, name=c.name, arguments=json.dumps(c.arguments), requestor=c.requestor)
+                    for c in m.tool_calls or []
+                ],
+            )
+            for m in messages
+            if m.role != "system"
+        ]
 
 
 def _load(path: Path) -> Any:

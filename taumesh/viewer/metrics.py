@@ -150,7 +150,7 @@ def matches(row: TaskRow, wanted: TaskFilter) -> bool:
 
 
 class ActionStep(BaseModel):
-    """One tool call the agent made, and where it is in the conversation."""
+    """One tool call the agent (or the user) made, and where it is in the conversation."""
 
     message_index: int
     name: str
@@ -158,15 +158,30 @@ class ActionStep(BaseModel):
     """The parsed arguments; the text itself when they are not a JSON object."""
 
 
+class SideDivergence(BaseModel):
+    """The user's own tool calls (τ²'s telecom) beside the user's gold actions, and the first step where they part."""
+
+    actions: list[ActionStep]
+    gold_actions: list[dict[str, Any]]
+    index: int | None
+    """The first step that differs (or that one side lacks); None when the two sequences are equal."""
+    message_index: int | None
+    """The conversation message holding the user's diverging call (None when the user made no call there)."""
+
+
 class Divergence(BaseModel):
-    """The agent's actions beside the gold ones, and the first step where they part."""
+    """The agent's actions beside its gold ones, and the first step where they part; the user's beside its own."""
 
     agent_actions: list[ActionStep]
     gold_actions: list[dict[str, Any]]
+    """The gold actions of the agent (all of a τ-bench task's)."""
     index: int | None
     """The first action step that differs (or that one side lacks); None when the two sequences are equal."""
     message_index: int | None
     """The conversation message holding the agent's diverging call (None when the agent made no call there)."""
+    user: SideDivergence | None = None
+    """The user's side, compared apart (τ²'s gold actions say whose they are); None when the user has neither tool
+    calls nor gold actions."""
 
 
 _TEXT_ACTION = re.compile(r"Action:\s*(\{.*\})\s*$", re.DOTALL)
@@ -183,6 +198,16 @@ def _kwargs(arguments: Any) -> dict[str, Any] | str:
     return value if isinstance(value, dict) else str(arguments)
 
 
+def _requestor(message: dict[str, Any], call: dict[str, Any]) -> str:
+    """Who made ``call``: as recorded, else the side of the message holding it."""
+    return str(call.get("requestor") or ("user" if message.get("role") == "user" else "assistant"))
+
+
+def _step(index: int, call: dict[str, Any]) -> ActionStep:
+    function = call.get("function") or {}
+    return ActionStep(message_index=index, name=function.get("name", ""), kwargs=_kwargs(function.get("arguments")))
+
+
 def agent_actions(messages: Sequence[dict[str, Any]]) -> list[ActionStep]:
     """The agent's tool calls in order: native calls (the user's own, in τ², left out) and act/react text actions."""
     steps: list[ActionStep] = []
@@ -190,15 +215,7 @@ def agent_actions(messages: Sequence[dict[str, Any]]) -> list[ActionStep]:
         if message.get("role") != "assistant":
             continue
         calls = message.get("tool_calls") or []
-        for call in calls:
-            if call.get("requestor", "assistant") != "assistant":
-                continue
-            function = call.get("function") or {}
-            steps.append(
-                ActionStep(
-                    message_index=index, name=function.get("name", ""), kwargs=_kwargs(function.get("arguments"))
-                )
-            )
+        steps += [_step(index, call) for call in calls if _requestor(message, call) == "assistant"]
         if calls:
             continue
         match = _TEXT_ACTION.search(message.get("content") or "")
@@ -210,22 +227,56 @@ def agent_actions(messages: Sequence[dict[str, Any]]) -> list[ActionStep]:
     return steps
 
 
-def first_divergence(messages: Sequence[dict[str, Any]], gold: Sequence[dict[str, Any]]) -> Divergence:
-    """Compare the agent's calls with the gold actions step by step (name and arguments as JSON values)."""
-    actions = agent_actions(messages)
-    index: int | None = None
+def user_actions(messages: Sequence[dict[str, Any]]) -> list[ActionStep]:
+    """The user's own tool calls in order (τ²'s telecom: the user acts on its phone)."""
+    return [
+        _step(index, call)
+        for index, message in enumerate(messages)
+        for call in message.get("tool_calls") or []
+        if _requestor(message, call) == "user"
+    ]
+
+
+def _first_difference(actions: Sequence[ActionStep], gold: Sequence[dict[str, Any]]) -> int | None:
+    """The first step where ``actions`` and ``gold`` differ by name or arguments, or one of them ends."""
     for step in range(max(len(actions), len(gold))):
         if step >= len(actions) or step >= len(gold):
-            index = step
-            break
+            return step
         if actions[step].name != gold[step].get("name") or actions[step].kwargs != (gold[step].get("kwargs") or {}):
-            index = step
-            break
+            return step
+    return None
+
+
+def _message_index(actions: Sequence[ActionStep], index: int | None) -> int | None:
+    return actions[index].message_index if index is not None and index < len(actions) else None
+
+
+def first_divergence(messages: Sequence[dict[str, Any]], gold: Sequence[dict[str, Any]]) -> Divergence:
+    """Compare each side's calls with its gold actions step by step (name and arguments as JSON values).
+
+    A gold action is the user's when its ``requestor`` says so (τ²), else the agent's; the user's calls are compared
+    with the user's gold actions, the agent's with the agent's.
+    """
+    agents = agent_actions(messages)
+    agent_gold = [action for action in gold if (action.get("requestor") or "assistant") != "user"]
+    index = _first_difference(agents, agent_gold)
+    users = user_actions(messages)
+    user_gold = [action for action in gold if action.get("requestor") == "user"]
+    user = None
+    if users or user_gold:
+        user_index = _first_difference(users, user_gold)
+        user = SideDivergence(
+            actions=users,
+            gold_actions=user_gold,
+            index=user_index,
+            message_index=_message_index(users, user_index),
+        )
     return Divergence(
-        agent_actions=actions,
-        gold_actions=list(gold),
+        agent_actions=agents,
+        gold_actions=agent_gold,
         index=index,
-        message_index=actions[index].message_index if index is not None and index < len(actions) else None,
+        message_index=_message_index(agents, index),
+        user=user,
     )
 
 

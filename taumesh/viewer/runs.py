@@ -2,7 +2,8 @@
 
 Three forms are read: taumesh's τ-bench list (with its ``.errors.json`` beside it), τ-bench's own ``run.py`` list
 (the same shape, fewer ``info`` keys), and τ²'s ``Results`` document (ours from ``--output-format tau2`` or τ²'s).
-Trajectories are kept in OpenAI chat form; τ²'s messages are converted to it.
+Trajectories are the whole conversation (a list's ``traj`` with the user's own tool calls put back in place,
+:meth:`RunResult.timeline`), kept in OpenAI chat form; τ²'s messages are converted to it.
 """
 
 from __future__ import annotations
@@ -35,9 +36,12 @@ class Episode(BaseModel):
     user_tokens: int = 0
     instruction: str = ""
     messages: list[dict[str, Any]] = Field(default_factory=list)
-    """The conversation in OpenAI chat form (tool calls with JSON-text arguments)."""
+    """The whole conversation in time order, in OpenAI chat form (tool calls with JSON-text arguments): the user's
+    own tool calls (τ²'s telecom) are user messages whose calls carry ``requestor: "user"``, their results tool
+    messages with ``requestor: "user"``."""
     gold_actions: list[dict[str, Any]] = Field(default_factory=list)
-    """The task's gold actions, ``{name, kwargs}``."""
+    """The task's gold actions, ``{name, kwargs}``; with ``requestor`` (``assistant`` or ``user``) where the task has
+    gold actions of the user's (τ²)."""
     reward_checks: list[dict[str, Any]] = Field(default_factory=list)
     """``{basis, subject, passed, expected, actual, explanation}`` per check of the reward."""
     reward_info: dict[str, Any] | None = None
@@ -100,6 +104,17 @@ def _checks_from_v1(reward_info: dict[str, Any] | None) -> list[dict[str, Any]]:
     return checks
 
 
+def _user_calls_marked(timeline: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``timeline`` with each call of a user message marked ``requestor: "user"``, as τ²'s messages mark them."""
+    marked = []
+    for message in timeline:
+        if message.get("role") == "user" and message.get("tool_calls"):
+            calls = [{**call, "requestor": call.get("requestor") or "user"} for call in message["tool_calls"]]
+            message = {**message, "tool_calls": calls}
+        marked.append(message)
+    return marked
+
+
 def episode_from_result(result: RunResult) -> Episode:
     """An entry of a τ-bench list (taumesh's or τ-bench's own)."""
     info = result.info
@@ -121,7 +136,7 @@ def episode_from_result(result: RunResult) -> Episode:
         agent_tokens=agent_tokens,
         user_tokens=user_tokens,
         instruction=str(task.get("instruction", "")),
-        messages=result.traj,
+        messages=_user_calls_marked(result.timeline()),
         gold_actions=list(task.get("actions") or (reward_info or {}).get("actions") or []),
         reward_checks=list(info.get("reward_checks") or _checks_from_v1(reward_info)),
         reward_info=reward_info,
@@ -194,9 +209,12 @@ def _checks_from_tau2(reward_info: dict[str, Any]) -> list[dict[str, Any]]:
 def _gold_from_tau2(task: dict[str, Any]) -> list[dict[str, Any]]:
     criteria = task.get("evaluation_criteria") or {}
     return [
-        {"name": action.get("name", ""), "kwargs": action.get("arguments") or {}}
+        {
+            "name": action.get("name", ""),
+            "kwargs": action.get("arguments") or {},
+            "requestor": action.get("requestor") or "assistant",
+        }
         for action in criteria.get("actions") or []
-        if (action.get("requestor") or "assistant") == "assistant"
     ]
 
 
@@ -239,9 +257,42 @@ def load_tau2(path: Path, document: dict[str, Any]) -> Run:
     )
 
 
+def _user_tools(episodes: Iterable[Episode]) -> set[str]:
+    """The names of the tools the user called itself in any of ``episodes``."""
+    return {
+        str((call.get("function") or {}).get("name", ""))
+        for episode in episodes
+        for message in episode.messages
+        for call in message.get("tool_calls") or []
+        if call.get("requestor") == "user"
+    }
+
+
+def gold_actions_with_requestors(episodes: list[Episode]) -> None:
+    """Give each gold action without a ``requestor`` the side whose tool it names, in a run where the user called tools.
+
+    τ-bench's layout records gold actions as ``{name, kwargs}``; τ² gives the user and the agent tools of their own,
+    so a gold action naming a tool the user called in some episode of the run is the user's. Runs where the user
+    called no tool (τ-bench v1's) are left as they are.
+    """
+    user_tools = _user_tools(episodes)
+    if not user_tools:
+        return
+    for episode in episodes:
+        episode.gold_actions = [
+            action if action.get("requestor") else {**action, "requestor": _side(action, user_tools)}
+            for action in episode.gold_actions
+        ]
+
+
+def _side(action: dict[str, Any], user_tools: set[str]) -> str:
+    return "user" if action.get("name") in user_tools else "assistant"
+
+
 def load_list(path: Path) -> Run:
     """A τ-bench list: taumesh's (with its errors file) or τ-bench's own."""
     episodes = [episode_from_result(result) for result in load_results(path)]
+    gold_actions_with_requestors(episodes)
     results = json.loads(path.read_text(encoding="utf-8"))
     fingerprint = next((entry["info"]["run"] for entry in results if "run" in (entry.get("info") or {})), None)
     config: dict[str, Any] = dict(fingerprint or {})

@@ -17,6 +17,7 @@ import httpx
 import pytest
 
 from tests.conftest import PROJECT_ROOT
+from tests.orchestrator.test_tau2_user_tool_calls import TASKS as TELECOM_TASKS
 
 TASKS = ["0", "1", "2", "3", "4", "5"]
 TRIALS = 3
@@ -53,6 +54,21 @@ def oracle_run(v1_data_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> P
     subprocess.run(command, check=True, env=env, capture_output=True, timeout=300)
     (results,) = [p for p in log_dir.glob("*.json") if not p.name.endswith(".tau2.json")]
     return results
+
+
+@pytest.fixture(scope="session")
+def telecom_run(tau2_data: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The log folder of a real τ² telecom run in both layouts, whose user calls its own tools (its phone's): the
+    oracle agent and the scripted user on :data:`TELECOM_TASKS`, through ``taumesh run``."""
+    from tests.domains.tau2.conftest import tau2_domain
+
+    ids = [str(i) for i, task in enumerate(tau2_domain("telecom").tasks("small")) if task.id in TELECOM_TASKS]
+    log_dir = tmp_path_factory.mktemp("telecom")
+    command = ["taumesh", "run", "--env", "tau2-telecom", "--task-split", "small", "--task-ids", *ids]
+    command += ["--agent-strategy", "oracle", "--user-strategy", "scripted", "--quiet", "--output-format", "both"]
+    env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
+    subprocess.run([*command, "--log-dir", str(log_dir)], check=True, env=env, capture_output=True, timeout=300)
+    return log_dir
 
 
 def _break_call(entry: dict[str, Any], step: int) -> None:

@@ -12,15 +12,18 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
+from urllib.parse import quote
 
 import pytest
 
 from tests.conftest import PROJECT_ROOT
+from tests.orchestrator.conftest import results_path
 from tests.viewer.conftest import (
     DIVERGING_STEP,
     DIVERGING_TASK,
     INCONSISTENT_TASK,
     TASKS,
+    TELECOM_TASKS,
     ServedViewer,
     output_dir,
 )
@@ -119,6 +122,36 @@ def test_trajectory_marks_the_first_divergence(page: Page, viewer: ServedViewer,
     assert "failed" in page.inner_text("#checks")
     page.locator("#actions").scroll_into_view_if_needed()
     screenshot(page, "trajectory")
+
+
+def test_trajectory_shows_the_users_own_tool_calls(page: Page, telecom_run: Path) -> None:
+    served = ServedViewer([results_path(telecom_run)])
+    try:
+        (run,) = served.get("/api/runs")
+        task = TELECOM_TASKS[1]  # the user acts twice, between the agent's actions
+        page.goto(f"{served.url}/#/episode/{run['run_id']}/{quote(task, safe='')}/0")
+        page.wait_for_selector("#user-actions tbody tr")
+        acts = page.query_selector_all("#conversation .msg.user-acts")
+        results = page.query_selector_all("#conversation .msg.user-tool")
+        assert [page.evaluate("m => m.querySelector('.role').textContent", m) for m in acts] == [
+            "user calls its own tools"
+        ] * 2
+        assert all("[user]" in m.inner_text() for m in acts)
+        labels = [page.evaluate("m => m.querySelector('.role').textContent", m) for m in results]
+        assert labels == ["user's tool result user_0", "user's tool result user_1"]
+        places = [int(m.get_attribute("data-index") or -1) for m in acts]
+        assert [int(m.get_attribute("data-index") or -1) for m in results] == [n + 1 for n in places]
+        calling = page.query_selector_all(".msg.assistant:has(.call)")
+        agents = [int(m.get_attribute("data-index") or -1) for m in calling]
+        assert agents[0] < places[0] < agents[1] < places[1], "in time order among the agent's calls"
+        assert page.inner_text("#divergence") == "The agent's calls equal the gold actions."
+        assert page.inner_text("#user-divergence") == "The user's calls equal its gold actions."
+        assert len(page.query_selector_all("#user-actions tbody tr")) == 2
+        assert page.query_selector_all(".diverged") == []
+        page.evaluate("document.querySelector('#conversation .msg.user-acts').scrollIntoView()")
+        screenshot(page, "trajectory-user-tools")
+    finally:
+        served.close()
 
 
 def test_compare_two_runs(page: Page, viewer: ServedViewer, oracle_run: Path, failing_run: Path) -> None:

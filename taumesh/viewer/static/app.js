@@ -172,14 +172,42 @@ function actionText(action) {
   return `${action.name}(${typeof args === "string" ? args : JSON.stringify(args)})`;
 }
 
-function messageView(message, index, divergedAt) {
+// Who a message is from: the agent's tool results ("tool"), the user's own tool calls and results ("user-tool").
+function messageClass(message) {
   const role = message.role || "?";
+  if (role === "user" && (message.tool_calls || []).length) return "user user-acts";
+  if (role === "tool" && message.requestor === "user") return "tool user-tool";
+  return role;
+}
+
+function messageLabel(message) {
+  const role = message.role || "?";
+  if (role === "user" && (message.tool_calls || []).length) return "user calls its own tools";
+  if (role === "tool") return `${message.requestor === "user" ? "user's tool result" : "tool result"} ${message.tool_call_id || ""}`;
+  return role;
+}
+
+// diverged: message index → what diverged there ("the gold actions" or "the user's gold actions").
+function messageView(message, index, diverged) {
   const calls = (message.tool_calls || []).map((c) => h("div", { class: "call" }, `→ ${c.function?.name}(${c.function?.arguments})`,
     c.requestor && c.requestor !== "assistant" ? ` [${c.requestor}]` : ""));
-  const label = role === "tool" ? `tool result ${message.tool_call_id || ""}` : role;
-  return h("div", { class: `msg ${role}${index === divergedAt ? " diverged" : ""}`, "data-index": index, id: `m${index}` },
-    h("div", { class: "role" }, label, index === divergedAt ? " — first divergence from the gold actions" : ""),
+  const from = diverged.get(index);
+  return h("div", { class: `msg ${messageClass(message)}${from ? " diverged" : ""}`, "data-index": index, id: `m${index}` },
+    h("div", { class: "role" }, messageLabel(message), from ? ` — first divergence from ${from}` : ""),
     message.content ? h("pre", {}, typeof message.content === "string" ? message.content : JSON.stringify(message.content)) : null, calls);
+}
+
+// One side's calls beside its gold actions, the first divergence marked; each call links to its message.
+function actionTable(actions, gold, divergedAt, id, who) {
+  const rows = [];
+  for (let i = 0; i < Math.max(actions.length, gold.length); i++) {
+    const made = actions[i], expected = gold[i];
+    rows.push(h("tr", { class: i === divergedAt ? "diverged" : "", "data-step": i },
+      h("td", { class: "num" }, i + 1),
+      h("td", {}, expected ? h("pre", {}, actionText(expected)) : h("span", { class: "muted" }, "—")),
+      h("td", {}, made ? h("a", { href: `#m${made.message_index}`, onclick: (ev) => { ev.preventDefault(); document.getElementById(`m${made.message_index}`).scrollIntoView(); } }, h("pre", {}, actionText(made))) : h("span", { class: "muted" }, "—"))));
+  }
+  return table(["step", "gold", who], rows, { id });
 }
 
 async function episodePage(runId, taskId, trial) {
@@ -190,16 +218,14 @@ async function episodePage(runId, taskId, trial) {
     h("tr", { class: c.passed ? "" : "failed-check" }, h("td", {}, c.basis), h("td", {}, h("pre", {}, c.subject || "")),
       h("td", { class: c.passed ? "check-pass" : "check-fail" }, c.passed ? "passed" : "failed"),
       h("td", {}, h("pre", {}, c.expected || "")), h("td", {}, h("pre", {}, (c.actual || "") + (c.explanation ? `\n${c.explanation}` : ""))))), { id: "checks" });
-  const steps = Math.max(div.agent_actions.length, div.gold_actions.length);
-  const actionRows = [];
-  for (let i = 0; i < steps; i++) {
-    const agent = div.agent_actions[i], gold = div.gold_actions[i];
-    actionRows.push(h("tr", { class: i === div.index ? "diverged" : "", "data-step": i },
-      h("td", { class: "num" }, i + 1),
-      h("td", {}, gold ? h("pre", {}, actionText(gold)) : h("span", { class: "muted" }, "—")),
-      h("td", {}, agent ? h("a", { href: `#m${agent.message_index}`, onclick: (ev) => { ev.preventDefault(); document.getElementById(`m${agent.message_index}`).scrollIntoView(); } }, h("pre", {}, actionText(agent))) : h("span", { class: "muted" }, "—"))));
-  }
   const verdict = div.index === null ? "The agent's calls equal the gold actions." : `First divergence at step ${div.index + 1}.`;
+  const diverged = new Map();
+  if (div.user && div.user.message_index !== null) diverged.set(div.user.message_index, "the user's gold actions");
+  if (div.message_index !== null) diverged.set(div.message_index, "the gold actions");
+  const userSide = div.user ? [
+    h("h2", {}, "The user's gold actions beside its own calls"),
+    h("p", { id: "user-divergence" }, div.user.index === null ? "The user's calls equal its gold actions." : `The user's first divergence at step ${div.user.index + 1}.`),
+    actionTable(div.user.actions, div.user.gold_actions, div.user.index, "user-actions", "user")] : [];
   main.replaceChildren(
     h("h1", {}, `Task ${taskId}, trial ${trial}`),
     h("div", { class: "cards" },
@@ -211,9 +237,10 @@ async function episodePage(runId, taskId, trial) {
       h("div", { class: "card" }, h("h2", {}, "Instruction"), h("pre", {}, e.instruction || "–"))),
     h("h2", {}, "Reward checks"), checks,
     h("h2", {}, "Gold actions beside the agent's"), h("p", { id: "divergence" }, verdict),
-    table(["step", "gold", "agent"], actionRows, { id: "actions" }),
+    actionTable(div.agent_actions, div.gold_actions, div.index, "actions", "agent"),
+    ...userSide,
     h("h2", {}, "Conversation"),
-    h("div", { id: "conversation" }, e.messages.map((m, i) => messageView(m, i, div.message_index))));
+    h("div", { id: "conversation" }, e.messages.map((m, i) => messageView(m, i, diverged))));
 }
 
 async function comparePage(ids) {

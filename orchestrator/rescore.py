@@ -36,7 +36,6 @@ from taumesh.orchestrator.config import ServiceAddresses
 from taumesh.orchestrator.results import RunResult, load_results, write_json_atomically
 from taumesh.orchestrator.stack import service_stack
 from taumesh.scorer.v1 import scorer_pb2
-from taumesh.settings import is_tau2
 
 _ACTION = re.compile(r"Action:\s*(\{.*\})\s*$", re.DOTALL)
 _TIMEOUT = 60.0
@@ -201,7 +200,7 @@ def _replay(result: RunResult, env: str) -> Replay | None:
     """An entry's replay: from the whole timeline for a τ² domain, from what the agent saw for τ-bench v1's."""
     if not result.traj:
         return None
-    if is_tau2(env):
+    if env.startswith("tau2-"):  # τ²'s domains (settings.is_tau2, a layer above the orchestrator)
         return parse_timeline(result.timeline(), str(result.info.get("termination", "")))
     return parse_trajectory(result.traj)
 

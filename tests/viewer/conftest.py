@@ -17,7 +17,7 @@ import httpx
 import pytest
 
 from tests.conftest import PROJECT_ROOT
-from tests.orchestrator.test_tau2_user_tool_calls import TASKS as TELECOM_TASKS
+from tests.orchestrator import test_tau2_user_tool_calls
 
 TASKS = ["0", "1", "2", "3", "4", "5"]
 TRIALS = 3
@@ -30,6 +30,8 @@ DIVERGING_TASK = "2"
 DIVERGING_STEP = 1
 ERROR_TASK = "3"
 """Trial 0 is an infrastructure error (in the errors file)."""
+TELECOM_TASKS = test_tau2_user_tool_calls.TASKS
+"""τ² telecom tasks whose user calls its own tools (the orchestrator's tests of them play the same)."""
 
 VIEW_COMMAND = [sys.executable, "-c", "import typer; from taumesh.commands.view import view; typer.run(view)"]
 """``taumesh view`` (the command function itself, until the CLI registers it)."""

@@ -18,6 +18,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, get_args
 
+import grpc
 from pydantic import BaseModel, Field
 from rich.console import Console
 
@@ -83,6 +84,8 @@ class RescoreRow(BaseModel):
     recorded_reward: float | None
     reward: float | None
     error: str | None = None
+    failed: bool = False
+    """The services refused to replay or score it (``error`` says why): it counts as a disagreement."""
 
 
 def _text_action(content: str) -> dict[str, Any] | None:
@@ -305,9 +308,12 @@ async def rescore_file(
             row = RescoreRow(task_id=episode.task_id, trial=episode.trial, recorded_reward=episode.reward, reward=None)
             if episode.replay is None:
                 return row.model_copy(update={"error": "empty trajectory (the original run aborted this task)"})
-            async with semaphore:
-                task = TaskRef(domain=env, split=split, task_id=str(episode.task_id))
-                reward = await rescore_one(clients, task, episode.replay, terminate, judge_config)
+            task = TaskRef(domain=env, split=split, task_id=str(episode.task_id))
+            try:
+                async with semaphore:
+                    reward = await rescore_one(clients, task, episode.replay, terminate, judge_config)
+            except grpc.aio.AioRpcError as exc:  # this trajectory's failure (or an outage past the retries): its row
+                return row.model_copy(update={"error": f"{exc.code().name}: {exc.details()}", "failed": True})
             return row.model_copy(update={"reward": reward})
 
         rows = await asyncio.gather(*(one(e) for e in episodes))
@@ -324,7 +330,12 @@ def print_rescore(rows: list[RescoreRow], console: Console) -> bool:
     for row in comparable:
         if abs((row.reward or 0) - (row.recorded_reward or 0)) >= 1e-6:
             console.print(f"  task {row.task_id} trial {row.trial}: recorded {row.recorded_reward}, now {row.reward}")
-    skipped = [r for r in rows if r not in comparable]
+    failed = [r for r in rows if r.failed]
+    if failed:
+        console.print(f"could not rescore {len(failed)}:")
+        for row in failed:
+            console.print(f"  task {row.task_id} trial {row.trial}: {row.error}", soft_wrap=True, markup=False)
+    skipped = [r for r in rows if r not in comparable and not r.failed]
     if skipped:
         console.print(f"skipped {len(skipped)} (no trajectory or no recorded reward)")
-    return agree == len(comparable)
+    return agree == len(comparable) and not failed

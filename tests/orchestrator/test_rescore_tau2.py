@@ -88,3 +88,22 @@ def test_tau2_own_results_rescore_and_disagreement_is_reported(
     total = len(simulations)
     assert f"rescored {total} trajectories: {total - 1} agree, 1 differ" in rescored.stdout
     assert f"task {wrong['task_id']} trial 0: recorded {wrong['reward_info']['reward']}" in rescored.stdout
+
+
+def test_a_trajectory_the_services_refuse_is_reported_and_the_others_rescored(
+    mock_vectors: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    good = tau2_simulation(mock_vectors[0], 0, expected_reward(mock_vectors[0]))
+    unknown = tau2_simulation(mock_vectors[1], 0, 1.0)
+    unknown["task_id"] = "no_such_task"
+    path = tmp_path / "tau2_results.json"
+    path.write_text(json.dumps({"timestamp": "x", "info": {}, "tasks": [], "simulations": [good, unknown]}), "utf-8")
+
+    rescored = invoke("rescore", path, "--env", "tau2-mock", "--task-split-name", "base", "--out", tmp_path / "r.json")
+    assert rescored.exit_code == 1, explain_result(rescored)  # not a traceback: a row of its own
+    assert "rescored 1 trajectories: 1 agree, 0 differ" in rescored.stdout
+    assert "could not rescore 1:" in rescored.stdout
+    assert "task no_such_task trial 0: NOT_FOUND" in rescored.stdout
+    rows = {row["task_id"]: row for row in json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))}
+    assert rows["no_such_task"]["failed"] and rows["no_such_task"]["reward"] is None
+    assert rows[good["task_id"]]["reward"] == expected_reward(mock_vectors[0])

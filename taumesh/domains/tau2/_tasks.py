@@ -190,10 +190,14 @@ class Tau2Task(Task):
         return list(self.evaluation_criteria.actions or []) if self.evaluation_criteria is not None else []
 
     def history(self) -> list[ChatMessage]:
-        """The task's ``message_history`` (the conversation before the episode starts), system messages aside."""
+        """The task's ``message_history`` (the conversation before the episode starts), system messages aside.
+
+        A tool message is named after the call it answers; a user's tool calls keep ``requestor`` ``user``.
+        """
         messages = self.initial_state.message_history or [] if self.initial_state is not None else []
+        names = {c.id: c.name for m in messages for c in m.tool_calls or []}
         return [
-            ChatMessage(role="tool", content=m.content or "", tool_call_id=m.id or "")
+            ChatMessage(role="tool", content=m.content or "", tool_call_id=m.id or "", name=names.get(m.id or "", ""))
             if m.role == "tool"
             else ChatMessage(
                 role=m.role,
@@ -206,6 +210,28 @@ class Tau2Task(Task):
             for m in messages
             if m.role != "system"
         ]
+
+    def after_history(self, conversation: list[ChatMessage]) -> list[ChatMessage]:
+        """``conversation`` less the task's history at its start: the part the episode itself added.
+
+        Each side is given the history filtered to what it sees (:meth:`history` less the other side's tool use), so
+        the history's messages are matched in order and skipped where the conversation leaves them out. A
+        conversation that does not start with the history is returned whole.
+        """
+        at = 0
+        for past in self.history():
+            if at < len(conversation) and _same_message(conversation[at], past):
+                at += 1
+        return conversation[at:]
+
+
+def _same_message(message: ChatMessage, other: ChatMessage) -> bool:
+    """The same turn: same speaker, text and tool call ids (what survives the trip over the wire)."""
+
+    def key(m: ChatMessage) -> tuple[str, str, str, list[str]]:
+        return m.role, m.content, m.tool_call_id, [c.id for c in m.tool_calls]
+
+    return key(message) == key(other)
 
 
 def _load(path: Path) -> Any:

@@ -297,6 +297,7 @@ class OpenSessionResponse(_message.Message):
     USER_INSTRUCTION_FIELD_NUMBER: _builtins.int
     INITIAL_DATA_HASH_FIELD_NUMBER: _builtins.int
     USER_TOOLS_FIELD_NUMBER: _builtins.int
+    HISTORY_FIELD_NUMBER: _builtins.int
     session_id: _builtins.str
     """Opaque id of the new session, for the other calls."""
     policy: _builtins.str
@@ -315,6 +316,16 @@ class OpenSessionResponse(_message.Message):
         the agent acts.
         """
 
+    @_builtins.property
+    def history(self) -> _containers.RepeatedCompositeFieldContainer[_common_pb2.Message]:
+        """The conversation before the episode starts (τ²'s `message_history`), in order: user and assistant messages,
+        tool calls with their requestor, and tool results. The session's state already holds the effect of its tool
+        calls. The episode continues it as τ² does: the agent sees its assistant messages, the user's texts and the
+        results of the assistant's calls; the user sees its own messages, the assistant's texts and the results of its
+        own calls; the trajectory and the scorer get all of it, first. The next turn is the user's after an assistant
+        text or a result of a user's call, else the agent's. Empty for a task that starts afresh (the user opens).
+        """
+
     def __init__(
         self,
         *,
@@ -324,10 +335,11 @@ class OpenSessionResponse(_message.Message):
         user_instruction: _builtins.str = ...,
         initial_data_hash: _builtins.str = ...,
         user_tools: _abc.Iterable[_common_pb2.ToolSchema] | None = ...,
+        history: _abc.Iterable[_common_pb2.Message] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["initial_data_hash", b"initial_data_hash", "policy", b"policy", "session_id", b"session_id", "tools", b"tools", "user_instruction", b"user_instruction", "user_tools", b"user_tools"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["history", b"history", "initial_data_hash", b"initial_data_hash", "policy", b"policy", "session_id", b"session_id", "tools", b"tools", "user_instruction", b"user_instruction", "user_tools", b"user_tools"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -3,6 +3,9 @@
     user opens → agent answers → its tool calls run in the env → … → the agent speaks to the user →
     the user replies → … until the user stops, a terminate tool runs, or the step limit is hit.
 
+A τ² task with a message history starts from it instead, as τ² does: every view holds it, and the next turn is
+whoever's it is after its last message (:meth:`_Episode.begin`).
+
 Then the env reports the final state, the scorer scores it, and the session is closed.
 
 Every env call carries the episode id as affinity metadata, so it reaches the replica that holds the session
@@ -41,6 +44,7 @@ from taumesh.convert import (
 )
 from taumesh.env.v1 import env_pb2
 from taumesh.models import (
+    USER_STOP_TOKENS,
     ChatMessage,
     EpisodeContext,
     RewardBasis,
@@ -86,6 +90,28 @@ class Transcript(BaseModel):
     """τ-bench's trajectory: the system prompt (the agent's, else the policy), then everything the agent saw."""
     scored: list[ChatMessage] = Field(default_factory=list)
     """What the scorer replays: everything in time order, the user's own tool calls and their results too."""
+
+    def continue_from(self, history: list[ChatMessage]) -> None:
+        """Start from a task's message history, each side seeing what τ² gives it (``get_init_state``).
+
+        The agent (and ``traj``) sees the assistant's messages, the user's texts and the results of the assistant's
+        calls; the user its own messages, the assistant's texts and the results of its own calls; the scorer all.
+        """
+        users_calls: set[str] = set()
+        for message in history:
+            if message.role == "user" and message.tool_calls:
+                users_calls.update(call.id for call in message.tool_calls)
+                self.user_acted(message, [])
+            elif message.role == "user":
+                self.user_said(message)
+            elif message.role == "tool" and message.tool_call_id in users_calls:
+                self.user_acted(message, [])
+            elif message.role == "tool":
+                self.tool_answered(message)
+            else:
+                self.agent_said(message)
+                if not message.tool_calls:
+                    self.agent_told_user(message)
 
     def user_said(self, message: ChatMessage) -> None:
         self.user.append(message)
@@ -262,6 +288,27 @@ class _Episode:
             len(self.tool_log),
         )
 
+    async def begin(self) -> None:
+        """The episode's first turn: the user opens, or, after a task's message history, whoever τ² gives it to.
+
+        After the history's assistant text (or a result of the user's own call) the user replies to that
+        conversation; after a user's text the agent answers (unless the user stopped).
+        """
+        history = [message_from_proto(message) for message in self.session.history]
+        if not history:
+            await self.user_opens()
+            return
+        self.transcript.continue_from(history)
+        self.call_ids.update(call.id for message in history for call in message.tool_calls)  # taken: never reused
+        last = history[-1]
+        user_called = {call.id for message in history if message.role == "user" for call in message.tool_calls}
+        if (last.role == "assistant" and not last.tool_calls) or (
+            last.role == "tool" and last.tool_call_id in user_called
+        ):
+            await self.user_speaks(*await self.ask_user())
+        elif last.role == "user" and any(token in last.content for token in USER_STOP_TOKENS):
+            self.termination = "user_stop"
+
     async def user_opens(self) -> None:
         """The simulated user's first message (after any tool calls of its own)."""
         request = user_sim_pb2.StartConversationRequest(
@@ -410,7 +457,7 @@ class _Episode:
 
     async def play(self) -> None:
         """The turn loop: agent steps until the user stops, a tool ends the episode, or the steps run out."""
-        await self.user_opens()
+        await self.begin()
         while self.steps < self.config.max_steps and self.termination is None:
             with self.turns.step():
                 try:

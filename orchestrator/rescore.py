@@ -239,9 +239,13 @@ async def rescore_one(
     opened: env_pb2.OpenSessionResponse = await with_retries(
         lambda: clients.env.OpenSession(env_pb2.OpenSessionRequest(task=task_ref_to_proto(task)), timeout=_TIMEOUT)
     )
+    # the task's message history, which a τ² trajectory starts with, ran when the session opened
+    ran = {call.id for message in opened.history for call in message.tool_calls}
     try:
         terminated = False
         for n, call in enumerate(replay.tool_calls):
+            if call.id in ran:
+                continue
             request = env_pb2.CallToolRequest(
                 session_id=opened.session_id, tool_call=tool_call_to_proto(call), request_id=f"rescore:{n}"
             )

@@ -13,7 +13,7 @@ from taumesh.convert import (
     usage_to_proto,
 )
 from taumesh.domains import Catalog, DataError, EpisodeMismatch
-from taumesh.domains.tau2 import Tau2Score, Tau2Task
+from taumesh.domains.tau2 import Tau2Score
 from taumesh.llm.access import current_grants
 from taumesh.models import EVALUATED_TERMINATIONS, ChatMessage, Score, Usage
 from taumesh.rpc.errors import Context, FailedPrecondition, InvalidArgument, NotFound, Unavailable, status_codes
@@ -53,9 +53,8 @@ class ScorerServicer(scorer_pb2_grpc.ScorerServiceServicer):
             raise FailedPrecondition(str(exc), reason="EPISODE_NOT_REPRODUCIBLE") from exc
         to_judge = score.nl_assertions if isinstance(score, Tau2Score) else []
         usage = Usage()
-        if to_judge:  # the judge reads the task's message history first, as τ²'s trajectory holds it
-            history = task.history() if isinstance(task, Tau2Task) else []
-            score, usage = await judged(score, to_judge, [*history, *conversation], request)
+        if to_judge:  # the conversation starts with the task's message history, as τ²'s trajectory does
+            score, usage = await judged(score, to_judge, conversation, request)
         response = score_to_proto(score)
         response.judge_usage.CopyFrom(usage_to_proto(usage))
         return response

@@ -151,14 +151,15 @@ async def scorer(head_data: Path) -> Any:
 
 
 def score_request(head_data: Path, judge_url: str) -> scorer_pb2.ScoreEpisodeRequest:
-    """Task 70's gold actions and a stop, as the orchestrator would send them."""
+    """Task 70's gold actions and a stop, as the orchestrator would send them (after any message history)."""
     domain = Catalog(head_data).get("tau2-retail")
     task = domain.find_task("base", str(ONE_MISSED))
-    from taumesh.domains.tau2 import call_tool, open_session
+    from taumesh.domains.tau2 import Tau2Task, call_tool, open_session
     from taumesh.models import ToolCall
 
-    session = open_session(domain, task)  # type: ignore[arg-type]
-    conversation = [ChatMessage(role="assistant", content="Hi! How can I help you today?")]
+    assert isinstance(task, Tau2Task)
+    session = open_session(domain, task)
+    conversation = [*task.history(), ChatMessage(role="assistant", content="Hi! How can I help you today?")]
     for index, action in enumerate(task.actions):
         call = ToolCall(id=f"call_{index}", name=action.name, arguments=json.dumps(action.kwargs))
         step = call_tool(session, action.name, action.kwargs)
@@ -179,7 +180,7 @@ def score_request(head_data: Path, judge_url: str) -> scorer_pb2.ScoreEpisodeReq
 async def test_the_judge_reads_the_tasks_message_history_before_the_episode(
     fake: FakeOpenAI, head_data: Path, tmp_path: Path
 ) -> None:
-    """τ²'s trajectory starts with a task's message history: the judge must see what was said there too."""
+    """τ²'s trajectory starts with a task's message history: the judge sees what was said there, once."""
     data = tmp_path / "data"
     shutil.copytree(head_data, data)
     tasks_file = data / "retail" / "tasks.json"
@@ -204,6 +205,7 @@ async def test_the_judge_reads_the_tasks_message_history_before_the_episode(
     conversation = request["messages"][1]["content"].split("# Expectations", 1)[0]
     said_before, _, said_after = conversation.partition("EARLIER: the price difference is $22.55.")
     assert said_after, "the history's message is in the judged conversation"
+    assert "EARLIER" not in said_after, "the conversation carries the history: the scorer adds it no second time"
     assert "Before this chat I asked about my order." in said_before
     assert "Hi! How can I help you today?" in said_after  # the episode's own first message comes after it
 

@@ -31,8 +31,12 @@ def mock_vectors() -> list[dict[str, Any]]:
 
 
 def tau2_simulation(vector: dict[str, Any], trial: int, reward: float) -> dict[str, Any]:
-    """A τ² ``SimulationRun`` that plays the vector's gold actions, then the user stops."""
-    messages: list[dict[str, Any]] = [{"role": "assistant", "content": "Hi! How can I help you today?", "turn_idx": 0}]
+    """A τ² ``SimulationRun`` that plays the vector's gold actions, then the user stops.
+
+    As τ²'s: the task's message history first (then no greeting), as its tasks file spells it.
+    """
+    history = task_history(vector["task_id"])
+    messages = history or [{"role": "assistant", "content": "Hi! How can I help you today?", "turn_idx": 0}]
     messages.append({"role": "user", "content": "Please do what my task says.", "turn_idx": 1})
     for n, action in enumerate(vector["actions"]):
         call_id = f"call_{n}"
@@ -52,6 +56,17 @@ def tau2_simulation(vector: dict[str, Any], trial: int, reward: float) -> dict[s
         "reward_info": {"reward": reward, "reward_basis": vector["reward_basis"]},
         "messages": messages, "trial": trial, "seed": 4242,
     }  # fmt: skip
+
+
+def task_history(task_id: str) -> list[dict[str, Any]]:
+    """The task's ``message_history`` as τ²'s tasks file has it (τ² keeps it at the start of ``messages``)."""
+    from taumesh.domains.tau2 import Tau2Task
+    from tests.domains.tau2.conftest import tau2_domain
+
+    task = tau2_domain("mock").find_task("base", task_id)
+    assert isinstance(task, Tau2Task)
+    history = task.initial_state.message_history if task.initial_state is not None else None
+    return [message.model_dump(exclude_none=True) for message in history or []]
 
 
 def expected_reward(vector: dict[str, Any]) -> float:

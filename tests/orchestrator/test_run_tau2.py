@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from taumesh.domains.tau2 import DatasetMissing, Tau2Task, require
+from taumesh.models import ChatMessage
 from taumesh.orchestrator.results import results_task_id
 from tests.conftest import read_jsonl
 from tests.domains.tau2.conftest import TAU2_EXPECTED, tau2_domain
@@ -46,6 +47,18 @@ def _expected_reward(source_name: str, vector: dict[str, Any]) -> float:
     return reward
 
 
+def agent_view(history: list[ChatMessage]) -> list[ChatMessage]:
+    """What τ² gives the agent of a message history: all but the user's own tool calls and their results."""
+    users = {call.id for message in history if message.role == "user" for call in message.tool_calls}
+    return [m for m in history if not _users_own(m, users)]
+
+
+def _users_own(message: ChatMessage, users_calls: set[str]) -> bool:
+    if message.role == "tool":
+        return message.tool_call_id in users_calls
+    return message.role == "user" and bool(message.tool_calls)
+
+
 def _run(log_dir: Path, source_name: str, split: str | None = "base") -> list[dict[str, Any]]:
     chosen = ["--task-split", split] if split else []
     result = invoke(
@@ -71,10 +84,12 @@ def test_oracle_run_scores_every_task_as_the_vectors_say(tau2_vectors: Path, tmp
         task = domain.find_task("base", str(result["task_id"]))
         assert isinstance(task, Tau2Task)
         traj, info = result["traj"], result["info"]
-        assert traj[1] == {"role": "user", "content": task.instruction}
+        history = agent_view(task.history())  # τ²'s trajectory starts with it; the user then opens afresh
+        assert traj[1 : 1 + len(history)] == [message.openai() for message in history]
+        assert traj[1 + len(history)] == {"role": "user", "content": task.instruction}
         calls = [
             (call["function"]["name"], json.loads(call["function"]["arguments"]))
-            for message in traj
+            for message in traj[1 + len(history) :]
             if message["role"] == "assistant"
             for call in message.get("tool_calls") or []
         ]
@@ -94,3 +109,41 @@ def test_the_breakdown_shows_why_a_task_fails(tau2_vectors: Path, tmp_path: Path
     assert [(c["basis"], c["passed"]) for c in checks] == [("DB", True), ("ENV_ASSERTION", False)]
     assert checks[1]["subject"].startswith("assistant.assert_task_status(")
     assert (checks[1]["expected"], checks[1]["actual"]) == ("True", "False")
+
+
+HISTORY_TASKS = ("update_task_with_message_history", "update_task_with_history_and_env_assertions")
+
+
+def test_an_episode_continues_the_tasks_message_history(tau2_vectors: Path, tmp_path: Path) -> None:
+    """τ²'s ``initialize``: the trajectory starts as the history, whose last (assistant) message the user answers."""
+    result = invoke("run", "--env", "tau2-mock", *ORACLE, "--output-format", "both", "--log-dir", tmp_path)
+    assert result.exit_code == 0, result.output
+    results = {r["task_id"]: r for r in load_json(results_path(tmp_path))}
+    (document,) = tmp_path.glob("*.tau2.json")
+    simulations = {s["task_id"]: s for s in load_json(document)["simulations"]}
+    assert set(HISTORY_TASKS) <= set(results) == set(simulations)
+    domain = tau2_domain("mock")
+    for task_id in HISTORY_TASKS:
+        task = domain.find_task("base", task_id)
+        assert isinstance(task, Tau2Task)
+        history = task.history()
+        assert [m.role for m in history] == ["user", "assistant", "tool", "assistant"]
+        # what the agent saw: the history (its create_task call and result too), then the user's reply to it
+        traj = results[task_id]["traj"]
+        assert traj[1:5] == [m.openai() for m in history]
+        assert traj[5] == {"role": "user", "content": task.instruction}
+        later_calls = [c["function"]["name"] for m in traj[6:] for c in m.get("tool_calls") or []]
+        assert later_calls == [g.name for g in task.gold_actions], "the oracle does not replay the history's call"
+        # τ²'s layout: the messages start with the history, as τ²'s SimulationRun does (no greeting)
+        messages = simulations[task_id]["messages"]
+        assert [(m["role"], m["content"]) for m in messages[:4]] == [(m.role, m.content or None) for m in history]
+        assert messages[1]["tool_calls"][0] | {"requestor": "assistant"} == {
+            "id": "call_1", "name": "create_task", "requestor": "assistant",
+            "arguments": {"user_id": "user_1", "title": "Project Review", "description": "Review Q4 project status"},
+        }  # fmt: skip
+        assert messages[2]["id"] == "call_1"
+        assert messages[4] == messages[4] | {"role": "user", "content": task.instruction}
+    # the history's create_task counts once: the gold update makes the DB check pass, the ACTION checks see both
+    checks = results["update_task_with_message_history"]["info"]["reward_checks"]
+    assert results["update_task_with_message_history"]["reward"] == 1.0
+    assert [(c["basis"], c["passed"]) for c in checks] == [("DB", True), ("ACTION", True)]

@@ -16,7 +16,7 @@ import grpc
 import pytest
 
 from taumesh.common.v1 import common_pb2
-from taumesh.convert import message_to_proto, score_from_proto
+from taumesh.convert import message_to_proto, messages_from_proto, score_from_proto
 from taumesh.domains.tau2 import DatasetMissing, require
 from taumesh.env.v1 import env_pb2, env_pb2_grpc
 from taumesh.models import STOP_TOKEN, ChatMessage, RewardCheck, Score, ToolCall
@@ -96,7 +96,8 @@ def _problems(
     ref = _ref(source_name, vector["task_id"])
     opened = env.OpenSession(env_pb2.OpenSessionRequest(task=ref), timeout=RPC_TIMEOUT)
     problems = [] if opened.initial_data_hash == vector["initial_db_hash"] else ["initial hash"]
-    trajectory = [] if _has_history(vector) else [ChatMessage(role="assistant", content=GREETING)]
+    # τ²'s trajectory starts with the task's message history (as the env tells it), else with the agent's greeting
+    trajectory = messages_from_proto(opened.history) or [ChatMessage(role="assistant", content=GREETING)]
     for index, action in enumerate(vector["actions"]):
         arguments = json.dumps(action["arguments"])
         call = common_pb2.ToolCall(
@@ -130,22 +131,6 @@ def _problems(
         score = score_from_proto(scorer.ScoreEpisode(request, timeout=RPC_TIMEOUT))
         problems += _reward_problems(key, score, vector[key])
     return problems
-
-
-_HISTORY: dict[tuple[str, str], bool] = {}
-
-
-def _has_history(vector: dict[str, Any]) -> bool:
-    """Whether the task carries a message history (then τ²'s trajectory has no greeting)."""
-    from taumesh.domains.tau2 import Tau2Task
-    from tests.domains.tau2.conftest import tau2_domain
-
-    key = (vector["domain"], vector["task_id"])
-    if key not in _HISTORY:
-        task = tau2_domain(vector["domain"]).find_task("base", vector["task_id"])
-        assert isinstance(task, Tau2Task)
-        _HISTORY[key] = task.initial_state is not None and bool(task.initial_state.message_history)
-    return _HISTORY[key]
 
 
 @pytest.mark.parametrize("source_name", DOMAINS)

@@ -1,7 +1,8 @@
 """The oracle: replays the gold actions the agent itself takes, then tells the user the required outputs. No LLM.
 
 It looks the task up itself from the episode's task reference: gold actions never travel over the
-wire. Stateless: the number of tool calls already in the conversation says which action is next.
+wire. Stateless: the number of tool calls already in the conversation (after a τ² task's message history,
+which is not the oracle's doing) says which action is next.
 
 Dual control (τ²'s telecom): where the task's next gold action is the user's, the oracle hands over
 (says :data:`HANDOVER_LINE`) and goes on once the user has answered, so the two sides act in the
@@ -36,8 +37,10 @@ class OracleAgent:
             _, task = self.catalog.find_task(ref.domain, ref.split, ref.task_id)
         except (KeyError, DataError) as exc:
             raise NotFound(str(exc.args[0]), reason="TASK_NOT_FOUND") from exc
-        done = sum(len(m.tool_calls) for m in turn.conversation if m.role == "assistant")
-        said = sum(1 for m in turn.conversation if m.role == "assistant" and not m.tool_calls)
+        # a τ² task's message history is not the oracle's doing: only what came after it counts
+        conversation = task.after_history(turn.conversation) if isinstance(task, Tau2Task) else turn.conversation
+        done = sum(len(m.tool_calls) for m in conversation if m.role == "assistant")
+        said = sum(1 for m in conversation if m.role == "assistant" and not m.tool_calls)
         handovers = task.handovers() if isinstance(task, Tau2Task) else []
         if said < len(handovers) and done == handovers[said]:
             return AgentReply(message=ChatMessage(role="assistant", content=HANDOVER_LINE))

@@ -3,7 +3,9 @@
 Where the user has tools of its own (τ²'s telecom), it also plays the task's user-side gold actions,
 one call per message, in the gold order: the actions before the first agent action before it opens,
 then, each time the oracle hands over, the actions of that turn before it answers. It stops once the
-agent has spoken after its last hand-over. Stateless: the conversation says how far it got.
+agent has spoken after its last hand-over. Stateless: the conversation says how far it got. A τ² task's
+message history (the conversation before the episode) is not counted: after it, the user says its
+instruction, as it would have opened, and stops at the agent's answer.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from taumesh.domains.tau2 import Tau2Task
 from taumesh.models import STOP_TOKEN, ChatMessage, ToolCall
 from taumesh.services.user_sim.strategies.base import UserReply, UserTurn
 
+TAU2_PREFIX = "tau2"
+"""How τ² domains' names start (``tau2-mock``, ``tau2-telecom``…): their tasks may carry a message history."""
 DONE_LINE = "Done."
 """What the user says once it has done its part of a turn the agent handed over."""
 
@@ -27,8 +31,8 @@ class ScriptedUser:
         self._catalog = catalog
 
     def _task(self, turn: UserTurn) -> Tau2Task | None:
-        """The τ² task being played, when the user has tools (τ² plugins read their data from the τ² cache)."""
-        if not turn.tools or turn.episode is None:
+        """The τ² task being played (τ² plugins read their data from the τ² cache); None for other domains."""
+        if turn.episode is None or not (turn.tools or turn.episode.task.domain.startswith(TAU2_PREFIX)):
             return None
         if self._catalog is None:
             self._catalog = Catalog(Path())
@@ -42,9 +46,11 @@ class ScriptedUser:
     async def reply(self, turn: UserTurn) -> UserReply:
         task = self._task(turn)
         user_turns = task.user_turns() if task is not None else [[]]
-        spoken = sum(1 for m in turn.conversation if m.role == "user" and not m.tool_calls)
+        # a τ² task's message history is not this user's doing: it opens after it as it would afresh
+        conversation = task.after_history(turn.conversation) if task is not None else turn.conversation
+        spoken = sum(1 for m in conversation if m.role == "user" and not m.tool_calls)
         if spoken < len(user_turns):
-            done = sum(len(m.tool_calls) for m in turn.conversation if m.role == "user")
+            done = sum(len(m.tool_calls) for m in conversation if m.role == "user")
             due = sum(len(actions) for actions in user_turns[: spoken + 1])
             if done < due:
                 action = [action for actions in user_turns for action in actions][done]

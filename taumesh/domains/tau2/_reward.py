@@ -203,9 +203,9 @@ def evaluate(
 ) -> Tau2Reward:
     """τ²'s reward of an episode that left ``session`` in its final state after ``trajectory``.
 
-    ``trajectory`` holds the messages after the task's message history (whose tool calls the
-    session has already run); ``known_gold_hash`` saves recomputing :func:`gold_hash`, ``known_hash`` the
-    session's own hash.
+    ``trajectory`` is τ²'s full trajectory: the task's message history first (its tool calls count for
+    ACTION, its texts for COMMUNICATE, as in τ²), then the episode; ``known_gold_hash`` saves recomputing
+    :func:`gold_hash`, ``known_hash`` the session's own hash.
     """
     if termination not in EVALUATED_TERMINATIONS:
         return Tau2Reward(0.0, note=f"Simulation terminated prematurely. Termination reason: {termination}")
@@ -213,10 +213,9 @@ def evaluate(
     if criteria is None:
         return Tau2Reward(1.0, note="No evaluation criteria")
     basis = set(criteria.reward_basis)
-    history = task.history()  # its tool calls count for ACTION, its texts for COMMUNICATE
     env_reward, breakdown, checks = _env_component(domain, task, session, known_gold_hash, known_hash)
-    actions = _action_checks(task, [*(m for m in history if m.tool_calls), *trajectory])
-    communicate = _communicate_checks(task, [*history, *trajectory])
+    actions = _action_checks(task, trajectory)
+    communicate = _communicate_checks(task, trajectory)
     reward = 1.0
     if basis & _ENV_BASES:
         reward *= env_reward
@@ -237,10 +236,12 @@ def replay(domain: Domain, task: Tau2Task, conversation: Sequence[ChatMessage]) 
     """τ²'s predicted env: the task's initial state, then every tool call the episode ran, in order.
 
     A call is replayed as the orchestrator ran it: not when its id is empty or was already used, nor
-    when its arguments are not a JSON object (the env answered those without running anything).
+    when its arguments are not a JSON object (the env answered those without running anything). The
+    message history's calls, which the conversation starts with, ran when the session opened: their ids
+    count as used.
     """
     session = open_session(domain, task)
-    seen: set[str] = set()
+    seen = {call.id for message in task.history() for call in message.tool_calls}
     for message in conversation:
         if message.role not in ("assistant", "user"):
             continue

@@ -29,8 +29,8 @@ def _problems(source_name: str, vector: dict[str, Any]) -> list[str]:
     session = open_session(domain, task)
     if session.data_hash() != vector["initial_db_hash"]:
         problems.append("initial hash")
-    has_history = task.initial_state is not None and bool(task.initial_state.message_history)
-    trajectory = [] if has_history else [ChatMessage(role="assistant", content=GREETING)]
+    # τ²'s trajectory starts with the task's message history, else with the agent's greeting
+    trajectory = task.history() or [ChatMessage(role="assistant", content=GREETING)]
     for index, action in enumerate(vector["actions"]):
         step = call_tool(session, action["name"], action["arguments"], action["requestor"])
         if (step.observation, step.error) != (action["content"], action["error"]):

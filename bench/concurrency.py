@@ -34,6 +34,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import cProfile
+import gc
 import heapq
 import io
 import json
@@ -313,6 +314,23 @@ def run_config(
     )
 
 
+class GcClock:
+    """Wall time this process spends in garbage collections (``gc.callbacks``), and how many were full ones."""
+
+    def __init__(self) -> None:
+        self.seconds, self.collections, self.full = 0.0, 0, 0
+        self._started = 0.0
+        gc.callbacks.append(self._observe)
+
+    def _observe(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+            return
+        self.seconds += time.perf_counter() - self._started
+        self.collections += 1
+        self.full += info["generation"] == 2
+
+
 def orchestrate(config_json: str, profile: int, pipe: Connection) -> None:
     """The orchestrator process: say it is ready, run on "go", send what the report needs, exit on "done"."""
     config = RunConfig.model_validate_json(config_json)
@@ -333,6 +351,7 @@ def orchestrate(config_json: str, profile: int, pipe: Connection) -> None:
     started = time.time()
     if profiler:
         profiler.enable()
+    collecting = GcClock()
     summary = run(runner.run_benchmark(config))  # as taumesh run does (taumesh.rpc.loop)
     if profiler:
         profiler.disable()
@@ -359,6 +378,7 @@ def orchestrate(config_json: str, profile: int, pipe: Connection) -> None:
             "errors": len(summary.errors),
             "episodes": episodes,
             "profile": text,
+            "gc": {"seconds": collecting.seconds, "collections": collecting.collections, "full": collecting.full},
         }
     )
     pipe.recv()
@@ -434,6 +454,7 @@ def measure_level(args: argparse.Namespace, level: int) -> dict[str, Any]:
         "cpu_ms_per_episode": {name: 1000 * seconds / count for name, seconds in cpu.items()},
         "cpu_utilisation": {name: seconds / wall for name, seconds in cpu.items()},
         "peak_rss_mb": {name: peak / 2**20 for name, peak in rss.peak.items()},
+        "orchestrator_gc": done["gc"],
         # from the first episode's start until one first ends, episodes only start: none has a result held yet
         "orchestrator_rss_kib_per_live_episode": (max(live_rss, default=rss_before) - rss_before) / 1024 / in_flight,
         "orchestrator_rss_kib_per_finished_episode": None
@@ -476,6 +497,11 @@ def print_level(report: dict[str, Any], args: argparse.Namespace) -> None:
         )
     total = sum(report["cpu_s"].values())
     print(f"{'all':>13} {total:>8.2f} {1000 * total / report['episodes']:>10.2f} {total / report['wall_s']:>9.2f}")
+    collected = report["orchestrator_gc"]
+    print(
+        f"orchestrator garbage collection: {collected['seconds']:.2f} s in {collected['collections']} collections "
+        f"({collected['full']} full)"
+    )
     busiest = max(report["cpu_utilisation"], key=report["cpu_utilisation"].get)
     print(f"busiest process: {busiest} ({report['cpu_utilisation'][busiest]:.2f} cores)")
     print(

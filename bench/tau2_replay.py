@@ -6,10 +6,10 @@ the cache); ``bench/_tau2_inprocess.py`` runs under that venv's Python and times
 ``get_response`` + ``sync_tools``, final ``get_db_hash``, ``evaluate_simulation(ALL)``).
 
 taumesh side: per task an episode OpenSession, one CallTool per gold action (with its requestor),
-GetFinalState (which closes the session, as the orchestrator asks) and ScoreEpisode, driven concurrently over real gRPC against (a) the services
-embedded in this process on loopback (``service_stack``, what ``taumesh run`` uses) and (b) env and scorer as
-separate ``taumesh serve`` processes. Per-episode cost is the pass's wall time over its episodes at the best
-concurrency, and the CPU time of every process involved over the episodes.
+GetFinalState (which closes the session, as the orchestrator asks) and ScoreEpisode, driven concurrently over
+real gRPC against (a) the services embedded in this process on loopback (``service_stack``, what ``taumesh run``
+uses) and (b) env and scorer as separate ``taumesh serve`` processes. Per-episode cost is the pass's wall time
+over its episodes at the best concurrency, and the CPU time of every process involved over the episodes.
 
 τ-bench v1 (``--taubench-v1 PATH``, a checkout): ``bench/_taubench_v1_inprocess.py`` runs under the same venv's
 Python with PATH on ``sys.path`` and times v1's per-task work as its baseline was timed (``env.reset``, every gold
@@ -53,6 +53,7 @@ from taumesh.env.v1 import env_pb2
 from taumesh.orchestrator.clients import ServiceClients
 from taumesh.orchestrator.config import ServiceAddresses
 from taumesh.orchestrator.stack import service_stack
+from taumesh.rpc.loop import run
 from taumesh.scorer.v1 import scorer_pb2
 
 BENCH_DIR = Path(__file__).resolve().parent
@@ -502,11 +503,11 @@ def measure_taumesh(
     title: str, episodes: Sequence[GoldEpisode], args: argparse.Namespace, log_dir: Path
 ) -> tuple[TaumeshTiming, TaumeshTiming]:
     """Both deployments over ``episodes`` (and the profiled run when asked): embedded, then separate."""
-    embedded = asyncio.run(measure_embedded(episodes, args.concurrency, args.data_dir))
+    embedded = run(measure_embedded(episodes, args.concurrency, args.data_dir))  # on taumesh.rpc.loop, as taumesh run
     if args.profile:  # a run of its own: cProfile's overhead must not reach the figures above
         with profiled(args.profile, f"{title} embedded, cold pass + one pass per concurrency"):
-            asyncio.run(measure_embedded(episodes, args.concurrency, args.data_dir))
-    separate = asyncio.run(measure_separate(episodes, args.concurrency, args.data_dir, log_dir))
+            run(measure_embedded(episodes, args.concurrency, args.data_dir))
+    separate = run(measure_separate(episodes, args.concurrency, args.data_dir, log_dir))
     return embedded, separate
 
 

@@ -29,7 +29,6 @@ received; then the medians and the on/off ratios of both. CPU time is the steadi
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
 import statistics
 import subprocess
@@ -46,6 +45,7 @@ from taumesh.domains import Catalog  # noqa: E402
 from taumesh.models import AgentSettings, UserSettings  # noqa: E402
 from taumesh.orchestrator.config import RunConfig, ServiceAddresses  # noqa: E402
 from taumesh.orchestrator.runner import RunSummary, run_benchmark  # noqa: E402
+from taumesh.rpc.loop import run  # noqa: E402
 from taumesh.rpc.server import start_server  # noqa: E402
 from taumesh.services.agent import agent_service  # noqa: E402
 from taumesh.services.user_sim import user_sim_service  # noqa: E402
@@ -158,7 +158,7 @@ def one_run(args: argparse.Namespace, case: str, catalog: Catalog, endpoint: str
     setup_telemetry("orchestrator", endpoint, set_global=False)
     cpu, started = time.process_time(), time.perf_counter()
     try:
-        summary = asyncio.run(run_case(args, case, catalog, log_dir))
+        summary = run(run_case(args, case, catalog, log_dir))  # as taumesh run runs it (taumesh.rpc.loop)
     finally:
         ran, cpu = time.perf_counter() - started, time.process_time() - cpu
         shutdown_telemetry()

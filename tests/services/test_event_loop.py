@@ -1,12 +1,15 @@
-"""taumesh.rpc.loop.run: a gRPC server and its client answer on it, and it hands the result over without its repr."""
+"""taumesh.rpc.loop.run: a gRPC server and its client answer on it, it hands the result over without its repr, and
+it collects garbage as a long-running process should while it runs."""
 
 from __future__ import annotations
+
+import gc
 
 import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from taumesh.rpc.loop import run
+from taumesh.rpc.loop import GC_THRESHOLDS, run
 from taumesh.rpc.server import start_server
 
 
@@ -52,3 +55,27 @@ def test_an_exception_of_the_coroutine_propagates() -> None:
 
     with pytest.raises(LookupError, match="from inside"):
         run(fails())
+
+
+def test_while_it_runs_the_heap_it_started_with_is_frozen_and_collections_are_rarer() -> None:
+    before = gc.get_threshold()
+    seen: list[tuple[tuple[int, ...], int]] = []
+
+    async def look() -> None:
+        seen.append((gc.get_threshold(), gc.get_freeze_count()))
+
+    run(look())
+    ((thresholds, frozen),) = seen
+    assert thresholds == GC_THRESHOLDS and frozen > 0
+    assert gc.get_threshold() == before and gc.get_freeze_count() == 0  # the process's own settings come back
+
+
+def test_the_settings_come_back_after_an_exception_too() -> None:
+    before = gc.get_threshold()
+
+    async def fails() -> None:
+        raise LookupError("from inside")
+
+    with pytest.raises(LookupError):
+        run(fails())
+    assert gc.get_threshold() == before and gc.get_freeze_count() == 0

@@ -91,11 +91,12 @@ class Transcript(BaseModel):
     scored: list[ChatMessage] = Field(default_factory=list)
     """What the scorer replays: everything in time order, the user's own tool calls and their results too."""
 
-    def continue_from(self, history: list[ChatMessage]) -> None:
+    def continue_from(self, history: list[ChatMessage]) -> set[str]:
         """Start from a task's message history, each side seeing what τ² gives it (``get_init_state``).
 
         The agent (and ``traj``) sees the assistant's messages, the user's texts and the results of the assistant's
         calls; the user its own messages, the assistant's texts and the results of its own calls; the scorer all.
+        Returns the ids of the user's own calls in it.
         """
         users_calls: set[str] = set()
         for message in history:
@@ -112,6 +113,7 @@ class Transcript(BaseModel):
                 self.agent_said(message)
                 if not message.tool_calls:
                     self.agent_told_user(message)
+        return users_calls
 
     def user_said(self, message: ChatMessage) -> None:
         self.user.append(message)
@@ -298,10 +300,9 @@ class _Episode:
         if not history:
             await self.user_opens()
             return
-        self.transcript.continue_from(history)
+        user_called = self.transcript.continue_from(history)
         self.call_ids.update(call.id for message in history for call in message.tool_calls)  # taken: never reused
         last = history[-1]
-        user_called = {call.id for message in history if message.role == "user" for call in message.tool_calls}
         if (last.role == "assistant" and not last.tool_calls) or (
             last.role == "tool" and last.tool_call_id in user_called
         ):

@@ -31,7 +31,7 @@ from taumesh.convert import (
     tool_call_to_proto,
 )
 from taumesh.env.v1 import env_pb2
-from taumesh.models import STOP_TOKEN, ChatMessage, ModelSettings, TaskRef, Termination, ToolCall
+from taumesh.models import STOP_TOKEN, ChatMessage, ModelSettings, TaskRef, Termination, ToolCall, is_tau2
 from taumesh.orchestrator.clients import ServiceClients, with_retries
 from taumesh.orchestrator.config import ServiceAddresses
 from taumesh.orchestrator.results import RunResult, load_results, write_json_atomically
@@ -203,7 +203,7 @@ def _replay(result: RunResult, env: str) -> Replay | None:
     """An entry's replay: from the whole timeline for a τ² domain, from what the agent saw for τ-bench v1's."""
     if not result.traj:
         return None
-    if env.startswith("tau2-"):  # τ²'s domains (settings.is_tau2, a layer above the orchestrator)
+    if is_tau2(env):
         return parse_timeline(result.timeline(), str(result.info.get("termination", "")))
     return parse_trajectory(result.traj)
 

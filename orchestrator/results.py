@@ -275,6 +275,11 @@ def errors_path(results_path: Path) -> Path:
     return results_path.with_name(results_path.name.removesuffix(".json") + ERRORS_SUFFIX)
 
 
+def faults_path(results_path: Path) -> Path:
+    """Where ``taumesh analyze`` writes the fault report of ``results_path`` (``X_faults.json`` beside ``X.json``)."""
+    return results_path.with_name(f"{results_path.stem}_faults.json")
+
+
 def claim_results_path(log_dir: Path, name: str) -> Path:
     """Create an empty results file named ``name`` in ``log_dir`` that no other run holds, and return it.
 

@@ -307,15 +307,9 @@ async def run_benchmark(
     """
     with tracing.run_span(config) as span:
         summary = await _run_benchmark(config, resume, only_errors, console)
+        tracing.run_ended(span, len(summary.results), len(summary.errors), summary.average_reward)
         if span.is_recording():
-            span.set_attributes(
-                {
-                    A.TAUMESH_RUN_EPISODES: len(summary.results),
-                    A.TAUMESH_RUN_ERRORS: len(summary.errors),
-                    A.TAUMESH_RUN_AVERAGE_REWARD: -1.0 if summary.average_reward is None else summary.average_reward,
-                    A.TAUMESH_RUN_RESULTS: str(summary.results_path),
-                }
-            )
+            span.set_attribute(A.TAUMESH_RUN_RESULTS, str(summary.results_path))
     return summary
 
 

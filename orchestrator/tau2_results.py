@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from taumesh.domains import Catalog, DataError
+from taumesh.models import TAU2_PREFIX
 from taumesh.orchestrator.config import RunConfig
 from taumesh.orchestrator.results import RunResult, write_json_atomically
 
@@ -46,7 +47,7 @@ def tau2_path(results_path: Path) -> Path:
 
 def domain_name(env: str) -> str:
     """τ²'s name of a taumesh env (``tau2-airline`` → ``airline``)."""
-    return env.removeprefix("tau2-")
+    return env.removeprefix(TAU2_PREFIX)
 
 
 def _taumesh_version() -> str:

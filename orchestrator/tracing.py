@@ -67,6 +67,18 @@ def run_span(config: RunConfig) -> Iterator[Span]:
         yield span
 
 
+def run_ended(span: Span, episodes: int, errors: int, average_reward: float | None) -> None:
+    """What a run's span records at its end: scored episodes, error entries, average reward (-1 when none)."""
+    if span.is_recording():
+        span.set_attributes(
+            {
+                A.TAUMESH_RUN_EPISODES: episodes,
+                A.TAUMESH_RUN_ERRORS: errors,
+                A.TAUMESH_RUN_AVERAGE_REWARD: -1.0 if average_reward is None else average_reward,
+            }
+        )
+
+
 def _usage_attributes(usage: Usage) -> dict[str, AttributeValue]:
     if not usage.calls:
         return {}

@@ -27,7 +27,7 @@ from pydantic_settings import (
 )
 
 from taumesh.config_files import RunFileError, read_run_file, read_settings_file
-from taumesh.models import AgentSettings, ModelSettings, UserSettings
+from taumesh.models import TAU2_PREFIX, AgentSettings, ModelSettings, UserSettings, is_tau2
 from taumesh.orchestrator.config import CACHE_DATA_DIR, MAX_NUM_STEPS, OutputFormat, RunConfig, ServiceAddresses
 from taumesh.rpc.security import SecurityError, ServerSecurity, read_token
 from taumesh.services.env.sessions import DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_SESSIONS
@@ -66,8 +66,6 @@ class TaumeshSettings(BaseSettings):
         return f"{ENV_PREFIX}{field.upper()}"
 
 
-TAU2_PREFIX = "tau2-"
-"""τ²'s domains are named ``tau2-<τ²'s name>`` here (``tau2-airline``), beside τ-bench v1's ``airline``."""
 TAU2_MAX_STEPS = 200
 """τ²'s step limit (its ``--max-steps`` default), which counts agent, user and tool turns."""
 TAU2_MAX_ERRORS = 10
@@ -76,11 +74,6 @@ TAU2_SEED = 300
 """τ²'s ``--seed`` default."""
 TAU_BENCH_SEED = 10
 """τ-bench v1's ``--seed`` default."""
-
-
-def is_tau2(env: str) -> bool:
-    """Whether ``env`` names one of τ²'s domains (whose defaults are τ²'s)."""
-    return env.startswith(TAU2_PREFIX)
 
 
 TAU2_ONLY_DOMAINS = frozenset({"telecom", "telecom-workflow", "mock"})

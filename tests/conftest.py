@@ -6,9 +6,12 @@ import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
+
+if TYPE_CHECKING:
+    from tests.telemetry.receiver import OtlpReceiver
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
@@ -90,3 +93,39 @@ def hash_calls(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     monkeypatch.setattr(CheckpointedText, "hash", counted_resume)
     monkeypatch.setattr(tau2_hash, "_sha256", counted_whole)
     return calls
+
+
+OTEL_VARIABLES = (
+    "OTEL_SDK_DISABLED",
+    "OTEL_SERVICE_NAME",
+    "OTEL_RESOURCE_ATTRIBUTES",
+    "OTEL_TRACES_EXPORTER",
+    "OTEL_METRICS_EXPORTER",
+    "OTEL_EXPORTER_OTLP_ENDPOINT",
+    "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
+    "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT",
+    "OTEL_EXPORTER_OTLP_HEADERS",
+    "OTEL_EXPORTER_OTLP_PROTOCOL",
+    "OTEL_TRACES_SAMPLER",
+    "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT",
+    "OTEL_INSTRUMENTATION_HTTP_CAPTURE_HEADERS_SERVER_REQUEST",
+)
+
+
+@pytest.fixture
+def clean_otel_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No OTEL_* variable from the developer's shell leaks into a test."""
+    for name in OTEL_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+
+
+@pytest.fixture
+def receiver() -> Iterator[OtlpReceiver]:
+    """The tests' OTLP/gRPC receiver (tests/telemetry/receiver.py), on a port of its own."""
+    from tests.telemetry.receiver import OtlpReceiver
+
+    running = OtlpReceiver()
+    try:
+        yield running
+    finally:
+        running.stop()

@@ -57,7 +57,7 @@ def test_the_bench_runs_two_levels_and_reports_every_process_at_each(tau2_data: 
         assert 0 < level["steady_state_over_ideal"] <= 1
         assert level["orchestrator_rss_kib_per_finished_episode"] is not None  # more episodes than slots
         collected = level["orchestrator_gc"]  # counted in the orchestrator process by gc.callbacks
-        assert collected["collections"] > 0 and collected["seconds"] >= 0 and 0 <= collected["full"]
+        assert collected["collections"] > 0 and collected["seconds"] >= 0 and collected["full"] >= 0
 
 
 async def test_agent_and_user_latency_settings_delay_every_answer(tau2_data: Path) -> None:

@@ -45,9 +45,8 @@ from taumesh.orchestrator.runner import (
     select_tasks,
 )
 from taumesh.orchestrator.stack import service_stack
-from taumesh.orchestrator.tracing import run_span
+from taumesh.orchestrator.tracing import run_ended, run_span
 from taumesh.telemetry import ServiceTelemetry, activate, current
-from taumesh.telemetry import attributes as A
 
 log = logging.getLogger(__name__)
 SUCCESS = 1 - 1e-6
@@ -171,16 +170,8 @@ class RunExecutor:
         with run_span(config) as span:
             span.set_attribute(API_RUN_ID, run_id)
             results, metrics = await self._play_episodes(run_id, config)
-            if span.is_recording():  # as run_benchmark's span: scored episodes, error entries, average reward
-                errors = sum(1 for result in results if result.reward is None)
-                average = metrics.average_reward
-                span.set_attributes(
-                    {
-                        A.TAUMESH_RUN_EPISODES: len(results) - errors,
-                        A.TAUMESH_RUN_ERRORS: errors,
-                        A.TAUMESH_RUN_AVERAGE_REWARD: -1.0 if average is None else average,
-                    }
-                )
+            errors = sum(1 for result in results if result.reward is None)
+            run_ended(span, len(results) - errors, errors, metrics.average_reward)
             try:  # before the run reads as completed, so that its viewer link works at once
                 await asyncio.to_thread(write_results, self.settings, run_id, results)
             except OSError:  # the results stay in the database: the run is not lost for want of a file

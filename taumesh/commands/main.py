@@ -24,7 +24,7 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 from taumesh.commands import HELP_OPTIONS, OtlpEndpoint
 from taumesh.commands._argv import expand_abbreviations
 from taumesh.domains import DataError
-from taumesh.models import ModelSettings
+from taumesh.models import ModelSettings, is_tau2
 from taumesh.orchestrator.config import DEFAULT_DATA_DIR, OutputFormat, RunConfig, ServiceAddresses
 from taumesh.rpc.loop import run as run_loop
 from taumesh.settings import (
@@ -34,7 +34,6 @@ from taumesh.settings import (
     Settings,
     SettingsError,
     TaumeshSettings,
-    is_tau2,
     load_run_settings,
     load_settings,
 )
@@ -661,8 +660,9 @@ def analyze(
     """Ask a model who is at fault (user, agent, environment) in each failed episode, and how."""
     from taumesh.llm.access import OperatorGrants, granted
     from taumesh.orchestrator.analyze import AnalyzeError, analyze_results, print_fault_summary
+    from taumesh.orchestrator.results import faults_path
 
-    target = out or results.with_name(f"{results.stem}_faults.json")
+    target = out or faults_path(results)
     settings = ModelSettings(model=model, provider=model_provider, api_base=api_base, temperature=temperature)
 
     async def bounded() -> Any:

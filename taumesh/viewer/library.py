@@ -22,9 +22,9 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from taumesh.orchestrator.results import errors_path
+from taumesh.orchestrator.results import errors_path, faults_path
 from taumesh.viewer.metrics import RunSummary, TaskRow, summarize, task_rows
-from taumesh.viewer.runs import Run, faults_path, is_results_file, list_beside, load_run, run_id
+from taumesh.viewer.runs import Run, is_results_file, list_beside, load_run, run_id
 
 Signature = tuple[int, int, int] | None
 """A file's ``(st_ino, st_mtime_ns, st_size)`` (an atomic replace is a new inode), or None when it does not exist."""

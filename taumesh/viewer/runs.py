@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from taumesh.orchestrator.results import RunResult, load_results
+from taumesh.orchestrator.results import RunResult, faults_path, load_results
 
 ResultsFormat = Literal["taumesh", "tau-bench", "tau2"]
 
@@ -319,11 +319,6 @@ def load_run(path: Path) -> Run:
     if faults.exists():
         run.faults = json.loads(faults.read_text(encoding="utf-8"))
     return run
-
-
-def faults_path(results_path: Path) -> Path:
-    """Where ``taumesh analyze`` writes the fault report of ``results_path`` (``X_faults.json`` beside ``X.json``)."""
-    return results_path.with_name(f"{results_path.stem}_faults.json")
 
 
 def is_results_file(path: Path) -> bool:

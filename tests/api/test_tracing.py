@@ -8,7 +8,6 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,28 +22,14 @@ from taumesh.api.store import Store
 from taumesh.api.telemetry import API_RUN_ID
 from taumesh.telemetry.redact import REDACTED
 from tests.api.conftest import free_port
-from tests.telemetry.conftest import OTEL_VARIABLES, assert_one_tree, by_trace
+from tests.api.test_api import wait_for_run
+from tests.telemetry.conftest import assert_one_tree, by_trace
 from tests.telemetry.receiver import OtlpReceiver, ReceivedSpan
 
 SERVE_API = "from taumesh.cli import main; main()"  # `taumesh serve api …`, as the console script runs it
 ORACLE = {"env": "retail", "agent_strategy": "oracle", "user_strategy": "scripted"}
 INTERNAL_KIND, SERVER_KIND, CLIENT_KIND = 1, 2, 3  # OTLP's span kinds
 SERVICES = {"taumesh-orchestrator", "taumesh-env", "taumesh-user-sim", "taumesh-agent", "taumesh-scorer"}
-
-
-@pytest.fixture
-def clean_otel_env(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in (*OTEL_VARIABLES, "OTEL_INSTRUMENTATION_HTTP_CAPTURE_HEADERS_SERVER_REQUEST"):
-        monkeypatch.delenv(name, raising=False)
-
-
-@pytest.fixture
-def receiver() -> Iterator[OtlpReceiver]:
-    running = OtlpReceiver()
-    try:
-        yield running
-    finally:
-        running.stop()
 
 
 def serve_api(root: Path, data_dir: Path, port: int, *flags: str, **env: str) -> subprocess.Popen[bytes]:
@@ -63,16 +48,6 @@ def serve_api(root: Path, data_dir: Path, port: int, *flags: str, **env: str) ->
                 return server
         except httpx.TransportError:
             time.sleep(0.3)
-
-
-def wait_for_run(client: httpx.Client, run_id: str, timeout: float = 120) -> dict[str, Any]:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        run: dict[str, Any] = client.get(f"/api/v1/runs/{run_id}").json()
-        if run["status"] in ("completed", "failed", "cancelled"):
-            return run
-        time.sleep(0.3)
-    raise AssertionError(f"run {run_id} did not end within {timeout} s")
 
 
 def status_code(span: ReceivedSpan) -> Any:

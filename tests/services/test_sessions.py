@@ -162,7 +162,7 @@ def test_a_tool_span_records_a_digest_of_the_session_never_its_id(monkeypatch: p
 
     from taumesh.telemetry import setup_telemetry, shutdown_telemetry, tool_span
     from taumesh.telemetry.genai import session_ref
-    from tests.telemetry.conftest import OTEL_VARIABLES
+    from tests.conftest import OTEL_VARIABLES
 
     for name in OTEL_VARIABLES:
         monkeypatch.delenv(name, raising=False)

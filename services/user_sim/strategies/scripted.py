@@ -15,11 +15,9 @@ from pathlib import Path
 
 from taumesh.domains import Catalog, DataError
 from taumesh.domains.tau2 import Tau2Task
-from taumesh.models import STOP_TOKEN, ChatMessage, ToolCall
+from taumesh.models import STOP_TOKEN, ChatMessage, ToolCall, is_tau2
 from taumesh.services.user_sim.strategies.base import UserReply, UserTurn
 
-TAU2_PREFIX = "tau2"
-"""How τ² domains' names start (``tau2-mock``, ``tau2-telecom``…): their tasks may carry a message history."""
 DONE_LINE = "Done."
 """What the user says once it has done its part of a turn the agent handed over."""
 
@@ -32,7 +30,7 @@ class ScriptedUser:
 
     def _task(self, turn: UserTurn) -> Tau2Task | None:
         """The τ² task being played (τ² plugins read their data from the τ² cache); None for other domains."""
-        if turn.episode is None or not (turn.tools or turn.episode.task.domain.startswith(TAU2_PREFIX)):
+        if turn.episode is None or not (turn.tools or is_tau2(turn.episode.task.domain)):
             return None
         if self._catalog is None:
             self._catalog = Catalog(Path())

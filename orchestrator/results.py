@@ -8,7 +8,9 @@ import os
 import re
 import tempfile
 import time
-from collections.abc import Iterable
+from collections.abc import Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
@@ -241,24 +243,53 @@ def results_task_id(task_id: str) -> int | str:
     return int(task_id) if task_id.isdecimal() else task_id
 
 
-def _umask() -> int:
+def _file_mode() -> int:
+    """Mode of a file this process creates (0666 less the umask), read without changing the umask for long."""
     mask = os.umask(0)
     os.umask(mask)
-    return mask
+    return 0o666 & ~mask
 
 
-def write_text_atomically(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` so that a reader never sees a half-written file."""
+_IOV_MAX = os.sysconf("SC_IOV_MAX") if hasattr(os, "sysconf") else 1024
+
+
+def _write_all(handle: int, chunks: Sequence[bytes]) -> None:
+    """Write ``chunks`` in order: a few ``writev`` calls, each without the GIL, instead of joining them first."""
+    for first in range(0, len(chunks), _IOV_MAX):
+        batch = chunks[first : first + _IOV_MAX]
+        written = os.writev(handle, batch)
+        for chunk in batch:  # a short write (a full disk, a signal): finish it piece by piece
+            if written >= len(chunk):
+                written -= len(chunk)
+                continue
+            rest = memoryview(chunk)[written:]
+            written = 0
+            while rest:
+                rest = rest[os.write(handle, rest) :]
+
+
+def write_chunks_atomically(path: Path, chunks: Sequence[bytes], mode: int | None = None) -> None:
+    """Write ``chunks`` one after the other to ``path`` so that a reader never sees a half-written file.
+
+    ``mode``: the file's permissions (default: an ordinary file's under this process's umask).
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; results are ordinary files
+        try:
+            _write_all(handle, chunks)
+        finally:
+            os.close(handle)
+        os.chmod(tmp, _file_mode() if mode is None else mode)  # mkstemp makes 0600; results are ordinary files
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def write_text_atomically(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` so that a reader never sees a half-written file."""
+    write_chunks_atomically(path, [text.encode("utf-8")])
 
 
 def write_json_atomically(path: Path, payload: Any) -> None:
@@ -315,10 +346,11 @@ class ResultsFile:
 
     The results file holds the scored episodes; the errors beside it (:func:`errors_path`) exist only while there
     are errors. Entries are written in ``order`` (τ-bench's: trial after trial, each in the order its tasks were
-    played), entries outside it after them. Each result is serialized once; the files are rewritten (atomically) at most
-    every ``min_interval`` seconds, or 20 times as long as the last rewrite took if that is longer, and by
-    :meth:`flush`: however large the file grows, rewriting it costs at most 5 % of the run's time. A run killed in
-    between loses at most that interval: ``--resume`` reruns it.
+    played), entries outside it after them. Each result is serialized once. While a run goes, :meth:`add` rewrites
+    the files (atomically) in a thread of their own, so the episodes in flight do not wait for the disk: at most
+    every ``min_interval`` seconds, or 20 times as long as the last rewrite took if that is longer (however large the
+    file grows, rewriting it costs at most 5 % of the run's time). :meth:`flush` writes everything at once. A run
+    killed in between loses at most that interval: ``--resume`` reruns it.
     """
 
     def __init__(
@@ -332,13 +364,16 @@ class ResultsFile:
         self.errors_path = errors_path(path)
         self.min_interval = min_interval
         self._rank = {key: i for i, key in enumerate(order or [])}
-        self._entries: dict[EpisodeKey, tuple[RunResult, str]] = {}
+        self._entries: dict[EpisodeKey, tuple[RunResult, bytes]] = {}
         self._next_write = float("-inf")
-        self._dirty = False
+        self._recorded = self._written = 0  # how many results were recorded; how many of them are on disk
+        self._mode = _file_mode()  # read here: changing the umask from the writer thread would race other threads
+        self._writer: ThreadPoolExecutor | None = None
+        self._writing: Future[tuple[int, float]] | None = None
         for result in existing or []:
             self._put(result)
 
-    def _sorted(self) -> list[tuple[RunResult, str]]:
+    def _sorted(self) -> list[tuple[RunResult, bytes]]:
         unranked = len(self._rank)
         ranks = {key: self._rank.get(key, unranked + i) for i, key in enumerate(self._entries)}
         return [self._entries[key] for key in sorted(self._entries, key=ranks.__getitem__)]
@@ -351,35 +386,86 @@ class ResultsFile:
     def _put(self, result: RunResult) -> None:
         key = (result.task_id, result.trial)
         self._entries.pop(key, None)  # a rerun goes to the end of the unordered ones, as it finished last
-        self._entries[key] = (result, json.dumps(result.model_dump(), indent=2))
-        self._dirty = True
+        text = json.dumps(result.model_dump(), indent=2)  # ASCII: json.dumps escapes the rest
+        self._entries[key] = (result, text.encode("ascii"))
+        self._recorded += 1
 
     def add(self, result: RunResult) -> None:
-        """Record ``result``, replacing an earlier entry of the same task and trial."""
+        """Record ``result``, replacing an earlier entry of the same task and trial; rewrite the files when due.
+
+        A rewrite that failed in the writer thread raises here (or from :meth:`flush`).
+        """
         self._put(result)
+        if self._writing is not None:
+            if not self._writing.done():
+                return
+            self._finish_write()
         if time.monotonic() >= self._next_write:
-            self.flush()
+            self._writer = self._writer or ThreadPoolExecutor(1, thread_name_prefix="taumesh-results")
+            self._writing = self._writer.submit(self._write, self._snapshot())
+
+    def wait(self) -> None:
+        """Wait for a rewrite in progress (raising its error, if it failed: what it was writing is kept)."""
+        if self._writing is not None:
+            self._finish_write()
 
     def flush(self) -> None:
         """Write every result recorded so far: the scored ones to the results file, the errors beside it."""
-        if not self._dirty and self.path.exists():
-            return
+        self.wait()
+        if self._written < self._recorded or not self.path.exists():
+            self._finish_write(self._write(self._snapshot()))
+        if self._writer is not None:
+            self._writer.shutdown()
+            self._writer = None
+
+    def _finish_write(self, written: tuple[int, float] | None = None) -> None:
+        """Note a rewrite that ended (the writer thread's when ``written`` is None) and when the next is due."""
+        if written is None:
+            assert self._writing is not None
+            writing, self._writing = self._writing, None
+            written = writing.result()
+        recorded, took = written
+        self._written = max(self._written, recorded)
+        self._next_write = time.monotonic() + max(self.min_interval, _REWRITE_BUDGET * took)
+
+    def _snapshot(self) -> _Snapshot:
+        """What is recorded now: the scored entries' texts and the errors', in the file's order."""
+        scored: list[bytes] = []
+        errors: list[bytes] = []
+        for result, text in self._sorted():
+            (errors if result.is_error else scored).append(text)
+        return _Snapshot(self._recorded, scored, errors)
+
+    def _write(self, snapshot: _Snapshot) -> tuple[int, float]:
+        """Write a snapshot's files (in the writer thread or the caller's): its result count, and the time taken."""
         started = time.monotonic()
-        entries = self._sorted()
-        write_text_atomically(self.path, _json_list(text for result, text in entries if not result.is_error))
-        errors = [text for result, text in entries if result.is_error]
-        if errors:
-            write_text_atomically(self.errors_path, _json_list(errors))
+        write_chunks_atomically(self.path, _json_list(snapshot.scored), self._mode)
+        if snapshot.errors:
+            write_chunks_atomically(self.errors_path, _json_list(snapshot.errors), self._mode)
         else:
             self.errors_path.unlink(missing_ok=True)  # every error was rerun and scored
-        now = time.monotonic()
-        self._next_write = now + max(self.min_interval, _REWRITE_BUDGET * (now - started))
-        self._dirty = False
+        return snapshot.recorded, time.monotonic() - started
 
 
-def _json_list(serialized: Iterable[str]) -> str:
-    items = list(serialized)
-    return "[\n" + ",\n".join(items) + "\n]\n" if items else "[]\n"
+@dataclass(frozen=True)
+class _Snapshot:
+    """The results file's entries at one moment, serialized: what one rewrite writes."""
+
+    recorded: int
+    """How many results had been recorded then."""
+    scored: list[bytes]
+    errors: list[bytes]
+
+
+def _json_list(serialized: list[bytes]) -> list[bytes]:
+    """The chunks of a JSON list of the already serialized items, one item per line block."""
+    if not serialized:
+        return [b"[]\n"]
+    chunks = [b"[\n"]
+    for index, item in enumerate(serialized):
+        chunks += (b",\n", item) if index else (item,)
+    chunks.append(b"\n]\n")
+    return chunks
 
 
 def load_results(path: Path) -> list[RunResult]:

@@ -6,6 +6,7 @@ import asyncio
 import json
 import re
 import subprocess
+from functools import partial
 from math import comb
 from pathlib import Path
 from typing import Any
@@ -218,20 +219,21 @@ def test_a_slow_rewrite_spaces_out_the_next(monkeypatch: pytest.MonkeyPatch, tmp
 
     clock = [0.0]
     writes: list[float] = []
-    real_write = results_module.write_text_atomically
+    real_write = results_module.write_chunks_atomically
 
-    def slow_write(path: Path, text: str) -> None:
-        real_write(path, text)
+    def slow_write(path: Path, chunks: list[bytes], mode: int | None = None) -> None:
+        real_write(path, chunks, mode)
         writes.append(clock[0])
         clock[0] += 1.0  # this rewrite took a second
 
     monkeypatch.setattr(results_module.time, "monotonic", lambda: clock[0])
-    monkeypatch.setattr(results_module, "write_text_atomically", slow_write)
+    monkeypatch.setattr(results_module, "write_chunks_atomically", slow_write)
     file = ResultsFile(tmp_path / "run.json", min_interval=2.0)
 
     def add(task_id: int, at: float) -> None:
         clock[0] = at
         file.add(RunResult(task_id=task_id, reward=1.0, info={}, traj=[], trial=0))
+        file.wait()  # the rewrite runs in the writer thread: let it end before the clock moves on
 
     add(0, 0.0)  # the first result is written at once
     add(1, 5.0)  # 4 s after a 1 s rewrite: min_interval passed, but not 20 × 1 s
@@ -239,3 +241,75 @@ def test_a_slow_rewrite_spaces_out_the_next(monkeypatch: pytest.MonkeyPatch, tmp
     assert writes == [0.0, 21.5]
     file.flush()
     assert [r["task_id"] for r in json.loads((tmp_path / "run.json").read_text())] == [0, 1, 2]
+
+
+def test_the_rewrite_runs_beside_the_run(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """While the writer thread rewrites the file, results keep being recorded; the next due rewrite has them all."""
+    import threading
+
+    from taumesh.orchestrator import results as results_module
+    from taumesh.orchestrator.results import ResultsFile, RunResult
+
+    started, release = threading.Event(), threading.Event()
+    real_write = results_module.write_chunks_atomically
+    writers: list[str] = []
+
+    def held_write(path: Path, chunks: list[bytes], mode: int | None = None) -> None:
+        writers.append(threading.current_thread().name)
+        started.set()
+        assert release.wait(10)
+        real_write(path, chunks, mode)
+
+    monkeypatch.setattr(results_module, "write_chunks_atomically", held_write)
+    file = ResultsFile(tmp_path / "run.json", min_interval=0.0)
+    result = partial(RunResult, reward=1.0, info={}, traj=[], trial=0)
+    file.add(result(task_id=0))  # the first rewrite starts, and is held in the writer thread
+    assert started.wait(10)
+    file.add(result(task_id=1))  # recorded at once: the caller does not wait for the disk
+    file.add(result(task_id=2))
+    assert not (tmp_path / "run.json").exists() or json.loads((tmp_path / "run.json").read_text()) == []
+    release.set()
+    file.flush()
+    assert [r["task_id"] for r in json.loads((tmp_path / "run.json").read_text())] == [0, 1, 2]
+    assert writers[0].startswith("taumesh-results") and len(writers) == 2
+
+
+def test_a_failed_rewrite_is_reported_not_lost(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A rewrite that fails in the writer thread raises from the next add or flush; the results stay recorded."""
+    from taumesh.orchestrator import results as results_module
+    from taumesh.orchestrator.results import ResultsFile, RunResult
+
+    real_write = results_module.write_chunks_atomically
+    failures = [OSError(28, "No space left on device")]
+
+    def full_disk(path: Path, chunks: list[bytes], mode: int | None = None) -> None:
+        if failures:
+            raise failures.pop()
+        real_write(path, chunks, mode)
+
+    monkeypatch.setattr(results_module, "write_chunks_atomically", full_disk)
+    file = ResultsFile(tmp_path / "run.json", min_interval=0.0)
+    result = partial(RunResult, reward=1.0, info={}, traj=[], trial=0)
+    file.add(result(task_id=0))
+    with pytest.raises(OSError, match="No space left"):
+        file.wait()
+    file.flush()  # the disk has room again: nothing recorded was lost
+    assert [r["task_id"] for r in json.loads((tmp_path / "run.json").read_text())] == [0]
+
+
+def test_a_large_file_is_written_whole_in_order(tmp_path: Path) -> None:
+    """More entries than one writev takes, some larger than a page: the file is exactly the JSON list, in order."""
+    from taumesh.orchestrator import results as results_module
+    from taumesh.orchestrator.results import ResultsFile, RunResult
+
+    count = results_module._IOV_MAX + 7
+    results = [
+        RunResult(task_id=i, reward=1.0, info={"note": "x" * (i % 5000), "é": "ü"}, traj=[], trial=0)
+        for i in range(count)
+    ]
+    file = ResultsFile(tmp_path / "run.json", existing=results)
+    file.flush()
+    text = (tmp_path / "run.json").read_text(encoding="utf-8")
+    expected = "[\n" + ",\n".join(json.dumps(r.model_dump(), indent=2) for r in results) + "\n]\n"
+    assert text == expected
+    assert oct((tmp_path / "run.json").stat().st_mode & 0o777) != oct(0o600)  # an ordinary file, not mkstemp's 0600

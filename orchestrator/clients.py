@@ -16,6 +16,7 @@ from typing import TypeVar
 import grpc
 from pydantic import ValidationError
 from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt, wait_exponential_jitter
+from tenacity.wait import WaitBaseT
 
 from taumesh.agent.v1 import agent_pb2_grpc
 from taumesh.env.v1 import env_pb2, env_pb2_grpc
@@ -47,16 +48,28 @@ def _retried_here(exc: BaseException) -> bool:
     return isinstance(exc, grpc.aio.AioRpcError) and exc.code() in RETRIED_HERE
 
 
-async def with_retries(call: Callable[[], Awaitable[T]], attempts: int = 4) -> T:
-    """Run ``call``, retrying a run-out deadline or RESOURCE_EXHAUSTED with exponential backoff and jitter.
+RPC_RETRY_WAIT = wait_exponential_jitter(multiplier=0.2, max=5.0, jitter=0.2)
+"""Wait before trying an RPC again: 0.2-0.4 s, then 0.4-0.6 s, … at most 5.2 s."""
 
-    Only idempotent calls go through here (CallTool is made idempotent by its request id). The first try is a
-    plain call: tenacity's bookkeeping (about 25 µs) is paid only once a try has failed in a way worth retrying.
+
+async def with_retries(
+    call: Callable[[], Awaitable[T]],
+    attempts: int = 4,
+    *,
+    retry: Callable[[BaseException], bool] = _retried_here,
+    wait: WaitBaseT = RPC_RETRY_WAIT,
+) -> T:
+    """Run ``call``; while it raises what ``retry`` accepts, wait (exponential backoff with jitter) and run it again.
+
+    By default it retries a run-out deadline or RESOURCE_EXHAUSTED, for idempotent calls only (CallTool is made
+    idempotent by its request id). The first try is a plain call: tenacity's bookkeeping (about 25 µs, more per
+    episode than the episode's own logic at 1,000 in flight) is paid only once a try has failed in a way worth
+    retrying.
     """
     try:
         return await call()
-    except grpc.aio.AioRpcError as exc:
-        if attempts <= 1 or not _retried_here(exc):
+    except Exception as exc:
+        if attempts <= 1 or not retry(exc):
             raise
         first_failure: list[BaseException] = [exc]
 
@@ -66,10 +79,7 @@ async def with_retries(call: Callable[[], Awaitable[T]], attempts: int = 4) -> T
         return await call()
 
     async for attempt in AsyncRetrying(
-        retry=retry_if_exception(_retried_here),
-        stop=stop_after_attempt(attempts),
-        wait=wait_exponential_jitter(multiplier=0.2, max=5.0, jitter=0.2),
-        reraise=True,
+        retry=retry_if_exception(retry), stop=stop_after_attempt(attempts), wait=wait, reraise=True
     ):
         with attempt:
             return await again()

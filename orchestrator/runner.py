@@ -17,7 +17,7 @@ import grpc
 from pydantic import BaseModel
 from rich.console import Console
 from rich.table import Table
-from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt, wait_exponential_jitter
+from tenacity import wait_exponential_jitter
 
 from taumesh.agent.v1 import agent_pb2
 from taumesh.env.v1 import env_pb2
@@ -174,14 +174,10 @@ async def play(
                 episode.attempt_failed(interrupted.error, attempt, final=final)
                 raise
 
-        retrying = AsyncRetrying(
-            stop=stop_after_attempt(config.max_episode_attempts),
-            wait=EPISODE_RETRY_WAIT,
-            retry=retry_if_exception(_replayable),
-            reraise=True,
-        )
         try:
-            outcome: EpisodeOutcome = await retrying(attempt_episode)
+            outcome = await with_retries(
+                attempt_episode, config.max_episode_attempts, retry=_replayable, wait=EPISODE_RETRY_WAIT
+            )
             result = RunResult.from_outcome(outcome, summary.instruction, summary.user_id)
             episode.scored(
                 reward=outcome.reward,

@@ -331,16 +331,27 @@ class GcClock:
         self.full += info["generation"] == 2
 
 
+def episode_counts(result: Any) -> tuple[int, int, float, float]:
+    """(assistant messages, user messages, duration s, reward) of an episode's result."""
+    roles = [message.get("role") for message in result.traj]
+    return roles.count("assistant"), roles.count("user"), float(result.info.get("duration_s", 0.0)), result.reward
+
+
 def orchestrate(config_json: str, profile: int, pipe: Connection) -> None:
     """The orchestrator process: say it is ready, run on "go", send what the report needs, exit on "done"."""
     config = RunConfig.model_validate_json(config_json)
     marks: dict[str, float] = {}
     play = runner.run_episode
 
+    played: list[tuple[float, Any]] = []  # (when it started, its outcome) of each attempt that ended scored
+
     async def marked(*args: Any, **kwargs: Any) -> Any:  # when the first episode starts, and when one first ends
-        marks.setdefault("first_start", time.time())
+        begun = time.time()
+        marks.setdefault("first_start", begun)
         try:
-            return await play(*args, **kwargs)
+            outcome = await play(*args, **kwargs)
+            played.append((begun, outcome))
+            return outcome
         finally:
             marks.setdefault("first_end", time.time())
 
@@ -356,14 +367,15 @@ def orchestrate(config_json: str, profile: int, pipe: Connection) -> None:
     if profiler:
         profiler.disable()
     wall = time.time() - started
-    episodes = [
+    episodes = [episode_counts(r) for r in summary.results]
+    by_start = [
         (
-            sum(1 for message in r.traj if message.get("role") == "assistant"),
-            sum(1 for message in r.traj if message.get("role") == "user"),
-            float(r.info.get("duration_s", 0.0)),
-            r.reward,
+            [m.role for m in outcome.traj].count("assistant"),
+            [m.role for m in outcome.traj].count("user"),
+            outcome.duration_s,
+            outcome.reward,
         )
-        for r in summary.results
+        for _, outcome in sorted(played, key=lambda item: item[0])
     ]
     text = ""
     if profiler:
@@ -378,6 +390,8 @@ def orchestrate(config_json: str, profile: int, pipe: Connection) -> None:
             "errors": len(summary.errors),
             "episodes": episodes,
             "profile": text,
+            "first_wave": by_start[: config.max_concurrency],
+            "later_waves": by_start[config.max_concurrency :],
             "gc": {"seconds": collecting.seconds, "collections": collecting.collections, "full": collecting.full},
         }
     )
@@ -424,7 +438,14 @@ def measure_level(args: argparse.Namespace, level: int) -> dict[str, Any]:
     if done["errors"] or not episodes or any(reward != 1.0 for *_, reward in episodes):
         bad = sum(1 for *_, reward in episodes if reward != 1.0)
         raise SystemExit(f"level {level}: {bad} of {len(episodes)} episodes did not score 1.0: not a valid measurement")
-    latencies = [(a * args.agent_latency_ms + u * args.user_latency_ms) / 1000 for a, u, _, _ in episodes]
+
+    def simulated(a: int, u: int) -> float:
+        return (a * args.agent_latency_ms + u * args.user_latency_ms) / 1000
+
+    def overhead_ms(wave: list[tuple[int, int, float, float]]) -> float | None:
+        return 1000 * sum(duration - simulated(a, u) for a, u, duration, _ in wave) / len(wave) if wave else None
+
+    latencies = [simulated(a, u) for a, u, _, _ in episodes]
     durations = [duration for _, _, duration, _ in episodes]
     count, wall = len(episodes), done["wall"]
     in_flight = min(level, count)
@@ -444,6 +465,9 @@ def measure_level(args: argparse.Namespace, level: int) -> dict[str, Any]:
         "mean_simulated_latency_s": mean_latency,
         "mean_episode_duration_s": sum(durations) / count,
         "mean_harness_overhead_ms": 1000 * (sum(durations) - sum(latencies)) / count,
+        # the first ``level`` episodes start together and stay in step; those that follow start as others end
+        "first_wave_overhead_ms": overhead_ms(done["first_wave"]),
+        "later_overhead_ms": overhead_ms(done["later_waves"]),
         "steady_state_over_ideal": sum(latencies) / sum(durations),
         "wall_s": wall,
         "ideal_wall_s": ideal_wall,
@@ -453,6 +477,9 @@ def measure_level(args: argparse.Namespace, level: int) -> dict[str, Any]:
         "cpu_s": cpu,
         "cpu_ms_per_episode": {name: 1000 * seconds / count for name, seconds in cpu.items()},
         "cpu_utilisation": {name: seconds / wall for name, seconds in cpu.items()},
+        # every process's CPU per episode at the ideal steady throughput: above the machine's cores, the ideal
+        # cannot be reached however the work is spread
+        "cores_needed_at_ideal": sum(cpu.values()) / count * in_flight / mean_latency,
         "peak_rss_mb": {name: peak / 2**20 for name, peak in rss.peak.items()},
         "orchestrator_gc": done["gc"],
         # from the first episode's start until one first ends, episodes only start: none has a result held yet
@@ -488,6 +515,15 @@ def print_level(report: dict[str, Any], args: argparse.Namespace) -> None:
         f"mean episode {report['mean_episode_duration_s']:.2f} s, of which harness overhead "
         f"{report['mean_harness_overhead_ms']:.0f} ms: with episodes always in flight (Little's law) "
         f"throughput/ideal = {100 * report['steady_state_over_ideal']:.1f} %"
+    )
+    if report["first_wave_overhead_ms"] is not None and report["later_overhead_ms"] is not None:
+        print(
+            f"harness overhead per episode: first wave (the {report['concurrency']} that start together) "
+            f"{report['first_wave_overhead_ms']:.0f} ms, later episodes {report['later_overhead_ms']:.0f} ms"
+        )
+    print(
+        f"cores the processes would need at the ideal steady throughput: {report['cores_needed_at_ideal']:.2f} "
+        f"(this machine: {os.cpu_count()})"
     )
     print(f"{'process':>13} {'CPU s':>8} {'CPU ms/ep':>10} {'CPU/wall':>9} {'peak RSS MB':>12}")
     for name, seconds in report["cpu_s"].items():

@@ -130,8 +130,15 @@ class CheckpointedText:
         return digest
 
 
+_LEAVES = frozenset({str, int, float, bool, type(None)})
+"""Types ``to_hashable`` returns as they are, told by ``type()`` first: most values of a record are one of them, and
+an ``isinstance`` check against ``Mapping`` (an ABC) costs several times more."""
+
+
 def to_hashable(value: Any) -> Any:
     """Turn nested dicts, lists and sets into tuples exactly as τ-bench's ``to_hashable`` does."""
+    if type(value) in _LEAVES:
+        return value
     if isinstance(value, Mapping):
         return tuple((key, to_hashable(item)) for key, item in sorted(value.items()))
     if isinstance(value, list):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import Any
 
 import grpc
@@ -170,9 +170,19 @@ class EpisodeTrace:
         timings.episode_duration.record(time.monotonic() - self.started, attributes)
 
 
-@contextmanager
-def episode_span(config: RunConfig, task: TaskRef, trial: int) -> Iterator[EpisodeTrace]:
+_UNTRACED: AbstractContextManager[None] = nullcontext()
+"""What the span helpers below return when nothing is traced: no generator, no span, no attributes built."""
+
+
+def episode_span(config: RunConfig, task: TaskRef, trial: int) -> AbstractContextManager[EpisodeTrace]:
     """A new trace for one episode, linked to the current (run) span rather than a child of it."""
+    if not _tracing():
+        return nullcontext(EpisodeTrace(trace.INVALID_SPAN, config))
+    return _episode_span(config, task, trial)
+
+
+@contextmanager
+def _episode_span(config: RunConfig, task: TaskRef, trial: int) -> Iterator[EpisodeTrace]:
     run = trace.get_current_span().get_span_context()
     attributes = run_attributes(config)
     attributes.update(
@@ -201,8 +211,8 @@ class Turns:
         self._started = 0.0
         self._attributes = metric_attributes(config)
 
-    @contextmanager
-    def step(self) -> Iterator[None]:
+    def step(self) -> AbstractContextManager[Any]:
+        """Enter for one iteration of the turn loop: opens a turn when none is open; its span is current inside."""
         if not self._open:
             self.index += 1
             self._open = True
@@ -212,10 +222,8 @@ class Turns:
                     f"{A.SPAN_TURN} {self.index}", attributes={A.TAUMESH_TURN_INDEX: self.index}
                 )
         if self._span is None:
-            yield
-            return
-        with trace.use_span(self._span, end_on_exit=False):
-            yield
+            return _UNTRACED
+        return trace.use_span(self._span, end_on_exit=False)
 
     def end(self) -> None:
         """Close the open turn, if any (the user answered, or the episode ended)."""
@@ -243,15 +251,18 @@ class AgentStep:
             self.span.set_attribute(A.GEN_AI_OUTPUT_MESSAGES, messages_json([message.openai()]))
 
 
-@contextmanager
-def agent_step(settings: AgentSettings, episode: EpisodeContext, step: int) -> Iterator[AgentStep]:
+def agent_step(settings: AgentSettings, episode: EpisodeContext, step: int) -> AbstractContextManager[AgentStep]:
     """``invoke_agent <strategy>``: one call of the agent under test (GenAI ``invoke_agent``).
 
     The span stands for the ``NextMessage`` call: the agent's server span is its child, with no gRPC client span.
     """
     if not _tracing():
-        yield AgentStep(trace.INVALID_SPAN)
-        return
+        return nullcontext(AgentStep(trace.INVALID_SPAN))
+    return _agent_step(settings, episode, step)
+
+
+@contextmanager
+def _agent_step(settings: AgentSettings, episode: EpisodeContext, step: int) -> Iterator[AgentStep]:
     attributes: dict[str, AttributeValue] = {
         A.GEN_AI_OPERATION_NAME: A.OP_INVOKE_AGENT,
         A.GEN_AI_AGENT_NAME: settings.strategy,
@@ -280,15 +291,18 @@ class UserTurn:
             self.span.set_attribute(A.GEN_AI_OUTPUT_MESSAGES, messages_json([message.openai()]))
 
 
-@contextmanager
-def user_turn(settings: UserSettings, phase: str) -> Iterator[UserTurn]:
+def user_turn(settings: UserSettings, phase: str) -> AbstractContextManager[UserTurn]:
     """``simulate_user``: the simulated user's opening message (``start``) or a reply (``reply``).
 
     The span stands for the ``StartConversation``/``Reply`` call (no gRPC client span under it).
     """
     if not _tracing():
-        yield UserTurn(trace.INVALID_SPAN)
-        return
+        return nullcontext(UserTurn(trace.INVALID_SPAN))
+    return _user_turn(settings, phase)
+
+
+@contextmanager
+def _user_turn(settings: UserSettings, phase: str) -> Iterator[UserTurn]:
     attributes: dict[str, AttributeValue] = {A.TAUMESH_USER_STRATEGY: settings.strategy, A.TAUMESH_USER_PHASE: phase}
     if settings.model.model:
         attributes.update(model_attributes(settings.model))
@@ -299,11 +313,11 @@ def user_turn(settings: UserSettings, phase: str) -> Iterator[UserTurn]:
         yield UserTurn(span)
 
 
-@contextmanager
-def tool_call(call: ToolCall, session_id: str) -> Iterator[ToolSpan]:
+def tool_call(call: ToolCall, session_id: str) -> AbstractContextManager[ToolSpan]:
     """``execute_tool <name>``: one tool call (the env service's ``CallTool`` server span runs inside it)."""
-    with tool_span(call.name, call.id, call.arguments, session_id=session_id) as span:
-        yield span
+    if not _tracing():
+        return nullcontext(ToolSpan(None))
+    return tool_span(call.name, call.id, call.arguments, session_id=session_id)
 
 
 class Scoring:
@@ -324,11 +338,14 @@ class Scoring:
             self.span.set_attribute(A.TAUMESH_REWARD_OUTPUTS, float(checks["r_outputs"]))
 
 
-@contextmanager
-def scoring() -> Iterator[Scoring]:
+def scoring() -> AbstractContextManager[Scoring]:
     """``score_episode``: reading the final state and scoring it."""
     if not _tracing():
-        yield Scoring(trace.INVALID_SPAN)
-        return
+        return nullcontext(Scoring(trace.INVALID_SPAN))
+    return _scoring()
+
+
+@contextmanager
+def _scoring() -> Iterator[Scoring]:
     with tracer().start_as_current_span(A.SPAN_SCORE) as span:
         yield Scoring(span)

@@ -202,18 +202,30 @@ def score_to_proto(score: Score) -> scorer_pb2.ScoreEpisodeResponse:
         checks=[reward_check_to_proto(check) for check in score.checks],
         reward_basis=[_BASIS_TO_PROTO[basis] for basis in score.reward_basis],
         gold_actions=[
-            scorer_pb2.GoldAction(name=action.name, kwargs_json=json.dumps(action.kwargs))
+            scorer_pb2.GoldAction(
+                name=action.name,
+                kwargs_json=json.dumps(action.kwargs),
+                requestor=_REQUESTOR_TO_PROTO[action.requestor],
+            )
             for action in score.gold_actions
         ],
         required_outputs=score.required_outputs,
     )
 
 
-def score_from_proto(response: scorer_pb2.ScoreEpisodeResponse) -> Score:
+def gold_action_from_proto(action: scorer_pb2.GoldAction) -> GoldAction:
+    requestor = _REQUESTOR_FROM_PROTO.get(action.requestor)
+    if requestor is None:
+        raise ConversionError(f"gold action {action.name!r}: requestor {action.requestor} is not ASSISTANT or USER")
     try:
-        actions = [GoldAction(name=a.name, kwargs=json.loads(a.kwargs_json or "{}")) for a in response.gold_actions]
+        kwargs = json.loads(action.kwargs_json or "{}")
     except (ValueError, RecursionError) as exc:
         raise ConversionError(f"gold action kwargs are not JSON: {exc}") from exc
+    return GoldAction(name=action.name, kwargs=kwargs, requestor=requestor)
+
+
+def score_from_proto(response: scorer_pb2.ScoreEpisodeResponse) -> Score:
+    actions = [gold_action_from_proto(action) for action in response.gold_actions]
     return Score(
         reward=response.reward,
         checks=[reward_check_from_proto(check) for check in response.checks],

@@ -176,10 +176,18 @@ class RewardCheck(BaseModel):
 
 
 class GoldAction(BaseModel):
-    """A gold action as the scorer reports it."""
+    """A gold action as the scorer reports it; ``requestor`` ``user`` for the simulated user's own (τ² telecom)."""
 
     name: str
     kwargs: dict[str, Any] = Field(default_factory=dict)
+    requestor: Requestor = "assistant"
+
+    def tau_bench(self) -> dict[str, Any]:
+        """τ-bench's ``{name, kwargs}``, plus ``requestor: "user"`` for the user's only: v1 actions stay τ-bench's."""
+        action: dict[str, Any] = {"name": self.name, "kwargs": self.kwargs}
+        if self.requestor == "user":
+            action["requestor"] = "user"
+        return action
 
 
 class Score(BaseModel):
@@ -212,5 +220,5 @@ class Score(BaseModel):
                 "r_actions": 1.0 if database is not None and database.passed else 0.0,
                 "gt_data_hash": database.expected if database is not None else "",
             }
-        actions = [action.model_dump() for action in self.gold_actions]
+        actions = [action.tau_bench() for action in self.gold_actions]
         return {"reward": self.reward, "info": info, "actions": actions}

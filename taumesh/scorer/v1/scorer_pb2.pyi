@@ -223,19 +223,25 @@ class GoldAction(_message.Message):
 
     NAME_FIELD_NUMBER: _builtins.int
     KWARGS_JSON_FIELD_NUMBER: _builtins.int
+    REQUESTOR_FIELD_NUMBER: _builtins.int
     name: _builtins.str
     """Tool name."""
     kwargs_json: _builtins.str
     """Arguments as a JSON object (text, to keep the number spelling the task data has)."""
+    requestor: _common_pb2.Requestor.ValueType
+    """Whose action it is: REQUESTOR_USER for an action the simulated user takes on its own tools (τ² telecom),
+    REQUESTOR_ASSISTANT for the agent's. Unset is taken as REQUESTOR_ASSISTANT (every τ-bench v1 action).
+    """
     def __init__(
         self,
         *,
         name: _builtins.str = ...,
         kwargs_json: _builtins.str = ...,
+        requestor: _common_pb2.Requestor.ValueType = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["kwargs_json", b"kwargs_json", "name", b"name"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["kwargs_json", b"kwargs_json", "name", b"name", "requestor", b"requestor"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

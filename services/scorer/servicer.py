@@ -12,8 +12,8 @@ from taumesh.convert import (
     termination_from_proto,
     usage_to_proto,
 )
-from taumesh.domains import Catalog, DataError, EpisodeMismatch, Task
-from taumesh.domains.tau2 import Tau2Score, Tau2Task
+from taumesh.domains import Catalog, DataError, EpisodeMismatch
+from taumesh.domains.tau2 import Tau2Score
 from taumesh.llm.access import current_grants
 from taumesh.models import EVALUATED_TERMINATIONS, ChatMessage, Score, Usage
 from taumesh.rpc.errors import Context, FailedPrecondition, InvalidArgument, NotFound, Unavailable, status_codes
@@ -51,7 +51,6 @@ class ScorerServicer(scorer_pb2_grpc.ScorerServiceServicer):
             score = domain.score(task, conversation, termination, request.final_data_hash, gold_hash)
         except EpisodeMismatch as exc:
             raise FailedPrecondition(str(exc), reason="EPISODE_NOT_REPRODUCIBLE") from exc
-        score = with_gold_requestors(score, task)
         to_judge = score.nl_assertions if isinstance(score, Tau2Score) else []
         usage = Usage()
         if to_judge:  # the conversation starts with the task's message history, as τ²'s trajectory does
@@ -89,20 +88,6 @@ class ScorerServicer(scorer_pb2_grpc.ScorerServiceServicer):
         from taumesh.services.scorer.fault_analysis import analyze_faults  # imports litellm: only when asked for
 
         return await analyze_faults(self.catalog, request)
-
-
-def with_gold_requestors(score: Score, task: Task) -> Score:
-    """``score`` with each gold action's requestor as the task states it: τ²'s give the user actions of its own.
-
-    v1 tasks' actions are all the assistant's. The domain's score lists a τ² task's gold actions in the task's order.
-    """
-    if not isinstance(task, Tau2Task):
-        return score
-    actions = [
-        action.model_copy(update={"requestor": gold.requestor})
-        for action, gold in zip(score.gold_actions, task.gold_actions, strict=True)
-    ]
-    return score.model_copy(update={"gold_actions": actions})
 
 
 async def judged(

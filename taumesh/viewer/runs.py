@@ -269,18 +269,22 @@ def _user_tools(episodes: Iterable[Episode]) -> set[str]:
 
 
 def gold_actions_with_requestors(episodes: list[Episode]) -> None:
-    """Give each gold action without a ``requestor`` the side whose tool it names, in a run where the user called tools.
+    """Give each gold action without a ``requestor`` its side, in a run where the user called tools.
 
-    τ-bench's layout records gold actions as ``{name, kwargs}``; τ² gives the user and the agent tools of their own,
-    so a gold action naming a tool the user called in some episode of the run is the user's. Runs where the user
-    called no tool (τ-bench v1's) are left as they are.
+    τ-bench's layout records gold actions as ``{name, kwargs}``, and taumesh adds ``requestor: "user"`` to the user's
+    own (τ² telecom): in a file where some action has the key, one without it is the assistant's. Older files have
+    none, so there a gold action naming a tool the user called in some episode of the run is taken as the user's.
+    Runs where the user called no tool (τ-bench v1's) are left as they are.
     """
     user_tools = _user_tools(episodes)
     if not user_tools:
         return
+    recorded = any("requestor" in action for episode in episodes for action in episode.gold_actions)
     for episode in episodes:
         episode.gold_actions = [
-            action if action.get("requestor") else {**action, "requestor": _side(action, user_tools)}
+            action
+            if action.get("requestor")
+            else {**action, "requestor": "assistant" if recorded else _side(action, user_tools)}
             for action in episode.gold_actions
         ]
 

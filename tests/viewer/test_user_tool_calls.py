@@ -115,3 +115,20 @@ def test_the_tau2_document_shows_the_same_sides(
         listed = taubench_episodes[task_id]
         assert _calls(detail["episode"]["messages"]) == _calls(listed["episode"]["messages"])
         assert _sides(detail["divergence"]) == _sides(listed["divergence"])
+
+
+def test_an_older_file_without_gold_requestors_gets_the_same_sides(
+    telecom_run: Path, tmp_path: Path, taubench_episodes: dict[str, dict[str, Any]]
+) -> None:
+    """Files written before gold actions carried their requestor: the viewer tells the user's by the tools it called."""
+    entries = json.loads(results_path(telecom_run).read_text(encoding="utf-8"))
+    recorded = 0
+    for entry in entries:
+        for actions in (entry["info"]["task"]["actions"], entry["info"]["reward_info"]["actions"]):
+            for action in actions:
+                recorded += action.pop("requestor", None) == "user"
+    assert recorded, "new files mark the user's gold actions"
+    older = tmp_path / results_path(telecom_run).name
+    older.write_text(json.dumps(entries), encoding="utf-8")
+    for task_id, detail in _episodes([older]).items():
+        assert _sides(detail["divergence"]) == _sides(taubench_episodes[task_id]["divergence"])

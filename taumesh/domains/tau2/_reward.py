@@ -269,7 +269,10 @@ def score_episode(
     raises when a replayed output differs from the recorded one. With ``gold`` a :class:`GoldState`,
     a replay in the gold state is not hashed: its hash is the gold hash (see :func:`reached_hash`).
     """
-    gold_actions = [GoldAction(name=action.name, kwargs=action.arguments) for action in task.gold_actions]
+    gold_actions = [
+        GoldAction(name=action.name, kwargs=action.arguments, requestor=action.requestor)
+        for action in task.gold_actions
+    ]
     outputs = list(task.outputs)
     if termination not in EVALUATED_TERMINATIONS:
         reward = evaluate(domain, task, Session(domain), conversation, termination, known_gold_hash=gold)

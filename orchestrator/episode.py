@@ -170,6 +170,9 @@ class EpisodeOutcome(BaseModel):
     """What the scorer's judge model spent on this episode's NL assertions (τ²)."""
     scored: list[ChatMessage] = Field(default_factory=list)
     """The whole conversation in time order, the user's own tool calls and their results too (``Transcript.scored``)."""
+    history_messages: int = 0
+    """How many messages of the task's message history (τ²) the episode continued from: the first messages of
+    ``scored``, and of ``traj`` after its system prompt those the agent saw (0 when the task has none)."""
 
 
 class EpisodeInterrupted(Exception):
@@ -209,6 +212,7 @@ class _Episode:
         """Every tool call the session ran, with its answer: what a rebuilt session replays and must match."""
         self.rebuilds = 0
         self.judge_usage = Usage()  # what the scorer's judge model spent on this episode
+        self.history_messages = 0  # how many messages of the task's message history the episode continued from
         self._wire: dict[int, tuple[ChatMessage, common_pb2.Message]] = {}
         self._agent_base = (self.session, agent_pb2.NextMessageRequest())  # rebuilt for each new session
 
@@ -301,6 +305,7 @@ class _Episode:
             await self.user_opens()
             return
         user_called = self.transcript.continue_from(history)
+        self.history_messages = len(history)
         self.call_ids.update(call.id for message in history for call in message.tool_calls)  # taken: never reused
         last = history[-1]
         if (last.role == "assistant" and not last.tool_calls) or (
@@ -562,4 +567,5 @@ async def run_episode(clients: ServiceClients, config: RunConfig, task: TaskRef,
         tool_errors=episode.tool_errors,
         judge_usage=episode.judge_usage,
         scored=episode.transcript.scored,
+        history_messages=episode.history_messages,
     )

@@ -37,6 +37,11 @@ USER_TOOL_TURNS = "user_tool_turns"
 """The ``info`` key of the user's own tool calls (τ²'s telecom); absent when the user called none."""
 
 
+HISTORY_MESSAGES = "history_messages"
+"""The ``info`` key of how many messages of the task's message history (τ²) the episode continued from: the first
+messages of the timeline (:meth:`RunResult.timeline`) after the system prompt; absent when the task has none."""
+
+
 class UserToolTurn(BaseModel):
     """The user's own tool calls at one place of the conversation, with their results: what the agent never saw.
 
@@ -147,6 +152,8 @@ class RunResult(BaseModel):
             info["judge_usage"] = outcome.judge_usage.model_dump()
         if turns := user_tool_turns(outcome.scored):
             info[USER_TOOL_TURNS] = [turn.model_dump() for turn in turns]
+        if outcome.history_messages:
+            info[HISTORY_MESSAGES] = outcome.history_messages
         return cls(
             task_id=results_task_id(outcome.task.task_id),
             reward=outcome.reward,

@@ -251,16 +251,30 @@ def _message_index(actions: Sequence[ActionStep], index: int | None) -> int | No
     return actions[index].message_index if index is not None and index < len(actions) else None
 
 
-def first_divergence(messages: Sequence[dict[str, Any]], gold: Sequence[dict[str, Any]]) -> Divergence:
+def played_from(messages: Sequence[dict[str, Any]], history_messages: int = 0) -> int:
+    """The index of the first message the episode played, after the system prompt and the task's message history.
+
+    The system prompt is skipped when the conversation has one (τ²'s messages do not); the history's
+    ``history_messages`` messages (``info.history_messages``) were there before the episode began.
+    """
+    return (1 if messages and messages[0].get("role") == "system" else 0) + history_messages
+
+
+def first_divergence(
+    messages: Sequence[dict[str, Any]], gold: Sequence[dict[str, Any]], history_messages: int = 0
+) -> Divergence:
     """Compare each side's calls with its gold actions step by step (name and arguments as JSON values).
 
     A gold action is the user's when its ``requestor`` says so (τ²), else the agent's; the user's calls are compared
-    with the user's gold actions, the agent's with the agent's.
+    with the user's gold actions, the agent's with the agent's. The calls of the task's message history (its first
+    ``history_messages`` messages after the system prompt) are nobody's in this episode and are left out; message
+    indexes stay those of ``messages``.
     """
-    agents = agent_actions(messages)
+    start = played_from(messages, history_messages)
+    agents = [step for step in agent_actions(messages) if step.message_index >= start]
     agent_gold = [action for action in gold if (action.get("requestor") or "assistant") != "user"]
     index = _first_difference(agents, agent_gold)
-    users = user_actions(messages)
+    users = [step for step in user_actions(messages) if step.message_index >= start]
     user_gold = [action for action in gold if action.get("requestor") == "user"]
     user = None
     if users or user_gold:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from taumesh.domains.tau2 import Tau2Task
 from taumesh.orchestrator.results import HISTORY_MESSAGES, RunResult
 from tests.domains.tau2.conftest import tau2_domain
 from tests.orchestrator.conftest import ORACLE, explain_result, invoke, load_json, oracle_invoke, results_path
@@ -25,7 +26,7 @@ def mock_run(log_dir: Path) -> Path:
 
 def test_a_history_tasks_result_records_how_many_messages_it_continued_from(tau2_data: Path, tmp_path: Path) -> None:
     entries: list[dict[str, Any]] = load_json(mock_run(tmp_path))
-    tasks = {task.id: task for task in tau2_domain("mock").tasks("base")}
+    tasks = {task.id: task for task in tau2_domain("mock").tasks("base") if isinstance(task, Tau2Task)}
     assert {entry["task_id"] for entry in entries} == set(tasks) > set(HISTORY_TASKS)
     for entry in entries:
         history = tasks[entry["task_id"]].history()

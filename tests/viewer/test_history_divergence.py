@@ -74,7 +74,8 @@ def test_a_mistake_after_the_history_is_the_first_divergence(history_run: Path, 
     episode = _episodes(edited)[task_id]
     divergence = first_divergence(episode.messages, episode.gold_actions, count)
     assert (divergence.index, divergence.message_index) == (0, wrong)
-    assert divergence.agent_actions[0].kwargs["title"] == "WRONG"
+    kwargs = divergence.agent_actions[0].kwargs
+    assert isinstance(kwargs, dict) and kwargs["title"] == "WRONG"
 
 
 def test_a_tau2_document_has_no_system_prompt_before_the_history(history_run: Path) -> None:

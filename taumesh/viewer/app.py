@@ -126,7 +126,7 @@ def create_app(runs: RunLibrary | Sequence[Run]) -> FastAPI:
             run_id=run.id,
             run_name=run.name,
             episode=found,
-            divergence=first_divergence(found.messages, found.gold_actions),
+            divergence=first_divergence(found.messages, found.gold_actions, found.history_messages),
             jaeger_url=jaeger_url(found.trace_id) if found.trace_id else None,
         )
 

@@ -47,6 +47,9 @@ class Episode(BaseModel):
     reward_info: dict[str, Any] | None = None
     """The reward's details as the file records them (τ-bench's ``reward_info`` or τ²'s ``RewardInfo``)."""
     trace_id: str = ""
+    history_messages: int = 0
+    """How many messages of the task's message history (τ²) open the conversation, after any system prompt: played
+    before the episode began, so the first divergence skips them."""
 
     @property
     def cost(self) -> float:
@@ -141,6 +144,7 @@ def episode_from_result(result: RunResult) -> Episode:
         reward_checks=list(info.get("reward_checks") or _checks_from_v1(reward_info)),
         reward_info=reward_info,
         trace_id=str(info.get("trace_id", "")),
+        history_messages=int(info.get("history_messages") or 0),
     )
 
 
@@ -239,6 +243,7 @@ def load_tau2(path: Path, document: dict[str, Any]) -> Run:
                 gold_actions=_gold_from_tau2(task),
                 reward_checks=_checks_from_tau2(reward_info),
                 reward_info=reward_info,
+                history_messages=len((task.get("initial_state") or {}).get("message_history") or []),
             )
         )
     info = document.get("info") or {}

@@ -17,6 +17,7 @@ from taumesh.orchestrator.results import HISTORY_MESSAGES
 from taumesh.viewer.metrics import first_divergence
 from taumesh.viewer.runs import Episode, load_run
 from tests.orchestrator.test_history_messages import HISTORY_TASKS, mock_run
+from tests.viewer.conftest import ServedViewer
 
 HISTORY_CALL = "create_task"
 """The tool call of both history tasks' message history."""
@@ -96,3 +97,18 @@ def test_a_tau2_document_has_no_system_prompt_before_the_history(history_run: Pa
         assert (divergence.index, divergence.message_index) == (None, None)
         assert all(step.message_index >= count for step in divergence.agent_actions)
         assert first_divergence(episode.messages, episode.gold_actions).agent_actions[0].name == HISTORY_CALL
+
+
+@pytest.mark.parametrize("layout", ["taubench", "tau2"])
+def test_the_viewer_shows_no_divergence_on_a_history_task(history_run: Path, layout: str) -> None:
+    """``taumesh view`` (over HTTP) passes each episode's history length to the divergence, in either layout."""
+    path = history_run if layout == "taubench" else next(history_run.parent.glob("*.tau2.json"))
+    served = ServedViewer([path])
+    try:
+        (run,) = served.get("/api/runs")
+        for task_id in HISTORY_TASKS:
+            divergence = served.get(f"/api/runs/{run['run_id']}/episodes/{task_id}/0")["divergence"]
+            assert (divergence["index"], divergence["message_index"]) == (None, None)
+            assert HISTORY_CALL not in [step["name"] for step in divergence["agent_actions"]][:1]
+    finally:
+        served.close()

@@ -85,8 +85,12 @@ def test_an_env_restart_loses_sessions_not_results(v1_data_dir: Path, tmp_path: 
         deadline = time.monotonic() + 120
         while not _some_results(log_dir) and run.poll() is None and time.monotonic() < deadline:
             time.sleep(0.1)
-        servers[0].kill()
+        # the new env listens beside the old one first (gRPC servers bind with SO_REUSEPORT), as a replacement pod
+        # behind the same address would: killed then, the old env's sessions are lost while the episodes' retried
+        # calls reach a live env at once. Killing first raced the restart against the channel's retries: those ran
+        # out first now and then, every episode in flight was replayed whole, and no session was ever rebuilt.
         servers.append(start_server(serve, SERVING, tmp_path / "env-2.err"))
+        servers[0].kill()
         assert run.poll() is None, "the run ended before the restart: nothing was tested"
         stdout, stderr = run.communicate(timeout=300)
     finally:

@@ -331,10 +331,9 @@ class GcClock:
         self.full += info["generation"] == 2
 
 
-def episode_counts(result: Any) -> tuple[int, int, float, float]:
-    """(assistant messages, user messages, duration s, reward) of an episode's result."""
-    roles = [message.get("role") for message in result.traj]
-    return roles.count("assistant"), roles.count("user"), float(result.info.get("duration_s", 0.0)), result.reward
+def episode_counts(roles: list[Any], duration: float, reward: float) -> tuple[int, int, float, float]:
+    """(assistant messages, user messages, duration s, reward) of an episode whose messages have ``roles``."""
+    return roles.count("assistant"), roles.count("user"), duration, reward
 
 
 def orchestrate(config_json: str, profile: int, pipe: Connection) -> None:
@@ -367,14 +366,12 @@ def orchestrate(config_json: str, profile: int, pipe: Connection) -> None:
     if profiler:
         profiler.disable()
     wall = time.time() - started
-    episodes = [episode_counts(r) for r in summary.results]
+    episodes = [
+        episode_counts([m.get("role") for m in r.traj], float(r.info.get("duration_s", 0.0)), r.reward)
+        for r in summary.results
+    ]
     by_start = [
-        (
-            [m.role for m in outcome.traj].count("assistant"),
-            [m.role for m in outcome.traj].count("user"),
-            outcome.duration_s,
-            outcome.reward,
-        )
+        episode_counts([m.role for m in outcome.traj], outcome.duration_s, outcome.reward)
         for _, outcome in sorted(played, key=lambda item: item[0])
     ]
     text = ""

@@ -214,6 +214,7 @@ def score_to_proto(score: Score) -> scorer_pb2.ScoreEpisodeResponse:
 
 
 def gold_action_from_proto(action: scorer_pb2.GoldAction) -> GoldAction:
+    """A scorer's gold action; an unset requestor is the assistant's (scorers written before the field)."""
     requestor = _REQUESTOR_FROM_PROTO.get(action.requestor)
     if requestor is None:
         raise ConversionError(f"gold action {action.name!r}: requestor {action.requestor} is not ASSISTANT or USER")

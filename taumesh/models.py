@@ -15,7 +15,9 @@ EVALUATED_TERMINATIONS: frozenset[Termination] = frozenset({"user_stop", "termin
 RewardBasis = Literal["DB", "ENV_ASSERTION", "ACTION", "COMMUNICATE", "NL_ASSERTION"]
 
 STOP_TOKEN = "###STOP###"  # noqa: S105 - not a password
+"""τ-bench's marker: a simulated user's message containing it ends the conversation."""
 USER_STOP_TOKENS = (STOP_TOKEN, "###TRANSFER###", "###OUT-OF-SCOPE###")
+"""A simulated user's message holding any of these ends the episode (τ²'s user stops on all three)."""
 
 TAU2_PREFIX = "tau2-"
 """τ²'s domains are named ``tau2-<τ²'s name>`` here (``tau2-airline``), beside τ-bench v1's ``airline``."""
@@ -24,10 +26,6 @@ TAU2_PREFIX = "tau2-"
 def is_tau2(env: str) -> bool:
     """Whether ``env`` names one of τ²'s domains (whose defaults are τ²'s)."""
     return env.startswith(TAU2_PREFIX)
-
-
-"""A simulated user's message holding any of these ends the episode (τ²'s user stops on all three)."""
-"""τ-bench's marker: a simulated user's message containing it ends the conversation."""
 
 
 class ToolCall(BaseModel):

@@ -8,7 +8,6 @@ result's actions stay exactly τ-bench's ``{name, kwargs}``. A file written befo
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +15,7 @@ from taumesh.domains.tau2 import Tau2Task
 from taumesh.orchestrator.results import ResultsFile, load_results
 from tests.conftest import V1_DATA
 from tests.orchestrator.conftest import load_json, oracle_invoke, results_path, tasks
-from tests.orchestrator.test_tau2_user_tool_calls import TASKS, _run, _task, telecom_run
+from tests.orchestrator.test_tau2_user_tool_calls import TASKS, _task, assert_resume_rewrites_nothing, telecom_run
 
 __all__ = ["telecom_run"]
 
@@ -50,17 +49,11 @@ def test_a_telecom_file_without_requestors_still_loads_and_resumes(telecom_run: 
                 action.pop("requestor", None)
     old = tmp_path / "old.json"
     ResultsFile(old, existing=results).flush()
-    before = old.read_bytes()
     infos = [entry["info"] for entry in load_json(old)]
     recorded = [a for info in infos for a in [*info["task"]["actions"], *info["reward_info"]["actions"]]]
     assert recorded and not any("requestor" in action for action in recorded)
     assert [r.task_id for r in load_results(old)] == [r.task_id for r in results]
-    logs = tmp_path / "logs"
-    logs.mkdir()
-    resumed = tmp_path / "resumed.json"
-    shutil.copy(old, resumed)
-    _run(logs, "--resume", resumed)
-    assert resumed.read_bytes() == before, "nothing rerun, nothing rewritten"
+    assert_resume_rewrites_nothing(old, tmp_path)
 
 
 def test_v1_results_record_gold_actions_exactly_as_tau_bench(tmp_path: Path) -> None:

@@ -141,6 +141,17 @@ def test_results_round_trip_byte_for_byte(telecom_run: Path, tmp_path: Path) -> 
     assert all(len(r.timeline()) > len(r.traj) for r in again)
 
 
+def assert_resume_rewrites_nothing(old: Path, tmp_path: Path) -> None:
+    """``--resume`` of a copy of the complete results file ``old`` (as ``tmp_path/resumed.json``, its τ² document
+    beside it) reruns and rewrites nothing."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    resumed = tmp_path / "resumed.json"
+    shutil.copy(old, resumed)
+    _run(logs, "--resume", resumed)
+    assert resumed.read_bytes() == old.read_bytes(), "nothing rerun, nothing rewritten"
+
+
 def test_a_file_written_before_user_tool_calls_were_recorded_loads_resumes_and_renders(
     telecom_run: Path, tmp_path: Path
 ) -> None:
@@ -153,12 +164,7 @@ def test_a_file_written_before_user_tool_calls_were_recorded_loads_resumes_and_r
     assert USER_TOOL_TURNS.encode() not in before
     assert all(r.timeline() == r.traj for r in load_results(old))
 
-    logs = tmp_path / "logs"
-    logs.mkdir()
-    resumed = tmp_path / "resumed.json"
-    shutil.copy(old, resumed)
-    _run(logs, "--resume", resumed)
-    assert resumed.read_bytes() == before, "nothing rerun, nothing rewritten"
+    assert_resume_rewrites_nothing(old, tmp_path)
     document = _document(tmp_path)
     assert len(document.simulations) == len(TASKS)
     trajs = {str(r.task_id): r.traj for r in results}

@@ -79,6 +79,8 @@ async def _validation_error(_request: Request, exc: Exception) -> JSONResponse:
 
 async def _http_error(_request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
+    if exc.status_code == 400:  # FastAPI's "error parsing the body": a body that is not valid, as documented (422)
+        return error_response(ApiError(422, "validation_error", f"the body is not valid JSON: {exc.detail}"))
     error_type = STATUS_TYPES.get(exc.status_code, "validation_error")
     response = error_response(ApiError(exc.status_code, error_type, str(exc.detail)))
     response.headers.update(exc.headers or {})  # Allow of a 405

@@ -58,19 +58,28 @@ def as_run_result(row: ResultRow) -> RunResult:
 
 
 def run_metrics(
-    rewards_costs: Iterable[tuple[float | None, float]], pass_hat_k: dict[int, float], average: float | None
+    outcomes: Iterable[tuple[str, float | None, float]], pass_hat_k: dict[int, float], average: float | None
 ) -> Metrics:
-    """The REST fork's metrics over a run's episodes, with pass^k and spend."""
-    pairs = list(rewards_costs)
-    successes = sum(1 for reward, _ in pairs if reward is not None and reward >= SUCCESS)
+    """The REST fork's metrics over a run's (task id, reward, cost) episodes, with pass^k and spend.
+
+    As the fork documents them, the counts are of tasks: a task succeeds when every one of its trials scored 1.0.
+    The episodes' counts are beside them.
+    """
+    triples = list(outcomes)
+    passed: dict[str, bool] = {}
+    for task_id, reward, _ in triples:
+        passed[task_id] = passed.get(task_id, True) and reward is not None and reward >= SUCCESS
+    successes = sum(passed.values())
     return Metrics(
-        total_tasks=len(pairs),
+        total_tasks=len(passed),
         successful_tasks=successes,
-        failed_tasks=len(pairs) - successes,
-        success_rate=successes / len(pairs) if pairs else 0.0,
+        failed_tasks=len(passed) - successes,
+        success_rate=successes / len(passed) if passed else 0.0,
+        total_episodes=len(triples),
+        successful_episodes=sum(1 for _, reward, _ in triples if reward is not None and reward >= SUCCESS),
         average_reward=average,
         pass_hat_k={str(k): v for k, v in pass_hat_k.items()},
-        cost_usd=round(sum(cost for _, cost in pairs), 6),
+        cost_usd=round(sum(cost for _, _, cost in triples), 6),
     )
 
 
@@ -203,7 +212,7 @@ class RunExecutor:
             await asyncio.gather(*(one(i, t) for i, t in missing))
             results = [as_run_result(r) for r in self.store.results(run_id)]
             pass_k, average = await compute_pass_hat_k(clients, config, results)
-        return results, run_metrics(self.store.rewards_and_costs(run_id), pass_k, average)
+        return results, run_metrics(self.store.outcomes(run_id), pass_k, average)
 
     def _progress(self, run_id: str, result: RunResult, total: int) -> None:
         pairs = self.store.rewards_and_costs(run_id)

@@ -4,18 +4,24 @@ from __future__ import annotations
 
 import asyncio
 import uuid
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
-from taumesh.api.errors import invalid
+from taumesh.api.errors import ApiError, invalid, not_found
 from taumesh.api.executor import RunExecutor
+from taumesh.api.model_names import known_model, providers
 from taumesh.api.schemas import Metrics, Run, RunStatus, TaskResult, ValidateTasksRequest
 from taumesh.api.settings import ApiSettings
 from taumesh.api.store import Store, as_utc
 from taumesh.api.tables import ResultRow, RunRow
 from taumesh.api.viewer_link import viewer_url
 from taumesh.llm.access import normalize_api_base
-from taumesh.models import AgentSettings, ModelSettings, UserSettings
+from taumesh.models import AgentSettings, ModelSettings, UserSettings, is_tau2
+from taumesh.orchestrator.clients import ServiceClients
 from taumesh.orchestrator.config import RunConfig
+from taumesh.orchestrator.results import results_task_id
+from taumesh.orchestrator.runner import ConfigError, resolve_tasks, select_tasks
 
 OFFLINE_AGENTS = frozenset({"oracle"})
 """Agent strategies that call no model: a run is known by the strategy's name."""
@@ -33,6 +39,85 @@ def check_allowed(body: ValidateTasksRequest, settings: ApiSettings) -> None:
             raise invalid(f"{field} is not a model endpoint this server's operator allowed", field)
     if body.max_concurrency > settings.max_run_concurrency:
         raise invalid(f"max_concurrency is above this server's {settings.max_run_concurrency}", "max_concurrency")
+
+
+def check_models(body: ValidateTasksRequest) -> None:
+    """Providers litellm knows, and model names their provider lists (422 ``validation_error`` otherwise).
+
+    ``details`` names the value as the REST fork documents it (``details.provider``, ``details.model``) beside
+    ``details.errors``. A model with its own ``api_base`` is not checked against a list; a model no strategy calls
+    (the oracle agent's, a scripted user's) is not checked at all.
+    """
+    agent_calls_model = body.agent_address is None and body.agent_strategy not in OFFLINE_AGENTS
+    user_calls_model = body.user_strategy != "scripted"
+    roles = (
+        ("model_provider", "model", body.model_provider, body.model, body.api_base, agent_calls_model),
+        (
+            "user_model_provider",
+            "user_model",
+            body.user_model_provider,
+            body.user_model,
+            body.user_api_base,
+            user_calls_model,
+        ),
+    )
+    for provider_field, model_field, provider, model, api_base, used in roles:
+        if provider not in providers():
+            message = f"Invalid model provider: {provider!r} is not a provider litellm knows"
+            raise _invalid_value(message, provider_field, {"provider": provider})
+        if used and not api_base.strip() and not known_model(provider, model):
+            message = f"Invalid model: {model!r} is not a model litellm lists for provider {provider!r}"
+            raise _invalid_value(message, model_field, {"provider": provider, "model": model})
+
+
+def _invalid_value(message: str, field: str, named: dict[str, str]) -> ApiError:
+    error = invalid(message, field)
+    error.details = {**named, **error.details}
+    return error
+
+
+async def preflight(clients: ServiceClients, body: ValidateTasksRequest, settings: ApiSettings) -> None:
+    """Everything about a run request that can be known before it runs; nothing is stored or played before.
+
+    An unknown domain or split is 404 ``not_found``; a task index outside the split is 422 naming the field.
+    """
+    check_allowed(body, settings)
+    check_models(body)
+    config, tasks = await split_tasks(clients, body.env, body.task_split, settings)
+    try:
+        range_ = {"task_ids": body.task_ids, "start_index": body.start_index, "end_index": body.end_index}
+        select_tasks(config.model_copy(update=range_), len(tasks))
+    except ConfigError as exc:
+        raise invalid(str(exc), "task_ids" if body.task_ids else "start_index") from exc
+
+
+async def split_tasks(
+    clients: ServiceClients, env: str, task_split: str | None, settings: ApiSettings
+) -> tuple[RunConfig, list[Any]]:
+    """The split's tasks (the domain's first split when none is named); 404 ``not_found`` for a domain or split."""
+    config = RunConfig(env=env, task_split=task_split, data_dir=settings.data_dir)
+    try:
+        return await resolve_tasks(clients, config)
+    except ConfigError as exc:
+        resource, ident = ("split", task_split) if task_split else ("domain", env)
+        error = not_found(resource, ident or env)
+        error.message = str(exc)
+        raise error from exc
+
+
+def api_task_id(env: str, task_id: str) -> int | str:
+    """A task id in the REST fork's routes: τ-bench v1's integer index, a τ² domain's id unchanged."""
+    return task_id if is_tau2(env) else results_task_id(task_id)
+
+
+def task_order(env: str) -> Callable[[ResultRow], tuple[int, int, int | str]]:
+    """Sort key of results in task order: trial after trial, each by task (integer ids by value)."""
+
+    def key(row: ResultRow) -> tuple[int, int, int | str]:
+        task = api_task_id(env, row.task_id)
+        return (row.trial, 0, task) if isinstance(task, int) else (row.trial, 1, task)
+
+    return key
 
 
 def run_config(body: ValidateTasksRequest, settings: ApiSettings) -> RunConfig:
@@ -100,10 +185,10 @@ async def play_now(store: Store, executor: RunExecutor, body: ValidateTasksReque
     return ended
 
 
-def task_result(row: ResultRow) -> TaskResult:
-    """A stored episode as the API shows it."""
+def task_result(row: ResultRow, env: str) -> TaskResult:
+    """A stored episode as the API shows it (the REST fork's integer ``task_id`` for τ-bench v1 domains)."""
     return TaskResult(
-        task_id=row.task_id,
+        task_id=api_task_id(env, row.task_id),
         trial=row.trial,
         reward=row.reward,
         success=row.reward is not None and row.reward >= SUCCESS,

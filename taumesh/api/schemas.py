@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
 RunStatus = Literal["queued", "running", "completed", "failed", "cancelled"]
+MAX_TASK_INDEX = 1_000_000
+"""Bound of a task index in a request; the split's own size is checked before anything runs."""
 ErrorType = Literal["authentication_error", "validation_error", "not_found", "rate_limit_error", "internal_error"]
 
 
@@ -35,7 +37,19 @@ class HealthResponse(BaseModel):
     version: str
     timestamp: datetime
     supported_environments: list[str] = Field(description="Domains the registry knows.")
+    supported_models: dict[str, list[str]] = Field(
+        description="The REST fork's field: chat models litellm lists for each documented provider."
+    )
     providers: list[ProviderStatus] = Field(description="Model providers and whether credentials are configured.")
+
+
+class ServiceInfo(BaseModel):
+    """``GET /``: the service, its version and its routes."""
+
+    service: str
+    version: str
+    endpoints: dict[str, str]
+    timestamp: datetime
 
 
 class ValidateTasksRequest(BaseModel):
@@ -45,16 +59,20 @@ class ValidateTasksRequest(BaseModel):
 
     model_provider: str = Field(default="openai", max_length=100, description="litellm provider of the agent model.")
     model: str = Field(default="gpt-4o", max_length=200, description="The agent's model (ignored by `oracle`).")
-    env: str = Field(default="retail", min_length=1, max_length=100, description="Domain, e.g. retail, airline.")
+    env: str = Field(min_length=1, max_length=100, description="Domain, e.g. retail, airline (required).")
     num_trials: int = Field(default=1, ge=1, le=10, description="Trials per task.")
     agent_strategy: str = Field(default="tool-calling", max_length=50, description="tool-calling, act, react, oracle…")
     temperature: float = Field(default=0.0, ge=0.0, le=2.0, description="Agent model temperature.")
     task_split: str | None = Field(default=None, max_length=50, description="Split; null: the domain's first.")
-    start_index: int = Field(default=0, ge=0, description="First task index of the range.")
-    end_index: int = Field(default=-1, ge=-1, description="End of the range (exclusive); -1: the split's end.")
-    task_ids: list[int] | None = Field(default=None, max_length=1000, description="Task indices; win over the range.")
+    start_index: int = Field(default=0, ge=0, le=MAX_TASK_INDEX, description="First task index of the range.")
+    end_index: int = Field(
+        default=-1, ge=-1, le=MAX_TASK_INDEX + 1, description="End of the range (exclusive, > start_index); -1: all."
+    )
+    task_ids: list[Annotated[int, Field(ge=0, le=MAX_TASK_INDEX)]] | None = Field(
+        default=None, max_length=1000, description="Task indices; win over the range."
+    )
     max_concurrency: int = Field(default=1, ge=1, le=64, description="Episodes in flight at once.")
-    seed: int = Field(default=10, description="Random seed (τ-bench's default 10).")
+    seed: int = Field(default=10, ge=-(2**63), le=2**63 - 1, description="Random seed (τ-bench's default 10).")
     shuffle: bool = Field(default=False, description="Shuffle task order within each trial.")
     user_strategy: str = Field(default="llm", max_length=50, description="llm, react, verify, reflection, scripted.")
     user_model: str = Field(default="gpt-4o", max_length=200, description="The simulated user's model.")
@@ -65,6 +83,15 @@ class ValidateTasksRequest(BaseModel):
         default=None, max_length=300, description="host:port of an external AgentService; must be operator-allowed."
     )
     wait: bool = Field(default=True, description="true: answer when the run ends; false: 202 with the run id.")
+
+    @field_validator("end_index")
+    @classmethod
+    def _end_after_start(cls, end: int, info: ValidationInfo) -> int:
+        """The REST fork's rule: a range ends after it starts (or runs to the split's end, -1)."""
+        start = info.data.get("start_index")
+        if end != -1 and isinstance(start, int) and end <= start:
+            raise ValueError(f"end_index {end} must be greater than start_index {start}, or -1")
+        return end
 
     @model_validator(mode="after")
     def _known_strategies(self) -> ValidateTasksRequest:
@@ -80,10 +107,14 @@ class ValidateTasksRequest(BaseModel):
         return self
 
 
+TaskId = int | str
+"""A task's id in the REST fork's routes: τ-bench v1's integer index, a τ² domain's own id."""
+
+
 class TaskResult(BaseModel):
     """One episode's outcome."""
 
-    task_id: str
+    task_id: TaskId = Field(description="τ-bench v1: the task's integer index; τ²: the task's id.")
     trial: int
     reward: float | None = Field(description="null when the infrastructure could not finish the episode.")
     success: bool = Field(description="reward is 1.0.")
@@ -93,10 +124,12 @@ class TaskResult(BaseModel):
 class Metrics(BaseModel):
     """Aggregates over a run's scored episodes."""
 
-    total_tasks: int = Field(description="Episodes with a result (errors included).")
-    successful_tasks: int
-    failed_tasks: int = Field(description="Episodes scored below 1.0 or not scored.")
-    success_rate: float
+    total_tasks: int = Field(description="Distinct tasks with a result (the REST fork's count; trials apart).")
+    successful_tasks: int = Field(description="Tasks whose every trial scored 1.0.")
+    failed_tasks: int = Field(description="Tasks with a trial scored below 1.0 or not scored.")
+    success_rate: float = Field(description="successful_tasks / total_tasks (0 without tasks).")
+    total_episodes: int | None = Field(default=None, description="Episodes with a result (errors included).")
+    successful_episodes: int | None = Field(default=None, description="Episodes scored 1.0.")
     average_reward: float | None
     pass_hat_k: dict[str, float] = Field(description="pass^k by k (as strings).")
     cost_usd: float = Field(description="Agent and user model spend.")
@@ -171,7 +204,7 @@ class ListTasksRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    env: str = Field(default="retail", min_length=1, max_length=100)
+    env: str = Field(min_length=1, max_length=100, description="Domain (required).")
     task_split: str | None = Field(default=None, max_length=50, description="null: the domain's first split.")
     page: int = Field(default=1, ge=1, le=1_000_000, description="1-based page number.")
     page_size: int = Field(default=50, ge=1, le=500)
@@ -180,10 +213,11 @@ class ListTasksRequest(BaseModel):
 class TaskInfo(BaseModel):
     """One task of a split."""
 
-    task_id: str = Field(description="The task's id (τ-bench v1: its index in the split).")
+    task_id: TaskId = Field(description="The task's id (τ-bench v1: its integer index in the split).")
     user_id: str
     instruction_preview: str = Field(description="The user instruction's first 200 characters.")
-    action_count: int = Field(description="Gold actions.")
+    num_actions: int = Field(description="Gold actions (the REST fork's name).")
+    action_count: int = Field(description="Gold actions (the same number, taumesh's earlier name).")
 
 
 class ListTasksResponse(BaseModel):
@@ -192,7 +226,8 @@ class ListTasksResponse(BaseModel):
     env: str
     task_split: str
     tasks: list[TaskInfo]
-    total: int
+    total_tasks: int = Field(description="Tasks in the split (the REST fork's name).")
+    total: int = Field(description="The same number (taumesh's earlier name).")
     page: int
     page_size: int
     next_page: int | None = Field(description="The following page, null on the last.")

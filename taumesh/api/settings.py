@@ -37,7 +37,9 @@ class ApiSettings(BaseSettings):
     data_root: Path = DEFAULT_API_DIR
     """The API's own folder: the SQLite database by default."""
     log_dir: Path | None = None
-    """Where ``audit.jsonl`` goes; None: ``data_root``."""
+    """Where the audit log goes; None: ``data_root``."""
+    audit_log_name: str = Field(default="audit.jsonl", min_length=1, max_length=255, pattern=r"^[^/\\]+$")
+    """The audit log's file name in ``log_dir`` (``tau-bench-server`` makes it the REST fork's ``api_audit.log``)."""
     database_url: str | None = None
     """SQLAlchemy URL (``postgresql+psycopg://…``); None: SQLite at ``data_root/taumesh-api.db``."""
     rate_limit: str = "120/minute"
@@ -82,7 +84,7 @@ class ApiSettings(BaseSettings):
 
     @property
     def audit_path(self) -> Path:
-        return (self.log_dir or self.data_root) / "audit.jsonl"
+        return (self.log_dir or self.data_root) / self.audit_log_name
 
     @property
     def addresses(self) -> ServiceAddresses:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -66,15 +66,17 @@ class Store:
             )
             return list(rows), total
 
-    def latest_run(self, model: str, env: str) -> RunRow | None:
-        """The newest completed run of ``model`` on ``env``."""
+    def latest_run(
+        self, models: Iterable[str], env: str, accept: Callable[[RunRow], bool] | None = None
+    ) -> RunRow | None:
+        """The newest completed run on ``env`` whose model label is one of ``models`` (and that ``accept`` takes)."""
         with self.session() as session:
-            return session.scalars(
+            rows = session.scalars(
                 select(RunRow)
-                .where(RunRow.model == model, RunRow.env == env, RunRow.status == "completed")
+                .where(RunRow.model.in_(list(models)), RunRow.env == env, RunRow.status == "completed")
                 .order_by(RunRow.finished_at.desc())
-                .limit(1)
-            ).first()
+            )
+            return next((row for row in rows if accept is None or accept(row)), None)
 
     def _lease_free(self, owner: str, now: datetime) -> Any:
         return or_(RunRow.lease_owner.is_(None), RunRow.lease_owner == owner, RunRow.lease_expires_at < now)
@@ -187,6 +189,14 @@ class Store:
         with self.session() as session:
             rows = session.execute(select(ResultRow.reward, ResultRow.cost_usd).where(ResultRow.run_id == run_id))
             return [(reward, cost) for reward, cost in rows]
+
+    def outcomes(self, run_id: str) -> list[tuple[str, float | None, float]]:
+        """(task id, reward, cost) of every stored episode: what a run's metrics count."""
+        with self.session() as session:
+            rows = session.execute(
+                select(ResultRow.task_id, ResultRow.reward, ResultRow.cost_usd).where(ResultRow.run_id == run_id)
+            )
+            return [(task_id, reward, cost) for task_id, reward, cost in rows]
 
     def result_count(self, run_id: str) -> int:
         with self.session() as session:

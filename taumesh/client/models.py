@@ -65,13 +65,14 @@ class HealthResponse(BaseModel):
     version: str
     timestamp: datetime
     supported_environments: list[str]
+    supported_models: dict[str, list[str]] = Field(default_factory=dict)
     providers: list[ProviderStatus]
 
 
 class TaskResult(BaseModel):
     """One episode's outcome."""
 
-    task_id: str
+    task_id: int | str = Field(description="τ-bench v1: the task's integer index; τ²: the task's id.")
     trial: int
     reward: float | None
     success: bool
@@ -81,10 +82,12 @@ class TaskResult(BaseModel):
 class Metrics(BaseModel):
     """Aggregates over a run's episodes."""
 
-    total_tasks: int
-    successful_tasks: int
+    total_tasks: int = Field(description="Distinct tasks with a result.")
+    successful_tasks: int = Field(description="Tasks whose every trial scored 1.0.")
     failed_tasks: int
-    success_rate: float
+    success_rate: float = Field(description="successful_tasks / total_tasks.")
+    total_episodes: int | None = None
+    successful_episodes: int | None = None
     average_reward: float | None
     pass_hat_k: dict[str, float] = Field(description="pass^k keyed by k as a string.")
     cost_usd: float
@@ -158,9 +161,10 @@ class Trajectory(BaseModel):
 class TaskInfo(BaseModel):
     """One task of a split."""
 
-    task_id: str
+    task_id: int | str
     user_id: str
     instruction_preview: str
+    num_actions: int
     action_count: int
 
 
@@ -170,6 +174,7 @@ class ListTasksResponse(BaseModel):
     env: str
     task_split: str
     tasks: list[TaskInfo]
+    total_tasks: int
     total: int
     page: int
     page_size: int

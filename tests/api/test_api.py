@@ -87,11 +87,13 @@ def test_validate_tasks_runs_synchronously(client: httpx.Client) -> None:
     assert response.status_code == 200, response.text
     body = response.json()
     assert body["status"] == "completed" and body["request_id"] == response.headers["x-request-id"]
-    assert sorted((r["task_id"], r["trial"]) for r in body["results"]) == [(t, k) for t in "012" for k in (0, 1)]
+    # the REST fork's contract: integer ids, task order trial after trial
+    assert [(r["task_id"], r["trial"]) for r in body["results"]] == [(t, k) for k in (0, 1) for t in (0, 1, 2)]
     assert all(r["reward"] == 1.0 and r["success"] for r in body["results"])
     assert body["results"][0]["info"]["reward_info"]["info"]["r_actions"] == 1.0
     metrics = body["metrics"]
-    assert metrics["total_tasks"] == 6 and metrics["successful_tasks"] == 6 and metrics["failed_tasks"] == 0
+    assert metrics["total_tasks"] == 3 and metrics["successful_tasks"] == 3 and metrics["failed_tasks"] == 0
+    assert metrics["total_episodes"] == 6 and metrics["successful_episodes"] == 6
     assert metrics["success_rate"] == 1.0 and metrics["average_reward"] == 1.0
     assert metrics["pass_hat_k"] == {"1": 1.0, "2": 1.0}
     assert body["config_used"]["task_ids"] == [0, 1, 2] and body["execution_time_seconds"] > 0
@@ -142,16 +144,16 @@ def test_cancel_stops_an_async_run(client: httpx.Client) -> None:
 
 
 def test_list_tasks_paginates(client: httpx.Client) -> None:
-    seen: list[str] = []
+    seen: list[int] = []
     page: int | None = 1
     while page is not None:
         body = client.post("/api/v1/list-tasks", json={"env": "retail", "page": page, "page_size": 50}).json()
         assert body["total"] == 115 and body["task_split"] == "test"
         seen += [t["task_id"] for t in body["tasks"]]
         page = body["next_page"]
-    assert seen == [str(i) for i in range(115)]
+    assert seen == list(range(115))
     first = client.post("/api/v1/list-tasks", json={"env": "retail", "page_size": 1}).json()["tasks"][0]
-    assert first["user_id"] == "yusuf_rossi_9620" and first["action_count"] == 5
+    assert first["user_id"] == "yusuf_rossi_9620" and first["action_count"] == first["num_actions"] == 5
     assert len(first["instruction_preview"]) == 200
     past = client.post("/api/v1/list-tasks", json={"env": "retail", "page": 4, "page_size": 50}).json()
     assert past["tasks"] == [] and past["next_page"] is None and past["total"] == 115

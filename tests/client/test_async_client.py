@@ -28,7 +28,7 @@ async def test_async_client_every_method(api: ApiServer) -> None:
         assert answer.status == "completed" and [r.reward for r in answer.results] == [1.0]
 
         page = await client.list_tasks("retail", page=2, page_size=100)
-        assert len(page.tasks) == 15 and page.next_page is None and page.tasks[0].task_id == "100"
+        assert len(page.tasks) == 15 and page.next_page is None and page.tasks[0].task_id == 100
         assert len([t async for t in client.iter_tasks("retail", page_size=60)]) == 115
 
         accepted = await client.runs.create(**ORACLE, start_index=30, end_index=33)
@@ -38,7 +38,7 @@ async def test_async_client_every_method(api: ApiServer) -> None:
 
         run = await client.runs.get(accepted.run_id)
         assert run.status == "completed" and run.done_episodes == 3
-        assert sorted(r.task_id for r in await client.runs.results(accepted.run_id)) == ["30", "31", "32"]
+        assert sorted(r.task_id for r in await client.runs.results(accepted.run_id)) == [30, 31, 32]
         assert len(await client.runs.trajectories(accepted.run_id, limit=1)) == 1
         assert accepted.run_id in [r.id for r in (await client.runs.list(limit=200)).runs]
 

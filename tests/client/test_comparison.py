@@ -19,7 +19,7 @@ def test_quick_validate_runs_one_benchmark(api: ApiServer) -> None:
         user_strategy="scripted",
         task_ids=[8, 9],
     )
-    assert answer.status == "completed" and sorted(r.task_id for r in answer.results) == ["8", "9"]
+    assert answer.status == "completed" and sorted(r.task_id for r in answer.results) == [8, 9]
     assert answer.metrics is not None and answer.metrics.success_rate == 1.0
 
 

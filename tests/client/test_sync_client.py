@@ -45,7 +45,7 @@ def test_url_and_key_come_from_the_environment(api: ApiServer, monkeypatch: pyte
 def test_validate_tasks_answers_the_finished_run(client: TaumeshClient) -> None:
     answer = client.validate_tasks(**ORACLE, task_ids=[0, 1], num_trials=2)
     assert answer.status == "completed" and answer.error is None
-    assert sorted((r.task_id, r.trial) for r in answer.results) == [("0", 0), ("0", 1), ("1", 0), ("1", 1)]
+    assert sorted((r.task_id, r.trial) for r in answer.results) == [(0, 0), (0, 1), (1, 0), (1, 1)]
     assert all(r.success and r.reward == 1.0 for r in answer.results)
     assert answer.metrics is not None and answer.metrics.pass_hat_k == {"1": 1.0, "2": 1.0}
     assert answer.config_used["task_ids"] == [0, 1] and answer.execution_time_seconds > 0
@@ -105,7 +105,7 @@ def test_list_tasks_pages_and_iter_tasks_walks_them(client: TaumeshClient) -> No
     assert first.tasks[0].user_id == "yusuf_rossi_9620" and first.tasks[0].action_count == 5
     last = client.list_tasks("retail", page=3, page_size=50)
     assert len(last.tasks) == 15 and last.next_page is None
-    assert [t.task_id for t in client.iter_tasks("retail", page_size=40)] == [str(i) for i in range(115)]
+    assert [t.task_id for t in client.iter_tasks("retail", page_size=40)] == list(range(115))
 
 
 def test_errors_are_typed_with_the_api_body(api: ApiServer, client: TaumeshClient) -> None:

@@ -8,7 +8,8 @@ from importlib.metadata import PackageNotFoundError, version
 
 from fastapi import APIRouter, Request
 
-from taumesh.api.schemas import HealthResponse, ProviderStatus
+from taumesh.api.model_names import supported_models
+from taumesh.api.schemas import HealthResponse, ProviderStatus, ServiceInfo
 
 router = APIRouter(tags=["health"])
 
@@ -38,8 +39,27 @@ def health(request: Request) -> HealthResponse:
         version=taumesh_version(),
         timestamp=datetime.now(UTC),
         supported_environments=request.app.state.environments,
+        supported_models=supported_models(),
         providers=[
             ProviderStatus(provider=name, configured=bool(os.environ.get(variable)))
             for name, variable in PROVIDER_KEYS.items()
         ],
+    )
+
+
+@router.get("/", response_model=ServiceInfo, summary="What this service is and where its routes are")
+def service_info() -> ServiceInfo:
+    """The REST fork's root document (``TauBenchAPIClient.get_service_info``); no authentication."""
+    return ServiceInfo(
+        service="taumesh API (τ-bench task validation)",
+        version=taumesh_version(),
+        endpoints={
+            "health": "/health",
+            "validate_tasks": "/api/v1/validate-tasks",
+            "list_tasks": "/api/v1/list-tasks",
+            "runs": "/api/v1/runs",
+            "scores": "/scores",
+            "docs": "/docs",
+        },
+        timestamp=datetime.now(UTC),
     )

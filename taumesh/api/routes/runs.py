@@ -12,7 +12,7 @@ from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import JSONResponse
 from sse_starlette.sse import EventSourceResponse
 
-from taumesh.api.deps import ExecutorDep, KeyDep, SettingsDep, StoreDep
+from taumesh.api.deps import ClientsDep, ExecutorDep, KeyDep, SettingsDep, StoreDep
 from taumesh.api.errors import ERROR_RESPONSES, not_found
 from taumesh.api.runs import (
     execution_seconds,
@@ -20,7 +20,9 @@ from taumesh.api.runs import (
     metrics_of,
     new_run,
     play_now,
+    preflight,
     run_view,
+    task_order,
     task_result,
 )
 from taumesh.api.schemas import (
@@ -57,9 +59,19 @@ def _found(store: Store, run_id: str) -> RunRow:
     responses={**ERROR_RESPONSES, 202: {"model": RunAccepted, "description": "queued (wait=false)"}},
 )
 async def validate_tasks(
-    body: ValidateTasksRequest, request: Request, key_id: KeyDep, store: StoreDep, executor: ExecutorDep
+    body: ValidateTasksRequest,
+    request: Request,
+    key_id: KeyDep,
+    store: StoreDep,
+    executor: ExecutorDep,
+    clients: ClientsDep,
 ) -> Any:
-    """With ``wait`` (the default) the answer comes when the run ends; otherwise 202 with the run's id and links."""
+    """With ``wait`` (the default) the answer comes when the run ends; otherwise 202 with the run's id and links.
+
+    The whole request is checked first (providers, model names, domain, split, task indices): nothing runs for a
+    request that is not valid. ``results`` come in task order, trial after trial.
+    """
+    await preflight(clients, body, executor.settings)
     if not body.wait:
         row = store.create_run(new_run(body, executor.settings, key_id))
         request.state.run_id = row.id
@@ -73,7 +85,7 @@ async def validate_tasks(
         request_id=request.state.request_id,
         run_id=ended.id,
         status=status,
-        results=[task_result(r) for r in store.results(ended.id)],
+        results=[task_result(r, ended.env) for r in sorted(store.results(ended.id), key=task_order(ended.env))],
         metrics=metrics_of(ended),
         execution_time_seconds=execution_seconds(ended),
         timestamp=datetime.now(UTC),
@@ -135,8 +147,8 @@ def run_results(
 ) -> list[TaskResult]:
     """Results stored so far, in the order the episodes ended."""
     request.state.run_id = run_id
-    _found(store, run_id)
-    return [task_result(r) for r in store.results(run_id, limit, offset)]
+    row = _found(store, run_id)
+    return [task_result(r, row.env) for r in store.results(run_id, limit, offset)]
 
 
 @router.get(

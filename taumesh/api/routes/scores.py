@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
-from taumesh.api.deps import ExecutorDep, KeyDep, StoreDep
+from taumesh.api.deps import ClientsDep, ExecutorDep, KeyDep, StoreDep
 from taumesh.api.errors import ERROR_RESPONSES, ApiError, not_found
 from taumesh.api.executor import as_run_result
-from taumesh.api.runs import OFFLINE_AGENTS, play_now
+from taumesh.api.model_names import split_model
+from taumesh.api.runs import OFFLINE_AGENTS, play_now, preflight
 from taumesh.api.schemas import ErrorResponse, ValidateTasksRequest
+from taumesh.api.tables import RunRow
 from taumesh.orchestrator.mt_results import TASK_ID_PREFIX, scores_lines
 
 router = APIRouter(tags=["scores"])
@@ -35,7 +38,15 @@ async def scores(
     key_id: KeyDep,
     store: StoreDep,
     executor: ExecutorDep,
-    model: Annotated[str, Query(min_length=1, max_length=200, description="Agent model (or `oracle`).")],
+    clients: ClientsDep,
+    model: Annotated[
+        str,
+        Query(
+            min_length=1,
+            max_length=200,
+            description="Agent model: `gpt-4o`, `openai/gpt-4o`, the MT fork's `openai_gpt-4o`, or `oracle`.",
+        ),
+    ],
     subset: Annotated[str, Query(min_length=1, max_length=100, description="Domain, e.g. retail.")],
     task_id: Annotated[
         str | None, Query(alias="taskID", max_length=100, description="Only this task (`7` or the fork's `task-7`).")
@@ -46,13 +57,15 @@ async def scores(
 ) -> Response:
     """Lines of the newest completed run of ``model`` on ``subset``.
 
+    ``model`` may name the provider as litellm does (``openai/gpt-4o``) or as the MT fork does (``openai_gpt-4o``,
+    its results files' ``openai-gpt-4o`` also works): it then matches runs made with that provider's model.
     ``fresh=true`` plays a new run first: the whole subset, or only ``taskID`` when it is a task index.
     """
     if subset not in request.app.state.environments:
         raise not_found("subset", subset)
     if fresh:
         index = (task_id or "").removeprefix(TASK_ID_PREFIX)
-        provider, _, name = model.rpartition("/")
+        provider, name = split_model(model)
         body = ValidateTasksRequest(
             env=subset,
             model=name,
@@ -61,11 +74,13 @@ async def scores(
             user_strategy="scripted" if model in OFFLINE_AGENTS else "llm",
             task_ids=[int(index)] if index.isdigit() else None,
         )
+        await preflight(clients, body, executor.settings)
         row = await play_now(store, executor, body, key_id)
         if row.status != "completed":
             raise ApiError(422, "validation_error", f"the fresh run {row.status}: {row.error}", {"run_id": row.id})
     else:
-        found = store.latest_run(model, subset)
+        labels, accept = spellings(model)
+        found = store.latest_run(labels, subset, accept)
         if found is None:
             raise not_found("completed run of model and subset", f"{model} on {subset}")
         row = found
@@ -73,3 +88,24 @@ async def scores(
     lines = scores_lines((as_run_result(r) for r in store.results(row.id)), task_id)
     text = "".join(line + "\n" for line in lines)
     return Response(text, media_type="application/x-ndjson")
+
+
+def spellings(model: str) -> tuple[set[str], Callable[[RunRow], bool]]:
+    """The run labels ``model`` may mean, and which of their runs it means.
+
+    ``gpt-4o`` means every provider's; ``openai/gpt-4o``, ``openai_gpt-4o`` and ``openai-gpt-4o`` mean openai's
+    (a run whose model is literally named that way matches too).
+    """
+    provider, name = split_model(model)
+    if provider is None:
+        head, dash, tail = model.partition("-")
+        provider, name = split_model(f"{head}_{tail}") if dash else (None, model)
+    if provider is None:
+        return {model}, lambda _row: True
+    labels = {model, name, f"{provider}/{name}"}
+
+    def accept(row: RunRow) -> bool:
+        given = str(row.request.get("model_provider", ""))
+        return row.model == model or given == provider or row.model == f"{provider}/{name}"
+
+    return labels, accept

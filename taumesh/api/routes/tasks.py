@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import grpc
 from fastapi import APIRouter
 
 from taumesh.api.deps import ClientsDep, KeyDep, SettingsDep
-from taumesh.api.errors import ERROR_RESPONSES, ApiError
+from taumesh.api.errors import ERROR_RESPONSES
+from taumesh.api.runs import api_task_id, split_tasks
 from taumesh.api.schemas import ErrorResponse, ListTasksRequest, ListTasksResponse, TaskInfo
-from taumesh.orchestrator.clients import list_tasks
-from taumesh.orchestrator.config import RunConfig
-from taumesh.orchestrator.runner import ConfigError, first_split
 
 router = APIRouter(prefix="/api/v1", tags=["tasks"])
 PREVIEW_CHARS = 200
@@ -25,20 +22,14 @@ PREVIEW_CHARS = 200
 async def list_split_tasks(
     body: ListTasksRequest, _key: KeyDep, clients: ClientsDep, settings: SettingsDep
 ) -> ListTasksResponse:
-    """Tasks with id, user id, the instruction's first 200 characters and the gold action count.
+    """Tasks with id (τ-bench v1: an integer), user id, instruction preview and gold action count.
 
-    A page past the last one is empty.
+    The preview is the instruction's first 200 characters; the count is ``num_actions`` (also ``action_count``);
+    ``total_tasks`` (also ``total``) counts the split. A page past the last one is empty. An unknown domain or
+    split is 404, as in validate-tasks.
     """
-    config = RunConfig(env=body.env, task_split=body.task_split, data_dir=settings.data_dir)
-    try:
-        split = body.task_split or await first_split(clients, config)
-        tasks = await list_tasks(clients, body.env, split, config.rpc_timeout)
-    except ConfigError as exc:
-        raise ApiError(404, "not_found", str(exc), {"resource": "domain", "id": body.env}) from exc
-    except grpc.aio.AioRpcError as exc:
-        if exc.code() in (grpc.StatusCode.NOT_FOUND, grpc.StatusCode.INVALID_ARGUMENT):
-            raise ApiError(404, "not_found", exc.details() or "no such split", {"resource": "split"}) from exc
-        raise
+    config, tasks = await split_tasks(clients, body.env, body.task_split, settings)
+    split = config.task_split or ""
     start = (body.page - 1) * body.page_size
     page = tasks[start : start + body.page_size]
     return ListTasksResponse(
@@ -46,13 +37,15 @@ async def list_split_tasks(
         task_split=split,
         tasks=[
             TaskInfo(
-                task_id=t.task_id,
+                task_id=api_task_id(body.env, t.task_id),
                 user_id=t.user_id,
                 instruction_preview=t.instruction[:PREVIEW_CHARS],
+                num_actions=t.gold_action_count,
                 action_count=t.gold_action_count,
             )
             for t in page
         ],
+        total_tasks=len(tasks),
         total=len(tasks),
         page=body.page,
         page_size=body.page_size,

@@ -1,4 +1,8 @@
-"""``taumesh analyze``: send the failed episodes of a results file to the scorer's AnalyzeFaults, write a report."""
+"""``taumesh analyze``: send the failed episodes of a results file to the scorer's AnalyzeFaults, write a report.
+
+The report also carries τ-bench's ``auto_error_identification.py`` output: its ``fault_assignment_analysis`` and
+``fault_type_analysis`` lists, with τ-bench's names for the fault types.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +12,7 @@ from collections import Counter
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import grpc
 from pydantic import BaseModel, Field
@@ -38,6 +43,24 @@ _KINDS = {
     scorer_pb2.FAULT_TYPE_UNINTENDED_ACTION: "unintended_action",
     scorer_pb2.FAULT_TYPE_OTHER: "other",
 }
+
+
+TAU_BENCH_FAULT_TYPES = {
+    "wrong_tool": "called_wrong_tool",
+    "wrong_argument": "used_wrong_tool_argument",
+    "goal_partially_completed": "goal_partially_completed",
+    "unintended_action": "other",
+    "other": "other",
+}
+"""Our fault type → τ-bench's (τ-bench has no ``unintended_action``: it is its ``other``)."""
+
+TAU_BENCH_PLATFORMS = {"vllm-chat": "hosted_vllm", "vllm-completion": "hosted_vllm"}
+"""τ-bench's ``--platform`` names that litellm spells otherwise (openai, anthropic, mistral, anyscale are the same)."""
+
+
+def provider_of_platform(platform: str) -> str:
+    """The litellm provider of a τ-bench ``--platform`` (or of one of our ``--model-provider`` names)."""
+    return TAU_BENCH_PLATFORMS.get(platform, platform)
 
 
 class AnalyzeError(Exception):
@@ -73,6 +96,29 @@ class FaultReportFile(BaseModel):
     fault_types: dict[str, int]
     usage: Usage
     reports: list[FaultRow]
+    fault_assignment_analysis: list[dict[str, Any]] = Field(default_factory=list)
+    """τ-bench's list: ``{task_id, author, description}`` per analyzed episode."""
+    fault_type_analysis: list[dict[str, Any]] = Field(default_factory=list)
+    """τ-bench's list: ``{task_id, fault_type, description}`` per episode at the agent's fault."""
+
+
+def tau_bench_lists(rows: list[FaultRow]) -> dict[str, list[dict[str, Any]]]:
+    """τ-bench's two output lists of ``rows`` (episodes whose analysis failed are in neither)."""
+    analyzed = [r for r in rows if r.author]
+    return {
+        "fault_assignment_analysis": [
+            {"task_id": r.task_id, "author": r.author, "description": r.description} for r in analyzed
+        ],
+        "fault_type_analysis": [
+            {
+                "task_id": r.task_id,
+                "fault_type": TAU_BENCH_FAULT_TYPES.get(r.fault_type or "other", "other"),
+                "description": r.description,
+            }
+            for r in analyzed
+            if r.author == "agent"
+        ],
+    }
 
 
 def failed_episodes(results: list[RunResult]) -> list[RunResult]:
@@ -146,13 +192,18 @@ async def analyze_results(
     data_dir: Path = Path(),
     scorer_addr: str | None = None,
     max_concurrency: int = 4,
+    max_failed: int | None = None,
 ) -> FaultReportFile:
-    """Analyze every failed episode of ``results_path`` (one AnalyzeFaults call each) and write ``out``."""
+    """Analyze the failed episodes of ``results_path`` (one AnalyzeFaults call each) and write ``out``.
+
+    ``max_failed``: only the first that many failures, in file order (τ-bench's ``--max-num-failed-results``).
+    """
     results = load_results(results_path)
     failed = failed_episodes(results)
+    chosen = failed if max_failed is None else failed[:max_failed]
     requests = [
         episode_request(r, TaskRef(domain=env, split=task_split, task_id=str(r.task_id)) if env else None)
-        for r in failed
+        for r in chosen
     ]
     semaphore = asyncio.Semaphore(max(1, max_concurrency))
     model_pb = model_to_proto(model)
@@ -188,6 +239,7 @@ async def analyze_results(
         fault_types=dict(Counter(r.fault_type for r in rows if r.fault_type)),
         usage=sum((r.usage for r in rows), Usage()),
         reports=rows,
+        **tau_bench_lists(rows),
     )
     write_json_atomically(out, report.model_dump())
     return report

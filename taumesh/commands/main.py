@@ -635,13 +635,26 @@ async def _scorer_problem(address: str, timeout: float) -> str | None:
 
 @app.command(cls=AbbreviatingCommand)
 def analyze(
-    results: Annotated[Path, typer.Argument(help="A results file from taumesh or τ-bench's run.py.")],
-    model: Annotated[str, typer.Option("--model", help="The model that judges.")],
-    model_provider: Annotated[str, typer.Option("--model-provider", "--model_provider")] = "",
-    api_base: Annotated[str, typer.Option("--api-base", "--api_base", help="OpenAI-compatible base URL.")] = "",
+    results: Annotated[
+        Path | None, typer.Argument(help="A results file from taumesh or τ-bench's run.py (or --results-path).")
+    ] = None,
+    results_path: Annotated[
+        Path | None, typer.Option("--results-path", "--results_path", help="The results file (τ-bench's spelling).")
+    ] = None,
+    model: Annotated[str, typer.Option("--model", help="The model that judges.")] = "",
+    model_provider: Annotated[
+        str,
+        typer.Option(
+            "--model-provider", "--model_provider", "--platform", help="litellm provider (τ-bench: --platform)."
+        ),
+    ] = "",
+    api_base: Annotated[
+        str, typer.Option("--api-base", "--api_base", "--base-url", help="OpenAI-compatible base URL.")
+    ] = "",
     temperature: Annotated[float, typer.Option("--temperature")] = 0.0,
     out: Annotated[
-        Path | None, typer.Option("--out", help="Where to write the report (default: RESULTS_faults.json).")
+        Path | None,
+        typer.Option("--out", "--output-path", help="Where to write the report (default: RESULTS_faults.json)."),
     ] = None,
     env: Annotated[
         str | None,
@@ -655,15 +668,32 @@ def analyze(
     max_concurrency: Annotated[int, typer.Option("--max-concurrency", "--max_concurrency", min=1)] = 4,
     timeout: Annotated[
         float, typer.Option("--timeout", min=1.0, help="Give up after this many seconds in all (nothing is written).")
+    max_num_failed_results: Annotated[
+        int | None,
+        typer.Option(
+            "--max-num-failed-results", "--max_num_failed_results", "-n", min=0, help="Analyze the first N failures."
+        ),
+    ] = None,
     ] = 3600.0,
 ) -> None:
     """Ask a model who is at fault (user, agent, environment) in each failed episode, and how."""
     from taumesh.llm.access import OperatorGrants, granted
-    from taumesh.orchestrator.analyze import AnalyzeError, analyze_results, print_fault_summary
+    from taumesh.orchestrator.analyze import AnalyzeError, analyze_results, print_fault_summary, provider_of_platform
     from taumesh.orchestrator.results import faults_path
 
     target = out or faults_path(results)
-    settings = ModelSettings(model=model, provider=model_provider, api_base=api_base, temperature=temperature)
+    settings = ModelSettings(model=model, provider=provider, api_base=api_base, temperature=temperature)
+    problem = _analyze_problem(results, results_path, model)
+    provider = provider_of_platform(model_provider)
+    if problem is None and provider:
+        from taumesh.llm.preflight import provider_problem
+
+        problem = provider_problem(provider, "--platform/--model-provider")
+    if problem:
+        console.print(f"[red]error:[/red] {escape(problem)}", soft_wrap=True)
+        raise typer.Exit(2)
+    results = results or results_path
+    assert results is not None  # _analyze_problem saw to it
 
     async def bounded() -> Any:
         if scorer_addr:
@@ -681,6 +711,7 @@ def analyze(
             max_concurrency=max_concurrency,
         )
 
+            max_failed=max_num_failed_results,
     try:
         with granted(OperatorGrants.of(api_bases=[api_base])):  # the in-process scorer may call the given endpoint
             report = run_loop(asyncio.wait_for(bounded(), timeout))
@@ -691,3 +722,14 @@ def analyze(
         console.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(2) from exc
     print_fault_summary(report, Console(), target)
+
+
+def _analyze_problem(results: Path | None, results_path: Path | None, model: str) -> str | None:
+    """Why ``taumesh analyze``'s arguments name no single results file or no judge, or None."""
+    if results is not None and results_path is not None and results != results_path:
+        return f"two results files: {results} and --results-path {results_path}; give one"
+    if results is None and results_path is None:
+        return "which results file? Give it as the argument or as --results-path"
+    if not model:
+        return "--model names the model that judges (for example gpt-4o)"
+    return None

@@ -147,3 +147,44 @@ def test_read_verdict() -> None:
     ]:
         with pytest.raises(ValueError, match=problem):
             read_verdict(bad)
+
+
+def test_analyze_takes_tau_benchs_auto_error_identification_command_line(
+    results_with_failures: Path, fake: FakeOpenAI, task_index: TaskIndex, v1_data_dir: Path, tmp_path: Path
+) -> None:
+    """τ-bench's README command, spelled as its ``auto_error_identification.py`` takes it, writes its two lists."""
+    fake.reset(judge(task_index))
+    out = tmp_path / "test-auto-error-identification"
+    result = analyze(
+        "--env", "retail", "--platform", "openai", "--results-path", str(results_with_failures),
+        "--max-concurrency", "16", "--output-path", str(out), "--max-num-failed-results", "1",
+        "--model", "gpt-4o", "--base-url", fake.url, "--data-dir", str(v1_data_dir),
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    report = json.loads(out.read_text())
+    assert report["failed"] == 2 and [r["task_id"] for r in report["reports"]] == [0]  # the first failure only
+    assert report["fault_assignment_analysis"] == [
+        {"task_id": 0, "author": "agent", "description": "Skipped the exchange."}
+    ]
+    assert report["fault_type_analysis"] == [
+        {"task_id": 0, "fault_type": "goal_partially_completed", "description": "Skipped the exchange."}
+    ]
+
+    fake.reset(judge(task_index))
+    short = analyze(
+        "--env", "retail", "--platform", "openai", "--results-path", str(results_with_failures),
+        "--output-path", str(out), "-n", "5", "--model", "gpt-4o", "--base-url", fake.url,
+        "--data-dir", str(v1_data_dir),
+    )  # fmt: skip
+    assert short.exit_code == 0, short.output
+    report = json.loads(out.read_text())
+    assert {r["task_id"]: r["author"] for r in report["fault_assignment_analysis"]} == {0: "agent", 19: "user"}
+    assert [r["task_id"] for r in report["fault_type_analysis"]] == [0]  # only the agent's faults get a type
+    assert "Fault analysis of 2 failed episode(s)" in short.output
+
+    both = analyze(str(results_with_failures), "--results-path", str(tmp_path / "other.json"), "--model", "gpt-4o")
+    assert both.exit_code == 2 and "--results-path" in both.output
+    neither = analyze("--model", "gpt-4o")
+    assert neither.exit_code == 2 and "results file" in neither.output
+    unknown = analyze("--results-path", str(results_with_failures), "--platform", "nosuch", "--model", "gpt-4o")
+    assert unknown.exit_code == 2 and "nosuch" in unknown.output

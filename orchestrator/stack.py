@@ -59,7 +59,7 @@ async def serving_targets(addresses: ServiceAddresses, data_dir: Path) -> AsyncI
     catalog = Catalog(data_dir)  # one shared copy of the base data for all in-process services
     builders: dict[str, Callable[[], Service]] = {
         "env": lambda: env_service(catalog),
-        "user": user_sim_service,
+        "user": lambda: user_sim_service(data_dir=data_dir),
         "agent": lambda: agent_service(catalog),
         "scorer": lambda: scorer_service(catalog),
     }

@@ -83,6 +83,7 @@ def message_to_proto(message: ChatMessage) -> common_pb2.Message:
         tool_call_id=message.tool_call_id,
         name=message.name,
         reasoning=message.reasoning,
+        model_turns=None if message.model_turns is None else common_pb2.ModelTurns(contents=message.model_turns),
     )
 
 
@@ -98,6 +99,7 @@ def message_from_proto(message: common_pb2.Message, role: Role | None = None) ->
         tool_call_id=message.tool_call_id,
         name=message.name,
         reasoning=message.reasoning,
+        model_turns=list(message.model_turns.contents) if message.HasField("model_turns") else None,
     )
 
 

@@ -53,6 +53,9 @@ class ChatMessage(BaseModel):
     tool_call_id: str = ""
     name: str = ""
     reasoning: str = ""
+    model_turns: list[str] | None = None
+    """A user simulator's own model history for this USER message when it is not ``[reasoning or content]``
+    (τ-bench's verify and reflection users; the proto's ``Message.model_turns``)."""
 
     def openai(self) -> dict[str, Any]:
         """The message in OpenAI chat form, as τ-bench's results record trajectories."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from pathlib import Path
 
 from taumesh.convert import (
     episode_from_proto,
@@ -25,8 +26,9 @@ from taumesh.user_sim.v1 import user_sim_pb2, user_sim_pb2_grpc
 class UserSimServicer(user_sim_pb2_grpc.UserSimServiceServicer):
     """Serves the user-simulation strategies."""
 
-    def __init__(self, reply_cpu_ms: float = 0.0, reply_latency_ms: float = 0.0) -> None:
+    def __init__(self, reply_cpu_ms: float = 0.0, reply_latency_ms: float = 0.0, data_dir: Path | None = None) -> None:
         self._strategies: dict[str, UserStrategy] = {}
+        self.data_dir = data_dir
         self.reply_cpu_ms = reply_cpu_ms
         self.reply_latency_ms = reply_latency_ms
 
@@ -70,6 +72,7 @@ class UserSimServicer(user_sim_pb2_grpc.UserSimServiceServicer):
             settings=settings,
             episode=episode_from_proto(request.episode) if request.HasField("episode") else None,
             tools=[tool_schema_from_proto(schema) for schema in request.tools],
+            data_dir=self.data_dir,
         )
         with model_errors_as_status():
             reply = await self.strategy(settings).reply(turn)
@@ -100,6 +103,7 @@ class UserSimServicer(user_sim_pb2_grpc.UserSimServiceServicer):
             settings=settings,
             episode=episode_from_proto(request.episode) if request.HasField("episode") else None,
             tools=[tool_schema_from_proto(schema) for schema in request.tools],
+            data_dir=self.data_dir,
         )
         with model_errors_as_status():
             reply = await self.strategy(settings).reply(turn)
@@ -111,8 +115,8 @@ class UserSimServicer(user_sim_pb2_grpc.UserSimServiceServicer):
         )
 
 
-def user_sim_service(reply_cpu_ms: float = 0.0, reply_latency_ms: float = 0.0) -> Service:
-    """UserSimService with every strategy.
+def user_sim_service(reply_cpu_ms: float = 0.0, reply_latency_ms: float = 0.0, data_dir: Path | None = None) -> Service:
+    """UserSimService with every strategy; τ-bench's user prompts are looked for in ``data_dir`` first.
 
     Each reply also burns ``reply_cpu_ms`` of CPU and then waits ``reply_latency_ms`` (0: neither): operator
     settings that simulate a model for capacity benchmarks.
@@ -120,5 +124,5 @@ def user_sim_service(reply_cpu_ms: float = 0.0, reply_latency_ms: float = 0.0) -
     return Service(
         name=user_sim_pb2.DESCRIPTOR.services_by_name["UserSimService"].full_name,
         register=user_sim_pb2_grpc.add_UserSimServiceServicer_to_server,
-        servicer=UserSimServicer(reply_cpu_ms, reply_latency_ms),
+        servicer=UserSimServicer(reply_cpu_ms, reply_latency_ms, data_dir),
     )

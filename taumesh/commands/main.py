@@ -666,14 +666,14 @@ def analyze(
         str | None, typer.Option("--scorer-addr", "--scorer_addr", help="host:port of a ScorerService.")
     ] = None,
     max_concurrency: Annotated[int, typer.Option("--max-concurrency", "--max_concurrency", min=1)] = 4,
-    timeout: Annotated[
-        float, typer.Option("--timeout", min=1.0, help="Give up after this many seconds in all (nothing is written).")
     max_num_failed_results: Annotated[
         int | None,
         typer.Option(
             "--max-num-failed-results", "--max_num_failed_results", "-n", min=0, help="Analyze the first N failures."
         ),
     ] = None,
+    timeout: Annotated[
+        float, typer.Option("--timeout", min=1.0, help="Give up after this many seconds in all (nothing is written).")
     ] = 3600.0,
 ) -> None:
     """Ask a model who is at fault (user, agent, environment) in each failed episode, and how."""
@@ -681,8 +681,6 @@ def analyze(
     from taumesh.orchestrator.analyze import AnalyzeError, analyze_results, print_fault_summary, provider_of_platform
     from taumesh.orchestrator.results import faults_path
 
-    target = out or faults_path(results)
-    settings = ModelSettings(model=model, provider=provider, api_base=api_base, temperature=temperature)
     problem = _analyze_problem(results, results_path, model)
     provider = provider_of_platform(model_provider)
     if problem is None and provider:
@@ -694,6 +692,8 @@ def analyze(
         raise typer.Exit(2)
     results = results or results_path
     assert results is not None  # _analyze_problem saw to it
+    target = out or faults_path(results)
+    settings = ModelSettings(model=model, provider=provider, api_base=api_base, temperature=temperature)
 
     async def bounded() -> Any:
         if scorer_addr:
@@ -709,9 +709,9 @@ def analyze(
             data_dir=data_dir,
             scorer_addr=scorer_addr,
             max_concurrency=max_concurrency,
+            max_failed=max_num_failed_results,
         )
 
-            max_failed=max_num_failed_results,
     try:
         with granted(OperatorGrants.of(api_bases=[api_base])):  # the in-process scorer may call the given endpoint
             report = run_loop(asyncio.wait_for(bounded(), timeout))

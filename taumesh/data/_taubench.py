@@ -5,7 +5,8 @@
 imported or run, so the import needs none of τ-bench's dependencies and a checkout cannot run code on this machine.
 Output, per domain (``retail/``, ``airline/``): the data tables as they are (``<table>.json``), ``wiki.md``,
 ``rules.json``, ``tools.json`` (``get_info()`` of each tool, in ``ALL_TOOLS`` order), ``tasks_<split>.json``
-and ``data_readme.md`` when the checkout has one; beside them ``few_shot_data/*.jsonl`` from a checkout's root.
+and ``data_readme.md`` when the checkout has one; beside them ``few_shot_data/*.jsonl`` from a checkout's root, and
+``user_sim/prompts.json``: the user simulators' prompts from ``tau_bench/envs/user.py`` (``_taubench_user``).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from taumesh.data._cache import (
     staging_beside,
     taubench_v1_dir,
 )
+from taumesh.data._taubench_user import write_user_prompts
 
 TASK_FIELDS = ("user_id", "instruction", "actions", "outputs", "annotator")
 """A task's keys in the files written, in this order (τ-bench's ``Task`` fields plus its dropped ``annotator``)."""
@@ -251,6 +253,7 @@ def import_taubench(
             convert_domain(domain, staging / domain.name)
             report.advance()
         copy_few_shot_data(envs, staging)
+        write_user_prompts(envs, staging)
         fresh = Manifest(
             dataset="taubench_v1", version=_git_version(envs), source=str(envs.resolve()), files=hash_tree(staging)
         )

@@ -51,16 +51,21 @@ class Completion(BaseModel):
     """The model name the provider reported."""
 
 
-def request_kwargs(settings: ModelSettings, policy: RetryPolicy, tools: Sequence[ToolSchema] | None) -> dict[str, Any]:
-    """The litellm arguments for ``settings`` (retries are ours: litellm's and the SDK's are off)."""
+def request_kwargs(
+    settings: ModelSettings, policy: RetryPolicy, tools: Sequence[ToolSchema] | None, sampling: bool = True
+) -> dict[str, Any]:
+    """The litellm arguments for ``settings`` (retries are ours: litellm's and the SDK's are off).
+
+    ``sampling=False`` sends no temperature and no seed: the provider's defaults apply, as in τ-bench's user.
+    """
     kwargs: dict[str, Any] = {
         "model": settings.model,
-        "temperature": settings.temperature,
-        "seed": settings.seed,
         "timeout": policy.timeout,
         "max_retries": 0,
         "drop_params": True,  # a provider that lacks ``seed`` (or another option) ignores it instead of failing
     }
+    if sampling:
+        kwargs.update(temperature=settings.temperature, seed=settings.seed)
     if settings.provider:
         kwargs["custom_llm_provider"] = settings.provider
     if settings.api_base:
@@ -118,6 +123,7 @@ async def complete(
     *,
     hook: ModelCallHook | None = None,
     policy: RetryPolicy | None = None,
+    sampling: bool = True,
 ) -> Completion:
     """Ask ``settings.model`` for the next assistant message of ``messages`` (OpenAI chat form).
 
@@ -125,12 +131,13 @@ async def complete(
     exponential backoff within ``policy`` (default: from ``TAUMESH_LLM_*``); when every attempt failed,
     :class:`ModelUnavailable` is raised. A request the provider refuses (4xx) raises :class:`ModelRequestError`.
     ``hook`` (and hooks registered with :func:`taumesh.llm.add_model_call_hook`) wrap each HTTP attempt.
+    ``sampling=False`` leaves temperature and seed to the provider (the request names only model and messages).
     """
     if not settings.model:
         raise ModelRequestError("no model configured")
     policy = policy or RetryPolicy.from_env()
     payload = [m.openai() if isinstance(m, ChatMessage) else dict(m) for m in messages]
-    kwargs = request_kwargs(settings, policy, tools)
+    kwargs = request_kwargs(settings, policy, tools, sampling)
     extra_hooks = [hook] if hook is not None else []
     retried = Usage()  # tokens billed for empty replies that were retried
     attempts = 0

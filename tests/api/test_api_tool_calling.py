@@ -52,7 +52,7 @@ def test_tool_calling_agent_through_the_api(llm_api: ApiServer, fake_models: Fak
         "model": AGENT_MODEL,
         "model_provider": "openai",
         "api_base": fake_models.url,
-        "user_strategy": "llm",
+        "user_strategy": "llm-taumesh",
         "user_model": USER_MODEL,
         "user_model_provider": "openai",
         "user_api_base": fake_models.url,

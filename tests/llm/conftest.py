@@ -67,7 +67,7 @@ def run_config(
     log_dir: Path,
     task_ids: list[int],
     agent: str = "tool-calling",
-    user: str = "llm",
+    user: str = "llm-taumesh",
     few_shot: str = "",
     concurrency: int = 4,
 ) -> RunConfig:

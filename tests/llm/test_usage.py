@@ -31,7 +31,7 @@ async def test_cost_and_tokens_add_up(
     fake: FakeOpenAI, task_index: TaskIndex, v1_data_dir: Path, tmp_path: Path
 ) -> None:
     fake.reset(Router(GoldAgent(task_index), ScriptedLlmUser(task_index)))
-    summary = await run_benchmark(run_config(fake, v1_data_dir, tmp_path, TASKS, user="llm"))
+    summary = await run_benchmark(run_config(fake, v1_data_dir, tmp_path, TASKS, user="llm-taumesh"))
     assert not summary.errors
     written = {r["task_id"]: r for r in json.loads(summary.results_path.read_text())}
     run_total = Usage()

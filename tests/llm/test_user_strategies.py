@@ -49,7 +49,7 @@ def agent_prompts(fake: FakeOpenAI) -> str:
 
 async def test_llm_user(fake: FakeOpenAI, task_index: TaskIndex, v1_data_dir: Path, tmp_path: Path) -> None:
     fake.reset(Router(GoldAgent(task_index), ScriptedLlmUser(task_index)))
-    summary = await run_benchmark(run_config(fake, v1_data_dir, tmp_path, TASKS, user="llm"))
+    summary = await run_benchmark(run_config(fake, v1_data_dir, tmp_path, TASKS, user="llm-taumesh"))
     assert {r.task_id: r.reward for r in summary.results} == {0: 1.0, 19: 1.0}
     assert all(r.info["termination"] == "user_stop" for r in summary.results)
     requests = user_requests(fake)
@@ -87,7 +87,7 @@ async def test_react_user_replies_as_tau_bench_parses_them(
     fake: FakeOpenAI, task_index: TaskIndex, v1_data_dir: Path, tmp_path: Path
 ) -> None:
     fake.reset(Router(GoldAgent(task_index), ReactScriptedUser(task_index)))
-    summary = await run_benchmark(run_config(fake, v1_data_dir, tmp_path, TASKS, user="react"))
+    summary = await run_benchmark(run_config(fake, v1_data_dir, tmp_path, TASKS, user="react-taumesh"))
     assert {r.task_id: r.reward for r in summary.results} == {0: 1.0, 19: 1.0}
     for result in summary.results:
         user_said = [m["content"] for m in result.traj if m["role"] == "user"]
@@ -106,7 +106,7 @@ async def test_verify_user_regenerates_rejected_drafts(
     fake: FakeOpenAI, task_index: TaskIndex, v1_data_dir: Path, tmp_path: Path
 ) -> None:
     fake.reset(Router(GoldAgent(task_index), ReviewedUser(task_index)))
-    summary = await run_benchmark(run_config(fake, v1_data_dir, tmp_path, TASKS, user="verify"))
+    summary = await run_benchmark(run_config(fake, v1_data_dir, tmp_path, TASKS, user="verify-taumesh"))
     assert {r.task_id: r.reward for r in summary.results} == {0: 1.0, 19: 1.0}
     assert BAD_DRAFT not in agent_prompts(fake)
     requests = user_requests(fake)
@@ -122,7 +122,7 @@ async def test_reflection_user_reflects_then_rewrites(
     fake: FakeOpenAI, task_index: TaskIndex, v1_data_dir: Path, tmp_path: Path
 ) -> None:
     fake.reset(Router(GoldAgent(task_index), ReviewedUser(task_index)))
-    summary = await run_benchmark(run_config(fake, v1_data_dir, tmp_path, TASKS, user="reflection"))
+    summary = await run_benchmark(run_config(fake, v1_data_dir, tmp_path, TASKS, user="reflection-taumesh"))
     assert {r.task_id: r.reward for r in summary.results} == {0: 1.0, 19: 1.0}
     prompts = agent_prompts(fake)
     assert BAD_DRAFT not in prompts and "I drifted" not in prompts  # the reflection stays private
@@ -144,7 +144,7 @@ async def test_reviews_are_bounded(fake: FakeOpenAI, task_index: TaskIndex, v1_d
         return text(task_index.tasks[task_index.of_user_request(request)].instruction if turns == 0 else STOP_TOKEN)
 
     fake.reset(Router(GoldAgent(task_index), user))
-    summary = await run_benchmark(run_config(fake, v1_data_dir, tmp_path, [0], user="verify"))
+    summary = await run_benchmark(run_config(fake, v1_data_dir, tmp_path, [0], user="verify-taumesh"))
     [result] = summary.results
     assert result.reward == 1.0
     assert result.info["user_usage"]["calls"] == 2 * (1 + 3 + 2)  # per turn: draft, 3 reviews, 2 rewrites

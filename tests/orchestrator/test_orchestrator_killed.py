@@ -38,7 +38,7 @@ def run_args(env_address: str, log_dir: Path, model_url: str) -> list[str]:
     """An oracle agent against an LLM user (the slow fake model), every session in the separately served env."""
     return [
         "run", "--env", "retail", "--task-split", "test", "--end-index", str(TASKS),
-        "--agent-strategy", "oracle", "--user-strategy", "llm", "--user-model", "fake-model",
+        "--agent-strategy", "oracle", "--user-strategy", "llm-taumesh", "--user-model", "fake-model",
         "--user-model-provider", "openai", "--user-api-base", model_url, "--max-concurrency", "4", "--quiet",
         "--data-dir", str(V1_DATA), "--log-dir", str(log_dir), "--env-addr", env_address,
     ]  # fmt: skip

@@ -103,7 +103,7 @@ def ask_agent(stack: Stack, api_base: str, strategy: str = "tool-calling", few_s
     return stack.agent.NextMessage(request, timeout=60).message.content
 
 
-def ask_user(stack: Stack, api_base: str, strategy: str = "llm") -> str:
+def ask_user(stack: Stack, api_base: str, strategy: str = "llm-taumesh") -> str:
     request = user_sim_pb2.StartConversationRequest(
         config=user_sim_pb2.UserConfig(strategy=strategy, model=model_to_proto(model(api_base))),
         instruction="You want to return your shoes.",

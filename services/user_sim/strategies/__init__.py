@@ -9,12 +9,18 @@ from taumesh.services.user_sim.strategies.base import UserReply, UserStrategy, U
 
 STRATEGIES: dict[str, Callable[[], UserStrategy]] = {
     "scripted": Lazy("taumesh.services.user_sim.strategies.scripted:ScriptedUser"),
-    "llm": Lazy("taumesh.services.user_sim.strategies.llm:LlmUser"),
-    "react": Lazy("taumesh.services.user_sim.strategies.react:ReactUser"),
-    "verify": Lazy("taumesh.services.user_sim.strategies.verify:VerifyUser"),
-    "reflection": Lazy("taumesh.services.user_sim.strategies.verify:ReflectionUser"),
+    "llm": Lazy("taumesh.services.user_sim.strategies.taubench:TaubenchLlmUser"),
+    "react": Lazy("taumesh.services.user_sim.strategies.taubench:TaubenchReactUser"),
+    "verify": Lazy("taumesh.services.user_sim.strategies.taubench:TaubenchVerifyUser"),
+    "reflection": Lazy("taumesh.services.user_sim.strategies.taubench:TaubenchReflectionUser"),
+    "llm-taumesh": Lazy("taumesh.services.user_sim.strategies.llm:LlmUser"),
+    "react-taumesh": Lazy("taumesh.services.user_sim.strategies.react:ReactUser"),
+    "verify-taumesh": Lazy("taumesh.services.user_sim.strategies.verify:VerifyUser"),
+    "reflection-taumesh": Lazy("taumesh.services.user_sim.strategies.verify:ReflectionUser"),
     "human": Lazy("taumesh.services.user_sim.strategies.human:HumanUser"),
 }
-"""Every user strategy the service runs."""
+"""Every user strategy the service runs. ``llm``, ``react``, ``verify`` and ``reflection`` are τ-bench v1's users
+(its prompts, from the imported data); the ``-taumesh`` ones are taumesh's own prompts, not comparable with
+τ-bench's leaderboard."""
 
 __all__ = ["STRATEGIES", "UserReply", "UserStrategy", "UserTurn"]

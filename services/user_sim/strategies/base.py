@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Protocol
 
 from pydantic import BaseModel, Field
@@ -19,6 +20,8 @@ class UserTurn(BaseModel):
     episode: EpisodeContext | None = None
     tools: list[ToolSchema] = Field(default_factory=list)
     """Tools the user may call; empty where only the agent acts."""
+    data_dir: Path | None = None
+    """τ-bench v1's data folder the service was started with (where τ-bench's user prompts are looked for first)."""
 
 
 class UserReply(BaseModel):

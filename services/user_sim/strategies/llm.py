@@ -27,7 +27,7 @@ from taumesh.services.user_sim.strategies.prompts import GREETING, TAU2_GREETING
 class LlmUser:
     """τ-bench's LLM user simulator, and τ²'s in τ² domains."""
 
-    name = "llm"
+    name = "llm-taumesh"
     calls_model: ClassVar[bool] = True
     """Its requests name a model endpoint, which the operator must allow (see ``taumesh.llm.access``)."""
     follows_tau2: ClassVar[bool] = True

@@ -54,7 +54,7 @@ def parse_react_reply(text: str) -> str:
 class ReactUser(LlmUser):
     """Thought, then reply."""
 
-    name = "react"
+    name = "react-taumesh"
 
     def system_prompt(self, instruction: str) -> str:
         return persona_prompt(instruction, react=True)

@@ -39,7 +39,7 @@ def read_verdict(text: str) -> tuple[bool, str]:
 class VerifyUser(LlmUser):
     """Draft, review, regenerate while rejected."""
 
-    name = "verify"
+    name = "verify-taumesh"
 
     async def review(self, turn: UserTurn, draft: ChatMessage) -> tuple[bool, str, Usage]:
         """The reviewer's call: whether ``draft`` is faithful to the instruction, why, and its usage."""
@@ -75,7 +75,7 @@ class VerifyUser(LlmUser):
 class ReflectionUser(VerifyUser):
     """Verify, and on rejection reflect on the reason before rewriting."""
 
-    name = "reflection"
+    name = "reflection-taumesh"
 
     async def revise(self, turn: UserTurn, draft: ChatMessage, reason: str) -> tuple[ChatMessage, Usage]:
         note = REFLECT.format(draft=draft.content, reason=reason or "not faithful to your situation")

@@ -170,6 +170,7 @@ class Message(_message.Message):
     TOOL_CALL_ID_FIELD_NUMBER: _builtins.int
     NAME_FIELD_NUMBER: _builtins.int
     REASONING_FIELD_NUMBER: _builtins.int
+    MODEL_TURNS_FIELD_NUMBER: _builtins.int
     role: Global___Role.ValueType
     """Who wrote it."""
     content: _builtins.str
@@ -190,6 +191,15 @@ class Message(_message.Message):
         Empty for other roles.
         """
 
+    @_builtins.property
+    def model_turns(self) -> Global___ModelTurns:
+        """For a USER message of a user simulator that keeps a model history of its own (τ-bench v1's users): the
+        replies that history holds for this message, oldest first. Unset: the reasoning when set, else the content.
+        Set when they differ: none (τ-bench's verify user sends a draft every check rejected without keeping it) or
+        two (its reflection user keeps the first draft and the one written after reflecting). Never shown to the other
+        party; the service that set it gets it back in later calls.
+        """
+
     def __init__(
         self,
         *,
@@ -199,14 +209,39 @@ class Message(_message.Message):
         tool_call_id: _builtins.str = ...,
         name: _builtins.str = ...,
         reasoning: _builtins.str = ...,
+        model_turns: Global___ModelTurns | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["model_turns", b"model_turns"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["content", b"content", "name", b"name", "reasoning", b"reasoning", "role", b"role", "tool_call_id", b"tool_call_id", "tool_calls", b"tool_calls"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["content", b"content", "model_turns", b"model_turns", "name", b"name", "reasoning", b"reasoning", "role", b"role", "tool_call_id", b"tool_call_id", "tool_calls", b"tool_calls"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___Message: _TypeAlias = Message  # noqa: Y015
+
+@_typing.final
+class ModelTurns(_message.Message):
+    """The replies a user simulator's model history holds for one of its messages."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CONTENTS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def contents(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """Each reply's text as the model wrote it, oldest first; may be empty."""
+
+    def __init__(
+        self,
+        *,
+        contents: _abc.Iterable[_builtins.str] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["contents", b"contents"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ModelTurns: _TypeAlias = ModelTurns  # noqa: Y015
 
 @_typing.final
 class ToolSchema(_message.Message):

@@ -3,6 +3,9 @@
     user opens → agent answers → its tool calls run in the env → … → the agent speaks to the user →
     the user replies → … until the user stops, a terminate tool runs, or the step limit is hit.
 
+τ² domains have no terminate tool: their episodes end when the user stops (``###STOP###``, ``###TRANSFER###`` or
+``###OUT-OF-SCOPE###``, which the orchestrator checks itself as τ²'s does), at the step or error limit.
+
 A τ² task with a message history starts from it instead, as τ² does: every view holds it, and the next turn is
 whoever's it is after its last message (:meth:`_Episode.begin`).
 
@@ -54,6 +57,7 @@ from taumesh.models import (
     Termination,
     ToolCall,
     Usage,
+    is_tau2,
 )
 from taumesh.orchestrator import tracing
 from taumesh.orchestrator.clients import ServiceClients, with_retries
@@ -312,7 +316,7 @@ class _Episode:
             last.role == "tool" and last.tool_call_id in user_called
         ):
             await self.user_speaks(*await self.ask_user())
-        elif last.role == "user" and any(token in last.content for token in USER_STOP_TOKENS):
+        elif last.role == "user" and self.tau2_user_stop(last):
             self.termination = "user_stop"
 
     async def user_opens(self) -> None:
@@ -346,8 +350,20 @@ class _Episode:
                 return
             message, stop = await self.ask_user()
         self.transcript.user_said(message)
-        if stop:
+        if stop or self.tau2_user_stop(message):
             self.termination = "user_stop"
+
+    def tau2_user_stop(self, message: ChatMessage) -> bool:
+        """Whether the user stopped by τ²'s own check (``UserSimulator.is_stop``), in a τ² domain.
+
+        A user's text holding ``###STOP###``, ``###TRANSFER###`` or ``###OUT-OF-SCOPE###`` ends the episode, whatever
+        the user-sim's ``stop`` said.
+        """
+        return (
+            is_tau2(self.task.domain)
+            and not message.tool_calls
+            and any(token in message.content for token in USER_STOP_TOKENS)
+        )
 
     async def ask_user(self) -> tuple[ChatMessage, bool]:
         """The user's answer to the last message of its conversation (the agent's, or its own tool's result)."""

@@ -74,7 +74,7 @@ class DomainPlugin:
     splits: Sequence[str]
     """Task splits, in the order they are listed."""
     terminate_tools: frozenset[str] = frozenset({"transfer_to_human_agents"})
-    """Tools whose call ends the episode."""
+    """Tools whose call ends the episode (τ-bench v1's transfer; τ² domains declare none)."""
     own_data: Path | None = None
     """The folder holding the domain's files when the package carries them; None: ``<data dir>/<name>``."""
     policy_file: str = "wiki.md"

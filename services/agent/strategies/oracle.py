@@ -4,6 +4,9 @@ It looks the task up itself from the episode's task reference: gold actions neve
 wire. Stateless: the number of tool calls already in the conversation (after a τ² task's message history,
 which is not the oracle's doing) says which action is next.
 
+A τ² task whose gold actions end with ``transfer_to_human_agents`` goes on after it, as τ² does: the oracle then
+sends the message the policy prescribes after a transfer, and the user ends the conversation.
+
 Dual control (τ²'s telecom): where the task's next gold action is the user's, the oracle hands over
 (says :data:`HANDOVER_LINE`) and goes on once the user has answered, so the two sides act in the
 gold order; the scripted user plays its part of each turn.
@@ -14,7 +17,7 @@ from __future__ import annotations
 import json
 
 from taumesh.domains import Catalog, DataError
-from taumesh.domains.tau2 import Tau2Task
+from taumesh.domains.tau2 import TRANSFER_TOOL, Tau2Task, transfer_announcement
 from taumesh.models import ChatMessage, ToolCall
 from taumesh.rpc.errors import NotFound
 from taumesh.services.agent.strategies.base import AgentReply, AgentTurn
@@ -49,5 +52,8 @@ class OracleAgent:
             action = actions[done]
             call = ToolCall(id=f"oracle_{done}", name=action.name, arguments=json.dumps(action.kwargs))
             return AgentReply(message=ChatMessage(role="assistant", tool_calls=[call]))
-        text = " ".join(task.outputs) if task.outputs else CLOSING_LINE
+        if isinstance(task, Tau2Task) and actions and actions[-1].name == TRANSFER_TOOL:
+            text = " ".join([*task.outputs, transfer_announcement(turn.policy)])
+        else:
+            text = " ".join(task.outputs) if task.outputs else CLOSING_LINE
         return AgentReply(message=ChatMessage(role="assistant", content=text))

@@ -6,6 +6,9 @@ then, each time the oracle hands over, the actions of that turn before it answer
 agent has spoken after its last hand-over. Stateless: the conversation says how far it got. A τ² task's
 message history (the conversation before the episode) is not counted: after it, the user says its
 instruction, as it would have opened, and stops at the agent's answer.
+
+In a τ² domain, an agent that tells it it is being transferred to a human is answered with ``###TRANSFER###``, as τ²'s
+guidelines tell its user to (only once the agent has said so: the agent's tool calls are not the user's to see).
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ import json
 from pathlib import Path
 
 from taumesh.domains import Catalog, DataError
-from taumesh.domains.tau2 import Tau2Task
+from taumesh.domains.tau2 import TRANSFER_TOKEN, Tau2Task, announces_transfer
 from taumesh.models import STOP_TOKEN, ChatMessage, ToolCall, is_tau2
 from taumesh.services.user_sim.strategies.base import UserReply, UserTurn
 
@@ -41,11 +44,21 @@ class ScriptedUser:
             return None
         return task if isinstance(task, Tau2Task) else None
 
+    @staticmethod
+    def _transferred(turn: UserTurn, conversation: list[ChatMessage]) -> bool:
+        """Whether, in a τ² domain, the agent's message being answered says the user is being transferred."""
+        if turn.episode is None or not is_tau2(turn.episode.task.domain) or not conversation:
+            return False
+        last = conversation[-1]
+        return last.role == "assistant" and not last.tool_calls and announces_transfer(last.content)
+
     async def reply(self, turn: UserTurn) -> UserReply:
         task = self._task(turn)
         user_turns = task.user_turns() if task is not None else [[]]
         # a τ² task's message history is not this user's doing: it opens after it as it would afresh
         conversation = task.after_history(turn.conversation) if task is not None else turn.conversation
+        if self._transferred(turn, conversation):
+            return UserReply(message=ChatMessage(role="user", content=TRANSFER_TOKEN))
         spoken = sum(1 for m in conversation if m.role == "user" and not m.tool_calls)
         if spoken < len(user_turns):
             done = sum(len(m.tool_calls) for m in conversation if m.role == "user")

@@ -20,6 +20,7 @@ from taumesh.domains.tau2._plugin import TAU2_SPLITS, Tau2Plugin, tau2_tool
 from taumesh.domains.tau2._reward import Tau2Reward, Tau2Score, evaluate, gold_hash
 from taumesh.domains.tau2._state import apply_initial_state, call_tool, open_session, run_function
 from taumesh.domains.tau2._tasks import EnvAssertion, EnvFunctionCall, GoldAction, Tau2Task
+from taumesh.domains.tau2._transfer import TRANSFER_TOKEN, TRANSFER_TOOL, announces_transfer, transfer_announcement
 
 
 def record_model(source_name: str, class_name: str) -> type[BaseModel]:
@@ -30,6 +31,8 @@ def record_model(source_name: str, class_name: str) -> type[BaseModel]:
 
 __all__ = [
     "TAU2_SPLITS",
+    "TRANSFER_TOKEN",
+    "TRANSFER_TOOL",
     "DatasetMissing",
     "EnvAssertion",
     "EnvFunctionCall",
@@ -41,6 +44,7 @@ __all__ = [
     "Tau2Reward",
     "Tau2Score",
     "Tau2Task",
+    "announces_transfer",
     "apply_initial_state",
     "call_tool",
     "dataset_dir",
@@ -55,4 +59,5 @@ __all__ = [
     "run_function",
     "tau2_tool",
     "to_json_str",
+    "transfer_announcement",
 ]

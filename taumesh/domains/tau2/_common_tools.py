@@ -30,7 +30,7 @@ def calculate_tool(toolkit: str) -> type[Tool]:
 
 
 def transfer_tool(toolkit: str) -> type[Tool]:
-    """``transfer_to_human_agents``: always succeeds; the episode ends."""
+    """``transfer_to_human_agents``: always succeeds, and the episode goes on (τ² has no terminate tool)."""
 
     class TransferToHumanAgents(Tool):
         name = "transfer_to_human_agents"

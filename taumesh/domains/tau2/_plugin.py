@@ -52,6 +52,9 @@ class Tau2Plugin(DomainPlugin):
 
     database: type[Any] = DB
     splits: Sequence[str] = TAU2_SPLITS
+    terminate_tools: frozenset[str] = frozenset()
+    """None: τ² has no terminate tool. ``transfer_to_human_agents`` answers and the episode goes on until the user
+    stops (``###TRANSFER###`` once told, see :mod:`._transfer`)."""
     source_name: str = ""
     """τ²'s own name of the domain (its data folder); empty: the plugin's name."""
     env_functions: Sequence[type[Tool]] = ()

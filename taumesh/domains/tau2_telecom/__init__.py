@@ -24,7 +24,6 @@ def _plugin(name: str, layout: Tau2Layout) -> Tau2Plugin:
         env_functions=(*AGENT_FUNCTIONS, *USER_FUNCTIONS),
         layout=layout,
         splits=SPLITS,
-        terminate_tools=frozenset({"transfer_to_human_agents"}),
         sync=sync_tools,
         hasher=partial(Tau2Hasher, list_tables=LIST_TABLES, user_table=USER_TABLE),
     )

@@ -31,7 +31,16 @@ from taumesh.convert import (
     tool_call_to_proto,
 )
 from taumesh.env.v1 import env_pb2
-from taumesh.models import STOP_TOKEN, ChatMessage, ModelSettings, TaskRef, Termination, ToolCall, is_tau2
+from taumesh.models import (
+    STOP_TOKEN,
+    TAU2_PREFIX,
+    ChatMessage,
+    ModelSettings,
+    TaskRef,
+    Termination,
+    ToolCall,
+    is_tau2,
+)
 from taumesh.orchestrator.clients import ServiceClients, with_retries
 from taumesh.orchestrator.config import ServiceAddresses
 from taumesh.orchestrator.results import RunResult, load_results, write_json_atomically
@@ -206,6 +215,30 @@ def _replay(result: RunResult, env: str) -> Replay | None:
     if is_tau2(env):
         return parse_timeline(result.timeline(), str(result.info.get("termination", "")))
     return parse_trajectory(result.traj)
+
+
+def recorded_domain(path: Path) -> str | None:
+    """The taumesh domain a results file records, or None (τ-bench's run.py records none; unreadable: None).
+
+    A τ-bench list records it in each entry's run fingerprint (``info.run.env``); a τ² document in
+    ``info.environment_info.domain_name`` (τ²'s name, so ``airline`` is ``tau2-airline`` here).
+    """
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if isinstance(raw, dict):
+        info = raw.get("info")
+        environment = info.get("environment_info") if isinstance(info, dict) else None
+        name = environment.get("domain_name") if isinstance(environment, dict) else None
+        return f"{TAU2_PREFIX}{name}" if isinstance(name, str) and name else None
+    for entry in raw if isinstance(raw, list) else []:
+        info = entry.get("info") if isinstance(entry, dict) else None
+        run = info.get("run") if isinstance(info, dict) else None
+        env = run.get("env") if isinstance(run, dict) else None
+        if isinstance(env, str) and env:
+            return env
+    return None
 
 
 def load_episodes(path: Path, env: str = "") -> list[RecordedEpisode]:

@@ -519,7 +519,12 @@ def serve(
 @app.command(cls=AbbreviatingCommand)
 def rescore(
     results: Annotated[Path, typer.Argument(help="A results file from taumesh or τ-bench's run.py.")],
-    env: Annotated[str, typer.Option("--env", help=f"The results' {DOMAIN_HELP[0].lower()}{DOMAIN_HELP[1:]}")],
+    env: Annotated[
+        str | None,
+        typer.Option(
+            "--env", help=f"The results' {DOMAIN_HELP[0].lower()}{DOMAIN_HELP[1:]} Default: the one the file records."
+        ),
+    ] = None,
     data_dir: DataDirOrEnv = DEFAULT_DATA_DIR,
     task_split: Annotated[
         str | None,
@@ -539,11 +544,20 @@ def rescore(
 ) -> None:
     """Replay each recorded trajectory in a fresh session and recompute its reward.
 
-    Reads τ-bench's results files (taumesh's, τ-bench's run.py's) and τ²'s ``Results`` documents (τ²'s own and
-    taumesh's ``--output-format tau2``); a τ² file's ``--env`` is the domain's taumesh name (``tau2-airline``).
+    Reads τ-bench's results files (taumesh's, τ-bench's run.py's) and τ²'s Results documents (τ²'s own and
+    taumesh's --output-format tau2). taumesh's files and τ²'s record their domain; a file of τ-bench's run.py
+    needs --env. A τ² domain's --env is its taumesh name (tau2-airline).
     """
-    from taumesh.orchestrator.rescore import print_rescore, rescore_file
+    from taumesh.orchestrator.rescore import print_rescore, recorded_domain, rescore_file
 
+    env = env or recorded_domain(results)
+    if env is None:
+        console.print(
+            f"[red]error:[/red] {escape(str(results))} does not record its domain (τ-bench's run.py writes none); "
+            "pass --env",
+            soft_wrap=True,
+        )
+        raise typer.Exit(2)
     if task_split is None:
         task_split = "base" if is_tau2(env) else "test"
     mismatch = _domain_mismatch(results, env, data_dir)

@@ -122,3 +122,28 @@ def test_a_trajectory_the_services_refuse_is_reported_and_the_others_rescored(
     rows = {row["task_id"]: row for row in json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))}
     assert rows["no_such_task"]["failed"] and rows["no_such_task"]["reward"] is None
     assert rows[good["task_id"]]["reward"] == expected_reward(mock_vectors[0])
+
+
+def test_rescore_takes_the_domain_from_the_file(tmp_path: Path) -> None:
+    """Both layouts of a run record its domain: neither needs --env; a file that records none names the flag."""
+    run = invoke("run", "--domain", "mock", "--output-format", "both", *ORACLE, "--log-dir", tmp_path)
+    assert run.exit_code == 0, explain_result(run)
+    (document,) = tmp_path.glob("*.tau2.json")
+    listed = document.with_name(document.name.removesuffix(".tau2.json") + ".json")
+    for path in (document, listed):
+        rescored = invoke("rescore", path)
+        assert rescored.exit_code == 0, explain_result(rescored)
+        assert "0 differ" in rescored.stdout
+
+    bare = json.loads(listed.read_text(encoding="utf-8"))
+    for entry in bare:
+        entry["info"].pop("run")  # as τ-bench's run.py writes it: no fingerprint
+    unknown = tmp_path / "run_py.json"
+    unknown.write_text(json.dumps(bare), encoding="utf-8")
+    refused = invoke("rescore", unknown)
+    assert refused.exit_code == 2 and "pass --env" in refused.output and "Traceback" not in refused.output
+
+
+def test_rescore_help_shows_no_rst_markup() -> None:
+    shown = invoke("rescore", "--help")
+    assert shown.exit_code == 0 and "``" not in shown.stdout and "tau2-airline" in shown.stdout

@@ -17,4 +17,4 @@ echo "== ruff";                          ruff check . && ruff format --check .
 echo "== mypy";                          mypy taumesh  # services/ and orchestrator/ through the package links
 echo "== τ² data (taumesh data fetch tau2)"
 taumesh data fetch tau2 || echo "τ² data could not be fetched: the tests that need it skip, saying why"
-echo "== pytest";                        pytest -q "$@"
+echo "== pytest";                        pytest -q -n auto --dist worksteal "$@"  # both cores; worksteal balances long and short tests

@@ -89,13 +89,18 @@ DatabaseUrl = Annotated[
     str | None,
     typer.Option(help="The API's database (default: env TAUMESH_API_DATABASE_URL; SQLite in the data root)."),
 ]
+DataRoot = Annotated[
+    Path | None,
+    typer.Option(help="The API's folder, as serve api takes it (default: env TAUMESH_API_DATA_ROOT)."),
+]
 
 
-def _store(database_url: str | None) -> Store:
+def _store(database_url: str | None, data_root: Path | None = None) -> Store:
     from taumesh.api.database import make_engine, migrate
     from taumesh.api.store import Store
 
-    settings = ApiSettings(database_url=database_url) if database_url else ApiSettings()
+    given: dict[str, Any] = {"database_url": database_url, "data_root": data_root}
+    settings = ApiSettings(**{field: value for field, value in given.items() if value is not None})
     engine = make_engine(settings.resolved_database_url)
     migrate(engine)
     return Store(engine)
@@ -103,30 +108,37 @@ def _store(database_url: str | None) -> Store:
 
 @api_keys_app.command("create")
 def create_key(
-    name: Annotated[str, typer.Option(help="Who or what the key is for.")] = "default",
+    name: Annotated[str | None, typer.Argument(help="Who or what the key is for (default: default).")] = None,
+    name_option: Annotated[str | None, typer.Option("--name", help="The same, as an option.")] = None,
     database_url: DatabaseUrl = None,
+    data_root: DataRoot = None,
 ) -> None:
-    """Create a key and print its token once (only its SHA-256 is stored)."""
-    row, token = _store(database_url).create_key(name)
+    """Create a key and print its token once (only its SHA-256 is stored): taumesh api-keys create me."""
+    if name is not None and name_option is not None and name != name_option:
+        err.print(f"[red]error:[/red] two names: {name!r} and --name {name_option!r}; give one")
+        raise typer.Exit(2)
+    row, token = _store(database_url, data_root).create_key(name or name_option or "default")
     err.print(f"key {row.id} ({row.name}) created; the token below is shown only now:")
     print(token)
 
 
 @api_keys_app.command("list")
-def list_keys(database_url: DatabaseUrl = None) -> None:
+def list_keys(database_url: DatabaseUrl = None, data_root: DataRoot = None) -> None:
     """Key ids, names, creation and revocation times (never tokens)."""
     table = Table("key id", "name", "created", "revoked")
-    for row in _store(database_url).list_keys():
+    for row in _store(database_url, data_root).list_keys():
         table.add_row(row.id, row.name, str(row.created_at), str(row.revoked_at or ""))
     out.print(table)
 
 
 @api_keys_app.command("revoke")
 def revoke_key(
-    key_id: Annotated[str, typer.Argument(help="The key's id (tmk_…).")], database_url: DatabaseUrl = None
+    key_id: Annotated[str, typer.Argument(help="The key's id (tmk_…).")],
+    database_url: DatabaseUrl = None,
+    data_root: DataRoot = None,
 ) -> None:
     """Revoke a key: requests with it are refused from now on."""
-    if not _store(database_url).revoke_key(key_id):
+    if not _store(database_url, data_root).revoke_key(key_id):
         err.print(f"[red]error:[/red] no active key {key_id}")
         raise typer.Exit(1)
     err.print(f"key {key_id} revoked")

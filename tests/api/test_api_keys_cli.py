@@ -29,3 +29,21 @@ def test_create_list_revoke(tmp_path: Path) -> None:
     assert store.verify_key(token) is None
     again = runner.invoke(api_keys_app, ["revoke", key_id, "--database-url", url])
     assert again.exit_code == 1
+
+
+def test_create_takes_the_name_as_compose_documents_it_and_the_data_root(tmp_path: Path) -> None:
+    """``taumesh api-keys create me`` (compose's header, .env.example) and --data-root as ``serve api`` takes it."""
+    runner = CliRunner()
+    created = runner.invoke(api_keys_app, ["create", "me", "--data-root", str(tmp_path)])
+    assert created.exit_code == 0, created.output
+    token = created.stdout.strip().splitlines()[-1]
+    store = Store(make_engine(f"sqlite:///{tmp_path / 'taumesh-api.db'}"))  # the database serve api opens there
+    assert store.verify_key(token) is not None
+    assert [row.name for row in store.list_keys()] == ["me"]
+
+    named = runner.invoke(api_keys_app, ["create", "--name", "ci", "--data-root", str(tmp_path)])
+    assert named.exit_code == 0, named.output
+    listed = runner.invoke(api_keys_app, ["list", "--data-root", str(tmp_path)])
+    assert listed.exit_code == 0 and "me" in listed.stdout and "ci" in listed.stdout
+    both = runner.invoke(api_keys_app, ["create", "me", "--name", "ci", "--data-root", str(tmp_path)])
+    assert both.exit_code == 2 and "--name" in both.output

@@ -14,7 +14,7 @@ from taumesh.domains.tau2 import Tau2Task
 from taumesh.env.v1 import env_pb2, env_pb2_grpc
 from taumesh.models import ToolSchema
 from taumesh.rpc.errors import Context, InvalidArgument, NotFound, clip, status_codes, wire_text
-from taumesh.rpc.server import Service
+from taumesh.rpc.server import TOOL_CALL_REQUEST_BYTES, Service
 from taumesh.services.env.pages import Page, page_of
 from taumesh.services.env.sessions import DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_SESSIONS, SessionStore
 
@@ -237,6 +237,7 @@ def env_service(
         register=env_pb2_grpc.add_EnvServiceServicer_to_server,
         servicer=EnvServicer(catalog, sessions),
         background=[sessions.reap_forever],
+        max_request_bytes=TOOL_CALL_REQUEST_BYTES,
     )
 
 

@@ -8,9 +8,8 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import grpc
-from grpc_status import rpc_status
 
-from taumesh.rpc.errors import build_status
+from taumesh.rpc.errors import build_status, send_status
 from taumesh.rpc.security import TOKEN_METADATA_KEY
 
 OPEN_METHOD_PREFIXES = ("/grpc.health.v1.Health/",)
@@ -21,10 +20,10 @@ if TYPE_CHECKING:  # generic in the stubs only
     Continuation = Callable[[grpc.HandlerCallDetails], Awaitable[Handler | None]]
 
 
-async def _abort(context: grpc.aio.ServicerContext[Any, Any], code: grpc.StatusCode, message: str, reason: str,
-                 fields: list[tuple[str, str]] | None = None) -> None:  # fmt: skip
-    status = build_status(code, message, reason, fields or ())
-    await context.abort_with_status(rpc_status.to_status(status))  # type: ignore[attr-defined]  # not in grpc-stubs
+def _refuse(context: grpc.aio.ServicerContext[Any, Any], code: grpc.StatusCode, message: str, reason: str,
+            fields: list[tuple[str, str]] | None = None) -> None:  # fmt: skip
+    """End the call with this status, raising nothing (see :func:`taumesh.rpc.errors.send_status`)."""
+    send_status(context, build_status(code, message, reason, fields or ()))
 
 
 def _same_kind(handler: Handler, behavior: Callable[..., Any]) -> Handler:
@@ -60,7 +59,7 @@ class RequireToken(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]  # gen
             return handler
 
         async def refuse(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> None:
-            await _abort(
+            _refuse(
                 context,
                 grpc.StatusCode.UNAUTHENTICATED,
                 "this server requires a token: send metadata 'authorization: Bearer <token>' "
@@ -106,13 +105,14 @@ class DecodeRequests(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]  # g
             try:
                 request = decode(raw)
             except Exception as exc:  # noqa: BLE001 - DecodeError, invalid UTF-8, nesting past protobuf's limit: all the caller's
-                await _abort(
+                _refuse(
                     context,
                     grpc.StatusCode.INVALID_ARGUMENT,
                     f"the request is not a valid {method} message: {type(exc).__name__}",
                     "UNDECODABLE_REQUEST",
                     [("request", "not a decodable protobuf message of the method's request type")],
                 )
+                return None
             answer = inner(request, context)  # type: ignore[arg-type]  # grpc-stubs: the sync context type
             return await answer if inspect.isawaitable(answer) else answer
 

@@ -25,7 +25,15 @@ CHANNELZ_SERVICE = "grpc.channelz.v1.Channelz"
 DRAIN_SECONDS = 2.0
 """How long a service told to stop says NOT_SERVING before it refuses new calls (its clients move meanwhile)."""
 MAX_MESSAGE_BYTES = 64 * 1024 * 1024
-"""Conversations travel whole with every call; allow long ones."""
+"""What a client sends and receives at most: conversations travel whole with every call."""
+CONVERSATION_REQUEST_BYTES = 16 * 1024 * 1024
+"""Largest request of a service that receives a whole conversation (agent, user simulator, scorer).
+
+A conversation is bounded by the context window of the model that reads it: 2 M tokens at most today, under
+8 MB of UTF-8 even at 4 bytes a token; twice that leaves room for tool schemas, the policy and protobuf framing.
+"""
+TOOL_CALL_REQUEST_BYTES = 4 * 1024 * 1024
+"""Largest request of the env: one tool call, written by a model (its output is a small part of its context)."""
 
 CHANNEL_OPTIONS: list[tuple[str, Any]] = [
     ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
@@ -43,6 +51,9 @@ class Service:
     servicer: Any
     background: Sequence[Callable[[], Coroutine[Any, Any, None]]] = ()
     """Tasks that run as long as the server does (the env's session reaper); cancelled on stop."""
+    max_request_bytes: int = CONVERSATION_REQUEST_BYTES
+    """Largest request accepted (``grpc.max_receive_message_length``): larger ones get RESOURCE_EXHAUSTED from
+    gRPC before any of it is decoded. Sized to the service's largest legitimate message (see its proto)."""
 
 
 @dataclass
@@ -73,6 +84,12 @@ class RunningServer:
         await asyncio.gather(*self.tasks, return_exceptions=True)
 
 
+def server_options(services: Sequence[Service]) -> list[tuple[str, Any]]:
+    """Message limits of a server: responses as large as a client takes, requests no larger than its services'."""
+    cap = max((service.max_request_bytes for service in services), default=CONVERSATION_REQUEST_BYTES)
+    return [("grpc.max_send_message_length", MAX_MESSAGE_BYTES), ("grpc.max_receive_message_length", cap)]
+
+
 async def start_server(
     services: Sequence[Service],
     host: str = "127.0.0.1",
@@ -87,7 +104,7 @@ async def start_server(
     """
     security = security or ServerSecurity()
     checks: list[grpc.aio.ServerInterceptor[Any, Any]] = [RequireToken(security.token)] if security.token else []
-    options = [*CHANNEL_OPTIONS, *SERVER_KEEPALIVE_OPTIONS]
+    options = [*server_options(services), *SERVER_KEEPALIVE_OPTIONS]
     server = grpc.aio.server(options=options, interceptors=[*checks, DecodeRequests(), *interceptors])
     health = health_aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health, server)

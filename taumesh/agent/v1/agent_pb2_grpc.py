@@ -28,6 +28,10 @@ if _version_not_supported:
 class AgentServiceStub:
     """Produces the agent's next message. Stateless: every call carries the policy, the tools and the whole conversation,
     so any replica can answer any call.
+
+    Requests are at most 16 MiB (taumesh's server sets grpc.max_receive_message_length): a conversation is bounded
+    by the context window of the model that reads it, under 8 MB for 2 M tokens. Larger requests get
+    RESOURCE_EXHAUSTED before they are decoded.
     """
 
     def __init__(self, channel):
@@ -51,6 +55,10 @@ class AgentServiceStub:
 class AgentServiceServicer:
     """Produces the agent's next message. Stateless: every call carries the policy, the tools and the whole conversation,
     so any replica can answer any call.
+
+    Requests are at most 16 MiB (taumesh's server sets grpc.max_receive_message_length): a conversation is bounded
+    by the context window of the model that reads it, under 8 MB for 2 M tokens. Larger requests get
+    RESOURCE_EXHAUSTED before they are decoded.
     """
 
     def NextMessage(self, request, context):
@@ -97,6 +105,10 @@ def add_AgentServiceServicer_to_server(servicer, server):
 class AgentService:
     """Produces the agent's next message. Stateless: every call carries the policy, the tools and the whole conversation,
     so any replica can answer any call.
+
+    Requests are at most 16 MiB (taumesh's server sets grpc.max_receive_message_length): a conversation is bounded
+    by the context window of the model that reads it, under 8 MB for 2 M tokens. Larger requests get
+    RESOURCE_EXHAUSTED before they are decoded.
     """
 
     @staticmethod

@@ -29,6 +29,10 @@ GRPC_VERSION: str
 class AgentServiceStub:
     """Produces the agent's next message. Stateless: every call carries the policy, the tools and the whole conversation,
     so any replica can answer any call.
+
+    Requests are at most 16 MiB (taumesh's server sets grpc.max_receive_message_length): a conversation is bounded
+    by the context window of the model that reads it, under 8 MB for 2 M tokens. Larger requests get
+    RESOURCE_EXHAUSTED before they are decoded.
     """
 
     @_typing.overload
@@ -52,6 +56,10 @@ class AgentServiceStub:
 class AgentServiceAsyncStub(AgentServiceStub):
     """Produces the agent's next message. Stateless: every call carries the policy, the tools and the whole conversation,
     so any replica can answer any call.
+
+    Requests are at most 16 MiB (taumesh's server sets grpc.max_receive_message_length): a conversation is bounded
+    by the context window of the model that reads it, under 8 MB for 2 M tokens. Larger requests get
+    RESOURCE_EXHAUSTED before they are decoded.
     """
 
     def __init__(self, channel: _aio.Channel) -> None: ...
@@ -71,6 +79,10 @@ class AgentServiceAsyncStub(AgentServiceStub):
 class AgentServiceServicer(metaclass=_abc_1.ABCMeta):
     """Produces the agent's next message. Stateless: every call carries the policy, the tools and the whole conversation,
     so any replica can answer any call.
+
+    Requests are at most 16 MiB (taumesh's server sets grpc.max_receive_message_length): a conversation is bounded
+    by the context window of the model that reads it, under 8 MB for 2 M tokens. Larger requests get
+    RESOURCE_EXHAUSTED before they are decoded.
     """
 
     @_abc_1.abstractmethod

@@ -34,6 +34,9 @@ class EnvServiceStub:
     client uses gRPC's ring_hash on that header), so an episode's calls reach one replica. A call for a session
     the replica does not hold fails NOT_FOUND with ErrorInfo reason SESSION_NOT_FOUND: open a new session and
     replay the episode's tool calls in order to rebuild it (tools are deterministic).
+
+    Requests are at most 4 MiB (grpc.max_receive_message_length): the largest is one tool call, whose arguments a
+    model writes in one reply. Larger requests get RESOURCE_EXHAUSTED before they are decoded.
     """
 
     def __init__(self, channel):
@@ -83,6 +86,9 @@ class EnvServiceServicer:
     client uses gRPC's ring_hash on that header), so an episode's calls reach one replica. A call for a session
     the replica does not hold fails NOT_FOUND with ErrorInfo reason SESSION_NOT_FOUND: open a new session and
     replay the episode's tool calls in order to rebuild it (tools are deterministic).
+
+    Requests are at most 4 MiB (grpc.max_receive_message_length): the largest is one tool call, whose arguments a
+    model writes in one reply. Larger requests get RESOURCE_EXHAUSTED before they are decoded.
     """
 
     def ListDomains(self, request, context):
@@ -179,6 +185,9 @@ class EnvService:
     client uses gRPC's ring_hash on that header), so an episode's calls reach one replica. A call for a session
     the replica does not hold fails NOT_FOUND with ErrorInfo reason SESSION_NOT_FOUND: open a new session and
     replay the episode's tool calls in order to rebuild it (tools are deterministic).
+
+    Requests are at most 4 MiB (grpc.max_receive_message_length): the largest is one tool call, whose arguments a
+    model writes in one reply. Larger requests get RESOURCE_EXHAUSTED before they are decoded.
     """
 
     @staticmethod

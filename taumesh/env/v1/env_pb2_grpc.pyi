@@ -35,6 +35,9 @@ class EnvServiceStub:
     client uses gRPC's ring_hash on that header), so an episode's calls reach one replica. A call for a session
     the replica does not hold fails NOT_FOUND with ErrorInfo reason SESSION_NOT_FOUND: open a new session and
     replay the episode's tool calls in order to rebuild it (tools are deterministic).
+
+    Requests are at most 4 MiB (grpc.max_receive_message_length): the largest is one tool call, whose arguments a
+    model writes in one reply. Larger requests get RESOURCE_EXHAUSTED before they are decoded.
     """
 
     @_typing.overload
@@ -68,6 +71,9 @@ class EnvServiceAsyncStub(EnvServiceStub):
     client uses gRPC's ring_hash on that header), so an episode's calls reach one replica. A call for a session
     the replica does not hold fails NOT_FOUND with ErrorInfo reason SESSION_NOT_FOUND: open a new session and
     replay the episode's tool calls in order to rebuild it (tools are deterministic).
+
+    Requests are at most 4 MiB (grpc.max_receive_message_length): the largest is one tool call, whose arguments a
+    model writes in one reply. Larger requests get RESOURCE_EXHAUSTED before they are decoded.
     """
 
     def __init__(self, channel: _aio.Channel) -> None: ...
@@ -97,6 +103,9 @@ class EnvServiceServicer(metaclass=_abc_1.ABCMeta):
     client uses gRPC's ring_hash on that header), so an episode's calls reach one replica. A call for a session
     the replica does not hold fails NOT_FOUND with ErrorInfo reason SESSION_NOT_FOUND: open a new session and
     replay the episode's tool calls in order to rebuild it (tools are deterministic).
+
+    Requests are at most 4 MiB (grpc.max_receive_message_length): the largest is one tool call, whose arguments a
+    model writes in one reply. Larger requests get RESOURCE_EXHAUSTED before they are decoded.
     """
 
     @_abc_1.abstractmethod

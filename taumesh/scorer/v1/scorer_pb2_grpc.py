@@ -27,6 +27,10 @@ if _version_not_supported:
 
 class ScorerServiceStub:
     """Scores episodes as τ-bench does.
+
+    Requests are at most 16 MiB (grpc.max_receive_message_length): one episode's conversation, as the agent's
+    requests carry it (AnalyzeFaults takes one episode per call from taumesh analyze). Larger requests get
+    RESOURCE_EXHAUSTED before they are decoded.
     """
 
     def __init__(self, channel):
@@ -54,6 +58,10 @@ class ScorerServiceStub:
 
 class ScorerServiceServicer:
     """Scores episodes as τ-bench does.
+
+    Requests are at most 16 MiB (grpc.max_receive_message_length): one episode's conversation, as the agent's
+    requests carry it (AnalyzeFaults takes one episode per call from taumesh analyze). Larger requests get
+    RESOURCE_EXHAUSTED before they are decoded.
     """
 
     def ScoreEpisode(self, request, context):
@@ -109,6 +117,10 @@ def add_ScorerServiceServicer_to_server(servicer, server):
  # This class is part of an EXPERIMENTAL API.
 class ScorerService:
     """Scores episodes as τ-bench does.
+
+    Requests are at most 16 MiB (grpc.max_receive_message_length): one episode's conversation, as the agent's
+    requests carry it (AnalyzeFaults takes one episode per call from taumesh analyze). Larger requests get
+    RESOURCE_EXHAUSTED before they are decoded.
     """
 
     @staticmethod

@@ -27,7 +27,12 @@ GRPC_GENERATED_VERSION: str
 GRPC_VERSION: str
 
 class ScorerServiceStub:
-    """Scores episodes as τ-bench does."""
+    """Scores episodes as τ-bench does.
+
+    Requests are at most 16 MiB (grpc.max_receive_message_length): one episode's conversation, as the agent's
+    requests carry it (AnalyzeFaults takes one episode per call from taumesh analyze). Larger requests get
+    RESOURCE_EXHAUSTED before they are decoded.
+    """
 
     @_typing.overload
     def __new__(cls, channel: _grpc.Channel) -> _Self: ...
@@ -49,7 +54,12 @@ class ScorerServiceStub:
 
 @_typing.type_check_only
 class ScorerServiceAsyncStub(ScorerServiceStub):
-    """Scores episodes as τ-bench does."""
+    """Scores episodes as τ-bench does.
+
+    Requests are at most 16 MiB (grpc.max_receive_message_length): one episode's conversation, as the agent's
+    requests carry it (AnalyzeFaults takes one episode per call from taumesh analyze). Larger requests get
+    RESOURCE_EXHAUSTED before they are decoded.
+    """
 
     def __init__(self, channel: _aio.Channel) -> None: ...
     ScoreEpisode: _aio.UnaryUnaryMultiCallable[_scorer_pb2.ScoreEpisodeRequest, _scorer_pb2.ScoreEpisodeResponse]  # type: ignore[assignment]
@@ -67,7 +77,12 @@ class ScorerServiceAsyncStub(ScorerServiceStub):
     """
 
 class ScorerServiceServicer(metaclass=_abc_1.ABCMeta):
-    """Scores episodes as τ-bench does."""
+    """Scores episodes as τ-bench does.
+
+    Requests are at most 16 MiB (grpc.max_receive_message_length): one episode's conversation, as the agent's
+    requests carry it (AnalyzeFaults takes one episode per call from taumesh analyze). Larger requests get
+    RESOURCE_EXHAUSTED before they are decoded.
+    """
 
     @_abc_1.abstractmethod
     def ScoreEpisode(

@@ -27,6 +27,9 @@ if _version_not_supported:
 
 class UserSimServiceStub:
     """Simulates the customer. Holds no conversation in memory, so any replica can answer any call.
+
+    Requests are at most 16 MiB (grpc.max_receive_message_length), as the agent's: the conversation a model reads
+    is bounded by its context window. Larger requests get RESOURCE_EXHAUSTED before they are decoded.
     """
 
     def __init__(self, channel):
@@ -49,6 +52,9 @@ class UserSimServiceStub:
 
 class UserSimServiceServicer:
     """Simulates the customer. Holds no conversation in memory, so any replica can answer any call.
+
+    Requests are at most 16 MiB (grpc.max_receive_message_length), as the agent's: the conversation a model reads
+    is bounded by its context window. Larger requests get RESOURCE_EXHAUSTED before they are decoded.
     """
 
     def StartConversation(self, request, context):
@@ -88,6 +94,9 @@ def add_UserSimServiceServicer_to_server(servicer, server):
  # This class is part of an EXPERIMENTAL API.
 class UserSimService:
     """Simulates the customer. Holds no conversation in memory, so any replica can answer any call.
+
+    Requests are at most 16 MiB (grpc.max_receive_message_length), as the agent's: the conversation a model reads
+    is bounded by its context window. Larger requests get RESOURCE_EXHAUSTED before they are decoded.
     """
 
     @staticmethod

@@ -27,7 +27,11 @@ GRPC_GENERATED_VERSION: str
 GRPC_VERSION: str
 
 class UserSimServiceStub:
-    """Simulates the customer. Holds no conversation in memory, so any replica can answer any call."""
+    """Simulates the customer. Holds no conversation in memory, so any replica can answer any call.
+
+    Requests are at most 16 MiB (grpc.max_receive_message_length), as the agent's: the conversation a model reads
+    is bounded by its context window. Larger requests get RESOURCE_EXHAUSTED before they are decoded.
+    """
 
     @_typing.overload
     def __new__(cls, channel: _grpc.Channel) -> _Self: ...
@@ -40,7 +44,11 @@ class UserSimServiceStub:
 
 @_typing.type_check_only
 class UserSimServiceAsyncStub(UserSimServiceStub):
-    """Simulates the customer. Holds no conversation in memory, so any replica can answer any call."""
+    """Simulates the customer. Holds no conversation in memory, so any replica can answer any call.
+
+    Requests are at most 16 MiB (grpc.max_receive_message_length), as the agent's: the conversation a model reads
+    is bounded by its context window. Larger requests get RESOURCE_EXHAUSTED before they are decoded.
+    """
 
     def __init__(self, channel: _aio.Channel) -> None: ...
     StartConversation: _aio.UnaryUnaryMultiCallable[_user_sim_pb2.StartConversationRequest, _user_sim_pb2.StartConversationResponse]  # type: ignore[assignment]
@@ -49,7 +57,11 @@ class UserSimServiceAsyncStub(UserSimServiceStub):
     """Produces the user's reply to the agent's latest message."""
 
 class UserSimServiceServicer(metaclass=_abc_1.ABCMeta):
-    """Simulates the customer. Holds no conversation in memory, so any replica can answer any call."""
+    """Simulates the customer. Holds no conversation in memory, so any replica can answer any call.
+
+    Requests are at most 16 MiB (grpc.max_receive_message_length), as the agent's: the conversation a model reads
+    is bounded by its context window. Larger requests get RESOURCE_EXHAUSTED before they are decoded.
+    """
 
     @_abc_1.abstractmethod
     def StartConversation(

@@ -34,8 +34,12 @@ TAU2_TERMINATIONS = {
     "too_many_errors": "too_many_errors",
     "env_abort": "too_many_errors",
 }
-"""taumesh's termination → τ²'s ``TerminationReason`` (τ² has no aborting tool; an aborted episode scores 0 there
-only as ``too_many_errors`` or ``max_steps`` do)."""
+"""taumesh's termination → τ²'s ``TerminationReason`` (v0.2.0's four names, which ``Results.load`` accepts).
+
+A user's ``###STOP###``, ``###TRANSFER###`` or ``###OUT-OF-SCOPE###`` is ``user_stop`` in both, as τ²'s
+``UserSimulator.is_stop`` has it. ``terminate_tool`` comes only from τ-bench v1's domains (τ² domains declare no
+terminate tool). τ² has no aborting tool: an aborted episode scores 0 there only as ``too_many_errors`` or
+``max_steps`` do."""
 TASK_FIELDS = ("id", "description", "user_scenario", "ticket", "initial_state", "evaluation_criteria")
 """The fields of τ²'s ``Task``."""
 

@@ -105,6 +105,9 @@ def select_tasks(config: RunConfig, task_count: int) -> list[int]:
         bad = [i for i in config.task_ids if not 0 <= i < task_count]
         if bad:
             raise ConfigError(f"task ids {bad} are outside 0..{task_count - 1}")
+        repeated = sorted(i for i, n in Counter(config.task_ids).items() if n > 1)
+        if repeated:  # a run plays each task once per trial: more trials are --num-trials
+            raise ConfigError(f"task ids {repeated} are given more than once; use --num-trials for more trials")
         return list(config.task_ids)
     end = task_count if config.end_index == -1 else min(config.end_index, task_count)
     if not 0 <= config.start_index < max(end, 1):
@@ -457,11 +460,13 @@ def print_summary(summary: RunSummary, console: Console) -> None:
     endings = Counter(str(r.info.get("termination")) for r in scored)
     console.print("episode endings: " + ", ".join(f"{k} {v}" for k, v in sorted(endings.items())))
     agent, user = run_usage(summary.results)
+    interrupted = any(r.info.get("interrupted_attempts_usage") for r in summary.results)
     if agent.calls or user.calls:
         console.print(
             f"agent: {agent.prompt_tokens}+{agent.completion_tokens} tokens, ${agent.cost_usd:.4f}   "
             f"user: {user.prompt_tokens}+{user.completion_tokens} tokens, ${user.cost_usd:.4f}   "
-            f"total: ${agent.cost_usd + user.cost_usd:.4f} (interrupted attempts included)"
+            f"total: ${agent.cost_usd + user.cost_usd:.4f}"
+            + (" (interrupted attempts included)" if interrupted else "")
         )
     if errors:
         kinds = Counter(str(r.info["error"].get("kind", "infrastructure")) for r in errors)

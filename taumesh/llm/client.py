@@ -18,6 +18,7 @@ from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_aft
 from taumesh.llm._litellm import ContextWindowExceededError, litellm
 from taumesh.llm.errors import ContextWindowExceeded, EmptyReply, ModelError, ModelRequestError, ModelUnavailable
 from taumesh.llm.hooks import ModelCall, ModelCallHook, around_call
+from taumesh.llm.preflight import local_api_key
 from taumesh.llm.retry import RetryPolicy, describe, is_transient, wait_retry_after
 from taumesh.llm.usage import usage_of
 from taumesh.models import ChatMessage, ModelSettings, ToolCall, ToolSchema, Usage
@@ -70,6 +71,9 @@ def request_kwargs(
         kwargs["custom_llm_provider"] = settings.provider
     if settings.api_base:
         kwargs["api_base"] = settings.api_base
+        placeholder = local_api_key(settings)  # a local server needs no key, but the provider's SDK demands one
+        if placeholder:
+            kwargs["api_key"] = placeholder
     if tools:
         kwargs["tools"] = [tool.openai() for tool in tools]
     return kwargs

@@ -11,6 +11,7 @@ from taumesh.agent.v1 import agent_pb2, agent_pb2_grpc
 from taumesh.convert import episode_to_proto, message_to_proto, model_to_proto
 from taumesh.domains import Catalog
 from taumesh.llm import ModelRequestError, complete
+from taumesh.llm.access import ALLOWED_API_BASES_ENV
 from taumesh.models import ChatMessage, EpisodeContext, ModelSettings, TaskRef
 from taumesh.rpc.errors import error_reason
 from taumesh.rpc.server import start_server
@@ -88,7 +89,9 @@ def test_credentials_of_a_remote_service_are_its_own(tmp_path: Path, monkeypatch
 
 async def test_missing_credentials_are_a_refusal_not_retried(fake: FakeOpenAI, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("OPENAI_API_KEY")
-    settings = ModelSettings(model=AGENT_MODEL, provider="openai", api_base=fake.url)
+    remote = "http://models.example.invalid/v1"  # not this machine's: a local server needs no key
+    monkeypatch.setenv(ALLOWED_API_BASES_ENV, remote)
+    settings = ModelSettings(model=AGENT_MODEL, provider="openai", api_base=remote)
     with pytest.raises(ModelRequestError) as raised:
         await complete(settings, [{"role": "user", "content": "hi"}])
     assert raised.value.attempts == 1

@@ -26,7 +26,7 @@ def _runs(paths: list[Path]) -> list[Run]:
         console.print(f"[red]not found: {', '.join(missing)}[/red]")
         raise typer.Exit(2)
     try:
-        runs = load_runs(paths)
+        runs = load_runs(_results_only(paths))
     except ValueError as exc:
         console.print(f"[red]{exc}[/red]")
         raise typer.Exit(2) from exc
@@ -34,6 +34,25 @@ def _runs(paths: list[Path]) -> list[Run]:
         console.print(f"[red]no results files in {', '.join(map(str, paths))}[/red]")
         raise typer.Exit(2)
     return runs
+
+
+def _results_only(paths: list[Path]) -> list[Path]:
+    """``paths`` less the side files a glob such as ``DIR/*.json`` also names, each skipped with a note.
+
+    Errors files and fault reports are read with their results file; a τ² copy named beside its list is that run.
+    """
+    from taumesh.viewer.runs import is_results_file, list_beside
+
+    given = {path.resolve() for path in paths}
+    kept = []
+    for path in paths:
+        if path.is_file() and not is_results_file(path):
+            console.print(f"[yellow]skipped {path}: read with its results file[/yellow]", soft_wrap=True)
+        elif path.is_file() and path.name.endswith(".tau2.json") and list_beside(path).resolve() in given:
+            console.print(f"[yellow]skipped {path}: the τ² copy of {list_beside(path)}[/yellow]", soft_wrap=True)
+        else:
+            kept.append(path)
+    return kept
 
 
 def view(

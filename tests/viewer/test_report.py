@@ -98,3 +98,18 @@ def test_report_writes_svg_plots_and_refuses_other_suffixes(tmp_path: Path, orac
     refused = CliRunner().invoke(app, ["report", str(oracle_run), "--out", str(tmp_path / "r.txt")])
     assert refused.exit_code == 2
     assert not (tmp_path / "r.txt").exists()
+
+
+def test_report_of_a_folder_glob_skips_the_side_files(tmp_path: Path, oracle_run: Path, failing_run: Path) -> None:
+    """``taumesh report DIR/*.json`` also names errors files and fault reports: each is skipped with a note."""
+    faults = failing_run.with_name(f"{failing_run.stem}_faults.json")
+    faults.write_text('{"reports": []}', encoding="utf-8")
+    errors = oracle_run.with_name(f"{oracle_run.stem}.errors.json")
+    errors.write_text("[]", encoding="utf-8")
+    out = tmp_path / "report.md"
+    paths = [str(p) for p in (oracle_run, failing_run, faults, errors)]
+    result = CliRunner().invoke(_report_app(), ["report", *paths, "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert f"skipped {faults}" in result.output and f"skipped {errors}" in result.output
+    rows = markdown_rows(out.read_text(encoding="utf-8"))
+    assert len(rows) == 2

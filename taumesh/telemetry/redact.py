@@ -4,17 +4,20 @@ Three nets: attribute *names* that say "secret" have their value replaced; text 
 key (``sk-…``, ``Bearer …``, ``api_key=…``) is masked; and the *values* of secret-looking
 environment variables (``OPENAI_API_KEY``, ``OTEL_EXPORTER_OTLP_HEADERS``' values, …) are masked
 wherever they turn up. :class:`taumesh.telemetry.export.ScrubbingSpanExporter` applies them to every
-span before it leaves the process; the log-record factory to every log line. No maintained
-OpenTelemetry package does this (the Collector's redaction processor runs too late: after export).
+span before it leaves the process; :class:`RedactingFilter` to every log record, keeping it usable by
+any formatter. No maintained OpenTelemetry package does this (the Collector's redaction processor runs too
+late: after export).
 This module loads no OpenTelemetry SDK.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import numbers
 import os
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 from urllib.parse import unquote
 
@@ -168,26 +171,147 @@ def scrub(text: str) -> str:
     return default_scrubber().text(text)
 
 
+MAX_LOG_TEXT = 1_000
+"""Characters a log argument, or a line of a traceback, keeps: a request body echoed by an error never enters a
+log whole (one 50 MB body once made one 50 MB log line)."""
+MAX_LOG_MESSAGE = 8_000
+"""Characters a message template keeps (longer ones are rendered, masked and cut)."""
+MAX_LOG_TRACEBACK = 20_000
+"""Characters a traceback keeps (its last ones: the exception and the innermost frames)."""
+_SECRET_MARGIN = 256
+"""Text is masked over this many characters past the cut, so a secret straddling it is masked before it is cut."""
+
+
+def clip_text(text: str, limit: int = MAX_LOG_TEXT) -> str:
+    """``text`` with secrets masked and cut to ``limit`` characters, saying how long it was."""
+    if len(text) <= limit:
+        return scrub(text)
+    return scrub(text[: limit + _SECRET_MARGIN])[:limit] + f"… ({len(text)} chars)"
+
+
+def _validation_summary(value: Any) -> str | None:
+    """A pydantic or FastAPI validation error without the input it echoes (its ``str`` holds the whole body)."""
+    errors = getattr(value, "errors", None)
+    if not callable(errors) or not type(value).__name__.endswith("ValidationError"):
+        return None
+    try:
+        found = errors(include_input=False) if "pydantic" in type(value).__module__ else errors()
+    except Exception:  # noqa: BLE001 - an exotic errors(): fall back to the cut text
+        return None
+    parts = [f"{'.'.join(map(str, e.get('loc', ())))}: {e.get('msg', '')}" for e in found if isinstance(e, dict)]
+    return f"{type(value).__name__}: {len(parts)} error(s): " + "; ".join(parts)
+
+
+class _Shown:
+    """A log argument that is neither text nor a number, as ``%s`` and ``%r`` show it: masked and cut."""
+
+    __slots__ = ("_repr", "_str", "_value")
+
+    def __init__(self, value: Any) -> None:
+        self._value = value
+        self._str: str | None = None
+        self._repr: str | None = None
+
+    def __str__(self) -> str:
+        if self._str is None:
+            self._str = _validation_summary(self._value) or clip_text(str(self._value))
+        return self._str
+
+    def __repr__(self) -> str:
+        if self._repr is None:
+            self._repr = _validation_summary(self._value) or clip_text(repr(self._value))
+        return self._repr
+
+
+def _arg(value: Any) -> Any:
+    if isinstance(value, str):
+        return clip_text(value)
+    if value is None or isinstance(value, numbers.Number):
+        return value  # %d, %f and uvicorn's status code need the number itself
+    return _Shown(value)
+
+
+def _blank(value: Any) -> Any:
+    return value if value is None or isinstance(value, numbers.Number) else REDACTED
+
+
+def _traceback(text: str) -> str:
+    lines = [clip_text(line) for line in text.splitlines()]
+    joined = "\n".join(lines)
+    return joined if len(joined) <= MAX_LOG_TRACEBACK else "…\n" + joined[-MAX_LOG_TRACEBACK:]
+
+
+class RedactingFilter(logging.Filter):
+    """Masks secrets in a log record and cuts long texts, keeping the record's shape for any formatter.
+
+    ``msg`` stays the template and ``args`` keep their number and kinds: text is masked and cut to
+    :data:`MAX_LOG_TEXT`, numbers are left alone, other objects show masked and cut (validation errors without the
+    input they echo). uvicorn's access formatter, which unpacks ``args``, still formats the line. When the rendered
+    message holds a secret that no argument held alone (the template and an argument together), the text arguments
+    become ``[REDACTED]``. Tracebacks are rendered once into ``exc_text``, masked, each line cut. A record is
+    redacted once, however many handlers carry the filter.
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if getattr(record, "taumesh_redacted", False):
+            return True
+        record.taumesh_redacted = True
+        with contextlib.suppress(Exception):  # a malformed record is the logger's problem: logging reports it
+            self._redact(record)
+        return True
+
+    @staticmethod
+    def _redact(record: logging.LogRecord) -> None:
+        record.args = _each(record.args, _arg)
+        if isinstance(record.msg, str) and len(record.msg) <= MAX_LOG_MESSAGE and record.args:
+            _mask_rendered(record)  # a template: masking "api_key=%s" alone would eat its placeholder
+        else:  # the whole message (text without arguments, an object, a huge template)
+            record.msg, record.args = clip_text(record.getMessage(), MAX_LOG_MESSAGE), ()
+        if record.exc_info and not record.exc_text:
+            record.exc_text = _traceback(_FORMATTER.formatException(record.exc_info))
+        elif record.exc_text:
+            record.exc_text = _traceback(record.exc_text)
+        if record.stack_info:
+            record.stack_info = _traceback(record.stack_info)
+
+
+def _each(args: Any, change: Callable[[Any], Any]) -> Any:
+    """Log arguments (a tuple, or a mapping for ``%(name)s``) with ``change`` applied to each."""
+    if isinstance(args, Mapping):
+        return {key: change(value) for key, value in args.items()}
+    return tuple(change(value) for value in args) if args else args
+
+
+def _mask_rendered(record: logging.LogRecord) -> None:
+    """Blank the text arguments when the rendered message shows a secret; render it if that is not enough."""
+    rendered = record.getMessage()
+    if scrub(rendered) == rendered:
+        return
+    record.args = _each(record.args, _blank)
+    rendered = record.getMessage()
+    if scrub(rendered) != rendered:  # in the template itself, or spanning it and a number
+        record.msg, record.args = scrub(rendered), ()
+
+
+_FORMATTER = logging.Formatter()
 _LOG_SCRUBBER_INSTALLED = False
 
 
 def install_log_scrubber() -> None:
-    """Mask secrets in every log record from now on (message, arguments and traceback), once per process."""
+    """Redact every log record of this process from now on, once per process (:class:`RedactingFilter`).
+
+    The filter runs as each record is made (a record factory), so every handler sees the redacted record,
+    handlers configured later (uvicorn's) included; it can also be put on a handler by ``logging.config``.
+    """
     global _LOG_SCRUBBER_INSTALLED
     if _LOG_SCRUBBER_INSTALLED:
         return
     previous = logging.getLogRecordFactory()
-    formatter = logging.Formatter()
+    redact = RedactingFilter()
 
     def factory(*args: Any, **kwargs: Any) -> logging.LogRecord:
         record = previous(*args, **kwargs)
-        try:
-            message = record.getMessage()
-        except Exception:  # noqa: BLE001 - a malformed record is the logger's problem, not ours
-            return record
-        record.msg, record.args = scrub(message), ()
-        if record.exc_info and not record.exc_text:
-            record.exc_text = scrub(formatter.formatException(record.exc_info))
+        redact.filter(record)
         return record
 
     logging.setLogRecordFactory(factory)

@@ -1,0 +1,27 @@
+"""Statistics of runs: intervals on pass^k and rewards, paired comparisons, planning (docs/statistics.md).
+
+A library module: it takes scored trials (:class:`TrialOutcome`) and knows nothing of files, services or commands.
+"""
+
+from taumesh.stats.compat import RunIdentity, differences
+from taumesh.stats.intervals import Interval, average_reward_interval, pass_hat_k_intervals
+from taumesh.stats.paired import DrivingTask, PairedComparison, compare_paired
+from taumesh.stats.plan import Plan, plan_from_pilot, plan_from_rate
+from taumesh.stats.trials import TaskRecord, TrialOutcome, TrialTable
+
+__all__ = [
+    "DrivingTask",
+    "Interval",
+    "PairedComparison",
+    "Plan",
+    "RunIdentity",
+    "TaskRecord",
+    "TrialOutcome",
+    "TrialTable",
+    "average_reward_interval",
+    "compare_paired",
+    "differences",
+    "pass_hat_k_intervals",
+    "plan_from_pilot",
+    "plan_from_rate",
+]

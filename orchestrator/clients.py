@@ -8,7 +8,9 @@ env, whose RetryInfo asks the client to come back later).
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Collection, Sequence
+import asyncio
+import os
+from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import TypeVar
@@ -113,6 +115,41 @@ def client_security() -> ClientSecurity:
 def remote_channel(address: str, interceptors: Sequence[grpc.aio.ClientInterceptor] = ()) -> grpc.aio.Channel:
     """A channel to a service this process did not start, with TLS and token as :func:`client_security` says."""
     return client_security().channel(address, CHANNEL_OPTIONS, interceptors)
+
+
+CONNECT_TIMEOUT_ENV = "TAUMESH_CONNECT_TIMEOUT"
+"""Environment variable: seconds a run waits for each remote service to accept a connection before it starts."""
+DEFAULT_CONNECT_TIMEOUT = 10.0
+
+
+def connect_timeout() -> float:
+    """:data:`CONNECT_TIMEOUT_ENV`, or the default when unset or not a positive number."""
+    try:
+        value = float(os.environ.get(CONNECT_TIMEOUT_ENV, ""))
+    except ValueError:
+        return DEFAULT_CONNECT_TIMEOUT
+    return value if value > 0 else DEFAULT_CONNECT_TIMEOUT
+
+
+async def unreachable_services(targets: Mapping[str, str], timeout: float) -> list[str]:
+    """The names of ``targets`` (name → remote address) whose channel is not ready within ``timeout`` seconds.
+
+    Dialled as every call will be (TLS and token from the environment), all at once; nothing is called.
+    """
+
+    async def ready(address: str) -> bool:
+        channel = remote_channel(address)
+        try:
+            await asyncio.wait_for(channel.channel_ready(), timeout)
+            return True
+        except TimeoutError:
+            return False
+        finally:
+            await channel.close(grace=None)
+
+    names = list(targets)
+    answers = await asyncio.gather(*(ready(targets[name]) for name in names))
+    return [name for name, answered in zip(names, answers, strict=True) if not answered]
 
 
 _BALANCING = {

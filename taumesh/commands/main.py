@@ -23,6 +23,7 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 from taumesh.commands import HELP_OPTIONS, OtlpEndpoint
 from taumesh.commands._argv import expand_abbreviations
+from taumesh.commands._preflight import domain_problem, services_problem
 from taumesh.domains import DataError
 from taumesh.models import ModelSettings, is_tau2
 from taumesh.orchestrator.config import DEFAULT_DATA_DIR, OutputFormat, RunConfig, ServiceAddresses
@@ -310,6 +311,9 @@ def _run_one(settings: RunSettings) -> RunSummary:
         )
         raise typer.Exit(2)
     problem = _strategy_problem(config) or _model_problem(config)
+    if problem is None and config.addresses.env is None:
+        problem = domain_problem(config.env, config.data_dir)
+    problem = problem or services_problem(config.addresses)  # last: it waits for remote services to answer
     if problem:
         console.print(f"[red]error:[/red] {escape(problem)}", soft_wrap=True)
         raise typer.Exit(2)
@@ -569,6 +573,10 @@ def rescore(
 
     judge = ModelSettings(model=judge_model or "", api_base=judge_api_base or "")
     addresses = ServiceAddresses(env=env_addr, scorer=scorer_addr)
+    problem = services_problem(addresses)
+    if problem:
+        console.print(f"[red]error:[/red] {escape(problem)}", soft_wrap=True)
+        raise typer.Exit(2)
     try:
         with granted(OperatorGrants.of(api_bases=[judge.api_base])):  # the in-process scorer may call the judge
             rows = run_loop(rescore_file(results, env, task_split, data_dir, addresses, out, judge=judge))

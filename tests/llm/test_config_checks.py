@@ -80,6 +80,7 @@ def test_run_refuses_a_bad_model_configuration_up_front(
 def test_credentials_of_a_remote_service_are_its_own(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """With --agent-addr the agent's model runs elsewhere: this machine's keys are not checked."""
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.setenv("TAUMESH_CONNECT_TIMEOUT", "1")  # nothing answers there: refused after a second
     result = invoke(
         *TASK_0, "--agent-strategy", "tool-calling", "--model", "gpt-4o", "--user-strategy", "scripted",
         "--agent-addr", "127.0.0.1:9", "--log-dir", tmp_path / "logs", "--max-steps", "1",

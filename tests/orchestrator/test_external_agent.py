@@ -17,8 +17,7 @@ import pytest
 from taumesh.agent.v1 import agent_pb2, agent_pb2_grpc
 from taumesh.common.v1 import common_pb2
 from taumesh.domains.tau2 import DatasetMissing, Tau2Task, require
-from taumesh.orchestrator.config import RunConfig
-from taumesh.orchestrator.results import errors_path, results_task_id
+from taumesh.orchestrator.results import results_task_id
 from taumesh.rpc.server import CHANNEL_OPTIONS
 from tests.conftest import PROJECT_ROOT, V1_DATA
 from tests.domains.tau2.conftest import tau2_domain
@@ -28,6 +27,7 @@ from tests.orchestrator.conftest import (
     Server,
     assert_ok,
     check_oracle_results,
+    explain_result,
     free_port,
     invoke,
     load_json,
@@ -124,36 +124,19 @@ def test_airline_slice_through_an_external_agent(external_agent: Server, tmp_pat
     check_oracle_results(results, "airline", "test", ids, call_id_prefix="ext_")
 
 
-def test_unreachable_agent_records_infrastructure_errors_never_zero(external_agent: Server, tmp_path: Path) -> None:
+def test_an_unreachable_agent_is_one_error_before_the_run(
+    external_agent: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An agent address nobody answers at is refused up front: no episode is tried, no file is written."""
+    monkeypatch.setenv("TAUMESH_CONNECT_TIMEOUT", "2")
     nobody = free_port()
     result = invoke(
         "run", "--env", "retail", "--task-split", "test", *ORACLE, "--data-dir", V1_DATA, "--log-dir", tmp_path,
         "--agent-addr", f"127.0.0.1:{nobody}", "--task-ids", "0", "--task-ids", "1", "--max-concurrency", "2",
     )  # fmt: skip
-    assert result.exit_code == 1, "no episode was scored"
-    assert load_json(results_path(tmp_path)) == [], "τ-bench's file holds scored episodes only"
-    path = results_path(tmp_path)
-    # an agent that cannot describe itself is named by its address
-    assert path.name.startswith(f"127.0.0.1_{nobody}-external-0.0_range_0--1_user-")
-    results = load_json(errors_path(path))
-    assert sorted((r["task_id"], r["trial"]) for r in results) == [(0, 0), (1, 0)]
-    for entry in results:
-        assert entry["info"]["agent"] == {
-            "address": f"127.0.0.1:{nobody}",
-            "name": "",
-            "version": "",
-            "description": "",
-        }
-        assert entry["reward"] is None, "an agent nobody could reach did not fail the task"
-        error = entry["info"]["error"]
-        assert error["kind"] == "infrastructure"
-        assert "UNAVAILABLE" in error["cause"]
-        assert error["attempts"] == RunConfig().max_episode_attempts, "retried, then recorded"
-        assert entry["traj"] == []
-    assert "scored episodes: 0" in result.stdout
-    assert "infrastructure errors: 2" in result.stdout
-    assert "UNAVAILABLE" in result.stdout
-    assert f"errors: {errors_path(path)}" in result.stdout
+    assert result.exit_code == 2, explain_result(result)
+    assert f"no connection to --agent-addr 127.0.0.1:{nobody}" in result.stderr
+    assert not list(tmp_path.glob("*.json")), "nothing ran, nothing was written"
     # the external agent on its own port was never involved and still serves
     assert external_agent.proc.poll() is None
 

@@ -1,0 +1,56 @@
+"""Checks ``taumesh run`` and ``rescore`` make before anything plays: remote services answer, the domain exists.
+
+Each returns one line saying what is wrong, or None; nothing here calls a service or a model.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from taumesh.models import is_tau2
+from taumesh.orchestrator.config import ServiceAddresses
+from taumesh.rpc.loop import run as run_loop
+
+ADDRESS_FLAGS = {"env": "--env-addr", "user": "--user-addr", "agent": "--agent-addr", "scorer": "--scorer-addr"}
+
+
+def services_problem(addresses: ServiceAddresses) -> str | None:
+    """Which given service addresses accept no connection within the connect timeout, or None."""
+    from taumesh.orchestrator.clients import CONNECT_TIMEOUT_ENV, connect_timeout, unreachable_services
+    from taumesh.rpc.security import SecurityError
+
+    targets = {name: address for name, address in addresses.model_dump().items() if address}
+    if not targets:
+        return None
+    timeout = connect_timeout()
+    try:
+        down = run_loop(unreachable_services(targets, timeout))
+    except SecurityError as exc:
+        return str(exc)
+    if not down:
+        return None
+    named = ", ".join(f"{ADDRESS_FLAGS[name]} {targets[name]}" for name in down)
+    return (
+        f"no connection to {named} within {timeout:g}s: is the service running there, and do its TLS settings "
+        f"match TAUMESH_TLS_*? ({CONNECT_TIMEOUT_ENV} sets the wait)"
+    )
+
+
+def domain_problem(env: str, data_dir: Path) -> str | None:
+    """Why the embedded env cannot serve domain ``env`` from ``data_dir``, naming the command that provides it."""
+    from taumesh.domains import Registry
+
+    registry = Registry.discover()
+    plugin = registry.plugins.get(env)
+    if env in registry.broken:
+        return str(registry.broken[env])
+    if plugin is None:
+        return f"unknown domain {env!r}; domains: {', '.join(sorted(registry.plugins)) or 'none loaded'}"
+    if plugin.data_dir(data_dir).is_dir():
+        return None
+    if is_tau2(env):
+        return f"τ²'s data for {env!r} is not there: run `taumesh data fetch tau2`"
+    return (
+        f"τ-bench v1's {env!r} data is not in {data_dir}: run `taumesh data import taubench PATH` (PATH: a τ-bench "
+        "checkout), or point --data-dir (TAUMESH_DATA_DIR) at a folder holding it"
+    )

@@ -187,3 +187,12 @@ def test_run_list_shows_new_runs_and_unreadable_files_on_reload(page: Page, tmp_
         assert "partial.json" in unreadable.inner_text() and "JSONDecodeError" in unreadable.inner_text()
     finally:
         served.close()
+
+
+def test_run_list_has_no_stray_null(page: Page, viewer: ServedViewer) -> None:
+    """With every file readable nothing follows the table's note: no ``null`` printed where no list of errors is."""
+    page.goto(f"{viewer.url}/#/")
+    page.wait_for_selector("#runs tbody tr")
+    page.wait_for_selector("#main[data-ready='true']")
+    text = page.inner_text("#main")
+    assert "null" not in text.split() and not text.rstrip().endswith("null"), text[-300:]

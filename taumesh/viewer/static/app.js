@@ -105,7 +105,7 @@ async function runList() {
   main.replaceChildren(h("h1", {}, "Runs"),
     table(["", "results file", "domain", "model", "strategy", "tasks", "trials", "errors", "pass^1", "avg reward", "cost/task"], rows, { id: "runs" }),
     h("p", {}, button, h("span", { class: "muted" }, " pick 2 to 5 runs on the same tasks")),
-    unreadable.length ? unreadableFiles(unreadable) : null);
+    ...(unreadable.length ? [unreadableFiles(unreadable)] : []));  // replaceChildren writes a null as "null"
 }
 
 // Results files that did not read (still being written, or not results): listed with the reason, read again once changed.

@@ -1,7 +1,7 @@
 """An AgentService that makes, on its first step, one of the mistakes an outside agent makes, then plays well.
 
-Built like ``agent_server.py`` (only grpcio and the stubs protoc generates from ``protos/``), it plays τ-bench's
-gold solutions, but its first message of each episode misbehaves, chosen by the task's index modulo
+Built like ``examples/external_agent_server.py`` (only grpcio and the stubs protoc generates from ``protos/``), it
+plays τ-bench's gold solutions, but its first message of each episode misbehaves, chosen by the task's index modulo
 :data:`MISTAKES`:
 
 - ``role_unset``: every message of the episode leaves ``Message.role`` unset (proto3's default);

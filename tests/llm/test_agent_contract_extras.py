@@ -18,6 +18,7 @@ from pathlib import Path
 import grpc
 import pytest
 
+from examples.external_agent_server import OracleAgent, TaskFiles
 from taumesh.agent.v1 import agent_pb2, agent_pb2_grpc
 from taumesh.convert import episode_to_proto, message_to_proto, model_to_proto, task_ref_to_proto
 from taumesh.domains import Catalog
@@ -27,7 +28,6 @@ from taumesh.rpc.server import RunningServer, start_server
 from taumesh.services.agent import agent_service
 from taumesh.services.agent.servicer import taumesh_version
 from taumesh.services.env import env_service
-from tests.external_agent.agent_server import OracleAgent, TaskFiles
 from tests.llm.fake_openai import FakeOpenAI, text
 from tests.llm.scripts import AGENT_MODEL
 

@@ -25,7 +25,7 @@ from typer.testing import CliRunner
 from taumesh.orchestrator.results import ERRORS_SUFFIX
 from tests.conftest import PROJECT_ROOT, V1_DATA, V1_VECTORS, read_jsonl
 
-EXTERNAL_AGENT = PROJECT_ROOT / "tests" / "external_agent" / "agent_server.py"
+EXTERNAL_AGENT = PROJECT_ROOT / "examples" / "external_agent_server.py"
 ORACLE = ("--agent-strategy", "oracle", "--user-strategy", "scripted", "--quiet")
 STOP = "###STOP###"
 IN_PROCESS_ENV: dict[str, str | None] = {

@@ -39,6 +39,7 @@ from tests.orchestrator.conftest import (
 
 ALLOWED_IMPORTS = {
     "__future__", "argparse", "concurrent", "dataclasses", "json", "pathlib", "signal", "sys", "threading", "typing",
+    "grpc_health",
 }  # fmt: skip
 
 
@@ -234,3 +235,14 @@ def test_telecom_base_through_an_external_agent(tau2_external_agent: Server, tmp
         # every gold action was matched, the user's included: the scripted user played those on its phone
         passed = {check["subject"] for check in checks if check["basis"] == "ACTION" and check["passed"]}
         assert passed == {gold.action_id for gold in task.gold_actions}, task.id
+
+
+def test_the_example_serves_the_standard_health_service(external_agent: Server) -> None:
+    """Probes (compose, Kubernetes, ``taumesh health``) ask grpc.health.v1 of the example as of any service."""
+    from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+    with grpc.insecure_channel(external_agent.address, options=CHANNEL_OPTIONS) as channel:
+        stub = health_pb2_grpc.HealthStub(channel)
+        for service in ("", "taumesh.agent.v1.AgentService"):
+            answer = stub.Check(health_pb2.HealthCheckRequest(service=service), timeout=10)
+            assert answer.status == health_pb2.HealthCheckResponse.SERVING, service

@@ -12,11 +12,13 @@ files itself and, being stateless like the contract asks, works out its next mov
   the user. Where the user's gold actions come next it hands over (says :data:`HANDOVER_LINE`), and goes on
   once the user has answered, so the two sides act in the gold order. Then it says the ``communicate_info``.
 
-    python agent_server.py --tasks-dir ../shared/taubench_v1 --tau2-dir ~/.cache/taumesh/tau2 --port 0
+    python examples/external_agent_server.py --tasks-dir ../shared/taubench_v1 --tau2-dir ~/.cache/taumesh/tau2 --port 0
 
 prints ``agent listening on 127.0.0.1:PORT (stubs from DIR)`` once it serves, and stops gracefully on SIGTERM or
-SIGINT. It imports nothing of taumesh but the code protoc generates from ``protos/``; the tests generate that code
-into a folder of their own and put it first on PYTHONPATH, as another team would:
+SIGINT. It serves the standard ``grpc.health.v1.Health`` too (package grpcio-health-checking), SERVING for ``""`` and
+for the AgentService until it stops, so probes check it as they check taumesh's own services. It imports nothing of
+taumesh but the code protoc generates from ``protos/``; the tests generate that code into a folder of their own and
+put it first on PYTHONPATH, as another team would:
 
     python -m grpc_tools.protoc -I protos --python_out=gen --grpc_python_out=gen \
         protos/taumesh/common/v1/common.proto protos/taumesh/agent/v1/agent.proto
@@ -35,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 import grpc
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from taumesh.agent.v1 import agent_pb2, agent_pb2_grpc
 from taumesh.common.v1 import common_pb2
@@ -176,6 +179,7 @@ class OracleAgent(agent_pb2_grpc.AgentServiceServicer):
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Serve the oracle agent and the health service until SIGTERM or SIGINT; the exit status."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tasks-dir", type=Path, help="τ-bench v1 data: {domain}/tasks_{split}.json")
     parser.add_argument(
@@ -189,6 +193,10 @@ def main(argv: list[str] | None = None) -> int:
     limits = [(f"grpc.max_{way}_message_length", MAX_MESSAGE_BYTES) for way in ("receive", "send")]
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=args.workers), options=limits)
     agent_pb2_grpc.add_AgentServiceServicer_to_server(OracleAgent(TaskFiles(args.tasks_dir, args.tau2_dir)), server)
+    probes = health.HealthServicer()
+    for service in ("", agent_pb2.DESCRIPTOR.services_by_name["AgentService"].full_name):
+        probes.set(service, health_pb2.HealthCheckResponse.SERVING)
+    health_pb2_grpc.add_HealthServicer_to_server(probes, server)
     port = server.add_insecure_port(f"{args.host}:{args.port}")
     if port == 0:
         print(f"could not bind {args.host}:{args.port}", file=sys.stderr)
@@ -201,6 +209,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"agent listening on {args.host}:{port} (stubs from {Path(agent_pb2.__file__).parent})", flush=True)
     while not stop.wait(0.5):
         pass
+    probes.enter_graceful_shutdown()  # NOT_SERVING: probes stop sending work while the calls under way finish
     server.stop(grace=2.0).wait()
     return 0
 

@@ -245,3 +245,14 @@ def test_overlay_points_the_api_at_the_external_agent(compose: list[str]) -> Non
     assert api["environment"]["TAUMESH_API_AGENT_ADDR"] == "dns:///external-agent:50060"
     assert "agent" not in api["depends_on"]
     assert api["depends_on"]["external-agent"]["condition"] == "service_started"
+
+
+def test_user_sim_reads_the_fetched_tau2_data(compose: list[str]) -> None:
+    """A τ² run with a model-played user needs τ²'s user guidelines in the user-sim: the `data` volume, once fetched."""
+    services = render(compose, BASE)["services"]
+    user_sim = services["user-sim"]
+    assert user_sim["depends_on"]["data"]["condition"] == "service_completed_successfully"
+    (mount,) = [v for v in user_sim["volumes"] if v["source"] == "data"]
+    (fetched,) = [v for v in services["data"]["volumes"] if v["source"] == "data"]
+    assert mount["target"] == fetched["target"] == "/data" and mount["read_only"] is True
+    assert re.search(rf"^\s*{CACHE_DIR_ENV}=/data\b", (ROOT / "Dockerfile").read_text(encoding="utf-8"), re.M)

@@ -429,3 +429,19 @@ def test_prod_results_claim_is_shared_across_nodes(kubectl: str) -> None:
     """The Job writes and the viewer reads `results` from any node, as the API's pods and the viewer share api-data."""
     claims = by_kind(kustomize(kubectl, K8S / "overlays" / "prod"), "PersistentVolumeClaim")
     assert claims["results"]["spec"]["accessModes"] == claims["api-data"]["spec"]["accessModes"] == ["ReadWriteMany"]
+
+
+def test_user_sim_fetches_the_tau2_data_it_reads(overlay: tuple[str, list[dict[str, Any]]]) -> None:
+    """τ²'s user guidelines must be in the user-sim pod: the same init step as env's fills a volume read at /data."""
+    _, objects = overlay
+    deployments = by_kind(objects, "Deployment")
+    for name in ("env", "user-sim"):
+        spec = deployments[name]["spec"]["template"]["spec"]
+        (fetch,) = [c for c in spec.get("initContainers", []) if c["name"] == "fetch-data"]
+        assert fetch["args"] == ["data", "fetch", "tau2"], name
+        assert {m["name"]: m["mountPath"] for m in fetch["volumeMounts"]}["data"] == "/data", name
+        mounts = {m["name"]: m for m in server(deployments[name])["volumeMounts"]}
+        assert mounts["data"]["mountPath"] == "/data" and mounts["data"].get("readOnly") is True, name
+        assert any(v["name"] == "data" and "emptyDir" in v for v in spec["volumes"]), name
+    user_sim = deployments["user-sim"]["spec"]["template"]["metadata"]["labels"]
+    assert user_sim.get("taumesh.io/egress-https") == "true"  # the init step downloads the wheel

@@ -11,11 +11,19 @@ import collections
 import subprocess
 import time
 from pathlib import Path
+from typing import Any
 
 import grpc
+import pytest
+import yaml
 from grpc_channelz.v1 import channelz_pb2, channelz_pb2_grpc
 
-from tests.conftest import V1_DATA
+from taumesh.data import CACHE_DIR_ENV, DatasetMissing, require
+from taumesh.domains.tau2._files import GUIDELINES
+from taumesh.llm.access import ALLOWED_API_BASES_ENV
+from taumesh.orchestrator.results import errors_path
+from tests.conftest import PROJECT_ROOT, V1_DATA
+from tests.llm.fake_openai import FakeOpenAI, text
 from tests.orchestrator.conftest import (
     ORACLE,
     Server,
@@ -133,3 +141,75 @@ def test_a_draining_env_replica_hands_its_episodes_over(tmp_path: Path, servers:
     assert replicas["env"][0].terminate(timeout=30) == 0  # SIGTERM: graceful shutdown, as a pod being replaced
     proc = finish(run)
     _nothing_lost(proc, log_dir)
+
+
+def _as_the_manifest_starts(name: str) -> tuple[list[str], dict[str, str], str]:
+    """The server container of ``k8s/base/NAME.yaml``: its args, its literal environment and where ``data`` mounts."""
+    documents = yaml.safe_load_all((PROJECT_ROOT / "k8s" / "base" / f"{name}.yaml").read_text(encoding="utf-8"))
+    deployment = next(d for d in documents if d["kind"] == "Deployment")
+    container = next(c for c in deployment["spec"]["template"]["spec"]["containers"] if c["name"] == "server")
+    env = {e["name"]: str(e["value"]) for e in container["env"] if "value" in e and "$(" not in str(e["value"])}
+    mounts = {m["name"]: m["mountPath"] for m in container.get("volumeMounts", [])}
+    return container["args"], env, mounts.get("data", "")
+
+
+def _tau2_user(request: dict[str, Any], ordinal: int) -> Any:
+    """The model behind the user: it asks once, then ends the conversation."""
+    said = sum(1 for m in request["messages"] if m["role"] == "assistant")
+    return text("Hi, I would like some help with my order." if said == 0 else "###STOP###")
+
+
+def _start_user_sim(tmp_path: Path, label: str, with_data: bool, fake: FakeOpenAI) -> Server:
+    """A user-sim started as k8s starts it: ``taumesh serve`` with the manifest's environment, the image's data
+    cache (``TAUMESH_CACHE_DIR=/data``, the ``data`` mount) a local folder holding the fetched τ² data or empty."""
+    args, env, data_mount = _as_the_manifest_starts("user-sim")
+    dockerfile = (PROJECT_ROOT / "Dockerfile").read_text(encoding="utf-8")
+    assert data_mount and f"{CACHE_DIR_ENV}={data_mount} " in dockerfile, "the pod reads its data at the image's cache"
+    cache = tmp_path / f"{label}-data"
+    cache.mkdir()
+    if with_data:
+        (cache / "tau2").symlink_to(require("tau2"), target_is_directory=True)  # as the init step fills the volume
+    env.update({"TAUMESH_HOST": "127.0.0.1", "TAUMESH_PORT": "0", CACHE_DIR_ENV: str(cache)})
+    env[ALLOWED_API_BASES_ENV] = fake.url  # the operator's allow-list of model endpoints
+    server = Server.spawn([taumesh_executable(), *args], tmp_path / f"{label}.err", env=env)
+    return server.wait_ready(SERVING)
+
+
+def _tau2_llm_user_run(
+    tmp_path: Path, user_sim: Server, fake: FakeOpenAI
+) -> tuple[subprocess.CompletedProcess[str], Path]:
+    log_dir = tmp_path / "results"
+    run = start_taumesh(
+        "run", "--domain", "retail", "--num-tasks", "1", "--agent-strategy", "oracle", "--quiet",
+        "--user-strategy", "llm", "--user-model", "gpt-4o-mini", "--user-model-provider", "openai",
+        "--user-api-base", fake.url, "--user-addr", user_sim.address, "--log-dir", log_dir,
+    )  # fmt: skip
+    return finish(run), log_dir
+
+
+def test_a_tau2_episode_with_a_model_played_user_on_a_user_sim_started_as_deployed(
+    tmp_path: Path, servers: list[Server]
+) -> None:
+    try:
+        guidelines = (require("tau2") / "data" / "user_simulator" / GUIDELINES).read_text(encoding="utf-8")
+    except (DatasetMissing, OSError):
+        pytest.skip("τ²'s data is not fetched (taumesh data fetch tau2)")
+    with FakeOpenAI() as fake:
+        fake.reset(_tau2_user)
+        bare = _start_user_sim(tmp_path, "user-sim-without-data", with_data=False, fake=fake)
+        servers.append(bare)
+        proc, log_dir = _tau2_llm_user_run(tmp_path / "without", bare, fake)
+        assert proc.returncode != 0, explain(proc)  # without the data the user cannot be played: an error, no score
+        (failed,) = load_json(errors_path(results_path(log_dir)))
+        assert "user guidelines" in failed["info"]["error"]["cause"], failed["info"]["error"]
+        assert fake.served == []
+
+        deployed = _start_user_sim(tmp_path, "user-sim", with_data=True, fake=fake)
+        servers.append(deployed)
+        proc, log_dir = _tau2_llm_user_run(tmp_path / "with", deployed, fake)
+        assert proc.returncode == 0, explain(proc)
+        (episode,) = load_json(results_path(log_dir))
+        assert episode["info"]["termination"] == "user_stop" and not list(log_dir.glob("*.errors.json"))
+        assert fake.served, "the user's model was asked"
+        system = fake.served[0].request["messages"][0]
+        assert system["role"] == "system" and guidelines.strip()[:200] in system["content"]

@@ -11,7 +11,7 @@ from taumesh.domains._plugin import DomainPlugin
 from taumesh.domains._tool import Tool
 from taumesh.domains.tau2._files import dataset_dir, domain_data, is_fetched
 from taumesh.domains.tau2._hash import Tau2Hasher
-from taumesh.domains.tau2._source_models import DB
+from taumesh.domains.tau2._models import Database
 
 if TYPE_CHECKING:
     from taumesh.domains._domain import Domain, Task
@@ -50,7 +50,7 @@ class Tau2Plugin(DomainPlugin):
     ``sync`` is τ²'s ``sync_tools``, run after every tool call (telecom); None does nothing.
     """
 
-    database: type[Any] = DB
+    database: type[Any] = Database
     splits: Sequence[str] = TAU2_SPLITS
     terminate_tools: frozenset[str] = frozenset()
     """None: τ² has no terminate tool. ``transfer_to_human_agents`` answers and the episode goes on until the user

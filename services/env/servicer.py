@@ -10,7 +10,6 @@ from typing import Any
 
 from taumesh.convert import message_to_proto, task_ref_from_proto, tool_call_from_proto, tool_schema_to_proto
 from taumesh.domains import Catalog, DataError, ToolCrash, parse_arguments
-from taumesh.domains.tau2 import Tau2Task
 from taumesh.env.v1 import env_pb2, env_pb2_grpc
 from taumesh.models import ToolSchema
 from taumesh.rpc.errors import Context, InvalidArgument, NotFound, clip, status_codes, wire_text
@@ -114,8 +113,8 @@ class EnvServicer(env_pb2_grpc.EnvServiceServicer):
         response.session_id = self.sessions.open(session, task)
         response.user_instruction = task.instruction
         response.initial_data_hash = self._initial_hashes[key]
-        if isinstance(task, Tau2Task):  # the conversation the episode continues (τ²'s message_history)
-            response.history.extend(message_to_proto(message) for message in task.history())
+        # the conversation the episode continues (τ²'s message_history), if the task has one
+        response.history.extend(message_to_proto(message) for message in domain.history(task))
         return response
 
     def _domain_part(self, domain: Any) -> env_pb2.OpenSessionResponse:

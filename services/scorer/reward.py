@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 from taumesh.domains import Domain, Task
-from taumesh.domains._reward import compute_reward, output_found, reward_basis
-
-__all__ = ["GoldStates", "compute_reward", "output_found", "reward_basis"]
 
 
 class GoldStates:
     """Data hashes after each task's gold actions (the domain's :meth:`~Domain.gold_hash`), computed once per task.
 
-    A τ² domain's gold hash is a :class:`~taumesh.domains.tau2._reward.GoldState`: it also holds how the gold
-    state's texts differ from the base data's, so scoring a replay that reached it hashes nothing.
+    A domain's gold hash may carry more than the hash (τ²'s also holds how the gold state's texts differ from
+    the base data's, so scoring a replay that reached it hashes nothing): it is kept as the domain returned it.
     """
 
     def __init__(self) -> None:

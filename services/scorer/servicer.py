@@ -12,8 +12,7 @@ from taumesh.convert import (
     termination_from_proto,
     usage_to_proto,
 )
-from taumesh.domains import Catalog, DataError, EpisodeMismatch
-from taumesh.domains.tau2 import Tau2Score
+from taumesh.domains import Catalog, DataError, EpisodeMismatch, EpisodeScore
 from taumesh.llm.access import current_grants
 from taumesh.models import EVALUATED_TERMINATIONS, ChatMessage, Score, Usage
 from taumesh.rpc.errors import Context, FailedPrecondition, InvalidArgument, NotFound, Unavailable, status_codes
@@ -48,10 +47,10 @@ class ScorerServicer(scorer_pb2_grpc.ScorerServiceServicer):
         conversation = messages_from_proto(request.conversation)
         gold_hash = self.gold.hash(domain, ref.split, task)
         try:
-            score = domain.score(task, conversation, termination, request.final_data_hash, gold_hash)
+            score: Score = domain.score(task, conversation, termination, request.final_data_hash, gold_hash)
         except EpisodeMismatch as exc:
             raise FailedPrecondition(str(exc), reason="EPISODE_NOT_REPRODUCIBLE") from exc
-        to_judge = score.nl_assertions if isinstance(score, Tau2Score) else []
+        to_judge = score.nl_assertions if isinstance(score, EpisodeScore) else []
         usage = Usage()
         if to_judge:  # the conversation starts with the task's message history, as τ²'s trajectory does
             score, usage = await judged(score, to_judge, conversation, request)

@@ -22,6 +22,7 @@ from taumesh.data._cache import (
     taubench_v1_dir,
     verify,
 )
+from taumesh.data._errors import DataError
 from taumesh.data._inventory import DATASETS, Dataset, DatasetMissing, DatasetStatus, dataset_dir, require, status
 from taumesh.data._tau2 import (
     TAU2_PACKAGE,
@@ -44,6 +45,7 @@ __all__ = [
     "TAU2_WHEEL_SHA256",
     "USER_PROMPTS_FILE",
     "V1_DATA_DIR_ENV",
+    "DataError",
     "Dataset",
     "DatasetError",
     "DatasetMissing",

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Literal
 
 from taumesh.data._cache import MANIFEST_NAME, V1_DATA_DIR_ENV, Manifest, tau2_dir, taubench_v1_dir, verify
-from taumesh.domains._errors import DataError
+from taumesh.data._errors import DataError
 
 Dataset = Literal["tau2", "taubench_v1"]
 DATASETS: tuple[Dataset, ...] = ("tau2", "taubench_v1")

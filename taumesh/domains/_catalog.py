@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from taumesh.domains._domain import Domain, Task
+from taumesh.domains._domain import Domain
 from taumesh.domains._errors import DataError
 from taumesh.domains._registry import Registry
+from taumesh.domains._task import Task
 
 
 def load_domain(name: str, data_dir: Path | str, registry: Registry | None = None) -> Domain:

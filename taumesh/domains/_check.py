@@ -6,9 +6,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from taumesh.domains._domain import Domain, Task
+from taumesh.domains._domain import Domain
 from taumesh.domains._errors import ToolCrash
 from taumesh.domains._session import Session
+from taumesh.domains._task import Task
 
 
 @dataclass

@@ -7,60 +7,21 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import ValidationError
 
 from taumesh.domains._errors import DataError
-from taumesh.domains._plugin import DomainPlugin, StateHasher
+from taumesh.domains._plugin import Document, DomainPlugin, UserPrompt
 from taumesh.domains._readonly import freeze
+from taumesh.domains._reward import EpisodeScore
+from taumesh.domains._session import Session, StepResult
+from taumesh.domains._task import Task, describe_validation_error
 from taumesh.domains._tool import Requestor, Tool
+from taumesh.domains._view import StateHasher
+from taumesh.models import ChatMessage, Termination
 
-if TYPE_CHECKING:
-    from taumesh.domains._session import Session, StepResult
-    from taumesh.models import ChatMessage, Score, Termination
-
-_SHOWN_ERRORS = 5
 _SHOWN_IDS = 5
-
-
-class Action(BaseModel):
-    """One tool call of a gold action sequence."""
-
-    model_config = ConfigDict(frozen=True)
-
-    name: str
-    kwargs: dict[str, Any] = Field(default_factory=dict)
-
-
-class Task(BaseModel):
-    """A task: who the user is, what they want, and the gold solution.
-
-    ``id`` is the task's stable id within its split: the file's ``id`` field when it has one, else
-    (τ-bench v1) the task's position in the split, as a string.
-    """
-
-    id: str = ""
-    user_id: str
-    instruction: str
-    actions: list[Action]
-    outputs: list[str] = Field(default_factory=list)
-    annotator: str | None = None
-
-    def agent_actions(self) -> list[Action]:
-        """The gold actions the agent itself takes, in order (what the oracle agent plays): v1, all of them."""
-        return list(self.actions)
-
-
-def describe_validation_error(error: ValidationError, where: str) -> str:
-    """A short, readable summary of ``error``: the first few problems, each with its location."""
-    problems = []
-    for item in error.errors()[:_SHOWN_ERRORS]:
-        location = ".".join(str(part) for part in item["loc"]) or "(top level)"
-        problems.append(f"{location}: {item['msg']}")
-    more = error.error_count() - len(problems)
-    suffix = f"; and {more} more" if more > 0 else ""
-    return f"{where}: " + "; ".join(problems) + suffix
 
 
 @dataclass
@@ -130,7 +91,7 @@ class Domain:
         termination: Termination,
         final_hash: str,
         gold_hash: str,
-    ) -> Score:
+    ) -> EpisodeScore:
         """An episode's reward and checks (the plugin's :meth:`~DomainPlugin.score`)."""
         return self.spec.score(self, task, conversation, termination, final_hash, gold_hash)
 
@@ -140,20 +101,29 @@ class Domain:
 
     @cached_property
     def initial_hash(self) -> str:
-        from taumesh.domains._session import Session
-
         return Session(self).data_hash()
 
     @cached_property
     def policy(self) -> str:
-        """The policy text (τ-bench's ``wiki.md``) given to the agent as its system prompt."""
-        if self.spec.layout is not None:
-            return self.spec.layout.policy(self.root)
-        path = self.root / self.spec.policy_file
-        try:
-            return path.read_text(encoding="utf-8")
-        except FileNotFoundError as exc:
-            raise DataError(f"{path} not found") from exc
+        """The policy text given to the agent as its system prompt (the plugin's :meth:`~DomainPlugin.policy`)."""
+        return self.spec.policy(self.root)
+
+    @cached_property
+    def documents(self) -> tuple[Document, ...]:
+        """The knowledge base the retrieval tools search (the plugin's :meth:`~DomainPlugin.documents`)."""
+        return tuple(self.spec.documents(self.root))
+
+    def history(self, task: Task) -> list[ChatMessage]:
+        """The conversation ``task``'s episode continues (the task's :meth:`~Task.history`)."""
+        return task.history()
+
+    def user_prompt(self, instruction: str, with_tools: bool) -> UserPrompt | None:
+        """The LLM user's prompt in this domain (the plugin's :meth:`~DomainPlugin.user_prompt`)."""
+        return self.spec.user_prompt(instruction, with_tools)
+
+    def closing_message(self, task: Task) -> str | None:
+        """What the oracle adds after its gold actions (the plugin's :meth:`~DomainPlugin.closing_message`)."""
+        return self.spec.closing_message(task, self.policy)
 
     @cached_property
     def tools(self) -> Sequence[type[Tool]]:
@@ -228,7 +198,7 @@ class Domain:
             tasks = []
             for index, record in enumerate(records):
                 try:
-                    task = Task.model_validate(record)
+                    task = self.spec.task_model.model_validate(record)
                 except ValidationError as exc:
                     raise DataError(describe_validation_error(exc, f"{self.root / filename}: task {index}")) from exc
                 tasks.append(task if task.id else task.model_copy(update={"id": str(index)}))

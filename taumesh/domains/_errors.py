@@ -5,9 +5,9 @@ from __future__ import annotations
 from contextvars import ContextVar
 from typing import Any
 
+from taumesh.data import DataError
 
-class DataError(Exception):
-    """The data directory is missing a file or holds something we cannot read."""
+__all__ = ["LAST_MUTATION", "BaseDataMutation", "DataError", "EpisodeMismatch", "PluginError", "ToolCrash"]
 
 
 class PluginError(DataError):

@@ -1,74 +1,64 @@
-"""What a domain package declares: the plugin object the registry finds through its entry point."""
+"""The domain contract: what a domain package declares, and the hooks the services call on it.
+
+:class:`DomainPlugin` is the one contract every domain implements, built-in or third-party. Its fields
+declare the domain (tools tagged by side and read/write, splits, terminate tools, files); its methods
+are the hooks, whose defaults are τ-bench v1's. The services call only these hooks (through
+:class:`~taumesh.domains.Domain`) and the task's own (:class:`~taumesh.domains.Task`).
+"""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 
+from taumesh.domains._errors import DataError
 from taumesh.domains._hashing import DataHasher
+from taumesh.domains._reward import V1_REWARD, EpisodeScore, RewardComponent, compose, reward_basis, v1_gold_hash
+from taumesh.domains._reward import Episode as RewardEpisode
+from taumesh.domains._session import Session, StepResult
+from taumesh.domains._task import Task
 from taumesh.domains._tool import Requestor, Tool
-
-if TYPE_CHECKING:
-    from taumesh.domains._domain import Domain, Task
-    from taumesh.domains._session import Session, StepResult
-    from taumesh.models import ChatMessage, Score, Termination
+from taumesh.domains._view import DomainLayout, DomainView, StateHasher
+from taumesh.models import EVALUATED_TERMINATIONS, ChatMessage, GoldAction, RewardBasis, Termination
 
 
-class DomainLayout(Protocol):
-    """How a domain whose files are not v1's (one JSON file per table) reads them; see :attr:`DomainPlugin.layout`."""
+class Document(BaseModel):
+    """One document of a domain's knowledge base, which its retrieval tools search."""
 
-    def base_data(self, root: Path) -> dict[str, Any]:
-        """The base database, table name -> table of plain JSON records, already normalised."""
-        ...
+    model_config = ConfigDict(frozen=True)
 
-    def policy(self, root: Path) -> str:
-        """The policy text the agent gets."""
-        ...
-
-    def tool_schemas(self, root: Path) -> list[dict[str, Any]]:
-        """OpenAI function schemas of the assistant's tools, in the order the agent sees them."""
-        ...
-
-    def user_tool_schemas(self, root: Path) -> list[dict[str, Any]]:
-        """OpenAI function schemas of the user's tools."""
-        ...
-
-    def has_split(self, root: Path, split: str) -> bool:
-        """Whether the data holds the tasks of ``split``."""
-        ...
-
-    def tasks(self, root: Path, split: str) -> Sequence[Any]:
-        """The tasks of ``split`` (instances of ``taumesh.domains.Task`` or a subclass), in file order."""
-        ...
-
-    def task_count(self, root: Path, split: str) -> int:
-        """How many tasks ``split`` has, without parsing them (listing domains must stay cheap)."""
-        ...
+    id: str
+    title: str = ""
+    text: str
 
 
-class StateHasher(Protocol):
-    """Hashes a session's data (table name -> table); built once per process over the base data."""
+@dataclass(frozen=True)
+class UserPrompt:
+    """How a domain prompts the LLM user simulator: its system prompt, and the agent's greeting it answers."""
 
-    def hash(self, data: Mapping[str, Any]) -> str: ...
+    system: str
+    greeting: str
 
 
 @dataclass(frozen=True)
 class DomainPlugin:
-    """A domain: its name, data model, tools, splits, and where its files are.
+    """A domain: its name, data model, tools, splits and files, and the hooks of an episode.
 
     Files (under :meth:`data_dir`): one ``<table>.json`` per field of ``database``, the policy
     (``policy_file``), the tasks of each split (``tasks_file`` with ``{split}`` filled in) and, when
-    ``tool_schemas_file`` is set, the assistant tools' schemas (else each tool declares its own).
+    ``tool_schemas_file`` is set, the assistant tools' schemas (else each tool declares its own). A
+    ``layout`` reads files laid out otherwise (τ²'s).
     """
 
     name: str
     """The domain's name: the ``--env`` value, and the entry point's name."""
     tools: Sequence[type[Tool]]
-    """Every tool, assistant and user side; each tagged read or write (``Tool.writes``)."""
+    """Every tool, assistant and user side (``Tool.side``); each tagged read or write (``Tool.writes``)."""
     database: type[BaseModel]
     """A pydantic model with one field per table (``dict[str, Record]``); validates the files at load."""
     splits: Sequence[str]
@@ -81,6 +71,10 @@ class DomainPlugin:
     tasks_file: str = "tasks_{split}.json"
     tool_schemas_file: str | None = None
     """A JSON list of OpenAI function schemas of the assistant tools (τ-bench v1's ``tools.json``)."""
+    documents_file: str | None = None
+    """A JSON list of documents (``{"id", "title", "text"}``) the retrieval tools search; None: no documents."""
+    task_model: type[Task] = Task
+    """The model of the task files' records (a subclass of ``Task`` may add fields and compute the hooks)."""
     hasher: Callable[[Mapping[str, Mapping[Any, Any]]], StateHasher] = field(default=DataHasher)
     """Builds the state hasher over the base data; the default is τ-bench v1's ``get_data_hash``."""
     layout: DomainLayout | None = None
@@ -89,27 +83,70 @@ class DomainPlugin:
     """The observation for a tool that does not exist or belongs to the other side (``{name}`` filled in)."""
     error_from_text: bool = True
     """τ-bench v1: an observation starting with ``Error`` is an error; False (τ²): only a raised exception is."""
+    own_user_prompt: bool = False
+    """Whether :meth:`user_prompt` prompts the LLM user (τ²: its guidelines); False: the user strategy's own prompt."""
 
     @property
     def tables(self) -> tuple[str, ...]:
         """The database's tables, one file each."""
         return tuple(self.database.model_fields)
 
-    def tools_for(self, root: Path) -> Sequence[type[Tool]]:
-        """The tools over the data folder ``root``: :attr:`tools`, unless a version of the data adds some."""
-        return self.tools
+    # Files: where they are, which tools and documents go with them.
 
     def data_dir(self, default_data_dir: Path) -> Path:
         """Where this domain's files are: its own folder, or ``<default_data_dir>/<name>``."""
         return self.own_data if self.own_data is not None else Path(default_data_dir) / self.name
 
-    # The episode hooks: what the services ask of a domain. The defaults are τ-bench v1's.
+    def tools_for(self, root: Path) -> Sequence[type[Tool]]:
+        """The tools over the data folder ``root``: :attr:`tools`, unless a version of the data adds some."""
+        return self.tools
 
-    def open_session(self, domain: Domain, task: Task) -> Session:
-        """A fresh session in ``task``'s initial state (v1: the base data)."""
-        from taumesh.domains._session import Session
+    def policy(self, root: Path) -> str:
+        """The policy text given to the agent as its system prompt (v1: ``wiki.md``)."""
+        if self.layout is not None:
+            return self.layout.policy(root)
+        path = root / self.policy_file
+        try:
+            return path.read_text(encoding="utf-8")
+        except FileNotFoundError as exc:
+            raise DataError(f"{path} not found") from exc
 
-        return Session(domain)
+    def documents(self, root: Path) -> Sequence[Document]:
+        """The knowledge base the retrieval tools (``Tool.reads_documents``) search: ``documents_file``, if any."""
+        if self.documents_file is None:
+            return ()
+        path = root / self.documents_file
+        try:
+            return tuple(Document.model_validate(record) for record in _json_list(path))
+        except ValueError as exc:
+            raise DataError(f"{path}: {exc}") from exc
+
+    # The user's side.
+
+    def user_prompt(self, instruction: str, with_tools: bool) -> UserPrompt | None:
+        """The LLM user's system prompt for ``instruction`` (τ²: its user guidelines); None: the strategy's own."""
+        return None
+
+    def stop_reply(self, agent_message: str) -> str | None:
+        """What the scripted user answers to end the conversation on this agent message; None: it goes on."""
+        return None
+
+    # The agent's side.
+
+    def closing_message(self, task: Task, policy: str) -> str | None:
+        """What the oracle says after its gold actions beside the outputs (τ²: the message after a transfer)."""
+        return None
+
+    # The episode.
+
+    def open_session(self, domain: DomainView, task: Task) -> Session:
+        """A fresh session in ``task``'s initial state: the base data, then the history's tool calls."""
+        session = Session(domain)
+        for message in task.history():
+            for call in message.tool_calls:
+                arguments = _json_object(call.arguments)
+                session.call(call.name, arguments, call.requestor)
+        return session
 
     def call_tool(
         self, session: Session, name: str, arguments: dict[str, Any], requestor: Requestor = "assistant"
@@ -117,30 +154,73 @@ class DomainPlugin:
         """One tool call of an episode, as the benchmark's env runs it (v1: ``Env.step``)."""
         return session.call(name, arguments, requestor)
 
-    def gold_hash(self, domain: Domain, task: Task) -> str:
-        """The data hash the task's gold actions lead to (v1: replayed from the base data)."""
-        from taumesh.domains._reward import v1_gold_hash
+    # The reward.
 
+    def gold_hash(self, domain: DomainView, task: Task) -> str:
+        """The data hash the task's gold actions lead to (v1: replayed from the initial state)."""
         return v1_gold_hash(domain, task)
+
+    def reward_components(self, task: Task) -> Sequence[RewardComponent]:
+        """The named checks of the reward (v1: DB and COMMUNICATE)."""
+        return V1_REWARD
+
+    def reward_basis(self, task: Task) -> list[RewardBasis]:
+        """Which components the reward multiplies (v1: DB, and COMMUNICATE when the task requires outputs)."""
+        return reward_basis(task)
 
     def score(
         self,
-        domain: Domain,
+        domain: DomainView,
         task: Task,
         conversation: Sequence[ChatMessage],
         termination: Termination,
         final_hash: str,
         gold_hash: str,
-    ) -> Score:
-        """The reward of an episode and its checks (v1: ``calculate_reward``).
+    ) -> EpisodeScore:
+        """The reward of an episode and its checks: the components over the basis (v1: ``calculate_reward``).
 
-        ``conversation`` is the episode as the orchestrator recorded it, ``final_hash`` the env's
-        final data hash, ``gold_hash`` this plugin's :meth:`gold_hash` of the task.
+        ``conversation`` is the episode as the orchestrator recorded it, ``final_hash`` the env's final
+        data hash, ``gold_hash`` this plugin's :meth:`gold_hash` of the task. An episode that did not end
+        gets 0 and no checks.
         """
-        from taumesh.domains._reward import compute_reward
+        basis = self.reward_basis(task)
+        score = EpisodeScore(
+            reward=0.0,
+            reward_basis=basis,
+            gold_actions=[
+                GoldAction(name=a.name, kwargs=a.kwargs, requestor=a.requestor)
+                for a in task.actions
+                if a.name != "respond"
+            ],
+            required_outputs=list(task.outputs),
+        )
+        if termination not in EVALUATED_TERMINATIONS:
+            return score
+        episode = RewardEpisode(domain, task, conversation, termination, final_hash, gold_hash)
+        composed = compose(self.reward_components(task), episode, basis)
+        return score.model_copy(
+            update={"reward": composed.reward, "checks": composed.checks, "nl_assertions": composed.to_judge}
+        )
 
-        responses = [m.content for m in conversation if m.role == "assistant" and not m.tool_calls]
-        return compute_reward(task, gold_hash, termination, final_hash, responses)
+
+def _json_list(path: Path) -> list[Any]:
+    try:
+        records = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError as exc:
+        raise DataError(f"{path} not found") from exc
+    if not isinstance(records, list):
+        raise DataError(f"{path} must hold a JSON list")
+    return records
+
+
+def _json_object(text: str) -> dict[str, Any]:
+    try:
+        parsed = json.loads(text or "{}")
+    except json.JSONDecodeError as exc:
+        raise DataError(f"a tool call of the message history has arguments that are not JSON: {exc}") from exc
+    if not isinstance(parsed, dict):
+        raise DataError("a tool call of the message history has arguments that are not a JSON object")
+    return parsed
 
 
 DomainSpec = DomainPlugin

@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from taumesh.domains._cow import CowSwitch, CowTable
 from taumesh.domains._errors import LAST_MUTATION, BaseDataMutation, ToolCrash
 from taumesh.domains._readonly import ReadOnlyDict
 from taumesh.domains._tool import Requestor
-
-if TYPE_CHECKING:
-    from taumesh.domains._domain import Domain
+from taumesh.domains._view import DomainView
 
 
 def _tag(writes: bool) -> str:
@@ -32,7 +30,7 @@ class StepResult:
 class Session:
     """An isolated episode over a domain: copy-on-write tables over the shared, read-only base data."""
 
-    domain: Domain
+    domain: DomainView
     switch: CowSwitch = field(default_factory=CowSwitch)
     data: dict[str, Any] = field(init=False)
     actions: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
@@ -57,7 +55,10 @@ class Session:
         watch = LAST_MUTATION.set(None)
         raised = False
         try:
-            observation = tool.invoke(data=self.data, **kwargs)
+            if tool.reads_documents:
+                observation = tool.invoke(data=self.data, documents=self.domain.documents, **kwargs)
+            else:
+                observation = tool.invoke(data=self.data, **kwargs)
         except BaseDataMutation as exc:
             raise BaseDataMutation(f"tool {name!r} ({_tag(tool.writes)}): {exc}") from exc
         except Exception as exc:  # noqa: BLE001 - τ-bench turns every tool exception into text

@@ -27,7 +27,8 @@ class Tool:
     Subclasses set ``name`` (the function name the agent calls) and ``writes`` (whether the tool
     may change the database; read tools get the read-only base records and may change nothing),
     and define ``invoke`` as a ``staticmethod`` taking ``data`` first and the tool's arguments as
-    keywords. ``side`` says who may call it (the assistant by default, or the user).
+    keywords. ``side`` says who may call it (the assistant by default, or the user). A retrieval tool
+    sets ``reads_documents`` and takes ``documents`` after ``data``.
 
     The schema the caller sees comes either from the domain's data (v1's ``tools.json``) or from
     the tool itself: ``description`` and ``parameters`` (a JSON schema object), see :meth:`schema`.
@@ -38,6 +39,8 @@ class Tool:
     side: ClassVar[Requestor] = "assistant"
     description: ClassVar[str | None] = None
     parameters: ClassVar[dict[str, Any] | None] = None
+    reads_documents: ClassVar[bool] = False
+    """A retrieval tool: ``invoke`` also gets ``documents=``, the domain's (``DomainPlugin.documents``)."""
 
     invoke: ClassVar[Any]
 

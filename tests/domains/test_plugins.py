@@ -56,7 +56,7 @@ def local_domain(tmp_path: Path, name: str) -> Domain:
 
 
 def test_builtins_are_found_through_their_entry_points() -> None:
-    from taumesh.domains import airline, retail
+    from taumesh.domains.v1 import airline, retail
 
     registry = Registry.discover([])
     assert registry.plugins["retail"] is retail.plugin
@@ -81,7 +81,7 @@ def test_broken_third_party_plugins_are_named_and_do_not_break_the_others(tmp_pa
         {
             "crashing": "broken_domains_crash:plugin",
             "wrongtype": "json:dumps",
-            "misnamed": "taumesh.domains.retail:plugin",
+            "misnamed": "taumesh.domains.v1.retail:plugin",
         },
     )
     (site / "broken_domains_crash.py").write_text("raise RuntimeError('no database driver')\n", encoding="utf-8")
@@ -141,7 +141,7 @@ def test_one_name_from_two_sources_is_an_error(tmp_path: Path) -> None:
     shadow = tmp_path / "retail"  # a local folder claiming a name an entry point already has
     shadow.mkdir()
     (shadow / "__init__.py").write_text(
-        "import dataclasses\nfrom taumesh.domains.retail import plugin as _retail\n"
+        "import dataclasses\nfrom taumesh.domains.v1.retail import plugin as _retail\n"
         "plugin = dataclasses.replace(_retail)\n",
         encoding="utf-8",
     )
@@ -341,7 +341,7 @@ def test_check_of_retail_test_reports_the_gold_actions_that_error(v1_data_dir: P
 
 
 def test_plugin_is_a_frozen_declaration() -> None:
-    from taumesh.domains.retail import plugin
+    from taumesh.domains.v1.retail import plugin
 
     assert isinstance(plugin, DomainPlugin)
     assert plugin.tables == ("orders", "products", "users")

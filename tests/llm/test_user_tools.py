@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from taumesh.data import CACHE_DIR_ENV, DatasetMissing, require
+from taumesh.domains.tau2._plugin import GREETING as TAU2_GREETING
 from taumesh.models import (
     AgentSettings,
     ChatMessage,
@@ -28,7 +29,7 @@ from taumesh.orchestrator.runner import run_benchmark
 from taumesh.rpc.errors import FailedPrecondition
 from taumesh.services.user_sim.strategies.base import UserTurn
 from taumesh.services.user_sim.strategies.llm import LlmUser, user_calls
-from taumesh.services.user_sim.strategies.prompts import GREETING, TAU2_GREETING, persona_prompt
+from taumesh.services.user_sim.strategies.prompts import GREETING, persona_prompt
 from taumesh.services.user_sim.strategies.react import ReactUser
 from taumesh.services.user_sim.strategies.verify import VerifyUser
 from tests.domains.tau2.conftest import tau2_domain

@@ -1,11 +1,11 @@
 """The oracle: replays the gold actions the agent itself takes, then tells the user the required outputs. No LLM.
 
 It looks the task up itself from the episode's task reference: gold actions never travel over the
-wire. Stateless: the number of tool calls already in the conversation (after a τ² task's message history,
+wire. Stateless: the number of tool calls already in the conversation (after the task's message history,
 which is not the oracle's doing) says which action is next.
 
-A τ² task whose gold actions end with ``transfer_to_human_agents`` goes on after it, as τ² does: the oracle then
-sends the message the policy prescribes after a transfer, and the user ends the conversation.
+After its gold actions, it says the required outputs and what the domain's ``closing_message`` hook adds (τ²:
+after a transfer, the message the policy prescribes; the user then ends the conversation).
 
 Dual control (τ²'s telecom): where the task's next gold action is the user's, the oracle hands over
 (says :data:`HANDOVER_LINE`) and goes on once the user has answered, so the two sides act in the
@@ -17,7 +17,6 @@ from __future__ import annotations
 import json
 
 from taumesh.domains import Catalog, DataError
-from taumesh.domains.tau2 import TRANSFER_TOOL, Tau2Task, transfer_announcement
 from taumesh.models import ChatMessage, ToolCall
 from taumesh.rpc.errors import NotFound
 from taumesh.services.agent.strategies.base import AgentReply, AgentTurn
@@ -37,14 +36,14 @@ class OracleAgent:
     async def next_message(self, turn: AgentTurn) -> AgentReply:
         ref = turn.episode.task
         try:
-            _, task = self.catalog.find_task(ref.domain, ref.split, ref.task_id)
+            domain, task = self.catalog.find_task(ref.domain, ref.split, ref.task_id)
         except (KeyError, DataError) as exc:
             raise NotFound(str(exc.args[0]), reason="TASK_NOT_FOUND") from exc
-        # a τ² task's message history is not the oracle's doing: only what came after it counts
-        conversation = task.after_history(turn.conversation) if isinstance(task, Tau2Task) else turn.conversation
+        # the task's message history is not the oracle's doing: only what came after it counts
+        conversation = task.after_history(turn.conversation)
         done = sum(len(m.tool_calls) for m in conversation if m.role == "assistant")
         said = sum(1 for m in conversation if m.role == "assistant" and not m.tool_calls)
-        handovers = task.handovers() if isinstance(task, Tau2Task) else []
+        handovers = task.handovers()
         if said < len(handovers) and done == handovers[said]:
             return AgentReply(message=ChatMessage(role="assistant", content=HANDOVER_LINE))
         actions = task.agent_actions()
@@ -52,8 +51,9 @@ class OracleAgent:
             action = actions[done]
             call = ToolCall(id=f"oracle_{done}", name=action.name, arguments=json.dumps(action.kwargs))
             return AgentReply(message=ChatMessage(role="assistant", tool_calls=[call]))
-        if isinstance(task, Tau2Task) and actions and actions[-1].name == TRANSFER_TOOL:
-            text = " ".join([*task.outputs, transfer_announcement(turn.policy)])
+        closing = domain.spec.closing_message(task, turn.policy)
+        if closing is not None:
+            text = " ".join([*task.outputs, closing])
         else:
             text = " ".join(task.outputs) if task.outputs else CLOSING_LINE
         return AgentReply(message=ChatMessage(role="assistant", content=text))

@@ -15,13 +15,12 @@ from __future__ import annotations
 import asyncio
 from typing import Any, ClassVar
 
-from taumesh.domains import DataError, Registry
-from taumesh.domains.tau2 import Tau2Plugin
+from taumesh.domains import DataError, DomainPlugin, Registry, UserPrompt
 from taumesh.llm import complete
 from taumesh.models import ChatMessage, ToolCall, Usage
-from taumesh.rpc.errors import InvalidArgument
+from taumesh.rpc.errors import FailedPrecondition, InvalidArgument
 from taumesh.services.user_sim.strategies.base import UserReply, UserTurn
-from taumesh.services.user_sim.strategies.prompts import GREETING, TAU2_GREETING, persona_prompt, tau2_system_prompt
+from taumesh.services.user_sim.strategies.prompts import GREETING, persona_prompt
 
 
 class LlmUser:
@@ -41,20 +40,34 @@ class LlmUser:
     def __init__(self, registry: Registry | None = None) -> None:
         self._registry = registry
 
-    def is_tau2_domain(self, domain: str) -> bool:
-        """Whether ``domain``'s plugin is a τ² domain (the registry is discovered on first use)."""
+    def _plugin(self, domain: str) -> DomainPlugin | None:
+        """``domain``'s plugin, None when unknown (the registry is discovered on first use)."""
         if self._registry is None:
             self._registry = Registry.discover()
         try:
-            return isinstance(self._registry.get(domain), Tau2Plugin)
+            return self._registry.get(domain)
         except (KeyError, DataError):
-            return False
+            return None
+
+    def domain_prompts_user(self, domain: str) -> bool:
+        """Whether ``domain``'s plugin brings the user's prompt (its ``user_prompt`` hook: τ²'s guidelines)."""
+        plugin = self._plugin(domain)
+        return plugin is not None and plugin.own_user_prompt
 
     def plays_tau2(self, turn: UserTurn) -> bool:
-        """Whether this turn is played as τ²'s user: the user has tools, or the domain is a τ² one."""
+        """Whether this turn is played with the domain's prompt and tools: the user has tools, or the domain prompts."""
         if not self.follows_tau2:
             return False
-        return bool(turn.tools) or (turn.episode is not None and self.is_tau2_domain(turn.episode.task.domain))
+        return bool(turn.tools) or (turn.episode is not None and self.domain_prompts_user(turn.episode.task.domain))
+
+    def domain_prompt(self, turn: UserTurn) -> UserPrompt:
+        """The domain's user prompt (its ``user_prompt`` hook); FAILED_PRECONDITION when its files are missing."""
+        plugin = self._plugin(turn.episode.task.domain) if turn.episode is not None else None
+        try:
+            prompt = plugin.user_prompt(turn.instruction, bool(turn.tools)) if plugin is not None else None
+        except DataError as exc:
+            raise FailedPrecondition(str(exc), reason="USER_GUIDELINES_MISSING") from exc
+        return prompt or UserPrompt(self.system_prompt(turn.instruction), GREETING)
 
     def system_prompt(self, instruction: str) -> str:
         """The persona (τ-bench's domains)."""
@@ -71,7 +84,8 @@ class LlmUser:
     def prompt(self, turn: UserTurn) -> list[dict[str, Any]]:
         """System prompt, greeting, then the conversation with roles mirrored (the user's tool results as ``tool``)."""
         if self.plays_tau2(turn):
-            system, greeting = tau2_system_prompt(turn.instruction, with_tools=bool(turn.tools)), TAU2_GREETING
+            prompt = self.domain_prompt(turn)
+            system, greeting = prompt.system, prompt.greeting
         else:
             system, greeting = self.system_prompt(turn.instruction), GREETING
         messages: list[dict[str, Any]] = [

@@ -1,17 +1,13 @@
-"""The prompts of the LLM user strategies: taumesh's own (the mechanics follow τ-bench v1), and τ²'s.
+"""The prompts of the LLM user strategies: taumesh's own (the mechanics follow τ-bench v1).
 
-τ²'s user simulator is prompted with τ²'s guidelines, which are data: they are read at run time from the fetched
-τ² dataset (``taumesh data fetch tau2``), never copied here.
+A domain may bring its own user prompt (its plugin's ``user_prompt`` hook: τ²'s guidelines, read from its data).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from taumesh.data import DatasetMissing, tau2_dir
-from taumesh.data import require as require_dataset
 from taumesh.models import STOP_TOKEN, ChatMessage
-from taumesh.rpc.errors import FailedPrecondition
 
 GREETING = "Hello, thanks for getting in touch. What can I do for you today?"
 """The agent's opening line as the simulated user sees it (the user speaks first in the episode itself)."""
@@ -102,32 +98,3 @@ def transcript_text(conversation: Sequence[ChatMessage]) -> str:
         speaker = "Customer" if message.role == "user" else "Agent"
         lines.append(f"{speaker}: {message.content}")
     return "\n".join(lines)
-
-
-TAU2_GREETING = "Hi! How can I help you today?"
-"""τ²'s opening agent message (its orchestrator's ``DEFAULT_FIRST_AGENT_MESSAGE``), as τ²'s simulated user sees it."""
-TAU2_GUIDELINES = "simulation_guidelines.md"
-"""τ²'s guidelines for a user without tools, in the τ² data's ``user_simulator/`` folder."""
-TAU2_TOOL_GUIDELINES = "simulation_guidelines_tools.md"
-"""τ²'s guidelines for a user with tools of its own (telecom's phone)."""
-PERSONA_SLOT = "<PERSONA_GUIDELINES>"
-"""Where τ²'s guidelines take a run-time persona; taumesh has none, so it is left empty (as τ²'s default)."""
-
-
-def tau2_guidelines(with_tools: bool) -> str:
-    """τ²'s user-simulation guidelines, from the fetched τ² data; FAILED_PRECONDITION naming the fetch when absent."""
-    name = TAU2_TOOL_GUIDELINES if with_tools else TAU2_GUIDELINES
-    try:
-        path = require_dataset("tau2") / "data" / "user_simulator" / name
-        return path.read_text(encoding="utf-8")
-    except (DatasetMissing, OSError) as exc:
-        raise FailedPrecondition(
-            f"τ²'s user guidelines ({name}) are not in {tau2_dir()}: run `taumesh data fetch tau2`",
-            reason="USER_GUIDELINES_MISSING",
-        ) from exc
-
-
-def tau2_system_prompt(instruction: str, with_tools: bool) -> str:
-    """τ²'s user system prompt: its guidelines, then the task's instructions inside ``<scenario>`` tags."""
-    guidelines = tau2_guidelines(with_tools).replace(PERSONA_SLOT, "")
-    return f"{guidelines}\n\n<scenario>\n{instruction}\n</scenario>"

@@ -1,14 +1,14 @@
 """The scripted user: opens with the task's instruction, and stops once the agent has answered. No LLM.
 
-Where the user has tools of its own (τ²'s telecom), it also plays the task's user-side gold actions,
-one call per message, in the gold order: the actions before the first agent action before it opens,
-then, each time the oracle hands over, the actions of that turn before it answers. It stops once the
-agent has spoken after its last hand-over. Stateless: the conversation says how far it got. A τ² task's
-message history (the conversation before the episode) is not counted: after it, the user says its
-instruction, as it would have opened, and stops at the agent's answer.
+Where the user has tools of its own (τ²'s telecom), it also plays the task's user-side gold actions
+(the task's ``user_turns`` hook), one call per message, in the gold order: the actions before the first
+agent action before it opens, then, each time the oracle hands over, the actions of that turn before it
+answers. It stops once the agent has spoken after its last hand-over. Stateless: the conversation says how
+far it got. The task's message history (the conversation before the episode) is not counted: after it, the
+user says its instruction, as it would have opened, and stops at the agent's answer.
 
-In a τ² domain, an agent that tells it it is being transferred to a human is answered with ``###TRANSFER###``, as τ²'s
-guidelines tell its user to (only once the agent has said so: the agent's tool calls are not the user's to see).
+An agent message the domain's ``stop_reply`` hook answers (τ²: being transferred to a human, answered with
+``###TRANSFER###``) gets that answer (only once the agent has said so: its tool calls are not the user's to see).
 """
 
 from __future__ import annotations
@@ -16,9 +16,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from taumesh.domains import Catalog, DataError
-from taumesh.domains.tau2 import TRANSFER_TOKEN, Tau2Task, announces_transfer
-from taumesh.models import STOP_TOKEN, ChatMessage, ToolCall, is_tau2
+from taumesh.domains import Catalog, DataError, Domain, Task
+from taumesh.models import STOP_TOKEN, ChatMessage, ToolCall
 from taumesh.services.user_sim.strategies.base import UserReply, UserTurn
 
 DONE_LINE = "Done."
@@ -31,34 +30,34 @@ class ScriptedUser:
     def __init__(self, catalog: Catalog | None = None) -> None:
         self._catalog = catalog
 
-    def _task(self, turn: UserTurn) -> Tau2Task | None:
-        """The τ² task being played (τ² plugins read their data from the τ² cache); None for other domains."""
-        if turn.episode is None or not (turn.tools or is_tau2(turn.episode.task.domain)):
+    def _task(self, turn: UserTurn) -> tuple[Domain, Task] | None:
+        """The domain and task being played; None when this user's catalog does not have them."""
+        if turn.episode is None:
             return None
         if self._catalog is None:
             self._catalog = Catalog(Path())
         ref = turn.episode.task
         try:
-            _, task = self._catalog.find_task(ref.domain, ref.split, ref.task_id)
-        except (KeyError, DataError):
+            return self._catalog.find_task(ref.domain, ref.split, ref.task_id)
+        except (KeyError, IndexError, DataError):
             return None
-        return task if isinstance(task, Tau2Task) else None
 
     @staticmethod
-    def _transferred(turn: UserTurn, conversation: list[ChatMessage]) -> bool:
-        """Whether, in a τ² domain, the agent's message being answered says the user is being transferred."""
-        if turn.episode is None or not is_tau2(turn.episode.task.domain) or not conversation:
-            return False
-        last = conversation[-1]
-        return last.role == "assistant" and not last.tool_calls and announces_transfer(last.content)
+    def _stop_reply(domain: Domain, conversation: list[ChatMessage]) -> str | None:
+        """The domain's answer to the agent message being answered (its ``stop_reply`` hook), if any."""
+        last = conversation[-1] if conversation else None
+        if last is None or last.role != "assistant" or last.tool_calls:
+            return None
+        return domain.spec.stop_reply(last.content)
 
     async def reply(self, turn: UserTurn) -> UserReply:
-        task = self._task(turn)
-        user_turns = task.user_turns() if task is not None else [[]]
-        # a τ² task's message history is not this user's doing: it opens after it as it would afresh
-        conversation = task.after_history(turn.conversation) if task is not None else turn.conversation
-        if self._transferred(turn, conversation):
-            return UserReply(message=ChatMessage(role="user", content=TRANSFER_TOKEN))
+        found = self._task(turn)
+        user_turns = found[1].user_turns() if found is not None else [[]]
+        # the task's message history is not this user's doing: it opens after it as it would afresh
+        conversation = found[1].after_history(turn.conversation) if found is not None else turn.conversation
+        stop = self._stop_reply(found[0], conversation) if found is not None else None
+        if stop is not None:
+            return UserReply(message=ChatMessage(role="user", content=stop))
         spoken = sum(1 for m in conversation if m.role == "user" and not m.tool_calls)
         if spoken < len(user_turns):
             done = sum(len(m.tool_calls) for m in conversation if m.role == "user")

@@ -94,7 +94,7 @@ class TaubenchLlmUser(LlmUser):
             raise InvalidArgument(f"user strategy {self.name!r} needs a model (--user-model)")
         if turn.episode is not None and self._registry is None:  # discovering plugins takes seconds: off the loop
             self._registry = await asyncio.to_thread(Registry.discover)
-        if turn.tools or (turn.episode is not None and self.is_tau2_domain(turn.episode.task.domain)):
+        if turn.tools or (turn.episode is not None and self.domain_prompts_user(turn.episode.task.domain)):
             if self._tau2_player is None:
                 self._tau2_player = self.in_tau2(self._registry)
             return await self._tau2_player.reply(turn)

@@ -7,7 +7,7 @@ Each toolkit gets its own classes, so that Python's argument errors name the too
 from __future__ import annotations
 
 from taumesh.domains._tool import Data, Tool
-from taumesh.domains.common_tools import _check_powers
+from taumesh.domains._calculator import check_powers
 from taumesh.domains.tau2._plugin import tau2_tool
 
 _CALCULATOR_CHARACTERS = frozenset("0123456789+-*/(). ")
@@ -23,7 +23,7 @@ def calculate_tool(toolkit: str) -> type[Tool]:
         def invoke(data: Data, expression: str) -> str:
             if not all(char in _CALCULATOR_CHARACTERS for char in expression):
                 raise ValueError("Invalid characters in expression")
-            _check_powers(expression)
+            check_powers(expression)
             return str(round(float(eval(expression, {"__builtins__": None}, {})), 2))  # noqa: S307 - characters checked
 
     return tau2_tool(toolkit)(Calculate)

@@ -23,7 +23,13 @@ __all__ = [
     "is_fetched",
     "require",
     "sources_of",
+    "user_guidelines",
 ]
+
+GUIDELINES = "simulation_guidelines.md"
+"""τ²'s guidelines for a user without tools, in the τ² data's ``user_simulator/`` folder."""
+TOOL_GUIDELINES = "simulation_guidelines_tools.md"
+"""τ²'s guidelines for a user with tools of its own (telecom's phone)."""
 
 
 def dataset_dir() -> Path:
@@ -65,3 +71,14 @@ def data_file(root: Path, name: str) -> Path:
 def sources_of(root: Path) -> Path:
     """The sources (``data_model.py``, ``tools.py``) of the domain whose data folder is ``root``: always fetched."""
     return domain_sources(fetched_folder(root))
+
+
+def user_guidelines(with_tools: bool) -> str:
+    """τ²'s user-simulation guidelines, from the fetched τ² data; :class:`DatasetMissing` naming the fetch."""
+    name = TOOL_GUIDELINES if with_tools else GUIDELINES
+    try:
+        return (require() / "data" / "user_simulator" / name).read_text(encoding="utf-8")
+    except (DatasetMissing, OSError) as exc:
+        raise DatasetMissing(
+            f"τ²'s user guidelines ({name}) are not in {dataset_dir()}: run `taumesh data fetch tau2`"
+        ) from exc

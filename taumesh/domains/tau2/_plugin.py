@@ -5,21 +5,33 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from taumesh.domains._plugin import DomainPlugin
-from taumesh.domains._tool import Tool
-from taumesh.domains.tau2._files import dataset_dir, domain_data, is_fetched
+from taumesh.domains import (
+    DomainPlugin,
+    DomainView,
+    EpisodeScore,
+    RewardComponent,
+    Session,
+    StepResult,
+    Task,
+    Tool,
+    UserPrompt,
+)
+from taumesh.domains._tool import Requestor
+from taumesh.domains.tau2._files import dataset_dir, domain_data, is_fetched, user_guidelines
 from taumesh.domains.tau2._hash import Tau2Hasher
-from taumesh.domains.tau2._models import Database
+from taumesh.domains.tau2._source_models import DB
+from taumesh.domains.tau2._reward import TAU2_REWARD, gold_hash, score_episode
+from taumesh.domains.tau2._state import call_tool, open_session
+from taumesh.domains.tau2._tasks import Tau2Task
+from taumesh.domains.tau2._transfer import TRANSFER_TOKEN, TRANSFER_TOOL, announces_transfer, transfer_announcement
+from taumesh.models import ChatMessage, RewardBasis, Termination
 
-if TYPE_CHECKING:
-    from taumesh.domains._domain import Domain, Task
-    from taumesh.domains._session import Session, StepResult
-    from taumesh.domains._tool import Requestor
-    from taumesh.domains.tau2._tasks import Tau2Task
-    from taumesh.models import ChatMessage, Score, Termination
-
+GREETING = "Hi! How can I help you today?"
+"""τ²'s opening agent message (its orchestrator's ``DEFAULT_FIRST_AGENT_MESSAGE``), as τ²'s simulated user sees it."""
+PERSONA_SLOT = "<PERSONA_GUIDELINES>"
+"""Where τ²'s guidelines take a run-time persona; taumesh has none, so it is left empty (as τ²'s default)."""
 TAU2_SPLITS = ("base", "train", "test")
 """τ²'s split names for airline, retail and mock, ``base`` (every task) first: the default."""
 
@@ -50,7 +62,7 @@ class Tau2Plugin(DomainPlugin):
     ``sync`` is τ²'s ``sync_tools``, run after every tool call (telecom); None does nothing.
     """
 
-    database: type[Any] = Database
+    database: type[Any] = DB
     splits: Sequence[str] = TAU2_SPLITS
     terminate_tools: frozenset[str] = frozenset()
     """None: τ² has no terminate tool. ``transfer_to_human_agents`` answers and the episode goes on until the user
@@ -61,6 +73,7 @@ class Tau2Plugin(DomainPlugin):
     sync: Callable[[Session], None] | None = None
     unknown_tool: str = "Error: Tool '{name}' not found."
     error_from_text: bool = False
+    own_user_prompt: bool = True
     hasher: Callable[..., Any] = field(default=Tau2Hasher)
     head_tools: Sequence[type[Tool]] = ()
     """Read tools of upstream τ²'s current toolkit (HEAD) that the wheel lacks. They run over a data folder from
@@ -92,42 +105,55 @@ class Tau2Plugin(DomainPlugin):
         return self.tools if is_fetched(root) or not self.head_tools else (*self.tools, *self.head_tools)
 
     def _task(self, task: Task) -> Tau2Task:
-        from taumesh.domains.tau2._tasks import Tau2Task
-
         if not isinstance(task, Tau2Task):
             raise TypeError(f"{self.name} needs a τ² task, got {type(task).__name__}")
         return task
 
-    def open_session(self, domain: Domain, task: Task) -> Session:
+    def open_session(self, domain: DomainView, task: Task) -> Session:
         """τ²'s ``set_state``: initialization data and actions, then the message history's tool calls."""
-        from taumesh.domains.tau2._state import open_session
-
         return open_session(domain, self._task(task))
 
     def call_tool(
         self, session: Session, name: str, arguments: dict[str, Any], requestor: Requestor = "assistant"
     ) -> StepResult:
         """τ²'s ``get_response``: the call, then ``sync_tools``."""
-        from taumesh.domains.tau2._state import call_tool
-
         return call_tool(session, name, arguments, requestor)
 
-    def gold_hash(self, domain: Domain, task: Task) -> str:
+    def gold_hash(self, domain: DomainView, task: Task) -> str:
         """τ²'s evaluator gold env: every gold action from the initial state, errors ignored, no sync between."""
-        from taumesh.domains.tau2._reward import gold_hash
-
         return gold_hash(domain, self._task(task))
+
+    def reward_components(self, task: Task) -> Sequence[RewardComponent]:
+        """τ²'s evaluators: DB, ENV_ASSERTION, ACTION, COMMUNICATE and NL_ASSERTION."""
+        return TAU2_REWARD
+
+    def reward_basis(self, task: Task) -> list[RewardBasis]:
+        """The task's own ``reward_basis`` (none without evaluation criteria)."""
+        criteria = self._task(task).evaluation_criteria
+        return list(criteria.reward_basis) if criteria is not None else []
 
     def score(
         self,
-        domain: Domain,
+        domain: DomainView,
         task: Task,
         conversation: Sequence[ChatMessage],
         termination: Termination,
         final_hash: str,
         gold_hash: str,
-    ) -> Score:
+    ) -> EpisodeScore:
         """τ²'s ``evaluate_simulation`` on the replayed episode, as checks."""
-        from taumesh.domains.tau2._reward import score_episode
-
         return score_episode(domain, self._task(task), conversation, termination, final_hash, gold_hash)
+
+    def user_prompt(self, instruction: str, with_tools: bool) -> UserPrompt:
+        """τ²'s user simulator: its guidelines (fetched data), then the task's instructions in ``<scenario>`` tags."""
+        guidelines = user_guidelines(with_tools).replace(PERSONA_SLOT, "")
+        return UserPrompt(f"{guidelines}\n\n<scenario>\n{instruction}\n</scenario>", GREETING)
+
+    def stop_reply(self, agent_message: str) -> str | None:
+        """``###TRANSFER###`` once the agent says the user is being transferred, as τ²'s guidelines have it."""
+        return TRANSFER_TOKEN if announces_transfer(agent_message) else None
+
+    def closing_message(self, task: Task, policy: str) -> str | None:
+        """After gold actions ending with a transfer: the message the policy prescribes after one."""
+        actions = task.agent_actions()
+        return transfer_announcement(policy) if actions and actions[-1].name == TRANSFER_TOOL else None

@@ -15,27 +15,33 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import Field
-
-from taumesh.domains._arguments import parse_arguments
-from taumesh.domains._domain import Domain
-from taumesh.domains._errors import EpisodeMismatch
-from taumesh.domains._hashing import Swaps
-from taumesh.domains._session import Session
+from taumesh.domains import (
+    DomainView,
+    Episode,
+    EpisodeMismatch,
+    EpisodeScore,
+    RewardComponent,
+    Session,
+    Swaps,
+    Verdict,
+    all_passed,
+    compose,
+    parse_arguments,
+)
 from taumesh.domains.tau2._hash import Tau2Hasher
 from taumesh.domains.tau2._state import call_tool, open_session, run_function, run_tool
-from taumesh.domains.tau2._tasks import Tau2Task
+from taumesh.domains.tau2._tasks import EvaluationCriteria, Tau2Task
 from taumesh.models import (
     EVALUATED_TERMINATIONS,
     ChatMessage,
     GoldAction,
     RewardBasis,
     RewardCheck,
-    Score,
     Termination,
 )
 
-_ENV_BASES: frozenset[RewardBasis] = frozenset({"DB", "ENV_ASSERTION"})
+Tau2Score = EpisodeScore
+"""A τ² episode's score: the contract's, with the NL assertions a judge model must still rule on."""
 
 
 @dataclass
@@ -56,13 +62,6 @@ class Tau2Reward:
         )
 
 
-class Tau2Score(Score):
-    """A τ² episode's score, with the NL assertions a judge model must still rule on (see :mod:`._reward`)."""
-
-    nl_assertions: list[str] = Field(default_factory=list)
-    """Empty when nothing is left to judge; else ``reward`` is that of the other components only."""
-
-
 class GoldState(str):
     """A task's gold hash that also holds the gold state: how the gold session's texts differ from the base's.
 
@@ -79,7 +78,7 @@ class GoldState(str):
         return gold
 
 
-def gold_hash(domain: Domain, task: Tau2Task) -> str:
+def gold_hash(domain: DomainView, task: Tau2Task) -> str:
     """The evaluator's gold state: initial state, then every gold action, errors ignored, no sync between.
 
     A :class:`GoldState` when the domain's hasher can describe the session by its swaps (every τ² domain's).
@@ -114,51 +113,117 @@ def _arguments(text: str) -> dict[str, Any]:
     return parsed if isinstance(parsed, dict) else {}
 
 
-def _product(values: Sequence[float]) -> float:
-    result = 1.0
-    for value in values:
-        result *= value
-    return result
-
-
-def _env_component(
-    domain: Domain, task: Tau2Task, session: Session, known_gold_hash: str | None, known_hash: str | None = None
-) -> tuple[float, dict[RewardBasis, float], list[RewardCheck]]:
+def _criteria(task: Tau2Task) -> EvaluationCriteria:
     criteria = task.evaluation_criteria
     assert criteria is not None
-    if criteria.actions is None and criteria.env_assertions is None:
-        return 1.0, {}, []
-    expected = str(known_gold_hash or gold_hash(domain, task))
-    actual = known_hash or session.data_hash()
-    db_reward = 1.0 if expected == actual else 0.0
-    subject = "agent and user databases" if getattr(domain.hasher, "user_table", None) else "agent database"
-    checks = [RewardCheck(basis="DB", subject=subject, passed=bool(db_reward), expected=expected, actual=actual)]
-    assertion_rewards = []
-    for assertion in criteria.env_assertions or []:
-        result = run_function(session, assertion)
-        if not isinstance(result, bool):
-            raise ValueError(f"Function {assertion.func_name} returned {type(result)} instead of bool")
-        met = result == assertion.assert_value
-        assertion_rewards.append(1.0 if met else 0.0)
-        checks.append(
-            RewardCheck(
-                basis="ENV_ASSERTION",
-                subject=f"{assertion.env_type}.{assertion.func_name}({json.dumps(assertion.arguments)})",
-                passed=met,
-                expected=str(assertion.assert_value),
-                actual=str(result),
-                explanation=assertion.message or "",
+    return criteria
+
+
+def _env_checked(task: Tau2Task) -> bool:
+    """τ²'s environment evaluator runs only for gold actions or env assertions (else: 1.0, no breakdown)."""
+    criteria = _criteria(task)
+    return not (criteria.actions is None and criteria.env_assertions is None)
+
+
+def _tau2(episode: Episode) -> Tau2Task:
+    if not isinstance(episode.task, Tau2Task):
+        raise TypeError(f"{episode.domain.name} needs a τ² task, got {type(episode.task).__name__}")
+    return episode.task
+
+
+def _session(episode: Episode) -> Session:
+    if episode.session is None:
+        raise ValueError(f"{episode.domain.name}: τ²'s reward is computed on the replayed session")
+    return episode.session
+
+
+@dataclass(frozen=True)
+class DatabaseCheck:
+    """DB: the replayed state's hash (agent and user databases) equals the gold state's."""
+
+    basis: RewardBasis = "DB"
+
+    def evaluate(self, episode: Episode) -> Verdict:
+        task = _tau2(episode)
+        if not _env_checked(task):
+            return Verdict(reward=None)
+        expected = str(episode.gold_hash or gold_hash(episode.domain, task))
+        actual = episode.final_hash or _session(episode).data_hash()
+        passed = expected == actual
+        user = getattr(episode.domain.hasher, "user_table", None)
+        subject = "agent and user databases" if user else "agent database"
+        check = RewardCheck(basis=self.basis, subject=subject, passed=passed, expected=expected, actual=actual)
+        return Verdict([check], 1.0 if passed else 0.0)
+
+
+@dataclass(frozen=True)
+class EnvAssertionCheck:
+    """ENV_ASSERTION: each of the task's env assertions, a toolkit function run on the replayed state."""
+
+    basis: RewardBasis = "ENV_ASSERTION"
+
+    def evaluate(self, episode: Episode) -> Verdict:
+        task = _tau2(episode)
+        if not _env_checked(task):
+            return Verdict(reward=None)
+        checks = []
+        for assertion in _criteria(task).env_assertions or []:
+            result = run_function(_session(episode), assertion)
+            if not isinstance(result, bool):
+                raise ValueError(f"Function {assertion.func_name} returned {type(result)} instead of bool")
+            checks.append(
+                RewardCheck(
+                    basis=self.basis,
+                    subject=f"{assertion.env_type}.{assertion.func_name}({json.dumps(assertion.arguments)})",
+                    passed=result == assertion.assert_value,
+                    expected=str(assertion.assert_value),
+                    actual=str(result),
+                    explanation=assertion.message or "",
+                )
             )
-        )
-    breakdown: dict[RewardBasis, float] = {}
-    reward = 1.0
-    if "DB" in criteria.reward_basis:
-        breakdown["DB"] = db_reward
-        reward *= db_reward
-    if "ENV_ASSERTION" in criteria.reward_basis:
-        breakdown["ENV_ASSERTION"] = _product(assertion_rewards)
-        reward *= breakdown["ENV_ASSERTION"]
-    return reward, breakdown, checks
+        return Verdict(checks, all_passed(checks))
+
+
+@dataclass(frozen=True)
+class ActionCheck:
+    """ACTION: each gold action appears among the trajectory's tool calls (τ²'s comparison of arguments)."""
+
+    basis: RewardBasis = "ACTION"
+
+    def evaluate(self, episode: Episode) -> Verdict:
+        checks = _action_checks(_tau2(episode), episode.conversation)
+        return Verdict(checks, all_passed(checks))
+
+
+@dataclass(frozen=True)
+class CommunicateCheck:
+    """COMMUNICATE: each ``communicate_info`` is in some message of the agent (lowercased, commas dropped)."""
+
+    basis: RewardBasis = "COMMUNICATE"
+
+    def evaluate(self, episode: Episode) -> Verdict:
+        checks = _communicate_checks(_tau2(episode), episode.conversation)
+        return Verdict(checks, all_passed(checks))
+
+
+@dataclass(frozen=True)
+class NlAssertionCheck:
+    """NL_ASSERTION: the task's assertions, left to the scorer's judge model; none to judge is met."""
+
+    basis: RewardBasis = "NL_ASSERTION"
+
+    def evaluate(self, episode: Episode) -> Verdict:
+        return Verdict(to_judge=list(_criteria(_tau2(episode)).nl_assertions or []))
+
+
+TAU2_REWARD: tuple[RewardComponent, ...] = (
+    DatabaseCheck(),
+    EnvAssertionCheck(),
+    ActionCheck(),
+    CommunicateCheck(),
+    NlAssertionCheck(),
+)
+"""τ²'s reward components (``EvaluationType.ALL``), in the order τ² reports them."""
 
 
 def _action_checks(task: Tau2Task, trajectory: Sequence[ChatMessage]) -> list[RewardCheck]:
@@ -193,7 +258,7 @@ def _communicate_checks(task: Tau2Task, trajectory: Sequence[ChatMessage]) -> li
 
 
 def evaluate(
-    domain: Domain,
+    domain: DomainView,
     task: Tau2Task,
     session: Session,
     trajectory: Sequence[ChatMessage],
@@ -212,27 +277,18 @@ def evaluate(
     criteria = task.evaluation_criteria
     if criteria is None:
         return Tau2Reward(1.0, note="No evaluation criteria")
-    basis = set(criteria.reward_basis)
-    env_reward, breakdown, checks = _env_component(domain, task, session, known_gold_hash, known_hash)
-    actions = _action_checks(task, trajectory)
-    communicate = _communicate_checks(task, trajectory)
-    reward = 1.0
-    if basis & _ENV_BASES:
-        reward *= env_reward
-    if "ACTION" in basis:
-        breakdown["ACTION"] = 1.0 if all(check.passed for check in actions) else 0.0
-        reward *= breakdown["ACTION"]
-    if "COMMUNICATE" in basis:
-        breakdown["COMMUNICATE"] = 1.0 if all(check.passed for check in communicate) else 0.0
-        reward *= breakdown["COMMUNICATE"]
-    to_judge = list(criteria.nl_assertions or []) if "NL_ASSERTION" in basis else []
-    if "NL_ASSERTION" in basis and not to_judge:
-        breakdown["NL_ASSERTION"] = 1.0  # nothing to assert: met without a judge
-    checks = [*checks, *actions, *communicate]
-    return Tau2Reward(reward, breakdown, checks, list(criteria.reward_basis), nl_assertions=to_judge)
+    episode = Episode(domain, task, trajectory, termination, known_hash or "", known_gold_hash or "", session)
+    composed = compose(TAU2_REWARD, episode, criteria.reward_basis)
+    return Tau2Reward(
+        composed.reward,
+        composed.breakdown,
+        composed.checks,
+        list(criteria.reward_basis),
+        nl_assertions=composed.to_judge,
+    )
 
 
-def replay(domain: Domain, task: Tau2Task, conversation: Sequence[ChatMessage]) -> Session:
+def replay(domain: DomainView, task: Tau2Task, conversation: Sequence[ChatMessage]) -> Session:
     """τ²'s predicted env: the task's initial state, then every tool call the episode ran, in order.
 
     A call is replayed as the orchestrator ran it: not when its id is empty or was already used, nor
@@ -256,13 +312,13 @@ def replay(domain: Domain, task: Tau2Task, conversation: Sequence[ChatMessage]) 
 
 
 def score_episode(
-    domain: Domain,
+    domain: DomainView,
     task: Tau2Task,
     conversation: Sequence[ChatMessage],
     termination: Termination,
     final_hash: str,
     gold: str,
-) -> Score:
+) -> EpisodeScore:
     """τ²'s reward of a recorded episode, evaluated on its replay (as τ²'s evaluator does).
 
     The replay must reach the env's ``final_hash`` (when given): else :class:`EpisodeMismatch`, as τ²

@@ -3,20 +3,25 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol, runtime_checkable
 
-from taumesh.domains._domain import Domain
-from taumesh.domains._errors import DataError
-from taumesh.domains._session import Session, StepResult
-from taumesh.domains._tool import Requestor
+from taumesh.domains import DataError, DomainView, Requestor, Session, StepResult, Tool
 from taumesh.domains.tau2._layout import Tau2Layout, dump_json
-from taumesh.domains.tau2._plugin import Tau2Plugin
 from taumesh.domains.tau2._tasks import EnvFunctionCall, InitialState, Tau2Task
 
 
-def tau2_plugin(domain: Domain) -> Tau2Plugin:
-    if not isinstance(domain.spec, Tau2Plugin):
+@runtime_checkable
+class Toolkit(Protocol):
+    """What a session needs of a τ² plugin (``Tau2Plugin`` is one): ``sync_tools``, and functions by name."""
+
+    sync: Callable[[Session], None] | None
+
+    def function(self, name: str) -> type[Tool] | None: ...
+
+
+def tau2_plugin(domain: DomainView) -> Toolkit:
+    if not isinstance(domain.spec, Toolkit):
         raise TypeError(f"domain {domain.name!r} is not a τ² domain")
     return domain.spec
 
@@ -138,7 +143,7 @@ def apply_initial_state(session: Session, task: Tau2Task) -> None:
     sync(session)
 
 
-def open_session(domain: Domain, task: Tau2Task) -> Session:
+def open_session(domain: DomainView, task: Tau2Task) -> Session:
     """A fresh session of ``domain`` in ``task``'s initial state (τ²'s ``Orchestrator.initialize``)."""
     session = Session(domain)
     apply_initial_state(session, task)

@@ -15,8 +15,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, ValidationError
 
-from taumesh.domains._domain import Action, Task, describe_validation_error
-from taumesh.domains._errors import DataError
+from taumesh.domains import Action, DataError, Task, describe_validation_error
 from taumesh.models import ChatMessage, RewardBasis, ToolCall
 
 Side = Literal["assistant", "user"]

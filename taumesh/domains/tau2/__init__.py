@@ -1,33 +1,22 @@
 """τ² (tau2-bench) domains: shared machinery for the ``tau2-*`` plugins.
 
-The data is fetched, never committed (``taumesh data fetch tau2``). Data models and tool schemas
-are rebuilt from the fetched sources with ``ast`` (:mod:`._source_models`, :mod:`._source_tools`);
-the plugins implement the tools' behaviour. :func:`open_session` puts a session in a task's initial
+The data is fetched, never committed (``taumesh data fetch tau2``). Each plugin writes its data
+models (``tau2_<name>.models``) and tools; tool schemas take the texts agents see from the fetched
+``texts.json`` (:mod:`._texts`, :mod:`._schemas`). :func:`open_session` puts a session in a task's initial
 state, :func:`call_tool` is τ²'s ``get_response``, :func:`evaluate` τ²'s reward as checks.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-from pydantic import BaseModel
-
 from taumesh.domains.tau2._files import DatasetMissing, dataset_dir, domain_data, domain_sources, require
 from taumesh.domains.tau2._hash import Tau2Hasher
-from taumesh.domains.tau2._layout import Tau2Layout, dump_json, source_models
+from taumesh.domains.tau2._layout import Tau2Layout, dump_json
 from taumesh.domains.tau2._observation import ModelDump, to_json_str
 from taumesh.domains.tau2._plugin import TAU2_SPLITS, Tau2Plugin, tau2_tool
 from taumesh.domains.tau2._reward import Tau2Reward, Tau2Score, evaluate, gold_hash
 from taumesh.domains.tau2._state import apply_initial_state, call_tool, open_session, run_function
 from taumesh.domains.tau2._tasks import EnvAssertion, EnvFunctionCall, GoldAction, Tau2Task
 from taumesh.domains.tau2._transfer import TRANSFER_TOKEN, TRANSFER_TOOL, announces_transfer, transfer_announcement
-
-
-def record_model(source_name: str, class_name: str) -> type[BaseModel]:
-    """The rebuilt τ² model ``class_name`` of domain ``source_name`` (tools validate new records with it)."""
-    model: Any = source_models(domain_sources(domain_data(require(), source_name)))[class_name]
-    return model  # type: ignore[no-any-return]
-
 
 __all__ = [
     "TAU2_SPLITS",
@@ -54,7 +43,6 @@ __all__ = [
     "evaluate",
     "gold_hash",
     "open_session",
-    "record_model",
     "require",
     "run_function",
     "tau2_tool",

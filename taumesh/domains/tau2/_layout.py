@@ -1,4 +1,4 @@
-"""Reading a τ² domain's files: the data model and tools from its fetched sources, the rest from its data folder.
+"""Reading a τ² domain's files: models and tools are the project's, texts and data come from its data folder.
 
 Each data file is read from the domain's folder when it has it, else from the fetched data (:func:`._files.data_file`).
 """
@@ -7,9 +7,8 @@ from __future__ import annotations
 
 import json
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -17,35 +16,12 @@ from pydantic import BaseModel, ValidationError
 
 from taumesh.domains._domain import describe_validation_error
 from taumesh.domains._errors import DataError
-from taumesh.domains.tau2._files import data_file, sources_of
-from taumesh.domains.tau2._source_models import database_model, read_models
-from taumesh.domains.tau2._source_tools import SourceTool, read_tools
+from taumesh.domains._tool import Tool
+from taumesh.domains.tau2._files import data_file
+from taumesh.domains.tau2._models import Database
+from taumesh.domains.tau2._schemas import tool_schema
 from taumesh.domains.tau2._tasks import Tau2Task, read_splits, read_tasks
-
-
-@cache
-def source_models(sources: Path) -> Mapping[str, Any]:
-    """The models and type aliases of ``<sources>/data_model.py``, rebuilt once per process."""
-    return read_models(sources / "data_model.py")
-
-
-@cache
-def source_tools(sources: Path, toolkit: str) -> tuple[SourceTool, ...]:
-    """The tools of class ``toolkit`` in ``<sources>/tools.py``, with τ²'s schemas."""
-    return tuple(read_tools(sources / "tools.py", toolkit, source_models(sources)))
-
-
-@cache
-def user_models(sources: Path) -> Mapping[str, Any]:
-    """The models of ``<sources>/user_data_model.py`` (telecom's phone), rebuilt once per process."""
-    return read_models(sources / "user_data_model.py")
-
-
-@cache
-def user_source_tools(sources: Path, toolkit: str) -> tuple[SourceTool, ...]:
-    """The tools of class ``toolkit`` in ``<sources>/user_tools.py``, with τ²'s schemas."""
-    return tuple(read_tools(sources / "user_tools.py", toolkit, user_models(sources)))
-
+from taumesh.domains.tau2._texts import toolkit_text
 
 USER_TABLE = "user_db"
 """The session table holding the user's database (its fields as records), hashed on its own."""
@@ -78,7 +54,7 @@ def dump_json(model: BaseModel) -> Any:
 
 @dataclass(frozen=True)
 class Tau2Layout:
-    """A τ² domain's files: ``db.json``, ``policy.md``, ``tasks.json`` + ``split_tasks.json``, and sources.
+    """A τ² domain's files (``db.json``, ``policy.md``, ``tasks.json`` + ``split_tasks.json``), models and tools.
 
     Telecom's differ: a TOML database whose tables are lists (kept as tables keyed by position, see
     :mod:`._hash`), a user database (the table :data:`USER_TABLE`), and a policy assembled from the
@@ -86,9 +62,15 @@ class Tau2Layout:
     """
 
     toolkit: str
-    """The class in ``tools.py`` whose ``@is_tool`` methods are the assistant's tools."""
+    """τ²'s name of the assistant's toolkit: its tools' order and texts in the fetched ``texts.json``."""
+    database: type[Database]
+    """The database model (``taumesh.domains.tau2_<name>.models``): ``db_file`` validated, dumped as τ² dumps it."""
+    tools: Sequence[type[Tool]] = ()
+    """The tools both toolkits name, implemented here; their signatures give the schemas' types."""
     user_toolkit: str | None = None
-    """The class of the user's tools (telecom's ``user_tools.py``); None: the user has none."""
+    """τ²'s name of the user's toolkit (telecom's); None: the user has none."""
+    user_database: type[Database] | None = None
+    """The user's database model (telecom's phone); None: the user has none."""
     policy_file: str = "policy.md"
     tasks_file: str = "tasks.json"
     db_file: str = "db.json"
@@ -100,10 +82,12 @@ class Tau2Layout:
     """Tables that are lists in τ²'s database (telecom's), kept keyed by position."""
 
     def database_model(self, root: Path) -> type[BaseModel]:
-        return database_model(source_models(sources_of(root)))
+        return self.database
 
     def user_database_model(self, root: Path) -> type[BaseModel]:
-        return database_model(user_models(sources_of(root)))
+        if self.user_database is None:
+            raise DataError(f"{root} has no user database model")
+        return self.user_database
 
     def base_data(self, root: Path) -> dict[str, Any]:
         loaded = _validated(data_file(root, self.db_file), self.database_model(root))
@@ -126,16 +110,20 @@ class Tau2Layout:
         tech_support = self._text(data_file(root, self.tech_support_file))
         return f"<main_policy>\n{main}\n</main_policy>\n<tech_support_policy>\n{tech_support}\n</tech_support_policy>"
 
-    def tools(self, root: Path) -> tuple[SourceTool, ...]:
-        return source_tools(sources_of(root), self.toolkit)
+    def schemas(self, root: Path, toolkit: str) -> list[dict[str, Any]]:
+        """The schemas of ``toolkit``'s tools in τ²'s order (the domain is the data folder's name, as τ² names it)."""
+        text, models = toolkit_text(root.name, toolkit)
+        implemented = {tool.name: tool for tool in self.tools}
+        missing = [tool.name for tool in text.tools if tool.name not in implemented]
+        if missing:
+            raise DataError(f"τ²'s {toolkit} has tools taumesh does not implement: {', '.join(missing)}")
+        return [tool_schema(implemented[tool.name], tool, models) for tool in text.tools]
 
     def tool_schemas(self, root: Path) -> list[dict[str, Any]]:
-        return [tool.schema for tool in self.tools(root)]
+        return self.schemas(root, self.toolkit)
 
     def user_tool_schemas(self, root: Path) -> list[dict[str, Any]]:
-        if self.user_toolkit is None:
-            return []
-        return [tool.schema for tool in user_source_tools(sources_of(root), self.user_toolkit)]
+        return [] if self.user_toolkit is None else self.schemas(root, self.user_toolkit)
 
     def has_split(self, root: Path, split: str) -> bool:
         try:

@@ -21,7 +21,7 @@ from taumesh.domains import (
 from taumesh.domains._tool import Requestor
 from taumesh.domains.tau2._files import dataset_dir, domain_data, is_fetched, user_guidelines
 from taumesh.domains.tau2._hash import Tau2Hasher
-from taumesh.domains.tau2._source_models import DB
+from taumesh.domains.tau2._models import Database
 from taumesh.domains.tau2._reward import TAU2_REWARD, gold_hash, score_episode
 from taumesh.domains.tau2._state import call_tool, open_session
 from taumesh.domains.tau2._tasks import Tau2Task
@@ -62,7 +62,7 @@ class Tau2Plugin(DomainPlugin):
     ``sync`` is τ²'s ``sync_tools``, run after every tool call (telecom); None does nothing.
     """
 
-    database: type[Any] = DB
+    database: type[Any] = Database
     splits: Sequence[str] = TAU2_SPLITS
     terminate_tools: frozenset[str] = frozenset()
     """None: τ² has no terminate tool. ``transfer_to_human_agents`` answers and the episode goes on until the user

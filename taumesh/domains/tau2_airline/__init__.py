@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from taumesh.domains.tau2 import Tau2Layout, Tau2Plugin
+from taumesh.domains.tau2_airline.models import FlightDB
 from taumesh.domains.tau2_airline.tools import TOOLS
 
 plugin = Tau2Plugin(
     name="tau2-airline",
     source_name="airline",
     tools=TOOLS,
-    layout=Tau2Layout(toolkit="AirlineTools"),
+    layout=Tau2Layout(toolkit="AirlineTools", database=FlightDB, tools=TOOLS),
 )

@@ -1,8 +1,9 @@
-"""The airline domain's tools, behaving as τ²'s ``AirlineTools`` (their schemas come from τ²'s sources).
+"""The airline domain's tools, behaving as τ²'s ``AirlineTools`` (their descriptions come from the fetched texts).
 
-Records are plain dicts; where τ² builds a model we validate it with τ²'s rebuilt model, and where it
-assigns an attribute without validation we assign the raw value, in τ²'s order of changes. The
-airports ``list_all_airports`` shows are read from τ²'s source, where they are written.
+Records are plain dicts; where τ² builds a model we validate it with the domain's model
+(:mod:`.models`), and where it assigns an attribute without validation we assign the raw value, in
+τ²'s order of changes. The airports ``list_all_airports`` shows are τ²'s, written in its code: the
+fetch extracts them into the texts file as data.
 """
 
 from __future__ import annotations
@@ -10,19 +11,25 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
+from pydantic import BaseModel
+
 from taumesh.domains._tool import Data, Tool
-from taumesh.domains.tau2 import (
-    ModelDump,
-    domain_data,
-    domain_sources,
-    dump_json,
-    record_model,
-    require,
-    tau2_tool,
-    to_json_str,
-)
+from taumesh.domains.tau2 import ModelDump, dump_json, tau2_tool, to_json_str
 from taumesh.domains.tau2._common_tools import calculate_tool, transfer_tool
-from taumesh.domains.tau2._source_tools import literal_calls
+from taumesh.domains.tau2._texts import domain_texts
+from taumesh.domains.tau2_airline.models import (
+    AirportCode,
+    CabinClass,
+    Certificate,
+    DirectFlight,
+    FlightInfo,
+    FlightType,
+    Insurance,
+    Passenger,
+    Payment,
+    Reservation,
+    ReservationFlight,
+)
 
 _TOOLKIT = "AirlineTools"
 _NOW = "2024-05-15T15:00:00"
@@ -30,13 +37,13 @@ _NEW_RESERVATION_IDS = ("HATHAT", "HATHAU", "HATHAV")
 _NEW_PAYMENT_IDS = (3221322, 3221323, 3221324)
 
 
-def _new(model: str, **fields: Any) -> dict[str, Any]:
+def _new(model: type[BaseModel], **fields: Any) -> dict[str, Any]:
     """A record τ² would build as ``model(**fields)``: validated, with its defaults."""
-    record: dict[str, Any] = dump_json(record_model("airline", model).model_validate(fields))
+    record: dict[str, Any] = dump_json(model.model_validate(fields))
     return record
 
 
-def _models(items: Any, model: str, first_attribute: str) -> list[dict[str, Any]]:
+def _models(items: Any, model: type[BaseModel], first_attribute: str) -> list[Any]:
     """τ²'s ``[Model(**item) for item in items]`` when every item is a dict; else the attribute error it meets."""
     if all(isinstance(item, dict) for item in items):
         return [_new(model, **item) for item in items]
@@ -85,7 +92,7 @@ def _search_direct(
         ):
             results.append(
                 _new(
-                    "DirectFlight",
+                    DirectFlight,
                     flight_number=flight["flight_number"],
                     origin=flight["origin"],
                     destination=flight["destination"],
@@ -110,7 +117,7 @@ def _payment_for_update(user: Any, payment_id: str, total_price: Any) -> dict[st
     if method["source"] == "gift_card":
         method["amount"] -= total_price
     if total_price != 0:
-        return _new("Payment", payment_id=payment_id, amount=total_price)
+        return _new(Payment, payment_id=payment_id, amount=total_price)
     return None
 
 
@@ -125,24 +132,24 @@ class BookReservation(Tool):
         user_id: str,
         origin: str,
         destination: str,
-        flight_type: str,
-        cabin: str,
-        flights: list[Any],
-        passengers: list[Any],
-        payment_methods: list[Any],
+        flight_type: FlightType,
+        cabin: CabinClass,
+        flights: list[FlightInfo | dict[str, Any]],
+        passengers: list[Passenger | dict[str, Any]],
+        payment_methods: list[Payment | dict[str, Any]],
         total_baggages: int,
         nonfree_baggages: int,
-        insurance: str,
+        insurance: Insurance,
     ) -> str:
-        flights = _models(flights, "FlightInfo", "flight_number")
-        passengers = _models(passengers, "Passenger", "first_name")
-        payment_methods = _models(payment_methods, "Payment", "payment_id")
+        flight_rows = _models(flights, FlightInfo, "flight_number")
+        passenger_rows = _models(passengers, Passenger, "first_name")
+        payment_rows = _models(payment_methods, Payment, "payment_id")
         user = _user(data, user_id)
         reservation_id = next((rid for rid in _NEW_RESERVATION_IDS if rid not in data["reservations"]), None)
         if reservation_id is None:
             raise ValueError("Too many reservations")
         reservation = _new(
-            "Reservation",
+            Reservation,
             reservation_id=reservation_id,
             user_id=user_id,
             origin=origin,
@@ -150,8 +157,8 @@ class BookReservation(Tool):
             flight_type=flight_type,
             cabin=cabin,
             flights=[],
-            passengers=passengers,
-            payment_history=payment_methods,
+            passengers=passenger_rows,
+            payment_history=payment_rows,
             created_at=_NOW,
             total_baggages=total_baggages,
             nonfree_baggages=nonfree_baggages,
@@ -159,18 +166,18 @@ class BookReservation(Tool):
         )
         total_price: Any = 0
         booked = []
-        for flight_info in flights:
+        for flight_info in flight_rows:
             flight_number = flight_info["flight_number"]
             flight = _flight(data, flight_number)
             date_data = _flight_instance(data, flight_number, flight_info["date"])
             if date_data["status"] != "available":
                 raise ValueError(f"Flight {flight_number} not available on date {flight_info['date']}")
-            if date_data["available_seats"][cabin] < len(passengers):
+            if date_data["available_seats"][cabin] < len(passenger_rows):
                 raise ValueError(f"Not enough seats on flight {flight_number}")
             price = date_data["prices"][cabin]
             reservation["flights"].append(
                 _new(
-                    "ReservationFlight",
+                    ReservationFlight,
                     origin=flight["origin"],
                     destination=flight["destination"],
                     flight_number=flight_number,
@@ -179,21 +186,21 @@ class BookReservation(Tool):
                 )
             )
             booked.append(date_data)
-            total_price += price * len(passengers)
+            total_price += price * len(passenger_rows)
         if insurance == "yes":
-            total_price += 30 * len(passengers)
+            total_price += 30 * len(passenger_rows)
         total_price += 50 * nonfree_baggages
-        for payment in payment_methods:
+        for payment in payment_rows:
             payment_id, amount = payment["payment_id"], payment["amount"]
             if payment_id not in user["payment_methods"]:
                 raise ValueError(f"Payment method {payment_id} not found")
             method = user["payment_methods"][payment_id]
             if method["source"] in {"gift_card", "certificate"} and method["amount"] < amount:
                 raise ValueError(f"Not enough balance in payment method {payment_id}")
-        total_payment = sum(payment["amount"] for payment in payment_methods)
+        total_payment = sum(payment["amount"] for payment in payment_rows)
         if total_payment != total_price:
             raise ValueError(f"Payment amount does not add up, total price is {total_price}, but paid {total_payment}")
-        for payment in payment_methods:
+        for payment in payment_rows:
             payment_id, amount = payment["payment_id"], payment["amount"]
             method = user["payment_methods"][payment_id]
             if method["source"] == "gift_card":
@@ -201,7 +208,7 @@ class BookReservation(Tool):
             elif method["source"] == "certificate":
                 user["payment_methods"].pop(payment_id)
         for date_data in booked:
-            date_data["available_seats"][cabin] -= len(passengers)
+            date_data["available_seats"][cabin] -= len(passenger_rows)
         data["reservations"][reservation_id] = reservation
         data["users"][user_id]["reservations"].append(reservation_id)
         return to_json_str(ModelDump(reservation))
@@ -216,7 +223,7 @@ class CancelReservation(Tool):
     def invoke(data: Data, reservation_id: str) -> str:
         reservation = _reservation(data, reservation_id)
         refunds = [
-            _new("Payment", payment_id=payment["payment_id"], amount=-payment["amount"])
+            _new(Payment, payment_id=payment["payment_id"], amount=-payment["amount"])
             for payment in reservation["payment_history"]
         ]
         reservation["payment_history"].extend(refunds)
@@ -244,9 +251,7 @@ class GetUserDetails(Tool):
 
 @cache
 def _airports() -> tuple[dict[str, Any], ...]:
-    sources = domain_sources(domain_data(require(), "airline"))
-    calls = literal_calls(sources / "tools.py", _TOOLKIT, "list_all_airports", "AirportCode")
-    return tuple(_new("AirportCode", **call) for call in calls)
+    return tuple(_new(AirportCode, **row) for row in domain_texts("airline").airports)
 
 
 @tau2_tool(_TOOLKIT)
@@ -296,7 +301,7 @@ class SendCertificate(Tool):
         for payment_id in [f"certificate_{number}" for number in _NEW_PAYMENT_IDS]:
             if payment_id not in user["payment_methods"]:
                 user["payment_methods"][payment_id] = _new(
-                    "Certificate", id=payment_id, amount=amount, source="certificate"
+                    Certificate, id=payment_id, amount=amount, source="certificate"
                 )
                 return f"Certificate {payment_id} added to user {user_id} with amount {amount}."
         raise ValueError("Too many certificates")
@@ -326,14 +331,16 @@ class UpdateReservationFlights(Tool):
     writes = True
 
     @staticmethod
-    def invoke(data: Data, reservation_id: str, cabin: str, flights: list[Any], payment_id: str) -> str:
-        flights = _models(flights, "FlightInfo", "flight_number")
+    def invoke(
+        data: Data, reservation_id: str, cabin: CabinClass, flights: list[FlightInfo | dict[str, Any]], payment_id: str
+    ) -> str:
+        flight_rows = _models(flights, FlightInfo, "flight_number")
         reservation = _reservation(data, reservation_id)
         user = _user(data, reservation["user_id"])
         passengers = len(reservation["passengers"])
         total_price: Any = 0
         chosen = []
-        for flight_info in flights:
+        for flight_info in flight_rows:
             kept = next(
                 (
                     booked
@@ -355,7 +362,7 @@ class UpdateReservationFlights(Tool):
             if date_data["available_seats"][cabin] < passengers:
                 raise ValueError(f"Not enough seats on flight {flight_info['flight_number']}")
             new_flight = _new(
-                "ReservationFlight",
+                ReservationFlight,
                 flight_number=flight_info["flight_number"],
                 date=flight_info["date"],
                 price=date_data["prices"][cabin],
@@ -379,12 +386,12 @@ class UpdateReservationPassengers(Tool):
     writes = True
 
     @staticmethod
-    def invoke(data: Data, reservation_id: str, passengers: list[Any]) -> str:
-        passengers = _models(passengers, "Passenger", "first_name")
+    def invoke(data: Data, reservation_id: str, passengers: list[Passenger | dict[str, Any]]) -> str:
+        passenger_rows = _models(passengers, Passenger, "first_name")
         reservation = _reservation(data, reservation_id)
-        if len(passengers) != len(reservation["passengers"]):
+        if len(passenger_rows) != len(reservation["passengers"]):
             raise ValueError("Number of passengers does not match")
-        reservation["passengers"] = passengers
+        reservation["passengers"] = passenger_rows
         return to_json_str(ModelDump(reservation))
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from taumesh.domains.tau2 import Tau2Layout, Tau2Plugin
+from taumesh.domains.tau2_mock.models import MockDB
 from taumesh.domains.tau2_mock.tools import ENV_FUNCTIONS, TOOLS
 
 plugin = Tau2Plugin(
@@ -10,5 +11,5 @@ plugin = Tau2Plugin(
     source_name="mock",
     tools=TOOLS,
     env_functions=ENV_FUNCTIONS,
-    layout=Tau2Layout(toolkit="MockTools"),
+    layout=Tau2Layout(toolkit="MockTools", database=MockDB, tools=TOOLS),
 )

@@ -1,12 +1,11 @@
-"""The mock domain's tools, behaving as τ²'s ``MockTools`` (their schemas come from τ²'s sources)."""
+"""The mock domain's tools, behaving as τ²'s ``MockTools`` (their descriptions come from the fetched texts)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from taumesh.domains._tool import Data, Tool
-from taumesh.domains.tau2 import ModelDump, dump_json, record_model, tau2_tool, to_json_str
+from taumesh.domains.tau2 import ModelDump, dump_json, tau2_tool, to_json_str
 from taumesh.domains.tau2._common_tools import transfer_tool
+from taumesh.domains.tau2_mock.models import Task, TaskStatus
 
 _TOOLKIT = "MockTools"
 
@@ -17,13 +16,17 @@ class CreateTask(Tool):
     writes = True
 
     @staticmethod
-    def invoke(data: Data, user_id: str, title: str, description: str | None = None) -> str:
+    def invoke(
+        data: Data,
+        user_id: str,
+        title: str,
+        description: str = None,  # type: ignore[assignment]  # noqa: RUF013 - τ²'s annotation, shown in the schema
+    ) -> str:
         if user_id not in data["users"]:
             raise ValueError(f"User {user_id} not found")
         task_id = f"task_{len(data['tasks']) + 1}"
-        task = record_model("mock", "Task").model_validate(
-            {"task_id": task_id, "title": title, "description": description, "status": "pending"}
-        )
+        fields = {"task_id": task_id, "title": title, "description": description, "status": "pending"}
+        task = Task.model_validate(fields)
         record = dump_json(task)
         data["tasks"][task_id] = record
         data["users"][user_id]["tasks"].append(task_id)
@@ -45,7 +48,7 @@ class UpdateTaskStatus(Tool):
     writes = True
 
     @staticmethod
-    def invoke(data: Data, task_id: str, status: Any) -> str:
+    def invoke(data: Data, task_id: str, status: TaskStatus) -> str:
         if task_id not in data["tasks"]:
             raise ValueError(f"Task {task_id} not found")
         task = data["tasks"][task_id]
@@ -69,7 +72,7 @@ class AssertTaskStatus(Tool):
     name = "assert_task_status"
 
     @staticmethod
-    def invoke(data: Data, task_id: str, expected_status: Any) -> bool:
+    def invoke(data: Data, task_id: str, expected_status: TaskStatus) -> bool:
         if task_id not in data["tasks"]:
             raise ValueError(f"Task {task_id} not found")
         return bool(data["tasks"][task_id]["status"] == expected_status)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from taumesh.domains.tau2 import Tau2Layout, Tau2Plugin
+from taumesh.domains.tau2_retail.models import RetailDB
 from taumesh.domains.tau2_retail.tools import HEAD_TOOLS, TOOLS
 
 plugin = Tau2Plugin(
@@ -10,5 +11,5 @@ plugin = Tau2Plugin(
     source_name="retail",
     tools=TOOLS,
     head_tools=HEAD_TOOLS,
-    layout=Tau2Layout(toolkit="RetailTools"),
+    layout=Tau2Layout(toolkit="RetailTools", database=RetailDB, tools=TOOLS),
 )

@@ -1,7 +1,7 @@
-"""The retail domain's tools, behaving as τ²'s ``RetailTools`` (their schemas come from τ²'s sources).
+"""The retail domain's tools, behaving as τ²'s ``RetailTools`` (their descriptions come from the fetched texts).
 
 Records are plain dicts here; where τ² builds a model (a payment, an address) we validate it with
-τ²'s rebuilt model, and where τ² assigns an attribute without validation we assign the raw value,
+the domain's model (:mod:`.models`), and where τ² assigns an attribute without validation we assign the raw value,
 so the dump (and the hash) stays τ²'s. Changes are made in τ²'s order, so a call that fails half-way
 leaves the same partial change τ²'s would.
 """
@@ -11,16 +11,19 @@ from __future__ import annotations
 import json
 from typing import Any, ClassVar
 
+from pydantic import BaseModel
+
 from taumesh.domains._tool import Data, Tool
-from taumesh.domains.tau2 import ModelDump, dump_json, record_model, tau2_tool, to_json_str
+from taumesh.domains.tau2 import ModelDump, dump_json, tau2_tool, to_json_str
 from taumesh.domains.tau2._common_tools import calculate_tool, transfer_tool
+from taumesh.domains.tau2_retail.models import OrderPayment, UserAddress
 
 _TOOLKIT = "RetailTools"
 
 
-def _new(model: str, **fields: Any) -> dict[str, Any]:
+def _new(model: type[BaseModel], **fields: Any) -> dict[str, Any]:
     """A record τ² would build as ``model(**fields)``: validated, with its defaults."""
-    record: dict[str, Any] = dump_json(record_model("retail", model).model_validate(fields))
+    record: dict[str, Any] = dump_json(model.model_validate(fields))
     return record
 
 
@@ -75,7 +78,7 @@ def _find_item(order: Any, item_id: str) -> Any:
 
 
 def _address(**fields: Any) -> dict[str, Any]:
-    return _new("UserAddress", **fields)
+    return _new(UserAddress, **fields)
 
 
 @tau2_tool(_TOOLKIT)
@@ -94,7 +97,7 @@ class CancelPendingOrder(Tool):
         for payment in order["payment_history"]:
             payment_id = payment["payment_method_id"]
             refunds.append(
-                _new("OrderPayment", transaction_type="refund", amount=payment["amount"], payment_method_id=payment_id)
+                _new(OrderPayment, transaction_type="refund", amount=payment["amount"], payment_method_id=payment_id)
             )
             user = _user(data, order["user_id"])
             method = _payment_method(data, user["user_id"], payment_id)
@@ -255,9 +258,7 @@ class ModifyPendingOrderItems(Tool):
         if _is_gift_card(method) and method["balance"] < diff_price:
             raise ValueError("Insufficient gift card balance to pay for the new item")
         kind = "payment" if diff_price > 0 else "refund"
-        payment = _new(
-            "OrderPayment", transaction_type=kind, amount=abs(diff_price), payment_method_id=payment_method_id
-        )
+        payment = _new(OrderPayment, transaction_type=kind, amount=abs(diff_price), payment_method_id=payment_method_id)
         order["payment_history"].append(payment)
         if _is_gift_card(method):
             method["balance"] = round(method["balance"] - diff_price, 2)
@@ -292,8 +293,8 @@ class ModifyPendingOrderPayment(Tool):
         old_id = history[0]["payment_method_id"]
         history.extend(
             [
-                _new("OrderPayment", transaction_type="payment", amount=amount, payment_method_id=payment_method_id),
-                _new("OrderPayment", transaction_type="refund", amount=amount, payment_method_id=old_id),
+                _new(OrderPayment, transaction_type="payment", amount=amount, payment_method_id=payment_method_id),
+                _new(OrderPayment, transaction_type="refund", amount=amount, payment_method_id=old_id),
             ]
         )
         if _is_gift_card(method):

@@ -1,9 +1,9 @@
-"""The agent's side of telecom (the carrier's CRM), behaving as τ²'s ``TelecomTools``; schemas come from τ²'s sources.
+"""The agent's side of telecom (the carrier's CRM), behaving as τ²'s ``TelecomTools``; texts come from the fetch.
 
 τ²'s tables are lists, searched in order; here they are tables keyed by position (see
 ``taumesh.domains.tau2._hash``). Records are the dumped JSON: dates are ``"YYYY-MM-DD"`` strings,
 which compare and sort as τ²'s dates do. Where τ² assigns an attribute without validation the raw
-value is assigned, so the hash stays τ²'s; new records are validated with τ²'s rebuilt models.
+value is assigned, so the hash stays τ²'s; new records are validated with the domain's models.
 """
 
 from __future__ import annotations
@@ -12,23 +12,26 @@ import datetime
 import uuid
 from typing import Any
 
+from pydantic import BaseModel
+
 from taumesh.domains._tool import Data, Tool
-from taumesh.domains.tau2 import ModelDump, dump_json, record_model, tau2_tool, to_json_str
+from taumesh.domains.tau2 import ModelDump, dump_json, tau2_tool, to_json_str
 from taumesh.domains.tau2._common_tools import transfer_tool
+from taumesh.domains.tau2_telecom.models import Bill, LineItem
 
 _TOOLKIT = "TelecomTools"
 TODAY = datetime.date(2025, 2, 25)
 """τ²'s ``get_today()``: telecom's clock is fixed."""
 
 
-def _new(model: str, **fields: Any) -> dict[str, Any]:
+def _new(model: type[BaseModel], **fields: Any) -> dict[str, Any]:
     """A record τ² would build as ``model(**fields)``: validated, with its defaults."""
-    record: dict[str, Any] = dump_json(record_model("telecom", model).model_validate(fields))
+    record: dict[str, Any] = dump_json(model.model_validate(fields))
     return record
 
 
 def _line_item(description: str, amount: Any, item_type: str) -> dict[str, Any]:
-    return _new("LineItem", description=description, amount=amount, date=TODAY, item_type=item_type)
+    return _new(LineItem, description=description, amount=amount, date=TODAY, item_type=item_type)
 
 
 def _find(data: Data, table: str, field: str, value: Any, label: str) -> Any:
@@ -111,7 +114,7 @@ def _apply_one_time_charge(data: Data, customer_id: str, amount: Any, descriptio
         end = start.replace(month=start.month + 1 if start.month < 12 else 1, year=start.year + (start.month == 12))
         bill_id = f"B{uuid.uuid4().hex[:8]}"
         draft = _new(
-            "Bill",
+            Bill,
             bill_id=bill_id,
             customer_id=customer_id,
             period_start=start,
@@ -125,9 +128,7 @@ def _apply_one_time_charge(data: Data, customer_id: str, amount: Any, descriptio
         bills[str(len(bills))] = draft
         customer["bill_ids"].append(bill_id)
     item_type = "Credit" if amount < 0 else "Charge"
-    draft["line_items"].append(
-        _new("LineItem", description=description, amount=amount, date=TODAY, item_type=item_type)
-    )
+    draft["line_items"].append(_new(LineItem, description=description, amount=amount, date=TODAY, item_type=item_type))
     draft["total_due"] += amount
 
 
@@ -343,7 +344,7 @@ class SuspendLineForOverdueBill(Tool):
         last_of_last_month = TODAY.replace(day=1) - datetime.timedelta(days=1)
         first_of_last_month = last_of_last_month.replace(day=1)
         bill = _new(
-            "Bill",
+            Bill,
             bill_id=new_bill_id,
             customer_id=customer_id,
             period_start=first_of_last_month,
@@ -356,7 +357,7 @@ class SuspendLineForOverdueBill(Tool):
         item_type = "Charge" if amount > 0 else "Credit"
         description = f"Charge for line {line['line_id']}"
         bill["line_items"].append(
-            _new("LineItem", description=description, amount=amount, date=TODAY, item_type=item_type)
+            _new(LineItem, description=description, amount=amount, date=TODAY, item_type=item_type)
         )
         bill["total_due"] += amount
         bills = data["bills"]

@@ -6,8 +6,6 @@ from typing import Any
 
 from taumesh.domains._session import Session
 from taumesh.domains.tau2 import dump_json
-from taumesh.domains.tau2._files import domain_data, domain_sources, require
-from taumesh.domains.tau2._layout import user_models
 from taumesh.domains.tau2_telecom.agent_tools import (
     bills_awaiting_payment,
     customer_by_phone,
@@ -16,12 +14,12 @@ from taumesh.domains.tau2_telecom.agent_tools import (
     set_bill_to_paid,
 )
 from taumesh.domains.tau2_telecom.phone import surroundings
+from taumesh.domains.tau2_telecom.phone_models import PaymentRequest
 
 
 def _payment_request(bill: Any) -> Any:
     """τ²'s ``PaymentRequest(bill_id, amount_due)``, validated (the amount becomes a float)."""
-    model = user_models(domain_sources(domain_data(require(), "telecom")))["PaymentRequest"]
-    return dump_json(model.model_validate({"bill_id": bill["bill_id"], "amount_due": bill["total_due"]}))
+    return dump_json(PaymentRequest.model_validate({"bill_id": bill["bill_id"], "amount_due": bill["total_due"]}))
 
 
 def sync_tools(session: Session) -> None:

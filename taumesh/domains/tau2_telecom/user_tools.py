@@ -1,8 +1,8 @@
 """The user's side of telecom (the simulated phone), behaving as τ²'s ``TelecomUserTools``.
 
 The tools the user simulator may call (``side = "user"``) and the toolkit's other methods that tasks
-call to break the phone (``initialization_actions``) or to check it (``env_assertions``). Schemas
-come from τ²'s sources. One deliberate difference: τ² shares one ``default_vpn_details`` object
+call to break the phone (``initialization_actions``) or to check it (``env_assertions``). Their texts
+come from the fetched data. One deliberate difference: τ² shares one ``default_vpn_details`` object
 between every phone of a process, so ``break_vpn`` degrades every later ``connect_vpn``; here each
 connection gets its own details.
 """
@@ -13,10 +13,9 @@ from typing import Any
 
 from taumesh.domains._tool import Data, Tool
 from taumesh.domains.tau2 import dump_json, tau2_tool
-from taumesh.domains.tau2._files import domain_data, domain_sources, require
-from taumesh.domains.tau2._layout import user_models
 from taumesh.domains.tau2_telecom import phone
 from taumesh.domains.tau2_telecom.phone import device, surroundings, with_status_bar
+from taumesh.domains.tau2_telecom.phone_models import APNSettings, NetworkModePreference, NetworkStatus, VpnDetails
 
 _TOOLKIT = "TelecomUserTools"
 _NETWORK_MODES = ("4g_5g_preferred", "4g_only", "3g_only", "2g_only")
@@ -33,11 +32,6 @@ _SPEED_ADVICE = {
     "Good": "Connection is good for most activities, including HD streaming.",
     "Excellent": "Connection is very fast.",
 }
-
-
-def _model(name: str) -> Any:
-    """τ²'s rebuilt user-side model or enum ``name``."""
-    return user_models(domain_sources(domain_data(require(), "telecom")))[name]
 
 
 def _on_off(state: Any) -> str:
@@ -116,7 +110,7 @@ class SetNetworkModePreference(UserTool):
     writes = True
 
     @staticmethod
-    def invoke(data: Data, mode: Any) -> str:
+    def invoke(data: Data, mode: NetworkModePreference | str) -> str:
         chosen = _set_network_mode(data, mode)
         if chosen is None:
             return with_status_bar(
@@ -234,9 +228,9 @@ class SetApnSettings(UserTool):
     writes = True
 
     @staticmethod
-    def invoke(data: Data, apn_settings: Any) -> str:
+    def invoke(data: Data, apn_settings: APNSettings | dict[str, Any]) -> str:
         if isinstance(apn_settings, dict):
-            apn_settings = dump_json(_model("APNSettings")(**apn_settings))
+            apn_settings = dump_json(APNSettings(**apn_settings))
         device(data)["active_apn_settings"] = apn_settings
         if not isinstance(apn_settings, dict):  # τ² sets it, then fails to read its name
             raise AttributeError(f"'{type(apn_settings).__name__}' object has no attribute 'apn_name'")
@@ -320,7 +314,7 @@ class CheckVpnStatus(UserTool):
         state = device(data)
         if state["vpn_connected"]:
             if state["vpn_details"]:  # shown as τ² shows a model dump: enums by their repr
-                details = _model("VpnDetails").model_validate(state["vpn_details"]).model_dump()
+                details = VpnDetails.model_validate(state["vpn_details"]).model_dump()
                 return f"VPN is ON and connected. Details: {details}"
             return "VPN is ON and connected (no specific details available)."
         if state["vpn_enabled_setting"]:
@@ -444,7 +438,7 @@ class RebootDevice(UserTool):
         lines = []
         if state["active_apn_settings"]["reset_at_reboot"]:
             lines.append("Resetting APN settings...")
-            state["active_apn_settings"] = dump_json(_model("APNSettings")())
+            state["active_apn_settings"] = dump_json(APNSettings())
         lines.append("Restarting network services...")
         state["network_connection_status"] = "searching"
         phone.simulate_network_search(data)
@@ -700,7 +694,7 @@ class AssertServiceStatus(UserTool):
 
     @staticmethod
     def invoke(data: Data, expected_status: str) -> bool:
-        expected = _model("NetworkStatus")(expected_status).value  # an unknown status fails as τ²'s enum does
+        expected = NetworkStatus(expected_status).value  # an unknown status fails as τ²'s enum does
         return bool(device(data)["network_connection_status"] == expected)
 
 

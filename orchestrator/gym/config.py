@@ -1,0 +1,66 @@
+"""What a taumesh Gym environment plays: domain and tasks, the other party, limits, where the services are."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from taumesh.models import AgentSettings, ModelSettings, TaskRef, UserSettings, is_tau2
+from taumesh.orchestrator.config import DEFAULT_DATA_DIR, MAX_NUM_STEPS, RunConfig, ServiceAddresses
+
+TAU2_MAX_STEPS = 200
+"""τ²'s step limit (as ``taumesh run`` sets it for τ² domains)."""
+TAU2_MAX_ERRORS = 10
+"""τ²'s limit of tool results that are errors, over an episode."""
+STEP_TIMEOUT = 7 * 24 * 3600.0
+"""How long the turn loop waits for the Gym caller's action, in seconds: a person or a trainer may pause."""
+
+
+class GymConfig(BaseModel):
+    """The keyword arguments of ``gymnasium.make("taumesh/AgentEnv-v0", ...)`` and of the environments."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    domain: str = "retail"
+    """The domain (``retail``, ``airline``, ``tau2-mock``, …); ``reset(options={"domain": ...})`` overrides it."""
+    task_split: str | None = None
+    """None: the domain's first split (τ-bench's ``test``, τ²'s ``base``)."""
+    task_id: str | None = None
+    """The task every reset plays; None: one drawn from the split with the environment's seeded generator."""
+    data_dir: Path = DEFAULT_DATA_DIR
+    """τ-bench v1 data (as ``taumesh run --data-dir``); τ²'s comes from ``taumesh data fetch tau2``."""
+    addresses: ServiceAddresses = Field(default_factory=ServiceAddresses)
+    """Running services to use (host:port); the others start in-process on loopback. The Gym seat's is ignored."""
+    max_steps: int | None = Field(default=None, ge=1)
+    """None: τ-bench's 30, τ²'s 200. Reaching it ends the episode as truncated."""
+    max_errors: int | None = Field(default=None, ge=1)
+    """None: no limit for τ-bench, τ²'s 10 for τ² domains."""
+    agent: AgentSettings = Field(default_factory=lambda: AgentSettings(strategy="oracle"))
+    """The agent when the caller plays the user (UserEnv)."""
+    user: UserSettings = Field(default_factory=lambda: UserSettings(strategy="scripted"))
+    """The simulated user when the caller plays the agent (AgentEnv)."""
+    judge: ModelSettings = Field(default_factory=ModelSettings)
+    """The model judging τ²'s NL assertions, where a task has them."""
+    rpc_timeout: float = Field(default=60.0, gt=0)
+    step_timeout: float = Field(default=STEP_TIMEOUT, gt=0)
+    """Longest wait for the caller's action (and for the other party's model)."""
+
+    def run_config(self, task: TaskRef) -> RunConfig:
+        """The orchestrator's configuration for one episode of ``task``."""
+        tau2 = is_tau2(task.domain)
+        max_errors = self.max_errors if self.max_errors is not None else (TAU2_MAX_ERRORS if tau2 else None)
+        return RunConfig(
+            env=task.domain,
+            task_split=task.split,
+            agent=self.agent,
+            user=self.user,
+            data_dir=self.data_dir,
+            addresses=self.addresses,
+            max_steps=self.max_steps or (TAU2_MAX_STEPS if tau2 else MAX_NUM_STEPS),
+            max_errors=max_errors,
+            judge=self.judge,
+            rpc_timeout=self.rpc_timeout,
+            model_timeout=self.step_timeout,
+            show_progress=False,
+        )

@@ -1,0 +1,127 @@
+"""The services behind a Gym environment, run on an event loop of their own, and one episode at a time on them.
+
+Gymnasium's API is synchronous; the services and the turn loop are asyncio and gRPC. The driver owns a thread
+running an event loop, on which it starts the Gym caller's seat (:mod:`taumesh.orchestrator.gym.seats`) and the
+other services (in-process on loopback, or remote ones by address), and plays each episode with the orchestrator's
+own :func:`~taumesh.orchestrator.episode.run_episode`. Every public method blocks until the loop has answered.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import threading
+from collections.abc import Coroutine
+from contextlib import AsyncExitStack
+from functools import partial
+from pathlib import Path
+from typing import Any, Literal, TypeVar
+
+from taumesh.env.v1 import env_pb2
+from taumesh.models import ChatMessage, TaskRef
+from taumesh.orchestrator.clients import ServiceClients, list_tasks, with_retries
+from taumesh.orchestrator.config import RunConfig, ServiceAddresses
+from taumesh.orchestrator.episode import EpisodeOutcome, run_episode
+from taumesh.orchestrator.gym.seats import Seat, Turn, agent_seat_service, user_seat_service
+from taumesh.orchestrator.stack import serving_targets
+from taumesh.rpc.server import start_server
+
+T = TypeVar("T")
+SeatRole = Literal["agent", "user"]
+
+RPC_TIMEOUT = 60.0
+"""Deadline of the driver's own listing calls, in seconds."""
+
+
+class EpisodeDriver:
+    """The services and the running episode of one Gym environment."""
+
+    def __init__(self, role: SeatRole, addresses: ServiceAddresses, data_dir: Path) -> None:
+        self.role, self.seat = role, Seat()
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, name=f"taumesh-gym-{role}", daemon=True)
+        self.thread.start()
+        self.clients: ServiceClients | None = None
+        self.episode: asyncio.Task[EpisodeOutcome] | None = None
+        self._exit = AsyncExitStack()
+        try:
+            self.call(self._open(addresses, data_dir))
+        except BaseException:
+            self.close()
+            raise
+
+    def call(self, work: Coroutine[Any, Any, T]) -> T:
+        """Run ``work`` on the driver's loop and wait for its result (its exception is raised here)."""
+        return asyncio.run_coroutine_threadsafe(work, self.loop).result()
+
+    async def _open(self, addresses: ServiceAddresses, data_dir: Path) -> None:
+        service = agent_seat_service(self.seat) if self.role == "agent" else user_seat_service(self.seat)
+        server = await start_server([service])
+        self._exit.push_async_callback(partial(server.stop, grace=1.0))
+        addresses = addresses.model_copy(update={self.role: server.address})
+        targets = await self._exit.enter_async_context(serving_targets(addresses, data_dir))
+        targets = targets.model_copy(update={"embedded": targets.embedded | {self.role}})  # our loopback seat
+        self.clients = targets.connect()
+        self._exit.push_async_callback(self.clients.close)
+
+    def _clients(self) -> ServiceClients:
+        if self.clients is None:
+            raise RuntimeError("the environment is closed")
+        return self.clients
+
+    async def domains(self) -> dict[str, list[str]]:
+        """Every domain with data, and its splits (the first is the default)."""
+        listed: env_pb2.ListDomainsResponse = await with_retries(
+            partial(self._clients().env.ListDomains, env_pb2.ListDomainsRequest(), timeout=RPC_TIMEOUT)
+        )
+        return {domain.name: [split.name for split in domain.splits] for domain in listed.domains if domain.splits}
+
+    async def tasks(self, domain: str, split: str) -> list[env_pb2.TaskSummary]:
+        """The split's tasks, in order."""
+        return await list_tasks(self._clients(), domain, split, RPC_TIMEOUT)
+
+    async def start(self, config: RunConfig, task: TaskRef) -> Turn | EpisodeOutcome:
+        """Give up any episode in play, start one of ``task``: the seat's first turn, or the outcome."""
+        await self.abandon()
+        self.episode = asyncio.create_task(run_episode(self._clients(), config, task, trial=0))
+        return await self._next()
+
+    async def answer(self, turn: Turn, message: ChatMessage) -> Turn | EpisodeOutcome:
+        """Answer ``turn`` with ``message``: the seat's next turn, or the episode's outcome."""
+        turn.answer.set_result(message)
+        return await self._next()
+
+    async def _next(self) -> Turn | EpisodeOutcome:
+        assert self.episode is not None
+        waiting = asyncio.ensure_future(self.seat.turns.get())
+        await asyncio.wait({waiting, self.episode}, return_when=asyncio.FIRST_COMPLETED)
+        if waiting.done():
+            return waiting.result()
+        waiting.cancel()
+        episode, self.episode = self.episode, None
+        return episode.result()  # the scored outcome, or the fault that ended the episode
+
+    async def abandon(self) -> None:
+        """Stop the episode in play, if any: its env session is closed, nothing is scored."""
+        episode, self.episode = self.episode, None
+        if episode is not None and not episode.done():
+            episode.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):  # its fault no longer matters
+                await episode
+        self.seat.abandon()
+
+    async def _shutdown(self) -> None:
+        await self.abandon()
+        await self._exit.aclose()
+        self.clients = None
+
+    def close(self) -> None:
+        """Give up the episode in play, stop the embedded services and the loop. Idempotent."""
+        if self.loop.is_closed():
+            return
+        if self.thread.is_alive():
+            with contextlib.suppress(Exception):
+                self.call(self._shutdown())
+            self.loop.call_soon_threadsafe(self.loop.stop)
+            self.thread.join()
+        self.loop.close()

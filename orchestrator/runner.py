@@ -31,6 +31,7 @@ from taumesh.orchestrator.clients import (
 )
 from taumesh.orchestrator.config import RunConfig
 from taumesh.orchestrator.episode import EpisodeInterrupted, EpisodeOutcome, run_episode
+from taumesh.orchestrator.figures import print_figures
 from taumesh.orchestrator.outputs import write_outputs
 from taumesh.orchestrator.progress import RunProgress, episode_usage
 from taumesh.orchestrator.results import (
@@ -454,6 +455,7 @@ def print_summary(summary: RunSummary, console: Console) -> None:
     for k, value in summary.pass_hat_k.items():
         table.add_row(str(k), f"{value:.4f}")
     console.print(table)
+    print_figures(summary.results, console)  # intervals, flipping tasks, full cost (docs/statistics.md)
     successes = sum(1 for r in scored if r.reward is not None and r.reward >= 1 - 1e-6)
     average = f"{summary.average_reward:.4f}" if summary.average_reward is not None else "n/a"
     console.print(f"scored episodes: {len(scored)}   reward 1.0: {successes}/{len(scored)}   average reward: {average}")

@@ -13,6 +13,7 @@ from taumesh.api.audit import AuditLog, AuditMiddleware
 from taumesh.api.database import make_engine, migrate
 from taumesh.api.errors import install_error_handlers
 from taumesh.api.executor import RunExecutor
+from taumesh.api.gate import AuthGate
 from taumesh.api.routes import health, runs, scores, tasks
 from taumesh.api.routes.health import taumesh_version
 from taumesh.api.security import RateLimiter
@@ -27,6 +28,7 @@ from taumesh.telemetry import Telemetry
 DESCRIPTION = """Run τ-bench benchmarks over HTTP through taumesh's orchestrator and gRPC services.
 
 Authenticate with `Authorization: Bearer <key>` or `X-API-Key: <key>` (keys from `taumesh api-keys create`).
+A run belongs to the key that created it: other keys get 404 for it, and admin keys (`--admin`) see every run.
 Every error is `{error_type, message, details, timestamp}`.
 """
 
@@ -39,7 +41,10 @@ async def _worker(app: FastAPI, settings: ApiSettings, telemetry: Telemetry) -> 
     store = Store(engine)
     app.state.settings = settings
     app.state.store = store
-    app.state.limiter = RateLimiter(settings.rate_limit, settings.rate_limit_storage)
+    app.state.key_limiter = RateLimiter(settings.rate_limit, settings.rate_limit_storage)
+    app.state.failure_limiter = RateLimiter(
+        settings.auth_failure_limit, settings.rate_limit_storage, "failed authentications from this address"
+    )
     app.state.environments = Registry.discover().names()
     # the operator's endpoints, granted to this worker's embedded services for its lifetime
     with granted(OperatorGrants.of(api_bases=settings.allowed_api_bases)):
@@ -85,6 +90,7 @@ def create_app(settings: ApiSettings | None = None) -> FastAPI:
     )
     # before the app starts: the instrumentation wraps its middleware stack, the embedded services read the providers
     telemetry = setup_api_telemetry(app, settings.otlp_endpoint)
+    app.add_middleware(AuthGate)  # innermost of ours: its 401s and 429s are audited, and no body is read before it
     install_error_handlers(app)
     # outermost (but for the HTTP span): sees every answer
     app.add_middleware(AuditMiddleware, log=AuditLog(settings.audit_path))

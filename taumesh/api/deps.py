@@ -1,4 +1,4 @@
-"""FastAPI dependencies: the worker's store, settings and executor, and the authenticated, rate-limited caller."""
+"""FastAPI dependencies: the worker's store, settings and executor, and the caller the gate authenticated."""
 
 from __future__ import annotations
 
@@ -7,8 +7,10 @@ from typing import Annotated
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials
 
+from taumesh.api.caller import Caller
+from taumesh.api.errors import ApiError
 from taumesh.api.executor import RunExecutor
-from taumesh.api.security import RateLimiter, api_key_header, authenticate, bearer, bearer_value
+from taumesh.api.security import api_key_header, bearer
 from taumesh.api.settings import ApiSettings
 from taumesh.api.store import Store
 from taumesh.orchestrator.clients import ServiceClients
@@ -38,21 +40,20 @@ def get_clients(request: Request) -> ServiceClients:
     return clients
 
 
-def require_key(
+async def require_key(
     request: Request,
-    store: Annotated[Store, Depends(get_store)],
-    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
-    header_key: Annotated[str | None, Depends(api_key_header)],
-) -> str:
-    """The caller's key id, after authentication and the per-key rate limit."""
-    key_id = authenticate(request, store, bearer_value(credentials), header_key)
-    limiter: RateLimiter = request.app.state.limiter
-    limiter.check(key_id)
-    return key_id
+    _credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
+    _header_key: Annotated[str | None, Depends(api_key_header)],
+) -> Caller:
+    """The caller the :class:`~taumesh.api.gate.AuthGate` authenticated (the schemes declare the security)."""
+    caller: Caller | None = getattr(request.state, "caller", None)
+    if caller is None:  # the gate lets no such request through; never answer without a key
+        raise ApiError(401, "authentication_error", "an API key is required (Authorization: Bearer or X-API-Key)")
+    return caller
 
 
 StoreDep = Annotated[Store, Depends(get_store)]
 SettingsDep = Annotated[ApiSettings, Depends(get_settings)]
 ExecutorDep = Annotated[RunExecutor, Depends(get_executor)]
 ClientsDep = Annotated[ServiceClients, Depends(get_clients)]
-KeyDep = Annotated[str, Depends(require_key)]
+KeyDep = Annotated[Caller, Depends(require_key)]

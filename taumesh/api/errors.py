@@ -125,8 +125,32 @@ def install_error_handlers(app: FastAPI) -> None:
 
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     401: {"model": ErrorResponse, "description": "authentication_error: no or wrong API key"},
-    422: {"model": ErrorResponse, "description": "validation_error"},
-    429: {"model": ErrorResponse, "description": "rate_limit_error (Retry-After header)"},
+    422: {
+        "model": ErrorResponse,
+        "description": "validation_error: a body that is not valid JSON, a body, query or header that is not valid",
+    },
+    429: {
+        "model": ErrorResponse,
+        "description": "rate_limit_error (Retry-After header): over the key's limit, or too many failed "
+        "authentications from this address",
+    },
     500: {"model": ErrorResponse, "description": "internal_error"},
 }
 """The error answers every authenticated route documents."""
+
+
+def as_json(responses: dict[int | str, dict[str, Any]]) -> dict[int | str, dict[str, Any]]:
+    """``responses`` documented as ``application/json`` on a route whose own media type is another.
+
+    FastAPI documents a response's ``model`` under the route's media type (``text/event-stream`` for the events
+    route), while errors are always JSON.
+    """
+    documented: dict[int | str, dict[str, Any]] = {}
+    for status, response in responses.items():
+        model = response["model"]
+        schema = {"$ref": f"#/components/schemas/{model.__name__}"}
+        documented[status] = {
+            "description": response["description"],
+            "content": {"application/json": {"schema": schema}},
+        }
+    return documented

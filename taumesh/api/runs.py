@@ -157,7 +157,10 @@ def model_label(body: ValidateTasksRequest) -> str:
 
 
 def new_run(body: ValidateTasksRequest, settings: ApiSettings, key_id: str | None, owner: str | None = None) -> RunRow:
-    """A queued run, or one already leased to ``owner`` (a synchronous request plays it in its own worker)."""
+    """A queued run, or one already leased to ``owner`` (a synchronous request plays it in its own worker).
+
+    The run belongs to ``key_id``: only that key and admin keys see it.
+    """
     check_allowed(body, settings)
     now = datetime.now(UTC)
     return RunRow(
@@ -168,6 +171,7 @@ def new_run(body: ValidateTasksRequest, settings: ApiSettings, key_id: str | Non
         config=run_config(body, settings).model_dump(mode="json"),
         request=body.model_dump(mode="json", exclude={"wait"}),
         key_id=key_id,
+        owner_key_id=key_id,
         created_at=now,
         started_at=now if owner else None,
         lease_owner=owner,

@@ -69,7 +69,10 @@ class ValidateTasksRequest(BaseModel):
         default=-1, ge=-1, le=MAX_TASK_INDEX + 1, description="End of the range (exclusive, > start_index); -1: all."
     )
     task_ids: list[Annotated[int, Field(ge=0, le=MAX_TASK_INDEX)]] | None = Field(
-        default=None, max_length=1000, description="Task indices; win over the range."
+        default=None,
+        max_length=1000,
+        description="Task indices, each once (more trials: num_trials); win over the range.",
+        json_schema_extra={"uniqueItems": True},
     )
     max_concurrency: int = Field(default=1, ge=1, le=64, description="Episodes in flight at once.")
     seed: int = Field(default=10, ge=-(2**63), le=2**63 - 1, description="Random seed (τ-bench's default 10).")
@@ -80,7 +83,10 @@ class ValidateTasksRequest(BaseModel):
     api_base: str = Field(default="", max_length=500, description="Agent model endpoint; must be operator-allowed.")
     user_api_base: str = Field(default="", max_length=500, description="User model endpoint; operator-allowed.")
     agent_address: str | None = Field(
-        default=None, max_length=300, description="host:port of an external AgentService; must be operator-allowed."
+        default=None,
+        min_length=1,
+        max_length=300,
+        description="host:port of an external AgentService; must be operator-allowed (null: the built-in agents).",
     )
     wait: bool = Field(default=True, description="true: answer when the run ends; false: 202 with the run id.")
 
@@ -231,3 +237,35 @@ class ListTasksResponse(BaseModel):
     page: int
     page_size: int
     next_page: int | None = Field(description="The following page, null on the last.")
+
+
+MAX_EVENT_ID = 2**63 - 1
+"""Largest ``Last-Event-ID`` (a signed 64-bit integer, what the databases store)."""
+
+
+class EpisodeDone(BaseModel):
+    """``data`` of an ``episode_done`` event: an episode was stored."""
+
+    task_id: str
+    trial: int
+    reward: float | None
+    done: int = Field(description="Episodes stored so far.")
+    total: int = Field(description="Episodes of the run.")
+    pass_rate: float | None = Field(description="Episodes scored 1.0 among those scored so far (null before any).")
+    cost_usd: float = Field(description="Model spend so far.")
+
+
+class RunEnded(BaseModel):
+    """``data`` of the last event, ``run_completed``, ``run_failed`` or ``run_cancelled``."""
+
+    status: RunStatus
+    metrics: Metrics | None = Field(description="A completed run's metrics.")
+    error: str | None = Field(description="Why a failed run failed.")
+
+
+class RunEvent(BaseModel):
+    """One Server-Sent Event of ``GET /api/v1/runs/{id}/events``: its ``id:``, ``event:`` and JSON ``data:`` lines."""
+
+    id: int = Field(ge=1, le=MAX_EVENT_ID, description="Send it back as `Last-Event-ID` to resume after it.")
+    event: Literal["episode_done", "run_completed", "run_failed", "run_cancelled"]
+    data: EpisodeDone | RunEnded

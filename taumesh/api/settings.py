@@ -44,8 +44,10 @@ class ApiSettings(BaseSettings):
     """SQLAlchemy URL (``postgresql+psycopg://…``); None: SQLite at ``data_root/taumesh-api.db``."""
     rate_limit: str = "120/minute"
     """Requests each API key may make (the ``limits`` notation: ``10/second``, ``1000 per hour``)."""
+    auth_failure_limit: str = "30/minute"
+    """Requests with a key that is not valid each client address may make; then 429 until the window frees."""
     rate_limit_storage: str = "memory://"
-    """Where the limiter counts (``limits`` storage URI; per worker with ``memory://``)."""
+    """Where the limiters count (``limits`` storage URI; per worker with ``memory://``)."""
     allowed_agent_addresses: Annotated[list[str], NoDecode] = Field(default_factory=list)
     """host:port of external agents a request may name (``agent_address``); empty: none."""
     allowed_api_bases: Annotated[list[str], NoDecode] = Field(default_factory=list)

@@ -9,10 +9,11 @@ from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Engine, and_, func, or_, select, update
+from sqlalchemy import ColumnElement, Engine, and_, func, or_, select, true, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
+from taumesh.api.caller import Caller
 from taumesh.api.tables import ApiKeyRow, EventRow, ResultRow, RunRow, utcnow
 from taumesh.orchestrator.results import RunResult
 from taumesh.orchestrator.runner import run_usage
@@ -53,12 +54,18 @@ class Store:
         return row
 
     def get_run(self, run_id: str) -> RunRow | None:
+        """The run, whoever owns it (the executor's view; routes use :meth:`visible_run`)."""
         with self.session() as session:
             return session.get(RunRow, run_id)
 
-    def list_runs(self, limit: int, offset: int, status: str | None = None) -> tuple[list[RunRow], int]:
-        """A page of runs, newest first, and how many there are in all."""
-        where = [RunRow.status == status] if status else []
+    def visible_run(self, run_id: str, caller: Caller) -> RunRow | None:
+        """The run if ``caller`` may see it (its owner, or an admin key); None otherwise, as for no run at all."""
+        with self.session() as session:
+            return session.scalar(select(RunRow).where(RunRow.id == run_id, visible_to(caller)))
+
+    def list_runs(self, caller: Caller, limit: int, offset: int, status: str | None = None) -> tuple[list[RunRow], int]:
+        """A page of the runs ``caller`` may see, newest first, and how many there are in all."""
+        where = [visible_to(caller), *([RunRow.status == status] if status else [])]
         with self.session() as session:
             total = session.scalar(select(func.count()).select_from(RunRow).where(*where)) or 0
             rows = session.scalars(
@@ -67,13 +74,21 @@ class Store:
             return list(rows), total
 
     def latest_run(
-        self, models: Iterable[str], env: str, accept: Callable[[RunRow], bool] | None = None
+        self, caller: Caller, models: Iterable[str], env: str, accept: Callable[[RunRow], bool] | None = None
     ) -> RunRow | None:
-        """The newest completed run on ``env`` whose model label is one of ``models`` (and that ``accept`` takes)."""
+        """The newest completed run of ``caller``'s on ``env`` with a model label in ``models`` (``accept`` taking it).
+
+        ``caller``'s runs: its own, or all for an admin key.
+        """
         with self.session() as session:
             rows = session.scalars(
                 select(RunRow)
-                .where(RunRow.model.in_(list(models)), RunRow.env == env, RunRow.status == "completed")
+                .where(
+                    RunRow.model.in_(list(models)),
+                    RunRow.env == env,
+                    RunRow.status == "completed",
+                    visible_to(caller),
+                )
                 .order_by(RunRow.finished_at.desc())
             )
             return next((row for row in rows if accept is None or accept(row)), None)
@@ -217,11 +232,14 @@ class Store:
 
     # API keys
 
-    def create_key(self, name: str) -> tuple[ApiKeyRow, str]:
-        """A new key and its token (``tmk_<id>.<secret>``), shown once: only its SHA-256 is stored."""
+    def create_key(self, name: str, admin: bool = False) -> tuple[ApiKeyRow, str]:
+        """A new key and its token (``tmk_<id>.<secret>``), shown once: only its SHA-256 is stored.
+
+        An ``admin`` key sees every run; any other key sees only the runs it created.
+        """
         key_id = KEY_PREFIX + secrets.token_hex(6)
         token = f"{key_id}.{secrets.token_urlsafe(32)}"
-        row = ApiKeyRow(id=key_id, name=name, token_sha256=token_digest(token))
+        row = ApiKeyRow(id=key_id, name=name, token_sha256=token_digest(token), admin=admin)
         with self.session() as session, session.begin():
             session.add(row)
         return row, token
@@ -240,8 +258,8 @@ class Store:
             )
             return bool(revoked.rowcount == 1)  # type: ignore[attr-defined]
 
-    def verify_key(self, token: str) -> str | None:
-        """The key id of a valid, unrevoked token; None otherwise (compared in constant time)."""
+    def verify_key(self, token: str) -> Caller | None:
+        """The caller of a valid, unrevoked token; None otherwise (compared in constant time)."""
         key_id, _, _ = token.partition(".")
         if not key_id.startswith(KEY_PREFIX):
             return None
@@ -249,4 +267,11 @@ class Store:
             row = session.get(ApiKeyRow, key_id)
         if row is None or row.revoked_at is not None:
             return None
-        return key_id if hmac.compare_digest(row.token_sha256, token_digest(token)) else None
+        if not hmac.compare_digest(row.token_sha256, token_digest(token)):
+            return None
+        return Caller(key_id=key_id, admin=row.admin)
+
+
+def visible_to(caller: Caller) -> ColumnElement[bool]:
+    """The runs ``caller`` may see: all for an admin key, its own for any other (never a run without owner)."""
+    return true() if caller.admin else RunRow.owner_key_id == caller.key_id

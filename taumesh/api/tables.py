@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, Float, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import JSON, Boolean, DateTime, Float, ForeignKey, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -34,6 +34,10 @@ class RunRow(Base):
     request: Mapped[dict[str, Any]] = mapped_column(JSON)
     """The request as the caller sent it (validated), returned as ``config_used``."""
     key_id: Mapped[str | None] = mapped_column(String(40))
+    """The key that sent the request (recorded since the first schema)."""
+    owner_key_id: Mapped[str | None] = mapped_column(String(40), index=True)
+    """The key the run belongs to: only it (and admin keys) see the run. None: a run from before owners
+    (migration 0002), visible to admin keys only."""
     total_episodes: Mapped[int | None] = mapped_column(Integer)
     metrics: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     error: Mapped[str | None] = mapped_column(Text)
@@ -81,5 +85,7 @@ class ApiKeyRow(Base):
     id: Mapped[str] = mapped_column(String(40), primary_key=True)
     name: Mapped[str] = mapped_column(String(200))
     token_sha256: Mapped[str] = mapped_column(String(64))
+    admin: Mapped[bool] = mapped_column(Boolean, default=False)
+    """An admin key sees every run, whoever owns it."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

@@ -110,6 +110,9 @@ def _store(database_url: str | None, data_root: Path | None = None) -> Store:
 def create_key(
     name: Annotated[str | None, typer.Argument(help="Who or what the key is for (default: default).")] = None,
     name_option: Annotated[str | None, typer.Option("--name", help="The same, as an option.")] = None,
+    admin: Annotated[
+        bool, typer.Option("--admin", help="The key sees every run (others see only the runs they created).")
+    ] = False,
     database_url: DatabaseUrl = None,
     data_root: DataRoot = None,
 ) -> None:
@@ -117,8 +120,9 @@ def create_key(
     if name is not None and name_option is not None and name != name_option:
         err.print(f"[red]error:[/red] two names: {name!r} and --name {name_option!r}; give one")
         raise typer.Exit(2)
-    row, token = _store(database_url, data_root).create_key(name or name_option or "default")
-    err.print(f"key {row.id} ({row.name}) created; the token below is shown only now:")
+    row, token = _store(database_url, data_root).create_key(name or name_option or "default", admin=admin)
+    kind = "admin key" if admin else "key"
+    err.print(f"{kind} {row.id} ({row.name}) created; the token below is shown only now:")
     print(token)
 
 

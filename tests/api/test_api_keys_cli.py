@@ -19,7 +19,8 @@ def test_create_list_revoke(tmp_path: Path) -> None:
     token = created.stdout.strip().splitlines()[-1]
     key_id = token.split(".")[0]
     store = Store(make_engine(url))
-    assert store.verify_key(token) == key_id
+    caller = store.verify_key(token)
+    assert caller is not None and caller.key_id == key_id and not caller.admin
     assert all(row.token_sha256 != token and token not in row.token_sha256 for row in store.list_keys())
 
     listed = runner.invoke(api_keys_app, ["list", "--database-url", url])
@@ -47,3 +48,17 @@ def test_create_takes_the_name_as_compose_documents_it_and_the_data_root(tmp_pat
     assert listed.exit_code == 0 and "me" in listed.stdout and "ci" in listed.stdout
     both = runner.invoke(api_keys_app, ["create", "me", "--name", "ci", "--data-root", str(tmp_path)])
     assert both.exit_code == 2 and "--name" in both.output
+
+
+def test_create_admin_key(tmp_path: Path) -> None:
+    """``--admin`` makes a key that sees every run; the others are not admins."""
+    runner = CliRunner()
+    created = runner.invoke(api_keys_app, ["create", "ops", "--admin", "--data-root", str(tmp_path)])
+    assert created.exit_code == 0, created.output
+    assert "admin key" in created.stderr
+    plain = runner.invoke(api_keys_app, ["create", "ci", "--data-root", str(tmp_path)])
+    store = Store(make_engine(f"sqlite:///{tmp_path / 'taumesh-api.db'}"))
+    admin = store.verify_key(created.stdout.strip().splitlines()[-1])
+    other = store.verify_key(plain.stdout.strip().splitlines()[-1])
+    assert admin is not None and admin.admin
+    assert other is not None and not other.admin

@@ -23,7 +23,13 @@ MAX_EXAMPLES = 25
 @pytest.fixture(scope="module")
 def fuzzed_api(v1_data_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ApiServer]:
     root = tmp_path_factory.mktemp("fuzz")
-    server = start_server(f"sqlite:///{root / 'api.db'}", root, v1_data_dir, TAUMESH_API_RATE_LIMIT="100000/minute")
+    server = start_server(
+        f"sqlite:///{root / 'api.db'}",
+        root,
+        v1_data_dir,
+        TAUMESH_API_RATE_LIMIT="100000/minute",
+        TAUMESH_API_AUTH_FAILURE_LIMIT="100000/minute",  # schemathesis sends wrong keys on purpose
+    )
     try:
         yield server
     finally:

@@ -12,8 +12,9 @@ from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import JSONResponse
 from sse_starlette.sse import EventSourceResponse
 
+from taumesh.api.caller import Caller
 from taumesh.api.deps import ClientsDep, ExecutorDep, KeyDep, SettingsDep, StoreDep
-from taumesh.api.errors import ERROR_RESPONSES, not_found
+from taumesh.api.errors import ERROR_RESPONSES, as_json, not_found
 from taumesh.api.runs import (
     execution_seconds,
     links,
@@ -26,9 +27,11 @@ from taumesh.api.runs import (
     task_result,
 )
 from taumesh.api.schemas import (
+    MAX_EVENT_ID,
     ErrorResponse,
     Run,
     RunAccepted,
+    RunEvent,
     RunList,
     RunStatus,
     TaskResult,
@@ -45,8 +48,15 @@ NOT_FOUND: dict[int | str, dict[str, Any]] = {404: {"model": ErrorResponse, "des
 EVENT_POLL_SECONDS = 0.5
 
 
-def _found(store: Store, run_id: str) -> RunRow:
-    row = store.get_run(run_id)
+class EventStream(EventSourceResponse):
+    """sse-starlette's response, with its media type on the class, where the OpenAPI document looks for it."""
+
+    media_type = "text/event-stream"
+
+
+def _found(store: Store, run_id: str, caller: Caller) -> RunRow:
+    """The run, when ``caller`` may see it; another key's run is 404, as a run that does not exist."""
+    row = store.visible_run(run_id, caller)
     if row is None:
         raise not_found("run", run_id)
     return row
@@ -56,12 +66,16 @@ def _found(store: Store, run_id: str) -> RunRow:
     "/validate-tasks",
     response_model=ValidateTasksResponse,
     summary="Run a benchmark (synchronously, or queued with wait=false)",
-    responses={**ERROR_RESPONSES, 202: {"model": RunAccepted, "description": "queued (wait=false)"}},
+    responses={
+        **ERROR_RESPONSES,
+        202: {"model": RunAccepted, "description": "queued (wait=false)"},
+        404: {"model": ErrorResponse, "description": "not_found: no such domain or split"},
+    },
 )
 async def validate_tasks(
     body: ValidateTasksRequest,
     request: Request,
-    key_id: KeyDep,
+    caller: KeyDep,
     store: StoreDep,
     executor: ExecutorDep,
     clients: ClientsDep,
@@ -73,12 +87,12 @@ async def validate_tasks(
     """
     await preflight(clients, body, executor.settings)
     if not body.wait:
-        row = store.create_run(new_run(body, executor.settings, key_id))
+        row = store.create_run(new_run(body, executor.settings, caller.key_id))
         request.state.run_id = row.id
         executor.wakeup.set()
         accepted = RunAccepted(request_id=request.state.request_id, run_id=row.id, status="queued", links=links(row.id))
         return JSONResponse(accepted.model_dump(mode="json"), status_code=202)
-    ended = await play_now(store, executor, body, key_id)
+    ended = await play_now(store, executor, body, caller.key_id)
     request.state.run_id = ended.id
     status: RunStatus = ended.status  # type: ignore[assignment]
     return ValidateTasksResponse(
@@ -97,33 +111,33 @@ async def validate_tasks(
 
 @router.get("/runs", response_model=RunList, summary="List runs, newest first", responses=ERROR_RESPONSES)
 def list_runs(
-    _key: KeyDep,
+    caller: KeyDep,
     store: StoreDep,
     settings: SettingsDep,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
     offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
     status: RunStatus | None = None,
 ) -> RunList:
-    """A page of runs (``limit``, ``offset``), optionally of one status."""
-    rows, total = store.list_runs(limit, offset, status)
+    """A page of the caller's runs (an admin key's: every run) by ``limit`` and ``offset``, optionally of one status."""
+    rows, total = store.list_runs(caller, limit, offset, status)
     views = [run_view(r, store.result_count(r.id), settings) for r in rows]
     return RunList(runs=views, total=total, limit=limit, offset=offset)
 
 
 @router.get("/runs/{run_id}", response_model=Run, summary="A run's state", responses={**ERROR_RESPONSES, **NOT_FOUND})
-def get_run(run_id: str, request: Request, _key: KeyDep, store: StoreDep, settings: SettingsDep) -> Run:
+def get_run(run_id: str, request: Request, caller: KeyDep, store: StoreDep, settings: SettingsDep) -> Run:
     """Status, progress, metrics once finished, and the request it was started with."""
     request.state.run_id = run_id
-    return run_view(_found(store, run_id), store.result_count(run_id), settings)
+    return run_view(_found(store, run_id, caller), store.result_count(run_id), settings)
 
 
 @router.post(
     "/runs/{run_id}/cancel", response_model=Run, summary="Cancel a run", responses={**ERROR_RESPONSES, **NOT_FOUND}
 )
-def cancel_run(run_id: str, request: Request, _key: KeyDep, store: StoreDep, settings: SettingsDep) -> Run:
+def cancel_run(run_id: str, request: Request, caller: KeyDep, store: StoreDep, settings: SettingsDep) -> Run:
     """Stops an unfinished run (its worker notices within a third of the lease); a finished one is unchanged."""
     request.state.run_id = run_id
-    before = _found(store, run_id)
+    before = _found(store, run_id, caller)
     row = store.cancel(run_id)
     assert row is not None
     if before.status not in TERMINAL and row.status == "cancelled":
@@ -140,14 +154,14 @@ def cancel_run(run_id: str, request: Request, _key: KeyDep, store: StoreDep, set
 def run_results(
     run_id: str,
     request: Request,
-    _key: KeyDep,
+    caller: KeyDep,
     store: StoreDep,
     limit: Annotated[int, Query(ge=1, le=10_000)] = 1000,
     offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
 ) -> list[TaskResult]:
     """Results stored so far, in the order the episodes ended."""
     request.state.run_id = run_id
-    row = _found(store, run_id)
+    row = _found(store, run_id, caller)
     return [task_result(r, row.env) for r in store.results(run_id, limit, offset)]
 
 
@@ -160,14 +174,14 @@ def run_results(
 def run_trajectories(
     run_id: str,
     request: Request,
-    _key: KeyDep,
+    caller: KeyDep,
     store: StoreDep,
     limit: Annotated[int, Query(ge=1, le=10_000)] = 100,
     offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
 ) -> list[Trajectory]:
     """Each episode's messages in OpenAI chat form."""
     request.state.run_id = run_id
-    _found(store, run_id)
+    _found(store, run_id, caller)
     return [
         Trajectory(task_id=r.task_id, trial=r.trial, reward=r.reward, messages=r.traj)
         for r in store.results(run_id, limit, offset)
@@ -177,29 +191,34 @@ def run_trajectories(
 @router.get(
     "/runs/{run_id}/events",
     summary="Live progress (Server-Sent Events)",
-    response_class=EventSourceResponse,
+    response_class=EventStream,
     responses={
-        **ERROR_RESPONSES,
-        **NOT_FOUND,
+        **as_json(ERROR_RESPONSES),
+        **as_json(NOT_FOUND),
         200: {
-            "description": "events `episode_done` (task_id, trial, reward, done, total, pass_rate, cost_usd) and "
-            "finally `run_completed`, `run_failed` or `run_cancelled`; each event's id resumes with Last-Event-ID",
-            "content": {"text/event-stream": {"schema": {"type": "string"}}},
+            "model": RunEvent,
+            "description": "a stream of events, each as `RunEvent` describes it (`id:`, `event:`, `data:` as JSON): "
+            "`episode_done` per stored episode, and finally `run_completed`, `run_failed` or `run_cancelled`",
+            "content": {"text/event-stream": {"schema": {"type": "object"}}},  # not the default's "string"
         },
     },
 )
 async def run_events(
     run_id: str,
     request: Request,
-    _key: KeyDep,
+    caller: KeyDep,
     store: StoreDep,
-    last_event_id: Annotated[str | None, Header(max_length=20)] = None,
-) -> EventSourceResponse:
-    """Every event of the run from the start (or after ``Last-Event-ID``); the stream ends with the run."""
+    last_event_id: Annotated[
+        int, Header(ge=0, le=MAX_EVENT_ID, description="Resume after this event id (the last `id:` received).")
+    ] = 0,
+) -> EventStream:
+    """Every event of the run from the start (or after ``Last-Event-ID``); the stream ends with the run.
+
+    A ``Last-Event-ID`` that is not a whole number from 0 to 2^63-1 is 422, before the stream starts.
+    """
     request.state.run_id = run_id
-    _found(store, run_id)
-    after = int(last_event_id) if last_event_id and last_event_id.isdigit() else 0
-    return EventSourceResponse(_event_stream(store, run_id, after), ping=15)
+    _found(store, run_id, caller)
+    return EventStream(_event_stream(store, run_id, last_event_id), ping=15)
 
 
 async def _event_stream(store: Store, run_id: str, after: int) -> AsyncIterator[dict[str, str]]:

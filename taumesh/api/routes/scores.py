@@ -35,7 +35,7 @@ router = APIRouter(tags=["scores"])
 )
 async def scores(
     request: Request,
-    key_id: KeyDep,
+    caller: KeyDep,
     store: StoreDep,
     executor: ExecutorDep,
     clients: ClientsDep,
@@ -55,7 +55,7 @@ async def scores(
         bool, Query(description="Run the benchmark now (only taskID when given) instead of reading the latest run.")
     ] = False,
 ) -> Response:
-    """Lines of the newest completed run of ``model`` on ``subset``.
+    """Lines of the newest completed run of ``model`` on ``subset`` among the caller's runs (an admin key's: all).
 
     ``model`` may name the provider as litellm does (``openai/gpt-4o``) or as the MT fork does (``openai_gpt-4o``,
     its results files' ``openai-gpt-4o`` also works): it then matches runs made with that provider's model.
@@ -75,12 +75,12 @@ async def scores(
             task_ids=[int(index)] if index.isdigit() else None,
         )
         await preflight(clients, body, executor.settings)
-        row = await play_now(store, executor, body, key_id)
+        row = await play_now(store, executor, body, caller.key_id)
         if row.status != "completed":
             raise ApiError(422, "validation_error", f"the fresh run {row.status}: {row.error}", {"run_id": row.id})
     else:
         labels, accept = spellings(model)
-        found = store.latest_run(labels, subset, accept)
+        found = store.latest_run(caller, labels, subset, accept)
         if found is None:
             raise not_found("completed run of model and subset", f"{model} on {subset}")
         row = found

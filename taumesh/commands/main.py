@@ -498,7 +498,9 @@ def serve(
     catalog = Catalog(settings.data_dir)
     builders: dict[ServiceName, Callable[[], Service]] = {
         ServiceName.env: lambda: env_service(catalog, settings.session_idle_timeout, settings.max_sessions),
-        ServiceName.user_sim: lambda: user_sim_service(settings.user_reply_cpu_ms, settings.user_reply_latency_ms),
+        ServiceName.user_sim: lambda: user_sim_service(
+            settings.user_reply_cpu_ms, settings.user_reply_latency_ms, settings.data_dir
+        ),
         ServiceName.agent: lambda: agent_service(catalog, settings.agent_reply_latency_ms),
         ServiceName.scorer: lambda: scorer_service(catalog),
     }

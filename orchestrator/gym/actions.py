@@ -4,7 +4,7 @@ Three spellings are read, in this order:
 
 * a JSON object with a ``name`` (and ``arguments``, an object or its JSON text): a tool call,
   ``{"name": "find_user_id_by_zip", "arguments": {"first_name": "Yusuf", ...}}``;
-* a call in Python syntax whose name is one of the seat's tools, with keyword arguments written as literals
+* a call in Python syntax starting with the name of one of the seat's tools, with keyword arguments written as literals
   (τ²'s functional form): ``find_user_id_by_zip(first_name="Yusuf", zip="91163")``;
 * anything else: text, said to the other party as it is.
 """
@@ -48,7 +48,7 @@ def _json_call(text: str) -> tuple[str, str] | None:
 def _functional_call(text: str, tool_names: Collection[str]) -> tuple[str, str] | None:
     """(name, arguments JSON) of ``tool(key=literal, ...)`` naming one of ``tool_names``, else None."""
     head, paren, _ = text.partition("(")
-    if not paren or head.strip() not in tool_names or not text.endswith(")"):
+    if not paren or head.strip() not in tool_names:  # text starting with a tool's name and "(" is meant as a call
         return None
     name = head.strip()
     try:

@@ -54,3 +54,6 @@ def env_server(v1_data_dir: Path) -> Iterator[EnvServerThread]:
         yield running
     finally:
         running.stop()
+
+
+from tests.llm.conftest import fake, fake_server  # noqa: E402, F401 - the fake OpenAI server, for the LLM user

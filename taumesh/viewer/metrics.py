@@ -15,7 +15,9 @@ from typing import Any, Literal
 from pydantic import BaseModel
 
 from taumesh.services.scorer.pass_hat_k import Outcome, is_success, pass_hat_k
+from taumesh.stats import Interval
 from taumesh.viewer.runs import Episode, Run
+from taumesh.viewer.statistics import PairedReport, paired_reports, uncertainty
 
 TaskStatus = Literal["passed", "failed", "inconsistent", "error"]
 TaskFilter = Literal["all", "failed", "inconsistent", "errors"]
@@ -40,15 +42,25 @@ class RunSummary(BaseModel):
     trials: int
     average_reward: float | None
     pass_hat_k: dict[int, float]
+    pass_hat_k_intervals: dict[int, Interval] = {}
+    """pass^k with its 95 % bootstrap interval over tasks (docs/statistics.md)."""
+    average_reward_interval: Interval | None = None
+    flipping: list[str] = []
+    """Tasks whose verdict flips between trials (some succeeded, some failed)."""
     reward_histogram: list[int]
     """Scored episodes per reward bin: [0, 0.1), …, [0.9, 1.0]."""
     terminations: dict[str, int]
     agent_cost: float
     user_cost: float
+    judge_cost: float = 0.0
+    total_cost: float = 0.0
+    """Agent, user simulator and judge, interrupted attempts (of scored and unscored episodes) included."""
+    interrupted_cost: float = 0.0
+    """Of the total, what attempts cut short by the infrastructure spent."""
     agent_tokens: int
     user_tokens: int
     cost_per_task: float | None
-    """Total cost over scored episodes: what one attempt at a task costs on average."""
+    """Total cost over scored episodes: what one attempt at a task costs on average (interrupted attempts included)."""
     cost_per_solved_task: float | None
     """Total cost over successful episodes; None when none succeeded."""
 
@@ -77,7 +89,8 @@ def summarize(run: Run) -> RunSummary:
     done = scored(run.episodes)
     rewards = [e.reward or 0.0 for e in done]
     successes = sum(is_success(reward) for reward in rewards)
-    total_cost = sum(e.cost for e in done)
+    total_cost = sum(e.cost for e in run.episodes)  # errors too: their interrupted attempts were paid for
+    figures = uncertainty(run)
     return RunSummary(
         run_id=run.id,
         name=run.name,
@@ -93,10 +106,16 @@ def summarize(run: Run) -> RunSummary:
         trials=len({e.trial for e in done}),
         average_reward=sum(rewards) / len(rewards) if rewards else None,
         pass_hat_k=run_pass_hat_k(run),
+        pass_hat_k_intervals=figures.pass_hat_k if figures else {},
+        average_reward_interval=figures.average_reward if figures else None,
+        flipping=figures.flipping if figures else [],
         reward_histogram=reward_histogram(rewards),
         terminations=dict(Counter(e.termination or "unknown" for e in done).most_common()),
-        agent_cost=sum(e.agent_cost for e in done),
-        user_cost=sum(e.user_cost for e in done),
+        agent_cost=sum(e.agent_cost for e in run.episodes),
+        user_cost=sum(e.user_cost for e in run.episodes),
+        judge_cost=sum(e.judge_cost for e in run.episodes),
+        total_cost=total_cost,
+        interrupted_cost=sum(e.interrupted_cost for e in run.episodes),
         agent_tokens=sum(e.agent_tokens for e in done),
         user_tokens=sum(e.user_tokens for e in done),
         cost_per_task=total_cost / len(done) if done else None,
@@ -304,6 +323,8 @@ class Comparison(BaseModel):
     """Task → each run's success rate over its scored trials (None: no scored trial)."""
     solved_by_only: dict[str, list[str]]
     """Run id → the shared tasks it solved on every trial while some other run never solved them."""
+    paired: list[PairedReport] = []
+    """Each run after the first against the first, paired on tasks and trials (docs/statistics.md)."""
 
 
 def success_rate(run: Run) -> dict[str, float | None]:
@@ -332,5 +353,9 @@ def compare(runs: Sequence[Run]) -> Comparison:
         for i, run in enumerate(runs)
     }
     return Comparison(
-        runs=[summarize(run) for run in runs], tasks=shared, outcomes=outcomes, solved_by_only=solved_by_only
+        runs=[summarize(run) for run in runs],
+        tasks=shared,
+        outcomes=outcomes,
+        solved_by_only=solved_by_only,
+        paired=paired_reports(runs, force=True),
     )

@@ -34,6 +34,10 @@ class Episode(BaseModel):
     user_cost: float = 0.0
     agent_tokens: int = 0
     user_tokens: int = 0
+    judge_cost: float = 0.0
+    """What the scorer's judge model spent on the episode (τ²'s NL assertions)."""
+    interrupted_cost: float = 0.0
+    """What attempts of the episode the infrastructure cut short spent (already in agent_cost and user_cost)."""
     instruction: str = ""
     messages: list[dict[str, Any]] = Field(default_factory=list)
     """The whole conversation in time order, in OpenAI chat form (tool calls with JSON-text arguments): the user's
@@ -53,7 +57,8 @@ class Episode(BaseModel):
 
     @property
     def cost(self) -> float:
-        return self.agent_cost + self.user_cost
+        """The episode's full cost: agent, user simulator and judge, interrupted attempts included."""
+        return self.agent_cost + self.user_cost + self.judge_cost
 
 
 class Run(BaseModel):
@@ -126,6 +131,8 @@ def episode_from_result(result: RunResult) -> Episode:
     user_cost, user_tokens = _usage(info, "user_usage")
     if not info.get("user_usage"):
         user_cost = float(info.get("user_cost") or 0.0)
+    lost = info.get("interrupted_attempts_usage") or {}
+    lost_agent, lost_user = (float((lost.get(side) or {}).get("cost_usd") or 0.0) for side in ("agent", "user"))
     error = info.get("error") or {}
     reward_info = info.get("reward_info")
     return Episode(
@@ -134,10 +141,12 @@ def episode_from_result(result: RunResult) -> Episode:
         reward=result.reward,
         error=str(error.get("cause", "")) if error else "",
         termination=str(info.get("termination", "")),
-        agent_cost=agent_cost,
-        user_cost=user_cost,
         agent_tokens=agent_tokens,
         user_tokens=user_tokens,
+        judge_cost=float((info.get("judge_usage") or {}).get("cost_usd") or 0.0),
+        agent_cost=agent_cost + lost_agent,
+        user_cost=user_cost + lost_user,
+        interrupted_cost=lost_agent + lost_user,
         instruction=str(task.get("instruction", "")),
         messages=_user_calls_marked(result.timeline()),
         gold_actions=list(task.get("actions") or (reward_info or {}).get("actions") or []),

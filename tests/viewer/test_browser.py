@@ -87,7 +87,7 @@ def test_run_page_shows_the_files_pass_hat_k(page: Page, viewer: ServedViewer, f
     page.goto(f"{viewer.url}/#/run/{viewer.run_id(failing_run)}")
     page.wait_for_selector("#passk tr[data-k]")
     shown = {
-        row.get_attribute("data-k"): row.inner_text().split()[-1]
+        row.get_attribute("data-k"): row.query_selector(".passk-value").inner_text()
         for row in page.query_selector_all("#passk tr[data-k]")
     }
     assert shown == {k: f"{v:.4f}" for k, v in expected_pass_hat_k(failing_run).items()}

@@ -62,13 +62,30 @@ function passPlot(series) {
   }
   for (let k = 1; k <= maxK; k++) plot.append(svg("text", { x: x(k), y: height - 16, "text-anchor": "middle" }, k));
   plot.append(svg("text", { x: (left + width - right) / 2, y: height - 2, "text-anchor": "middle" }, "k"));
+  series.forEach((s, i) => {  // the 95 % interval as a band under each line
+    const bands = Object.entries(s.intervals || {}).map(([k, iv]) => [Number(k), iv]);
+    if (!bands.length) return;
+    const edge = bands.map(([k, iv]) => `${x(k)},${y(iv.high)}`).concat(bands.slice().reverse().map(([k, iv]) => `${x(k)},${y(iv.low)}`));
+    if (bands.length === 1) {
+      const [k, iv] = bands[0];
+      plot.append(svg("rect", { x: x(k) - 8, y: y(iv.high), width: 16, height: Math.max(1, y(iv.low) - y(iv.high)), fill: COLORS[i % 5], "fill-opacity": 0.18, class: "passk-band" }));
+    } else {
+      plot.append(svg("polygon", { points: edge.join(" "), fill: COLORS[i % 5], "fill-opacity": 0.18, stroke: "none", class: "passk-band" }));
+    }
+  });
   series.forEach((s, i) => {
     const points = Object.entries(s.values).map(([k, v]) => [x(Number(k)), y(v)]);
     plot.append(svg("polyline", { points: points.map((p) => p.join(",")).join(" "), fill: "none", stroke: COLORS[i % 5], "stroke-width": 2 }));
     for (const [px, py] of points) plot.append(svg("circle", { cx: px, cy: py, r: 3, fill: COLORS[i % 5] }));
   });
   const legend = h("div", { class: "legend" }, series.map((s, i) => h("span", {}, h("i", { style: `background:${COLORS[i % 5]}` }), s.label)));
-  return h("div", {}, plot, series.length > 1 ? legend : null);
+  const note = series.some((s) => Object.keys(s.intervals || {}).length) ? h("p", { class: "muted band-note" }, "bands: 95 % bootstrap intervals over tasks, trials nested") : null;
+  return h("div", {}, plot, series.length > 1 ? legend : null, note);
+}
+
+// "0.6000 (0.5130–0.6870)": a figure with its interval.
+function withInterval(iv, digits = 4) {
+  return iv ? `${fmt(iv.estimate, digits)} (${fmt(iv.low, digits)}–${fmt(iv.high, digits)})` : "–";
 }
 
 function histogram(bins) {
@@ -84,9 +101,11 @@ function histogram(bins) {
   return plot;
 }
 
-function passTable(values) {
-  return table(["k", "pass^k"], Object.entries(values).map(([k, v]) =>
-    h("tr", { "data-k": k }, h("td", {}, k), h("td", { class: "num passk-value" }, fmt(v)))), { id: "passk" });
+function passTable(values, intervals) {
+  const ci = intervals || {};
+  return table(["k", "pass^k", "95 % CI"], Object.entries(values).map(([k, v]) =>
+    h("tr", { "data-k": k }, h("td", {}, k), h("td", { class: "num passk-value" }, fmt(v)),
+      h("td", { class: "num passk-ci" }, ci[k] ? `${fmt(ci[k].low)}–${fmt(ci[k].high)}` : "–"))), { id: "passk" });
 }
 
 async function runList() {
@@ -121,8 +140,10 @@ async function runPage(runId, params) {
   crumbs.replaceChildren(" / ", h("a", { href: `#/run/${runId}` }, s.name));
   const numbers = h("table", { id: "numbers" }, h("tbody", {}, [
     ["episodes", s.episodes], ["scored", s.scored], ["infrastructure errors", s.errors], ["successes", s.successes],
-    ["tasks", s.tasks], ["trials", s.trials], ["average reward", fmt(s.average_reward)],
-    ["agent cost", money(s.agent_cost)], ["user cost", money(s.user_cost)],
+    ["tasks", s.tasks], ["trials", s.trials], ["average reward (95 % CI)", withInterval(s.average_reward_interval)],
+    ["tasks flipping between trials", s.flipping.length],
+    ["agent cost", money(s.agent_cost)], ["user cost", money(s.user_cost)], ["judge cost", money(s.judge_cost)],
+    ["total cost", money(s.total_cost) + (s.interrupted_cost ? ` (${money(s.interrupted_cost)} interrupted)` : "")],
     ["agent tokens", s.agent_tokens], ["user tokens", s.user_tokens],
     ["cost per task", money(s.cost_per_task)], ["cost per solved task", money(s.cost_per_solved_task)],
   ].map(([k, v]) => h("tr", {}, h("th", {}, k), h("td", { class: "num" }, v)))));
@@ -141,7 +162,9 @@ async function runPage(runId, params) {
     h("h1", {}, s.name),
     h("p", { class: "muted" }, `${detail.format} results · ${detail.path}`),
     h("div", { class: "cards" },
-      h("div", { class: "card" }, h("h2", {}, "pass^k"), passTable(s.pass_hat_k), passPlot([{ label: s.name, values: s.pass_hat_k }])),
+      h("div", { class: "card" }, h("h2", {}, "pass^k"), passTable(s.pass_hat_k, s.pass_hat_k_intervals),
+        passPlot([{ label: s.name, values: s.pass_hat_k, intervals: s.pass_hat_k_intervals }]),
+        h("p", { class: "muted", id: "interval-method" }, s.average_reward_interval ? `intervals: ${s.average_reward_interval.method}` : "")),
       h("div", { class: "card" }, h("h2", {}, "Reward distribution"), histogram(s.reward_histogram), h("h2", {}, "Terminations"), terminations),
       h("div", { class: "card" }, h("h2", {}, "Cost and tokens"), numbers),
       faults,
@@ -257,8 +280,36 @@ async function comparePage(ids) {
     h("h2", {}, `Solved by run ${i + 1} only`), h("p", { class: "muted" }, r.name),
     h("ul", { class: "solved-only" }, (c.solved_by_only[r.run_id] || []).map((t) => h("li", {}, `task ${t}`)))));
   main.replaceChildren(h("h1", {}, `Comparing ${c.runs.length} runs on ${c.tasks.length} shared tasks`),
-    summary, h("h2", {}, "pass^k"), passPlot(c.runs.map((r) => ({ label: r.name, values: r.pass_hat_k }))),
+    summary, pairedSection(c), h("h2", {}, "pass^k"),
+    passPlot(c.runs.map((r) => ({ label: r.name, values: r.pass_hat_k, intervals: r.pass_hat_k_intervals }))),
     h("div", { class: "cards" }, only), h("h2", {}, "Per-task success rate"), matrix);
+}
+
+// Each run against the first, paired on tasks and trials: the difference with its interval, the test, the driving tasks.
+function pairedSection(c) {
+  const label = (i) => String.fromCharCode(65 + i);
+  const names = h("p", { class: "muted" }, c.runs.map((r, i) => `${label(i)} = run ${i + 1} (${r.name})`).join(" · "));
+  const points = (iv) => `${(iv.estimate * 100).toFixed(1)} points (95 % CI ${(iv.low * 100).toFixed(1)} to ${(iv.high * 100).toFixed(1)})`;
+  const cards = c.paired.map((p, n) => {
+    const x = p.comparison;
+    const runIndex = n + 1;
+    const body = [h("p", { class: `verdict ${x && x.significant ? "check-pass" : ""}`, "data-run": p.run_b }, p.verdict)];
+    for (const d of p.differences) body.push(h("p", { class: "check-fail difference-flag" }, `differs: ${d}`));
+    for (const note of p.notes) body.push(h("p", { class: "muted" }, note));
+    if (x) {
+      body.push(table(["figure", "difference B − A", "test"], [
+        h("tr", {}, h("td", {}, "pass^1"), h("td", { class: "num pass1-difference" }, points(x.pass1_difference)), h("td", { class: "p-value" }, `p = ${Number(x.p_value).toPrecision(2)}`)),
+        h("tr", {}, h("td", {}, "average reward"), h("td", { class: "num" }, points(x.reward_difference)), h("td", {}, "")),
+      ], { class: "paired-figures" }));
+      body.push(h("p", { class: "muted" }, `${x.test}; interval: ${x.pass1_difference.method}`));
+      body.push(h("h3", {}, `Tasks driving the difference (${x.better.length} better in ${x.name_b}, ${x.worse.length} worse)`));
+      body.push(table(["task", `${x.name_a} rate`, `${x.name_b} rate`], x.driving.map((t) => h("tr", { "data-task": t.task_id, class: t.rate_b > t.rate_a ? "gain" : "loss" },
+        h("td", {}, h("a", { href: `#/episode/${c.runs[runIndex].run_id}/${enc(t.task_id)}/0` }, t.task_id)),
+        h("td", { class: "num" }, fmt(t.rate_a, 2)), h("td", { class: "num" }, fmt(t.rate_b, 2)))), { class: "driving-tasks" }));
+    }
+    return h("div", { class: "card paired" }, h("h2", {}, `${label(runIndex)} against A`), ...body);
+  });
+  return h("section", { id: "paired" }, names, h("div", { class: "cards" }, cards));
 }
 
 async function route() {

@@ -8,8 +8,15 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
+from taumesh.stats import Interval
 from taumesh.viewer.metrics import RunSummary, summarize
 from taumesh.viewer.runs import Run
+
+METHOD_NOTE = (
+    "Intervals: 95 %, scipy's bootstrap (BCa) over tasks with each task's trials kept together, 1999 resamples; "
+    "flipping tasks: some trials succeeded and some failed; costs: agent, user simulator and judge, interrupted "
+    "attempts included (docs/statistics.md)."
+)
 
 
 class LeaderboardRow(BaseModel):
@@ -20,7 +27,15 @@ class LeaderboardRow(BaseModel):
     strategy: str
     domain: str
     pass_hat_k: dict[int, float]
+    pass_hat_k_intervals: dict[int, Interval] = {}
     average_reward: float | None
+    average_reward_interval: Interval | None = None
+    flipping: int = 0
+    tasks: int = 0
+    agent_cost: float = 0.0
+    user_cost: float = 0.0
+    judge_cost: float = 0.0
+    total_cost: float = 0.0
     cost_per_task: float | None
     cost_per_solved_task: float | None
 
@@ -35,7 +50,15 @@ def leaderboard(runs: Sequence[Run]) -> tuple[list[LeaderboardRow], list[RunSumm
             strategy=s.strategy,
             domain=s.domain,
             pass_hat_k=s.pass_hat_k,
+            pass_hat_k_intervals=s.pass_hat_k_intervals,
             average_reward=s.average_reward,
+            average_reward_interval=s.average_reward_interval,
+            flipping=len(s.flipping),
+            tasks=s.tasks,
+            agent_cost=s.agent_cost,
+            user_cost=s.user_cost,
+            judge_cost=s.judge_cost,
+            total_cost=s.total_cost,
             cost_per_task=s.cost_per_task,
             cost_per_solved_task=s.cost_per_solved_task,
         )
@@ -49,24 +72,31 @@ def _number(value: float | None, digits: int = 4) -> str:
     return "–" if value is None else f"{value:.{digits}f}"
 
 
+def _interval(interval: Interval | None) -> str:
+    return "–" if interval is None else f"{interval.low:.4f}–{interval.high:.4f}"
+
+
 def table_cells(rows: Sequence[LeaderboardRow]) -> tuple[list[str], list[list[str]]]:
-    """The leaderboard's header and cells as text (k up to the most trials of any run)."""
+    """The leaderboard's header and cells as text (k up to the most trials of any run).
+
+    Each pass^k and the average reward are followed by their 95 % bootstrap interval over tasks; the costs are the
+    full ones (agent, user simulator and judge, interrupted attempts included).
+    """
     k_max = max((max(row.pass_hat_k, default=0) for row in rows), default=0)
-    header = ["run", "model", "strategy", "domain", *(f"pass^{k}" for k in range(1, k_max + 1))]
-    header += ["avg reward", "cost per task ($)", "cost per solved task ($)"]
-    cells = [
-        [
-            row.run,
-            row.model,
-            row.strategy,
-            row.domain,
-            *(_number(row.pass_hat_k.get(k)) for k in range(1, k_max + 1)),
-            _number(row.average_reward),
-            _number(row.cost_per_task, 6),
-            _number(row.cost_per_solved_task, 6),
-        ]
-        for row in rows
-    ]
+    header = ["run", "model", "strategy", "domain"]
+    for k in range(1, k_max + 1):
+        header += [f"pass^{k}", f"pass^{k} 95 % CI"]
+    header += ["avg reward", "avg reward 95 % CI", "flipping tasks"]
+    header += ["agent ($)", "user ($)", "judge ($)", "total ($)", "cost per task ($)", "cost per solved task ($)"]
+    cells = []
+    for row in rows:
+        line = [row.run, row.model, row.strategy, row.domain]
+        for k in range(1, k_max + 1):
+            line += [_number(row.pass_hat_k.get(k)), _interval(row.pass_hat_k_intervals.get(k))]
+        line += [_number(row.average_reward), _interval(row.average_reward_interval), f"{row.flipping}/{row.tasks}"]
+        line += [_number(cost, 6) for cost in (row.agent_cost, row.user_cost, row.judge_cost, row.total_cost)]
+        line += [_number(row.cost_per_task, 6), _number(row.cost_per_solved_task, 6)]
+        cells.append(line)
     return header, cells
 
 
@@ -80,7 +110,12 @@ def plot_pass_hat_k(summaries: Sequence[RunSummary], out: Path) -> None:
     figure, axes = pyplot.subplots(figsize=(6, 4))
     for summary in summaries:
         ks = sorted(summary.pass_hat_k)
-        axes.plot(ks, [summary.pass_hat_k[k] for k in ks], marker="o", label=summary.name[:60])
+        (line,) = axes.plot(ks, [summary.pass_hat_k[k] for k in ks], marker="o", label=summary.name[:60])
+        bands = [k for k in ks if k in summary.pass_hat_k_intervals]
+        if bands:  # the 95 % interval of each pass^k as a band
+            low = [summary.pass_hat_k_intervals[k].low for k in bands]
+            high = [summary.pass_hat_k_intervals[k].high for k in bands]
+            axes.fill_between(bands, low, high, color=line.get_color(), alpha=0.15, linewidth=0)
     axes.set_xlabel("k")
     axes.set_ylabel("pass^k")
     axes.set_ylim(0, 1.05)
@@ -117,7 +152,7 @@ def markdown(header: list[str], cells: list[list[str]], plots: Sequence[Path]) -
     """The report as Markdown: the table, then the plots."""
     lines = ["# taumesh report", "", "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in cells]
-    lines += ["", *(f"![{plot.stem}]({plot.name})" for plot in plots), ""]
+    lines += ["", METHOD_NOTE, "", *(f"![{plot.stem}]({plot.name})" for plot in plots), ""]
     return "\n".join(lines)
 
 
@@ -130,7 +165,7 @@ def html_page(header: list[str], cells: list[list[str]], plots: Sequence[Path]) 
         '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>taumesh report</title>'
         "<style>table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px}</style></head>"
         f'<body><h1>taumesh report</h1><table id="leaderboard"><thead><tr>{head}</tr></thead>'
-        f"<tbody>{body}</tbody></table>{images}</body></html>\n"
+        f"<tbody>{body}</tbody></table><p>{html.escape(METHOD_NOTE)}</p>{images}</body></html>\n"
     )
 
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import warnings
 from pathlib import Path
 from typing import Any
@@ -47,3 +49,21 @@ def test_registered_on_import_and_made_by_module_path(retail: dict[str, Any]) ->
         assert env.unwrapped.config.domain == "retail"
     finally:
         env.close()
+
+
+def test_the_public_name_taumesh_gym_registers_and_makes_the_same_environments() -> None:
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import gymnasium as gym, taumesh.gym as g; "
+            "assert g.AGENT_ENV_ID in gym.registry and g.USER_ENV_ID in gym.registry; "
+            "env = gym.make('taumesh.gym:taumesh/UserEnv-v0', domain='tau2-mock'); "
+            "assert isinstance(env.unwrapped, g.UserEnv); print('made')",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0 and "made" in done.stdout, done.stderr

@@ -1,0 +1,34 @@
+"""``taumesh.gym``: the Gymnasium environments under their public name (they live in :mod:`taumesh.orchestrator.gym`).
+
+Importing it registers ``taumesh/AgentEnv-v0`` (the caller plays the agent) and ``taumesh/UserEnv-v0`` (the caller
+plays the user)::
+
+    import gymnasium as gym
+    import taumesh.gym
+
+    env = gym.make("taumesh/AgentEnv-v0", domain="tau2-mock")
+"""
+
+from taumesh.orchestrator.gym import (
+    AGENT_ENV_ID,
+    USER_ENV_ID,
+    ActionError,
+    AgentEnv,
+    GymConfig,
+    UserEnv,
+    parse_action,
+    register,
+    render_message,
+)
+
+__all__ = [
+    "AGENT_ENV_ID",
+    "USER_ENV_ID",
+    "ActionError",
+    "AgentEnv",
+    "GymConfig",
+    "UserEnv",
+    "parse_action",
+    "register",
+    "render_message",
+]

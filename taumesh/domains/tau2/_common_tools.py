@@ -6,8 +6,7 @@ Each toolkit gets its own classes, so that Python's argument errors name the too
 
 from __future__ import annotations
 
-from taumesh.domains._tool import Data, Tool
-from taumesh.domains._calculator import check_powers
+from taumesh.domains import Data, Tool, check_powers
 from taumesh.domains.tau2._plugin import tau2_tool
 
 _CALCULATOR_CHARACTERS = frozenset("0123456789+-*/(). ")

@@ -24,8 +24,7 @@ import json
 from collections.abc import Collection, Mapping
 from typing import Any
 
-from taumesh.domains._cow import CowTable
-from taumesh.domains._hashing import CheckpointedText, Swaps
+from taumesh.domains import CheckpointedText, CowTable, Swaps
 
 
 def record_text(key: str, record: Any) -> str:

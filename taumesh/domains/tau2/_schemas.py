@@ -17,7 +17,7 @@ from typing import Any
 from pydantic import Field, create_model
 from pydantic.json_schema import GenerateJsonSchema
 
-from taumesh.domains._tool import Tool
+from taumesh.domains import Tool
 from taumesh.domains.tau2._texts import ModelText, ToolText
 
 

@@ -12,7 +12,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ValidationError
 
-from taumesh.domains._errors import DataError
+from taumesh.domains import DataError
 from taumesh.domains.tau2._files import require
 
 TEXTS_FILE = "texts.json"

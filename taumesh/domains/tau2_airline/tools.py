@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from taumesh.domains._tool import Data, Tool
+from taumesh.domains import Data, Tool
 from taumesh.domains.tau2 import ModelDump, dump_json, tau2_tool, to_json_str
 from taumesh.domains.tau2._common_tools import calculate_tool, transfer_tool
 from taumesh.domains.tau2._texts import domain_texts

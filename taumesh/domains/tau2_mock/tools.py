@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from taumesh.domains._tool import Data, Tool
+from taumesh.domains import Data, Tool
 from taumesh.domains.tau2 import ModelDump, dump_json, tau2_tool, to_json_str
 from taumesh.domains.tau2._common_tools import transfer_tool
 from taumesh.domains.tau2_mock.models import Task, TaskStatus

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from taumesh.domains._tool import Data
+from taumesh.domains import Data
 from taumesh.domains.tau2._layout import USER_TABLE
 
 SIGNAL_ICONS = {

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from taumesh.domains._session import Session
+from taumesh.domains import Session
 from taumesh.domains.tau2 import dump_json
 from taumesh.domains.tau2_telecom.agent_tools import (
     bills_awaiting_payment,

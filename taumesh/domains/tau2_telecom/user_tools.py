@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from taumesh.domains._tool import Data, Tool
+from taumesh.domains import Data, Tool
 from taumesh.domains.tau2 import dump_json, tau2_tool
 from taumesh.domains.tau2_telecom import phone
 from taumesh.domains.tau2_telecom.phone import device, surroundings, with_status_bar

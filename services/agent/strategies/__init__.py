@@ -16,6 +16,7 @@ STRATEGIES: dict[str, StrategyFactory] = {
     "act": Lazy("taumesh.services.agent.strategies.text_actions:TextActionAgent"),
     "react": Lazy("taumesh.services.agent.strategies.text_actions:ReactAgent"),
     "few-shot": Lazy("taumesh.services.agent.strategies.few_shot:FewShotAgent"),
+    "a2a": Lazy("taumesh.services.agent.strategies.a2a:A2AAgent"),
 }
 """Every built-in agent strategy."""
 

@@ -1,0 +1,120 @@
+"""The ``a2a`` agent strategy plays τ-bench v1 retail against purple A2A agents started as separate processes.
+
+Everything goes through the real path: taumesh's services on loopback gRPC, the agent service as an a2a-sdk
+client, the purple agent's JSON-RPC or gRPC binding.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from taumesh.llm.access import OperatorGrants, granted
+from taumesh.models import AgentSettings, ModelSettings, UserSettings
+from taumesh.orchestrator.config import RunConfig
+from taumesh.orchestrator.runner import RunSummary, run_benchmark
+from tests.a2a.conftest import StartAgent
+
+
+async def play(url: str, data_dir: Path, log_dir: Path, transport: str, task_ids: list[int] | None) -> RunSummary:
+    config = RunConfig(
+        env="retail",
+        task_split="test",
+        task_ids=task_ids,
+        agent=AgentSettings(strategy="a2a", model=ModelSettings(model=transport, api_base=url)),
+        user=UserSettings(strategy="scripted"),
+        max_concurrency=8,
+        data_dir=data_dir,
+        log_dir=log_dir,
+        show_progress=False,
+    )
+    with granted(OperatorGrants.of(api_bases=[url])):  # the operator allows this agent, as `taumesh run` does
+        return await run_benchmark(config)
+
+
+def assert_all_solved(summary: RunSummary, count: int) -> None:
+    assert len(summary.results) == count
+    assert not summary.errors, [r.info.get("error") for r in summary.errors]
+    failed = [
+        (r.task_id, r.info.get("termination"), r.info.get("agent_gave_up")) for r in summary.results if r.reward != 1.0
+    ]
+    assert not failed
+    assert summary.pass_hat_k[1] == 1.0
+
+
+async def test_text_agent_solves_all_of_retail_test(start_agent: StartAgent, v1_data_dir: Path, tmp_path: Path) -> None:
+    """115/115 over JSON-RPC (about 15 s here, so in the default tier)."""
+    url = start_agent("text")
+    summary = await play(url, v1_data_dir, tmp_path, "jsonrpc", None)
+    assert_all_solved(summary, 115)
+    traj = summary.results[0].traj
+    calls = [m for m in traj if m["role"] == "assistant" and m.get("tool_calls")]
+    assert calls and calls[0]["tool_calls"][0]["function"]["name"] == "find_user_id_by_name_zip"
+
+
+async def test_text_agent_over_grpc(start_agent: StartAgent, v1_data_dir: Path, tmp_path: Path) -> None:
+    url = start_agent("text", grpc=True)
+    summary = await play(url, v1_data_dir, tmp_path, "grpc", list(range(5)))
+    assert_all_solved(summary, 5)
+
+
+async def test_structured_data_agent(start_agent: StartAgent, v1_data_dir: Path, tmp_path: Path) -> None:
+    """Answers through tasks whose artifacts hold ``{"tool_calls": [...]}`` data parts, over streaming."""
+    url = start_agent("data", grpc=True)
+    summary = await play(url, v1_data_dir, tmp_path, "a2a", list(range(10)))
+    assert_all_solved(summary, 10)
+    first_call = next(m for m in summary.results[0].traj if m.get("tool_calls"))["tool_calls"][0]
+    assert first_call["id"] == "gold-0"  # the agent's own call id is kept
+
+
+async def test_garbage_once_is_the_agents_failure(start_agent: StartAgent, v1_data_dir: Path, tmp_path: Path) -> None:
+    url = start_agent("text", garbage_once=True)
+    summary = await play(url, v1_data_dir, tmp_path, "jsonrpc", list(range(5)))
+    assert not summary.errors  # never an infrastructure error
+    zero = [r for r in summary.results if r.reward == 0.0]
+    assert len(zero) == 1 and sum(r.reward == 1.0 for r in summary.results) == 4
+    info = zero[0].info
+    assert info["termination"] == "agent_gave_up"
+    assert info["agent_gave_up"].startswith("unparsable A2A reply: <json> block is not JSON")
+
+
+async def test_agent_url_the_operator_did_not_allow_is_refused(
+    start_agent: StartAgent, v1_data_dir: Path, tmp_path: Path
+) -> None:
+    url = start_agent("text")
+    config = RunConfig(
+        env="retail",
+        task_split="test",
+        task_ids=[0],
+        agent=AgentSettings(strategy="a2a", model=ModelSettings(model="jsonrpc", api_base=url)),
+        user=UserSettings(strategy="scripted"),
+        data_dir=v1_data_dir,
+        log_dir=tmp_path,
+        show_progress=False,
+    )
+    summary = await run_benchmark(config)  # no grant: the agent service must not connect
+    assert len(summary.errors) == 1
+    assert "API_BASE_NOT_ALLOWED" in str(
+        summary.errors[0].info["error"]
+    ) or "not one this server's operator allowed" in str(summary.errors[0].info["error"])
+
+
+async def test_unreachable_agent_is_an_infrastructure_error(v1_data_dir: Path, tmp_path: Path) -> None:
+    from tests.a2a.conftest import free_port
+
+    url = f"http://127.0.0.1:{free_port()}"
+    config = RunConfig(
+        env="retail",
+        task_split="test",
+        task_ids=[0],
+        agent=AgentSettings(strategy="a2a", model=ModelSettings(model="jsonrpc", api_base=url)),
+        user=UserSettings(strategy="scripted"),
+        data_dir=v1_data_dir,
+        log_dir=tmp_path,
+        show_progress=False,
+        max_episode_attempts=1,
+    )
+    with granted(OperatorGrants.of(api_bases=[url])):
+        summary = await run_benchmark(config)
+    assert len(summary.errors) == 1 and summary.errors[0].reward is None
+    error = summary.errors[0].info["error"]
+    assert "UNAVAILABLE" in str(error), error

@@ -115,6 +115,8 @@ def main() -> None:
         serve_api_app = typer.Typer(context_settings=HELP_OPTIONS, pretty_exceptions_show_locals=False)
         serve_api_app.command(name="api")(serve_api)
         serve_api_app(args=args[2:], prog_name="taumesh serve api")
+    elif args[:2] == ["serve", "a2a"]:  # taumesh as an A2A green agent: options of its own
+        importlib.import_module("taumesh.commands.a2a").main(args[2:])
     else:
         app(args=args)
 

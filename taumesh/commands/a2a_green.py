@@ -1,0 +1,256 @@
+"""taumesh as an A2A green agent: an assessment request names a purple agent and a run config; the benchmark runs.
+
+The request (a data part, or its JSON as text) follows AgentBeats' assessment request::
+
+    {"participants": {"agent": "http://purple:9009"},
+     "config": {"domain": "retail", "split": "test", "task_ids": [0, 1], "num_trials": 1, "user_strategy": "scripted"}}
+
+The run goes through the orchestrator and the services (started in this process on loopback), with agent strategy
+``a2a`` against the purple agent, whose URL the operator must allow (``TAUMESH_ALLOWED_API_BASES`` or
+``taumesh serve a2a --allow-agent``). Progress streams as ``working`` status updates (the run's progress lines);
+the end is an artifact ``results``: a text summary, a data part with pass^k, and the results file itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from a2a.helpers import get_data_parts, new_data_part, new_raw_part, new_text_message, new_text_part
+from a2a.server.agent_execution import AgentExecutor, RequestContext
+from a2a.server.events import EventQueue
+from a2a.server.tasks import TaskUpdater
+from a2a.types.a2a_pb2 import (
+    AgentCapabilities,
+    AgentCard,
+    AgentInterface,
+    AgentSkill,
+    Message,
+    Task,
+    TaskState,
+    TaskStatus,
+)
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from rich.console import Console
+
+from taumesh.llm.access import current_grants
+from taumesh.models import AgentSettings, ModelSettings, UserSettings
+from taumesh.rpc.errors import RpcError
+
+EXAMPLE_REQUEST = {
+    "participants": {"agent": "http://127.0.0.1:9009"},
+    "config": {"domain": "retail", "split": "test", "task_ids": [0, 1, 2], "num_trials": 1},
+}
+
+
+class EvalConfig(BaseModel):
+    """What to run against the purple agent."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    domain: str = "retail"
+    split: str | None = None
+    task_ids: list[int] | None = None
+    start_index: int = Field(default=0, ge=0)
+    end_index: int = -1
+    num_trials: int = Field(default=1, ge=1, le=32)
+    user_strategy: str = "scripted"
+    user_model: str = ""
+    user_model_provider: str = ""
+    user_api_base: str = ""
+    transport: str = "a2a"
+    """How to reach the purple agent: ``jsonrpc``, ``grpc``, ``http+json``, or ``a2a`` (what its card prefers)."""
+    max_concurrency: int = Field(default=4, ge=1, le=64)
+    seed: int = 10
+
+
+class AssessmentRequest(BaseModel):
+    """AgentBeats' assessment request: the participants by role, and the config."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    participants: dict[str, str] = Field(min_length=1)
+    config: EvalConfig = Field(default_factory=EvalConfig)
+
+    def purple_url(self) -> str:
+        """The agent under test: the ``agent`` participant, or the only one."""
+        if "agent" in self.participants:
+            return self.participants["agent"]
+        if len(self.participants) == 1:
+            return next(iter(self.participants.values()))
+        raise ValueError(f"participants name no 'agent' among {sorted(self.participants)}")
+
+
+def parse_request(message: Message) -> AssessmentRequest:
+    """The assessment request a message carries (data part first, else its text as JSON); ValueError if none."""
+    for data in get_data_parts(message.parts):
+        if isinstance(data, dict) and "participants" in data:
+            return AssessmentRequest.model_validate(data)
+    text = "\n".join(part.text for part in message.parts if part.HasField("text")).strip()
+    try:
+        return AssessmentRequest.model_validate_json(text)
+    except ValidationError as exc:
+        if not text:
+            raise ValueError("the message holds no assessment request (participants and config)") from exc
+        raise
+
+
+class LineSink(io.TextIOBase):
+    """A file whose complete lines go to ``emit``: what the run prints becomes status updates."""
+
+    def __init__(self, emit: Callable[[str], None]) -> None:
+        self.emit, self.pending = emit, ""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        self.pending += text
+        *lines, self.pending = self.pending.split("\n")
+        for line in lines:
+            if line.strip():
+                self.emit(line.rstrip())
+        return len(text)
+
+
+class EvaluationExecutor(AgentExecutor):
+    """Runs one benchmark per request, in this process's own services."""
+
+    def __init__(self, data_dir: Path, log_dir: Path) -> None:
+        self.data_dir, self.log_dir = data_dir, log_dir
+
+    async def execute(self, context: RequestContext, event_queue: EventQueue) -> None:
+        message = context.message
+        assert message is not None  # the SDK sends execute() only with a message
+        task_id, context_id = context.task_id or "", context.context_id or ""
+        await event_queue.enqueue_event(
+            Task(id=task_id, context_id=context_id, status=TaskStatus(state=TaskState.TASK_STATE_SUBMITTED))
+        )
+        updater = TaskUpdater(event_queue, task_id, context_id)
+        try:
+            request = parse_request(message)
+            url = request.purple_url()
+            grants = current_grants()
+            grants.check_api_base(url, "participants.agent")
+            grants.check_api_base(request.config.user_api_base, "config.user_api_base")
+        except (ValueError, RpcError) as exc:
+            await updater.reject(self._say(updater, f"request refused: {exc}"))
+            return
+        await updater.start_work(self._say(updater, f"evaluating {url} on {request.config.domain}"))
+        await self._run(request, url, updater)
+
+    async def _run(self, request: AssessmentRequest, url: str, updater: TaskUpdater) -> None:
+        from taumesh.domains import DataError
+        from taumesh.orchestrator.config import RunConfig
+        from taumesh.orchestrator.runner import ConfigError, run_benchmark
+
+        cfg = request.config
+        config = RunConfig(
+            env=cfg.domain,
+            task_split=cfg.split,
+            task_ids=cfg.task_ids,
+            start_index=cfg.start_index,
+            end_index=cfg.end_index,
+            num_trials=cfg.num_trials,
+            agent=AgentSettings(strategy="a2a", model=ModelSettings(model=cfg.transport, api_base=url)),
+            user=UserSettings(
+                strategy=cfg.user_strategy,
+                model=ModelSettings(model=cfg.user_model, provider=cfg.user_model_provider, api_base=cfg.user_api_base),
+            ),
+            max_concurrency=cfg.max_concurrency,
+            seed=cfg.seed,
+            data_dir=self.data_dir,
+            log_dir=self.log_dir,
+            show_progress=True,
+        )
+        loop = asyncio.get_running_loop()
+        pending: set[asyncio.Future[None]] = set()
+
+        def emit(line: str) -> None:  # called from the run's printing: schedule the update, keep the order
+            future = asyncio.ensure_future(
+                updater.update_status(TaskState.TASK_STATE_WORKING, self._say(updater, line))
+            )
+            pending.add(future)
+
+        def later(line: str) -> None:
+            loop.call_soon(emit, line)
+
+        sink: Any = LineSink(later)  # a text file as rich writes to it
+        console = Console(file=sink, force_terminal=False, width=240)
+        try:
+            summary = await run_benchmark(config, console=console)
+        except (ConfigError, DataError) as exc:
+            await asyncio.sleep(0)
+            await asyncio.gather(*pending)
+            await updater.failed(self._say(updater, f"the run cannot start: {exc}"))
+            return
+        await asyncio.sleep(0)
+        await asyncio.gather(*pending)
+        await updater.add_artifact(results_parts(summary, url, request), name="results")
+        await updater.complete(self._say(updater, f"done: pass^1 {summary.pass_hat_k.get(1, 0.0):.4f}"))
+
+    @staticmethod
+    def _say(updater: TaskUpdater, text: str) -> Message:
+        return new_text_message(text, context_id=updater.context_id, task_id=updater.task_id)
+
+    async def cancel(self, context: RequestContext, event_queue: EventQueue) -> None:
+        raise NotImplementedError("an evaluation runs to its end")
+
+
+def results_parts(summary: Any, url: str, request: AssessmentRequest) -> list[Any]:
+    """The artifact: a summary line, pass^k and counts as data, and the results file as JSON bytes."""
+    scored = [r for r in summary.results if not r.is_error]
+    data = {
+        "participant": url,
+        "domain": request.config.domain,
+        "pass_hat_k": {str(k): v for k, v in sorted(summary.pass_hat_k.items())},
+        "average_reward": summary.average_reward,
+        "episodes": len(summary.results),
+        "scored": len(scored),
+        "errors": len(summary.results) - len(scored),
+        "solved": sum(1 for r in scored if r.reward == 1.0),
+        "results_file": summary.results_path.name,
+    }
+    passes = ", ".join(f"pass^{k} {v:.4f}" for k, v in sorted(summary.pass_hat_k.items()))
+    text = f"{data['solved']}/{data['episodes']} episodes solved; {passes}"
+    body = json.dumps([r.model_dump(mode="json") for r in scored], indent=1).encode("utf-8")
+    return [
+        new_text_part(text),
+        new_data_part(data),
+        new_raw_part(body, media_type="application/json", filename=summary.results_path.name),
+    ]
+
+
+def agent_card(http_url: str, grpc_target: str | None, version: str) -> AgentCard:
+    """The card: what this green agent evaluates and how to ask."""
+    interfaces = [AgentInterface(url=http_url, protocol_binding="JSONRPC", protocol_version="1.0")]
+    if grpc_target:
+        interfaces.append(AgentInterface(url=grpc_target, protocol_binding="GRPC", protocol_version="1.0"))
+    return AgentCard(
+        name="taumesh",
+        description=(
+            "τ-bench evaluation (tool-agent-user interaction in retail, airline and τ² domains): plays each task "
+            "with a simulated user against the purple agent over A2A and reports the reward per episode and pass^k."
+        ),
+        version=version,
+        supported_interfaces=interfaces,
+        capabilities=AgentCapabilities(streaming=True),
+        default_input_modes=["application/json", "text/plain"],
+        default_output_modes=["application/json", "text/plain"],
+        skills=[
+            AgentSkill(
+                id="tau-bench-evaluation",
+                name="τ-bench evaluation",
+                description=(
+                    "Send {participants: {agent: URL}, config: {domain, split, task_ids, num_trials, user_strategy, "
+                    "user_model, transport}}; progress comes as status updates, the results as an artifact."
+                ),
+                tags=["evaluation", "tau-bench", "green-agent"],
+                examples=[json.dumps(EXAMPLE_REQUEST)],
+            )
+        ],
+    )

@@ -22,12 +22,12 @@ from taumesh.domains.tau2._texts import ModelText, ToolText
 
 
 def _parameters(tool: type[Tool], described: Mapping[str, str]) -> dict[str, Any]:
-    function = tool.invoke
+    function = getattr(tool, "method", None) or tool.invoke  # a toolkit's method (self first) or invoke (data)
     hints = typing.get_type_hints(function, include_extras=True)
     fields: dict[str, Any] = {}
     for index, (name, parameter) in enumerate(inspect.signature(function).parameters.items()):
         if index == 0:
-            continue  # the data
+            continue  # self, or the data
         default = ... if parameter.default is inspect.Parameter.empty else parameter.default
         if name in described:
             default = Field(default, description=described[name])

@@ -14,9 +14,10 @@ from typing import Any
 from pydantic import BaseModel
 
 from taumesh.domains import Data, Tool
-from taumesh.domains.tau2 import ModelDump, dump_json, tau2_tool, to_json_str
-from taumesh.domains.tau2._common_tools import calculate_tool, transfer_tool
+from taumesh.domains.tau2 import ModelDump, dump_json, to_json_str
+from taumesh.domains.tau2._common_tools import Calculator, Transfer
 from taumesh.domains.tau2._texts import domain_texts
+from taumesh.domains.tau2._toolkit import read, write
 from taumesh.domains.tau2_airline.models import (
     AirportCode,
     CabinClass,
@@ -31,7 +32,6 @@ from taumesh.domains.tau2_airline.models import (
     ReservationFlight,
 )
 
-_TOOLKIT = "AirlineTools"
 _NOW = "2024-05-15T15:00:00"
 _NEW_RESERVATION_IDS = ("HATHAT", "HATHAU", "HATHAV")
 _NEW_PAYMENT_IDS = (3221322, 3221323, 3221324)
@@ -121,14 +121,17 @@ def _payment_for_update(user: Any, payment_id: str, total_price: Any) -> dict[st
     return None
 
 
-@tau2_tool(_TOOLKIT)
-class BookReservation(Tool):
-    name = "book_reservation"
-    writes = True
+@cache
+def _airports() -> tuple[dict[str, Any], ...]:
+    return tuple(_new(AirportCode, **row) for row in domain_texts("airline").airports)
 
-    @staticmethod
-    def invoke(
-        data: Data,
+
+class AirlineTools(Calculator, Transfer):
+    """τ²'s ``AirlineTools``: flights, users and their reservations."""
+
+    @write
+    def book_reservation(
+        self,
         user_id: str,
         origin: str,
         destination: str,
@@ -141,6 +144,7 @@ class BookReservation(Tool):
         nonfree_baggages: int,
         insurance: Insurance,
     ) -> str:
+        data = self.data
         flight_rows = _models(flights, FlightInfo, "flight_number")
         passenger_rows = _models(passengers, Passenger, "first_name")
         payment_rows = _models(payment_methods, Payment, "payment_id")
@@ -213,14 +217,9 @@ class BookReservation(Tool):
         data["users"][user_id]["reservations"].append(reservation_id)
         return to_json_str(ModelDump(reservation))
 
-
-@tau2_tool(_TOOLKIT)
-class CancelReservation(Tool):
-    name = "cancel_reservation"
-    writes = True
-
-    @staticmethod
-    def invoke(data: Data, reservation_id: str) -> str:
+    @write
+    def cancel_reservation(self, reservation_id: str) -> str:
+        data = self.data
         reservation = _reservation(data, reservation_id)
         refunds = [
             _new(Payment, payment_id=payment["payment_id"], amount=-payment["amount"])
@@ -230,54 +229,28 @@ class CancelReservation(Tool):
         reservation["status"] = "cancelled"
         return to_json_str(ModelDump(reservation))
 
-
-@tau2_tool(_TOOLKIT)
-class GetReservationDetails(Tool):
-    name = "get_reservation_details"
-
-    @staticmethod
-    def invoke(data: Data, reservation_id: str) -> str:
+    @read
+    def get_reservation_details(self, reservation_id: str) -> str:
+        data = self.data
         return to_json_str(ModelDump(_reservation(data, reservation_id)))
 
-
-@tau2_tool(_TOOLKIT)
-class GetUserDetails(Tool):
-    name = "get_user_details"
-
-    @staticmethod
-    def invoke(data: Data, user_id: str) -> str:
+    @read
+    def get_user_details(self, user_id: str) -> str:
+        data = self.data
         return to_json_str(ModelDump(_user(data, user_id)))
 
-
-@cache
-def _airports() -> tuple[dict[str, Any], ...]:
-    return tuple(_new(AirportCode, **row) for row in domain_texts("airline").airports)
-
-
-@tau2_tool(_TOOLKIT)
-class ListAllAirports(Tool):
-    name = "list_all_airports"
-
-    @staticmethod
-    def invoke(data: Data) -> str:
+    @read
+    def list_all_airports(self) -> str:
         return to_json_str([ModelDump(airport) for airport in _airports()])
 
-
-@tau2_tool(_TOOLKIT)
-class SearchDirectFlight(Tool):
-    name = "search_direct_flight"
-
-    @staticmethod
-    def invoke(data: Data, origin: str, destination: str, date: str) -> str:
+    @read
+    def search_direct_flight(self, origin: str, destination: str, date: str) -> str:
+        data = self.data
         return to_json_str([ModelDump(flight) for flight in _search_direct(data, date, origin, destination)])
 
-
-@tau2_tool(_TOOLKIT)
-class SearchOnestopFlight(Tool):
-    name = "search_onestop_flight"
-
-    @staticmethod
-    def invoke(data: Data, origin: str, destination: str, date: str) -> str:
+    @read
+    def search_onestop_flight(self, origin: str, destination: str, date: str) -> str:
+        data = self.data
         results = []
         for first in _search_direct(data, date, origin, None):
             first["date"] = date
@@ -289,14 +262,9 @@ class SearchOnestopFlight(Tool):
                 results.append([ModelDump(first), ModelDump(second)])
         return to_json_str(results)
 
-
-@tau2_tool(_TOOLKIT)
-class SendCertificate(Tool):
-    name = "send_certificate"
-    writes = True
-
-    @staticmethod
-    def invoke(data: Data, user_id: str, amount: int) -> str:
+    @write
+    def send_certificate(self, user_id: str, amount: int) -> str:
+        data = self.data
         user = _user(data, user_id)
         for payment_id in [f"certificate_{number}" for number in _NEW_PAYMENT_IDS]:
             if payment_id not in user["payment_methods"]:
@@ -306,14 +274,11 @@ class SendCertificate(Tool):
                 return f"Certificate {payment_id} added to user {user_id} with amount {amount}."
         raise ValueError("Too many certificates")
 
-
-@tau2_tool(_TOOLKIT)
-class UpdateReservationBaggages(Tool):
-    name = "update_reservation_baggages"
-    writes = True
-
-    @staticmethod
-    def invoke(data: Data, reservation_id: str, total_baggages: int, nonfree_baggages: int, payment_id: str) -> str:
+    @write
+    def update_reservation_baggages(
+        self, reservation_id: str, total_baggages: int, nonfree_baggages: int, payment_id: str
+    ) -> str:
+        data = self.data
         reservation = _reservation(data, reservation_id)
         user = _user(data, reservation["user_id"])
         total_price = 50 * max(0, nonfree_baggages - reservation["nonfree_baggages"])
@@ -324,16 +289,11 @@ class UpdateReservationBaggages(Tool):
         reservation["nonfree_baggages"] = nonfree_baggages
         return to_json_str(ModelDump(reservation))
 
-
-@tau2_tool(_TOOLKIT)
-class UpdateReservationFlights(Tool):
-    name = "update_reservation_flights"
-    writes = True
-
-    @staticmethod
-    def invoke(
-        data: Data, reservation_id: str, cabin: CabinClass, flights: list[FlightInfo | dict[str, Any]], payment_id: str
+    @write
+    def update_reservation_flights(
+        self, reservation_id: str, cabin: CabinClass, flights: list[FlightInfo | dict[str, Any]], payment_id: str
     ) -> str:
+        data = self.data
         flight_rows = _models(flights, FlightInfo, "flight_number")
         reservation = _reservation(data, reservation_id)
         user = _user(data, reservation["user_id"])
@@ -379,14 +339,9 @@ class UpdateReservationFlights(Tool):
         reservation["cabin"] = cabin
         return to_json_str(ModelDump(reservation))
 
-
-@tau2_tool(_TOOLKIT)
-class UpdateReservationPassengers(Tool):
-    name = "update_reservation_passengers"
-    writes = True
-
-    @staticmethod
-    def invoke(data: Data, reservation_id: str, passengers: list[Passenger | dict[str, Any]]) -> str:
+    @write
+    def update_reservation_passengers(self, reservation_id: str, passengers: list[Passenger | dict[str, Any]]) -> str:
+        data = self.data
         passenger_rows = _models(passengers, Passenger, "first_name")
         reservation = _reservation(data, reservation_id)
         if len(passenger_rows) != len(reservation["passengers"]):
@@ -394,32 +349,10 @@ class UpdateReservationPassengers(Tool):
         reservation["passengers"] = passenger_rows
         return to_json_str(ModelDump(reservation))
 
-
-@tau2_tool(_TOOLKIT)
-class GetFlightStatus(Tool):
-    name = "get_flight_status"
-
-    @staticmethod
-    def invoke(data: Data, flight_number: str, date: str) -> str:
+    @read
+    def get_flight_status(self, flight_number: str, date: str) -> str:
+        data = self.data
         return str(_flight_instance(data, flight_number, date)["status"])
 
 
-Calculate = calculate_tool(_TOOLKIT)
-TransferToHumanAgents = transfer_tool(_TOOLKIT)
-
-TOOLS: tuple[type[Tool], ...] = (
-    BookReservation,
-    Calculate,
-    CancelReservation,
-    GetReservationDetails,
-    GetUserDetails,
-    ListAllAirports,
-    SearchDirectFlight,
-    SearchOnestopFlight,
-    SendCertificate,
-    TransferToHumanAgents,
-    UpdateReservationBaggages,
-    UpdateReservationFlights,
-    UpdateReservationPassengers,
-    GetFlightStatus,
-)
+TOOLS: tuple[type[Tool], ...] = AirlineTools.tools()

@@ -2,26 +2,24 @@
 
 from __future__ import annotations
 
-from taumesh.domains import Data, Tool
-from taumesh.domains.tau2 import ModelDump, dump_json, tau2_tool, to_json_str
-from taumesh.domains.tau2._common_tools import transfer_tool
+from taumesh.domains import Tool
+from taumesh.domains.tau2 import ModelDump, dump_json, to_json_str
+from taumesh.domains.tau2._common_tools import Transfer
+from taumesh.domains.tau2._toolkit import read, read_function, write
 from taumesh.domains.tau2_mock.models import Task, TaskStatus
 
-_TOOLKIT = "MockTools"
 
+class MockTools(Transfer):
+    """τ²'s ``MockTools``: users and their to-do tasks."""
 
-@tau2_tool(_TOOLKIT)
-class CreateTask(Tool):
-    name = "create_task"
-    writes = True
-
-    @staticmethod
-    def invoke(
-        data: Data,
+    @write
+    def create_task(
+        self,
         user_id: str,
         title: str,
         description: str = None,  # type: ignore[assignment]  # noqa: RUF013 - τ²'s annotation, shown in the schema
     ) -> str:
+        data = self.data
         if user_id not in data["users"]:
             raise ValueError(f"User {user_id} not found")
         task_id = f"task_{len(data['tasks']) + 1}"
@@ -32,53 +30,34 @@ class CreateTask(Tool):
         data["users"][user_id]["tasks"].append(task_id)
         return to_json_str(ModelDump(record))
 
-
-@tau2_tool(_TOOLKIT)
-class GetUsers(Tool):
-    name = "get_users"
-
-    @staticmethod
-    def invoke(data: Data) -> str:
+    @read
+    def get_users(self) -> str:
+        data = self.data
         return to_json_str([ModelDump(user) for user in data["users"].values()])
 
-
-@tau2_tool(_TOOLKIT)
-class UpdateTaskStatus(Tool):
-    name = "update_task_status"
-    writes = True
-
-    @staticmethod
-    def invoke(data: Data, task_id: str, status: TaskStatus) -> str:
+    @write
+    def update_task_status(self, task_id: str, status: TaskStatus) -> str:
+        data = self.data
         if task_id not in data["tasks"]:
             raise ValueError(f"Task {task_id} not found")
         task = data["tasks"][task_id]
         task["status"] = status
         return to_json_str(ModelDump(task))
 
-
-@tau2_tool(_TOOLKIT)
-class AssertNumberOfTasks(Tool):
-    name = "assert_number_of_tasks"
-
-    @staticmethod
-    def invoke(data: Data, user_id: str, expected_number: int) -> bool:
+    @read_function
+    def assert_number_of_tasks(self, user_id: str, expected_number: int) -> bool:
+        data = self.data
         if user_id not in data["users"]:
             raise ValueError(f"User {user_id} not found")
         return len(data["users"][user_id]["tasks"]) == expected_number
 
-
-@tau2_tool(_TOOLKIT)
-class AssertTaskStatus(Tool):
-    name = "assert_task_status"
-
-    @staticmethod
-    def invoke(data: Data, task_id: str, expected_status: TaskStatus) -> bool:
+    @read_function
+    def assert_task_status(self, task_id: str, expected_status: TaskStatus) -> bool:
+        data = self.data
         if task_id not in data["tasks"]:
             raise ValueError(f"Task {task_id} not found")
         return bool(data["tasks"][task_id]["status"] == expected_status)
 
 
-TransferToHumanAgents = transfer_tool(_TOOLKIT)
-
-TOOLS: tuple[type[Tool], ...] = (CreateTask, GetUsers, UpdateTaskStatus, TransferToHumanAgents)
-ENV_FUNCTIONS: tuple[type[Tool], ...] = (AssertNumberOfTasks, AssertTaskStatus)
+TOOLS: tuple[type[Tool], ...] = MockTools.tools()
+ENV_FUNCTIONS: tuple[type[Tool], ...] = MockTools.functions()

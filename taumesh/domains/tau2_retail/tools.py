@@ -9,16 +9,15 @@ leaves the same partial change τ²'s would.
 from __future__ import annotations
 
 import json
-from typing import Any, ClassVar
+from typing import Any
 
 from pydantic import BaseModel
 
 from taumesh.domains import Data, Tool
-from taumesh.domains.tau2 import ModelDump, dump_json, tau2_tool, to_json_str
-from taumesh.domains.tau2._common_tools import calculate_tool, transfer_tool
+from taumesh.domains.tau2 import ModelDump, dump_json, to_json_str
+from taumesh.domains.tau2._common_tools import Calculator, Transfer
+from taumesh.domains.tau2._toolkit import own_schema, read, write
 from taumesh.domains.tau2_retail.models import OrderPayment, UserAddress
-
-_TOOLKIT = "RetailTools"
 
 
 def _new(model: type[BaseModel], **fields: Any) -> dict[str, Any]:
@@ -81,13 +80,12 @@ def _address(**fields: Any) -> dict[str, Any]:
     return _new(UserAddress, **fields)
 
 
-@tau2_tool(_TOOLKIT)
-class CancelPendingOrder(Tool):
-    name = "cancel_pending_order"
-    writes = True
+class RetailTools(Calculator, Transfer):
+    """τ²'s ``RetailTools``: products, users and their orders."""
 
-    @staticmethod
-    def invoke(data: Data, order_id: str, reason: str) -> str:
+    @write
+    def cancel_pending_order(self, order_id: str, reason: str) -> str:
+        data = self.data
         order = _order(data, order_id)
         if order["status"] != "pending":
             raise ValueError("Non-pending order cannot be cancelled")
@@ -108,14 +106,11 @@ class CancelPendingOrder(Tool):
         order["payment_history"].extend(refunds)
         return to_json_str(ModelDump(order))
 
-
-@tau2_tool(_TOOLKIT)
-class ExchangeDeliveredOrderItems(Tool):
-    name = "exchange_delivered_order_items"
-    writes = True
-
-    @staticmethod
-    def invoke(data: Data, order_id: str, item_ids: list[str], new_item_ids: list[str], payment_method_id: str) -> str:
+    @write
+    def exchange_delivered_order_items(
+        self, order_id: str, item_ids: list[str], new_item_ids: list[str], payment_method_id: str
+    ) -> str:
+        data = self.data
         order = _order(data, order_id)
         if order["status"] != "delivered":
             raise ValueError("Non-delivered order cannot be exchanged")
@@ -140,13 +135,9 @@ class ExchangeDeliveredOrderItems(Tool):
         order["exchange_price_difference"] = diff_price
         return to_json_str(ModelDump(order))
 
-
-@tau2_tool(_TOOLKIT)
-class FindUserIdByNameZip(Tool):
-    name = "find_user_id_by_name_zip"
-
-    @staticmethod
-    def invoke(data: Data, first_name: str, last_name: str, zip: str) -> str:
+    @read
+    def find_user_id_by_name_zip(self, first_name: str, last_name: str, zip: str) -> str:
+        data = self.data
         for user_id, user in data["users"].items():
             if (
                 user["name"]["first_name"].lower() == first_name.lower()
@@ -156,64 +147,38 @@ class FindUserIdByNameZip(Tool):
                 return str(user_id)
         raise ValueError("User not found")
 
-
-@tau2_tool(_TOOLKIT)
-class FindUserIdByEmail(Tool):
-    name = "find_user_id_by_email"
-
-    @staticmethod
-    def invoke(data: Data, email: str) -> str:
+    @read
+    def find_user_id_by_email(self, email: str) -> str:
+        data = self.data
         for user_id, user in data["users"].items():
             if user["email"].lower() == email.lower():
                 return str(user_id)
         raise ValueError("User not found")
 
-
-@tau2_tool(_TOOLKIT)
-class GetOrderDetails(Tool):
-    name = "get_order_details"
-
-    @staticmethod
-    def invoke(data: Data, order_id: str) -> str:
+    @read
+    def get_order_details(self, order_id: str) -> str:
+        data = self.data
         return to_json_str(ModelDump(_order(data, order_id)))
 
-
-@tau2_tool(_TOOLKIT)
-class GetProductDetails(Tool):
-    name = "get_product_details"
-
-    @staticmethod
-    def invoke(data: Data, product_id: str) -> str:
+    @read
+    def get_product_details(self, product_id: str) -> str:
+        data = self.data
         return to_json_str(ModelDump(_product(data, product_id)))
 
-
-@tau2_tool(_TOOLKIT)
-class GetUserDetails(Tool):
-    name = "get_user_details"
-
-    @staticmethod
-    def invoke(data: Data, user_id: str) -> str:
+    @read
+    def get_user_details(self, user_id: str) -> str:
+        data = self.data
         return to_json_str(ModelDump(_user(data, user_id)))
 
-
-@tau2_tool(_TOOLKIT)
-class ListAllProductTypes(Tool):
-    name = "list_all_product_types"
-
-    @staticmethod
-    def invoke(data: Data) -> str:
+    @read
+    def list_all_product_types(self) -> str:
+        data = self.data
         products = {product["name"]: product["product_id"] for product in data["products"].values()}
         return json.dumps(products, sort_keys=True)
 
-
-@tau2_tool(_TOOLKIT)
-class ModifyPendingOrderAddress(Tool):
-    name = "modify_pending_order_address"
-    writes = True
-
-    @staticmethod
-    def invoke(
-        data: Data,
+    @write
+    def modify_pending_order_address(
+        self,
         order_id: str,
         address1: str,
         address2: str,
@@ -222,6 +187,7 @@ class ModifyPendingOrderAddress(Tool):
         country: str,
         zip: str,
     ) -> str:
+        data = self.data
         order = _order(data, order_id)
         if "pending" not in order["status"]:
             raise ValueError("Non-pending order cannot be modified")
@@ -230,14 +196,11 @@ class ModifyPendingOrderAddress(Tool):
         )
         return to_json_str(ModelDump(order))
 
-
-@tau2_tool(_TOOLKIT)
-class ModifyPendingOrderItems(Tool):
-    name = "modify_pending_order_items"
-    writes = True
-
-    @staticmethod
-    def invoke(data: Data, order_id: str, item_ids: list[str], new_item_ids: list[str], payment_method_id: str) -> str:
+    @write
+    def modify_pending_order_items(
+        self, order_id: str, item_ids: list[str], new_item_ids: list[str], payment_method_id: str
+    ) -> str:
+        data = self.data
         order = _order(data, order_id)
         if order["status"] != "pending":
             raise ValueError("Non-pending order cannot be modified")
@@ -270,14 +233,9 @@ class ModifyPendingOrderItems(Tool):
         order["status"] = "pending (item modified)"
         return to_json_str(ModelDump(order))
 
-
-@tau2_tool(_TOOLKIT)
-class ModifyPendingOrderPayment(Tool):
-    name = "modify_pending_order_payment"
-    writes = True
-
-    @staticmethod
-    def invoke(data: Data, order_id: str, payment_method_id: str) -> str:
+    @write
+    def modify_pending_order_payment(self, order_id: str, payment_method_id: str) -> str:
+        data = self.data
         order = _order(data, order_id)
         if "pending" not in order["status"]:
             raise ValueError("Non-pending order cannot be modified")
@@ -304,15 +262,9 @@ class ModifyPendingOrderPayment(Tool):
             old_method["balance"] = round(old_method["balance"] + amount, 2)
         return to_json_str(ModelDump(order))
 
-
-@tau2_tool(_TOOLKIT)
-class ModifyUserAddress(Tool):
-    name = "modify_user_address"
-    writes = True
-
-    @staticmethod
-    def invoke(
-        data: Data,
+    @write
+    def modify_user_address(
+        self,
         user_id: str,
         address1: str,
         address2: str,
@@ -321,20 +273,16 @@ class ModifyUserAddress(Tool):
         country: str,
         zip: str,
     ) -> str:
+        data = self.data
         user = _user(data, user_id)
         user["address"] = _address(
             address1=address1, address2=address2, city=city, state=state, country=country, zip=zip
         )
         return to_json_str(ModelDump(user))
 
-
-@tau2_tool(_TOOLKIT)
-class ReturnDeliveredOrderItems(Tool):
-    name = "return_delivered_order_items"
-    writes = True
-
-    @staticmethod
-    def invoke(data: Data, order_id: str, item_ids: list[str], payment_method_id: str) -> str:
+    @write
+    def return_delivered_order_items(self, order_id: str, item_ids: list[str], payment_method_id: str) -> str:
+        data = self.data
         order = _order(data, order_id)
         if order["status"] != "delivered":
             raise ValueError("Non-delivered order cannot be returned")
@@ -349,54 +297,32 @@ class ReturnDeliveredOrderItems(Tool):
         return to_json_str(ModelDump(order))
 
 
-@tau2_tool(_TOOLKIT)
-class GetItemDetails(Tool):
-    """Upstream τ²'s HEAD tool (not in the wheel): one item (a product variant) by its id, found in any product.
+class RetailHeadTools(RetailTools):
+    """Upstream τ²'s HEAD ``RetailTools``: the wheel's, and ``get_item_details``.
 
     Its observation is τ²'s ``Variant`` dump, its error ``Item not found``, as HEAD's vectors record them. The
     wheel has no source for its schema and τ²'s own text is not ours to copy, so the description below is
     taumesh's wording (docs/data.md).
     """
 
-    name = "get_item_details"
-    description = (
+    @read
+    @own_schema(
         "Look up one item (a specific variant of a product) by its item id: its options, whether it is "
-        "available, and its price. An item id is not a product id."
+        "available, and its price. An item id is not a product id.",
+        {
+            "type": "object",
+            "properties": {"item_id": {"type": "string", "description": "The item id, such as '1008292230'."}},
+            "required": ["item_id"],
+        },
     )
-    parameters: ClassVar[dict[str, Any] | None] = {
-        "type": "object",
-        "properties": {"item_id": {"type": "string", "description": "The item id, such as '1008292230'."}},
-        "required": ["item_id"],
-    }
-
-    @staticmethod
-    def invoke(data: Data, item_id: str) -> str:
-        for product in data["products"].values():
+    def get_item_details(self, item_id: str) -> str:
+        for product in self.data["products"].values():
             if item_id in product["variants"]:
                 return to_json_str(ModelDump(product["variants"][item_id]))
         raise ValueError("Item not found")
 
 
-Calculate = calculate_tool(_TOOLKIT)
-TransferToHumanAgents = transfer_tool(_TOOLKIT)
+TOOLS: tuple[type[Tool], ...] = RetailTools.tools()
 
-TOOLS: tuple[type[Tool], ...] = (
-    Calculate,
-    CancelPendingOrder,
-    ExchangeDeliveredOrderItems,
-    FindUserIdByNameZip,
-    FindUserIdByEmail,
-    GetOrderDetails,
-    GetProductDetails,
-    GetUserDetails,
-    ListAllProductTypes,
-    ModifyPendingOrderAddress,
-    ModifyPendingOrderItems,
-    ModifyPendingOrderPayment,
-    ModifyUserAddress,
-    ReturnDeliveredOrderItems,
-    TransferToHumanAgents,
-)
-
-HEAD_TOOLS: tuple[type[Tool], ...] = (GetItemDetails,)
+HEAD_TOOLS: tuple[type[Tool], ...] = tuple(tool for tool in RetailHeadTools.tools() if tool.name == "get_item_details")
 """Tools of upstream τ²'s HEAD toolkit that the wheel lacks (offered over a ``--data-dir`` τ² folder only)."""

@@ -15,11 +15,11 @@ from typing import Any
 from pydantic import BaseModel
 
 from taumesh.domains import Data, Tool
-from taumesh.domains.tau2 import ModelDump, dump_json, tau2_tool, to_json_str
-from taumesh.domains.tau2._common_tools import transfer_tool
+from taumesh.domains.tau2 import ModelDump, dump_json, to_json_str
+from taumesh.domains.tau2._common_tools import Transfer
+from taumesh.domains.tau2._toolkit import read, read_function, write, write_function
 from taumesh.domains.tau2_telecom.models import Bill, LineItem
 
-_TOOLKIT = "TelecomTools"
 TODAY = datetime.date(2025, 2, 25)
 """τ²'s ``get_today()``: telecom's clock is fixed."""
 
@@ -132,30 +132,25 @@ def _apply_one_time_charge(data: Data, customer_id: str, amount: Any, descriptio
     draft["total_due"] += amount
 
 
-@tau2_tool(_TOOLKIT)
-class GetCustomerByPhone(Tool):
-    name = "get_customer_by_phone"
+_BY_PREFIX = (("L", line_by_id), ("D", None), ("B", bill_by_id), ("C", customer_by_id), ("P", plan_by_id))
 
-    @staticmethod
-    def invoke(data: Data, phone_number: str) -> str:
+
+class TelecomTools(Transfer):
+    """τ²'s ``TelecomTools``: the carrier's customers, lines, plans and bills."""
+
+    @read
+    def get_customer_by_phone(self, phone_number: str) -> str:
+        data = self.data
         return to_json_str(ModelDump(customer_by_phone(data, phone_number)))
 
-
-@tau2_tool(_TOOLKIT)
-class GetCustomerById(Tool):
-    name = "get_customer_by_id"
-
-    @staticmethod
-    def invoke(data: Data, customer_id: str) -> str:
+    @read
+    def get_customer_by_id(self, customer_id: str) -> str:
+        data = self.data
         return to_json_str(ModelDump(customer_by_id(data, customer_id)))
 
-
-@tau2_tool(_TOOLKIT)
-class GetCustomerByName(Tool):
-    name = "get_customer_by_name"
-
-    @staticmethod
-    def invoke(data: Data, full_name: str, dob: str) -> str:
+    @read
+    def get_customer_by_name(self, full_name: str, dob: str) -> str:
+        data = self.data
         matching = [
             ModelDump(customer)
             for customer in data["customers"].values()
@@ -163,30 +158,18 @@ class GetCustomerByName(Tool):
         ]
         return to_json_str(matching)
 
-
-_BY_PREFIX = (("L", line_by_id), ("D", None), ("B", bill_by_id), ("C", customer_by_id), ("P", plan_by_id))
-
-
-@tau2_tool(_TOOLKIT)
-class GetDetailsById(Tool):
-    name = "get_details_by_id"
-
-    @staticmethod
-    def invoke(data: Data, id: str) -> str:
+    @read
+    def get_details_by_id(self, id: str) -> str:
+        data = self.data
         for prefix, finder in _BY_PREFIX:
             if id.startswith(prefix):
                 record = _find(data, "devices", "device_id", id, "Device") if finder is None else finder(data, id)
                 return to_json_str(ModelDump(record))
         raise ValueError(f"Unknown ID format or type: {id}")
 
-
-@tau2_tool(_TOOLKIT)
-class SuspendLine(Tool):
-    name = "suspend_line"
-    writes = True
-
-    @staticmethod
-    def invoke(data: Data, customer_id: str, line_id: str, reason: str) -> str:
+    @write
+    def suspend_line(self, customer_id: str, line_id: str, reason: str) -> str:
+        data = self.data
         line = _target_line(data, customer_id, line_id)
         if line["status"] != "Active":
             raise ValueError("Line must be active to suspend")
@@ -195,14 +178,9 @@ class SuspendLine(Tool):
         message = "Line suspended successfully. $5/month holding fee will apply."
         return to_json_str({"message": message, "line": ModelDump(line)})
 
-
-@tau2_tool(_TOOLKIT)
-class ResumeLine(Tool):
-    name = "resume_line"
-    writes = True
-
-    @staticmethod
-    def invoke(data: Data, customer_id: str, line_id: str) -> str:
+    @write
+    def resume_line(self, customer_id: str, line_id: str) -> str:
+        data = self.data
         line = _target_line(data, customer_id, line_id)
         if line["status"] not in ("Suspended", "Pending Activation"):
             raise ValueError("Line must be suspended to resume")
@@ -210,26 +188,17 @@ class ResumeLine(Tool):
         line["suspension_start_date"] = None
         return to_json_str({"message": "Line resumed successfully", "line": ModelDump(line)})
 
-
-@tau2_tool(_TOOLKIT)
-class GetBillsForCustomer(Tool):
-    name = "get_bills_for_customer"
-
-    @staticmethod
-    def invoke(data: Data, customer_id: str, limit: int = 12) -> str:
+    @read
+    def get_bills_for_customer(self, customer_id: str, limit: int = 12) -> str:
+        data = self.data
         customer = customer_by_id(data, customer_id)
         bills = [bill_by_id(data, bill_id) for bill_id in customer["bill_ids"]]
         ordered = sorted(bills, key=lambda bill: bill["issue_date"], reverse=True)
         return to_json_str([ModelDump(bill) for bill in ordered[:limit]])
 
-
-@tau2_tool(_TOOLKIT)
-class SendPaymentRequest(Tool):
-    name = "send_payment_request"
-    writes = True
-
-    @staticmethod
-    def invoke(data: Data, customer_id: str, bill_id: str) -> str:
+    @write
+    def send_payment_request(self, customer_id: str, bill_id: str) -> str:
+        data = self.data
         customer = customer_by_id(data, customer_id)
         if bills_awaiting_payment(data, customer):
             raise ValueError("A bill is already awaiting payment for this customer")
@@ -239,13 +208,9 @@ class SendPaymentRequest(Tool):
         bill["status"] = "Awaiting Payment"
         return f"Payment request sent to the customer for bill {bill['bill_id']}"
 
-
-@tau2_tool(_TOOLKIT)
-class GetDataUsage(Tool):
-    name = "get_data_usage"
-
-    @staticmethod
-    def invoke(data: Data, customer_id: str, line_id: str) -> str:
+    @read
+    def get_data_usage(self, customer_id: str, line_id: str) -> str:
+        data = self.data
         line = _target_line(data, customer_id, line_id)
         plan = plan_by_id(data, line["plan_id"])
         cycle_end = _first_of_next_month(TODAY) - datetime.timedelta(days=1)
@@ -258,42 +223,27 @@ class GetDataUsage(Tool):
         }
         return to_json_str(usage)
 
-
-@tau2_tool(_TOOLKIT)
-class EnableRoaming(Tool):
-    name = "enable_roaming"
-    writes = True
-
-    @staticmethod
-    def invoke(data: Data, customer_id: str, line_id: str) -> str:
+    @write
+    def enable_roaming(self, customer_id: str, line_id: str) -> str:
+        data = self.data
         line = _target_line(data, customer_id, line_id)
         if line["roaming_enabled"]:
             return "Roaming was already enabled"
         line["roaming_enabled"] = True
         return "Roaming enabled successfully"
 
-
-@tau2_tool(_TOOLKIT)
-class DisableRoaming(Tool):
-    name = "disable_roaming"
-    writes = True
-
-    @staticmethod
-    def invoke(data: Data, customer_id: str, line_id: str) -> str:
+    @write
+    def disable_roaming(self, customer_id: str, line_id: str) -> str:
+        data = self.data
         line = _target_line(data, customer_id, line_id)
         if not line["roaming_enabled"]:
             return "Roaming was already disabled"
         line["roaming_enabled"] = False
         return "Roaming disabled successfully"
 
-
-@tau2_tool(_TOOLKIT)
-class RefuelData(Tool):
-    name = "refuel_data"
-    writes = True
-
-    @staticmethod
-    def invoke(data: Data, customer_id: str, line_id: str, gb_amount: float) -> str:
+    @write
+    def refuel_data(self, customer_id: str, line_id: str, gb_amount: float) -> str:
+        data = self.data
         line = _target_line(data, customer_id, line_id)
         if gb_amount <= 0:
             raise ValueError("Refuel amount must be positive")
@@ -310,28 +260,17 @@ class RefuelData(Tool):
             }
         )
 
-
-TransferToHumanAgents = transfer_tool(_TOOLKIT)
-
-
-@tau2_tool(_TOOLKIT)
-class SetDataUsage(Tool):
-    name = "set_data_usage"
-    writes = True
-
-    @staticmethod
-    def invoke(data: Data, customer_id: str, line_id: str, data_used_gb: float) -> str:
+    @write_function
+    def set_data_usage(self, customer_id: str, line_id: str, data_used_gb: float) -> str:
+        data = self.data
         _target_line(data, customer_id, line_id)["data_used_gb"] = data_used_gb
         return f"Data usage set to {data_used_gb} GB for line {line_id}"
 
-
-@tau2_tool(_TOOLKIT)
-class SuspendLineForOverdueBill(Tool):
-    name = "suspend_line_for_overdue_bill"
-    writes = True
-
-    @staticmethod
-    def invoke(data: Data, customer_id: str, line_id: str, new_bill_id: str, contract_ended: bool) -> str:
+    @write_function
+    def suspend_line_for_overdue_bill(
+        self, customer_id: str, line_id: str, new_bill_id: str, contract_ended: bool
+    ) -> str:
+        data = self.data
         line = line_by_id(data, line_id)
         if line["status"] != "Active":
             raise ValueError("Line must be active to suspend for unpaid bill")
@@ -369,31 +308,19 @@ class SuspendLineForOverdueBill(Tool):
             line["contract_end_date"] = last_of_last_month.isoformat()
         return f"Line {line_id} suspended for unpaid bill {new_bill_id}. Contract ended: {contract_ended}"
 
-
-@tau2_tool(_TOOLKIT)
-class AssertDataRefuelingAmount(Tool):
-    name = "assert_data_refueling_amount"
-
-    @staticmethod
-    def invoke(data: Data, customer_id: str, line_id: str, expected_amount: float) -> bool:
+    @read_function
+    def assert_data_refueling_amount(self, customer_id: str, line_id: str, expected_amount: float) -> bool:
+        data = self.data
         return bool(abs(_target_line(data, customer_id, line_id)["data_refueling_gb"] - expected_amount) < 1e-6)
 
-
-@tau2_tool(_TOOLKIT)
-class AssertLineStatus(Tool):
-    name = "assert_line_status"
-
-    @staticmethod
-    def invoke(data: Data, customer_id: str, line_id: str, expected_status: Any) -> bool:
+    @read_function
+    def assert_line_status(self, customer_id: str, line_id: str, expected_status: Any) -> bool:
+        data = self.data
         return bool(_target_line(data, customer_id, line_id)["status"] == expected_status)
 
-
-@tau2_tool(_TOOLKIT)
-class AssertOverdueBillExists(Tool):
-    name = "assert_overdue_bill_exists"
-
-    @staticmethod
-    def invoke(data: Data, customer_id: str, overdue_bill_id: str) -> bool:
+    @read_function
+    def assert_overdue_bill_exists(self, customer_id: str, overdue_bill_id: str) -> bool:
+        data = self.data
         customer = customer_by_id(data, customer_id)
         if overdue_bill_id not in customer["bill_ids"]:
             raise ValueError(f"Overdue bill {overdue_bill_id} not found")
@@ -401,13 +328,9 @@ class AssertOverdueBillExists(Tool):
             raise ValueError(f"Overdue bill {overdue_bill_id} is not overdue")
         return True
 
-
-@tau2_tool(_TOOLKIT)
-class AssertNoOverdueBill(Tool):
-    name = "assert_no_overdue_bill"
-
-    @staticmethod
-    def invoke(data: Data, overdue_bill_id: str) -> bool:
+    @read_function
+    def assert_no_overdue_bill(self, overdue_bill_id: str) -> bool:
+        data = self.data
         try:
             bill = bill_by_id(data, overdue_bill_id)
         except ValueError:
@@ -415,26 +338,5 @@ class AssertNoOverdueBill(Tool):
         return bool(bill["status"] == "Paid")
 
 
-AGENT_TOOLS: tuple[type[Tool], ...] = (
-    GetCustomerByPhone,
-    GetCustomerById,
-    GetCustomerByName,
-    GetDetailsById,
-    SuspendLine,
-    ResumeLine,
-    GetBillsForCustomer,
-    SendPaymentRequest,
-    GetDataUsage,
-    EnableRoaming,
-    DisableRoaming,
-    TransferToHumanAgents,
-    RefuelData,
-)
-AGENT_FUNCTIONS: tuple[type[Tool], ...] = (
-    SetDataUsage,
-    SuspendLineForOverdueBill,
-    AssertDataRefuelingAmount,
-    AssertLineStatus,
-    AssertOverdueBillExists,
-    AssertNoOverdueBill,
-)
+AGENT_TOOLS: tuple[type[Tool], ...] = TelecomTools.tools()
+AGENT_FUNCTIONS: tuple[type[Tool], ...] = TelecomTools.functions()

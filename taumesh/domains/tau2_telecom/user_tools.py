@@ -12,12 +12,12 @@ from __future__ import annotations
 from typing import Any
 
 from taumesh.domains import Data, Tool
-from taumesh.domains.tau2 import dump_json, tau2_tool
+from taumesh.domains.tau2 import dump_json
+from taumesh.domains.tau2._toolkit import Toolkit, read, read_function, write, write_function
 from taumesh.domains.tau2_telecom import phone
 from taumesh.domains.tau2_telecom.phone import device, surroundings, with_status_bar
 from taumesh.domains.tau2_telecom.phone_models import APNSettings, NetworkModePreference, NetworkStatus, VpnDetails
 
-_TOOLKIT = "TelecomUserTools"
 _NETWORK_MODES = ("4g_5g_preferred", "4g_only", "3g_only", "2g_only")
 _SIM_MESSAGES = {
     "active": "Your SIM card is active and working.",
@@ -42,28 +42,43 @@ def _yes_no(state: Any) -> str:
     return "Yes" if state else "No"
 
 
-class UserTool(Tool):
+def _set_network_mode(data: Data, mode: Any) -> str | None:
+    """τ²'s ``_set_network_mode_preference``: the mode set, or None when a string names no mode.
+
+    τ² assigns a mode that is not a string as it is, then fails to read its ``value``.
+    """
+    if isinstance(mode, str) and mode not in _NETWORK_MODES:
+        return None
+    device(data)["network_mode_preference"] = mode
+    phone.simulate_network_search(data)
+    if not isinstance(mode, str):
+        raise AttributeError(f"'{type(mode).__name__}' object has no attribute 'value'")
+    return mode
+
+
+def _granted(permissions: Any) -> list[str]:
+    return [name.replace("_", " ").lower() for name, allowed in permissions.items() if allowed]
+
+
+def _force(data: Data, setting: str, wanted: bool) -> None:
+    """τ²'s ``turn_X_on/off``: toggle, and toggle again when the first toggle gave the wrong state."""
+    if phone.toggle_setting(data, setting, search=setting != "data_saver_mode") != wanted:
+        phone.toggle_setting(data, setting, search=setting != "data_saver_mode")
+
+
+class TelecomUserTools(Toolkit):
+    """τ²'s ``TelecomUserTools``: the user's phone, and the functions tasks break and check it with."""
+
     side = "user"
 
-
-# --- the user's tools, in τ²'s order ---
-
-
-@tau2_tool(_TOOLKIT)
-class CheckStatusBar(UserTool):
-    name = "check_status_bar"
-
-    @staticmethod
-    def invoke(data: Data) -> str:
+    @read
+    def check_status_bar(self) -> str:
+        data = self.data
         return f"Status Bar: {phone.status_bar(data)}"
 
-
-@tau2_tool(_TOOLKIT)
-class CheckNetworkStatus(UserTool):
-    name = "check_network_status"
-
-    @staticmethod
-    def invoke(data: Data) -> str:
+    @read
+    def check_network_status(self) -> str:
+        data = self.data
         state = device(data)
         lines = [
             f"Airplane Mode: {_on_off(state['airplane_mode'])}",
@@ -80,37 +95,14 @@ class CheckNetworkStatus(UserTool):
             lines.append(f"Connected Wi-Fi Network: {state['wifi_ssid']}")
         return "\n".join(lines)
 
-
-@tau2_tool(_TOOLKIT)
-class CheckNetworkModePreference(UserTool):
-    name = "check_network_mode_preference"
-
-    @staticmethod
-    def invoke(data: Data) -> str:
+    @read
+    def check_network_mode_preference(self) -> str:
+        data = self.data
         return f"Network Mode Preference: {device(data)['network_mode_preference']}"
 
-
-def _set_network_mode(data: Data, mode: Any) -> str | None:
-    """τ²'s ``_set_network_mode_preference``: the mode set, or None when a string names no mode.
-
-    τ² assigns a mode that is not a string as it is, then fails to read its ``value``.
-    """
-    if isinstance(mode, str) and mode not in _NETWORK_MODES:
-        return None
-    device(data)["network_mode_preference"] = mode
-    phone.simulate_network_search(data)
-    if not isinstance(mode, str):
-        raise AttributeError(f"'{type(mode).__name__}' object has no attribute 'value'")
-    return mode
-
-
-@tau2_tool(_TOOLKIT)
-class SetNetworkModePreference(UserTool):
-    name = "set_network_mode_preference"
-    writes = True
-
-    @staticmethod
-    def invoke(data: Data, mode: NetworkModePreference | str) -> str:
+    @write
+    def set_network_mode_preference(self, mode: NetworkModePreference | str) -> str:
+        data = self.data
         chosen = _set_network_mode(data, mode)
         if chosen is None:
             return with_status_bar(
@@ -120,100 +112,59 @@ class SetNetworkModePreference(UserTool):
             )
         return with_status_bar(data, f"Preferred Network Mode set to: {chosen}")
 
-
-@tau2_tool(_TOOLKIT)
-class RunSpeedTest(UserTool):
-    name = "run_speed_test"
-
-    @staticmethod
-    def invoke(data: Data) -> str:
+    @read
+    def run_speed_test(self) -> str:
+        data = self.data
         speed, description = phone.speed_test(data)
         if speed is None:
             return f"Speed test failed: {description or 'Could not determine speed'}."
         return f"Speed Test Result: {speed:.2f} Mbps ({description}). {_SPEED_ADVICE.get(description, '')}"
 
-
-@tau2_tool(_TOOLKIT)
-class ToggleAirplaneMode(UserTool):
-    name = "toggle_airplane_mode"
-    writes = True
-
-    @staticmethod
-    def invoke(data: Data) -> str:
+    @write
+    def toggle_airplane_mode(self) -> str:
+        data = self.data
         return with_status_bar(data, f"Airplane Mode is now {_on_off(phone.toggle_airplane_mode(data))}.")
 
-
-@tau2_tool(_TOOLKIT)
-class CheckSimStatus(UserTool):
-    name = "check_sim_status"
-
-    @staticmethod
-    def invoke(data: Data) -> str:
+    @read
+    def check_sim_status(self) -> str:
+        data = self.data
         status = phone.sim_status(data)
         return _SIM_MESSAGES.get(status, f"Unknown SIM status: {status}")
 
-
-@tau2_tool(_TOOLKIT)
-class ReseatSimCard(UserTool):
-    name = "reseat_sim_card"
-    writes = True
-
-    @staticmethod
-    def invoke(data: Data) -> str:
+    @write
+    def reseat_sim_card(self) -> str:
+        data = self.data
         device(data)["sim_card_missing"] = False
         phone.simulate_network_search(data)
         return with_status_bar(data, "SIM card re-seated successfully.")
 
-
-@tau2_tool(_TOOLKIT)
-class ToggleData(UserTool):
-    name = "toggle_data"
-    writes = True
-
-    @staticmethod
-    def invoke(data: Data) -> str:
+    @write
+    def toggle_data(self) -> str:
+        data = self.data
         return with_status_bar(data, f"Mobile Data is now {_on_off(phone.toggle_setting(data, 'data_enabled'))}.")
 
-
-@tau2_tool(_TOOLKIT)
-class ToggleRoaming(UserTool):
-    name = "toggle_roaming"
-    writes = True
-
-    @staticmethod
-    def invoke(data: Data) -> str:
+    @write
+    def toggle_roaming(self) -> str:
+        data = self.data
         state = phone.toggle_setting(data, "roaming_enabled")
         return with_status_bar(data, f"Data Roaming is now {_on_off(state)}.")
 
-
-@tau2_tool(_TOOLKIT)
-class CheckDataRestrictionStatus(UserTool):
-    name = "check_data_restriction_status"
-
-    @staticmethod
-    def invoke(data: Data) -> str:
+    @read
+    def check_data_restriction_status(self) -> str:
+        data = self.data
         if device(data)["data_saver_mode"]:
             return "Data Saver mode is ON (limits data usage)."
         return "Data Saver mode is OFF."
 
-
-@tau2_tool(_TOOLKIT)
-class ToggleDataSaverMode(UserTool):
-    name = "toggle_data_saver_mode"
-    writes = True
-
-    @staticmethod
-    def invoke(data: Data) -> str:
+    @write
+    def toggle_data_saver_mode(self) -> str:
+        data = self.data
         state = phone.toggle_setting(data, "data_saver_mode", search=False)
         return with_status_bar(data, f"Data Saver Mode is now {_on_off(state)}.")
 
-
-@tau2_tool(_TOOLKIT)
-class CheckApnSettings(UserTool):
-    name = "check_apn_settings"
-
-    @staticmethod
-    def invoke(data: Data) -> str:
+    @read
+    def check_apn_settings(self) -> str:
+        data = self.data
         settings = device(data)["active_apn_settings"]
         return (
             f"Current APN Name: {settings['apn_name'] or 'Not Set'}\n"
@@ -221,14 +172,9 @@ class CheckApnSettings(UserTool):
             "(These are technical settings, usually best left unchanged.)"
         )
 
-
-@tau2_tool(_TOOLKIT)
-class SetApnSettings(UserTool):
-    name = "set_apn_settings"
-    writes = True
-
-    @staticmethod
-    def invoke(data: Data, apn_settings: APNSettings | dict[str, Any]) -> str:
+    @write
+    def set_apn_settings(self, apn_settings: APNSettings | dict[str, Any]) -> str:
+        data = self.data
         if isinstance(apn_settings, dict):
             apn_settings = dump_json(APNSettings(**apn_settings))
         device(data)["active_apn_settings"] = apn_settings
@@ -237,25 +183,16 @@ class SetApnSettings(UserTool):
         phone.simulate_network_search(data)
         return with_status_bar(data, f"APN settings set to: {apn_settings['apn_name']}")
 
-
-@tau2_tool(_TOOLKIT)
-class ResetApnSettings(UserTool):
-    name = "reset_apn_settings"
-    writes = True
-
-    @staticmethod
-    def invoke(data: Data) -> str:
+    @write
+    def reset_apn_settings(self) -> str:
+        data = self.data
         device(data)["active_apn_settings"]["reset_at_reboot"] = True
         phone.simulate_network_search(data)
         return with_status_bar(data, "APN settings will reset at reboot.")
 
-
-@tau2_tool(_TOOLKIT)
-class CheckWifiStatus(UserTool):
-    name = "check_wifi_status"
-
-    @staticmethod
-    def invoke(data: Data) -> str:
+    @read
+    def check_wifi_status(self) -> str:
+        data = self.data
         state = device(data)
         if not state["wifi_enabled"]:
             return "Wi-Fi is turned OFF."
@@ -266,14 +203,9 @@ class CheckWifiStatus(UserTool):
             )
         return "Wi-Fi is ON but not connected to any network."
 
-
-@tau2_tool(_TOOLKIT)
-class ToggleWifi(UserTool):
-    name = "toggle_wifi"
-    writes = True
-
-    @staticmethod
-    def invoke(data: Data) -> str:
+    @write
+    def toggle_wifi(self) -> str:
+        data = self.data
         state = device(data)
         if state["airplane_mode"]:
             return with_status_bar(data, "Cannot change Wi-Fi settings while Airplane Mode is ON.")
@@ -284,33 +216,20 @@ class ToggleWifi(UserTool):
             state["wifi_signal_strength"] = "none"
         return with_status_bar(data, f"Wi-Fi is now {_on_off(state['wifi_enabled'])}.")
 
-
-@tau2_tool(_TOOLKIT)
-class CheckWifiCallingStatus(UserTool):
-    name = "check_wifi_calling_status"
-
-    @staticmethod
-    def invoke(data: Data) -> str:
+    @read
+    def check_wifi_calling_status(self) -> str:
+        data = self.data
         return f"Wi-Fi Calling is currently turned {_on_off(device(data)['wifi_calling_enabled'])}."
 
-
-@tau2_tool(_TOOLKIT)
-class ToggleWifiCalling(UserTool):
-    name = "toggle_wifi_calling"
-    writes = True
-
-    @staticmethod
-    def invoke(data: Data) -> str:
+    @write
+    def toggle_wifi_calling(self) -> str:
+        data = self.data
         state = phone.toggle_setting(data, "wifi_calling_enabled", search=False)
         return with_status_bar(data, f"Wi-Fi Calling is now {_on_off(state)}.")
 
-
-@tau2_tool(_TOOLKIT)
-class CheckVpnStatus(UserTool):
-    name = "check_vpn_status"
-
-    @staticmethod
-    def invoke(data: Data) -> str:
+    @read
+    def check_vpn_status(self) -> str:
+        data = self.data
         state = device(data)
         if state["vpn_connected"]:
             if state["vpn_details"]:  # shown as τ² shows a model dump: enums by their repr
@@ -321,51 +240,29 @@ class CheckVpnStatus(UserTool):
             return "VPN is turned ON in settings, but currently not connected."
         return "VPN is turned OFF."
 
-
-@tau2_tool(_TOOLKIT)
-class ConnectVpn(UserTool):
-    name = "connect_vpn"
-    writes = True
-
-    @staticmethod
-    def invoke(data: Data) -> str:
+    @write
+    def connect_vpn(self) -> str:
+        data = self.data
         if phone.connect_vpn(data) is None:
             return "VPN already connected."
         return with_status_bar(data, "VPN connected successfully.")
 
-
-@tau2_tool(_TOOLKIT)
-class DisconnectVpn(UserTool):
-    name = "disconnect_vpn"
-    writes = True
-
-    @staticmethod
-    def invoke(data: Data) -> str:
+    @write
+    def disconnect_vpn(self) -> str:
+        data = self.data
         done = phone.disconnect_vpn(data)
         return with_status_bar(
             data, "VPN disconnected successfully." if done else "No active VPN connection to disconnect."
         )
 
-
-@tau2_tool(_TOOLKIT)
-class CheckInstalledApps(UserTool):
-    name = "check_installed_apps"
-
-    @staticmethod
-    def invoke(data: Data) -> str:
+    @read
+    def check_installed_apps(self) -> str:
+        data = self.data
         return f"The following apps are installed on the phone: {', '.join(device(data)['app_statuses'])}"
 
-
-def _granted(permissions: Any) -> list[str]:
-    return [name.replace("_", " ").lower() for name, allowed in permissions.items() if allowed]
-
-
-@tau2_tool(_TOOLKIT)
-class CheckAppStatus(UserTool):
-    name = "check_app_status"
-
-    @staticmethod
-    def invoke(data: Data, app_name: str) -> str:
+    @read
+    def check_app_status(self, app_name: str) -> str:
+        data = self.data
         app = device(data)["app_statuses"].get(app_name)
         if not app:
             return f"App '{app_name}' not found on this phone."
@@ -378,13 +275,9 @@ class CheckAppStatus(UserTool):
             lines += [f"   - {permission}" for permission in granted]
         return "\n".join(lines)
 
-
-@tau2_tool(_TOOLKIT)
-class CheckAppPermissions(UserTool):
-    name = "check_app_permissions"
-
-    @staticmethod
-    def invoke(data: Data, app_name: str) -> str:
+    @read
+    def check_app_permissions(self, app_name: str) -> str:
+        data = self.data
         app = device(data)["app_statuses"].get(app_name)
         if not app:
             return f"App '{app_name}' not found on this phone."
@@ -393,14 +286,9 @@ class CheckAppPermissions(UserTool):
             return f"App '{app_name}' currently has no permissions granted."
         return f"App '{app_name}' has permission for: {', '.join(granted)}."
 
-
-@tau2_tool(_TOOLKIT)
-class GrantAppPermission(UserTool):
-    name = "grant_app_permission"
-    writes = True
-
-    @staticmethod
-    def invoke(data: Data, app_name: str, permission: str) -> str:
+    @write
+    def grant_app_permission(self, app_name: str, permission: str) -> str:
+        data = self.data
         app = device(data)["app_statuses"].get(app_name)
         permission = permission.lower()
         if not app:
@@ -415,25 +303,16 @@ class GrantAppPermission(UserTool):
             message = f"Success. Permission '{permission}' granted to app '{app_name}'."
         return with_status_bar(data, message)
 
-
-@tau2_tool(_TOOLKIT)
-class CanSendMms(UserTool):
-    name = "can_send_mms"
-
-    @staticmethod
-    def invoke(data: Data) -> str:
+    @read
+    def can_send_mms(self) -> str:
+        data = self.data
         if phone.can_send_mms(data):
             return "Your messaging app can send MMS messages."
         return "Your messaging app cannot send MMS messages."
 
-
-@tau2_tool(_TOOLKIT)
-class RebootDevice(UserTool):
-    name = "reboot_device"
-    writes = True
-
-    @staticmethod
-    def invoke(data: Data) -> str:
+    @write
+    def reboot_device(self) -> str:
+        data = self.data
         state = device(data)
         lines = []
         if state["active_apn_settings"]["reset_at_reboot"]:
@@ -444,185 +323,91 @@ class RebootDevice(UserTool):
         phone.simulate_network_search(data)
         return with_status_bar(data, "\n".join(lines))
 
-
-@tau2_tool(_TOOLKIT)
-class CheckPaymentRequest(UserTool):
-    name = "check_payment_request"
-
-    @staticmethod
-    def invoke(data: Data) -> str:
+    @read
+    def check_payment_request(self) -> str:
+        data = self.data
         request = surroundings(data)["payment_request"]
         if request is None:
             return "No payment request has been made."
         return f"You have a payment request for bill {request['bill_id']} of {request['amount_due']} USD."
 
-
-@tau2_tool(_TOOLKIT)
-class MakePayment(UserTool):
-    name = "make_payment"
-    writes = True
-
-    @staticmethod
-    def invoke(data: Data) -> str:
+    @write
+    def make_payment(self) -> str:
+        data = self.data
         request = surroundings(data)["payment_request"]
         if request is None:
             return "You do not have a payment request."
         request["paid"] = True
         return f"Payment of {request['amount_due']} USD has been made for bill {request['bill_id']}."
 
-
-# --- set-up functions (initialization_actions) ---
-
-
-@tau2_tool(_TOOLKIT)
-class SetUserInfo(UserTool):
-    name = "set_user_info"
-    writes = True
-
-    @staticmethod
-    def invoke(data: Data, name: str, phone_number: str) -> None:
+    @write_function
+    def set_user_info(self, name: str, phone_number: str) -> None:
+        data = self.data
         place = surroundings(data)
         place["name"] = name
         place["phone_number"] = phone_number
 
-
-@tau2_tool(_TOOLKIT)
-class SetUserLocation(UserTool):
-    name = "set_user_location"
-    writes = True
-
-    @staticmethod
-    def invoke(data: Data, abroad: bool) -> None:
+    @write_function
+    def set_user_location(self, abroad: bool) -> None:
+        data = self.data
         surroundings(data)["is_abroad"] = abroad
 
-
-def _force(data: Data, setting: str, wanted: bool) -> None:
-    """τ²'s ``turn_X_on/off``: toggle, and toggle again when the first toggle gave the wrong state."""
-    if phone.toggle_setting(data, setting, search=setting != "data_saver_mode") != wanted:
-        phone.toggle_setting(data, setting, search=setting != "data_saver_mode")
-
-
-def _switch(name: str, setting: str, wanted: bool, message: str) -> type[Tool]:
-    class Switch(UserTool):
-        writes = True
-
-        @staticmethod
-        def invoke(data: Data) -> str:
-            _force(data, setting, wanted)
-            return message
-
-    Switch.name = name
-    Switch.__name__ = Switch.__qualname__ = "".join(part.title() for part in name.split("_"))
-    return tau2_tool(_TOOLKIT)(Switch)
-
-
-TurnRoamingOn = _switch("turn_roaming_on", "roaming_enabled", True, "Data Roaming is now ON.")
-TurnRoamingOff = _switch("turn_roaming_off", "roaming_enabled", False, "Data Roaming is now OFF.")
-TurnDataOff = _switch("turn_data_off", "data_enabled", False, "Data connection broken.")
-TurnDataSaverModeOn = _switch("turn_data_saver_mode_on", "data_saver_mode", True, "Data Saver Mode is now ON.")
-TurnDataSaverModeOff = _switch("turn_data_saver_mode_off", "data_saver_mode", False, "Data Saver Mode is now OFF.")
-
-
-@tau2_tool(_TOOLKIT)
-class TurnDataOn(UserTool):
-    name = "turn_data_on"
-    writes = True
-
-    @staticmethod
-    def invoke(data: Data) -> str:
+    @write_function
+    def turn_data_on(self) -> str:
+        data = self.data
         device(data)["data_enabled"] = True
         return "Data connection restored."
 
-
-@tau2_tool(_TOOLKIT)
-class TurnAirplaneModeOn(UserTool):
-    name = "turn_airplane_mode_on"
-    writes = True
-
-    @staticmethod
-    def invoke(data: Data) -> str:
+    @write_function
+    def turn_airplane_mode_on(self) -> str:
+        data = self.data
         if not phone.toggle_airplane_mode(data):
             phone.toggle_airplane_mode(data)
         return "Airplane Mode is now ON."
 
-
-@tau2_tool(_TOOLKIT)
-class TurnAirplaneModeOff(UserTool):
-    name = "turn_airplane_mode_off"
-    writes = True
-
-    @staticmethod
-    def invoke(data: Data) -> str:
+    @write_function
+    def turn_airplane_mode_off(self) -> str:
+        data = self.data
         if phone.toggle_airplane_mode(data):
             phone.toggle_airplane_mode(data)
         return "Airplane Mode is now OFF."
 
-
-@tau2_tool(_TOOLKIT)
-class UnseatSimCard(UserTool):
-    name = "unseat_sim_card"
-    writes = True
-
-    @staticmethod
-    def invoke(data: Data) -> str:
+    @write_function
+    def unseat_sim_card(self) -> str:
+        data = self.data
         device(data)["sim_card_missing"] = True
         phone.simulate_network_search(data)
         return "SIM card un-seated successfully."
 
-
-@tau2_tool(_TOOLKIT)
-class LockSimCard(UserTool):
-    name = "lock_sim_card"
-    writes = True
-
-    @staticmethod
-    def invoke(data: Data, mode: str) -> str:
+    @write_function
+    def lock_sim_card(self, mode: str) -> str:
+        data = self.data
         if mode in ("pin", "puk"):
             device(data)["sim_card_status"] = f"locked_{mode}"
         phone.simulate_network_search(data)
         return f"SIM card locked successfully in {mode} mode."
 
-
-@tau2_tool(_TOOLKIT)
-class SimulateNetworkSearch(UserTool):
-    name = "simulate_network_search"
-    writes = True
-
-    @staticmethod
-    def invoke(data: Data) -> None:
+    @write_function
+    def simulate_network_search(self) -> None:
+        data = self.data
         phone.simulate_network_search(data)
 
-
-@tau2_tool(_TOOLKIT)
-class BreakApnSettings(UserTool):
-    name = "break_apn_settings"
-    writes = True
-
-    @staticmethod
-    def invoke(data: Data) -> str:
+    @write_function
+    def break_apn_settings(self) -> str:
+        data = self.data
         device(data)["active_apn_settings"]["apn_name"] = "broken"
         phone.simulate_network_search(data)
         return "APN settings broken. Please call reset_apn_settings() to fix."
 
-
-@tau2_tool(_TOOLKIT)
-class BreakApnMmsSetting(UserTool):
-    name = "break_apn_mms_setting"
-    writes = True
-
-    @staticmethod
-    def invoke(data: Data) -> str:
+    @write_function
+    def break_apn_mms_setting(self) -> str:
+        data = self.data
         device(data)["active_apn_settings"]["mmsc_url"] = None
         return "APN MMS setting broken. Please call reset_apn_settings() to fix."
 
-
-@tau2_tool(_TOOLKIT)
-class SetWifiCalling(UserTool):
-    name = "set_wifi_calling"
-    writes = True
-
-    @staticmethod
-    def invoke(data: Data, enabled: bool, mms_over_wifi: bool | None = None) -> str:
+    @write_function
+    def set_wifi_calling(self, enabled: bool, mms_over_wifi: bool | None = None) -> str:
+        data = self.data
         state = device(data)
         if state["wifi_calling_enabled"] != enabled:
             state["wifi_calling_enabled"] = not state["wifi_calling_enabled"]
@@ -632,26 +417,16 @@ class SetWifiCalling(UserTool):
             message += f"\nMMS over Wi-Fi is now {_on_off(mms_over_wifi)}."
         return message
 
-
-@tau2_tool(_TOOLKIT)
-class BreakVpn(UserTool):
-    name = "break_vpn"
-    writes = True
-
-    @staticmethod
-    def invoke(data: Data) -> str:
+    @write_function
+    def break_vpn(self) -> str:
+        data = self.data
         phone.connect_vpn(data)
         device(data)["vpn_details"]["server_performance"] = "poor"
         return "VPN connection broken."
 
-
-@tau2_tool(_TOOLKIT)
-class RemoveAppPermission(UserTool):
-    name = "remove_app_permission"
-    writes = True
-
-    @staticmethod
-    def invoke(data: Data, app_name: str, permission: str) -> tuple[bool, str]:
+    @write_function
+    def remove_app_permission(self, app_name: str, permission: str) -> tuple[bool, str]:
+        data = self.data
         app = device(data)["app_statuses"].get(app_name)
         permission = permission.lower()
         if not app:
@@ -661,123 +436,75 @@ class RemoveAppPermission(UserTool):
         app["permissions"][permission] = False
         return True, f"Permission '{permission}' removed from app '{app_name}'."
 
-
-# --- assertions (env_assertions) ---
-
-
-def _assertion(name: str, check: Any) -> type[Tool]:
-    class Assertion(UserTool):
-        @staticmethod
-        def invoke(data: Data, expected_status: Any) -> bool:
-            return bool(check(data) == expected_status)
-
-    Assertion.name = name
-    Assertion.__name__ = Assertion.__qualname__ = "".join(part.title() for part in name.split("_"))
-    return tau2_tool(_TOOLKIT)(Assertion)
-
-
-AssertAirplaneModeStatus = _assertion("assert_airplane_mode_status", lambda data: device(data)["airplane_mode"])
-AssertMobileDataStatus = _assertion("assert_mobile_data_status", phone.mobile_data_working)
-AssertMobileRoamingStatus = _assertion("assert_mobile_roaming_status", lambda data: device(data)["roaming_enabled"])
-AssertMobileDataSaverModeStatus = _assertion(
-    "assert_mobile_data_saver_mode_status", lambda data: device(data)["data_saver_mode"]
-)
-AssertCanSendMms = _assertion("assert_can_send_mms", phone.can_send_mms)
-AssertMobileDataUsageExceeded = _assertion(
-    "assert_mobile_data_usage_exceeded", lambda data: surroundings(data)["mobile_data_usage_exceeded"]
-)
-
-
-@tau2_tool(_TOOLKIT)
-class AssertServiceStatus(UserTool):
-    name = "assert_service_status"
-
-    @staticmethod
-    def invoke(data: Data, expected_status: str) -> bool:
+    @read_function
+    def assert_service_status(self, expected_status: str) -> bool:
+        data = self.data
         expected = NetworkStatus(expected_status).value  # an unknown status fails as τ²'s enum does
         return bool(device(data)["network_connection_status"] == expected)
 
-
-@tau2_tool(_TOOLKIT)
-class AssertInternetSpeed(UserTool):
-    name = "assert_internet_speed"
-
-    @staticmethod
-    def invoke(data: Data, expected_speed: float, expected_desc: str | None = None) -> bool:
+    @read_function
+    def assert_internet_speed(self, expected_speed: float, expected_desc: str | None = None) -> bool:
+        data = self.data
         speed, description = phone.speed_test(data)
         speed = speed or 0.0
         if expected_desc is None:
             return speed >= expected_speed
         return speed >= expected_speed and description.lower() == expected_desc.lower()
 
-
-@tau2_tool(_TOOLKIT)
-class AssertInternetNotExcellent(UserTool):
-    name = "assert_internet_not_excellent"
-
-    @staticmethod
-    def invoke(data: Data) -> bool:
+    @read_function
+    def assert_internet_not_excellent(self) -> bool:
+        data = self.data
         return phone.speed_test(data)[1].lower() != "excellent"
 
+    @write_function
+    def turn_roaming_on(self) -> str:
+        _force(self.data, "roaming_enabled", True)
+        return "Data Roaming is now ON."
 
-USER_TOOLS: tuple[type[Tool], ...] = (
-    CheckStatusBar,
-    CheckNetworkStatus,
-    CheckNetworkModePreference,
-    SetNetworkModePreference,
-    RunSpeedTest,
-    ToggleAirplaneMode,
-    CheckSimStatus,
-    ReseatSimCard,
-    ToggleData,
-    ToggleRoaming,
-    CheckDataRestrictionStatus,
-    ToggleDataSaverMode,
-    CheckApnSettings,
-    SetApnSettings,
-    ResetApnSettings,
-    CheckWifiStatus,
-    ToggleWifi,
-    CheckWifiCallingStatus,
-    ToggleWifiCalling,
-    CheckVpnStatus,
-    ConnectVpn,
-    DisconnectVpn,
-    CheckInstalledApps,
-    CheckAppStatus,
-    CheckAppPermissions,
-    GrantAppPermission,
-    CanSendMms,
-    RebootDevice,
-    CheckPaymentRequest,
-    MakePayment,
-)
-USER_FUNCTIONS: tuple[type[Tool], ...] = (
-    SetUserInfo,
-    SetUserLocation,
-    TurnRoamingOn,
-    TurnRoamingOff,
-    TurnDataOn,
-    TurnDataOff,
-    TurnDataSaverModeOn,
-    TurnDataSaverModeOff,
-    TurnAirplaneModeOn,
-    TurnAirplaneModeOff,
-    UnseatSimCard,
-    LockSimCard,
-    SimulateNetworkSearch,
-    BreakApnSettings,
-    BreakApnMmsSetting,
-    SetWifiCalling,
-    BreakVpn,
-    RemoveAppPermission,
-    AssertAirplaneModeStatus,
-    AssertServiceStatus,
-    AssertMobileDataStatus,
-    AssertMobileRoamingStatus,
-    AssertMobileDataSaverModeStatus,
-    AssertInternetSpeed,
-    AssertInternetNotExcellent,
-    AssertCanSendMms,
-    AssertMobileDataUsageExceeded,
-)
+    @write_function
+    def turn_roaming_off(self) -> str:
+        _force(self.data, "roaming_enabled", False)
+        return "Data Roaming is now OFF."
+
+    @write_function
+    def turn_data_off(self) -> str:
+        _force(self.data, "data_enabled", False)
+        return "Data connection broken."
+
+    @write_function
+    def turn_data_saver_mode_on(self) -> str:
+        _force(self.data, "data_saver_mode", True)
+        return "Data Saver Mode is now ON."
+
+    @write_function
+    def turn_data_saver_mode_off(self) -> str:
+        _force(self.data, "data_saver_mode", False)
+        return "Data Saver Mode is now OFF."
+
+    @read_function
+    def assert_airplane_mode_status(self, expected_status: Any) -> bool:
+        return bool(device(self.data)["airplane_mode"] == expected_status)
+
+    @read_function
+    def assert_mobile_data_status(self, expected_status: Any) -> bool:
+        return bool(phone.mobile_data_working(self.data) == expected_status)
+
+    @read_function
+    def assert_mobile_roaming_status(self, expected_status: Any) -> bool:
+        return bool(device(self.data)["roaming_enabled"] == expected_status)
+
+    @read_function
+    def assert_mobile_data_saver_mode_status(self, expected_status: Any) -> bool:
+        return bool(device(self.data)["data_saver_mode"] == expected_status)
+
+    @read_function
+    def assert_can_send_mms(self, expected_status: Any) -> bool:
+        return bool(phone.can_send_mms(self.data) == expected_status)
+
+    @read_function
+    def assert_mobile_data_usage_exceeded(self, expected_status: Any) -> bool:
+        return bool(surroundings(self.data)["mobile_data_usage_exceeded"] == expected_status)
+
+
+USER_TOOLS: tuple[type[Tool], ...] = TelecomUserTools.tools()
+USER_FUNCTIONS: tuple[type[Tool], ...] = TelecomUserTools.functions()

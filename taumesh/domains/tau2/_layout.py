@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from taumesh.domains._domain import describe_validation_error
+from taumesh.domains import describe_validation_error
 from taumesh.domains._errors import DataError
 from taumesh.domains._tool import Tool
 from taumesh.domains.tau2._files import data_file

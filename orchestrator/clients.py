@@ -2,8 +2,8 @@
 
 Each service is one target that may resolve to several replicas; :mod:`taumesh.rpc.balancing` says how calls
 spread over them and how gRPC itself retries UNAVAILABLE. What gRPC's retry policy cannot do is left to
-:func:`with_retries`: a deadline that ran out (a new call gets a new deadline) and RESOURCE_EXHAUSTED (a full
-env, whose RetryInfo asks the client to come back later).
+:func:`with_retries`: a deadline that ran out (a new call gets a new deadline), RESOURCE_EXHAUSTED (a full
+env, whose RetryInfo asks the client to come back later) and an UNAVAILABLE a service sent itself.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from tenacity.wait import WaitBaseT
 from taumesh.agent.v1 import agent_pb2_grpc
 from taumesh.env.v1 import env_pb2, env_pb2_grpc
 from taumesh.rpc.balancing import client_options
+from taumesh.rpc.errors import error_reason
 from taumesh.rpc.security import ClientSecurity, SecurityError
 from taumesh.rpc.server import CHANNEL_OPTIONS
 from taumesh.scorer.v1 import scorer_pb2, scorer_pb2_grpc
@@ -38,7 +39,19 @@ RETRYABLE = frozenset(
 """Status codes that say the infrastructure, not the request, failed: worth another try."""
 
 RETRIED_HERE = frozenset({grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.RESOURCE_EXHAUSTED})
-"""The ones :func:`with_retries` tries again; UNAVAILABLE has been retried by the channel already."""
+"""The ones :func:`with_retries` tries again; UNAVAILABLE the channel could not reach a service with has been
+retried by the channel already."""
+
+
+def sent_by_a_service(exc: grpc.aio.AioRpcError) -> bool:
+    """Whether a service answered with this status (taumesh's carry an ``ErrorInfo``), rather than the channel.
+
+    gRPC's retry policy retries only answers sent before the call committed. A taumesh service sends its status
+    after its handler returned (``taumesh.rpc.errors.send_status``: raising grpc.aio's abort would keep the request
+    alive in a reference cycle), which commits the call, so a service's UNAVAILABLE (its model or judge is down)
+    is retried here instead.
+    """
+    return bool(error_reason(exc))
 
 
 def is_infrastructure_fault(exc: BaseException) -> bool:
@@ -47,7 +60,9 @@ def is_infrastructure_fault(exc: BaseException) -> bool:
 
 
 def _retried_here(exc: BaseException) -> bool:
-    return isinstance(exc, grpc.aio.AioRpcError) and exc.code() in RETRIED_HERE
+    if not isinstance(exc, grpc.aio.AioRpcError):
+        return False
+    return exc.code() in RETRIED_HERE or (exc.code() == grpc.StatusCode.UNAVAILABLE and sent_by_a_service(exc))
 
 
 RPC_RETRY_WAIT = wait_exponential_jitter(multiplier=0.2, max=5.0, jitter=0.2)
@@ -63,10 +78,10 @@ async def with_retries(
 ) -> T:
     """Run ``call``; while it raises what ``retry`` accepts, wait (exponential backoff with jitter) and run it again.
 
-    By default it retries a run-out deadline or RESOURCE_EXHAUSTED, for idempotent calls only (CallTool is made
-    idempotent by its request id). The first try is a plain call: tenacity's bookkeeping (about 25 µs, more per
-    episode than the episode's own logic at 1,000 in flight) is paid only once a try has failed in a way worth
-    retrying.
+    By default it retries a run-out deadline, RESOURCE_EXHAUSTED or a service's own UNAVAILABLE, for idempotent
+    calls only (CallTool is made idempotent by its request id). The first try is a plain call: tenacity's
+    bookkeeping (about 25 µs, more per episode than the episode's own logic at 1,000 in flight) is paid only once a
+    try has failed in a way worth retrying.
     """
     try:
         return await call()

@@ -1,6 +1,7 @@
 """The audit log: one JSON line per request (time, key id, route, status, latency, request id, run id).
 
-Never a secret and never a body: the key id is the public half of a key, the route its template.
+Never a secret and never a body: the key id is the public half of a key, the route its template (a request
+answered before routing, such as the key gate's 401 and 429, also has its path, clipped).
 """
 
 from __future__ import annotations
@@ -34,6 +35,10 @@ class AuditLog:
             handle.write(line)
 
 
+MAX_PATH = 200
+"""Characters of an unrouted request's path kept in its audit line."""
+
+
 class AuditMiddleware:
     """Gives each request an id (``X-Request-ID``) and writes its audit line when the answer has gone."""
 
@@ -63,16 +68,17 @@ class AuditMiddleware:
         try:
             await self.app(scope, receive, send_with_id)
         finally:
-            route = scope.get("route")
-            self.log.write(
-                {
-                    "time": datetime.now(UTC).isoformat(),
-                    "key_id": state.get("key_id"),
-                    "method": scope.get("method"),
-                    "route": getattr(route, "path", None) or "<unmatched>",
-                    "status": status,
-                    "latency_ms": round((time.perf_counter() - started) * 1000, 2),
-                    "request_id": request_id,
-                    "run_id": state.get("run_id"),
-                }
-            )
+            route = getattr(scope.get("route"), "path", None)
+            record = {
+                "time": datetime.now(UTC).isoformat(),
+                "key_id": state.get("key_id"),
+                "method": scope.get("method"),
+                "route": route or "<unmatched>",
+                "status": status,
+                "latency_ms": round((time.perf_counter() - started) * 1000, 2),
+                "request_id": request_id,
+                "run_id": state.get("run_id"),
+            }
+            if route is None:  # answered before routing (the key gate's 401 and 429) or no route: say where it went
+                record["path"] = str(scope.get("path", ""))[:MAX_PATH]
+            self.log.write(record)

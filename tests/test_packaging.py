@@ -36,7 +36,13 @@ def test_a_wheel_installs_one_top_level_package(tmp_path: Path) -> None:
     installed = [line.split(",", 1)[0] for line in record.read_text().splitlines() if line]
     importable = [path for path in installed if not path.startswith("..")]  # ../../../bin/taumesh is the script
     top_level = {path.split("/", 1)[0] for path in importable} - {record.parent.name}
-    assert top_level == {"taumesh"}
+    # taumesh, and the τ-bench API fork's client under its own import name (tau_bench.api.client), nothing else
+    assert top_level == {"taumesh", "tau_bench"}
+    assert {path for path in importable if path.startswith("tau_bench/") and path.endswith(".py")} == {
+        "tau_bench/__init__.py",
+        "tau_bench/api/__init__.py",
+        "tau_bench/api/client.py",
+    }
     for module in ("taumesh/services/env/servicer.py", "taumesh/orchestrator/episode.py", "taumesh/env/v1/env_pb2.py"):
         assert module in installed  # the service and orchestrator folders, and the generated code, are inside it
         assert not (site / module).is_symlink()  # copied, not linked back into a source tree

@@ -12,13 +12,14 @@ from taumesh.llm.access import FEW_SHOT_DIR_ENV
 from taumesh.models import ChatMessage, ToolCall
 from taumesh.orchestrator.runner import run_benchmark
 from taumesh.services.agent.strategies.text_actions import parse_turn, text_transcript
+from tests.conftest import V1_DATA
 from tests.llm.conftest import run_config
 from tests.llm.fake_openai import FakeOpenAI, Reply, text
 from tests.llm.scripts import AGENT_MODEL, USER_MODEL, GoldAgent, Router, ScriptedLlmUser, TaskIndex
 
 TASKS = [0, 10, 19]
 """An exchange, a task ending in transfer_to_human_agents, and one with required outputs."""
-FEW_SHOT = Path(__file__).resolve().parents[2].parent / "shared" / "taubench_v1" / "few_shot_data"
+FEW_SHOT = V1_DATA / "few_shot_data"  # TAUMESH_SHARED, or shared/ beside the project
 
 
 def agent_requests(fake: FakeOpenAI) -> list[dict[str, Any]]:

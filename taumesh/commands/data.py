@@ -21,6 +21,7 @@ from taumesh.data import (
     DatasetError,
     Progress,
     fetch_tau2,
+    import_tau2,
     import_taubench,
     status,
 )
@@ -40,6 +41,7 @@ class ImportableDataset(StrEnum):
     """Datasets ``taumesh data import`` converts from a folder."""
 
     taubench = "taubench"
+    tau2 = "tau2"
 
 
 class _LineProgress:
@@ -134,7 +136,10 @@ def import_(
     dataset: Annotated[ImportableDataset, typer.Argument(help="The dataset to convert.")],
     path: Annotated[
         Path | None,
-        typer.Argument(help="A τ-bench checkout (holding tau_bench/envs/); omitted: the installed tau_bench package."),
+        typer.Argument(
+            help="taubench: a τ-bench checkout (holding tau_bench/envs/), omitted: the installed tau_bench package. "
+            "tau2: a checkout or unpacked archive of sierra-research/tau2-bench (or its data/ folder)."
+        ),
     ] = None,
     out_dir: Annotated[
         Path | None,
@@ -142,10 +147,14 @@ def import_(
     ] = None,
     force: Annotated[bool, typer.Option("--force", help="Replace a folder that holds other data.")] = False,
 ) -> None:
-    """Convert τ-bench v1's data, tasks and tool schemas into taumesh's v1 layout.
+    """Convert τ-bench v1's data into taumesh's v1 layout, or copy an upstream τ²/τ³ tree, recognising its release.
 
-    τ-bench's Python files are parsed, never run: only literals are read from them.
+    τ-bench's Python files are parsed, never run: only literals are read from them. A τ² tree is recognised by
+    the SHA-256 of its files; an unknown one is imported with a warning naming the files that differ.
     """
+    if dataset is ImportableDataset.tau2:
+        _import_tau2(path, out_dir)
+        return
     try:
         with _progress(err) as progress:
             folder, manifest, changed = import_taubench(path, target=out_dir, force=force, progress=progress)
@@ -157,6 +166,31 @@ def import_(
         out.print(f"{folder} already holds this τ-bench v1 data: nothing to do", soft_wrap=True)
 
 
+def _import_tau2(path: Path | None, out_dir: Path | None) -> None:
+    if path is None:
+        raise _fail(DatasetError("taumesh data import tau2 needs PATH: a checkout of sierra-research/tau2-bench"))
+    try:
+        with _progress(err) as progress:
+            result = import_tau2(path, target=out_dir, progress=progress)
+    except (DatasetError, OSError) as exc:
+        raise _fail(exc) from exc
+    found = result.recognition
+    for difference in found.differences:
+        err.print(f"[yellow]warning:[/yellow] {escape(difference.describe())}", soft_wrap=True)
+    if not found.known:
+        err.print(
+            "[yellow]warning:[/yellow] the tree is no recorded release: imported as 'unknown' "
+            "(results made on it record that)",
+            soft_wrap=True,
+        )
+    what = escape(found.describe())
+    if not result.changed:
+        out.print(f"{result.path} already holds this data ({what}): nothing to do", soft_wrap=True)
+        return
+    replaced = f", replacing release {escape(result.replaced)}" if result.replaced else ""
+    out.print(f"imported {what}: {len(result.manifest.files)} files in {result.path}{replaced}", soft_wrap=True)
+
+
 @data_app.command("list")
 def list_(
     no_verify: Annotated[bool, typer.Option("--no-verify", help="Skip hashing the files.")] = False,
@@ -166,7 +200,7 @@ def list_(
     Exit status 1 when a present dataset fails to verify.
     """
     table = Table(title="taumesh datasets")
-    for column in ("dataset", "location", "version", "state"):
+    for column in ("dataset", "location", "version", "release", "state"):
         table.add_column(column, overflow="fold")
     damaged = False
     for dataset in DATASETS:
@@ -181,7 +215,8 @@ def list_(
             state = f"[red]damaged[/red]: {escape('; '.join(found.problems[:3]))}{more}"
         else:
             state = "[green]verified[/green]"
-        table.add_row(dataset, escape(str(found.path)), escape(found.version or "-"), state)
+        release = escape(found.release or "-")
+        table.add_row(dataset, escape(str(found.path)), escape(found.version or "-"), release, state)
     out.print(table)
     if damaged:
         raise typer.Exit(1)

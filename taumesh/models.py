@@ -150,12 +150,27 @@ class Usage(BaseModel):
         )
 
 
+class DialogflowCxAgent(BaseModel):
+    """A Dialogflow CX agent under test: ``projects/{project_id}/locations/{location}/agents/{agent_id}``."""
+
+    project_id: str = ""
+    location: str = "global"
+    agent_id: str = ""
+
+    @property
+    def resource(self) -> str:
+        """The agent's resource name."""
+        return f"projects/{self.project_id}/locations/{self.location or 'global'}/agents/{self.agent_id}"
+
+
 class AgentSettings(BaseModel):
     """How the agent under test runs."""
 
     strategy: str = "oracle"
     model: ModelSettings = Field(default_factory=ModelSettings)
     few_shot_displays_path: str = ""
+    dialogflow_cx: DialogflowCxAgent | None = None
+    """For the ``dialogflow-cx`` strategy: which CX agent plays."""
 
 
 class UserSettings(BaseModel):

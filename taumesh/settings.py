@@ -27,7 +27,7 @@ from pydantic_settings import (
 )
 
 from taumesh.config_files import RunFileError, read_run_file, read_settings_file
-from taumesh.models import TAU2_PREFIX, AgentSettings, ModelSettings, UserSettings, is_tau2
+from taumesh.models import TAU2_PREFIX, AgentSettings, DialogflowCxAgent, ModelSettings, UserSettings, is_tau2
 from taumesh.orchestrator.config import CACHE_DATA_DIR, MAX_NUM_STEPS, OutputFormat, RunConfig, ServiceAddresses
 from taumesh.rpc.security import SecurityError, ServerSecurity, read_token
 from taumesh.services.env.sessions import DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_SESSIONS
@@ -116,6 +116,10 @@ class RunSettings(TaumeshSettings):
     shuffle: bool = False
     log_dir: Path = Path("results")
     few_shot_displays_path: str = ""
+    agent_id: str = ""
+    """``--agent-strategy dialogflow-cx`` (alias ``decibel``): the CX agent's id, in ``project_id`` at ``location``."""
+    project_id: str = ""
+    location: str = "global"
     data_dir: Path = CACHE_DATA_DIR
     env_addr: str | None = None
     user_addr: str | None = None
@@ -142,6 +146,13 @@ class RunSettings(TaumeshSettings):
     quiet: bool = False
     verbose: bool = False
     """Print each episode's conversation as it ends."""
+
+    @model_validator(mode="after")
+    def dialogflow_cx_agent(self) -> RunSettings:
+        """The CX strategy without its agent could only fail every episode: refused before the run."""
+        if self.agent_strategy in ("dialogflow-cx", "decibel") and not (self.agent_id and self.project_id):
+            raise ValueError(f"--agent-strategy {self.agent_strategy} needs --agent-id and --project-id")
+        return self
 
     @model_validator(mode="after")
     def resolve_defaults(self) -> RunSettings:
@@ -189,6 +200,11 @@ class RunSettings(TaumeshSettings):
                     api_base=self.api_base,
                 ),
                 few_shot_displays_path=self.few_shot_displays_path,
+                dialogflow_cx=(
+                    DialogflowCxAgent(project_id=self.project_id, location=self.location, agent_id=self.agent_id)
+                    if self.agent_id or self.project_id
+                    else None
+                ),
             ),
             user=UserSettings(
                 strategy=self.user_strategy,

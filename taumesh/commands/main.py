@@ -198,6 +198,9 @@ def run(
     few_shot_displays_path: Annotated[
         str, typer.Option("--few-shot-displays-path", "--few_shot_displays_path")
     ] = RUN.few_shot_displays_path,
+    agent_id: Annotated[str, typer.Option("--agent-id", "--agent_id", help="dialogflow-cx: the CX agent's id.")] = "",
+    project_id: Annotated[str, typer.Option("--project-id", "--project_id", help="dialogflow-cx: its project.")] = "",
+    location: Annotated[str, typer.Option("--location", help="dialogflow-cx: its location.")] = RUN.location,
     data_dir: DataDir = RUN.data_dir,
     env_addr: Annotated[
         str | None, typer.Option("--env-addr", "--env_addr", help="host:port of EnvService.")
@@ -355,13 +358,14 @@ def _strategy_problem(config: RunConfig) -> str | None:
     Only checked for services started in-process: a remote service knows its own strategies.
     """
     from taumesh.services.agent.strategies import STRATEGIES as AGENTS
+    from taumesh.services.agent.strategies import WITHOUT_MODEL as AGENTS_WITHOUT_MODEL
     from taumesh.services.user_sim.strategies import STRATEGIES as USERS
 
     agent, user = config.agent.strategy, config.user.strategy
     if config.addresses.agent is None:
         if agent not in AGENTS:
             return f"unknown agent strategy {agent!r}; built-in: {', '.join(sorted(AGENTS))}"
-        if agent != "oracle" and not config.agent.model.model:
+        if agent not in AGENTS_WITHOUT_MODEL and not config.agent.model.model:
             return f"--agent-strategy {agent} needs --model"
     if config.addresses.user is None and user not in USERS:
         return f"unknown user strategy {user!r}; built-in: {', '.join(sorted(USERS))}"
@@ -380,7 +384,7 @@ def _model_problem(config: RunConfig) -> str | None:
     """
     agent, user = config.agent, config.user
     checks: list[tuple[ModelSettings, str, str, bool]] = []
-    if agent.strategy != "oracle":
+    if agent.strategy not in ("oracle", "dialogflow-cx", "decibel"):
         checks.append((agent.model, "--model", "--model-provider", config.addresses.agent is None))
     if user.strategy not in USER_STRATEGIES_WITHOUT_MODEL:
         checks.append((user.model, "--user-model", "--user-model-provider", config.addresses.user is None))

@@ -17,7 +17,11 @@ STRATEGIES: dict[str, StrategyFactory] = {
     "react": Lazy("taumesh.services.agent.strategies.text_actions:ReactAgent"),
     "few-shot": Lazy("taumesh.services.agent.strategies.few_shot:FewShotAgent"),
     "a2a": Lazy("taumesh.services.agent.strategies.a2a:A2AAgent"),
+    "dialogflow-cx": Lazy("taumesh.services.agent.strategies.dialogflow_cx:DialogflowCxAgentStrategy"),
+    "decibel": Lazy("taumesh.services.agent.strategies.dialogflow_cx:DialogflowCxAgentStrategy"),
 }
-"""Every built-in agent strategy."""
+"""Every built-in agent strategy (``decibel`` is the τ-bench fork's name of ``dialogflow-cx``)."""
+WITHOUT_MODEL = frozenset({"oracle", "dialogflow-cx", "decibel"})
+"""Strategies that call no model of taumesh's."""
 
-__all__ = ["STRATEGIES", "AgentStrategy", "AgentTurn", "StrategyFactory"]
+__all__ = ["STRATEGIES", "WITHOUT_MODEL", "AgentStrategy", "AgentTurn", "StrategyFactory"]

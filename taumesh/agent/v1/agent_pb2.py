@@ -25,7 +25,7 @@ _sym_db = _symbol_database.Default()
 from taumesh.common.v1 import common_pb2 as taumesh_dot_common_dot_v1_dot_common__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1ctaumesh/agent/v1/agent.proto\x12\x10taumesh.agent.v1\x1a\x1etaumesh/common/v1/common.proto\"\x11\n\x0f\x44\x65scribeRequest\"F\n\x10\x44\x65scribeResponse\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x03 \x01(\t\"n\n\x0b\x41gentConfig\x12\x10\n\x08strategy\x18\x01 \x01(\t\x12-\n\x05model\x18\x02 \x01(\x0b\x32\x1e.taumesh.common.v1.ModelConfig\x12\x1e\n\x16\x66\x65w_shot_displays_path\x18\x03 \x01(\t\"\xe7\x01\n\x12NextMessageRequest\x12\x32\n\x07\x65pisode\x18\x01 \x01(\x0b\x32!.taumesh.common.v1.EpisodeContext\x12\x0e\n\x06policy\x18\x02 \x01(\t\x12,\n\x05tools\x18\x03 \x03(\x0b\x32\x1d.taumesh.common.v1.ToolSchema\x12\x30\n\x0c\x63onversation\x18\x04 \x03(\x0b\x32\x1a.taumesh.common.v1.Message\x12-\n\x06\x63onfig\x18\x05 \x01(\x0b\x32\x1d.taumesh.agent.v1.AgentConfig\"\x82\x01\n\x13NextMessageResponse\x12+\n\x07message\x18\x01 \x01(\x0b\x32\x1a.taumesh.common.v1.Message\x12\'\n\x05usage\x18\x02 \x01(\x0b\x32\x18.taumesh.common.v1.Usage\x12\x15\n\rsystem_prompt\x18\x03 \x01(\t2\xbd\x01\n\x0c\x41gentService\x12Z\n\x0bNextMessage\x12$.taumesh.agent.v1.NextMessageRequest\x1a%.taumesh.agent.v1.NextMessageResponse\x12Q\n\x08\x44\x65scribe\x12!.taumesh.agent.v1.DescribeRequest\x1a\".taumesh.agent.v1.DescribeResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1ctaumesh/agent/v1/agent.proto\x12\x10taumesh.agent.v1\x1a\x1etaumesh/common/v1/common.proto\"\x11\n\x0f\x44\x65scribeRequest\"F\n\x10\x44\x65scribeResponse\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x03 \x01(\t\"\xaa\x01\n\x0b\x41gentConfig\x12\x10\n\x08strategy\x18\x01 \x01(\t\x12-\n\x05model\x18\x02 \x01(\x0b\x32\x1e.taumesh.common.v1.ModelConfig\x12\x1e\n\x16\x66\x65w_shot_displays_path\x18\x03 \x01(\t\x12:\n\rdialogflow_cx\x18\x04 \x01(\x0b\x32#.taumesh.agent.v1.DialogflowCxAgent\"K\n\x11\x44ialogflowCxAgent\x12\x12\n\nproject_id\x18\x01 \x01(\t\x12\x10\n\x08location\x18\x02 \x01(\t\x12\x10\n\x08\x61gent_id\x18\x03 \x01(\t\"\xf8\x01\n\x12NextMessageRequest\x12\x32\n\x07\x65pisode\x18\x01 \x01(\x0b\x32!.taumesh.common.v1.EpisodeContext\x12\x0e\n\x06policy\x18\x02 \x01(\t\x12,\n\x05tools\x18\x03 \x03(\x0b\x32\x1d.taumesh.common.v1.ToolSchema\x12\x30\n\x0c\x63onversation\x18\x04 \x03(\x0b\x32\x1a.taumesh.common.v1.Message\x12-\n\x06\x63onfig\x18\x05 \x01(\x0b\x32\x1d.taumesh.agent.v1.AgentConfig\x12\x0f\n\x07mcp_url\x18\x06 \x01(\t\"\x82\x01\n\x13NextMessageResponse\x12+\n\x07message\x18\x01 \x01(\x0b\x32\x1a.taumesh.common.v1.Message\x12\'\n\x05usage\x18\x02 \x01(\x0b\x32\x18.taumesh.common.v1.Usage\x12\x15\n\rsystem_prompt\x18\x03 \x01(\t2\xbd\x01\n\x0c\x41gentService\x12Z\n\x0bNextMessage\x12$.taumesh.agent.v1.NextMessageRequest\x1a%.taumesh.agent.v1.NextMessageResponse\x12Q\n\x08\x44\x65scribe\x12!.taumesh.agent.v1.DescribeRequest\x1a\".taumesh.agent.v1.DescribeResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -36,12 +36,14 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_DESCRIBEREQUEST']._serialized_end=99
   _globals['_DESCRIBERESPONSE']._serialized_start=101
   _globals['_DESCRIBERESPONSE']._serialized_end=171
-  _globals['_AGENTCONFIG']._serialized_start=173
-  _globals['_AGENTCONFIG']._serialized_end=283
-  _globals['_NEXTMESSAGEREQUEST']._serialized_start=286
-  _globals['_NEXTMESSAGEREQUEST']._serialized_end=517
-  _globals['_NEXTMESSAGERESPONSE']._serialized_start=520
-  _globals['_NEXTMESSAGERESPONSE']._serialized_end=650
-  _globals['_AGENTSERVICE']._serialized_start=653
-  _globals['_AGENTSERVICE']._serialized_end=842
+  _globals['_AGENTCONFIG']._serialized_start=174
+  _globals['_AGENTCONFIG']._serialized_end=344
+  _globals['_DIALOGFLOWCXAGENT']._serialized_start=346
+  _globals['_DIALOGFLOWCXAGENT']._serialized_end=421
+  _globals['_NEXTMESSAGEREQUEST']._serialized_start=424
+  _globals['_NEXTMESSAGEREQUEST']._serialized_end=672
+  _globals['_NEXTMESSAGERESPONSE']._serialized_start=675
+  _globals['_NEXTMESSAGERESPONSE']._serialized_end=805
+  _globals['_AGENTSERVICE']._serialized_start=808
+  _globals['_AGENTSERVICE']._serialized_end=997
 # @@protoc_insertion_point(module_scope)

@@ -77,6 +77,7 @@ class AgentConfig(_message.Message):
     STRATEGY_FIELD_NUMBER: _builtins.int
     MODEL_FIELD_NUMBER: _builtins.int
     FEW_SHOT_DISPLAYS_PATH_FIELD_NUMBER: _builtins.int
+    DIALOGFLOW_CX_FIELD_NUMBER: _builtins.int
     strategy: _builtins.str
     """Strategy name: "oracle" (offline), "tool-calling", "act", "react" or "few-shot"."""
     few_shot_displays_path: _builtins.str
@@ -85,20 +86,57 @@ class AgentConfig(_message.Message):
     def model(self) -> _common_pb2.ModelConfig:
         """The model behind LLM strategies."""
 
+    @_builtins.property
+    def dialogflow_cx(self) -> Global___DialogflowCxAgent:
+        """For "dialogflow-cx" (alias "decibel"): the Dialogflow CX agent under test. The endpoint and credentials it is
+        reached with are the agent server's operator's (environment), never the request's.
+        """
+
     def __init__(
         self,
         *,
         strategy: _builtins.str = ...,
         model: _common_pb2.ModelConfig | None = ...,
         few_shot_displays_path: _builtins.str = ...,
+        dialogflow_cx: Global___DialogflowCxAgent | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["model", b"model"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["dialogflow_cx", b"dialogflow_cx", "model", b"model"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["few_shot_displays_path", b"few_shot_displays_path", "model", b"model", "strategy", b"strategy"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["dialogflow_cx", b"dialogflow_cx", "few_shot_displays_path", b"few_shot_displays_path", "model", b"model", "strategy", b"strategy"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___AgentConfig: _TypeAlias = AgentConfig  # noqa: Y015
+
+@_typing.final
+class DialogflowCxAgent(_message.Message):
+    """A Dialogflow CX agent: projects/{project_id}/locations/{location}/agents/{agent_id}."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PROJECT_ID_FIELD_NUMBER: _builtins.int
+    LOCATION_FIELD_NUMBER: _builtins.int
+    AGENT_ID_FIELD_NUMBER: _builtins.int
+    project_id: _builtins.str
+    """The Google Cloud project that holds the agent."""
+    location: _builtins.str
+    """The agent's location, for example "global" or "us-central1"; empty means "global"."""
+    agent_id: _builtins.str
+    """The agent's id (the last segment of its resource name)."""
+    def __init__(
+        self,
+        *,
+        project_id: _builtins.str = ...,
+        location: _builtins.str = ...,
+        agent_id: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["agent_id", b"agent_id", "location", b"location", "project_id", b"project_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___DialogflowCxAgent: _TypeAlias = DialogflowCxAgent  # noqa: Y015
 
 @_typing.final
 class NextMessageRequest(_message.Message):
@@ -111,8 +149,16 @@ class NextMessageRequest(_message.Message):
     TOOLS_FIELD_NUMBER: _builtins.int
     CONVERSATION_FIELD_NUMBER: _builtins.int
     CONFIG_FIELD_NUMBER: _builtins.int
+    MCP_URL_FIELD_NUMBER: _builtins.int
     policy: _builtins.str
     """The domain policy, to be followed by the agent (τ-bench gives it as the system prompt)."""
+    mcp_url: _builtins.str
+    """In the orchestrator's MCP agent mode (taumesh run --agent-tools mcp): the Streamable HTTP MCP endpoint serving this
+    episode's tools. `tools` is then empty: the agent lists and calls the tools over MCP while it works out its
+    answer, each call running at once in the episode's env session; the calls and their results come back in the
+    next request's conversation, in the order they ran, before the agent's own message. Empty: the agent returns its
+    tool calls in its message, as usual.
+    """
     @_builtins.property
     def episode(self) -> _common_pb2.EpisodeContext:
         """The episode being played (domain, split and task index identify the task; its solution is never sent)."""
@@ -139,10 +185,11 @@ class NextMessageRequest(_message.Message):
         tools: _abc.Iterable[_common_pb2.ToolSchema] | None = ...,
         conversation: _abc.Iterable[_common_pb2.Message] | None = ...,
         config: Global___AgentConfig | None = ...,
+        mcp_url: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["config", b"config", "episode", b"episode"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["config", b"config", "conversation", b"conversation", "episode", b"episode", "policy", b"policy", "tools", b"tools"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["config", b"config", "conversation", b"conversation", "episode", b"episode", "mcp_url", b"mcp_url", "policy", b"policy", "tools", b"tools"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -45,6 +45,7 @@ from taumesh.orchestrator.clients import ServiceClients, with_retries
 from taumesh.orchestrator.config import ServiceAddresses
 from taumesh.orchestrator.results import RunResult, load_results, write_json_atomically
 from taumesh.orchestrator.stack import service_stack
+from taumesh.orchestrator.task_changes import GradedTask, recorded_tasks, task_changes
 from taumesh.scorer.v1 import scorer_pb2
 
 _ACTION = re.compile(r"Action:\s*(\{.*\})\s*$", re.DOTALL)
@@ -95,6 +96,8 @@ class RescoreRow(BaseModel):
     error: str | None = None
     failed: bool = False
     """The services refused to replay or score it (``error`` says why): it counts as a disagreement."""
+    task_changes: list[str] = Field(default_factory=list)
+    """How the task now graded differs from the one the results file records (gold actions, outputs, basis)."""
 
 
 def _text_action(content: str) -> dict[str, Any] | None:
@@ -269,6 +272,17 @@ async def rescore_one(
     judge: common_pb2.ModelConfig | None = None,
 ) -> float:
     """Replay one trajectory in a fresh session and return the scorer's reward (``judge``: τ²'s NL assertions)."""
+    return (await replay_and_score(clients, task, replay, terminate_tools, judge)).reward
+
+
+async def replay_and_score(
+    clients: ServiceClients,
+    task: TaskRef,
+    replay: Replay,
+    terminate_tools: set[str],
+    judge: common_pb2.ModelConfig | None = None,
+) -> scorer_pb2.ScoreEpisodeResponse:
+    """Replay one trajectory in a fresh session; the scorer's answer (reward, and the task as graded now)."""
     opened: env_pb2.OpenSessionResponse = await with_retries(
         lambda: clients.env.OpenSession(env_pb2.OpenSessionRequest(task=task_ref_to_proto(task)), timeout=_TIMEOUT)
     )
@@ -313,7 +327,7 @@ async def rescore_one(
                 timeout=_TIMEOUT,
             )
         )
-        return score.reward
+        return score
     finally:
         await clients.env.CloseSession(env_pb2.CloseSessionRequest(session_id=opened.session_id), timeout=_TIMEOUT)
 
@@ -330,8 +344,10 @@ async def rescore_file(
 ) -> list[RescoreRow]:
     """Rescore every trajectory of a results file (τ-bench's or τ²'s); write the rows to ``out`` when given.
 
-    ``judge`` is the model that judges τ²'s NL assertions (tasks whose reward needs it fail without one).
+    ``judge`` is the model that judges τ²'s NL assertions (tasks whose reward needs it fail without one). Each row
+    names how its task now differs from the one the file records (``task_changes``).
     """
+    graded = recorded_tasks(path)
     judge_config = model_to_proto(judge) if judge is not None and judge.model else None
     episodes = load_episodes(path, env)
     semaphore = asyncio.Semaphore(concurrency)
@@ -348,15 +364,54 @@ async def rescore_file(
             task = TaskRef(domain=env, split=split, task_id=str(episode.task_id))
             try:
                 async with semaphore:
-                    reward = await rescore_one(clients, task, episode.replay, terminate, judge_config)
+                    score = await replay_and_score(clients, task, episode.replay, terminate, judge_config)
             except grpc.aio.AioRpcError as exc:  # this trajectory's failure (or an outage past the retries): its row
                 return row.model_copy(update={"error": f"{exc.code().name}: {exc.details()}", "failed": True})
-            return row.model_copy(update={"reward": reward})
+            before = graded.get(str(episode.task_id))
+            changes = task_changes(before, GradedTask.from_score(score)) if before is not None else []
+            return row.model_copy(update={"reward": score.reward, "task_changes": changes})
 
         rows = await asyncio.gather(*(one(e) for e in episodes))
     if out is not None:
         write_json_atomically(out, [row.model_dump() for row in rows])
     return list(rows)
+
+
+def _differs(row: RescoreRow) -> bool:
+    return abs((row.reward or 0) - (row.recorded_reward or 0)) >= 1e-6
+
+
+def print_task_changes(rows: list[RescoreRow], console: Console, *, fresh_tasks: bool) -> bool:
+    """Report the tasks that changed since the results were graded; True when every differing verdict is explained.
+
+    With ``fresh_tasks`` (``rescore --fresh-tasks``) each changed verdict is listed with why; without, a warning
+    names the changed tasks.
+    """
+    changed = [row for row in rows if row.task_changes]
+    comparable = [row for row in rows if row.reward is not None and row.recorded_reward is not None]
+    if not fresh_tasks:
+        if changed:
+            named = ", ".join(sorted({str(row.task_id) for row in changed}))
+            console.print(
+                f"warning: {len({row.task_id for row in changed})} tasks differ from those the results were graded "
+                f"with ({named}): pass --fresh-tasks to re-grade against the current tasks and see each change",
+                soft_wrap=True,
+                markup=False,
+            )
+        return False
+    flipped = [row for row in comparable if _differs(row)]
+    console.print(
+        f"re-graded against the current tasks: {len({row.task_id for row in changed})} tasks changed, "
+        f"{len(flipped)} verdicts changed"
+    )
+    for row in flipped:
+        why = "; ".join(row.task_changes) or "the task is unchanged: the replay itself now scores differently"
+        console.print(
+            f"  task {row.task_id} trial {row.trial}: {row.recorded_reward} -> {row.reward} ({why})",
+            soft_wrap=True,
+            markup=False,
+        )
+    return all(row.task_changes for row in flipped) and not any(row.failed for row in rows)
 
 
 def print_rescore(rows: list[RescoreRow], console: Console) -> bool:

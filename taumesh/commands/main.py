@@ -551,6 +551,14 @@ def rescore(
     judge_api_base: Annotated[
         str | None, typer.Option("--judge-api-base", help="The judge model's endpoint (OpenAI-compatible).")
     ] = None,
+    fresh_tasks: Annotated[
+        bool,
+        typer.Option(
+            "--fresh-tasks",
+            help="Re-grade against the tasks of the data now imported and report each changed verdict and why "
+            "(a changed gold action, outputs or reward basis).",
+        ),
+    ] = False,
 ) -> None:
     """Replay each recorded trajectory in a fresh session and recompute its reward.
 
@@ -558,7 +566,7 @@ def rescore(
     taumesh's --output-format tau2). taumesh's files and τ²'s record their domain; a file of τ-bench's run.py
     needs --env. A τ² domain's --env is its taumesh name (tau2-airline).
     """
-    from taumesh.orchestrator.rescore import print_rescore, recorded_domain, rescore_file
+    from taumesh.orchestrator.rescore import print_rescore, print_task_changes, recorded_domain, rescore_file
 
     env = env or recorded_domain(results)
     if env is None:
@@ -590,7 +598,8 @@ def rescore(
         console.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(2) from exc
     agree = print_rescore(rows, Console())
-    raise typer.Exit(0 if agree else 1)
+    explained = print_task_changes(rows, Console(), fresh_tasks=fresh_tasks)
+    raise typer.Exit(0 if agree or explained else 1)
 
 
 def _recorded_action_names(results: Path) -> set[str]:

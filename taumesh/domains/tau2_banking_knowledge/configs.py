@@ -129,6 +129,24 @@ def _configs() -> dict[str, RetrievalConfig]:
 CONFIGS = _configs()
 
 
+def check_runnable(config: RetrievalConfig, *, embedding_model: str | None = None) -> None:
+    """DataError naming what ``config`` needs that this run lacks: a sandboxed shell, a reranker, an embedding model.
+
+    The shell configurations are not built: upstream runs their ``shell`` tool in sandbox-runtime over bubblewrap.
+    """
+    if config.shell_access is not None:
+        raise DataError(
+            f"retrieval config {config.name!r} needs a sandboxed shell over the documents (upstream: sandbox-runtime "
+            "`srt` with bubblewrap), which taumesh does not provide yet; choose one of: "
+            + ", ".join(name for name, other in CONFIGS.items() if other.shell_access is None)
+        )
+    if config.kb_search is not None and config.kb_search.reranker:
+        raise DataError(f"retrieval config {config.name!r} needs an LLM reranker, which taumesh does not provide yet")
+    dense = config.kb_search is not None and config.kb_search.kind == "embedding"
+    if dense and not embedding_model:
+        raise DataError(f"retrieval config {config.name!r} searches with an embedding model: pass --embedding-model")
+
+
 def retrieval_config(name: str | None) -> RetrievalConfig:
     """The configuration ``name`` (an alias allowed; None: the default); DataError listing the names otherwise."""
     wanted = ALIASES.get(name, name) if name else DEFAULT_CONFIG

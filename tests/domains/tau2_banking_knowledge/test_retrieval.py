@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from taumesh.domains import DataError
-from taumesh.domains.tau2_banking_knowledge.configs import CONFIGS, DEFAULT_CONFIG, retrieval_config
+from taumesh.domains.tau2_banking_knowledge.configs import CONFIGS, DEFAULT_CONFIG, check_runnable, retrieval_config
 from taumesh.domains.tau2_banking_knowledge.knowledge import KnowledgeDocument, load_documents
 from taumesh.domains.tau2_banking_knowledge.policy import compose_policy
 from taumesh.domains.tau2_banking_knowledge.search import Bm25Index, grep_output, search_output
@@ -77,3 +77,18 @@ def test_search_outputs_equal_upstreams() -> None:
             ranked = bm25.search(arguments["query"], arguments.get("k"))
             produced = search_output(ranked, retrieval_ms=0.0, total_ms=0.0)
         assert produced == record["output"], (record["tool"], arguments)
+
+
+def test_what_a_config_needs_is_a_clear_error() -> None:
+    for name in ("terminal_use", "terminal_use_write", "alltools"):
+        with pytest.raises(DataError, match=r"needs a sandboxed shell.*bubblewrap.*choose one of: no_knowledge"):
+            check_runnable(CONFIGS[name])
+    with pytest.raises(DataError, match="needs an LLM reranker"):
+        check_runnable(CONFIGS["bm25_reranker_grep"])
+    with pytest.raises(DataError, match="pass --embedding-model"):
+        check_runnable(CONFIGS["openai_embeddings"])
+    check_runnable(CONFIGS["openai_embeddings"], embedding_model="openai/text-embedding-3-large")
+    for name, config in CONFIGS.items():
+        if config.offline:
+            check_runnable(config)
+            assert name in {"no_knowledge", "full_kb", "golden_retrieval", "bm25", "bm25_grep", "grep_only"}

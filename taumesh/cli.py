@@ -120,6 +120,8 @@ def main() -> None:
         serve_api_app(args=args[2:], prog_name="taumesh serve api")
     elif args[:2] == ["serve", "a2a"]:  # taumesh as an A2A green agent: options of its own
         importlib.import_module("taumesh.commands.a2a").main(args[2:])
+    elif args[:2] == ["serve", "mcp"]:  # the env's tools over MCP: options of its own
+        importlib.import_module("taumesh.commands.mcp").main(args[2:])
     else:
         app(args=args)
 

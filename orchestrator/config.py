@@ -113,6 +113,8 @@ class RunConfig(BaseModel):
     output_format: OutputFormat = "taubench"
     dataset_name: str = Field(default="tau_bench", min_length=1)
     """The MT layout's dataset: its folder is ``data/{dataset_name}_{env}_{timestamp}/``, as the fork names it."""
+    agent_tools: Literal["inline", "mcp"] = "inline"
+    """How the agent under test gets its tools: in each NextMessage (inline), or over MCP (``mcp_url``)."""
     judge: ModelSettings = Field(default_factory=ModelSettings)
     """The model that judges τ²'s NL assertions (sent with every ScoreEpisode); empty: none, and a task that
     needs one fails with FAILED_PRECONDITION instead of being scored."""

@@ -41,6 +41,7 @@ from taumesh.convert import (
     score_from_proto,
     task_ref_to_proto,
     termination_to_proto,
+    tool_call_from_proto,
     tool_call_to_proto,
     usage_from_proto,
     user_settings_to_proto,
@@ -62,6 +63,7 @@ from taumesh.models import (
 from taumesh.orchestrator import tracing
 from taumesh.orchestrator.clients import ServiceClients, with_retries
 from taumesh.orchestrator.config import RunConfig
+from taumesh.orchestrator.mcp_agent import McpEpisode, bind_episode
 from taumesh.rpc.balancing import AFFINITY_HEADER
 from taumesh.rpc.errors import clip, error_reason
 from taumesh.scorer.v1 import scorer_pb2
@@ -219,6 +221,7 @@ class _Episode:
         self.history_messages = 0  # how many messages of the task's message history the episode continued from
         self._wire: dict[int, tuple[ChatMessage, common_pb2.Message]] = {}
         self._agent_base = (self.session, agent_pb2.NextMessageRequest())  # rebuilt for each new session
+        self.mcp: McpEpisode | None = None  # the episode's MCP endpoint, with --agent-tools mcp
 
     def wire(self, messages: list[ChatMessage]) -> list[common_pb2.Message]:
         """``messages`` as protobuf, each converted once per episode: every call resends the whole conversation."""
@@ -394,6 +397,8 @@ class _Episode:
         request = agent_pb2.NextMessageRequest()
         request.CopyFrom(self._agent_base[1])
         request.conversation.extend(self.wire(self.transcript.agent))
+        if self.config.agent_tools == "mcp":
+            self.serve_tools_over_mcp(request)
         self.agent_steps += 1
         with tracing.agent_step(self.config.agent, self.context, self.agent_steps) as span:
             answer: agent_pb2.NextMessageResponse = await with_retries(
@@ -407,8 +412,36 @@ class _Episode:
         self.agent_usage += usage_from_proto(answer.usage)
         if answer.system_prompt:  # τ-bench records the prompt the agent gave its model, not the bare policy
             self.transcript.traj[0] = ChatMessage(role="system", content=answer.system_prompt)
+        if self.mcp is not None:
+            self.take_mcp_calls()
         self.transcript.agent_said(message)
         return message
+
+    def serve_tools_over_mcp(self, request: agent_pb2.NextMessageRequest) -> None:
+        """Give the agent its episode's MCP endpoint instead of the tools (bound at its first turn)."""
+        if self.mcp is None:
+            self.mcp = bind_episode(self.session.session_id, self.context.episode_id, list(self.session.tools))
+            if self.mcp is None:
+                raise RuntimeError("--agent-tools mcp needs the run's MCP gateway (mcp_agent.serving_mcp)")
+        self.mcp.follow(self.session.session_id)  # a rebuilt session has a new id
+        del request.tools[:]
+        request.mcp_url = self.mcp.url
+
+    def take_mcp_calls(self) -> None:
+        """The calls the agent made over MCP while answering: each one step, in the trajectory in the order it ran."""
+        assert self.mcp is not None
+        for recorded in self.mcp.new_calls():
+            call = tool_call_from_proto(recorded.tool_call)
+            self.steps += 1
+            self.tool_calls += 1
+            self.source = call.name
+            self.call_ids.add(call.id)
+            self.tool_log.append((recorded.tool_call, recorded.answer))
+            self.transcript.agent_said(ChatMessage(role="assistant", tool_calls=[call]))
+            self.transcript.tool_answered(
+                ChatMessage(role="tool", content=recorded.answer.observation, tool_call_id=call.id, name=call.name)
+            )
+            self.took(recorded.answer.status)
 
     async def run_tools(self, calls: list[ToolCall]) -> None:
         """Run the agent's tool calls in order, each one step, until one ends the episode."""
@@ -459,6 +492,11 @@ class _Episode:
                 done=status == env_pb2.TOOL_CALL_STATUS_TERMINATED,
                 aborted=status == env_pb2.TOOL_CALL_STATUS_ABORTED,
             )
+        self.took(status)
+        return ChatMessage(role="tool", content=result.observation, tool_call_id=call.id, name=call.name)
+
+    def took(self, status: env_pb2.ToolCallStatus.ValueType) -> None:
+        """Count a tool result's error; end the episode when the tool (or the error limit) ends it."""
         if status == env_pb2.TOOL_CALL_STATUS_ERROR:
             self.tool_errors += 1  # τ²: every error counts, consecutive or not
         if status == env_pb2.TOOL_CALL_STATUS_ABORTED:
@@ -467,7 +505,6 @@ class _Episode:
             self.termination = "too_many_errors"  # scored 0, as τ² does
         elif status == env_pb2.TOOL_CALL_STATUS_TERMINATED:
             self.termination = "terminate_tool"
-        return ChatMessage(role="tool", content=result.observation, tool_call_id=call.id, name=call.name)
 
     async def user_replies(self, message: ChatMessage) -> None:
         """Send the agent's text to the user and take the reply (one step)."""
@@ -489,6 +526,8 @@ class _Episode:
                         raise
                     self.termination = "agent_gave_up"  # the agent's failure: scored as it stands
                     self.gave_up = exc.details() or "agent cannot continue"
+                    break
+                if self.termination is not None:  # a tool it called over MCP ended the episode
                     break
                 if message.tool_calls:
                     await self.run_tools(message.tool_calls)
@@ -535,6 +574,8 @@ class _Episode:
     async def close(self) -> None:
         """Close the session; a failure here loses nothing (the session expires on its own)."""
         self.turns.end()
+        if self.mcp is not None:
+            self.mcp.close()
         if self.closed:
             return
         with contextlib.suppress(grpc.aio.AioRpcError):

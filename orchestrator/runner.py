@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 from collections import Counter
@@ -402,6 +403,15 @@ async def prepare_run(
     return PreparedRun(config, tasks, plan, order, recorded, path, existing)
 
 
+def agent_tools_server(config: RunConfig, clients: ServiceClients) -> contextlib.AbstractAsyncContextManager[Any]:
+    """With ``--agent-tools mcp``, the run's MCP gateway (:mod:`taumesh.orchestrator.mcp_agent`); else nothing."""
+    if config.agent_tools != "mcp":
+        return contextlib.nullcontext()
+    from taumesh.orchestrator.mcp_agent import serving_mcp
+
+    return serving_mcp(clients.env, config.rpc_timeout)
+
+
 async def _run_benchmark(
     config: RunConfig, resume: Path | None, only_errors: bool, console: Console | None
 ) -> RunSummary:
@@ -425,7 +435,7 @@ async def _run_benchmark(
             results.add(result)
             progress.episode_finished(result)
 
-        async with progress:
+        async with progress, agent_tools_server(config, clients):
             try:
                 await asyncio.gather(*(one(index, trial) for index, trial in run.plan))
             finally:

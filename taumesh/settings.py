@@ -15,7 +15,7 @@ import os
 from collections.abc import Mapping
 from enum import StrEnum
 from pathlib import Path
-from typing import Any, ClassVar, TypeVar, cast
+from typing import Any, ClassVar, Literal, TypeVar, cast
 
 from pydantic import Field, SecretStr, ValidationError, model_validator
 from pydantic_core import ErrorDetails
@@ -120,6 +120,8 @@ class RunSettings(TaumeshSettings):
     """``--agent-strategy dialogflow-cx`` (alias ``decibel``): the CX agent's id, in ``project_id`` at ``location``."""
     project_id: str = ""
     location: str = "global"
+    agent_tools: Literal["inline", "mcp"] = "inline"
+    """``mcp``: the agent under test (``--agent-addr``) takes its tools over MCP, at ``NextMessageRequest.mcp_url``."""
     data_dir: Path = CACHE_DATA_DIR
     env_addr: str | None = None
     user_addr: str | None = None
@@ -190,6 +192,7 @@ class RunSettings(TaumeshSettings):
             start_index=self.start_index,
             end_index=end_index,
             num_trials=self.num_trials,
+            agent_tools=self.agent_tools,
             agent=AgentSettings(
                 strategy=self.agent_strategy,
                 model=ModelSettings(

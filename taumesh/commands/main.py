@@ -201,6 +201,7 @@ def run(
     agent_id: Annotated[str, typer.Option("--agent-id", "--agent_id", help="dialogflow-cx: the CX agent's id.")] = "",
     project_id: Annotated[str, typer.Option("--project-id", "--project_id", help="dialogflow-cx: its project.")] = "",
     location: Annotated[str, typer.Option("--location", help="dialogflow-cx: its location.")] = RUN.location,
+    agent_tools: Annotated[str, typer.Option("--agent-tools", help="inline, or mcp: tools over MCP.")] = "inline",
     data_dir: DataDir = RUN.data_dir,
     env_addr: Annotated[
         str | None, typer.Option("--env-addr", "--env_addr", help="host:port of EnvService.")

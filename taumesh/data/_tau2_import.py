@@ -2,7 +2,8 @@
 
 The ``data/tau2/`` tree's ``domains/`` and ``user_simulator/`` folders are copied as they are into
 ``<cache>/tau2_upstream/data/``, beside ``RELEASE.json`` (what :func:`._tau2_releases.recognise` found) and the
-manifest, whose ``version`` is the release. An unknown tree is imported all the same, with the differences named.
+manifest, whose ``version`` is the release. A checkout's ``banking_knowledge`` tool texts are extracted from its
+sources into ``texts/`` (:mod:`._tau2_bk_texts`). An unknown tree is imported all the same, with the differences named.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from taumesh.data._cache import (
     staging_beside,
     verify,
 )
+from taumesh.data._tau2_bk_texts import write_bk_texts
 from taumesh.data._tau2_releases import Recognition, recognise
 
 UPSTREAM_DATASET = "tau2_upstream"
@@ -87,6 +89,8 @@ def import_tau2(source: Path, *, target: Path | None = None, progress: Progress 
     destination = target or tau2_upstream_dir()
     with staging_beside(destination) as staging:
         _copy(root, staging / "data", report)
+        if write_bk_texts(root, staging):
+            report.phase("extracting banking_knowledge's tool texts from the checkout's sources")
         report.phase("hashing the files and recognising the release")
         data_files = hash_tree(staging / "data")
         recognition = recognise(data_files)

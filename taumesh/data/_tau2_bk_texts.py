@@ -1,0 +1,130 @@
+"""Texts of τ³'s ``banking_knowledge`` tools that agents and users see verbatim, extracted at ``data import tau2``.
+
+They exist only in upstream's ``src/tau2/domains/banking_knowledge/tools.py``: each tool's docstring (its schema's
+description, and what ``unlock_discoverable_agent_tool``/``give_discoverable_user_tool`` show of a discoverable
+tool), the transfer reasons and the card tables the tools' messages list. They are read with ``ast`` (nothing is
+imported or executed) into ``<cache>/tau2_upstream/texts/banking_knowledge.json``; nothing reads the source at run time.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+from pathlib import Path
+from typing import Any
+
+from taumesh.data._cache import DatasetError
+from taumesh.data._tau2_texts import _tool, _tool_type
+
+SOURCE = Path("src/tau2/domains/banking_knowledge/tools.py")
+"""Where a checkout (or an unpacked archive) holds the tools, relative to its top folder."""
+TEXTS_PATH = Path("texts/banking_knowledge.json")
+"""Under the imported folder; recorded in its manifest like every other file."""
+TEXTS_FORMAT = 1
+AGENT_TOOLKIT = "KnowledgeTools"
+USER_TOOLKIT = "KnowledgeUserTools"
+TRANSFER_REASONS = "TransferReasonLiteral"
+USER_CONSTANTS = ("VALID_CREDIT_CARD_TYPES", "CREDIT_CARD_REWARDS")
+
+
+def find_source(data_root: Path) -> Path | None:
+    """The tools module of the checkout whose ``data/tau2`` folder is ``data_root``; None when it has none."""
+    for top in (data_root.parent.parent, data_root.parent, data_root):
+        candidate = top / SOURCE
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _decorator(method: ast.FunctionDef, name: str) -> ast.Call | None:
+    for decorator in method.decorator_list:
+        if isinstance(decorator, ast.Call) and isinstance(decorator.func, ast.Name) and decorator.func.id == name:
+            return decorator
+    return None
+
+
+def _mutates(decorator: ast.Call, tool_type: str) -> bool:
+    for keyword in decorator.keywords:
+        if keyword.arg == "mutates_state":
+            return bool(ast.literal_eval(keyword.value))
+    return tool_type == "write"
+
+
+def _discoverable(method: ast.FunctionDef) -> dict[str, Any] | None:
+    decorator = _decorator(method, "is_discoverable_tool")
+    if decorator is None:
+        return None
+    argument = decorator.args[0] if decorator.args else None
+    tool_type = argument.attr.lower() if isinstance(argument, ast.Attribute) else "read"
+    parameters = [arg.arg for arg in method.args.args[1:]]
+    required = parameters[: len(parameters) - len(method.args.defaults)]
+    return {
+        "name": method.name,
+        "tool_type": tool_type,
+        "mutates_state": _mutates(decorator, tool_type),
+        "doc": ast.get_docstring(method) or "",
+        "parameters": parameters,
+        "required": required,
+    }
+
+
+def _toolkit(node: ast.ClassDef) -> dict[str, Any]:
+    tools, discoverable, constants = [], [], {}
+    for statement in node.body:
+        if isinstance(statement, ast.FunctionDef):
+            decorator = _decorator(statement, "is_tool")
+            tool_type = _tool_type(statement)
+            if decorator is not None and tool_type is not None:
+                tools.append({**_tool(statement, tool_type), "mutates_state": _mutates(decorator, tool_type)})
+            elif (found := _discoverable(statement)) is not None:
+                discoverable.append(found)
+        elif isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+            target = statement.targets[0]
+            if isinstance(target, ast.Name) and target.id in USER_CONSTANTS:
+                constants[target.id] = ast.literal_eval(statement.value)
+    return {"tools": tools, "discoverable": discoverable, "constants": constants}
+
+
+def _transfer_reasons(tree: ast.Module) -> list[str]:
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(
+            isinstance(target, ast.Name) and target.id == TRANSFER_REASONS for target in node.targets
+        ):
+            value = node.value
+            if isinstance(value, ast.Subscript) and isinstance(value.slice, ast.Tuple):
+                return [ast.literal_eval(element) for element in value.slice.elts]
+    raise DatasetError(f"upstream's banking_knowledge tools define no {TRANSFER_REASONS}")
+
+
+def extract(source: Path) -> dict[str, Any]:
+    """The texts of the tools module ``source``; DatasetError when it is not readable or lacks a toolkit."""
+    try:
+        tree = ast.parse(source.read_text(encoding="utf-8"), filename=str(source))
+    except (OSError, SyntaxError, ValueError) as exc:
+        raise DatasetError(f"cannot read upstream's banking_knowledge tools {source}: {exc}") from exc
+    classes = {node.name: node for node in tree.body if isinstance(node, ast.ClassDef)}
+    missing = [name for name in (AGENT_TOOLKIT, USER_TOOLKIT) if name not in classes]
+    if missing:
+        raise DatasetError(f"{source} defines no {', '.join(missing)}")
+    agent, user = _toolkit(classes[AGENT_TOOLKIT]), _toolkit(classes[USER_TOOLKIT])
+    return {
+        "format": TEXTS_FORMAT,
+        "agent_tools": agent["tools"],
+        "user_tools": user["tools"],
+        "agent_discoverable": agent["discoverable"],
+        "user_discoverable": user["discoverable"],
+        "transfer_reasons": _transfer_reasons(tree),
+        "valid_credit_card_types": user["constants"].get("VALID_CREDIT_CARD_TYPES", []),
+        "credit_card_rewards": user["constants"].get("CREDIT_CARD_REWARDS", {}),
+    }
+
+
+def write_bk_texts(data_root: Path, into: Path) -> bool:
+    """Extract the texts of the checkout of ``data_root`` into ``into``/:data:`TEXTS_PATH`; False without sources."""
+    source = find_source(data_root)
+    if source is None:
+        return False
+    path = into / TEXTS_PATH
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(extract(source), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    return True

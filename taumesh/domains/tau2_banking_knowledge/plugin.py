@@ -1,0 +1,232 @@
+"""The ``tau2-banking-knowledge`` plugin: files, tools, sessions and reward of τ³'s ``banking_knowledge``.
+
+Its data is the imported upstream tree (``taumesh data import tau2``), or a ``--data-dir`` holding
+``banking_knowledge/``. Sessions hold the 23 tables as ``{data, notes}`` plus two tables outside the database (the
+tools unlocked, the task's read-log allowlist), which the hash leaves out. The reward is τ²'s components over the
+replayed episode: DB, ACTION, COMMUNICATE and NL_ASSERTION (judged by the scorer).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from taumesh.data import tau2_upstream_dir
+from taumesh.domains import (
+    DataError,
+    DomainPlugin,
+    DomainView,
+    EpisodeMismatch,
+    EpisodeScore,
+    RewardComponent,
+    Session,
+    StepResult,
+    Task,
+    Tool,
+    compose,
+    parse_arguments,
+)
+from taumesh.domains._reward import Episode
+from taumesh.domains._tool import Requestor
+from taumesh.domains.tau2._reward import ActionCheck, CommunicateCheck, DatabaseCheck, NlAssertionCheck
+from taumesh.domains.tau2_banking_knowledge.configs import RetrievalConfig, retrieval_config
+from taumesh.domains.tau2_banking_knowledge.knowledge import KnowledgeDocument, load_documents
+from taumesh.domains.tau2_banking_knowledge.models import TransactionalDB
+from taumesh.domains.tau2_banking_knowledge.policy import compose_policy
+from taumesh.domains.tau2_banking_knowledge.state import db_hash, deep_merge, load_db
+from taumesh.domains.tau2_banking_knowledge.tasks import BankingTask, load_tasks
+from taumesh.domains.tau2_banking_knowledge.texts import banking_texts
+from taumesh.domains.tau2_banking_knowledge.toolkit import SESSION_TABLES, SESSION_TASK, schema
+from taumesh.domains.tau2_banking_knowledge.tools import AGENT_TOOLS, ENUMS, USER_TOOLS
+from taumesh.models import EVALUATED_TERMINATIONS, ChatMessage, GoldAction, RewardBasis, Termination
+
+SOURCE_NAME = "banking_knowledge"
+SPLITS = ("base",)
+"""Upstream ignores the split name: every split is the 97 tasks of ``tasks/``."""
+UNKNOWN_TOOL = "Error: Tool '{name}' not found."
+BANKING_REWARD: tuple[RewardComponent, ...] = (DatabaseCheck(), ActionCheck(), CommunicateCheck(), NlAssertionCheck())
+"""τ²'s components that apply here (no task has env assertions), in τ²'s order."""
+
+
+class BankingHasher:
+    """τ²'s hash of the database's 23 tables (the session's own tables left out)."""
+
+    def __init__(self, base: Mapping[str, Any]) -> None:
+        self.tables = tuple(TransactionalDB.model_fields)
+
+    def hash(self, data: Mapping[str, Any]) -> str:
+        return db_hash({name: {"data": data[name]["data"], "notes": data[name]["notes"]} for name in self.tables})
+
+
+@cache
+def _documents(root: Path) -> tuple[KnowledgeDocument, ...]:
+    return load_documents(root)
+
+
+@dataclass(frozen=True)
+class BankingLayout:
+    """The domain folder as upstream lays it out: ``db.json``, ``tasks/``, ``documents/``, ``prompts/``."""
+
+    config: RetrievalConfig
+
+    def base_data(self, root: Path) -> dict[str, Any]:
+        data: dict[str, Any] = load_db(root)
+        for table in SESSION_TABLES:
+            data[table] = {}
+        return data
+
+    def policy(self, root: Path) -> str:
+        return compose_policy(self.config, root, _documents(root))
+
+    def tool_schemas(self, root: Path) -> list[dict[str, Any]]:
+        return _schemas(AGENT_TOOLS, "agent")
+
+    def user_tool_schemas(self, root: Path) -> list[dict[str, Any]]:
+        return _schemas(USER_TOOLS, "user")
+
+    def has_split(self, root: Path, split: str) -> bool:
+        return split in SPLITS and (root / "tasks").is_dir()
+
+    def tasks(self, root: Path, split: str) -> Sequence[BankingTask]:
+        return load_tasks(root)
+
+    def task_count(self, root: Path, split: str) -> int:
+        return len(list((root / "tasks").glob("task_*.json")))
+
+
+def _schemas(tools: Sequence[type[Tool]], side: str) -> list[dict[str, Any]]:
+    texts = banking_texts()
+    docs = {doc.name: doc for doc in (texts.agent_tools if side == "agent" else texts.user_tools)}
+    missing = [tool.name for tool in tools if tool.name not in docs]
+    if missing:
+        raise DataError(f"the imported banking_knowledge texts describe no {', '.join(missing)}")
+    enums = {name: {parameter: texts.transfer_reasons} for name, parameter in ENUMS.items()}
+    return [schema(tool, docs[tool.name], enums.get(tool.name)) for tool in tools]
+
+
+def _task(task: Task) -> BankingTask:
+    if not isinstance(task, BankingTask):
+        raise TypeError(f"tau2-banking-knowledge needs a banking_knowledge task, got {type(task).__name__}")
+    return task
+
+
+@dataclass(frozen=True)
+class BankingPlugin(DomainPlugin):
+    """τ³'s ``banking_knowledge`` under one retrieval configuration."""
+
+    database: type[Any] = TransactionalDB
+    splits: Sequence[str] = SPLITS
+    terminate_tools: frozenset[str] = frozenset()
+    task_model: type[Task] = BankingTask
+    unknown_tool: str = UNKNOWN_TOOL
+    error_from_text: bool = False
+    hasher: Any = field(default=BankingHasher)
+
+    def data_dir(self, default_data_dir: Path) -> Path:
+        """``<default_data_dir>/banking_knowledge`` when it holds tasks, else the imported upstream data."""
+        folder = Path(default_data_dir) / SOURCE_NAME
+        if (folder / "tasks").is_dir():
+            return folder
+        return tau2_upstream_dir() / "data" / "domains" / SOURCE_NAME
+
+    def open_session(self, domain: DomainView, task: Task) -> Session:
+        """The pristine database with the task's ``agent_data`` merged in, and its read-log allowlist."""
+        banking = _task(task)
+        session = Session(domain)
+        state = banking.initial_state
+        agent_data = state.initialization_data.agent_data if state and state.initialization_data else None
+        with session.switch.writing():
+            if agent_data:
+                for table, update in agent_data.items():
+                    if table not in TransactionalDB.model_fields or not isinstance(update, Mapping):
+                        continue  # pydantic drops what is not a table of the model (tasks 058/059's users)
+                    for key, value in update.items():
+                        current = session.data[table].get(key)
+                        if isinstance(current, dict) and isinstance(value, Mapping):
+                            deep_merge(current, value)
+                        else:
+                            session.data[table][key] = json.loads(json.dumps(value))
+            allowlist = {name: True for name in sorted(banking.read_log_allowlist())}
+            session.data[SESSION_TASK]["read_log_allowlist"] = allowlist
+        return session
+
+    def call_tool(
+        self, session: Session, name: str, arguments: dict[str, Any], requestor: Requestor = "assistant"
+    ) -> StepResult:
+        return session.call(name, arguments, requestor)
+
+    def gold_hash(self, domain: DomainView, task: Task) -> str:
+        """The evaluator's gold state: the initial state, then every gold action, errors ignored."""
+        session = self.open_session(domain, task)
+        for action in _task(task).gold_actions:
+            session.call(action.name, action.arguments, action.requestor)
+        return session.data_hash()
+
+    def reward_components(self, task: Task) -> Sequence[RewardComponent]:
+        return BANKING_REWARD
+
+    def reward_basis(self, task: Task) -> list[RewardBasis]:
+        criteria = _task(task).evaluation_criteria
+        return list(criteria.reward_basis) if criteria is not None else []
+
+    def replay(self, domain: DomainView, task: Task, conversation: Sequence[ChatMessage]) -> Session:
+        """τ²'s predicted env: the initial state, then every tool call of the episode (each id once)."""
+        session = self.open_session(domain, task)
+        seen: set[str] = set()
+        for message in conversation:
+            if message.role not in ("assistant", "user"):
+                continue
+            for call in message.tool_calls:
+                if not call.id or call.id in seen:
+                    continue
+                seen.add(call.id)
+                arguments = parse_arguments(call.arguments)
+                if isinstance(arguments, dict):
+                    session.call(call.name, arguments, call.requestor)
+        return session
+
+    def score(
+        self,
+        domain: DomainView,
+        task: Task,
+        conversation: Sequence[ChatMessage],
+        termination: Termination,
+        final_hash: str,
+        gold_hash: str,
+    ) -> EpisodeScore:
+        """τ²'s ``evaluate_simulation`` on the replayed episode, as checks."""
+        banking = _task(task)
+        basis = self.reward_basis(banking)
+        score = EpisodeScore(
+            reward=0.0,
+            reward_basis=basis,
+            gold_actions=[
+                GoldAction(name=action.name, kwargs=action.arguments, requestor=action.requestor)
+                for action in banking.gold_actions
+            ],
+            required_outputs=list(banking.outputs),
+        )
+        if termination not in EVALUATED_TERMINATIONS:
+            return score
+        session = self.replay(domain, banking, conversation)
+        reached = session.data_hash()
+        if final_hash and reached != final_hash:
+            raise EpisodeMismatch(
+                f"replaying the episode's tool calls on {domain.name} task {banking.id!r} does not reach the final "
+                "state the env reported"
+            )
+        episode = Episode(domain, banking, conversation, termination, reached, gold_hash, session)
+        composed = compose(self.reward_components(banking), episode, basis)
+        return score.model_copy(
+            update={"reward": composed.reward, "checks": composed.checks, "nl_assertions": composed.to_judge}
+        )
+
+
+def banking_plugin(name: str, config: str | None = None) -> BankingPlugin:
+    """The plugin ``name`` serving retrieval configuration ``config`` (None: upstream's default)."""
+    chosen = retrieval_config(config)
+    return BankingPlugin(name=name, tools=(*AGENT_TOOLS, *USER_TOOLS), layout=BankingLayout(chosen))

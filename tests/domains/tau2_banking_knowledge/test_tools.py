@@ -1,0 +1,118 @@
+"""banking_knowledge's tools against upstream's recorded replays (shared ``vectors.jsonl``, ``retrieval.jsonl``).
+
+The tool texts come from upstream's sources through ``taumesh data import tau2``: the tests import the checkout
+named by ``TAUMESH_TAU2_CHECKOUT`` (a checkout or ``git archive`` of sierra-research/tau2-bench holding
+``src/tau2/domains/banking_knowledge`` and ``data/tau2/domains/banking_knowledge``) and skip without one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from taumesh.data import import_tau2
+from taumesh.domains import Domain
+from taumesh.domains.tau2_banking_knowledge import plugin
+from taumesh.domains.tau2_banking_knowledge.texts import banking_texts, parse_docstring
+from tests.conftest import SHARED
+
+FIXTURES = SHARED / "tau2" / "head_banking_knowledge"
+CHECKOUT = os.environ.get("TAUMESH_TAU2_CHECKOUT")
+DISCOVERABLE_CALLS = ("call_discoverable_agent_tool", "call_discoverable_user_tool")
+
+pytestmark = [
+    pytest.mark.skipif(not FIXTURES.is_dir(), reason=f"{FIXTURES} is not there"),
+    pytest.mark.skipif(not CHECKOUT, reason="TAUMESH_TAU2_CHECKOUT (an upstream checkout with its sources) not set"),
+]
+
+
+@pytest.fixture(scope="module")
+def imported(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The checkout imported into a fresh cache (the texts extracted from its sources), as the cache dir."""
+    cache = tmp_path_factory.mktemp("cache")
+    previous = os.environ.get("TAUMESH_CACHE_DIR")
+    os.environ["TAUMESH_CACHE_DIR"] = str(cache)
+    try:
+        import_tau2(Path(str(CHECKOUT)))
+        yield cache
+    finally:
+        if previous is None:
+            os.environ.pop("TAUMESH_CACHE_DIR", None)
+        else:
+            os.environ["TAUMESH_CACHE_DIR"] = previous
+
+
+@pytest.fixture(scope="module")
+def domain(imported: Path, tmp_path_factory: pytest.TempPathFactory) -> Domain:
+    """The plugin over the shared copy of upstream's data, as ``--data-dir`` gives it."""
+    data_dir = tmp_path_factory.mktemp("data")
+    (data_dir / "banking_knowledge").symlink_to(FIXTURES / "data", target_is_directory=True)
+    return Domain(plugin, plugin.data_dir(data_dir))
+
+
+def _records(kind: str) -> list[dict[str, Any]]:
+    with (FIXTURES / "retrieval.jsonl").open(encoding="utf-8") as lines:
+        return [record for record in map(json.loads, lines) if record["record"] == kind]
+
+
+def _vectors() -> list[dict[str, Any]]:
+    with (FIXTURES / "vectors.jsonl").open(encoding="utf-8") as lines:
+        return list(map(json.loads, lines))
+
+
+def test_discoverable_tools_read_as_upstream_lists_them(imported: Path) -> None:
+    meta = _records("meta")[0]
+    texts = banking_texts()
+    recorded = meta["agent_discoverable_tools"] + meta["user_discoverable_tools"]
+    ours = texts.agent_discoverable + texts.user_discoverable
+    assert [(doc.name, doc.tool_type, doc.mutates_state) for doc in ours] == [
+        (tool["name"], tool["tool_type"], tool["mutates_state"]) for tool in recorded
+    ]
+    assert [parse_docstring(doc).model_dump() for doc in ours] == [tool["parsed_docstring"] for tool in recorded]
+
+
+def test_base_tool_schemas_equal_upstreams(domain: Domain) -> None:
+    config = next(record for record in _records("config") if record["config"] == "no_knowledge")
+    assert domain.tool_schemas == config["agent_tools"]
+    assert domain.user_tool_schemas == config["user_tools"]
+
+
+BASE_ONLY = [
+    record["task_id"]
+    for record in (_vectors() if FIXTURES.is_dir() else [])
+    if not any(action["name"] in DISCOVERABLE_CALLS for action in record["actions"])
+]
+
+
+def test_nineteen_tasks_use_base_tools_only() -> None:
+    assert len(BASE_ONLY) == 19
+
+
+@pytest.mark.parametrize("task_id", BASE_ONLY)
+def test_gold_actions_of_base_tool_tasks_replay_as_upstream(domain: Domain, task_id: str) -> None:
+    record = next(record for record in _vectors() if record["task_id"] == task_id)
+    task = domain.find_task("base", task_id)
+    session = domain.open_session(task)
+    assert session.data_hash() == record["initial_db_hash"]
+    for action in record["actions"]:
+        result = domain.call_tool(session, action["name"], action["arguments"], action["requestor"])
+        assert (result.observation, result.error) == (action["content"], action["error"]), action["action_id"]
+        assert session.data_hash() == action["db_hash_after"], action["action_id"]
+    assert session.data_hash() == record["final_db_hash"]
+    assert domain.gold_hash(task) == record["evaluator_gold_db_hash"]
+
+
+def test_calling_a_locked_or_unknown_discoverable_tool_is_upstreams_error_text(domain: Domain) -> None:
+    task = domain.find_task("base", BASE_ONLY[0])
+    session = domain.open_session(task)
+    before = session.data_hash()
+    locked = domain.call_tool(session, "call_discoverable_agent_tool", {"agent_tool_name": "freeze_debit_card_3892"})
+    assert locked.observation.startswith("Error: Tool 'freeze_debit_card_3892' has not been unlocked.")
+    unknown = domain.call_tool(session, "unlock_discoverable_agent_tool", {"agent_tool_name": "no_such_tool"})
+    assert unknown.observation == "Error: Unknown agent tool 'no_such_tool'. This tool is not available."
+    assert not locked.error and session.data_hash() == before

@@ -28,6 +28,11 @@ Where taumesh departs, and why:
 * a folder that already exists (two runs in the same second) is not reused: ``_2``, ``_3``, … is appended.
 * filtering by task (``/scores?taskID=``) matches the id exactly (``5`` or ``task-5``), where the fork's
   suffix match also returned ``task-15``.
+* ``{model}_statistics.jsonl`` is taumesh's own (the scores lines have no room: the fork's keys in its order): one
+  line per figure, ``pass^k`` and ``average_reward`` with their intervals, ``cost``, then one ``task`` line per
+  task (its success rate over trials and whether its verdict flips). The fork's readers pass it by: its
+  ``/scores`` globs ``{dataset}_{subset}_*/{model}_scores.jsonl``, and the files it documents are
+  ``*_trajectory.jsonl`` and ``*_scores.jsonl``; ``.jsonl`` keeps it out of the ``*.json`` results globs.
 """
 
 from __future__ import annotations
@@ -40,6 +45,7 @@ from pathlib import Path
 from typing import Any
 
 from taumesh.orchestrator.config import RunConfig
+from taumesh.orchestrator.layout_statistics import LayoutStatistics, layout_statistics
 from taumesh.orchestrator.results import RunResult, safe_name, write_text_atomically
 
 MT_FOLDER = "data"
@@ -48,6 +54,8 @@ TIMESTAMP_FORMAT = "%Y%m%d_%H%M%S"
 NO_ACTIONS = "No actions executed"
 """The fork's ``result`` when the agent called no tool."""
 TASK_ID_PREFIX = "task-"
+STATISTICS_SUFFIX = "_statistics.jsonl"
+"""``{model}_statistics.jsonl``: taumesh's figures of the run, which the fork's readers do not look for."""
 
 
 def folder_prefix(config: RunConfig) -> str:
@@ -119,6 +127,22 @@ def scores_lines(results: Iterable[RunResult], task_id: str | None = None) -> li
     ]
 
 
+def statistics_lines(statistics: LayoutStatistics) -> list[str]:
+    """The statistics file's lines: ``pass^k`` …, ``average_reward``, ``cost`` (USD), one ``task`` line per task."""
+    records: list[dict[str, Any]] = []
+    uncertainty = statistics.uncertainty
+    if uncertainty is not None:
+        records += [{"figure": f"pass^{k}", **i.model_dump()} for k, i in uncertainty.pass_hat_k.items()]
+        records.append({"figure": "average_reward", **uncertainty.average_reward.model_dump()})
+    records.append({"figure": "cost", **statistics.cost.model_dump()})
+    if uncertainty is not None:
+        records += [
+            {"figure": "task", "task-id": f"{TASK_ID_PREFIX}{task.task_id}", **task.model_dump(exclude={"task_id"})}
+            for task in uncertainty.per_task
+        ]
+    return [json.dumps(record) for record in records]
+
+
 def trajectory_filename(model: str, result: RunResult) -> str:
     """``{model}_task{id}_trajectory.jsonl``; a later trial adds ``_trial{n}`` before ``_trajectory``."""
     trial = f"_trial{result.trial}" if result.trial else ""
@@ -148,4 +172,6 @@ def write_mt_results(config: RunConfig, results: list[RunResult], now: datetime 
         lines = "".join(json.dumps(message) + "\n" for message in result.traj)
         write_text_atomically(folder / trajectory_filename(model, result), lines)
     write_text_atomically(folder / f"{model}_scores.jsonl", "".join(line + "\n" for line in scores_lines(scored)))
+    figures = statistics_lines(layout_statistics(results))
+    write_text_atomically(folder / f"{model}{STATISTICS_SUFFIX}", "".join(line + "\n" for line in figures))
     return folder

@@ -9,6 +9,10 @@ know as τ² does:
   written as its id and user scenario only.
 * a tool message's ``error`` is τ²'s own convention read back: the observation starts with ``Error:``.
 * ``info.git_commit`` is taumesh's version.
+
+taumesh adds one key of its own, ``taumesh_statistics`` (:mod:`taumesh.orchestrator.layout_statistics`: pass^k and
+the average reward with their intervals, per-task rates, the full cost), beside τ²'s four: τ²'s ``Results`` is a plain
+pydantic model in every release (v0.2.0 to v1.0.1), so ``Results.load`` ignores it (and ``save`` drops it).
 """
 
 from __future__ import annotations
@@ -22,8 +26,11 @@ from typing import Any
 from taumesh.domains import Catalog, DataError
 from taumesh.models import TAU2_PREFIX
 from taumesh.orchestrator.config import RunConfig
+from taumesh.orchestrator.layout_statistics import layout_statistics
 from taumesh.orchestrator.results import RunResult, write_json_atomically
 
+STATISTICS_KEY = "taumesh_statistics"
+"""taumesh's key in τ²'s document, which τ²'s loader ignores."""
 TAU2_SUFFIX = ".tau2.json"
 """τ²'s document of results file ``X.json`` is ``X.tau2.json``."""
 TAU2_TERMINATIONS = {
@@ -240,6 +247,7 @@ def tau2_document(config: RunConfig, results: list[RunResult]) -> dict[str, Any]
         },
         "tasks": tasks,
         "simulations": [simulation(r, by_id.get(str(r.task_id), {})) for r in scored],
+        STATISTICS_KEY: layout_statistics(results).model_dump(mode="json"),
     }
 
 

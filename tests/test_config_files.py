@@ -131,6 +131,7 @@ def test_the_cli_runs_each_subset_of_an_mt_file(tmp_path: Path) -> None:
         names = sorted(p.name for p in folder.iterdir())
         assert names == [
             "openai-gpt-4o_scores.jsonl",
+            "openai-gpt-4o_statistics.jsonl",
             "openai-gpt-4o_task0_trajectory.jsonl",
             "openai-gpt-4o_task1_trajectory.jsonl",
         ]

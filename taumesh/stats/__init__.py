@@ -7,6 +7,7 @@ from taumesh.stats.compat import RunIdentity, differences
 from taumesh.stats.intervals import Interval, average_reward_interval, pass_hat_k_intervals
 from taumesh.stats.paired import DrivingTask, PairedComparison, compare_paired
 from taumesh.stats.plan import Plan, plan_from_pilot, plan_from_rate
+from taumesh.stats.summary import RunStatistics, run_statistics
 from taumesh.stats.trials import TaskRecord, TrialOutcome, TrialTable
 
 __all__ = [
@@ -15,6 +16,7 @@ __all__ = [
     "PairedComparison",
     "Plan",
     "RunIdentity",
+    "RunStatistics",
     "TaskRecord",
     "TrialOutcome",
     "TrialTable",
@@ -24,4 +26,5 @@ __all__ = [
     "pass_hat_k_intervals",
     "plan_from_pilot",
     "plan_from_rate",
+    "run_statistics",
 ]

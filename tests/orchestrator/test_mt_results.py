@@ -70,7 +70,7 @@ def test_the_cli_writes_the_mt_layout_beside_the_results_file(cli_run: tuple[Pat
     (folder,) = (log_dir / "data").iterdir()
     assert FOLDER.fullmatch(folder.name)
     assert sorted(p.name for p in folder.iterdir()) == sorted(
-        ["oracle_scores.jsonl", *(f"oracle_task{i}_trajectory.jsonl" for i in TASK_IDS)]
+        ["oracle_scores.jsonl", "oracle_statistics.jsonl", *(f"oracle_task{i}_trajectory.jsonl" for i in TASK_IDS)]
     )
     assert [json.dumps(line) for line in read_lines(folder / "oracle_scores.jsonl")] == scores_lines(results)
     assert not tau2_path(results_path(log_dir)).exists()  # mt,taubench: no τ² document
@@ -81,7 +81,9 @@ def test_layout_files_and_folder(results: list[RunResult], tmp_path: Path) -> No
     assert folder.parent == tmp_path / "data"
     assert FOLDER.fullmatch(folder.name)
     names = sorted(p.name for p in folder.iterdir())
-    assert names == sorted(["oracle_scores.jsonl", *(f"oracle_task{i}_trajectory.jsonl" for i in TASK_IDS)])
+    assert names == sorted(
+        ["oracle_scores.jsonl", "oracle_statistics.jsonl", *(f"oracle_task{i}_trajectory.jsonl" for i in TASK_IDS)]
+    )
 
 
 def test_trajectory_is_one_message_a_line_as_the_agent_saw_it(results: list[RunResult], tmp_path: Path) -> None:

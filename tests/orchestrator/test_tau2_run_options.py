@@ -165,6 +165,8 @@ class Results(Tau2Model):
     info: Info
     tasks: list[Task]
     simulations: list[SimulationRun]
+    # taumesh's own key: τ²'s Results is a plain BaseModel (extra fields ignored), so its loader passes it by
+    taumesh_statistics: dict[str, Any] | None = None
 
 
 def tau2_seeds(seed: int, trials: int) -> list[int]:

@@ -26,7 +26,7 @@ from typing import Any
 
 import grpc
 
-from taumesh.api.schemas import Metrics
+from taumesh.api.schemas import CostBreakdown, Metrics, ScoreInterval
 from taumesh.api.settings import ApiSettings
 from taumesh.api.store import Store
 from taumesh.api.tables import ResultRow
@@ -34,6 +34,7 @@ from taumesh.api.telemetry import API_RUN_ID, ORCHESTRATOR_SERVICE
 from taumesh.api.viewer_link import write_results
 from taumesh.orchestrator.clients import ServiceClients
 from taumesh.orchestrator.config import RunConfig
+from taumesh.orchestrator.layout_statistics import LayoutStatistics, layout_statistics
 from taumesh.orchestrator.results import RunResult, results_task_id, run_fingerprint
 from taumesh.orchestrator.runner import (
     ConfigError,
@@ -57,13 +58,42 @@ def as_run_result(row: ResultRow) -> RunResult:
     return RunResult(task_id=row.task_id, reward=row.reward, info=row.info, traj=row.traj, trial=row.trial)
 
 
+def statistics_fields(statistics: LayoutStatistics) -> dict[str, Any]:
+    """The metrics' intervals, flipping tasks and full cost (taumesh's additive fields)."""
+    cost = statistics.cost
+    fields: dict[str, Any] = {
+        "cost": CostBreakdown(
+            agent_usd=cost.agent,
+            user_usd=cost.user,
+            judge_usd=cost.judge,
+            total_usd=cost.total,
+            interrupted_usd=cost.interrupted,
+            scored_episodes=cost.episodes,
+            solved_episodes=cost.solved,
+            per_task_usd=cost.per_task,
+            per_solved_task_usd=cost.per_solved_task,
+        )
+    }
+    uncertainty = statistics.uncertainty
+    if uncertainty is not None:
+        fields["pass_hat_k_intervals"] = {
+            k: ScoreInterval.model_validate(i.model_dump()) for k, i in uncertainty.pass_hat_k.items()
+        }
+        fields["average_reward_interval"] = ScoreInterval.model_validate(uncertainty.average_reward.model_dump())
+        fields["flipping_tasks"] = uncertainty.flipping_tasks
+    return fields
+
+
 def run_metrics(
-    outcomes: Iterable[tuple[str, float | None, float]], pass_hat_k: dict[int, float], average: float | None
+    outcomes: Iterable[tuple[str, float | None, float]],
+    pass_hat_k: dict[int, float],
+    average: float | None,
+    statistics: LayoutStatistics | None = None,
 ) -> Metrics:
     """The REST fork's metrics over a run's (task id, reward, cost) episodes, with pass^k and spend.
 
     As the fork documents them, the counts are of tasks: a task succeeds when every one of its trials scored 1.0.
-    The episodes' counts are beside them.
+    The episodes' counts are beside them, and ``statistics`` adds the intervals and the full cost.
     """
     triples = list(outcomes)
     passed: dict[str, bool] = {}
@@ -80,6 +110,7 @@ def run_metrics(
         average_reward=average,
         pass_hat_k={str(k): v for k, v in pass_hat_k.items()},
         cost_usd=round(sum(cost for _, _, cost in triples), 6),
+        **(statistics_fields(statistics) if statistics is not None else {}),
     )
 
 
@@ -212,7 +243,8 @@ class RunExecutor:
             await asyncio.gather(*(one(i, t) for i, t in missing))
             results = [as_run_result(r) for r in self.store.results(run_id)]
             pass_k, average = await compute_pass_hat_k(clients, config, results)
-        return results, run_metrics(self.store.outcomes(run_id), pass_k, average)
+        statistics = await asyncio.to_thread(layout_statistics, results)  # resampling: off the event loop
+        return results, run_metrics(self.store.outcomes(run_id), pass_k, average, statistics)
 
     def _progress(self, run_id: str, result: RunResult, total: int) -> None:
         pairs = self.store.rewards_and_costs(run_id)

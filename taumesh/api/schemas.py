@@ -127,6 +127,30 @@ class TaskResult(BaseModel):
     info: dict[str, Any] = Field(description="τ-bench's info (reward_info, termination, usage, …).")
 
 
+class ScoreInterval(BaseModel):
+    """A figure with its confidence interval, and how the interval was made (docs/statistics.md)."""
+
+    estimate: float
+    low: float
+    high: float
+    level: float = Field(description="Confidence level, e.g. 0.95.")
+    method: str = Field(description="E.g. `bootstrap BCa over 115 tasks, trials nested (9999 resamples)`.")
+
+
+class CostBreakdown(BaseModel):
+    """What a run spent in USD: each model apart and in total, interrupted attempts included (paid for)."""
+
+    agent_usd: float = Field(description="The agent's model, every attempt.")
+    user_usd: float = Field(description="The user simulator's model, every attempt.")
+    judge_usd: float = Field(description="The scorer's judge model (NL assertions).")
+    total_usd: float = Field(description="agent_usd + user_usd + judge_usd.")
+    interrupted_usd: float = Field(description="Of the total, what attempts the infrastructure cut short spent.")
+    scored_episodes: int
+    solved_episodes: int = Field(description="Scored episodes with reward 1.0.")
+    per_task_usd: float | None = Field(description="total_usd / scored_episodes: one attempt at a task.")
+    per_solved_task_usd: float | None = Field(description="total_usd / solved_episodes; null when none succeeded.")
+
+
 class Metrics(BaseModel):
     """Aggregates over a run's scored episodes."""
 
@@ -139,6 +163,18 @@ class Metrics(BaseModel):
     average_reward: float | None
     pass_hat_k: dict[str, float] = Field(description="pass^k by k (as strings).")
     cost_usd: float = Field(description="Agent and user model spend.")
+    pass_hat_k_intervals: dict[str, ScoreInterval] | None = Field(
+        default=None, description="pass^k by k (as strings) with its confidence interval; null when nothing scored."
+    )
+    average_reward_interval: ScoreInterval | None = Field(
+        default=None, description="average_reward with its confidence interval; null when nothing scored."
+    )
+    flipping_tasks: list[str] | None = Field(
+        default=None, description="Tasks some of whose trials scored 1.0 and some did not."
+    )
+    cost: CostBreakdown | None = Field(
+        default=None, description="Full cost: agent, user simulator and judge apart, per task and per solved task."
+    )
 
 
 class ValidateTasksResponse(BaseModel):

@@ -79,6 +79,30 @@ class TaskResult(BaseModel):
     info: dict[str, Any]
 
 
+class ScoreInterval(BaseModel):
+    """A figure with its confidence interval, its level (0.95) and the method that made it."""
+
+    estimate: float
+    low: float
+    high: float
+    level: float
+    method: str
+
+
+class CostBreakdown(BaseModel):
+    """A run's spend in USD: agent, user simulator and judge apart and in total, interrupted attempts included."""
+
+    agent_usd: float
+    user_usd: float
+    judge_usd: float
+    total_usd: float
+    interrupted_usd: float = Field(description="Of the total, what attempts cut short by the infrastructure spent.")
+    scored_episodes: int
+    solved_episodes: int
+    per_task_usd: float | None
+    per_solved_task_usd: float | None = Field(description="None when no episode succeeded.")
+
+
 class Metrics(BaseModel):
     """Aggregates over a run's episodes."""
 
@@ -91,6 +115,10 @@ class Metrics(BaseModel):
     average_reward: float | None
     pass_hat_k: dict[str, float] = Field(description="pass^k keyed by k as a string.")
     cost_usd: float
+    pass_hat_k_intervals: dict[str, ScoreInterval] | None = None
+    average_reward_interval: ScoreInterval | None = None
+    flipping_tasks: list[str] | None = Field(default=None, description="Tasks whose verdict flips between trials.")
+    cost: CostBreakdown | None = Field(default=None, description="Full cost (None from servers before it).")
 
 
 class ValidateTasksResponse(BaseModel):

@@ -9,26 +9,5 @@ plays the user)::
     env = gym.make("taumesh/AgentEnv-v0", domain="tau2-mock")
 """
 
-from taumesh.orchestrator.gym import (
-    AGENT_ENV_ID,
-    USER_ENV_ID,
-    ActionError,
-    AgentEnv,
-    GymConfig,
-    UserEnv,
-    parse_action,
-    register,
-    render_message,
-)
-
-__all__ = [
-    "AGENT_ENV_ID",
-    "USER_ENV_ID",
-    "ActionError",
-    "AgentEnv",
-    "GymConfig",
-    "UserEnv",
-    "parse_action",
-    "register",
-    "render_message",
-]
+from taumesh.orchestrator.gym import *  # noqa: F403 - the public name re-exports exactly that module's API
+from taumesh.orchestrator.gym import __all__ as __all__

@@ -29,6 +29,7 @@ from taumesh.client.errors import (
 )
 from taumesh.client.events import EpisodeDone, OtherEvent, RunEnded, RunEvent
 from taumesh.client.models import (
+    CostBreakdown,
     HealthResponse,
     ListTasksResponse,
     Metrics,
@@ -40,6 +41,7 @@ from taumesh.client.models import (
     RunOptions,
     RunScope,
     RunStatus,
+    ScoreInterval,
     TaskInfo,
     TaskResult,
     Trajectory,
@@ -53,6 +55,7 @@ __all__ = [
     "AsyncTaumeshClient",
     "AuthenticationError",
     "ComparisonRow",
+    "CostBreakdown",
     "EpisodeDone",
     "HealthResponse",
     "InternalServerError",
@@ -75,6 +78,7 @@ __all__ = [
     "RunScope",
     "RunStatus",
     "Runs",
+    "ScoreInterval",
     "TaskInfo",
     "TaskResult",
     "TaumeshClient",

@@ -332,6 +332,8 @@ def imaging_prior_auth(world: World, patient: dict[str, Any], rng: random.Random
         return None
     slot = _open_slots(world, radiology[0]["provider_id"])[0]
     auths = [a for a in _of(world, "prior_auths", patient) if a["service"] == "mri"]
+    if not any(a["status"] == "approved" for a in auths) and rng.random() < 0.8:
+        return None  # approved authorizations are rare: favour them, so booking is a right answer too
     draft = Draft(world, patient, "imaging_prior_auth", persona).verify()
     draft.actions += [
         act("get_plan_details", plan_id=plan["plan_id"]),

@@ -14,7 +14,7 @@ from taumesh.domains.healthcare.clock import one_time_code
 from taumesh.domains.healthcare.task import HealthcareTask
 from tests.domains.healthcare.conftest import healthcare
 
-DATA_SHA256 = "25b16fbd5e4f1f4942e6adbb90fcaa0621c89dbc70430193da0d1d555258aac6"
+DATA_SHA256 = "9bf886b5759418552fb621c1817188ebd3f561400f9fad05ce837674c5792adb"
 """SHA-256 over every generated file's name and text, in name order: the world and tasks of seed 240612045."""
 
 
@@ -81,3 +81,10 @@ def test_the_one_time_code_reaches_only_the_patients_phone_and_must_match() -> N
     wrong = session.call("verify_one_time_code", {"patient_id": "pat-0001", "code": "000000"})
     assert wrong.error and "does not match" in wrong.observation
     assert not session.call("verify_one_time_code", {"patient_id": "pat-0001", "code": code}).error
+
+
+def test_the_docs_record_the_counts_the_command_prints() -> None:
+    from taumesh.domains.healthcare.counts import counts_markdown
+    from tests.conftest import PROJECT_ROOT
+
+    assert counts_markdown() in (PROJECT_ROOT / "docs" / "domains" / "healthcare.md").read_text(encoding="utf-8")

@@ -9,9 +9,10 @@ from typing import Annotated, Any, Literal
 from fastapi import FastAPI, HTTPException, Query
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from taumesh.telemetry import jaeger_url
+from taumesh.viewer.labels import label_matches
 from taumesh.viewer.library import LoadedRun, RunLibrary, UnreadableFile
 from taumesh.viewer.metrics import (
     Comparison,
@@ -50,6 +51,8 @@ class TaskPage(BaseModel):
     limit: int
     trials: list[int]
     rows: list[TaskRow]
+    labels: dict[str, list[str]] = Field(default_factory=dict)
+    """Every label of the run's tasks and its values, to filter by (``label=name=value``)."""
 
 
 class EpisodeDetail(BaseModel):
@@ -110,11 +113,18 @@ def create_app(runs: RunLibrary | Sequence[Run]) -> FastAPI:
         filter: TaskFilter = "all",
         offset: Annotated[int, Query(ge=0)] = 0,
         limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 100,
+        label: Annotated[str, Query(description="Only tasks with this label: name=value (intent=refill).")] = "",
     ) -> TaskPage:
         found = loaded(run_id)
-        rows = [row for row in found.rows if matches(row, filter)]
+        rows = [row for row in found.rows if matches(row, filter) and label_matches(row.labels, label)]
         trials = sorted({e.trial for e in found.run.episodes})
-        return TaskPage(total=len(rows), offset=offset, limit=limit, trials=trials, rows=rows[offset : offset + limit])
+        values: dict[str, set[str]] = {}
+        for row in found.rows:
+            for name, value in row.labels.items():
+                values.setdefault(name, set()).add(value)
+        page = rows[offset : offset + limit]
+        labels = {name: sorted(found) for name, found in values.items()}
+        return TaskPage(total=len(rows), offset=offset, limit=limit, trials=trials, rows=page, labels=labels)
 
     @app.get("/api/runs/{run_id}/episodes/{task_id}/{trial}")
     def episode(run_id: str, task_id: str, trial: int) -> EpisodeDetail:

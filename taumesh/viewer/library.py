@@ -23,6 +23,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from taumesh.orchestrator.results import errors_path, faults_path
+from taumesh.viewer.labels import task_labels
 from taumesh.viewer.metrics import RunSummary, TaskRow, summarize, task_rows
 from taumesh.viewer.runs import Run, is_results_file, list_beside, load_run, run_id
 
@@ -53,7 +54,7 @@ class LoadedRun:
 
     @cached_property
     def rows(self) -> list[TaskRow]:
-        return task_rows(self.run)
+        return task_rows(self.run, task_labels(self.run.domain) if self.run.domain else None)
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any, Literal
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from taumesh.services.scorer.pass_hat_k import Outcome, is_success, pass_hat_k
 from taumesh.stats import Interval
@@ -130,6 +130,8 @@ class TaskRow(BaseModel):
     rewards: dict[int, float | None]
     """Trial → reward (None: an infrastructure error)."""
     status: TaskStatus
+    labels: dict[str, str] = Field(default_factory=dict)
+    """What the domain's task records about it beyond τ-bench's fields (healthcare: intent, tier, trap)."""
 
 
 def task_status(rewards: Sequence[float | None]) -> TaskStatus:
@@ -146,13 +148,18 @@ def _task_order(task_id: str) -> tuple[int, int | str]:
     return (0, int(task_id)) if task_id.isdigit() else (1, task_id)
 
 
-def task_rows(run: Run) -> list[TaskRow]:
-    """Every task of ``run`` with its reward per trial, in task order."""
+def task_rows(run: Run, labels: dict[str, dict[str, str]] | None = None) -> list[TaskRow]:
+    """Every task of ``run`` with its reward per trial (and its ``labels``, by task id), in task order."""
     rewards: dict[str, dict[int, float | None]] = {}
     for e in run.episodes:
         rewards.setdefault(e.task_id, {})[e.trial] = None if e.error else e.reward
     return [
-        TaskRow(task_id=task_id, rewards=dict(sorted(by_trial.items())), status=task_status(list(by_trial.values())))
+        TaskRow(
+            task_id=task_id,
+            rewards=dict(sorted(by_trial.items())),
+            status=task_status(list(by_trial.values())),
+            labels=(labels or {}).get(task_id, {}),
+        )
         for task_id, by_trial in sorted(rewards.items(), key=lambda item: _task_order(item[0]))
     ]
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import ClassVar, Literal
 
 from pydantic import Field
 
@@ -13,6 +13,9 @@ Tier = Literal["easy", "medium", "hard"]
 
 class HealthcareTask(Task):
     """A task with its intent, whether the right outcome is a refusal, transfer or smaller action, and its tier."""
+
+    LABELS: ClassVar[tuple[str, ...]] = ("intent", "tier", "trap", "dual_control")
+    """The fields the viewer shows and filters by."""
 
     intent: str
     trap: bool = False

@@ -170,24 +170,30 @@ async function runPage(runId, params) {
       faults,
       h("details", { class: "card" }, h("summary", {}, "Configuration"), h("pre", { id: "config" }, JSON.stringify(detail.config, null, 1)))),
     h("h2", {}, "Tasks across trials"), grid);
-  await taskGrid(grid, runId, params.get("filter") || "all", Number(params.get("offset") || 0));
+  await taskGrid(grid, runId, params.get("filter") || "all", Number(params.get("offset") || 0), params.get("label") || "");
 }
 
-async function taskGrid(container, runId, filter, offset) {
-  const page = await api(`/api/runs/${runId}/tasks?filter=${enc(filter)}&offset=${offset}&limit=${PAGE}`);
-  const go = (f, o) => { location.hash = `#/run/${runId}?filter=${f}&offset=${o}`; };
+async function taskGrid(container, runId, filter, offset, label) {
+  const page = await api(`/api/runs/${runId}/tasks?filter=${enc(filter)}&offset=${offset}&limit=${PAGE}&label=${enc(label)}`);
+  const go = (f, o, l = label) => { location.hash = `#/run/${runId}?filter=${f}&offset=${o}&label=${enc(l)}`; };
   const select = h("select", { id: "task-filter", onchange: (e) => go(e.target.value, 0) },
     [["all", "all tasks"], ["failed", "failed only"], ["inconsistent", "inconsistent across trials"], ["errors", "errors"]].map(([v, label]) =>
       h("option", { value: v, selected: v === filter }, label)));
+  // the domain's task labels (healthcare: intent, tier, trap), when its tasks record any
+  const labelNames = Object.keys(page.labels || {});
+  const labelSelect = labelNames.length === 0 ? null : h("select", { id: "label-filter", onchange: (e) => go(filter, 0, e.target.value) },
+    h("option", { value: "", selected: label === "" }, "any label"),
+    labelNames.flatMap((name) => page.labels[name].map((v) => h("option", { value: `${name}=${v}`, selected: label === `${name}=${v}` }, `${name}: ${v}`))));
   const end = Math.min(page.total, offset + page.limit);
-  const pager = h("div", { class: "pager" }, select,
+  const pager = h("div", { class: "pager" }, select, labelSelect,
     h("button", { disabled: offset === 0, onclick: () => go(filter, Math.max(0, offset - PAGE)) }, "◀ previous"),
     h("span", { id: "page-info" }, `${page.total ? offset + 1 : 0}–${end} of ${page.total} tasks`),
     h("button", { disabled: end >= page.total, onclick: () => go(filter, offset + PAGE) }, "next ▶"));
   const rows = page.rows.map((row) => h("tr", { class: `status-${row.status}`, "data-task": row.task_id },
     h("td", {}, row.task_id), h("td", {}, row.status),
+    labelNames.map((name) => h("td", { class: `label-${name}` }, (row.labels || {})[name] || "")),
     page.trials.map((t) => h("td", {}, outcomeCell(row.rewards[t], row.rewards[t] === undefined ? null : `#/episode/${runId}/${enc(row.task_id)}/${t}`)))));
-  container.replaceChildren(pager, table(["task", "status", ...page.trials.map((t) => `trial ${t}`)], rows, { id: "tasks" }));
+  container.replaceChildren(pager, table(["task", "status", ...labelNames, ...page.trials.map((t) => `trial ${t}`)], rows, { id: "tasks" }));
 }
 
 function actionText(action) {

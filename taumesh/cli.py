@@ -42,7 +42,7 @@ COMMANDS: dict[str, Entry] = {
     "plan": Entry("taumesh.commands.plan", "plan", "How many trials a run needs for an interval or a difference."),
     "verify": Entry("taumesh.commands.verify", "verify", "Check a run's checksums and re-derive its rewards."),
     "data": Entry("taumesh.commands.data", "data_app", "Fetch, import and list the datasets taumesh runs on."),
-    "domain": Entry("taumesh.commands.domain", "domain_app", "Check a domain's gold solutions, or start one."),
+    "domain": Entry("taumesh.commands.fork", "domain_app", "Check a domain's gold solutions, or start one."),
     "api-keys": Entry("taumesh.commands.api", "api_keys_app", "Create, list and revoke the REST API's keys."),
     "health": Entry("taumesh.commands.health", "health", "Exit 0 when a server's gRPC health says SERVING."),
     "tools": Entry(

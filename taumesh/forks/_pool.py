@@ -195,7 +195,17 @@ class ForkWorker:
             return value
 
     def live_sessions(self) -> int:
+        """How many sessions this process holds in the worker."""
         return len(self._logs)
+
+    def rss_bytes(self) -> int:
+        """The worker's resident memory (Linux ``/proc``); 0 when it is not running."""
+        if self._process is None:
+            return 0
+        for line in Path(f"/proc/{self._process.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+        return 0
 
 
 class ForkError(Exception):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import textwrap
 from pathlib import Path
+from typing import Any
 
 TYPES = """
 from typing import Any, Dict, List
@@ -275,7 +276,21 @@ COPIED_TASKS = [
 ]
 
 
-def _env(envs: Path, env: str, cls: str, tools: list[tuple[str, str, dict[str, str], str]], tasks: list[dict]) -> None:
+def _data(records: int) -> dict[str, Any]:
+    counters: dict[str, Any] = {"a": {"value": 1}, "b": {"value": 7}}
+    for index in range(records):  # filler records of about 1 KB, for measuring what a session costs
+        counters[f"filler_{index}"] = {"value": index, "notes": [f"note {index}-{n}" for n in range(40)], "ok": True}
+    return {"counters": counters}
+
+
+def _env(
+    envs: Path,
+    env: str,
+    cls: str,
+    tools: list[tuple[str, str, dict[str, str], str]],
+    tasks: list[dict[str, Any]],
+    records: int = 0,
+) -> None:
     folder = envs / env
     (folder / "tools").mkdir(parents=True)
     (folder / "__init__.py").write_text(f"from tau_bench.envs.{env}.env import {cls} as {cls}\n")
@@ -284,12 +299,12 @@ def _env(envs: Path, env: str, cls: str, tools: list[tuple[str, str, dict[str, s
     body = "".join(_tool(c, n, p, b) for c, n, p, b in tools)
     names = ", ".join(c for c, _, _, _ in tools)
     (folder / "tools" / "__init__.py").write_text(header + body + f"ALL_TOOLS = [{names}]\n")
-    (folder / "data.json").write_text(json.dumps({"counters": {"a": {"value": 1}, "b": {"value": 7}}}))
+    (folder / "data.json").write_text(json.dumps(_data(records)))
     (folder / "tasks_test.json").write_text(json.dumps(tasks))
     (folder / "wiki.md").write_text(f"# The {env} policy\nBe exact.\n")
 
 
-def write_fork(path: Path) -> Path:
+def write_fork(path: Path, records: int = 0) -> Path:
     """A fork at ``path``: ``counter`` and ``copycat`` load, ``broken`` raises on import, ``my-env`` is no package."""
     package = path / "tau_bench"
     envs = package / "envs"
@@ -300,7 +315,7 @@ def write_fork(path: Path) -> Path:
     (envs / "base.py").write_text(BASE)
     (envs / "tool.py").write_text(TOOL)
     (envs / "user.py").write_text(USER)
-    _env(envs, "counter", "CounterEnv", COUNTER_TOOLS, COUNTER_TASKS)
+    _env(envs, "counter", "CounterEnv", COUNTER_TOOLS, COUNTER_TASKS, records)
     _env(envs, "copycat", "CopycatEnv", COUNTER_TOOLS[:2], COPIED_TASKS)
     (envs / "broken").mkdir()
     (envs / "broken" / "__init__.py").write_text("raise ImportError('this environment is broken on purpose')\n")

@@ -5,11 +5,14 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 
+from pydantic import TypeAdapter, ValidationError
+
 from taumesh.agent.v1 import agent_pb2
 from taumesh.common.v1 import common_pb2
 from taumesh.models import (
     AgentSettings,
     ChatMessage,
+    CustomBasis,
     DialogflowCxAgent,
     EpisodeContext,
     GoldAction,
@@ -55,14 +58,17 @@ _TERMINATION_TO_PROTO: dict[Termination, common_pb2.Termination.ValueType] = {
 }
 _TERMINATION_FROM_PROTO = {value: key for key, value in _TERMINATION_TO_PROTO.items()}
 
-_BASIS_TO_PROTO: dict[RewardBasis, scorer_pb2.RewardBasis.ValueType] = {
+_BASIS_TO_PROTO: dict[str, scorer_pb2.RewardBasis.ValueType] = {
     "DB": scorer_pb2.REWARD_BASIS_DB,
     "ENV_ASSERTION": scorer_pb2.REWARD_BASIS_ENV_ASSERTION,
     "ACTION": scorer_pb2.REWARD_BASIS_ACTION,
     "COMMUNICATE": scorer_pb2.REWARD_BASIS_COMMUNICATE,
     "NL_ASSERTION": scorer_pb2.REWARD_BASIS_NL_ASSERTION,
 }
-_BASIS_FROM_PROTO = {value: key for key, value in _BASIS_TO_PROTO.items()}
+_BASIS_FROM_PROTO: dict[scorer_pb2.RewardBasis.ValueType, RewardBasis] = {
+    value: key for key, value in _BASIS_TO_PROTO.items()
+}
+_CUSTOM_BASIS: TypeAdapter[str] = TypeAdapter(CustomBasis)
 
 
 class ConversionError(ValueError):
@@ -174,9 +180,30 @@ def termination_from_proto(termination: common_pb2.Termination.ValueType) -> Ter
     return found
 
 
+def basis_to_proto(basis: RewardBasis) -> tuple[scorer_pb2.RewardBasis.ValueType, str]:
+    """A basis on the wire: τ²'s kinds by value; a domain's own as ``REWARD_BASIS_CUSTOM`` and its name."""
+    standard = _BASIS_TO_PROTO.get(basis)
+    return (standard, "") if standard is not None else (scorer_pb2.REWARD_BASIS_CUSTOM, basis)
+
+
+def basis_from_proto(value: scorer_pb2.RewardBasis.ValueType, name: str, where: str) -> RewardBasis:
+    """A basis from the wire; ``name`` names a ``REWARD_BASIS_CUSTOM`` one. Unset, unknown or unnamed: an error."""
+    if value == scorer_pb2.REWARD_BASIS_CUSTOM:
+        try:
+            return _CUSTOM_BASIS.validate_python(name)
+        except ValidationError as exc:
+            raise ConversionError(f"{where}: custom basis name {name!r} is not an upper-case identifier") from exc
+    basis = _BASIS_FROM_PROTO.get(value)
+    if basis is None:
+        raise ConversionError(f"{where} has no basis")
+    return basis
+
+
 def reward_check_to_proto(check: RewardCheck) -> scorer_pb2.RewardCheck:
+    basis, custom = basis_to_proto(check.basis)
     return scorer_pb2.RewardCheck(
-        basis=_BASIS_TO_PROTO[check.basis],
+        basis=basis,
+        custom_basis=custom,
         subject=check.subject,
         passed=check.passed,
         expected=check.expected,
@@ -186,11 +213,8 @@ def reward_check_to_proto(check: RewardCheck) -> scorer_pb2.RewardCheck:
 
 
 def reward_check_from_proto(check: scorer_pb2.RewardCheck) -> RewardCheck:
-    basis = _BASIS_FROM_PROTO.get(check.basis)
-    if basis is None:
-        raise ConversionError(f"reward check {check.subject!r} has no basis")
     return RewardCheck(
-        basis=basis,
+        basis=basis_from_proto(check.basis, check.custom_basis, f"reward check {check.subject!r}"),
         subject=check.subject,
         passed=check.passed,
         expected=check.expected,
@@ -200,10 +224,12 @@ def reward_check_from_proto(check: scorer_pb2.RewardCheck) -> RewardCheck:
 
 
 def score_to_proto(score: Score) -> scorer_pb2.ScoreEpisodeResponse:
+    basis = [basis_to_proto(b) for b in score.reward_basis]
     return scorer_pb2.ScoreEpisodeResponse(
         reward=score.reward,
         checks=[reward_check_to_proto(check) for check in score.checks],
-        reward_basis=[_BASIS_TO_PROTO[basis] for basis in score.reward_basis],
+        reward_basis=[value for value, _ in basis],
+        custom_reward_basis=[name for value, name in basis if value == scorer_pb2.REWARD_BASIS_CUSTOM],
         gold_actions=[
             scorer_pb2.GoldAction(
                 name=action.name,
@@ -228,12 +254,28 @@ def gold_action_from_proto(action: scorer_pb2.GoldAction) -> GoldAction:
     return GoldAction(name=action.name, kwargs=kwargs, requestor=requestor)
 
 
+def reward_basis_from_proto(response: scorer_pb2.ScoreEpisodeResponse) -> list[RewardBasis]:
+    """The reward basis of a score: each ``REWARD_BASIS_CUSTOM`` entry named in turn by ``custom_reward_basis``.
+
+    Kinds this client does not know (a newer scorer's) are left out, as before custom kinds existed.
+    """
+    names = iter(response.custom_reward_basis)
+    basis: list[RewardBasis] = []
+    for value in response.reward_basis:
+        if value == scorer_pb2.REWARD_BASIS_CUSTOM:
+            name = next(names, "")
+            basis.append(basis_from_proto(value, name, "reward basis"))
+        elif value in _BASIS_FROM_PROTO:
+            basis.append(_BASIS_FROM_PROTO[value])
+    return basis
+
+
 def score_from_proto(response: scorer_pb2.ScoreEpisodeResponse) -> Score:
     actions = [gold_action_from_proto(action) for action in response.gold_actions]
     return Score(
         reward=response.reward,
         checks=[reward_check_from_proto(check) for check in response.checks],
-        reward_basis=[_BASIS_FROM_PROTO[b] for b in response.reward_basis if b in _BASIS_FROM_PROTO],
+        reward_basis=reward_basis_from_proto(response),
         gold_actions=actions,
         required_outputs=list(response.required_outputs),
     )

@@ -3,16 +3,22 @@
 from __future__ import annotations
 
 import json
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 Role = Literal["system", "user", "assistant", "tool"]
 Requestor = Literal["assistant", "user"]
 Termination = Literal["user_stop", "terminate_tool", "max_steps", "env_abort", "agent_gave_up", "too_many_errors"]
 """How an episode ended; only ``user_stop`` and ``terminate_tool`` episodes are evaluated."""
 EVALUATED_TERMINATIONS: frozenset[Termination] = frozenset({"user_stop", "terminate_tool"})
-RewardBasis = Literal["DB", "ENV_ASSERTION", "ACTION", "COMMUNICATE", "NL_ASSERTION"]
+StandardBasis = Literal["DB", "ENV_ASSERTION", "ACTION", "COMMUNICATE", "NL_ASSERTION"]
+"""The kinds of reward check τ² names (its ``RewardType``), each with its own value on the wire."""
+CustomBasis = Annotated[str, StringConstraints(pattern=r"^[A-Z][A-Z0-9_]{0,63}$")]
+"""A kind of check a domain defines itself (``KNOWLEDGE``); on the wire ``REWARD_BASIS_CUSTOM`` and its name."""
+RewardBasis = StandardBasis | CustomBasis
+"""What a reward check is named by: one of τ²'s kinds, or a domain's own."""
+STANDARD_BASES: tuple[StandardBasis, ...] = ("DB", "ENV_ASSERTION", "ACTION", "COMMUNICATE", "NL_ASSERTION")
 
 STOP_TOKEN = "###STOP###"  # noqa: S105 - not a password
 """τ-bench's marker: a simulated user's message containing it ends the conversation."""

@@ -125,6 +125,8 @@ class EnvServicer(env_pb2_grpc.EnvServiceServicer):
                 policy=domain.policy,
                 tools=_schemas(domain.tool_schemas),
                 user_tools=_schemas(domain.user_tool_schemas),
+                user_stop_tokens=domain.spec.user_stop_tokens,
+                user_opening_stops=domain.spec.user_opening_stops,
             )
             self._domain_parts[domain.name] = part
         return part

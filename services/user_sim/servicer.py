@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from taumesh.convert import (
@@ -110,9 +111,14 @@ class UserSimServicer(user_sim_pb2_grpc.UserSimServiceServicer):
         await self._load()
         return user_sim_pb2.ReplyResponse(
             message=message_to_proto(reply.message),
-            stop=not reply.message.tool_calls and any(token in reply.message.content for token in USER_STOP_TOKENS),
+            stop=not reply.message.tool_calls and says_stop(reply.message.content, request.stop_tokens),
             usage=usage_to_proto(reply.usage),
         )
+
+
+def says_stop(text: str, stop_tokens: Sequence[str]) -> bool:
+    """Whether ``text`` holds one of the domain's stop tokens (none sent: τ²'s three, as before the field)."""
+    return any(token in text for token in (stop_tokens or USER_STOP_TOKENS))
 
 
 def user_sim_service(reply_cpu_ms: float = 0.0, reply_latency_ms: float = 0.0, data_dir: Path | None = None) -> Service:

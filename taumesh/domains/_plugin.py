@@ -24,7 +24,7 @@ from taumesh.domains._session import Session, StepResult
 from taumesh.domains._task import Task
 from taumesh.domains._tool import Requestor, Tool
 from taumesh.domains._view import DomainLayout, DomainView, StateHasher
-from taumesh.models import EVALUATED_TERMINATIONS, ChatMessage, GoldAction, RewardBasis, Termination
+from taumesh.models import EVALUATED_TERMINATIONS, STOP_TOKEN, ChatMessage, GoldAction, RewardBasis, Termination
 
 
 class Document(BaseModel):
@@ -85,6 +85,10 @@ class DomainPlugin:
     """τ-bench v1: an observation starting with ``Error`` is an error; False (τ²): only a raised exception is."""
     own_user_prompt: bool = False
     """Whether :meth:`user_prompt` prompts the LLM user (τ²: its guidelines); False: the user strategy's own prompt."""
+    user_stop_tokens: tuple[str, ...] = (STOP_TOKEN,)
+    """What ends the episode when the simulated user's text holds it (v1: ``###STOP###``; τ² adds its two)."""
+    user_opening_stops: bool = False
+    """Whether the user's opening message is checked for them too (τ² checks every user message; v1 only replies)."""
 
     @property
     def tables(self) -> tuple[str, ...]:

@@ -26,7 +26,7 @@ from taumesh.domains.tau2._reward import TAU2_REWARD, gold_hash, score_episode
 from taumesh.domains.tau2._state import call_tool, open_session
 from taumesh.domains.tau2._tasks import Tau2Task
 from taumesh.domains.tau2._transfer import TRANSFER_TOKEN, TRANSFER_TOOL, announces_transfer, transfer_announcement
-from taumesh.models import ChatMessage, RewardBasis, Termination
+from taumesh.models import USER_STOP_TOKENS, ChatMessage, RewardBasis, Termination
 
 GREETING = "Hi! How can I help you today?"
 """τ²'s opening agent message (its orchestrator's ``DEFAULT_FIRST_AGENT_MESSAGE``), as τ²'s simulated user sees it."""
@@ -74,6 +74,8 @@ class Tau2Plugin(DomainPlugin):
     unknown_tool: str = "Error: Tool '{name}' not found."
     error_from_text: bool = False
     own_user_prompt: bool = True
+    user_stop_tokens: tuple[str, ...] = USER_STOP_TOKENS
+    user_opening_stops: bool = True
     hasher: Callable[..., Any] = field(default=Tau2Hasher)
     head_tools: Sequence[type[Tool]] = ()
     """Read tools of upstream τ²'s current toolkit (HEAD) that the wheel lacks. They run over a data folder from

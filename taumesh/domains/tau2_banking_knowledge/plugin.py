@@ -42,7 +42,7 @@ from taumesh.domains.tau2_banking_knowledge.tasks import BankingTask, load_tasks
 from taumesh.domains.tau2_banking_knowledge.texts import banking_texts
 from taumesh.domains.tau2_banking_knowledge.toolkit import SESSION_TABLES, SESSION_TASK, schema
 from taumesh.domains.tau2_banking_knowledge.tools import AGENT_TOOLS, ENUMS, USER_TOOLS
-from taumesh.models import EVALUATED_TERMINATIONS, ChatMessage, GoldAction, RewardBasis, Termination
+from taumesh.models import EVALUATED_TERMINATIONS, USER_STOP_TOKENS, ChatMessage, GoldAction, RewardBasis, Termination
 
 SOURCE_NAME = "banking_knowledge"
 SPLITS = ("base",)
@@ -124,6 +124,8 @@ class BankingPlugin(DomainPlugin):
     task_model: type[Task] = BankingTask
     unknown_tool: str = UNKNOWN_TOOL
     error_from_text: bool = False
+    user_stop_tokens: tuple[str, ...] = USER_STOP_TOKENS
+    user_opening_stops: bool = True
     hasher: Any = field(default=BankingHasher)
 
     def data_dir(self, default_data_dir: Path) -> Path:

@@ -298,6 +298,8 @@ class OpenSessionResponse(_message.Message):
     INITIAL_DATA_HASH_FIELD_NUMBER: _builtins.int
     USER_TOOLS_FIELD_NUMBER: _builtins.int
     HISTORY_FIELD_NUMBER: _builtins.int
+    USER_STOP_TOKENS_FIELD_NUMBER: _builtins.int
+    USER_OPENING_STOPS_FIELD_NUMBER: _builtins.int
     session_id: _builtins.str
     """Opaque id of the new session, for the other calls."""
     policy: _builtins.str
@@ -306,6 +308,10 @@ class OpenSessionResponse(_message.Message):
     """The simulated user's instruction for this task."""
     initial_data_hash: _builtins.str
     """Data hash of the fresh session (τ-bench's get_data_hash)."""
+    user_opening_stops: _builtins.bool
+    """Whether the user's opening message is checked for them too (τ²: every user message is; τ-bench v1 checks only
+    the replies that follow the agent's messages, never the opening).
+    """
     @_builtins.property
     def tools(self) -> _containers.RepeatedCompositeFieldContainer[_common_pb2.ToolSchema]:
         """The tools the agent may call, in the domain's order."""
@@ -326,6 +332,13 @@ class OpenSessionResponse(_message.Message):
         text or a result of a user's call, else the agent's. Empty for a task that starts afresh (the user opens).
         """
 
+    @_builtins.property
+    def user_stop_tokens(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """What ends the conversation when the simulated user says it (the domain's user stop tokens): τ-bench v1's
+        "###STOP###" only, τ²'s "###STOP###", "###TRANSFER###" and "###OUT-OF-SCOPE###". The orchestrator sends them to
+        the user simulator (ReplyRequest.stop_tokens) and checks the user's texts for them itself.
+        """
+
     def __init__(
         self,
         *,
@@ -336,10 +349,12 @@ class OpenSessionResponse(_message.Message):
         initial_data_hash: _builtins.str = ...,
         user_tools: _abc.Iterable[_common_pb2.ToolSchema] | None = ...,
         history: _abc.Iterable[_common_pb2.Message] | None = ...,
+        user_stop_tokens: _abc.Iterable[_builtins.str] | None = ...,
+        user_opening_stops: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["history", b"history", "initial_data_hash", b"initial_data_hash", "policy", b"policy", "session_id", b"session_id", "tools", b"tools", "user_instruction", b"user_instruction", "user_tools", b"user_tools"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["history", b"history", "initial_data_hash", b"initial_data_hash", "policy", b"policy", "session_id", b"session_id", "tools", b"tools", "user_instruction", b"user_instruction", "user_opening_stops", b"user_opening_stops", "user_stop_tokens", b"user_stop_tokens", "user_tools", b"user_tools"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

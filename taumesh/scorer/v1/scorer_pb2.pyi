@@ -38,6 +38,10 @@ class _RewardBasisEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_RewardBas
     """Information the agent had to tell the user was said."""
     REWARD_BASIS_NL_ASSERTION: _RewardBasis.ValueType  # 5
     """A natural-language assertion about the conversation holds, as judged by a model."""
+    REWARD_BASIS_CUSTOM: _RewardBasis.ValueType  # 6
+    """A check of the domain's own (DomainPlugin's reward components may name new kinds): its name is in
+    RewardCheck.custom_basis, or ScoreEpisodeResponse.custom_reward_basis. Older clients see an unknown kind.
+    """
 
 class RewardBasis(_RewardBasis, metaclass=_RewardBasisEnumTypeWrapper):
     """One kind of evidence a reward can rest on (τ²'s reward basis)."""
@@ -54,6 +58,10 @@ REWARD_BASIS_COMMUNICATE: RewardBasis.ValueType  # 4
 """Information the agent had to tell the user was said."""
 REWARD_BASIS_NL_ASSERTION: RewardBasis.ValueType  # 5
 """A natural-language assertion about the conversation holds, as judged by a model."""
+REWARD_BASIS_CUSTOM: RewardBasis.ValueType  # 6
+"""A check of the domain's own (DomainPlugin's reward components may name new kinds): its name is in
+RewardCheck.custom_basis, or ScoreEpisodeResponse.custom_reward_basis. Older clients see an unknown kind.
+"""
 Global___RewardBasis: _TypeAlias = RewardBasis  # noqa: Y015
 
 class _FaultAuthor:
@@ -183,6 +191,7 @@ class RewardCheck(_message.Message):
     EXPECTED_FIELD_NUMBER: _builtins.int
     ACTUAL_FIELD_NUMBER: _builtins.int
     EXPLANATION_FIELD_NUMBER: _builtins.int
+    CUSTOM_BASIS_FIELD_NUMBER: _builtins.int
     basis: Global___RewardBasis.ValueType
     """Which kind of check."""
     subject: _builtins.str
@@ -197,6 +206,10 @@ class RewardCheck(_message.Message):
     """What was found: the final data hash for DB; empty where nothing more is known."""
     explanation: _builtins.str
     """Why, in words (a judge's justification, an assertion's message); may be empty."""
+    custom_basis: _builtins.str
+    """The name of the domain's own kind of check (upper case, such as "KNOWLEDGE") when basis is REWARD_BASIS_CUSTOM;
+    empty otherwise.
+    """
     def __init__(
         self,
         *,
@@ -206,10 +219,11 @@ class RewardCheck(_message.Message):
         expected: _builtins.str = ...,
         actual: _builtins.str = ...,
         explanation: _builtins.str = ...,
+        custom_basis: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["actual", b"actual", "basis", b"basis", "expected", b"expected", "explanation", b"explanation", "passed", b"passed", "subject", b"subject"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["actual", b"actual", "basis", b"basis", "custom_basis", b"custom_basis", "expected", b"expected", "explanation", b"explanation", "passed", b"passed", "subject", b"subject"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -259,6 +273,7 @@ class ScoreEpisodeResponse(_message.Message):
     CHECKS_FIELD_NUMBER: _builtins.int
     REWARD_BASIS_FIELD_NUMBER: _builtins.int
     JUDGE_USAGE_FIELD_NUMBER: _builtins.int
+    CUSTOM_REWARD_BASIS_FIELD_NUMBER: _builtins.int
     reward: _builtins.float
     """1.0 or 0.0: the product of the checks' outcomes over the task's reward basis."""
     @_builtins.property
@@ -283,6 +298,12 @@ class ScoreEpisodeResponse(_message.Message):
     def judge_usage(self) -> _common_pb2.Usage:
         """Model usage of the NL-assertion judge for this episode (all zero when no judge was called)."""
 
+    @_builtins.property
+    def custom_reward_basis(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The names of the reward_basis entries that are REWARD_BASIS_CUSTOM, in the same order (the i-th CUSTOM entry is
+        named by the i-th name); empty when the basis holds only the standard kinds.
+        """
+
     def __init__(
         self,
         *,
@@ -292,10 +313,11 @@ class ScoreEpisodeResponse(_message.Message):
         checks: _abc.Iterable[Global___RewardCheck] | None = ...,
         reward_basis: _abc.Iterable[Global___RewardBasis.ValueType] | None = ...,
         judge_usage: _common_pb2.Usage | None = ...,
+        custom_reward_basis: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["judge_usage", b"judge_usage"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["checks", b"checks", "gold_actions", b"gold_actions", "judge_usage", b"judge_usage", "required_outputs", b"required_outputs", "reward", b"reward", "reward_basis", b"reward_basis"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["checks", b"checks", "custom_reward_basis", b"custom_reward_basis", "gold_actions", b"gold_actions", "judge_usage", b"judge_usage", "required_outputs", b"required_outputs", "reward", b"reward", "reward_basis", b"reward_basis"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

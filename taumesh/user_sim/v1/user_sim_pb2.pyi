@@ -59,6 +59,7 @@ class StartConversationRequest(_message.Message):
     INSTRUCTION_FIELD_NUMBER: _builtins.int
     EPISODE_FIELD_NUMBER: _builtins.int
     TOOLS_FIELD_NUMBER: _builtins.int
+    STOP_TOKENS_FIELD_NUMBER: _builtins.int
     instruction: _builtins.str
     """The task's instruction: who the user is and what they want."""
     @_builtins.property
@@ -73,6 +74,12 @@ class StartConversationRequest(_message.Message):
     def tools(self) -> _containers.RepeatedCompositeFieldContainer[_common_pb2.ToolSchema]:
         """Tools the user may call (OpenSessionResponse.user_tools); empty where only the agent acts."""
 
+    @_builtins.property
+    def stop_tokens(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """What ends the conversation when the user says it (OpenSessionResponse.user_stop_tokens, the domain's); empty for
+        τ²'s three ("###STOP###", "###TRANSFER###", "###OUT-OF-SCOPE###"), what this service checked before the field.
+        """
+
     def __init__(
         self,
         *,
@@ -80,10 +87,11 @@ class StartConversationRequest(_message.Message):
         instruction: _builtins.str = ...,
         episode: _common_pb2.EpisodeContext | None = ...,
         tools: _abc.Iterable[_common_pb2.ToolSchema] | None = ...,
+        stop_tokens: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["config", b"config", "episode", b"episode"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["config", b"config", "episode", b"episode", "instruction", b"instruction", "tools", b"tools"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["config", b"config", "episode", b"episode", "instruction", b"instruction", "stop_tokens", b"stop_tokens", "tools", b"tools"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -136,6 +144,7 @@ class ReplyRequest(_message.Message):
     CONVERSATION_FIELD_NUMBER: _builtins.int
     EPISODE_FIELD_NUMBER: _builtins.int
     TOOLS_FIELD_NUMBER: _builtins.int
+    STOP_TOKENS_FIELD_NUMBER: _builtins.int
     instruction: _builtins.str
     """The task's instruction."""
     @_builtins.property
@@ -157,6 +166,12 @@ class ReplyRequest(_message.Message):
     def tools(self) -> _containers.RepeatedCompositeFieldContainer[_common_pb2.ToolSchema]:
         """Tools the user may call (OpenSessionResponse.user_tools); empty where only the agent acts."""
 
+    @_builtins.property
+    def stop_tokens(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """What ends the conversation when the user says it (OpenSessionResponse.user_stop_tokens, the domain's); empty for
+        τ²'s three ("###STOP###", "###TRANSFER###", "###OUT-OF-SCOPE###"), what this service checked before the field.
+        """
+
     def __init__(
         self,
         *,
@@ -165,10 +180,11 @@ class ReplyRequest(_message.Message):
         conversation: _abc.Iterable[_common_pb2.Message] | None = ...,
         episode: _common_pb2.EpisodeContext | None = ...,
         tools: _abc.Iterable[_common_pb2.ToolSchema] | None = ...,
+        stop_tokens: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["config", b"config", "episode", b"episode"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["config", b"config", "conversation", b"conversation", "episode", b"episode", "instruction", b"instruction", "tools", b"tools"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["config", b"config", "conversation", b"conversation", "episode", b"episode", "instruction", b"instruction", "stop_tokens", b"stop_tokens", "tools", b"tools"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -30,6 +30,20 @@ def env_folders(root: Path) -> list[Path]:
     return sorted(p for p in envs.iterdir() if p.is_dir() and not p.name.startswith((".", "__")))
 
 
+def _copied(worker: ForkWorker, env: str, limit: float) -> str:
+    """For an env that did not load: whether its tasks' gold actions name tools it does not have."""
+    try:
+        found = worker.request("salvage", env, limit=limit)
+    except (ForkError, WorkerLost):
+        return ""
+    lacking = sorted(set(found["gold_tools"]) - set(found["tools"]) - {"respond"})
+    if not found["tools"] or not lacking:
+        return ""
+    shown = ", ".join(lacking[:8]) + (", ..." if len(lacking) > 8 else "")
+    copied = f"its {found['tasks']} tasks are copied from another environment"
+    return f"; {copied}: their gold actions name {shown}, tools it lacks"
+
+
 def import_fork(path: Path, name: str | None = None, limit: float = START_DEADLINE) -> ForkRecord:
     """Load each environment of the fork at ``path`` in a worker and record the fork (registering its domains).
 
@@ -60,7 +74,7 @@ def import_fork(path: Path, name: str | None = None, limit: float = START_DEADLI
                 try:
                     record.envs[env] = ForkEnv(env=env, **worker.request("describe", env, limit=limit))
                 except ForkError as exc:
-                    record.failed[env] = str(exc)
+                    record.failed[env] = str(exc) + _copied(worker, env, limit)
                 except WorkerLost as exc:
                     record.failed[env] = str(exc)
     finally:

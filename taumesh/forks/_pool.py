@@ -179,6 +179,10 @@ class ForkWorker:
                 handle.dead = str(exc)
                 self._logs.pop(handle.sid, None)
                 raise
+            except ForkError as exc:  # the fork's own step raised (τ-bench's run would stop): the episode ends
+                handle.dead = f"the fork's step raised on tool {name!r}: {exc}"
+                self.forget(handle.sid)
+                raise
             self._logs[handle.sid].calls.append((name, kwargs))
             return observation
 

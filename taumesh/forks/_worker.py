@@ -144,6 +144,25 @@ class Fork:
         json.dumps(described)  # what the record holds must be JSON
         return described
 
+    def salvage(self, env: str) -> dict[str, Any]:
+        """For an env that does not load: its tools' names and its task modules' gold action names, if importable."""
+        env_dir = self.root / "tau_bench" / "envs" / env
+        tools: set[str] = set()
+        with contextlib.suppress(Exception):
+            module = importlib.import_module(f"tau_bench.envs.{env}.tools")
+            for value in vars(module).values():
+                if isinstance(value, list | tuple):
+                    tools |= {t.get_info()["function"]["name"] for t in value if hasattr(t, "get_info")}
+        tasks, named = 0, set()
+        for path in sorted(env_dir.glob("tasks*.py")):
+            with contextlib.suppress(Exception):
+                module = importlib.import_module(f"tau_bench.envs.{env}.{path.stem}")
+                for value in vars(module).values():
+                    if isinstance(value, list) and value and all(hasattr(t, "actions") for t in value):
+                        tasks += len(value)
+                        named |= {a.name for t in value for a in t.actions}
+        return {"tools": sorted(tools), "tasks": tasks, "gold_tools": sorted(named)}
+
     def open(self, sid: str, env: str, split: str) -> None:
         template = self.template(env, split)
         session = object.__new__(type(template))

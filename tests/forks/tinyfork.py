@@ -317,6 +317,16 @@ def write_fork(path: Path, records: int = 0) -> Path:
     (envs / "user.py").write_text(USER)
     _env(envs, "counter", "CounterEnv", COUNTER_TOOLS, COUNTER_TASKS, records)
     _env(envs, "copycat", "CopycatEnv", COUNTER_TOOLS[:2], COPIED_TASKS)
+    _env(envs, "clinic", "ClinicEnv", COUNTER_TOOLS[:1], COPIED_TASKS)  # then broken as big-tau's healthcare is:
+    (envs / "clinic" / "tasks_test.py").write_text(
+        "from tau_bench.types import Task\n\nTASKS = [Task(**t) for t in " + repr(COPIED_TASKS) + "]\n"
+    )
+    env_py = (envs / "clinic" / "env.py").read_text()
+    loading = 'with open(os.path.join(HERE, "tasks_test.json")) as f:'
+    env_py = env_py.replace(
+        loading, "from tau_bench.envs.clinic.tasks_test import TASKS_TEST as tasks\n                if 0:"
+    )
+    (envs / "clinic" / "env.py").write_text(env_py)
     (envs / "broken").mkdir()
     (envs / "broken" / "__init__.py").write_text("raise ImportError('this environment is broken on purpose')\n")
     (envs / "my-env").mkdir()

@@ -19,6 +19,7 @@ state, which the replay checks call by call.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import time
@@ -60,7 +61,7 @@ from taumesh.models import (
     Usage,
     is_tau2,
 )
-from taumesh.orchestrator import tracing
+from taumesh.orchestrator import open_sessions, tracing
 from taumesh.orchestrator.clients import ServiceClients, with_retries
 from taumesh.orchestrator.config import RunConfig
 from taumesh.orchestrator.mcp_agent import McpEpisode, bind_episode
@@ -239,7 +240,8 @@ class _Episode:
         return f"{self.task.domain} task {self.task.task_id} trial {self.context.trial}"
 
     async def open_session(self) -> env_pb2.OpenSessionResponse:
-        opened: env_pb2.OpenSessionResponse = await with_retries(
+        """A new env session, recorded among the run's open sessions (closed for it if the run is stopped)."""
+        call = with_retries(
             partial(
                 self.clients.env.OpenSession,
                 env_pb2.OpenSessionRequest(task=task_ref_to_proto(self.task)),
@@ -247,7 +249,7 @@ class _Episode:
                 metadata=self.affinity,
             )
         )
-        return opened
+        return await open_sessions.opening(call, self.affinity)
 
     async def open(self) -> env_pb2.OpenSessionResponse:
         """A fresh env session for the task; the policy starts the trajectory."""
@@ -550,6 +552,7 @@ class _Episode:
                 )
             )
             self.closed = True  # the env closed it: no CloseSession call
+            open_sessions.closed(session_id)
             return answer
 
         with tracing.scoring() as span:
@@ -576,14 +579,19 @@ class _Episode:
         self.turns.end()
         if self.mcp is not None:
             self.mcp.close()
-        if self.closed:
+        if self.closed or not self.session.session_id:
             return
+        timeout = self.config.rpc_timeout
+        current = asyncio.current_task()
+        if current is not None and current.cancelling():  # the run is stopping: it exits within a bound
+            timeout = min(timeout, open_sessions.CLOSE_SESSIONS_S)
         with contextlib.suppress(grpc.aio.AioRpcError):
             await self.clients.env.CloseSession(
                 env_pb2.CloseSessionRequest(session_id=self.session.session_id),
-                timeout=self.config.rpc_timeout,
+                timeout=timeout,
                 metadata=self.affinity,
             )
+            open_sessions.closed(self.session.session_id)
 
 
 async def run_episode(clients: ServiceClients, config: RunConfig, task: TaskRef, trial: int) -> EpisodeOutcome:

@@ -33,6 +33,8 @@ from taumesh.orchestrator.clients import (
 from taumesh.orchestrator.config import RunConfig
 from taumesh.orchestrator.episode import EpisodeInterrupted, EpisodeOutcome, run_episode
 from taumesh.orchestrator.figures import print_figures
+from taumesh.orchestrator.interrupt import until_stopped
+from taumesh.orchestrator.open_sessions import OpenSessions, tracking
 from taumesh.orchestrator.outputs import write_outputs
 from taumesh.orchestrator.progress import RunProgress, episode_usage
 from taumesh.orchestrator.results import (
@@ -78,10 +80,6 @@ class ConfigError(Exception):
 
 class WorkersFailed(Exception):
     """Every worker process of a ``--workers N`` run died and no restart was left: the run cannot go on."""
-
-
-class RunInterrupted(Exception):
-    """A ``--workers N`` run stopped by SIGTERM: its workers were stopped, what finished is in the results file."""
 
 
 class RunSummary(BaseModel):
@@ -437,7 +435,9 @@ async def _run_benchmark(
 
         async with progress, agent_tools_server(config, clients):
             try:
-                await asyncio.gather(*(one(index, trial) for index, trial in run.plan))
+                with tracking(OpenSessions()) as sessions:  # SIGINT/SIGTERM: closed before the run exits
+                    episodes = asyncio.gather(*(one(index, trial) for index, trial in run.plan))
+                    await until_stopped(episodes, sessions, clients.env, run.path)
             finally:
                 results.flush()  # also when interrupted: what finished is kept for --resume
 

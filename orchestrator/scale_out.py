@@ -31,12 +31,12 @@ from opentelemetry import propagate
 from rich.console import Console
 
 from taumesh.orchestrator.config import RunConfig
+from taumesh.orchestrator.interrupt import RunInterrupted
 from taumesh.orchestrator.outputs import write_outputs
 from taumesh.orchestrator.progress import RunProgress
 from taumesh.orchestrator.results import ResultsFile, RunResult
 from taumesh.orchestrator.runner import (
     PreparedRun,
-    RunInterrupted,
     RunSummary,
     WorkersFailed,
     compute_pass_hat_k,

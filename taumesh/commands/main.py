@@ -300,7 +300,8 @@ def run(
 
 def _run_one(settings: RunSettings) -> RunSummary:
     """Play one run of ``taumesh run`` and print its report; exit 2 on settings that cannot run."""
-    from taumesh.orchestrator.runner import ConfigError, RunInterrupted, WorkersFailed, print_summary, run_benchmark
+    from taumesh.orchestrator.interrupt import RunInterrupted
+    from taumesh.orchestrator.runner import ConfigError, WorkersFailed, print_summary, run_benchmark
 
     config = settings.run_config()
     if settings.resume and settings.retry_errors:
@@ -346,7 +347,7 @@ def _run_one(settings: RunSettings) -> RunSummary:
         raise typer.Exit(1) from exc
     except RunInterrupted as exc:
         console.print(f"[red]error:[/red] {exc}", soft_wrap=True)
-        raise typer.Exit(128 + 15) from exc  # as a process that SIGTERM ended
+        raise typer.Exit(exc.exit_code) from exc  # as a process the signal ended
     finally:
         shutdown_telemetry()  # flush the last spans and metrics
     print_summary(summary, Console())

@@ -3,8 +3,9 @@
     user opens → agent answers → its tool calls run in the env → … → the agent speaks to the user →
     the user replies → … until the user stops, a terminate tool runs, or the step limit is hit.
 
-τ² domains have no terminate tool: their episodes end when the user stops (``###STOP###``, ``###TRANSFER###`` or
-``###OUT-OF-SCOPE###``, which the orchestrator checks itself as τ²'s does), at the step or error limit.
+The user stops by saying one of the domain's stop tokens (``OpenSessionResponse.user_stop_tokens``: v1's
+``###STOP###``; τ²'s also ``###TRANSFER###`` and ``###OUT-OF-SCOPE###``), which the orchestrator checks itself as τ²
+does. τ² domains have no terminate tool: their episodes end so, or at the step or error limit.
 
 A τ² task with a message history starts from it instead, as τ² does: every view holds it, and the next turn is
 whoever's it is after its last message (:meth:`_Episode.begin`).
@@ -49,7 +50,7 @@ from taumesh.convert import (
 )
 from taumesh.env.v1 import env_pb2
 from taumesh.models import (
-    USER_STOP_TOKENS,
+    STOP_TOKEN,
     ChatMessage,
     EpisodeContext,
     RewardBasis,
@@ -59,7 +60,6 @@ from taumesh.models import (
     Termination,
     ToolCall,
     Usage,
-    is_tau2,
 )
 from taumesh.orchestrator import open_sessions, tracing
 from taumesh.orchestrator.clients import ServiceClients, with_retries
@@ -321,7 +321,7 @@ class _Episode:
             last.role == "tool" and last.tool_call_id in user_called
         ):
             await self.user_speaks(*await self.ask_user())
-        elif last.role == "user" and self.tau2_user_stop(last):
+        elif last.role == "user" and self.domain_user_stop(last, opening=False):
             self.termination = "user_stop"
 
     async def user_opens(self) -> None:
@@ -331,6 +331,7 @@ class _Episode:
             instruction=self.session.user_instruction,
             episode=self.context_pb,
             tools=self.session.user_tools,
+            stop_tokens=self.session.user_stop_tokens,
         )
         with tracing.user_turn(self.config.user, "start") as span:
             started: user_sim_pb2.StartConversationResponse = await with_retries(
@@ -340,9 +341,9 @@ class _Episode:
             message = message_from_proto(started.message, role="user")
             span.replied(message, usage_from_proto(started.usage))
         self.user_usage += usage_from_proto(started.usage)
-        await self.user_speaks(message, stop=started.stop)
+        await self.user_speaks(message, stop=started.stop, opening=True)
 
-    async def user_speaks(self, message: ChatMessage, stop: bool) -> None:
+    async def user_speaks(self, message: ChatMessage, stop: bool, opening: bool = False) -> None:
         """Take the user's message; while it calls the user's own tools, run them and ask the user again."""
         for _ in range(MAX_USER_TOOL_CALLS_PER_TURN):
             if not message.tool_calls or self.termination is not None:
@@ -355,20 +356,20 @@ class _Episode:
                 return
             message, stop = await self.ask_user()
         self.transcript.user_said(message)
-        if stop or self.tau2_user_stop(message):
+        if stop or self.domain_user_stop(message, opening):
             self.termination = "user_stop"
 
-    def tau2_user_stop(self, message: ChatMessage) -> bool:
-        """Whether the user stopped by τ²'s own check (``UserSimulator.is_stop``), in a τ² domain.
+    def domain_user_stop(self, message: ChatMessage, opening: bool) -> bool:
+        """Whether the user's text holds one of the domain's stop tokens (``OpenSessionResponse.user_stop_tokens``).
 
-        A user's text holding ``###STOP###``, ``###TRANSFER###`` or ``###OUT-OF-SCOPE###`` ends the episode, whatever
-        the user-sim's ``stop`` said.
+        Checked whatever the user-sim's ``stop`` said (τ²'s ``UserSimulator.is_stop``, τ-bench's ``env.step``); the
+        opening only where the domain says so (τ²), as τ-bench never checks it. A session opened by an env that
+        sends no tokens is checked for ``###STOP###`` alone.
         """
-        return (
-            is_tau2(self.task.domain)
-            and not message.tool_calls
-            and any(token in message.content for token in USER_STOP_TOKENS)
-        )
+        if message.tool_calls or (opening and not self.session.user_opening_stops):
+            return False
+        tokens = self.session.user_stop_tokens or (STOP_TOKEN,)
+        return any(token in message.content for token in tokens)
 
     async def ask_user(self) -> tuple[ChatMessage, bool]:
         """The user's answer to the last message of its conversation (the agent's, or its own tool's result)."""
@@ -378,6 +379,7 @@ class _Episode:
             conversation=self.wire(self.transcript.user),
             episode=self.context_pb,
             tools=self.session.user_tools,
+            stop_tokens=self.session.user_stop_tokens,
         )
         with tracing.user_turn(self.config.user, "reply") as span:
             reply: user_sim_pb2.ReplyResponse = await with_retries(

@@ -9,11 +9,13 @@ from taumesh.orchestrator.config import RunConfig
 from taumesh.orchestrator.manifest import build_manifest, manifest_path, write_manifest
 from taumesh.orchestrator.mt_results import write_mt_results
 from taumesh.orchestrator.results import RunResult, errors_path
-from taumesh.orchestrator.tau2_results import tau2_path, write_tau2_results
+from taumesh.orchestrator.tau2_results import Tau2Tasks, tau2_path, write_tau2_results
 from taumesh.stats import TrialOutcome, TrialTable
 
 
-def write_outputs(config: RunConfig, results_path: Path, results: list[RunResult]) -> Path:
+def write_outputs(
+    config: RunConfig, results_path: Path, results: list[RunResult], served: Tau2Tasks | None = None
+) -> Path:
     """Write every layout ``config.output_format`` names from the run's results; return the run's main output.
 
     τ-bench's file ``results_path`` is always written while the run goes (it is what ``--resume`` reads). τ²'s
@@ -21,12 +23,13 @@ def write_outputs(config: RunConfig, results_path: Path, results: list[RunResult
     format, τ-bench's file is deleted once every episode is scored, and the main output is τ²'s document, else the
     MT folder; while errors remain it stays, with its errors file, for ``--retry-errors``. Last, the run's manifest
     (``X.json.manifest``: config, data release, code version, checksums of every file written) goes beside them.
+    ``served`` is what the env served for τ²'s document (:func:`~taumesh.orchestrator.tau2_results.fetch_tau2_tasks`).
     """
     layouts = config.layouts
     written: list[Path] = []
     if "tau2" in layouts:
         document = tau2_path(results_path)
-        write_tau2_results(document, config, results)
+        write_tau2_results(document, config, results, served)
         written.append(document)
     if "mt" in layouts:
         written.append(write_mt_results(config, results))

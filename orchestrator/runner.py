@@ -53,6 +53,7 @@ from taumesh.orchestrator.results import (
     run_fingerprint,
 )
 from taumesh.orchestrator.stack import service_stack
+from taumesh.orchestrator.tau2_results import fetch_tau2_tasks
 from taumesh.rpc.errors import clip, error_reason
 from taumesh.scorer.v1 import scorer_pb2
 from taumesh.telemetry import attributes as A
@@ -442,7 +443,8 @@ async def _run_benchmark(
                 results.flush()  # also when interrupted: what finished is kept for --resume
 
         pass_k, average = await compute_pass_hat_k(clients, config, results.results)
-    path = write_outputs(config, run.path, results.results)
+        served = await fetch_tau2_tasks(clients, config, results.results)
+    path = write_outputs(config, run.path, results.results, served)
     return RunSummary(results_path=path, results=results.results, pass_hat_k=pass_k, average_reward=average)
 
 

@@ -43,6 +43,7 @@ from taumesh.orchestrator.runner import (
     prepare_run,
 )
 from taumesh.orchestrator.stack import ServiceTargets, serving_targets
+from taumesh.orchestrator.tau2_results import fetch_tau2_tasks
 from taumesh.orchestrator.work_store import WorkStore, remove_files
 from taumesh.orchestrator.worker import WorkOrder
 
@@ -88,9 +89,10 @@ async def run_with_workers(
                 finally:
                     results.flush()  # also when interrupted: what finished is kept for --resume
             pass_k, average = await compute_pass_hat_k(clients, run.config, results.results)
+            served = await fetch_tau2_tasks(clients, run.config, results.results)
         finally:
             await clients.close()
-    path = write_outputs(run.config, run.path, results.results)
+    path = write_outputs(run.config, run.path, results.results, served)
     return RunSummary(results_path=path, results=results.results, pass_hat_k=pass_k, average_reward=average)
 
 

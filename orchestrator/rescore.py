@@ -41,8 +41,9 @@ from taumesh.models import (
     ToolCall,
     is_tau2,
 )
-from taumesh.orchestrator.clients import ServiceClients, with_retries
+from taumesh.orchestrator.clients import ServiceClients, list_tasks, with_retries
 from taumesh.orchestrator.config import ServiceAddresses
+from taumesh.orchestrator.data_check import REFUSALS, DataUnreadable, check_domain_data
 from taumesh.orchestrator.results import RunResult, load_results, write_json_atomically
 from taumesh.orchestrator.stack import service_stack
 from taumesh.orchestrator.task_changes import GradedTask, recorded_tasks, task_changes
@@ -355,6 +356,7 @@ async def rescore_file(
         domains: env_pb2.ListDomainsResponse = await clients.env.ListDomains(
             env_pb2.ListDomainsRequest(), timeout=_TIMEOUT
         )
+        await _check_data(clients, domains, env, split)
         terminate = {t for d in domains.domains if d.name == env for t in d.terminate_tools}
 
         async def one(episode: RecordedEpisode) -> RescoreRow:
@@ -375,6 +377,30 @@ async def rescore_file(
     if out is not None:
         write_json_atomically(out, [row.model_dump() for row in rows])
     return list(rows)
+
+
+class RescoreError(Exception):
+    """The rescore cannot start: an unknown domain or split, or data the env cannot read (the message says which)."""
+
+
+async def _check_data(clients: ServiceClients, domains: env_pb2.ListDomainsResponse, env: str, split: str) -> None:
+    """Refuse, with one message, a domain the env does not serve or whose tasks or data it cannot read.
+
+    Otherwise every trajectory's row would carry the same failure.
+    """
+    if env not in {domain.name for domain in domains.domains}:
+        known = ", ".join(sorted(domain.name for domain in domains.domains)) or "none"
+        raise RescoreError(f"unknown domain {env!r}; domains with data: {known}")
+    try:
+        tasks = await list_tasks(clients, env, split, _TIMEOUT)
+        if tasks:
+            await check_domain_data(clients, TaskRef(domain=env, split=split, task_id=tasks[0].task_id), _TIMEOUT)
+    except grpc.aio.AioRpcError as exc:
+        if exc.code() in REFUSALS:
+            raise RescoreError(exc.details() or exc.code().name) from exc
+        raise
+    except DataUnreadable as exc:
+        raise RescoreError(str(exc)) from exc
 
 
 def _differs(row: RescoreRow) -> bool:

@@ -31,6 +31,7 @@ from taumesh.orchestrator.clients import (
     with_retries,
 )
 from taumesh.orchestrator.config import RunConfig
+from taumesh.orchestrator.data_check import REFUSALS, DataUnreadable, check_domain_data
 from taumesh.orchestrator.episode import EpisodeInterrupted, EpisodeOutcome, run_episode
 from taumesh.orchestrator.figures import print_figures
 from taumesh.orchestrator.interrupt import until_stopped
@@ -271,6 +272,10 @@ def _existing_results(path: Path) -> list[RunResult]:
         return load_results(path)
     except FileNotFoundError as exc:
         raise ConfigError(f"{path}: no such results file") from exc
+    except IsADirectoryError as exc:
+        raise ConfigError(f"{path} is a directory, not a results file") from exc
+    except OSError as exc:
+        raise ConfigError(f"{path} cannot be read: {exc.strerror or exc}") from exc
     except ValueError as exc:  # also JSON and validation errors
         raise ConfigError(f"{path} is not a results file: {exc}") from exc
 
@@ -338,7 +343,7 @@ async def resolve_tasks(clients: ServiceClients, config: RunConfig) -> tuple[Run
         config = config.model_copy(update={"task_split": split})
         return config, await list_tasks(clients, config.env, split, config.rpc_timeout)
     except grpc.aio.AioRpcError as exc:
-        if exc.code() in (grpc.StatusCode.NOT_FOUND, grpc.StatusCode.INVALID_ARGUMENT):
+        if exc.code() in REFUSALS:  # an unknown domain or split, or a task file the env cannot read
             raise ConfigError(exc.details() or exc.code().name) from exc
         raise
 
@@ -385,6 +390,12 @@ async def prepare_run(
     if agent is not None:
         recorded["agent"] = agent.model_dump()
 
+    if indices:  # the domain's data is read now, not by the first episode: a corrupt file fails before any output
+        first = TaskRef(domain=config.env, split=config.task_split or "", task_id=tasks[indices[0]].task_id)
+        try:
+            await check_domain_data(clients, first, config.rpc_timeout)
+        except DataUnreadable as exc:
+            raise ConfigError(str(exc)) from exc
     order = [(results_task_id(tasks[i].task_id), t) for i, t in plan_episodes(config, indices)]
     position = {results_task_id(t.task_id): i for i, t in enumerate(tasks)}
     done = {(r.task_id, r.trial) for r in existing if not r.is_error}

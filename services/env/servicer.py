@@ -13,7 +13,7 @@ from taumesh.convert import message_to_proto, task_ref_from_proto, tool_call_fro
 from taumesh.domains import Catalog, DataError, ToolCrash, parse_arguments
 from taumesh.env.v1 import env_pb2, env_pb2_grpc
 from taumesh.models import ToolSchema
-from taumesh.rpc.errors import Context, InvalidArgument, NotFound, clip, status_codes, wire_text
+from taumesh.rpc.errors import Context, FailedPrecondition, InvalidArgument, NotFound, clip, status_codes, wire_text
 from taumesh.rpc.server import TOOL_CALL_REQUEST_BYTES, Service
 from taumesh.services.env.pages import Page, page_of
 from taumesh.services.env.sessions import DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_SESSIONS, SessionStore
@@ -61,7 +61,7 @@ class EnvServicer(env_pb2_grpc.EnvServiceServicer):
         for name in self.catalog.names():
             domain = self._domain(name)
             splits = [
-                env_pb2.SplitInfo(name=split, task_count=domain.task_count(split))
+                env_pb2.SplitInfo(name=split, task_count=_task_count(domain, split))
                 for split in domain.spec.splits
                 if domain.has_split_file(split)
             ]
@@ -76,7 +76,9 @@ class EnvServicer(env_pb2_grpc.EnvServiceServicer):
         try:
             await self._once((domain.name, request.split), partial(domain.tasks, request.split))
             tasks = domain.tasks(request.split)
-        except (KeyError, DataError) as exc:
+        except DataError as exc:
+            raise _unreadable(exc) from exc
+        except KeyError as exc:
             raise NotFound(str(exc.args[0]), reason="SPLIT_NOT_FOUND", fields=[("split", "unknown split")]) from exc
         page: Page = page_of(len(tasks), request.page_size, request.page_token, scope=f"{domain.name}/{request.split}")
         return env_pb2.ListTasksResponse(
@@ -112,9 +114,14 @@ class EnvServicer(env_pb2_grpc.EnvServiceServicer):
         try:
             await self._once((domain.name, ref.split), partial(domain.tasks, ref.split))
             task = domain.find_task(ref.split, ref.task_id)
-        except (KeyError, DataError) as exc:
+        except DataError as exc:
+            raise _unreadable(exc) from exc
+        except KeyError as exc:
             raise NotFound(str(exc.args[0]), reason="TASK_NOT_FOUND", fields=[("task", "unknown task")]) from exc
-        await self._once((domain.name, ""), partial(_prepare, domain))
+        try:
+            await self._once((domain.name, ""), partial(_prepare, domain))
+        except DataError as exc:
+            raise _unreadable(exc) from exc
         session = domain.open_session(task)
         key = (domain.name, ref.split, ref.task_id)
         if key not in self._initial_hashes:  # a task's initial state is always the same: hash it once
@@ -252,6 +259,20 @@ def env_service(
         background=[sessions.reap_forever],
         max_request_bytes=TOOL_CALL_REQUEST_BYTES,
     )
+
+
+def _unreadable(exc: DataError) -> FailedPrecondition:
+    """A domain's data file that cannot be read (corrupt JSON, wrong shape): the message names it and where."""
+    return FailedPrecondition(str(exc), reason="DOMAIN_DATA_INVALID")
+
+
+def _task_count(domain: Any, split: str) -> int:
+    """How many tasks ``split`` has; 0 when its file cannot be read (ListTasks and OpenSession then say why)."""
+    try:
+        return int(domain.task_count(split))
+    except DataError as exc:
+        log.info("%s", exc)
+        return 0
 
 
 def _prepare(domain: Any) -> None:

@@ -23,6 +23,7 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 from taumesh.commands import HELP_OPTIONS, OtlpEndpoint
 from taumesh.commands._argv import expand_abbreviations
+from taumesh.commands._paths import input_file_problem, overwrite_problem
 from taumesh.commands._preflight import domain_problem, services_problem
 from taumesh.domains import DataError
 from taumesh.models import ModelSettings, is_tau2
@@ -340,7 +341,7 @@ def _run_one(settings: RunSettings) -> RunSummary:
                 )
             )
     except (ConfigError, DataError, SecurityError) as exc:  # SecurityError: unusable TAUMESH_TLS_*/TOKEN settings
-        console.print(f"[red]error:[/red] {exc}")
+        console.print(f"[red]error:[/red] {escape(str(exc))}", soft_wrap=True)
         raise typer.Exit(2) from exc
     except WorkersFailed as exc:
         console.print(f"[red]error:[/red] {exc}", soft_wrap=True)
@@ -568,8 +569,15 @@ def rescore(
     taumesh's --output-format tau2). taumesh's files and τ²'s record their domain; a file of τ-bench's run.py
     needs --env. A τ² domain's --env is its taumesh name (tau2-airline).
     """
-    from taumesh.orchestrator.rescore import print_rescore, print_task_changes, recorded_domain, rescore_file
+    from taumesh.orchestrator.rescore import (
+        RescoreError,
+        print_rescore,
+        print_task_changes,
+        recorded_domain,
+        rescore_file,
+    )
 
+    _refuse(input_file_problem(results, "a results file") or overwrite_problem(out, "--out", [results]))
     env = env or recorded_domain(results)
     if env is None:
         console.print(
@@ -580,6 +588,8 @@ def rescore(
         raise typer.Exit(2)
     if task_split is None:
         task_split = "base" if is_tau2(env) else "test"
+    if env_addr is None:  # the embedded env: the domain and its data must be there
+        _refuse(domain_problem(env, data_dir))
     mismatch = _domain_mismatch(results, env, data_dir)
     if mismatch:
         console.print(f"[yellow]warning:[/yellow] {escape(mismatch)}", soft_wrap=True)
@@ -596,12 +606,19 @@ def rescore(
     try:
         with granted(OperatorGrants.of(api_bases=[judge.api_base])):  # the in-process scorer may call the judge
             rows = run_loop(rescore_file(results, env, task_split, data_dir, addresses, out, judge=judge))
-    except (FileNotFoundError, ValueError, DataError) as exc:  # ValueError: not a results file
-        console.print(f"[red]error:[/red] {exc}")
+    except (FileNotFoundError, ValueError, DataError, RescoreError) as exc:  # ValueError: not a results file
+        console.print(f"[red]error:[/red] {escape(str(exc))}", soft_wrap=True)
         raise typer.Exit(2) from exc
     agree = print_rescore(rows, Console())
     explained = print_task_changes(rows, Console(), fresh_tasks=fresh_tasks)
     raise typer.Exit(0 if agree or explained else 1)
+
+
+def _refuse(problem: str | None) -> None:
+    """Print ``problem`` as one error line and exit 2; nothing when there is none."""
+    if problem:
+        console.print(f"[red]error:[/red] {escape(problem)}", soft_wrap=True)
+        raise typer.Exit(2)
 
 
 def _recorded_action_names(results: Path) -> set[str]:
@@ -721,6 +738,10 @@ def analyze(
     from taumesh.orchestrator.results import faults_path
 
     problem = _analyze_problem(results, results_path, model)
+    source = results or results_path
+    if problem is None and source is not None:
+        problem = input_file_problem(source, "a results file")
+        problem = problem or overwrite_problem(out, "--out/--output-path", [source])
     provider = provider_of_platform(model_provider)
     if problem is None and provider:
         from taumesh.llm.preflight import provider_problem

@@ -113,6 +113,9 @@ class RunConfig(BaseModel):
     output_format: OutputFormat = "taubench"
     dataset_name: str = Field(default="tau_bench", min_length=1)
     """The MT layout's dataset: its folder is ``data/{dataset_name}_{env}_{timestamp}/``, as the fork names it."""
+    mt_fork_folder: bool = False
+    """The MT folder where the fork's README puts it: ``./data/{dataset_name}_{timestamp}/`` in the working
+    directory, the dataset name as given (no env added), instead of under ``log_dir``."""
     agent_tools: Literal["inline", "mcp"] = "inline"
     """How the agent under test gets its tools: in each NextMessage (inline), or over MCP (``mcp_url``)."""
     judge: ModelSettings = Field(default_factory=ModelSettings)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import subprocess
 from datetime import UTC, datetime
 from importlib.metadata import PackageNotFoundError, version
@@ -167,13 +168,16 @@ def build_manifest(
     results: list[RunResult],
     metrics: dict[str, Any],
 ) -> RunManifest:
-    """The manifest of a run whose files ``outputs`` are written (paths inside ``folder``, or folders of files)."""
+    """The manifest of a run whose files ``outputs`` are written (paths inside ``folder``, or folders of files).
+
+    Each file is named relative to ``folder``; one outside it (the MT fork's ``./data`` folder) with ``../``.
+    """
     checksums: dict[str, str] = {}
     for output in outputs:
         files = sorted(p for p in output.rglob("*") if p.is_file()) if output.is_dir() else [output]
         for path in files:
             if path.exists():
-                checksums[path.relative_to(folder).as_posix()] = file_sha256(path)
+                checksums[Path(os.path.relpath(path.absolute(), folder.absolute())).as_posix()] = file_sha256(path)
     tau2 = next((tau2_trajectories(p) for p in outputs if p.name.endswith(".tau2.json") and p.exists()), {})
     episodes = []
     for result in results:

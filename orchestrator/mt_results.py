@@ -6,7 +6,9 @@ The fork of τ-bench "modified for MT Benchmark integration" reformats τ-bench'
 * the folder ``data/{dataset_name}_{timestamp}/``, timestamp ``%Y%m%d_%H%M%S``, placed under the run's log dir.
   The fork's folder's dataset is ``tau_bench_{env}`` (``tau_bench_retail_20261123_120000``), and its ``/scores``
   globs ``tau_bench_{subset}_*``; so is taumesh's, ``{RunConfig.dataset_name}_{env}`` with ``tau_bench`` the
-  default (the fork's YAML ``dataset_name``);
+  default (the fork's YAML ``dataset_name``). With ``RunConfig.mt_fork_folder`` (``--mt-fork-folder``) the folder
+  is where the fork's README puts it, ``./data/{dataset_name}_{timestamp}/`` in the working directory, the name
+  as given (the fork's code writes ``./data/tau_bench_{env}_…``: ``--dataset-name tau_bench_retail`` matches it);
 * ``{model}_task{id}_trajectory.jsonl``: the trajectory exactly as the agent saw it (τ-bench's OpenAI-form
   messages, system prompt first), one ``json.dumps`` per line;
 * ``{model}_scores.jsonl``: one line per episode, keys in the fork's order ``task-id`` (``task-{id}``), ``prompt``
@@ -162,10 +164,22 @@ def claim_folder(parent: Path, name: str) -> Path:
     raise AssertionError("unreachable")
 
 
+def mt_folder_place(config: RunConfig) -> tuple[Path, str]:
+    """Where the MT folder goes and its name before the timestamp.
+
+    taumesh's: ``log_dir/data/`` and ``{dataset_name}_{env}``; with ``mt_fork_folder`` the fork's README's:
+    ``./data/`` in the working directory and ``{dataset_name}`` alone.
+    """
+    if config.mt_fork_folder:
+        return Path.cwd() / MT_FOLDER, config.dataset_name
+    return config.log_dir / MT_FOLDER, folder_prefix(config)
+
+
 def write_mt_results(config: RunConfig, results: list[RunResult], now: datetime | None = None) -> Path:
-    """Write the run's MT layout under ``config.log_dir/data/`` and return its folder."""
+    """Write the run's MT layout (under ``config.log_dir/data/``, or ``./data/``) and return its folder."""
     stamp = (now or datetime.now()).strftime(TIMESTAMP_FORMAT)
-    folder = claim_folder(config.log_dir / MT_FOLDER, f"{safe_name(folder_prefix(config), limit=120)}_{stamp}")
+    parent, prefix = mt_folder_place(config)
+    folder = claim_folder(parent, f"{safe_name(prefix, limit=120)}_{stamp}")
     model = model_name(config)
     scored = [result for result in results if not result.is_error]
     for result in scored:

@@ -141,6 +141,8 @@ class RunSettings(TaumeshSettings):
     output_format: OutputFormat = "taubench"
     dataset_name: str = Field(default="tau_bench", min_length=1)
     """The MT layout's dataset: its folder is ``data/{dataset_name}_{env}_{timestamp}/``."""
+    mt_fork_folder: bool = False
+    """The MT folder as the fork writes it: ``./data/{dataset_name}_{timestamp}/`` in the working directory."""
     judge_model: str = ""
     """The model judging τ²'s NL assertions (litellm's ``provider/model``); empty: no judge."""
     judge_api_base: str = ""
@@ -237,6 +239,7 @@ class RunSettings(TaumeshSettings):
             tau2_trial_seeds=is_tau2(self.env),
             output_format=self.output_format,
             dataset_name=self.dataset_name,
+            mt_fork_folder=self.mt_fork_folder,
             judge=ModelSettings(model=self.judge_model, api_base=self.judge_api_base, temperature=0.0),
         )
 

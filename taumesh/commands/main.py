@@ -249,6 +249,14 @@ def run(
     dataset_name: Annotated[
         str, typer.Option("--dataset-name", help="The MT layout's folder: data/{dataset_name}_{env}_{timestamp}.")
     ] = RUN.dataset_name,
+    mt_fork_folder: Annotated[
+        bool,
+        typer.Option(
+            "--mt-fork-folder",
+            help="The MT folder where the fork writes it: ./data/{dataset_name}_{timestamp} in the working "
+            "directory (no env added, not under --log-dir).",
+        ),
+    ] = RUN.mt_fork_folder,
     judge_model: Annotated[
         str,
         typer.Option("--judge-model", help="Model judging τ²'s NL assertions (litellm's provider/model form)."),

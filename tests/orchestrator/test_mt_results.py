@@ -228,3 +228,41 @@ def test_an_unknown_output_format_is_a_usage_error(spelling: str, tmp_path: Path
     assert result.output.startswith("error: --output-format: ")
     assert f"unknown output format {spelling.split(',')[-1]!r}" in result.output
     assert "taubench, tau2, mt, both" in result.output
+
+
+def test_the_fork_folder_flag_writes_data_dataset_timestamp_in_the_working_directory(
+    v1_data_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--mt-fork-folder``: ``./data/{dataset_name}_{timestamp}/`` as the fork writes it, no env added, not under
+    ``--log-dir``. The fork's own code names its dataset ``tau_bench_{env}``, which its ``/scores`` globs."""
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)  # the fork writes relative to where it runs
+    log_dir = tmp_path / "logs"
+    result = invoke(
+        "run", "--env", "retail", "--task-split", "test", "--task-ids", "0", "--agent-strategy", "oracle",
+        "--user-strategy", "scripted", "--quiet", "--data-dir", V1_DATA, "--log-dir", log_dir,
+        "--output-format", "taubench,mt", "--mt-fork-folder", "--dataset-name", "tau_bench_retail",
+    )  # fmt: skip
+    assert result.exit_code == 0, explain_result(result)
+    (folder,) = (work / "data").iterdir()
+    assert re.fullmatch(r"tau_bench_retail_\d{8}_\d{6}", folder.name), folder.name  # no second env in the name
+    assert sorted(p.name for p in folder.iterdir()) == [
+        "oracle_scores.jsonl", "oracle_statistics.jsonl", "oracle_task0_trajectory.jsonl",
+    ]  # fmt: skip
+    assert not (log_dir / "data").exists()
+    manifest = json.loads(next(log_dir.glob("*.manifest")).read_text(encoding="utf-8"))
+    listed = [name for name in manifest["outputs"] if folder.name in name]
+    assert listed and all((log_dir / name).resolve().is_relative_to(folder) for name in listed), manifest["outputs"]
+
+
+def test_the_fork_folder_takes_the_dataset_name_as_given(
+    results: list[RunResult], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = oracle_config(tmp_path / "logs", mt_fork_folder=True)  # dataset_name: tau_bench, the fork's YAML's
+    monkeypatch.chdir(tmp_path)
+    now = datetime(2026, 11, 23, 12, 0, 0)
+    folder = write_mt_results(config, results, now=now)
+    assert folder == tmp_path / "data" / "tau_bench_20261123_120000"
+    assert (folder / "oracle_scores.jsonl").is_file()
+    assert write_mt_results(config, results, now=now).name == "tau_bench_20261123_120000_2"

@@ -37,7 +37,8 @@ def test_import_registers_loadable_envs_and_says_why_not(fork_env: ForkRecord) -
     assert sorted(fork_env.envs) == ["copycat", "counter"]
     assert fork_env.failed == {
         "broken": "ImportError: this environment is broken on purpose",
-        "clinic": "LookupError: no split loads: test: ImportError: cannot import name 'TASKS_TEST' from 'tau_bench.envs.clinic.tasks_test' "
+        "clinic": "LookupError: no split loads: test: ImportError: cannot import name 'TASKS_TEST' from "
+        "'tau_bench.envs.clinic.tasks_test' "
         f"({fork_env.root}/tau_bench/envs/clinic/tasks_test.py); its 2 tasks are copied from another environment: "
         "their gold actions name book_reservation, tools it lacks",
         "my-env": "not an importable Python package name",

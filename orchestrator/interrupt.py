@@ -35,14 +35,26 @@ class RunInterrupted(Exception):
 
 
 async def until_stopped(
-    play: Awaitable[Any], sessions: OpenSessions, env: env_pb2_grpc.EnvServiceAsyncStub, results_path: Path
+    play: Awaitable[Any],
+    sessions: OpenSessions,
+    env: env_pb2_grpc.EnvServiceAsyncStub,
+    results_path: Path,
+    handle_signals: bool = False,
 ) -> None:
-    """Await ``play``; on SIGINT or SIGTERM cancel it, close ``sessions`` and raise :class:`RunInterrupted`.
+    """Await ``play``; cancelled, close what ``sessions`` holds (within :data:`CLOSE_SESSIONS_S`) and re-raise.
 
-    Off the main thread (no signal handlers there) ``play`` is just awaited. A second signal while sessions are
-    being closed is ignored: the closing is bounded by :data:`CLOSE_SESSIONS_S`.
+    With ``handle_signals`` (the ``taumesh run`` process, main thread only) SIGINT and SIGTERM cancel ``play`` the
+    same way and raise :class:`RunInterrupted`; a second signal while sessions are being closed is ignored. A
+    server that plays runs (the A2A green agent) keeps its own signal handling: it passes False.
     """
     playing = asyncio.ensure_future(play)
+    if not handle_signals:
+        try:
+            await playing
+        except asyncio.CancelledError:
+            await sessions.close_all(env, CLOSE_SESSIONS_S)
+            raise
+        return
     loop = asyncio.get_running_loop()
     received: list[tuple[int, int]] = []  # (the signal, the sessions open then)
 
@@ -59,7 +71,7 @@ async def until_stopped(
         for signum in STOPS:
             loop.add_signal_handler(signum, stop, signum)
     except (ValueError, RuntimeError, NotImplementedError):  # not the main thread: leave the signals alone
-        await playing
+        await until_stopped(playing, sessions, env, results_path)
         return
     try:
         await playing

@@ -304,14 +304,17 @@ async def run_benchmark(
     resume: Path | None = None,
     only_errors: bool = False,
     console: Console | None = None,
+    handle_signals: bool = False,
 ) -> RunSummary:
     """Run the benchmark that ``config`` describes; ``resume`` continues an earlier results file.
 
     Resuming skips every (task, trial) that file already scored and reruns the rest, errors included;
-    with ``only_errors`` it reruns just the episodes the file records as infrastructure errors.
+    with ``only_errors`` it reruns just the episodes the file records as infrastructure errors. With
+    ``handle_signals`` (``taumesh run``'s own process) SIGINT and SIGTERM stop the run, close its env sessions and
+    raise :class:`~taumesh.orchestrator.interrupt.RunInterrupted`; a cancelled run closes them too.
     """
     with tracing.run_span(config) as span:
-        summary = await _run_benchmark(config, resume, only_errors, console)
+        summary = await _run_benchmark(config, resume, only_errors, console, handle_signals)
         tracing.run_ended(span, len(summary.results), len(summary.errors), summary.average_reward)
         if span.is_recording():
             span.set_attribute(A.TAUMESH_RUN_RESULTS, str(summary.results_path))
@@ -423,7 +426,7 @@ def agent_tools_server(config: RunConfig, clients: ServiceClients) -> contextlib
 
 
 async def _run_benchmark(
-    config: RunConfig, resume: Path | None, only_errors: bool, console: Console | None
+    config: RunConfig, resume: Path | None, only_errors: bool, console: Console | None, handle_signals: bool
 ) -> RunSummary:
     console = console or Console(stderr=True)
     existing = _existing_results(resume) if resume else []
@@ -449,7 +452,7 @@ async def _run_benchmark(
             try:
                 with tracking(OpenSessions()) as sessions:  # SIGINT/SIGTERM: closed before the run exits
                     episodes = asyncio.gather(*(one(index, trial) for index, trial in run.plan))
-                    await until_stopped(episodes, sessions, clients.env, run.path)
+                    await until_stopped(episodes, sessions, clients.env, run.path, handle_signals)
             finally:
                 results.flush()  # also when interrupted: what finished is kept for --resume
 

@@ -346,6 +346,7 @@ def _run_one(settings: RunSettings) -> RunSummary:
                     resume=resume_from,
                     only_errors=only_errors,
                     console=console,
+                    handle_signals=True,
                 )
             )
     except (ConfigError, DataError, SecurityError) as exc:  # SecurityError: unusable TAUMESH_TLS_*/TOKEN settings

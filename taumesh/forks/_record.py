@@ -59,9 +59,17 @@ def record_path(fork: str) -> Path:
     return forks_dir() / f"{fork}.json"
 
 
+_LOADED: dict[Path, tuple[int, ForkRecord]] = {}
+
+
 def load_record(fork: str) -> ForkRecord:
-    """The recorded fork ``fork``; FileNotFoundError when it was never imported (in this cache)."""
-    return ForkRecord.model_validate_json(record_path(fork).read_text(encoding="utf-8"))
+    """The recorded fork ``fork`` (read once per version of its file); FileNotFoundError when never imported here."""
+    path = record_path(fork)
+    version = path.stat().st_mtime_ns
+    cached = _LOADED.get(path)
+    if cached is None or cached[0] != version:
+        cached = _LOADED[path] = (version, ForkRecord.model_validate_json(path.read_text(encoding="utf-8")))
+    return cached[1]
 
 
 def _write_atomic(path: Path, text: str) -> None:

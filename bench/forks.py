@@ -56,7 +56,7 @@ def bench_fork(path: Path, name: str | None, run_oracle: bool, concurrency: int,
     started = time.perf_counter()
     record = import_fork(path, name)
     found = len(env_folders(fork_root(path)))
-    tasks = sum(len(t) for env in record.envs.values() for t in env.splits.values())
+    tasks = sum(sum(env.splits.values()) for env in record.envs.values())
     print(f"fork {record.name}: {len(record.envs)} of {found} environments loaded, {tasks} tasks "
           f"({time.perf_counter() - started:.0f} s); reward: {record.reward}")  # fmt: skip
     for env, why in record.failed.items():

@@ -45,14 +45,14 @@ def import_fork(
     for column in ("domain", "splits (tasks)", "tools", "terminate tools"):
         table.add_column(column)
     for env, found in record.envs.items():
-        splits = ", ".join(f"{split} ({len(tasks)})" for split, tasks in found.splits.items())
+        splits = ", ".join(f"{split} ({count})" for split, count in found.splits.items())
         table.add_row(record.domain(env), splits, str(len(found.tools_info)), ", ".join(found.terminate_tools))
     out.print(table)
     for env, why in record.failed.items():
         out.print(f"[yellow]not loaded:[/yellow] {escape(env)}: {escape(why)}")
     for difference in record.differences:
         out.print(f"[yellow]differs from τ-bench:[/yellow] {escape(difference)}")
-    total = sum(len(tasks) for found in record.envs.values() for tasks in found.splits.values())
+    total = sum(sum(found.splits.values()) for found in record.envs.values())
     out.print(
         f"registered {len(record.envs)} domains ({total} tasks); run one: taumesh run --env {record.domain('<env>')}"
     )

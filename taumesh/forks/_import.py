@@ -10,7 +10,7 @@ from pathlib import Path
 
 from taumesh.domains import DataError
 from taumesh.forks._pool import START_DEADLINE, ForkError, ForkWorker, WorkerLost
-from taumesh.forks._record import FORK_NAME, ForkEnv, ForkRecord, save_record
+from taumesh.forks._record import FORK_NAME, ForkEnv, ForkRecord, save_record, save_tasks
 from taumesh.forks._semantics import differences, reward_variant
 
 LAYOUTS = (Path("tau_bench"), Path("tau") / "tau_bench")
@@ -72,7 +72,10 @@ def import_fork(path: Path, name: str | None = None, limit: float = START_DEADLI
                 record.failed[env] = "no __init__.py: not a Python package"
             else:
                 try:
-                    record.envs[env] = ForkEnv(env=env, **worker.request("describe", env, limit=limit))
+                    described = worker.request("describe", env, limit=limit)
+                    tasks = described.pop("splits")
+                    save_tasks(fork, env, tasks)
+                    record.envs[env] = ForkEnv(env=env, splits={s: len(t) for s, t in tasks.items()}, **described)
                 except ForkError as exc:
                     record.failed[env] = str(exc) + _copied(worker, env, limit)
                 except WorkerLost as exc:

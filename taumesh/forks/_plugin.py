@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 from taumesh.domains import (
     Action,
@@ -33,7 +33,7 @@ from taumesh.domains import (
 )
 from taumesh.forks._finder import PREFIX
 from taumesh.forks._pool import ForkWorker, SessionHandle, WorkerLost, worker_for
-from taumesh.forks._record import ForkEnv, ForkRecord, load_record
+from taumesh.forks._record import ForkEnv, ForkRecord, load_record, load_tasks
 from taumesh.forks._semantics import reward_variant
 from taumesh.models import RewardBasis
 
@@ -94,6 +94,7 @@ class ForkHasher:
 class ForkLayout:
     """The files of a fork environment, as import-fork recorded them (the fork's Python is not run here)."""
 
+    fork: str
     env: ForkEnv
 
     def base_data(self, root: Path) -> dict[str, Any]:
@@ -112,6 +113,7 @@ class ForkLayout:
         return split in self.env.splits
 
     def tasks(self, root: Path, split: str) -> Sequence[Task]:
+        records = load_tasks(self.fork, self.env.env).get(split, [])
         return [
             Task(
                 id=str(index),
@@ -120,11 +122,11 @@ class ForkLayout:
                 actions=[Action(name=a["name"], kwargs=a["kwargs"]) for a in record["actions"]],
                 outputs=record["outputs"],
             )
-            for index, record in enumerate(self.env.splits.get(split, []))
+            for index, record in enumerate(records)
         ]
 
     def task_count(self, root: Path, split: str) -> int:
-        return len(self.env.splits.get(split, []))
+        return self.env.splits.get(split, 0)
 
 
 @dataclass(frozen=True)
@@ -165,7 +167,7 @@ def build_plugin(record: ForkRecord, env: str) -> ForkPlugin:
         splits=tuple(found.splits),
         terminate_tools=frozenset(found.terminate_tools),
         own_data=Path(record.root) / "tau_bench" / "envs" / env,
-        layout=ForkLayout(found),
+        layout=ForkLayout(record.name, found),
         hasher=lambda base: _hasher(worker, env, split),
         fork=record.name,
         env=env,
@@ -189,6 +191,9 @@ def fork_plugin(domain: str) -> ForkPlugin:
             fork, _, env = domain.removeprefix(PREFIX).partition("/")
             try:
                 record = load_record(fork)
+            except ValidationError:
+                stale = f"{domain}: the record of fork {fork!r} is from another version of taumesh; import it again"
+                raise PluginError(stale) from None
             except FileNotFoundError:
                 raise PluginError(
                     f"{domain}: fork {fork!r} is not imported here (taumesh domain import-fork)"

@@ -21,7 +21,8 @@ class ForkEnv(BaseModel):
 
     env: str
     env_class: str
-    splits: dict[str, list[dict[str, Any]]]
+    splits: dict[str, int]
+    """Task count per split, in the order the Env declares them (the tasks themselves: :func:`load_tasks`)."""
     split_errors: dict[str, str] = Field(default_factory=dict)
     tools: list[dict[str, Any]]
     """Each tool's ``get_info()``, in the Env's ``tools_map`` order."""
@@ -78,6 +79,21 @@ def _write_atomic(path: Path, text: str) -> None:
     with os.fdopen(handle, "w", encoding="utf-8") as stream:
         stream.write(text)
     os.replace(temporary, path)
+
+
+def tasks_path(fork: str, env: str) -> Path:
+    return forks_dir() / fork / f"{env}.tasks.json"
+
+
+def save_tasks(fork: str, env: str, tasks: dict[str, list[dict[str, Any]]]) -> None:
+    """The tasks of each split of ``env``, apart from the record: discovering the domains never reads them."""
+    _write_atomic(tasks_path(fork, env), json.dumps(tasks))
+
+
+def load_tasks(fork: str, env: str) -> dict[str, list[dict[str, Any]]]:
+    """Split -> task records (``user_id``, ``instruction``, ``actions``, ``outputs``) as import-fork recorded them."""
+    loaded: dict[str, list[dict[str, Any]]] = json.loads(tasks_path(fork, env).read_text(encoding="utf-8"))
+    return loaded
 
 
 def save_record(record: ForkRecord) -> None:

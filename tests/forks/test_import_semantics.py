@@ -46,7 +46,7 @@ def test_import_registers_loadable_envs_and_says_why_not(fork_env: ForkRecord) -
     counter = fork_env.envs["counter"]
     assert counter.terminate_tools == ["transfer_to_human_agents"]
     assert counter.rules == ["be nice"] and counter.wiki.startswith("# The counter policy")
-    assert [len(tasks) for tasks in counter.splits.values()] == [7]
+    assert counter.splits == {"test": 7}
     # the tiny fork's base code is its own: followed where it runs (step, hash), its missing reward said
     assert "envs/base.py's Env.step differs from upstream's: the fork's own runs in its worker" in fork_env.differences
     assert "envs/base.py has no Env.calculate_reward" in fork_env.differences

@@ -29,6 +29,8 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+SUBPROCESS = False
+"""Run each oracle as a ``taumesh run`` process (``--subprocess``) rather than in this process."""
 
 
 def taumesh_command() -> list[str]:
@@ -37,15 +39,34 @@ def taumesh_command() -> list[str]:
 
 
 def oracle(domain: str, log_dir: Path, concurrency: int) -> dict[str, float]:
-    """Rewards by task id of an oracle run of ``domain``'s test split (empty when the run failed)."""
-    command = [*taumesh_command(), "run", "--env", domain, "--agent-strategy", "oracle", "--user-strategy", "scripted",
-               "--quiet", "--max-concurrency", str(concurrency), "--log-dir", str(log_dir)]  # fmt: skip
-    done = subprocess.run(command, capture_output=True, text=True, check=False)
-    files = [p for p in log_dir.glob("*.json") if not p.name.endswith(".manifest")]
-    if done.returncode != 0 or not files:
-        print(f"  oracle run of {domain} failed: {done.stderr.strip().splitlines()[-1:]}")
-        return {}
-    return {str(row["task_id"]): float(row["reward"]) for row in json.loads(files[0].read_text())}
+    """Rewards by task id of an oracle run of ``domain``'s test split (empty when the run failed).
+
+    The run is ``taumesh run``'s, in this process (its embedded services over loopback gRPC), so the fork's worker
+    started by ``domain check`` serves it too; ``--subprocess`` runs the ``taumesh`` command instead.
+    """
+    if SUBPROCESS:
+        command = [*taumesh_command(), "run", "--env", domain, "--agent-strategy", "oracle", "--user-strategy",
+                   "scripted", "--quiet", "--max-concurrency", str(concurrency), "--log-dir", str(log_dir)]  # fmt: skip
+        done = subprocess.run(command, capture_output=True, text=True, check=False)
+        files = [p for p in log_dir.glob("*.json") if not p.name.endswith(".manifest")]
+        if done.returncode != 0 or not files:
+            print(f"  oracle run of {domain} failed: {done.stderr.strip().splitlines()[-1:]}")
+            return {}
+        return {str(row["task_id"]): float(row["reward"]) for row in json.loads(files[0].read_text())}
+    import asyncio
+
+    from taumesh.models import AgentSettings, UserSettings
+    from taumesh.orchestrator.config import RunConfig
+    from taumesh.orchestrator.runner import run_benchmark
+
+    config = RunConfig(
+        env=domain, task_split="test", agent=AgentSettings(strategy="oracle"), user=UserSettings(strategy="scripted"),
+        log_dir=log_dir, data_dir=log_dir / "no-v1-data", max_concurrency=concurrency, show_progress=False,
+    )  # fmt: skip
+    summary = asyncio.run(run_benchmark(config))
+    if summary.errors:
+        print(f"  oracle run of {domain}: {len(summary.errors)} episodes failed")
+    return {str(result.task_id): float(result.reward) for result in summary.results}
 
 
 def bench_fork(path: Path, name: str | None, run_oracle: bool, concurrency: int, work: Path) -> dict[str, Any]:
@@ -75,7 +96,7 @@ def bench_fork(path: Path, name: str | None, run_oracle: bool, concurrency: int,
             "problems": len(report.failed),
             "unchanged": len(report.unchanged),
             "copied": sum(1 for t in report.failed if any("copied from another" in p for p in t.problems)),
-            "errors": sum(1 for t in report.failed if t.errors),
+            "errors": sum(1 for t in report.failed if any(not e.startswith("copied from") for e in t.errors)),
             "unknown_tools": sum(1 for t in report.failed if t.unknown_tools),
             "argument_mismatches": sum(1 for t in report.failed if t.argument_mismatches),
         }
@@ -159,7 +180,10 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, default=8, help="--max-concurrency of each oracle run")
     parser.add_argument("--sessions", type=int, default=0, help="measure this many concurrent sessions")
     parser.add_argument("--json", type=Path, help="write the figures here")
+    parser.add_argument("--subprocess", action="store_true", help="run each oracle as a taumesh run process")
     args = parser.parse_args()
+    global SUBPROCESS
+    SUBPROCESS = args.subprocess
     figures: dict[str, Any] = {"forks": []}
     with tempfile.TemporaryDirectory(prefix="bench-forks-") as temporary:
         work = Path(temporary)

@@ -22,14 +22,19 @@ def fork_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="session")
 def tiny_fork(tmp_path_factory: pytest.TempPathFactory, fork_cache: Path) -> Iterator[ForkRecord]:
-    """The imported tiny fork (``fork:tiny/counter``, ``fork:tiny/copycat``), its cache set for the session."""
+    """The imported tiny fork (``fork:tiny/counter``, ``fork:tiny/copycat``) in ``fork_cache``.
+
+    The cache is set only while importing: a session-wide TAUMESH_CACHE_DIR would hide τ²'s data from every later
+    test of the same worker. Tests take the cache through :func:`fork_env`.
+    """
     mp = pytest.MonkeyPatch()
     mp.setenv("TAUMESH_CACHE_DIR", str(fork_cache))
     mp.setenv("TAUMESH_FORK_TOOL_DEADLINE", DEADLINE)
     try:
-        yield import_fork(write_fork(tmp_path_factory.mktemp("forks") / "tiny"))
+        record = import_fork(write_fork(tmp_path_factory.mktemp("forks") / "tiny"))
     finally:
         mp.undo()
+    yield record
 
 
 @pytest.fixture

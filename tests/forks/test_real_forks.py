@@ -35,8 +35,10 @@ def catalog(tmp_path_factory: pytest.TempPathFactory) -> Any:
     record = import_fork(Path(str(CHECKOUT)), name=FORK)
     assert sorted(record.envs) == ["airline", "retail"] and not record.failed
     assert record.differences == [] and record.reward == "upstream"
-    yield Catalog(tmp_path_factory.mktemp("none"))
-    mp.undo()
+    try:
+        yield Catalog(tmp_path_factory.mktemp("none"))
+    finally:
+        mp.undo()
 
 
 def _domain(catalog: Catalog, env: str) -> Domain:

@@ -37,11 +37,11 @@ def gold_lines(task: Task) -> list[str]:
 
 def test_a_person_plays_the_gold_actions_and_sees_reward_one(v1_data_dir: Path, retail_tasks: list[Task]) -> None:
     task = retail_tasks[0]
-    typed = ["2", "0", "/tools", "", *gold_lines(task)]  # domain by number, task id, a command, an empty line
+    typed = ["retail", "0", "/tools", "", *gold_lines(task)]  # domain by name, task id, a command, an empty line
     done = play(["--data-dir", str(v1_data_dir), "--task-split", "test"], "\n".join(typed) + "\n")
     assert done.returncode == 0, done.stderr
     out = done.stdout
-    assert "Domains with data:" in out and "  2. retail (test, train, dev)" in out
+    assert "Domains with data:" in out and ". retail (test, train, dev)" in out
     assert "== retail test task 0: you are the agent ==" in out and "# Retail agent policy" in out
     assert f"user: {task.instruction}" in out  # the simulated user opens
     assert out.count("find_user_id_by_name_zip(first_name, last_name, zip):") == 2  # the tools, and /tools

@@ -55,6 +55,15 @@ class SessionHandle:
         return f"<fork session {self.env}/{self.split}>"
 
 
+MAX_RSS_ENV = "TAUMESH_FORK_WORKER_MAX_RSS_MB"
+
+
+def max_rss() -> int:
+    """Bytes of resident memory past which a worker is restarted after a call (``$TAUMESH_FORK_WORKER_MAX_RSS_MB``)."""
+    value = os.environ.get(MAX_RSS_ENV)
+    return int(value) << 20 if value else 0
+
+
 def deadline() -> float:
     """The tool-call deadline: ``$TAUMESH_FORK_TOOL_DEADLINE`` seconds, else 30."""
     value = os.environ.get(DEADLINE_ENV)
@@ -183,6 +192,15 @@ class ForkWorker:
                 handle.dead = f"the fork's step raised on tool {name!r}: {exc}"
                 self.forget(handle.sid)
                 raise
+            limit = max_rss()
+            if limit and self.rss_bytes() > limit:  # a leak: this call's episode ends, the others are replayed
+                self._kill()
+                self.restarts += 1
+                handle.dead = (
+                    f"the worker of fork {self.fork!r} grew past {limit >> 20} MB after tool {name!r}; it was restarted"
+                )
+                self.forget(handle.sid)
+                raise WorkerLost(handle.dead)
             self._logs[handle.sid].calls.append((name, kwargs))
             return observation
 

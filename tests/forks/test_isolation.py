@@ -2,7 +2,8 @@
 
 Each run plays three counter tasks twice over the real services (``taumesh run``, oracle agent, scripted user),
 two episodes at a time: the bad task costs its own episodes (a raise only its tool call), every other episode,
-before and after the worker was lost, scores 1.0, and the run completes.
+before and after the worker was lost, scores 1.0, and the run completes. A tool that leaks past the worker's
+memory bound costs its own episode too (the other sessions are replayed in the new worker).
 """
 
 from __future__ import annotations
@@ -11,6 +12,9 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from taumesh.forks._plugin import ForkPlugin
 from taumesh.forks._record import ForkRecord
 from tests.forks.tinyfork import EXITS, HANGS, RAISES
 from tests.orchestrator.conftest import ORACLE, taumesh
@@ -48,3 +52,20 @@ def test_a_tool_that_exits_its_worker_costs_one_episode(fork_env: ForkRecord, tm
     for row in _run(tmp_path, EXITS):
         assert row["reward"] == 0.0
         assert row["info"]["termination"] == "env_abort", row["info"]["termination"]
+
+
+def test_a_leaking_tool_costs_one_episode(fork_env: ForkRecord, monkeypatch: pytest.MonkeyPatch) -> None:
+    from taumesh.domains import Catalog, ToolCrash
+
+    domain = Catalog(Path("/nonexistent")).get("fork:tiny/counter")
+    task = domain.find_task("test", "0")
+    bystander, leaker = domain.open_session(task), domain.open_session(task)
+    domain.call_tool(bystander, "increment", {"counter_id": "a", "amount": 4})
+    plugin = domain.spec
+    assert isinstance(plugin, ForkPlugin) and plugin.worker is not None
+    monkeypatch.setenv("TAUMESH_FORK_WORKER_MAX_RSS_MB", str((plugin.worker.rss_bytes() >> 20) + 120))
+    with pytest.raises(ToolCrash, match="grew past"):
+        for _ in range(10):  # 50 MB a call
+            domain.call_tool(leaker, "leak", {})
+    assert domain.call_tool(bystander, "get_counter", {"counter_id": "a"}).observation == '{"value": 5}'
+    assert plugin.worker.restarts >= 1

@@ -42,7 +42,6 @@ import math
 import multiprocessing
 import os
 import pstats
-import re
 import subprocess
 import sys
 import tempfile
@@ -50,7 +49,6 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
@@ -70,63 +68,34 @@ from taumesh.orchestrator.clients import ServiceClients, list_tasks  # noqa: E40
 from taumesh.orchestrator.config import CACHE_DATA_DIR, RunConfig, ServiceAddresses  # noqa: E402
 from taumesh.rpc.loop import run  # noqa: E402
 from taumesh.scorer.v1 import scorer_pb2  # noqa: E402
+from taumesh.testing.processes import ServerProcess, service_processes  # noqa: E402
 from taumesh.user_sim.v1 import user_sim_pb2  # noqa: E402
 
-SERVING = re.compile(r"serving \S+ on (\S+:\d+)")
 SERVICES = ("env", "user-sim", "agent", "scorer")
 PROCESSES = ("orchestrator", *SERVICES)
 WORKERS_SUPPORTED = "workers" in RunConfig.model_fields
 """Whether ``taumesh run`` can share one run among several orchestrator processes (``RunConfig.workers``)."""
 
 
-@dataclass
-class Service:
-    """One ``taumesh serve`` process."""
-
-    name: str
-    process: subprocess.Popen[str]
-    address: str
-    ps: psutil.Process = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.ps = psutil.Process(self.process.pid)
-
-
-def start_service(name: str, args: argparse.Namespace, sessions: int) -> Service:
-    """``taumesh serve NAME`` on a free port, with the latency flags that apply to it."""
-    taumesh = str(Path(sys.executable).with_name("taumesh"))
-    argv = [taumesh, "serve", name, "--port", "0", "--data-dir", str(args.data_dir)]
+def service_flags(name: str, args: argparse.Namespace, sessions: int) -> list[str]:
+    """The flags of ``taumesh serve NAME``: the data and the latency that apply to it."""
+    flags = ["--data-dir", str(args.data_dir)]
     if name == "agent":
-        argv += ["--agent-reply-latency-ms", str(args.agent_latency_ms)]
+        flags += ["--agent-reply-latency-ms", str(args.agent_latency_ms)]
     if name == "user-sim":
-        argv += ["--user-reply-latency-ms", str(args.user_latency_ms)]
+        flags += ["--user-reply-latency-ms", str(args.user_latency_ms)]
     if name == "env":
-        argv += ["--max-sessions", str(max(2000, 2 * sessions))]
-    process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    assert process.stdout is not None
-    match = SERVING.search(process.stdout.readline())
-    if match is None:
-        process.kill()
-        raise SystemExit(f"{name} did not start: {' '.join(argv)}")
-    return Service(name, process, match.group(1))
+        flags += ["--max-sessions", str(max(2000, 2 * sessions))]
+    return flags
 
 
 @contextmanager
-def services(args: argparse.Namespace, sessions: int) -> Iterator[dict[str, Service]]:
-    """The four services as fresh processes, stopped (SIGTERM) on the way out."""
-    started: dict[str, Service] = {}
-    try:
-        for name in SERVICES:
-            started[name] = start_service(name, args, sessions)
-        yield started
-    finally:
-        for service in started.values():
-            service.process.terminate()
-        for service in started.values():
-            try:
-                service.process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                service.process.kill()
+def services(args: argparse.Namespace, sessions: int) -> Iterator[dict[str, ServerProcess]]:
+    """The four services as fresh processes (the project's process harness), stopped (SIGTERM) on the way out."""
+    with tempfile.TemporaryDirectory(prefix="bench-services-") as logs:
+        flags = {name: service_flags(name, args, sessions) for name in SERVICES}
+        with service_processes(flags, Path(logs)) as running:
+            yield running
 
 
 def family(process: psutil.Process) -> list[psutil.Process]:
@@ -252,7 +221,7 @@ def episodes_plan(args: argparse.Namespace, level: int, split_size: int) -> tupl
     return tasks, trials
 
 
-async def warm_up(args: argparse.Namespace, running: dict[str, Service]) -> int:
+async def warm_up(args: argparse.Namespace, running: dict[str, ServerProcess]) -> int:
     """Make every service load the domain (once per process, not per episode); return the split's size."""
     clients = ServiceClients.connect(*(running[name].address for name in SERVICES))
     try:
@@ -289,7 +258,7 @@ async def warm_up(args: argparse.Namespace, running: dict[str, Service]) -> int:
 
 
 def run_config(
-    args: argparse.Namespace, level: int, plan: tuple[int, int], running: dict[str, Service], log_dir: Path
+    args: argparse.Namespace, level: int, plan: tuple[int, int], running: dict[str, ServerProcess], log_dir: Path
 ) -> RunConfig:
     """The run at one level: oracle agent, scripted user, every service remote."""
     extra: dict[str, Any] = {"workers": args.orchestrator_workers} if WORKERS_SUPPORTED else {}
@@ -418,7 +387,10 @@ def measure_level(args: argparse.Namespace, level: int) -> dict[str, Any]:
             if receive(ours) != "ready":
                 raise SystemExit("the orchestrator process did not start")
             orchestrator = psutil.Process(child.pid)
-            processes = {"orchestrator": orchestrator, **{name: service.ps for name, service in running.items()}}
+            processes = {
+                "orchestrator": orchestrator,
+                **{name: psutil.Process(service.pid) for name, service in running.items()},
+            }
             cpu_before = {name: cpu_seconds(process) for name, process in processes.items()}
             rss_before = rss_bytes(orchestrator)
             spy_dir = args.py_spy / f"level-{level}" if args.py_spy else None

@@ -55,6 +55,7 @@ from taumesh.orchestrator.config import ServiceAddresses
 from taumesh.orchestrator.stack import service_stack
 from taumesh.rpc.loop import run
 from taumesh.scorer.v1 import scorer_pb2
+from taumesh.testing.processes import ServerProcess, service_processes
 
 BENCH_DIR = Path(__file__).resolve().parent
 INPROCESS_SCRIPT = BENCH_DIR / "_tau2_inprocess.py"
@@ -442,47 +443,13 @@ async def measure_embedded(episodes: Sequence[GoldEpisode], levels: Sequence[int
         return await measure_mode("embedded", clients, episodes, levels, CpuClock())
 
 
-@dataclass
-class ServedProcess:
-    """A ``taumesh serve`` child and the address it printed."""
-
-    proc: subprocess.Popen[str]
-    address: str
-
-
-def serve(service: str, data_dir: Path, log: Path) -> ServedProcess:
-    """Start ``taumesh serve SERVICE`` on a free loopback port and wait for the address it prints."""
-    executable = Path(sys.executable).parent / "taumesh"
-    argv = [str(executable), "serve", service, "--port", "0", "--host", "127.0.0.1", "--data-dir", str(data_dir)]
-    with log.open("w") as stderr:
-        proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=stderr, text=True)
-    assert proc.stdout is not None
-    for line in proc.stdout:  # the first line it prints is "serving NAME on HOST:PORT"
-        if line.startswith("serving "):
-            return ServedProcess(proc, line.rsplit(" ", 1)[1].strip())
-    raise SystemExit(f"taumesh serve {service} exited ({proc.wait()}):\n{log.read_text()[-4000:]}")
-
-
-@contextlib.contextmanager
-def separate_services(data_dir: Path, log_dir: Path) -> Iterator[dict[str, ServedProcess]]:
-    """Env and scorer as ``taumesh serve`` processes, stopped (SIGTERM) on exit."""
-    started: dict[str, ServedProcess] = {}
-    try:
-        for name in SERVED:
-            started[name] = serve(name, data_dir, log_dir / f"{name}.log")
-        yield started
-    finally:
-        for served in started.values():
-            served.proc.terminate()
-        for served in started.values():
-            try:
-                served.proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                served.proc.kill()
+def separate_services(data_dir: Path, log_dir: Path) -> contextlib.AbstractContextManager[dict[str, ServerProcess]]:
+    """Env and scorer as ``taumesh serve`` processes (the project's process harness), stopped (SIGTERM) on exit."""
+    return service_processes({name: ["--data-dir", str(data_dir)] for name in SERVED}, log_dir, stop_timeout=15)
 
 
 @contextlib.asynccontextmanager
-async def remote_clients(served: dict[str, ServedProcess], data_dir: Path) -> AsyncIterator[ServiceClients]:
+async def remote_clients(served: dict[str, ServerProcess], data_dir: Path) -> AsyncIterator[ServiceClients]:
     """Clients whose env and scorer are the separate processes (the user-sim and agent, unused, stay embedded)."""
     addresses = ServiceAddresses(env=served["env"].address, scorer=served["scorer"].address)
     async with service_stack(addresses, data_dir) as clients:
@@ -495,7 +462,7 @@ async def measure_separate(
     """Env and scorer as their own processes; CPU counts this process and both of them."""
     with separate_services(data_dir, log_dir) as served:
         async with remote_clients(served, data_dir) as clients:
-            clock = CpuClock([s.proc.pid for s in served.values()])
+            clock = CpuClock([s.pid for s in served.values()])
             return await measure_mode("separate", clients, episodes, levels, clock)
 
 

@@ -1,0 +1,1 @@
+"""Running taumesh's services as separate processes, for the tests and the benchmarks alike."""

@@ -1,12 +1,7 @@
 """When and how long to retry a model call: transient faults only, exponential backoff, Retry-After honoured.
 
-Tuned by the environment (read at each call, so a process can be reconfigured without a restart):
-
-* ``TAUMESH_LLM_MAX_ATTEMPTS`` (default 5): HTTP attempts per completion, the first one included.
-* ``TAUMESH_LLM_BACKOFF_INITIAL`` (default 1.0 s) and ``TAUMESH_LLM_BACKOFF_MAX`` (default 30 s): the exponential
-  backoff between attempts (plus a random jitter of up to the initial value).
-* ``TAUMESH_LLM_MAX_WAIT`` (default 60 s): no single wait is longer, whatever a Retry-After header asks.
-* ``TAUMESH_LLM_TIMEOUT`` (default 120 s): deadline of one HTTP attempt.
+Tuned by the environment, ``TAUMESH_LLM_`` plus a field of :class:`RetryPolicy` in capitals
+(``TAUMESH_LLM_MAX_ATTEMPTS=3``), read at each call so a process can be reconfigured without a restart.
 """
 
 from __future__ import annotations
@@ -17,9 +12,11 @@ import os
 import re
 import time
 from collections.abc import Mapping
+from typing import Any
 
 import httpx
-from pydantic import BaseModel, Field
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
 from tenacity import RetryCallState
 from tenacity.wait import wait_base, wait_exponential_jitter
 
@@ -37,27 +34,35 @@ TRANSIENT_STATUS = frozenset({408, 409, 425, 429})
 """HTTP statuses below 500 that a retry may cure (any 5xx may too)."""
 
 
-class RetryPolicy(BaseModel):
-    """Bounds of the retries of one completion."""
+class RetryPolicy(BaseSettings):
+    """Bounds of the retries of one completion; each field unset here comes from ``TAUMESH_LLM_<FIELD>``."""
+
+    model_config = SettingsConfigDict(env_prefix="TAUMESH_LLM_", env_ignore_empty=True, use_attribute_docstrings=True)
 
     max_attempts: int = Field(default=5, ge=1)
+    """HTTP attempts per completion, the first one included."""
     backoff_initial: float = Field(default=1.0, ge=0)
+    """Seconds of the first backoff between attempts (and the most random jitter added to each)."""
     backoff_max: float = Field(default=30.0, ge=0)
+    """Seconds the exponential backoff grows to at most."""
     max_wait: float = Field(default=60.0, ge=0)
+    """No single wait is longer, whatever a Retry-After header asks."""
     timeout: float = Field(default=120.0, gt=0)
+    """Deadline of one HTTP attempt, in seconds."""
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> RetryPolicy:
-        """The policy the ``TAUMESH_LLM_*`` variables describe (defaults for those unset)."""
-        env = os.environ if environ is None else environ
-        names = {
-            "max_attempts": "TAUMESH_LLM_MAX_ATTEMPTS",
-            "backoff_initial": "TAUMESH_LLM_BACKOFF_INITIAL",
-            "backoff_max": "TAUMESH_LLM_BACKOFF_MAX",
-            "max_wait": "TAUMESH_LLM_MAX_WAIT",
-            "timeout": "TAUMESH_LLM_TIMEOUT",
+        """The policy the ``TAUMESH_LLM_*`` variables describe (defaults for those unset or empty).
+
+        ``environ``: variables to read instead of the process's environment (nothing else is read then).
+        """
+        if environ is None:
+            return cls()
+        prefix = cls.model_config.get("env_prefix", "")
+        values: dict[str, Any] = {
+            name: environ.get(f"{prefix}{name}".upper()) or field.default for name, field in cls.model_fields.items()
         }
-        return cls.model_validate({field: env[var] for field, var in names.items() if env.get(var)})
+        return cls(**values)  # every field given: the process's environment cannot fill one in
 
 
 def status_of(exc: BaseException) -> int | None:

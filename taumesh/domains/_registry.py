@@ -4,6 +4,9 @@ Every domain, built-in or not, is a :class:`DomainPlugin` object found the same 
 
 * an installed distribution declares it under the entry-point group ``taumesh.domains``
   (``retail = "taumesh.domains.retail:plugin"``);
+* or an installed distribution declares a *source* of many domains under ``taumesh.domain_sources``: a callable
+  taking nothing and returning a mapping of domain name to a callable that loads that domain's plugin
+  (``forks = "taumesh.forks.registered:domains"``: every environment ``taumesh domain import-fork`` imported);
 * or it is a package folder in one of the directories of ``TAUMESH_DOMAIN_PATH`` (``os.pathsep``
   separated; ``./domains`` when unset) whose ``__init__.py`` defines ``plugin``: what
   ``taumesh domain new`` writes, usable before it is packaged.
@@ -30,6 +33,7 @@ from taumesh.domains._plugin import DomainPlugin
 log = logging.getLogger(__name__)
 
 ENTRY_POINT_GROUP = "taumesh.domains"
+SOURCE_GROUP = "taumesh.domain_sources"
 DOMAIN_PATH_ENV = "TAUMESH_DOMAIN_PATH"
 DEFAULT_DOMAIN_PATH = "domains"
 
@@ -69,6 +73,25 @@ def _from_entry_points() -> Iterable[tuple[str, _Found | PluginError]]:
             yield entry.name, exc
         except Exception as exc:  # noqa: BLE001 - any failure of third-party code is that plugin's error
             yield entry.name, PluginError(f"domain plugin {source} failed to load: {type(exc).__name__}: {exc}")
+
+
+def _from_sources() -> Iterable[tuple[str, _Found | PluginError]]:
+    for entry in entry_points(group=SOURCE_GROUP):
+        dist = f" of {entry.dist.name}" if entry.dist is not None else ""
+        origin = f"domain source {entry.name} = {entry.value!r}{dist} (group {SOURCE_GROUP!r})"
+        try:
+            listed = dict(entry.load()())
+        except Exception as exc:  # noqa: BLE001 - a broken source must not hide the other domains
+            yield f"{entry.name} (domain source)", PluginError(f"{origin} failed: {type(exc).__name__}: {exc}")
+            continue
+        for name, load in sorted(listed.items()):
+            source = f"domain {name!r} of {origin}"
+            try:
+                yield name, _Found(_check(load(), name, source), source)
+            except PluginError as exc:
+                yield name, exc
+            except Exception as exc:  # noqa: BLE001 - any failure of third-party code is that plugin's error
+                yield name, PluginError(f"{source} failed to load: {type(exc).__name__}: {exc}")
 
 
 def _import_folder(folder: Path) -> object:
@@ -122,7 +145,11 @@ class Registry:
         """Every domain of the entry points and of ``directories`` (default: :func:`domain_path`)."""
         found: dict[str, _Found] = {}
         broken: dict[str, PluginError] = {}
-        sources = [*_from_entry_points(), *_from_folders(domain_path() if directories is None else directories)]
+        sources = [
+            *_from_entry_points(),
+            *_from_sources(),
+            *_from_folders(domain_path() if directories is None else directories),
+        ]
         for name, outcome in sources:
             if isinstance(outcome, PluginError):
                 broken.setdefault(name, outcome)

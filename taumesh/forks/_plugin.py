@@ -31,7 +31,7 @@ from taumesh.domains import (
     Tool,
     ToolCrash,
 )
-from taumesh.forks._finder import PREFIX
+from taumesh.forks._index import PREFIX
 from taumesh.forks._pool import ForkWorker, SessionHandle, WorkerLost, worker_for
 from taumesh.forks._record import ForkEnv, ForkRecord, load_record, load_tasks
 from taumesh.forks._semantics import reward_variant

@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from taumesh.forks._finder import PREFIX, forks_dir, index_path, read_index
+from taumesh.forks._index import PREFIX, forks_dir, index_path, read_index
 
 FORK_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 

@@ -1,15 +1,16 @@
-"""The imported forks' plugins, by attribute: what the ``taumesh-forks`` entry points load (see ``_finder``)."""
+"""The imported forks' domains, as one domain source (entry point ``forks`` of group ``taumesh.domain_sources``)."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from functools import partial
 
-from taumesh.forks._finder import domain_for
+from taumesh.domains import DomainPlugin
+from taumesh.forks._index import read_index
 
 
-def __getattr__(attribute: str) -> Any:
-    if not attribute.startswith("d_"):
-        raise AttributeError(attribute)
+def domains() -> dict[str, Callable[[], DomainPlugin]]:
+    """Every environment ``taumesh domain import-fork`` registered, by domain name, each loaded when called."""
     from taumesh.forks._plugin import fork_plugin
 
-    return fork_plugin(domain_for(attribute))
+    return {name: partial(fork_plugin, name) for name in read_index()}

@@ -64,13 +64,41 @@ def test_builtins_are_found_through_their_entry_points() -> None:
     assert not registry.broken
 
 
-def make_distribution(site: Path, name: str, entry_points: dict[str, str]) -> None:
-    """An installed distribution (its metadata only) declaring ``entry_points`` in group taumesh.domains."""
+def make_distribution(site: Path, name: str, entry_points: dict[str, str], group: str = "taumesh.domains") -> None:
+    """An installed distribution (its metadata only) declaring ``entry_points`` in ``group``."""
     info = site / f"{name}-0.1.dist-info"
     info.mkdir(parents=True)
     (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 0.1\n", encoding="utf-8")
     lines = "".join(f"{key} = {value}\n" for key, value in entry_points.items())
-    (info / "entry_points.txt").write_text(f"[taumesh.domains]\n{lines}", encoding="utf-8")
+    (info / "entry_points.txt").write_text(f"[{group}]\n{lines}", encoding="utf-8")
+
+
+def test_a_domain_source_registers_many_domains_and_its_failures_are_named(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    make_distribution(
+        site,
+        "many_domains",
+        {"many": "many_domains:domains", "bad": "many_domains:unreadable"},
+        "taumesh.domain_sources",
+    )
+    (site / "many_domains.py").write_text(
+        "from taumesh.domains.v1 import retail\n"
+        "def domains():\n"
+        "    return {'retail': lambda: retail.plugin, 'renamed': lambda: retail.plugin, 'crashing': lambda: 1 / 0}\n"
+        "def unreadable():\n"
+        "    raise OSError('index unreadable')\n",
+        encoding="utf-8",
+    )
+    sys.path.insert(0, str(site))
+
+    registry = Registry.discover([])
+    assert {"retail", "airline"} <= set(registry.names())  # the same plugin object from two sources is one domain
+    assert set(registry.broken) == {"renamed", "crashing", "bad (domain source)"}
+    with pytest.raises(PluginError, match=r"domain 'renamed' of domain source many .* is named 'retail'"):
+        registry.get("renamed")
+    with pytest.raises(PluginError, match=r"domain 'crashing' of domain source many .*ZeroDivisionError"):
+        registry.get("crashing")
+    assert "OSError: index unreadable" in str(registry.broken["bad (domain source)"])
 
 
 def test_broken_third_party_plugins_are_named_and_do_not_break_the_others(tmp_path: Path) -> None:

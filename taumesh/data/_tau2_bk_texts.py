@@ -20,11 +20,15 @@ SOURCE = Path("src/tau2/domains/banking_knowledge/tools.py")
 """Where a checkout (or an unpacked archive) holds the tools, relative to its top folder."""
 TEXTS_PATH = Path("texts/banking_knowledge.json")
 """Under the imported folder; recorded in its manifest like every other file."""
-TEXTS_FORMAT = 1
+TEXTS_FORMAT = 2
+"""2: with the ATM-images tool's envelope scans."""
 AGENT_TOOLKIT = "KnowledgeTools"
 USER_TOOLKIT = "KnowledgeUserTools"
 TRANSFER_REASONS = "TransferReasonLiteral"
 USER_CONSTANTS = ("VALID_CREDIT_CARD_TYPES", "CREDIT_CARD_REWARDS")
+ATM_IMAGES_TOOL = "get_atm_deposit_images_8473"
+ATM_IMAGES_TABLE = "deposit_image_data"
+ATM_IMAGE_TEXTS = ("atm_id", "envelope_contents", "verification_notes")
 
 
 def find_source(data_root: Path) -> Path | None:
@@ -96,6 +100,30 @@ def _transfer_reasons(tree: ast.Module) -> list[str]:
     raise DatasetError(f"upstream's banking_knowledge tools define no {TRANSFER_REASONS}")
 
 
+def _atm_deposit_images(toolkit: ast.ClassDef) -> dict[str, dict[str, str]]:
+    """The envelope scans the ATM-images tool shows, by transaction id: the text fields of its table's entries."""
+    images: dict[str, dict[str, str]] = {}
+    for method in toolkit.body:
+        if not (isinstance(method, ast.FunctionDef) and method.name == ATM_IMAGES_TOOL):
+            continue
+        for node in ast.walk(method):
+            targets = node.targets if isinstance(node, ast.Assign) else []
+            if not any(isinstance(target, ast.Name) and target.id == ATM_IMAGES_TABLE for target in targets):
+                continue
+            table = node.value  # type: ignore[attr-defined]
+            for key, entry in zip(table.keys, table.values, strict=True):
+                if not (isinstance(key, ast.Constant) and isinstance(entry, ast.Dict)):
+                    continue
+                images[str(key.value)] = {
+                    str(field.value): str(text.value)
+                    for field, text in zip(entry.keys, entry.values, strict=True)
+                    if isinstance(field, ast.Constant)
+                    and field.value in ATM_IMAGE_TEXTS
+                    and isinstance(text, ast.Constant)
+                }
+    return images
+
+
 def extract(source: Path) -> dict[str, Any]:
     """The texts of the tools module ``source``; DatasetError when it is not readable or lacks a toolkit."""
     try:
@@ -116,6 +144,7 @@ def extract(source: Path) -> dict[str, Any]:
         "transfer_reasons": _transfer_reasons(tree),
         "valid_credit_card_types": user["constants"].get("VALID_CREDIT_CARD_TYPES", []),
         "credit_card_rewards": user["constants"].get("CREDIT_CARD_REWARDS", {}),
+        "atm_deposit_images": _atm_deposit_images(classes[AGENT_TOOLKIT]),
     }
 
 

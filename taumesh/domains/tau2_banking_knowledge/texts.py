@@ -8,6 +8,7 @@ is shown as upstream parses it (:func:`parse_docstring`): the text before ``Args
 
 from __future__ import annotations
 
+import json
 import re
 from functools import cache
 from pathlib import Path
@@ -18,6 +19,8 @@ from taumesh.data import tau2_upstream_dir
 from taumesh.domains import DataError
 
 TEXTS_PATH = Path("texts/banking_knowledge.json")
+TEXTS_FORMAT = 2
+"""The extraction this code reads; an older one is refused with the command that redoes it."""
 DEFAULT_SUCCESS = "Action completed successfully."
 _ARGS = re.compile(r"\n\s*Args:\s*\n")
 _RETURNS = re.compile(r"\n\s*Returns:\s*\n")
@@ -46,6 +49,14 @@ class DiscoverableDoc(BaseModel):
     required: list[str]
 
 
+class AtmImages(BaseModel):
+    """What the ATM-images tool shows of one recorded deposit."""
+
+    atm_id: str
+    envelope_contents: str
+    verification_notes: str
+
+
 class BankingTexts(BaseModel):
     format: int
     agent_tools: list[ToolDoc]
@@ -55,6 +66,7 @@ class BankingTexts(BaseModel):
     transfer_reasons: list[str]
     valid_credit_card_types: list[str]
     credit_card_rewards: dict[str, dict[str, float]]
+    atm_deposit_images: dict[str, AtmImages]
 
     def agent_discoverable_by_name(self) -> dict[str, DiscoverableDoc]:
         return {doc.name: doc for doc in self.agent_discoverable}
@@ -71,8 +83,18 @@ def texts_path() -> Path:
 @cache
 def _read(path: Path, mtime_ns: int) -> BankingTexts:
     try:
-        return BankingTexts.model_validate_json(path.read_bytes())
-    except (OSError, ValidationError) as exc:
+        raw = json.loads(path.read_bytes())
+    except (OSError, ValueError) as exc:
+        raise DataError(f"{path} is not banking_knowledge's tool texts: {exc}") from exc
+    found = raw.get("format") if isinstance(raw, dict) else None
+    if found != TEXTS_FORMAT:
+        raise DataError(
+            f"{path} was extracted by another taumesh version (format {found}, this one reads {TEXTS_FORMAT}); "
+            "run `taumesh data import tau2 PATH` again"
+        )
+    try:
+        return BankingTexts.model_validate(raw)
+    except ValidationError as exc:
         raise DataError(f"{path} is not banking_knowledge's tool texts: {exc}") from exc
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from taumesh.domains import Data, Tool
+from taumesh.domains import Data, DataError, Tool
 from taumesh.domains.tau2_banking_knowledge import records as db
 from taumesh.domains.tau2_banking_knowledge.discoverable import AGENT_DISCOVERABLE, USER_DISCOVERABLE
 from taumesh.domains.tau2_banking_knowledge.texts import banking_texts, format_for_agent, parse_docstring
@@ -154,7 +154,9 @@ def call_discoverable_agent_tool(data: Data, agent_tool_name: str, arguments: st
         return f"Error: Invalid JSON in arguments: {exc}"
     function = AGENT_DISCOVERABLE.get(agent_tool_name)
     if function is None:
-        raise NotImplementedError(f"taumesh does not implement the discoverable agent tool {agent_tool_name!r} yet")
+        raise DataError(
+            f"the imported catalogue lists the discoverable agent tool {agent_tool_name!r}, which taumesh lacks"
+        )
     try:
         result: str = function(data, **parsed)
     except TypeError as exc:
@@ -239,8 +241,8 @@ def call_discoverable_user_tool(data: Data, discoverable_tool_name: str, argumen
             return f"Error: Unexpected parameter: {name}"
     function = USER_DISCOVERABLE.get(discoverable_tool_name)
     if function is None:
-        raise NotImplementedError(
-            f"taumesh does not implement the discoverable user tool {discoverable_tool_name!r} yet"
+        raise DataError(
+            f"the imported catalogue lists the discoverable user tool {discoverable_tool_name!r}, which taumesh lacks"
         )
     try:
         result: str = function(data, **parsed)

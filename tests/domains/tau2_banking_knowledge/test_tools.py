@@ -18,6 +18,8 @@ import pytest
 from taumesh.data import import_tau2
 from taumesh.domains import Domain
 from taumesh.domains.tau2_banking_knowledge import plugin
+from taumesh.domains.tau2_banking_knowledge.discoverable import AGENT_DISCOVERABLE, USER_DISCOVERABLE
+from taumesh.domains.tau2_banking_knowledge.discoverable_tools.bank import get_atm_deposit_images_8473
 from taumesh.domains.tau2_banking_knowledge.texts import banking_texts, parse_docstring
 from tests.conftest import SHARED
 
@@ -93,8 +95,12 @@ def test_nineteen_tasks_use_base_tools_only() -> None:
     assert len(BASE_ONLY) == 19
 
 
-@pytest.mark.parametrize("task_id", BASE_ONLY)
-def test_gold_actions_of_base_tool_tasks_replay_as_upstream(domain: Domain, task_id: str) -> None:
+TASK_IDS = [record["task_id"] for record in (_vectors() if FIXTURES.is_dir() else [])]
+
+
+@pytest.mark.parametrize("task_id", TASK_IDS)
+def test_gold_actions_replay_as_upstream(domain: Domain, task_id: str) -> None:
+    """Every task's gold actions, discoverable tools included: observations, error flags, hashes after each."""
     record = next(record for record in _vectors() if record["task_id"] == task_id)
     task = domain.find_task("base", task_id)
     session = domain.open_session(task)
@@ -116,3 +122,51 @@ def test_calling_a_locked_or_unknown_discoverable_tool_is_upstreams_error_text(d
     unknown = domain.call_tool(session, "unlock_discoverable_agent_tool", {"agent_tool_name": "no_such_tool"})
     assert unknown.observation == "Error: Unknown agent tool 'no_such_tool'. This tool is not available."
     assert not locked.error and session.data_hash() == before
+
+
+def test_every_catalogued_discoverable_tool_is_implemented(imported: Path) -> None:
+    texts = banking_texts()
+    assert sorted(AGENT_DISCOVERABLE) == sorted(doc.name for doc in texts.agent_discoverable)
+    assert sorted(USER_DISCOVERABLE) == sorted(doc.name for doc in texts.user_discoverable)
+    assert len(AGENT_DISCOVERABLE) + len(USER_DISCOVERABLE) == 48
+
+
+def _deposit(transaction_id: str, description: str) -> dict[str, Any]:
+    record = {"date": "11/06/2025", "description": description, "amount": 385.0, "type": "atm_deposit"}
+    return {"bank_account_transaction_history": {"data": {transaction_id: record}, "notes": ""}}
+
+
+def test_atm_deposit_images_show_the_imported_envelope_scans(imported: Path) -> None:
+    """Upstream's three scripted deposits show their scans (imported texts); any other Rho-Bank deposit has none."""
+    scanned = get_atm_deposit_images_8473(_deposit("btxn_834027370c20", "RHO-BANK ATM #3921"), "btxn_834027370c20")
+    assert scanned.startswith(
+        "ATM Deposit Image Retrieval Results\n" + "=" * 37 + "\nTransaction ID: btxn_834027370c20\nATM: ATM #3921\n"
+        "Deposit Date: 11/06/2025\n\n\n=== ATM DEPOSIT ENVELOPE SCAN ===\nEnvelope ID: ENV-2025-3921-00923\n"
+    )
+    assert scanned.endswith(
+        "--- VERIFICATION NOTES ---\n"
+        + banking_texts().atm_deposit_images["btxn_834027370c20"].verification_notes
+        + "\n"
+    )
+    assert "DISCREPANCY DETECTED: $750.00 difference" in scanned
+    other = get_atm_deposit_images_8473(_deposit("btxn_other", "RHO-BANK ATM #6172 DEPOSIT"), "btxn_other")
+    assert "ATM: RHO-BANK ATM #6172 DEPOSIT\nDeposit Date: 11/06/2025\nAmount Recorded: $385.00\n" in other
+    assert "Status: IMAGES NOT AVAILABLE" in other
+    foreign = get_atm_deposit_images_8473(_deposit("btxn_x", "CHASE ATM"), "btxn_x")
+    assert foreign.startswith("Error: Transaction 'btxn_x' is from a third-party ATM.")
+
+
+def test_a_discoverable_tools_argument_errors_read_as_upstreams(domain: Domain) -> None:
+    """Missing arguments are Python's TypeError named after upstream's method; the call is not logged."""
+    task = domain.find_task("base", BASE_ONLY[0])
+    session = domain.open_session(task)
+    domain.call_tool(session, "unlock_discoverable_agent_tool", {"agent_tool_name": "freeze_debit_card_3892"})
+    before = session.data_hash()
+    result = domain.call_tool(
+        session, "call_discoverable_agent_tool", {"agent_tool_name": "freeze_debit_card_3892", "arguments": "{}"}
+    )
+    assert result.observation == (
+        "Error: Invalid arguments: KnowledgeTools.freeze_debit_card_3892() missing 1 required positional argument: "
+        "'card_id'"
+    )
+    assert session.data_hash() == before

@@ -50,6 +50,15 @@ class ScriptedUser:
             return None
         return domain.spec.stop_reply(last.content)
 
+    @staticmethod
+    def _opening(found: tuple[Domain, Task] | None, instruction: str) -> str:
+        """The instruction, less the stop tokens it may name where the domain checks the opening for them."""
+        if found is None or not found[0].spec.user_opening_stops:
+            return instruction
+        for token in found[0].spec.user_stop_tokens:
+            instruction = instruction.replace(token, "")
+        return instruction
+
     async def reply(self, turn: UserTurn) -> UserReply:
         found = self._task(turn)
         user_turns = found[1].user_turns() if found is not None else [[]]
@@ -69,7 +78,7 @@ class ScriptedUser:
                 )
                 return UserReply(message=ChatMessage(role="user", tool_calls=[call]))
         if spoken == 0:
-            return UserReply(message=ChatMessage(role="user", content=turn.instruction))
+            return UserReply(message=ChatMessage(role="user", content=self._opening(found, turn.instruction)))
         if spoken < len(user_turns):
             return UserReply(message=ChatMessage(role="user", content=DONE_LINE))
         return UserReply(message=ChatMessage(role="user", content=STOP_TOKEN))

@@ -2,7 +2,8 @@
 
 Beyond τ²'s fields a task names the documents its answer needs (``required_documents``: ids or titles, used by
 ``golden_retrieval``) and the user tools it allows (``user_tools``). Its reward's DB check depends on the
-read-log allowlist: the discoverable agent tools its gold actions call (v1.0.1's grading).
+read-log allowlist: the discoverable agent tools its gold actions call (v1.0.1's grading). Like τ²'s, a task
+gets the v1 fields (the user's instruction rendered from its scenario, the gold actions, the required outputs).
 """
 
 from __future__ import annotations
@@ -41,7 +42,8 @@ def load_tasks(domain_dir: Path) -> list[BankingTask]:
     tasks = []
     for path in sorted(folder.glob("task_*.json"), key=lambda found: found.name):
         try:
-            tasks.append(BankingTask.model_validate(json.loads(path.read_text(encoding="utf-8"))))
+            task = BankingTask.from_record(json.loads(path.read_text(encoding="utf-8")))
+            tasks.append(task if isinstance(task, BankingTask) else BankingTask.model_validate(task.model_dump()))
         except json.JSONDecodeError as exc:
             raise DataError(f"{path} is not JSON: {exc}") from exc
         except ValidationError as exc:

@@ -7,8 +7,10 @@ The user stops by saying one of the domain's stop tokens (``OpenSessionResponse.
 ``###STOP###``; τ²'s also ``###TRANSFER###`` and ``###OUT-OF-SCOPE###``), which the orchestrator checks itself as τ²
 does. τ² domains have no terminate tool: their episodes end so, or at the step or error limit.
 
-A τ² task with a message history starts from it instead, as τ² does: every view holds it, and the next turn is
-whoever's it is after its last message (:meth:`_Episode.begin`).
+In τ² domains the agent speaks first: the domain's opening message (τ²'s greeting, from the env's OpenSession) opens
+every view and the user's opening answers it, as τ²'s orchestrator seeds it. A τ² task with a message history starts
+from it instead, as τ² does: every view holds it, and the next turn is whoever's it is after its last message
+(:meth:`_Episode.begin`).
 
 Then the env reports the final state, the scorer scores it, and the session is closed.
 
@@ -304,13 +306,18 @@ class _Episode:
         )
 
     async def begin(self) -> None:
-        """The episode's first turn: the user opens, or, after a task's message history, whoever τ² gives it to.
+        """The episode's first turn: the user opens or answers the agent's greeting, or whoever's it is after a history.
 
-        After the history's assistant text (or a result of the user's own call) the user replies to that
-        conversation; after a user's text the agent answers (unless the user stopped).
+        The domain's opening agent message (τ²'s greeting, ``OpenSessionResponse.opening_agent_message``) opens every
+        view; the user's opening (StartConversation) answers it. After a task's message history, after its assistant
+        text (or a result of the user's own call) the user replies to that conversation; after a user's text the
+        agent answers (unless the user stopped).
         """
         history = [message_from_proto(message) for message in self.session.history]
         if not history:
+            if self.session.opening_agent_message:  # τ²'s greeting: every view starts with it, then the user opens
+                greeting = ChatMessage(role="assistant", content=self.session.opening_agent_message)
+                self.transcript.continue_from([greeting])
             await self.user_opens()
             return
         user_called = self.transcript.continue_from(history)

@@ -134,6 +134,7 @@ class EnvServicer(env_pb2_grpc.EnvServiceServicer):
         response.initial_data_hash = self._initial_hashes[key]
         # the conversation the episode continues (τ²'s message_history), if the task has one
         response.history.extend(message_to_proto(message) for message in domain.history(task))
+        response.opening_agent_message = domain.opening_message(task) or ""  # τ²'s greeting; v1: the user opens
         return response
 
     def _domain_part(self, domain: Any) -> env_pb2.OpenSessionResponse:

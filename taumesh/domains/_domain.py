@@ -121,6 +121,10 @@ class Domain:
         """The LLM user's prompt in this domain (the plugin's :meth:`~DomainPlugin.user_prompt`)."""
         return self.spec.user_prompt(instruction, with_tools)
 
+    def opening_message(self, task: Task) -> str | None:
+        """The agent's message before the user's first turn (the plugin's :meth:`~DomainPlugin.opening_message`)."""
+        return self.spec.opening_message(task)
+
     def closing_message(self, task: Task) -> str | None:
         """What the oracle adds after its gold actions (the plugin's :meth:`~DomainPlugin.closing_message`)."""
         return self.spec.closing_message(task, self.policy)

@@ -135,6 +135,13 @@ class DomainPlugin:
         """What the scripted user answers to end the conversation on this agent message; None: it goes on."""
         return None
 
+    def opening_message(self, task: Task) -> str | None:
+        """The agent's first message, said before the user's first turn (τ²'s greeting); None: the user opens (v1).
+
+        Every view of the episode starts with it, as an assistant text the user replies to; it is no step.
+        """
+        return None
+
     # The agent's side.
 
     def closing_message(self, task: Task, policy: str) -> str | None:

@@ -19,6 +19,7 @@ from taumesh.orchestrator.results import results_task_id
 from tests.conftest import read_jsonl
 from tests.domains.tau2.conftest import TAU2_EXPECTED, tau2_domain
 from tests.orchestrator.conftest import ORACLE, invoke, load_json, results_path
+from tests.services.test_tau2_grpc import GREETING
 
 KNOWN_NOT_PERFECT = {
     ("mock", "update_task_with_history_and_env_assertions"): 0.0,
@@ -84,7 +85,8 @@ def test_oracle_run_scores_every_task_as_the_vectors_say(tau2_vectors: Path, tmp
         task = domain.find_task("base", str(result["task_id"]))
         assert isinstance(task, Tau2Task)
         traj, info = result["traj"], result["info"]
-        history = agent_view(task.history())  # τ²'s trajectory starts with it; the user then opens afresh
+        # τ²'s trajectory starts with the task's history, else with τ²'s greeting; the user then opens afresh
+        history = agent_view(task.history()) or [ChatMessage(role="assistant", content=GREETING)]
         assert traj[1 : 1 + len(history)] == [message.openai() for message in history]
         assert traj[1 + len(history)] == {"role": "user", "content": task.instruction}
         calls = [

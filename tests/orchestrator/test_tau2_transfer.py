@@ -4,6 +4,7 @@ The expected conversation is built here from τ²'s own rules and data, never fr
 
 * τ²'s ``transfer_to_human_agents`` returns a constant (read from the fetched τ² source with ``ast``) and the
   orchestrator goes on to the agent (τ² has no terminate tool);
+* τ²'s orchestrator opens with a fixed agent greeting, which the user answers (recorded in the τ² notes);
 * the policy tells the agent to send a fixed message after the transfer call (read from ``policy.md``);
 * the user guidelines tell the user to answer a transfer with a token (read from ``simulation_guidelines.md``),
   which ``UserSimulator.is_stop`` takes as a stop: τ²'s ``TerminationReason.USER_STOP``, ``user_stop``;
@@ -63,17 +64,28 @@ def transfer_token(root: Path) -> str:
     return match.group(1)
 
 
+def tau2_greeting() -> str:
+    """τ²'s orchestrator's ``DEFAULT_FIRST_AGENT_MESSAGE``, as the τ² reference notes record it."""
+    notes = (TAU2_EXPECTED / "README.md").read_text(encoding="utf-8")
+    match = re.search(r'else the default greeting `AssistantMessage\("([^"]+)"\)`', notes)
+    assert match is not None, "the τ² notes no longer record the default greeting"
+    return match.group(1)
+
+
 def tau2_conversation(root: Path, task: Tau2Task, vector: dict[str, Any]) -> list[dict[str, Any]]:
     """What τ²'s orchestrator records for this task with the gold agent and a user opening with the instruction.
 
-    After its fixed greeting (``DEFAULT_FIRST_AGENT_MESSAGE``, which taumesh's results do not record: the user
-    speaks first there) come: the user's opening, each gold call and τ²'s observation of it, the policy's message
-    after the transfer, and the user's transfer token, at which τ² stops (``is_stop``): nothing after it.
+    Its fixed greeting (``DEFAULT_FIRST_AGENT_MESSAGE``), then: the user's opening, each gold call and τ²'s observation
+    of it, the policy's message after the transfer, and the user's transfer token, at which τ² stops (``is_stop``):
+    nothing after it.
     """
     actions = vector["actions"]
     assert actions[-1]["name"] == "transfer_to_human_agents"
     assert actions[-1]["content"] == tool_return(root, "retail", "transfer_to_human_agents")  # no 'done' flag
-    expected: list[dict[str, Any]] = [{"role": "user", "content": task.instruction}]
+    expected: list[dict[str, Any]] = [
+        {"role": "assistant", "content": tau2_greeting()},
+        {"role": "user", "content": task.instruction},
+    ]
     for action in actions:
         expected.append({"role": "assistant", "call": (action["name"], action["arguments"])})
         expected.append({"role": "tool", "content": action["content"]})
@@ -106,7 +118,7 @@ def test_a_transfer_ends_the_episode_as_tau2_ends_it(tau2_root: Path, tmp_path: 
     ids = [t.id for t in domain.tasks("base")]
     chosen = [arg for task_id in TRANSFER_TASKS for arg in ("--task-ids", str(ids.index(task_id)))]
     result = invoke(
-        "run", "--env", "tau2-retail", *chosen, *ORACLE, "--output-format", "both", "--log-dir", tmp_path
+        "run", "--env", "tau2-retail", *chosen, *ORACLE, "--output-format", "taubench,tau2,mt", "--log-dir", tmp_path
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     assert "episode endings: user_stop 2" in result.output
@@ -114,6 +126,8 @@ def test_a_transfer_ends_the_episode_as_tau2_ends_it(tau2_root: Path, tmp_path: 
     (document,) = tmp_path.glob("*.tau2.json")
     simulations = {s["task_id"]: s for s in load_json(document)["simulations"]}
     assert set(results) == set(simulations) == set(TRANSFER_TASKS)
+    mt_trajectories = {path.name.split("_task")[1].split("_")[0]: path for path in tmp_path.rglob("*_trajectory.jsonl")}
+    assert set(mt_trajectories) == set(TRANSFER_TASKS)
 
     for task_id in TRANSFER_TASKS:
         task = domain.find_task("base", task_id)
@@ -122,6 +136,7 @@ def test_a_transfer_ends_the_episode_as_tau2_ends_it(tau2_root: Path, tmp_path: 
         expected = tau2_conversation(tau2_root, task, vector)
         episode = results[task_id]
         assert as_played(episode["traj"]) == expected, task_id
+        assert as_played(read_jsonl(mt_trajectories[task_id])) == expected, task_id  # the MT fork's layout
         assert episode["info"]["termination"] == "user_stop"
         assert episode["reward"] == vector["reward_gold_actions_only"]["reward"] == 1.0
 
@@ -130,6 +145,7 @@ def test_a_transfer_ends_the_episode_as_tau2_ends_it(tau2_root: Path, tmp_path: 
         assert simulation["termination_reason"] == "user_stop"
         messages = simulation["messages"]
         assert [m["role"] for m in messages] == [m["role"] for m in expected]
+        assert [m["turn_idx"] for m in messages] == list(range(len(expected)))  # the greeting is τ²'s turn 0
         for message, want in zip(messages, expected, strict=True):
             if "call" in want:
                 ((call,), name_arguments) = message["tool_calls"], want["call"]

@@ -1,8 +1,8 @@
 """The oracle: replays the gold actions the agent itself takes, then tells the user the required outputs. No LLM.
 
 It looks the task up itself from the episode's task reference: gold actions never travel over the
-wire. Stateless: the number of tool calls already in the conversation (after the task's message history,
-which is not the oracle's doing) says which action is next.
+wire. Stateless: the number of tool calls already in the conversation (after the task's message history and the
+domain's opening message, which are not the oracle's doing) says which action is next.
 
 After its gold actions, it says the required outputs and what the domain's ``closing_message`` hook adds (τ²:
 after a transfer, the message the policy prescribes; the user then ends the conversation).
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 
-from taumesh.domains import Catalog, DataError
+from taumesh.domains import Catalog, DataError, same_message
 from taumesh.models import ChatMessage, ToolCall
 from taumesh.rpc.errors import NotFound
 from taumesh.services.agent.strategies.base import AgentReply, AgentTurn
@@ -39,8 +39,8 @@ class OracleAgent:
             domain, task = self.catalog.find_task(ref.domain, ref.split, ref.task_id)
         except (KeyError, DataError) as exc:
             raise NotFound(str(exc.args[0]), reason="TASK_NOT_FOUND") from exc
-        # the task's message history is not the oracle's doing: only what came after it counts
-        conversation = task.after_history(turn.conversation)
+        # the task's message history and the domain's opening message (τ²'s greeting) are not the oracle's doing
+        conversation = after_opening(task.after_history(turn.conversation), domain.opening_message(task))
         done = sum(len(m.tool_calls) for m in conversation if m.role == "assistant")
         said = sum(1 for m in conversation if m.role == "assistant" and not m.tool_calls)
         handovers = task.handovers()
@@ -57,3 +57,10 @@ class OracleAgent:
         else:
             text = " ".join(task.outputs) if task.outputs else CLOSING_LINE
         return AgentReply(message=ChatMessage(role="assistant", content=text))
+
+
+def after_opening(conversation: list[ChatMessage], opening: str | None) -> list[ChatMessage]:
+    """``conversation`` less the domain's opening agent message at its start, when it has one."""
+    if opening and conversation and same_message(conversation[0], ChatMessage(role="assistant", content=opening)):
+        return conversation[1:]
+    return conversation

@@ -1,13 +1,16 @@
 """``llm``: a model plays the customer. Stateless: its prompt is rebuilt from the conversation on every call.
 
 In the model's prompt the roles are mirrored: the agent's messages are ``user`` turns and the customer's own are
-``assistant`` turns, after the system prompt and the agent's greeting.
+``assistant`` turns, after the system prompt and the agent's greeting: the strategy's own, unless the conversation
+opens with the agent's message (a domain's opening message, such as τ²'s greeting, the orchestrator put first).
 
 In τ² domains, and wherever the user has tools of its own (τ²'s telecom phone), it plays as τ²'s user simulator:
-τ²'s guidelines (the tool-using ones when it has tools) with the task's instructions as ``<scenario>``, τ²'s
-greeting, and the user's tools passed to the model. Its tool calls go back as the user's (requestor ``user``);
-the orchestrator runs them and returns their results in the conversation, which the prompt shows as the model's
-own tool calls answered by ``tool`` messages. The agent's tool calls never reach the user.
+τ²'s guidelines (the tool-using ones when it has tools) with the task's instructions as ``<scenario>``, the
+conversation as τ²'s user sees it (τ²'s greeting first, which the orchestrator seeds, or the task's history; the
+domain's greeting only when asked to open with nothing said), and the user's tools passed to the model. Its tool
+calls go back as the user's (requestor ``user``); the orchestrator runs them and returns their results in the
+conversation, which the prompt shows as the model's own tool calls answered by ``tool`` messages. The agent's tool
+calls never reach the user.
 """
 
 from __future__ import annotations
@@ -82,16 +85,17 @@ class LlmUser:
         return ChatMessage(role="user", content=text.strip())
 
     def prompt(self, turn: UserTurn) -> list[dict[str, Any]]:
-        """System prompt, greeting, then the conversation with roles mirrored (the user's tool results as ``tool``)."""
+        """System prompt, greeting (unless the conversation has it), then the conversation with roles mirrored."""
         if self.plays_tau2(turn):
             prompt = self.domain_prompt(turn)
             system, greeting = prompt.system, prompt.greeting
+            greets = not turn.conversation  # else it holds τ²'s greeting (the orchestrator's) or the task's history
         else:
             system, greeting = self.system_prompt(turn.instruction), GREETING
-        messages: list[dict[str, Any]] = [
-            {"role": "system", "content": system},
-            {"role": "user", "content": greeting},
-        ]
+            greets = not turn.conversation or turn.conversation[0].role != "assistant"  # the agent's own opening
+        messages: list[dict[str, Any]] = [{"role": "system", "content": system}]
+        if greets:
+            messages.append({"role": "user", "content": greeting})
         for message in turn.conversation:
             if message.role == "user":
                 own: dict[str, Any] = {"role": "assistant", "content": self.own_turn(message)}

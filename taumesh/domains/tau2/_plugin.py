@@ -29,7 +29,8 @@ from taumesh.domains.tau2._transfer import TRANSFER_TOKEN, TRANSFER_TOOL, announ
 from taumesh.models import USER_STOP_TOKENS, ChatMessage, RewardBasis, Termination
 
 GREETING = "Hi! How can I help you today?"
-"""τ²'s opening agent message (its orchestrator's ``DEFAULT_FIRST_AGENT_MESSAGE``), as τ²'s simulated user sees it."""
+"""τ²'s opening agent message (its orchestrator's ``DEFAULT_FIRST_AGENT_MESSAGE``): the episode's first message
+(:meth:`Tau2Plugin.opening_message`), and what τ²'s simulated user answers when it opens unprompted."""
 PERSONA_SLOT = "<PERSONA_GUIDELINES>"
 """Where τ²'s guidelines take a run-time persona; taumesh has none, so it is left empty (as τ²'s default)."""
 TAU2_SPLITS = ("base", "train", "test")
@@ -150,6 +151,10 @@ class Tau2Plugin(DomainPlugin):
         """τ²'s user simulator: its guidelines (fetched data), then the task's instructions in ``<scenario>`` tags."""
         guidelines = user_guidelines(with_tools).replace(PERSONA_SLOT, "")
         return UserPrompt(f"{guidelines}\n\n<scenario>\n{instruction}\n</scenario>", GREETING)
+
+    def opening_message(self, task: Task) -> str | None:
+        """τ²'s greeting when the task starts afresh; none after a message history, which τ² continues instead."""
+        return None if task.history() else GREETING
 
     def stop_reply(self, agent_message: str) -> str | None:
         """``###TRANSFER###`` once the agent says the user is being transferred, as τ²'s guidelines have it."""

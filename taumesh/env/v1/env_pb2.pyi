@@ -317,6 +317,7 @@ class OpenSessionResponse(_message.Message):
     HISTORY_FIELD_NUMBER: _builtins.int
     USER_STOP_TOKENS_FIELD_NUMBER: _builtins.int
     USER_OPENING_STOPS_FIELD_NUMBER: _builtins.int
+    OPENING_AGENT_MESSAGE_FIELD_NUMBER: _builtins.int
     session_id: _builtins.str
     """Opaque id of the new session, for the other calls."""
     policy: _builtins.str
@@ -328,6 +329,13 @@ class OpenSessionResponse(_message.Message):
     user_opening_stops: _builtins.bool
     """Whether the user's opening message is checked for them too (τ²: every user message is; τ-bench v1 checks only
     the replies that follow the agent's messages, never the opening).
+    """
+    opening_agent_message: _builtins.str
+    """The agent's opening message, said before the user's first turn, when the domain has one and the episode starts
+    afresh (τ²'s "Hi! How can I help you today?", its orchestrator's DEFAULT_FIRST_AGENT_MESSAGE); empty when the user
+    opens (τ-bench v1) or the task has a history. The orchestrator puts it first in every view as an assistant text
+    (not a step); the user's opening (UserSimService.StartConversation) answers it, and every later
+    ReplyRequest.conversation starts with it.
     """
     @_builtins.property
     def tools(self) -> _containers.RepeatedCompositeFieldContainer[_common_pb2.ToolSchema]:
@@ -368,10 +376,11 @@ class OpenSessionResponse(_message.Message):
         history: _abc.Iterable[_common_pb2.Message] | None = ...,
         user_stop_tokens: _abc.Iterable[_builtins.str] | None = ...,
         user_opening_stops: _builtins.bool = ...,
+        opening_agent_message: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["history", b"history", "initial_data_hash", b"initial_data_hash", "policy", b"policy", "session_id", b"session_id", "tools", b"tools", "user_instruction", b"user_instruction", "user_opening_stops", b"user_opening_stops", "user_stop_tokens", b"user_stop_tokens", "user_tools", b"user_tools"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["history", b"history", "initial_data_hash", b"initial_data_hash", "opening_agent_message", b"opening_agent_message", "policy", b"policy", "session_id", b"session_id", "tools", b"tools", "user_instruction", b"user_instruction", "user_opening_stops", b"user_opening_stops", "user_stop_tokens", b"user_stop_tokens", "user_tools", b"user_tools"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

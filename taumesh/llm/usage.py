@@ -12,10 +12,13 @@ log = logging.getLogger(__name__)
 
 
 def cost_of(response: Any) -> float:
-    """The response's cost in US dollars: litellm's ``response_cost``, else its price table, else 0.0."""
+    """The response's cost in US dollars: litellm's ``response_cost`` (None: unpriced, 0.0), else its price table."""
     hidden = getattr(response, "_hidden_params", None) or {}
-    cost = hidden.get("response_cost") if isinstance(hidden, dict) else None
-    if cost is None:
+    if isinstance(hidden, dict) and "response_cost" in hidden:  # litellm priced it, or found no price: not twice
+        cost = hidden["response_cost"]
+        if cost is None:
+            return 0.0
+    else:
         try:
             cost = litellm.completion_cost(completion_response=response)
         except Exception as exc:  # noqa: BLE001 - an unpriced model (a self-hosted one) costs nothing known

@@ -22,6 +22,7 @@ from tenacity.wait import WaitBaseT
 
 from taumesh.agent.v1 import agent_pb2_grpc
 from taumesh.env.v1 import env_pb2, env_pb2_grpc
+from taumesh.orchestrator.provider_limits import interceptors_for
 from taumesh.rpc.balancing import client_options
 from taumesh.rpc.errors import error_reason
 from taumesh.rpc.security import ClientSecurity, SecurityError
@@ -209,10 +210,11 @@ class ServiceClients:
         channels: dict[str, grpc.aio.Channel] = {}
         for name, address in (("env", env), ("user", user), ("agent", agent), ("scorer", scorer)):
             options = [*CHANNEL_OPTIONS, *_BALANCING[name]]
+            chain = [*interceptors_for(name), *interceptors]  # a permit per attempt, each attempt its own span
             channels[name] = (
-                grpc.aio.insecure_channel(address, options=options, interceptors=interceptors or None)
+                grpc.aio.insecure_channel(address, options=options, interceptors=chain or None)
                 if name in embedded
-                else security.channel(address, options, interceptors)
+                else security.channel(address, options, chain)
             )
         return cls(
             env=env_pb2_grpc.EnvServiceStub(channels["env"]),

@@ -8,6 +8,7 @@ from typing import Annotated, Literal, get_args
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, Field
 
+from taumesh.llm.limiter import ProviderLimits
 from taumesh.models import AgentSettings, ModelSettings, UserSettings
 
 CACHE_DATA_DIR = Path.home() / ".cache" / "taumesh" / "taubench_v1"
@@ -85,6 +86,9 @@ class RunConfig(BaseModel):
         default_factory=lambda: UserSettings(strategy="llm", model=ModelSettings(model="gpt-4o"))
     )
     max_concurrency: int = Field(default=1, ge=1)
+    provider_limits: ProviderLimits = Field(default_factory=dict)
+    """Model calls in flight per provider over the whole run (``--provider-limit openai=20``); a provider not
+    named here is held to ``max_concurrency`` (:mod:`taumesh.orchestrator.provider_limits`)."""
     workers: int = Field(default=1, ge=1)
     """Orchestrator processes playing the run's episodes, ``max_concurrency`` shared among them; 1: this process
     alone. More spread the orchestrator's CPU over cores (:mod:`taumesh.orchestrator.scale_out`)."""

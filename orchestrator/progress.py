@@ -23,7 +23,9 @@ from rich.progress_bar import ProgressBar
 from rich.table import Table
 from rich.text import Text
 
+from taumesh.llm.limiter import ProviderStats
 from taumesh.models import Usage
+from taumesh.orchestrator.provider_limits import current_limits
 from taumesh.orchestrator.results import RunResult
 from taumesh.orchestrator.transcript import print_transcript
 
@@ -78,6 +80,8 @@ class ProgressState:
     user: Usage = field(default_factory=Usage)
     trials: dict[int | str, tuple[int, int]] = field(default_factory=dict)
     """Per task: (successes, scored trials), for pass^1 as τ-bench defines it (mean over tasks of c/n)."""
+    providers: Callable[[], list[ProviderStats]] | None = None
+    """Model calls in flight and 429s per provider (:mod:`taumesh.orchestrator.provider_limits`), when limited."""
     started_at: float = field(init=False)
 
     def __post_init__(self) -> None:
@@ -136,10 +140,21 @@ class ProgressState:
             f"total ${self.agent.cost_usd + self.user.cost_usd:.4f}",
         ]
 
+    def provider_figures(self) -> list[str]:
+        """Per provider called so far: ``openai calls in flight 20/20, 429s 35`` (the window after the slash)."""
+        if self.providers is None:
+            return []
+        return [
+            f"{p.provider} calls in flight {p.in_flight}/{p.window}, 429s {p.rate_limited}"
+            for p in self.providers()
+            if p.calls or p.in_flight or p.rate_limited
+        ]
+
     def line(self, title: str) -> str:
-        """One plain line: ``progress: TITLE done/total (pct) | figures…``."""
+        """One plain line: ``progress: TITLE done/total (pct) | figures… | providers…``."""
         percent = 100 * self.done / self.total if self.total else 100.0
-        return f"progress: {title} {self.done}/{self.total} ({percent:.0f}%) | " + " | ".join(self.figures())
+        figures = [*self.figures(), *self.provider_figures()]
+        return f"progress: {title} {self.done}/{self.total} ({percent:.0f}%) | " + " | ".join(figures)
 
 
 def _figure(value: float | None) -> str:
@@ -165,7 +180,11 @@ class _LiveView:
             f"{state.done}/{state.total}",
         )
         figures = state.figures()
-        return Group(bar, Text("  " + "  ".join(figures[:6])), Text("  " + "  ".join(figures[6:])))
+        lines = [Text("  " + "  ".join(figures[:6])), Text("  " + "  ".join(figures[6:]))]
+        providers = state.provider_figures()
+        if providers:
+            lines.append(Text("  " + "  ".join(providers)))
+        return Group(bar, *lines)
 
 
 class RunProgress:
@@ -186,7 +205,8 @@ class RunProgress:
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.console, self.title = console, title
-        self.state = ProgressState(total=total, clock=clock)
+        limits = current_limits()  # the run's, read here: the Live display draws from another thread
+        self.state = ProgressState(total=total, clock=clock, providers=limits.stats if limits else None)
         self.enabled, self.verbose = enabled, verbose
         self.interval = ProgressSettings().interval if interval is None else interval
         self.live_display = console.is_terminal and not console.is_dumb_terminal

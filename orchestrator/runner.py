@@ -38,6 +38,7 @@ from taumesh.orchestrator.interrupt import until_stopped
 from taumesh.orchestrator.open_sessions import OpenSessions, tracking
 from taumesh.orchestrator.outputs import write_outputs
 from taumesh.orchestrator.progress import RunProgress, episode_usage
+from taumesh.orchestrator.provider_limits import provider_limits
 from taumesh.orchestrator.results import (
     AgentIdentity,
     EpisodeError,
@@ -313,7 +314,7 @@ async def run_benchmark(
     ``handle_signals`` (``taumesh run``'s own process) SIGINT and SIGTERM stop the run, close its env sessions and
     raise :class:`~taumesh.orchestrator.interrupt.RunInterrupted`; a cancelled run closes them too.
     """
-    with tracing.run_span(config) as span:
+    with tracing.run_span(config) as span, provider_limits(config):
         summary = await _run_benchmark(config, resume, only_errors, console, handle_signals)
         tracing.run_ended(span, len(summary.results), len(summary.errors), summary.average_reward)
         if span.is_recording():

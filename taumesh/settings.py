@@ -15,18 +15,20 @@ import os
 from collections.abc import Mapping
 from enum import StrEnum
 from pathlib import Path
-from typing import Any, ClassVar, Literal, TypeVar, cast
+from typing import Annotated, Any, ClassVar, Literal, TypeVar, cast
 
 from pydantic import Field, SecretStr, ValidationError, model_validator
 from pydantic_core import ErrorDetails
 from pydantic_settings import (
     BaseSettings,
     InitSettingsSource,
+    NoDecode,
     PydanticBaseSettingsSource,
     SettingsConfigDict,
 )
 
 from taumesh.config_files import RunFileError, read_run_file, read_settings_file
+from taumesh.llm.limiter import ProviderLimits
 from taumesh.models import TAU2_PREFIX, AgentSettings, DialogflowCxAgent, ModelSettings, UserSettings, is_tau2
 from taumesh.orchestrator.config import CACHE_DATA_DIR, MAX_NUM_STEPS, OutputFormat, RunConfig, ServiceAddresses
 from taumesh.rpc.security import SecurityError, ServerSecurity, read_token
@@ -109,6 +111,9 @@ class RunSettings(TaumeshSettings):
     user_model_provider: str = ""
     temperature: float = 0.0
     max_concurrency: int = Field(default=1, ge=1)
+    provider_limit: Annotated[ProviderLimits, NoDecode] = Field(default_factory=dict)
+    """PROVIDER=N (repeatable): at most N model calls in flight to that provider over the whole run, workers
+    included; a provider's 429s narrow it for a while."""
     workers: int = Field(default=1, ge=1)
     """Orchestrator processes sharing the run (``--workers``); ``max_concurrency`` is split among them."""
     seed: int | None = None
@@ -222,6 +227,7 @@ class RunSettings(TaumeshSettings):
                 ),
             ),
             max_concurrency=self.max_concurrency,
+            provider_limits=self.provider_limit,
             workers=self.workers,
             seed=self.seed,
             shuffle=self.shuffle,

@@ -75,7 +75,7 @@ class UserSimServicer(user_sim_pb2_grpc.UserSimServiceServicer):
             tools=[tool_schema_from_proto(schema) for schema in request.tools],
             data_dir=self.data_dir,
         )
-        with model_errors_as_status():
+        with model_errors_as_status(context):
             reply = await self.strategy(settings).reply(turn)
         await self._load()
         return user_sim_pb2.StartConversationResponse(
@@ -106,7 +106,7 @@ class UserSimServicer(user_sim_pb2_grpc.UserSimServiceServicer):
             tools=[tool_schema_from_proto(schema) for schema in request.tools],
             data_dir=self.data_dir,
         )
-        with model_errors_as_status():
+        with model_errors_as_status(context):
             reply = await self.strategy(settings).reply(turn)
         await self._load()
         return user_sim_pb2.ReplyResponse(

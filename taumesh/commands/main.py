@@ -180,6 +180,15 @@ def run(
     ] = RUN.user_model_provider,
     temperature: Annotated[float, typer.Option("--temperature")] = RUN.temperature,
     max_concurrency: Annotated[int, typer.Option("--max-concurrency", "--max_concurrency")] = RUN.max_concurrency,
+    provider_limit: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--provider-limit",
+            "--provider_limit",
+            help="PROVIDER=N (repeatable): at most N model calls in flight to that provider over the whole run, "
+            "workers included; a provider's 429s narrow it for a while.",
+        ),
+    ] = None,
     workers: Annotated[
         int,
         typer.Option(

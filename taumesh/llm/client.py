@@ -17,10 +17,25 @@ from pydantic import BaseModel
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_after_attempt
 
 from taumesh.llm._litellm import ContextWindowExceededError, litellm
-from taumesh.llm.errors import ContextWindowExceeded, EmptyReply, ModelError, ModelRequestError, ModelUnavailable
+from taumesh.llm.errors import (
+    ContextWindowExceeded,
+    EmptyReply,
+    ModelError,
+    ModelRateLimited,
+    ModelRequestError,
+    ModelUnavailable,
+)
 from taumesh.llm.hooks import ModelCall, ModelCallHook, around_call
 from taumesh.llm.preflight import local_api_key
-from taumesh.llm.retry import RetryPolicy, describe, is_transient, wait_retry_after
+from taumesh.llm.retry import (
+    RetryPolicy,
+    describe,
+    is_rate_limit,
+    is_transient,
+    retried_here,
+    retry_after,
+    wait_retry_after,
+)
 from taumesh.llm.usage import usage_of
 from taumesh.models import ChatMessage, ModelSettings, ToolCall, ToolSchema, Usage
 
@@ -159,7 +174,7 @@ async def complete(
     started = time.monotonic()
     try:
         async for attempt in AsyncRetrying(
-            retry=retry_if_exception(is_transient),
+            retry=retry_if_exception(retried_here),
             stop=stop_after_attempt(policy.max_attempts),
             wait=wait_retry_after(policy),
             before_sleep=_log_retry(settings),
@@ -198,6 +213,8 @@ async def complete(
         raise
     except Exception as exc:
         _log_call(settings, attempts, started, f"failed: {describe(exc)}")
+        if is_rate_limit(exc):
+            raise ModelRateLimited(describe(exc), attempts, retry_after(exc)) from exc
         if is_transient(exc):
             raise ModelUnavailable(describe(exc), attempts) from exc
         if isinstance(exc, ContextWindowExceededError):

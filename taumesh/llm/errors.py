@@ -32,6 +32,18 @@ class ModelUnavailable(ModelError):
     """
 
 
+class ModelRateLimited(ModelUnavailable):
+    """The provider answered 429: at once when the caller retries rate limits, or on every attempt.
+
+    See :data:`taumesh.llm.retry.RATE_LIMITS_METADATA`.
+    """
+
+    def __init__(self, cause: str, attempts: int = 1, retry_after: float | None = None) -> None:
+        super().__init__(cause, attempts)
+        self.retry_after = retry_after
+        """Seconds the provider asked to wait (its Retry-After), when it said."""
+
+
 class ModelRequestError(ModelError):
     """The provider refused the request itself (bad credentials, unknown model, malformed request): not retried."""
 

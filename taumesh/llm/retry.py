@@ -7,11 +7,13 @@ Tuned by the environment, ``TAUMESH_LLM_`` plus a field of :class:`RetryPolicy` 
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import email.utils
 import os
 import re
 import time
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any
 
 import httpx
@@ -85,6 +87,33 @@ def is_transient(exc: BaseException) -> bool:
     if status is not None:
         return status >= 500 or status in TRANSIENT_STATUS
     return isinstance(exc, httpx.TransportError)
+
+
+RATE_LIMITS_METADATA = ("taumesh-rate-limits", "caller")
+"""gRPC metadata of a call whose caller retries 429s itself: the service answers a rate limit at once."""
+
+_CALLER_RETRIES: contextvars.ContextVar[bool] = contextvars.ContextVar("taumesh_caller_retries_429", default=False)
+
+
+@contextmanager
+def rate_limits_to_caller(metadata: Iterable[tuple[str, str | bytes]] | None) -> Iterator[None]:
+    """Within the block, 429s go back to the caller at once when ``metadata`` (a call's) asks for it."""
+    asked = any((key, value) == RATE_LIMITS_METADATA for key, value in metadata or ())
+    token = _CALLER_RETRIES.set(asked)
+    try:
+        yield
+    finally:
+        _CALLER_RETRIES.reset(token)
+
+
+def is_rate_limit(exc: BaseException) -> bool:
+    """True for a provider's 429 (Too Many Requests)."""
+    return isinstance(exc, RateLimitError) or status_of(exc) == 429
+
+
+def retried_here(exc: BaseException) -> bool:
+    """Whether :func:`taumesh.llm.complete` retries ``exc``: a transient fault, unless a 429 the caller retries."""
+    return is_transient(exc) and not (_CALLER_RETRIES.get() and is_rate_limit(exc))
 
 
 def _headers(exc: BaseException) -> Mapping[str, str]:

@@ -5,13 +5,26 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from taumesh.llm.errors import ContextWindowExceeded, ModelRequestError, ModelUnavailable, is_missing_credentials
-from taumesh.rpc.errors import FailedPrecondition, OutOfRange, Unavailable
+from taumesh.llm.errors import (
+    ContextWindowExceeded,
+    ModelRateLimited,
+    ModelRequestError,
+    ModelUnavailable,
+    is_missing_credentials,
+)
+from taumesh.llm.retry import rate_limits_to_caller
+from taumesh.rpc.errors import Context, FailedPrecondition, OutOfRange, Unavailable
+
+RATE_LIMITED_REASON = "MODEL_RATE_LIMITED"
+"""The ``ErrorInfo.reason`` of an UNAVAILABLE whose cause is the provider's 429 (its Retry-After in RetryInfo)."""
 
 
 @contextmanager
-def model_errors_as_status() -> Iterator[None]:
+def model_errors_as_status(context: Context | None = None) -> Iterator[None]:
     """Turn model errors into statuses, the cause in the details.
+
+    Given the call's ``context``, a caller that asked for rate limits back (``RATE_LIMITS_METADATA``) gets a 429
+    at once, as UNAVAILABLE with reason :data:`RATE_LIMITED_REASON` and the provider's Retry-After.
 
     An exhausted model is UNAVAILABLE (the orchestrator retries, then records an infrastructure error); a
     conversation too long for the model is OUT_OF_RANGE (the agent cannot go on: the episode ends, scored); any
@@ -19,9 +32,16 @@ def model_errors_as_status() -> Iterator[None]:
     service has no API key for the provider, else ``MODEL_REQUEST_REFUSED``): not retried.
     """
     try:
-        yield
+        with rate_limits_to_caller(context.invocation_metadata() if context is not None else None):
+            yield
     except ContextWindowExceeded as exc:
         raise OutOfRange(f"the conversation exceeds the model's context window: {exc.cause}") from exc
+    except ModelRateLimited as exc:
+        raise Unavailable(
+            f"model unavailable after {exc.attempts} attempt(s): {exc.cause}",
+            reason=RATE_LIMITED_REASON,
+            retry_after=exc.retry_after,
+        ) from exc
     except ModelUnavailable as exc:
         raise Unavailable(f"model unavailable after {exc.attempts} attempt(s): {exc.cause}") from exc
     except ModelRequestError as exc:

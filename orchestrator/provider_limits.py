@@ -1,0 +1,128 @@
+"""``--provider-limit``: the run's model calls in flight, per provider, granted by the orchestrator.
+
+The agent and user-sim services are stateless and may run as several processes or replicas, so a semaphore in
+them would limit each process, not the run. The orchestrator decides when each agent and user-sim call starts,
+and each such call makes at most one model call at a time; so the orchestrator holds one permit of the side's
+provider (:class:`~taumesh.llm.limiter.ProviderLimiter`) for the length of each call. The calls carry
+:data:`~taumesh.llm.retry.RATE_LIMITS_METADATA`: a service answers a provider's 429 at once (UNAVAILABLE,
+``MODEL_RATE_LIMITED``, the Retry-After in RetryInfo) instead of retrying it, so the limiter learns of every 429
+as it happens, halves its window, holds new calls back for the Retry-After, and the call is made again with a new
+permit (up to :data:`RATE_LIMIT_ATTEMPTS` times).
+
+The limits apply to the RPCs of :class:`~taumesh.orchestrator.clients.ServiceClients` made within
+:func:`provider_limits` (a context variable, so concurrent runs in one process keep theirs apart). With
+``--workers N`` each worker holds ``1/N`` of each cap (:func:`~taumesh.llm.limiter.share_limits`), so the run's
+total never passes it, whichever machine a worker runs on.
+"""
+
+from __future__ import annotations
+
+import contextvars
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, cast
+
+import grpc
+
+from taumesh.agent.v1 import agent_pb2
+from taumesh.llm.limiter import ProviderLimiter, ProviderLimiters, ProviderStats, provider_of
+from taumesh.llm.retry import RATE_LIMITS_METADATA
+from taumesh.llm.status import RATE_LIMITED_REASON
+from taumesh.orchestrator.config import RunConfig
+from taumesh.rpc.errors import error_details
+from taumesh.user_sim.v1 import user_sim_pb2
+
+RATE_LIMIT_ATTEMPTS = 30
+"""Calls an agent or user-sim RPC gets when the provider keeps answering 429 (each after the limiter's pause)."""
+AGENTS_WITHOUT_MODEL = frozenset({"oracle", "dialogflow-cx", "decibel"})
+"""Built-in agent strategies that call no model of the run's (the agent service's ``WITHOUT_MODEL``)."""
+USERS_WITHOUT_MODEL = frozenset({"scripted", "human"})
+"""User strategies that call no model."""
+
+_AGENT = agent_pb2.DESCRIPTOR.services_by_name["AgentService"].full_name
+_USER = user_sim_pb2.DESCRIPTOR.services_by_name["UserSimService"].full_name
+AGENT_METHODS = (f"/{_AGENT}/NextMessage",)
+USER_METHODS = (f"/{_USER}/StartConversation", f"/{_USER}/Reply")
+
+
+class RunLimits:
+    """Which RPC methods take a permit of which provider's limiter, in one run (or one worker of it)."""
+
+    def __init__(self, config: RunConfig, ceiling: int) -> None:
+        self.limiters = ProviderLimiters(config.provider_limits, ceiling)
+        self.by_method: dict[str, ProviderLimiter] = {}
+        if config.agent.strategy not in AGENTS_WITHOUT_MODEL and config.agent.model.model:
+            agent = self.limiters.get(provider_of(config.agent.model))
+            self.by_method.update(dict.fromkeys(AGENT_METHODS, agent))
+        if config.user.strategy not in USERS_WITHOUT_MODEL and config.user.model.model:
+            user = self.limiters.get(provider_of(config.user.model))
+            self.by_method.update(dict.fromkeys(USER_METHODS, user))
+
+    def stats(self) -> list[ProviderStats]:
+        """Each provider's calls in flight, window and 429s so far."""
+        return self.limiters.stats()
+
+
+_CURRENT: contextvars.ContextVar[RunLimits | None] = contextvars.ContextVar("taumesh_run_limits", default=None)
+
+
+def current_limits() -> RunLimits | None:
+    """The limits of the run this task belongs to, if any."""
+    return _CURRENT.get()
+
+
+@contextmanager
+def provider_limits(config: RunConfig, ceiling: int | None = None) -> Iterator[RunLimits]:
+    """Limit the model calls of the RPCs made within the block.
+
+    ``ceiling``: the most calls ever in flight (default ``config.max_concurrency``), a provider's window with no cap.
+    """
+    limits = RunLimits(config, ceiling or config.max_concurrency)
+    token = _CURRENT.set(limits)
+    try:
+        yield limits
+    finally:
+        _CURRENT.reset(token)
+
+
+class ProviderLimitInterceptor(grpc.aio.UnaryUnaryClientInterceptor):  # type: ignore[type-arg]  # generic in stubs
+    """Holds a permit of the side's provider around each agent and user-sim call of a limited run."""
+
+    async def intercept_unary_unary(self, continuation: Any, details: Any, request: Any) -> Any:
+        limits = _CURRENT.get()
+        method = details.method.decode() if isinstance(details.method, bytes) else str(details.method)
+        limiter = limits.by_method.get(method) if limits is not None else None
+        if limiter is None:
+            return await continuation(details, request)
+        details = details._replace(metadata=grpc.aio.Metadata(*(details.metadata or ()), RATE_LIMITS_METADATA))
+        for attempt in range(1, RATE_LIMIT_ATTEMPTS + 1):
+            permit = await limiter.acquire()
+            try:
+                call = await continuation(details, request)
+            except BaseException:
+                limiter.abandon()
+                raise
+            try:
+                await call
+            except grpc.aio.AioRpcError as exc:
+                found = error_details(exc)
+                if found.get("reason") != RATE_LIMITED_REASON:
+                    limiter.abandon()
+                    return call  # the caller sees the error when it awaits the call
+                limiter.release(permit, rate_limited=True, retry_after=found.get("retry_after"))
+                if attempt == RATE_LIMIT_ATTEMPTS:
+                    return call
+                continue
+            except BaseException:
+                limiter.abandon()
+                raise
+            limiter.release(permit)
+            return call
+        raise AssertionError("unreachable: the last attempt returns")
+
+
+def interceptors_for(service: str) -> list[grpc.aio.ClientInterceptor]:
+    """The interceptors the channel to ``service`` (``agent``, ``user``, …) takes for provider limits."""
+    if service not in ("agent", "user"):
+        return []
+    return [cast(grpc.aio.ClientInterceptor, ProviderLimitInterceptor())]  # grpc-stubs: a partial stub

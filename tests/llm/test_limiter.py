@@ -1,0 +1,135 @@
+"""The per-provider limiter: caps, AIMD on 429s, Retry-After pauses, FIFO grants, parsing and shares."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+
+from taumesh.llm.limiter import (
+    DEFAULT_PAUSE_S,
+    ProviderLimiter,
+    parse_provider_limits,
+    provider_of,
+    share_limits,
+)
+from taumesh.models import ModelSettings
+
+
+async def test_no_more_calls_in_flight_than_the_cap() -> None:
+    limiter = ProviderLimiter("openai", cap=3, ceiling=100)
+    in_flight = peak = 0
+
+    async def call() -> None:
+        nonlocal in_flight, peak
+        permit = await limiter.acquire()
+        in_flight += 1
+        peak = max(peak, in_flight)
+        await asyncio.sleep(0.001)
+        in_flight -= 1
+        limiter.release(permit)
+
+    await asyncio.gather(*(call() for _ in range(40)))
+    assert peak == 3
+    assert limiter.stats().calls == 40 and limiter.in_flight == 0
+
+
+async def test_waiters_are_served_in_order() -> None:
+    limiter = ProviderLimiter("openai", cap=1, ceiling=1)
+    first = await limiter.acquire()
+    order: list[int] = []
+
+    async def wait(n: int) -> None:
+        permit = await limiter.acquire()
+        order.append(n)
+        limiter.release(permit)
+
+    tasks = [asyncio.create_task(wait(n)) for n in range(5)]
+    await asyncio.sleep(0)
+    limiter.release(first)
+    await asyncio.gather(*tasks)
+    assert order == [0, 1, 2, 3, 4]
+
+
+async def test_a_429_halves_the_window_once_per_round_and_successes_raise_it_again() -> None:
+    limiter = ProviderLimiter("openai", cap=20, ceiling=1000)
+    permits = [await limiter.acquire() for _ in range(20)]
+    for permit in permits[:5]:  # five 429s of calls started in the same round: one decrease
+        limiter.release(permit, rate_limited=True, retry_after=0)
+    assert limiter.allowed == 10 and limiter.stats().rate_limited == 5
+    for permit in permits[5:]:
+        limiter.release(permit)
+    assert limiter.allowed == 11  # 10 + 15 successes of about 1/10 each
+    later = await limiter.acquire()
+    limiter.release(later, rate_limited=True, retry_after=0)  # a call of the new round: decreases again
+    assert limiter.allowed == 5
+    windows = []
+    for _ in range(200):
+        permit = await limiter.acquire()
+        limiter.release(permit)
+        windows.append(limiter.allowed)
+    assert windows == sorted(windows) and windows[-1] == 20  # additive increase, never above the cap
+    assert windows.index(20) > 100  # slowly: about one more call per window's worth of successes
+
+
+async def test_without_a_cap_the_window_starts_at_the_ceiling() -> None:
+    limiter = ProviderLimiter("openai", cap=None, ceiling=1000)
+    permit = await limiter.acquire()
+    limiter.release(permit, rate_limited=True, retry_after=0)
+    assert limiter.allowed == 500 and limiter.stats().cap is None
+
+
+async def test_no_call_starts_before_the_retry_after_has_passed() -> None:
+    limiter = ProviderLimiter("openai", cap=4, ceiling=4)
+    permit = await limiter.acquire()
+    limiter.release(permit, rate_limited=True, retry_after=0.2)
+    refused_at = time.monotonic()
+    again = await limiter.acquire()
+    assert time.monotonic() - refused_at >= 0.2
+    limiter.release(again, rate_limited=True)  # no Retry-After: the default pause
+    assert limiter.paused_until - time.monotonic() > DEFAULT_PAUSE_S / 2
+
+
+async def test_a_cancelled_waiter_gives_its_place_back() -> None:
+    limiter = ProviderLimiter("openai", cap=1, ceiling=1)
+    held = await limiter.acquire()
+    waiting = asyncio.create_task(limiter.acquire())
+    await asyncio.sleep(0)
+    waiting.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await waiting
+    limiter.abandon()  # the call behind ``held`` failed without an answer: the window stays
+    assert limiter.in_flight == 0 and limiter.allowed == 1
+    assert (await limiter.acquire()).epoch == held.epoch
+
+
+def test_limits_are_parsed_from_flags_environment_and_files() -> None:
+    assert parse_provider_limits(["openai=20", "anthropic=5"]) == {"openai": 20, "anthropic": 5}
+    assert parse_provider_limits("openai=20, anthropic=5") == {"openai": 20, "anthropic": 5}
+    assert parse_provider_limits('{"openai": 20}') == {"openai": 20}
+    assert parse_provider_limits({"openai": 7}) == {"openai": 7}
+    for bad, says in [
+        (["openai"], "is not PROVIDER=N"),
+        (["openai=x"], "is not a whole number"),
+        (["openai=0"], "at least 1"),
+        (["=3"], "is not PROVIDER=N"),
+    ]:
+        with pytest.raises(ValueError, match=says):
+            parse_provider_limits(bad)
+
+
+def test_shares_of_a_cap_add_up_to_it() -> None:
+    assert share_limits({"openai": 20, "anthropic": 5}, 3) == [
+        {"openai": 7, "anthropic": 2},
+        {"openai": 7, "anthropic": 2},
+        {"openai": 6, "anthropic": 1},
+    ]
+    with pytest.raises(ValueError, match="below --workers 3"):
+        share_limits({"openai": 2}, 3)
+
+
+def test_provider_of_a_model() -> None:
+    assert provider_of(ModelSettings(model="gpt-4o", provider="openai")) == "openai"
+    assert provider_of(ModelSettings(model="anthropic/claude-3-5-sonnet")) == "anthropic"
+    assert provider_of(ModelSettings(model="gpt-4o")) == "openai"  # litellm's guess

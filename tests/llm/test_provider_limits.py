@@ -1,0 +1,105 @@
+"""``taumesh run --provider-limit``: the model server counts the calls in flight; 429s cost no episode.
+
+The model server is the scripted OpenAI-compatible one, playing the retail tasks' gold actions as the agent and
+the instruction then a stop as the LLM user, both models at provider ``openai``. It refuses 30 % of the
+requests with 429 and a Retry-After, and counts how many requests it holds at once.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.helpers.cli import explain, finish, load_json, results_path, start_taumesh
+from tests.llm.fake_openai import FakeOpenAI, Reply, rate_limited
+from tests.llm.scripts import AGENT_MODEL, USER_MODEL, GoldAgent, Router, ScriptedLlmUser, TaskIndex
+
+
+class CountingScript:
+    """Refuses ``refusals`` of the requests with 429 (seeded), answers the rest with ``inner`` after ``latency``;
+    counts the requests being answered at once, and their peak."""
+
+    def __init__(self, inner: Callable[[dict[str, Any], int], Reply], refusals: float, latency: float) -> None:
+        self.inner, self.refusals, self.latency = inner, refusals, latency
+        self.lock = threading.Lock()
+        self.random = random.Random(29)
+        self.in_flight = self.peak = self.refused = 0
+
+    def __call__(self, request: dict[str, Any], ordinal: int) -> Reply:
+        with self.lock:
+            self.in_flight += 1
+            self.peak = max(self.peak, self.in_flight)
+            refuse = self.random.random() < self.refusals
+            self.refused += refuse
+        try:
+            time.sleep(self.latency)  # the model thinking: the request is held, and counted, meanwhile
+            return rate_limited("0.05") if refuse else self.inner(request, ordinal)
+        finally:
+            with self.lock:
+                self.in_flight -= 1
+
+
+def _short_tasks(index: TaskIndex, count: int) -> list[int]:
+    """The ``count`` tasks with the fewest gold actions (a quick run), in split order.
+
+    Not those whose instruction has spaces around it: the user's message is stripped, and the script's agent finds
+    its task by the exact text.
+    """
+    usable = [i for i, task in enumerate(index.tasks) if task.instruction == task.instruction.strip()]
+    by_length = sorted(usable, key=lambda i: (len(index.tasks[i].actions), i))
+    return sorted(by_length[:count])
+
+
+def _run(
+    fake: FakeOpenAI, data_dir: Path, log_dir: Path, task_ids: list[int], *extra: str
+) -> tuple[str, list[dict[str, Any]]]:
+    ids = [arg for task_id in task_ids for arg in ("--task-ids", str(task_id))]
+    proc = finish(
+        start_taumesh(
+            "run", "--env", "retail", "--task-split", "test", *ids, "--num-trials", "5",
+            "--data-dir", str(data_dir),
+            "--agent-strategy", "tool-calling", "--model", AGENT_MODEL, "--model-provider", "openai",
+            "--api-base", fake.url, "--user-strategy", "llm-taumesh", "--user-model", USER_MODEL,
+            "--user-model-provider", "openai", "--user-api-base", fake.url, "--log-dir", str(log_dir), *extra,
+        ),
+        timeout=600,
+    )  # fmt: skip
+    assert proc.returncode == 0, explain(proc)
+    return proc.stderr + proc.stdout, load_json(results_path(log_dir))
+
+
+@pytest.mark.slow  # 200 episodes, about 1,300 model requests: two minutes on a busy 2-core machine
+@pytest.mark.parametrize("workers", [1, 2], ids=["one-process", "two-workers"])
+def test_429s_at_concurrency_200_with_20_calls_allowed(
+    fake: FakeOpenAI, task_index: TaskIndex, v1_data_dir: Path, tmp_path: Path, workers: int
+) -> None:
+    script = CountingScript(Router(GoldAgent(task_index), ScriptedLlmUser(task_index)), refusals=0.3, latency=0.02)
+    fake.reset(script)
+    tasks = _short_tasks(task_index, 40)
+    output, results = _run(
+        fake,
+        v1_data_dir,
+        tmp_path,
+        tasks,
+        "--max-concurrency",
+        "200",
+        "--provider-limit",
+        "openai=20",
+        "--workers",
+        str(workers),
+    )
+    assert len(results) == 200 and all(r["reward"] == 1.0 for r in results)  # every episode scored, none lost
+    assert not list(tmp_path.glob("*.errors.json")), "no episode is an infrastructure error"
+    assert script.refused > 100  # the provider did refuse, often
+    assert script.peak <= 20, f"{script.peak} calls were in flight at once"
+    assert script.peak >= 5  # the limit, not the run, held the calls back
+    if workers == 1:  # the display's last line: the provider's calls in flight (none now) and its 429s
+        shown = re.findall(r"openai calls in flight 0/\d+, 429s (\d+)", output)
+        assert shown and int(shown[-1]) == script.refused, output[-2000:]

@@ -327,9 +327,11 @@ async def first_split(clients: ServiceClients, config: RunConfig) -> str:
     listed: env_pb2.ListDomainsResponse = await with_retries(
         partial(clients.env.ListDomains, env_pb2.ListDomainsRequest(), timeout=config.rpc_timeout)
     )
-    for domain in listed.domains:
-        if domain.name == config.env and domain.splits:
-            return str(domain.splits[0].name)
+    base = config.env.partition(":")[0]  # a variant (taumesh.domains.VARIANT_SEPARATOR) has its domain's splits
+    for name in dict.fromkeys((config.env, base)):
+        for domain in listed.domains:
+            if domain.name == name and domain.splits:
+                return str(domain.splits[0].name)
     known = ", ".join(sorted(d.name for d in listed.domains)) or "none"
     raise ConfigError(
         f"no data for domain {config.env!r} (is --data-dir {config.data_dir} right, or is the domain misspelled?); "

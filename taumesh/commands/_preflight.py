@@ -38,13 +38,14 @@ def services_problem(addresses: ServiceAddresses) -> str | None:
 
 def domain_problem(env: str, data_dir: Path) -> str | None:
     """Why the embedded env cannot serve domain ``env`` from ``data_dir``, naming the command that provides it."""
-    from taumesh.domains import Registry
+    from taumesh.domains import DataError, Registry
 
     registry = Registry.discover()
-    plugin = registry.plugins.get(env)
-    if env in registry.broken:
-        return str(registry.broken[env])
-    if plugin is None:
+    try:
+        plugin = registry.get(env)  # a variant (<domain>:<variant>) too
+    except DataError as exc:  # a plugin that failed to load, a variant that cannot run here
+        return str(exc)
+    except KeyError:
         return f"unknown domain {env!r}; domains: {', '.join(sorted(registry.plugins)) or 'none loaded'}"
     if plugin.data_dir(data_dir).is_dir():
         return None

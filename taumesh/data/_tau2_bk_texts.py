@@ -17,11 +17,13 @@ from taumesh.data._cache import DatasetError
 from taumesh.data._tau2_texts import _tool, _tool_type
 
 SOURCE = Path("src/tau2/domains/banking_knowledge/tools.py")
+RETRIEVAL_SOURCE = Path("retrieval_mixins.py")
+"""Beside the tools: the retrieval configurations' tools (``KB_search``, ``grep``...), one mixin class each."""
 """Where a checkout (or an unpacked archive) holds the tools, relative to its top folder."""
 TEXTS_PATH = Path("texts/banking_knowledge.json")
 """Under the imported folder; recorded in its manifest like every other file."""
-TEXTS_FORMAT = 2
-"""2: with the ATM-images tool's envelope scans."""
+TEXTS_FORMAT = 3
+"""2: with the ATM-images tool's envelope scans; 3: with the retrieval tools."""
 AGENT_TOOLKIT = "KnowledgeTools"
 USER_TOOLKIT = "KnowledgeUserTools"
 TRANSFER_REASONS = "TransferReasonLiteral"
@@ -124,6 +126,20 @@ def _atm_deposit_images(toolkit: ast.ClassDef) -> dict[str, dict[str, str]]:
     return images
 
 
+def _retrieval_tools(source: Path) -> list[dict[str, Any]]:
+    """The retrieval tools of the mixins beside ``source``, in the file's order."""
+    path = source.parent / RETRIEVAL_SOURCE
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    except (OSError, SyntaxError, ValueError) as exc:
+        raise DatasetError(f"cannot read upstream's banking_knowledge retrieval tools {path}: {exc}") from exc
+    tools = []
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef):
+            tools += _toolkit(node)["tools"]
+    return tools
+
+
 def extract(source: Path) -> dict[str, Any]:
     """The texts of the tools module ``source``; DatasetError when it is not readable or lacks a toolkit."""
     try:
@@ -145,6 +161,7 @@ def extract(source: Path) -> dict[str, Any]:
         "valid_credit_card_types": user["constants"].get("VALID_CREDIT_CARD_TYPES", []),
         "credit_card_rewards": user["constants"].get("CREDIT_CARD_REWARDS", {}),
         "atm_deposit_images": _atm_deposit_images(classes[AGENT_TOOLKIT]),
+        "retrieval_tools": _retrieval_tools(source),
     }
 
 

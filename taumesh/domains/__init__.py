@@ -19,7 +19,7 @@ from taumesh.domains._domain import Domain
 from taumesh.domains._errors import BaseDataMutation, DataError, EpisodeMismatch, PluginError, ToolCrash
 from taumesh.domains._hashing import CheckpointedText, DataHasher, Swaps
 from taumesh.domains._plugin import Document, DomainPlugin, DomainSpec, UserPrompt
-from taumesh.domains._registry import DOMAIN_PATH_ENV, ENTRY_POINT_GROUP, Registry
+from taumesh.domains._registry import DOMAIN_PATH_ENV, ENTRY_POINT_GROUP, VARIANT_SEPARATOR, Registry
 from taumesh.domains._reward import (
     V1_REWARD,
     Composed,
@@ -43,6 +43,7 @@ __all__ = [
     "DOMAIN_PATH_ENV",
     "ENTRY_POINT_GROUP",
     "V1_REWARD",
+    "VARIANT_SEPARATOR",
     "Action",
     "BaseDataMutation",
     "Catalog",

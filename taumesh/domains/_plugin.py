@@ -101,6 +101,13 @@ class DomainPlugin:
         """Where this domain's files are: its own folder, or ``<default_data_dir>/<name>``."""
         return self.own_data if self.own_data is not None else Path(default_data_dir) / self.name
 
+    def variants(self) -> Mapping[str, Callable[[], DomainPlugin]]:
+        """Plugins this one offers as ``<name>:<variant>`` (a configuration of the same data), each built on demand.
+
+        The registry answers ``<name>:<variant>`` with the plugin the loader returns; none by default.
+        """
+        return {}
+
     def tools_for(self, root: Path) -> Sequence[type[Tool]]:
         """The tools over the data folder ``root``: :attr:`tools`, unless a version of the data adds some."""
         return self.tools

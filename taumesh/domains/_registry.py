@@ -36,6 +36,8 @@ ENTRY_POINT_GROUP = "taumesh.domains"
 SOURCE_GROUP = "taumesh.domain_sources"
 DOMAIN_PATH_ENV = "TAUMESH_DOMAIN_PATH"
 DEFAULT_DOMAIN_PATH = "domains"
+VARIANT_SEPARATOR = ":"
+"""``<domain>:<variant>`` names a variant a plugin offers (:meth:`DomainPlugin.variants`)."""
 
 
 def domain_path() -> list[Path]:
@@ -139,6 +141,8 @@ class Registry:
 
     plugins: dict[str, DomainPlugin] = field(default_factory=dict)
     broken: dict[str, PluginError] = field(default_factory=dict)
+    variants: dict[str, DomainPlugin] = field(default_factory=dict)
+    """The variants asked for so far (``<domain>:<variant>``), each built once; not among :meth:`names`."""
 
     @classmethod
     def discover(cls, directories: Sequence[Path] | None = None) -> Registry:
@@ -175,4 +179,19 @@ class Registry:
             return plugin
         if name in self.broken:
             raise self.broken[name]
+        if name in self.variants:
+            return self.variants[name]
+        base, _, variant = name.partition(VARIANT_SEPARATOR)
+        if variant and base in self.plugins:
+            return self._variant(self.plugins[base], name, variant)
         raise KeyError(f"unknown domain {name!r}; known: {self.names()}")
+
+    def _variant(self, base: DomainPlugin, name: str, variant: str) -> DomainPlugin:
+        """``base``'s variant (DomainPlugin.variants), kept under ``name``; KeyError listing the known ones."""
+        offered = base.variants()
+        if variant not in offered:
+            known = ", ".join(f"{base.name}{VARIANT_SEPARATOR}{key}" for key in offered) or "none"
+            raise KeyError(f"unknown domain {name!r}: {base.name} offers the variants {known}")
+        plugin = _check(offered[variant](), name, f"variant {variant!r} of domain {base.name!r}")
+        self.variants[name] = plugin
+        return plugin

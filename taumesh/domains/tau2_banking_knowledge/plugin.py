@@ -9,15 +9,17 @@ replayed episode: DB, ACTION, COMMUNICATE and NL_ASSERTION (judged by the scorer
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 from typing import Any
 
 from taumesh.data import tau2_upstream_dir
 from taumesh.domains import (
+    VARIANT_SEPARATOR,
     DataError,
+    Document,
     DomainPlugin,
     DomainView,
     EpisodeMismatch,
@@ -33,10 +35,17 @@ from taumesh.domains import (
 from taumesh.domains._reward import Episode
 from taumesh.domains._tool import Requestor
 from taumesh.domains.tau2._reward import ActionCheck, CommunicateCheck, DatabaseCheck, NlAssertionCheck
-from taumesh.domains.tau2_banking_knowledge.configs import RetrievalConfig, retrieval_config
+from taumesh.domains.tau2_banking_knowledge.configs import (
+    ALIASES,
+    CONFIGS,
+    RetrievalConfig,
+    check_runnable,
+    retrieval_config,
+)
 from taumesh.domains.tau2_banking_knowledge.knowledge import KnowledgeDocument, load_documents
 from taumesh.domains.tau2_banking_knowledge.models import TransactionalDB
 from taumesh.domains.tau2_banking_knowledge.policy import compose_policy
+from taumesh.domains.tau2_banking_knowledge.retrieval_tools import embedding_model_name, retrieval_tools
 from taumesh.domains.tau2_banking_knowledge.state import db_hash, deep_merge, load_db
 from taumesh.domains.tau2_banking_knowledge.tasks import BankingTask, load_tasks
 from taumesh.domains.tau2_banking_knowledge.texts import banking_texts
@@ -83,7 +92,7 @@ class BankingLayout:
         return compose_policy(self.config, root, _documents(root))
 
     def tool_schemas(self, root: Path) -> list[dict[str, Any]]:
-        return _schemas(AGENT_TOOLS, "agent")
+        return [*_schemas(retrieval_tools(self.config), "retrieval"), *_schemas(AGENT_TOOLS, "agent")]
 
     def user_tool_schemas(self, root: Path) -> list[dict[str, Any]]:
         return _schemas(USER_TOOLS, "user")
@@ -100,7 +109,8 @@ class BankingLayout:
 
 def _schemas(tools: Sequence[type[Tool]], side: str) -> list[dict[str, Any]]:
     texts = banking_texts()
-    docs = {doc.name: doc for doc in (texts.agent_tools if side == "agent" else texts.user_tools)}
+    described = {"agent": texts.agent_tools, "user": texts.user_tools, "retrieval": texts.retrieval_tools}[side]
+    docs = {doc.name: doc for doc in described}
     missing = [tool.name for tool in tools if tool.name not in docs]
     if missing:
         raise DataError(f"the imported banking_knowledge texts describe no {', '.join(missing)}")
@@ -134,6 +144,19 @@ class BankingPlugin(DomainPlugin):
         if (folder / "tasks").is_dir():
             return folder
         return tau2_upstream_dir() / "data" / "domains" / SOURCE_NAME
+
+    def documents(self, root: Path) -> Sequence[Document]:
+        """The knowledge base the retrieval tools search: ``documents/*.json`` in sorted file-name order."""
+        return tuple(Document(id=doc.id, title=doc.title, text=doc.content) for doc in _documents(root))
+
+    def variants(self) -> Mapping[str, Callable[[], DomainPlugin]]:
+        """Every retrieval configuration as ``<name>:<config>`` (aliases too); building one checks it can run here."""
+        if VARIANT_SEPARATOR in self.name:
+            return {}
+        names = [*CONFIGS, *ALIASES]
+        return {
+            config: partial(configured_plugin, f"{self.name}{VARIANT_SEPARATOR}{config}", config) for config in names
+        }
 
     def open_session(self, domain: DomainView, task: Task) -> Session:
         """The pristine database with the task's ``agent_data`` merged in, and its read-log allowlist."""
@@ -183,7 +206,7 @@ class BankingPlugin(DomainPlugin):
             if message.role not in ("assistant", "user"):
                 continue
             for call in message.tool_calls:
-                if not call.id or call.id in seen:
+                if not call.id or call.id in seen or _searches(domain, call.name):
                     continue
                 seen.add(call.id)
                 arguments = parse_arguments(call.arguments)
@@ -228,7 +251,30 @@ class BankingPlugin(DomainPlugin):
         )
 
 
+def _searches(domain: DomainView, name: str) -> bool:
+    """Whether ``name`` is a retrieval tool, which a replay skips: it changes nothing (upstream replays writes only)."""
+    tool = domain.tools_by_name.get(name)
+    return tool is not None and tool.reads_documents
+
+
 def banking_plugin(name: str, config: str | None = None) -> BankingPlugin:
     """The plugin ``name`` serving retrieval configuration ``config`` (None: upstream's default)."""
     chosen = retrieval_config(config)
-    return BankingPlugin(name=name, tools=(*AGENT_TOOLS, *USER_TOOLS), layout=BankingLayout(chosen))
+    tools = (*retrieval_tools(chosen), *AGENT_TOOLS, *USER_TOOLS)
+    return BankingPlugin(name=name, tools=tools, layout=BankingLayout(chosen))
+
+
+def configured_plugin(name: str, config: str) -> BankingPlugin:
+    """:func:`banking_plugin`, once the configuration is known to run here (DataError naming what it lacks).
+
+    ``golden_retrieval`` gives each task its own policy (its required documents), which the domain contract has
+    no per-task hook for yet, so it is refused too.
+    """
+    chosen = retrieval_config(config)
+    if chosen.builder == "golden":
+        raise DataError(
+            f"retrieval config {chosen.name!r} composes each task's policy from its required documents, which a "
+            "taumesh domain cannot serve yet (its policy is one per domain); its policies are tested offline"
+        )
+    check_runnable(chosen, embedding_model=embedding_model_name())
+    return banking_plugin(name, config)

@@ -19,7 +19,7 @@ from taumesh.data import tau2_upstream_dir
 from taumesh.domains import DataError
 
 TEXTS_PATH = Path("texts/banking_knowledge.json")
-TEXTS_FORMAT = 2
+TEXTS_FORMAT = 3
 """The extraction this code reads; an older one is refused with the command that redoes it."""
 DEFAULT_SUCCESS = "Action completed successfully."
 _ARGS = re.compile(r"\n\s*Args:\s*\n")
@@ -67,6 +67,7 @@ class BankingTexts(BaseModel):
     valid_credit_card_types: list[str]
     credit_card_rewards: dict[str, dict[str, float]]
     atm_deposit_images: dict[str, AtmImages]
+    retrieval_tools: list[ToolDoc]
 
     def agent_discoverable_by_name(self) -> dict[str, DiscoverableDoc]:
         return {doc.name: doc for doc in self.agent_discoverable}

@@ -25,6 +25,8 @@ SESSION_UNLOCKED = "_unlocked_agent_tools"
 SESSION_TASK = "_task"
 """A session table outside the database: the task's read-log allowlist (``{"read_log_allowlist": {name: True}}``)."""
 SESSION_TABLES = (SESSION_UNLOCKED, SESSION_TASK)
+CONTEXT_PARAMETERS = ("data", "documents")
+"""What a tool function takes before its arguments (the session's data; a retrieval tool's documents)."""
 
 
 def owned(function: Callable[..., Any], toolkit: str) -> Callable[..., Any]:
@@ -54,9 +56,9 @@ def schema(tool_class: type[Tool], doc: ToolDoc, enums: dict[str, list[str]] | N
     function = tool_class.invoke
     hints = typing.get_type_hints(function)
     fields: dict[str, Any] = {}
-    for index, (name, parameter) in enumerate(inspect.signature(function).parameters.items()):
-        if index == 0:
-            continue  # the data
+    for name, parameter in inspect.signature(function).parameters.items():
+        if name in CONTEXT_PARAMETERS:
+            continue
         default = ... if parameter.default is inspect.Parameter.empty else parameter.default
         annotation = hints.get(name, Any)
         if enums and name in enums:

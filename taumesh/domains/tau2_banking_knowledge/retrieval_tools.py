@@ -1,0 +1,136 @@
+"""The retrieval tools a configuration gives the agent, over the domain's knowledge base (its documents).
+
+``KB_search`` (BM25 or dense), ``grep``, ``KB_search_bm25`` and ``KB_search_dense``.
+Each is a read tool (``reads_documents``): it gets the documents after the session's data. BM25 and the dense
+index are built once per knowledge base. The dense tools embed through litellm with the model named by
+``TAUMESH_EMBEDDING_MODEL`` (and ``TAUMESH_EMBEDDING_API_BASE``, ``TAUMESH_EMBEDDING_API_KEY``), read where the
+env runs, since a tool call carries no run options; each document is embedded once per model (:mod:`.embeddings`).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from taumesh.domains import DataError, Document, Tool
+from taumesh.domains.tau2_banking_knowledge.configs import RetrievalConfig
+from taumesh.domains.tau2_banking_knowledge.knowledge import KnowledgeDocument
+from taumesh.domains.tau2_banking_knowledge.search import Bm25Index, Ranked, elapsed_ms, grep_output, search_output
+from taumesh.domains.tau2_banking_knowledge.toolkit import AGENT_TOOLKIT, owned
+
+if TYPE_CHECKING:
+    from taumesh.domains.tau2_banking_knowledge.embeddings import DenseIndex, EmbeddingModel
+
+EMBEDDING_MODEL_ENV = "TAUMESH_EMBEDDING_MODEL"
+EMBEDDING_API_BASE_ENV = "TAUMESH_EMBEDDING_API_BASE"
+EMBEDDING_API_KEY_ENV = "TAUMESH_EMBEDDING_API_KEY"
+_LOCK = threading.Lock()
+_INDEXES: dict[tuple[int, str], tuple[Sequence[Any], Any]] = {}
+"""Indexes by (knowledge base, kind), holding the knowledge base so its id stays its own."""
+
+
+def embedding_model_name() -> str | None:
+    """The embedding model this process was given (``TAUMESH_EMBEDDING_MODEL``); None without one."""
+    return os.environ.get(EMBEDDING_MODEL_ENV, "").strip() or None
+
+
+def embedding_model() -> EmbeddingModel | None:
+    """The embedding model, its endpoint and key as this process was given them; None without one.
+
+    The dense modules (numpy, litellm) are imported here, when a dense search first runs.
+    """
+    from taumesh.domains.tau2_banking_knowledge.embeddings import EmbeddingModel
+
+    model = embedding_model_name()
+    if model is None:
+        return None
+    base = os.environ.get(EMBEDDING_API_BASE_ENV, "").strip() or None
+    return EmbeddingModel(model=model, api_base=base, api_key=os.environ.get(EMBEDDING_API_KEY_ENV) or None)
+
+
+def _knowledge(documents: Sequence[Document]) -> tuple[KnowledgeDocument, ...]:
+    return tuple(KnowledgeDocument(id=doc.id, title=doc.title, content=doc.text) for doc in documents)
+
+
+def _index(documents: Sequence[Document], kind: str, build: Callable[[Sequence[KnowledgeDocument]], Any]) -> Any:
+    key = (id(documents), kind)
+    with _LOCK:
+        if key not in _INDEXES:
+            _INDEXES[key] = (documents, build(_knowledge(documents)))
+        return _INDEXES[key][1]
+
+
+def _bm25(documents: Sequence[Document]) -> Bm25Index:
+    index: Bm25Index = _index(documents, "bm25", Bm25Index)
+    return index
+
+
+def _dense(documents: Sequence[Document]) -> DenseIndex:
+    from taumesh.domains.tau2_banking_knowledge.embeddings import DenseIndex
+
+    model = embedding_model()
+    if model is None:
+        raise DataError(f"dense retrieval needs an embedding model: set {EMBEDDING_MODEL_ENV} where the env runs")
+    index: DenseIndex = _index(documents, f"dense:{model.key}", lambda kb: DenseIndex(kb, model))
+    return index
+
+
+def _timed(search: Callable[[], Ranked]) -> str:
+    started = time.perf_counter()
+    ranked = search()
+    took = elapsed_ms(started)
+    return search_output(ranked, took, took)
+
+
+def kb_search_bm25(data: Any, documents: Sequence[Document], query: str) -> str:
+    """``KB_search`` of the BM25 configurations."""
+    return _timed(lambda: _bm25(documents).search(query))
+
+
+def kb_search_dense(data: Any, documents: Sequence[Document], query: str) -> str:
+    """``KB_search`` of the embedding configurations."""
+    return _timed(lambda: _dense(documents).search(query))
+
+
+def grep(data: Any, documents: Sequence[Document], pattern: str) -> str:
+    """``grep`` over the documents' content."""
+    return grep_output(_knowledge(documents), pattern)
+
+
+def KB_search_bm25(data: Any, documents: Sequence[Document], query: str, k: int = 10) -> str:
+    """AllTools' BM25 search."""
+    return _timed(lambda: _bm25(documents).search(query, int(k)))
+
+
+def KB_search_dense(data: Any, documents: Sequence[Document], query: str, k: int = 10) -> str:
+    """AllTools' dense search."""
+    return _timed(lambda: _dense(documents).search(query, int(k)))
+
+
+def _tool(name: str, function: Callable[..., str]) -> type[Tool]:
+    owned(function, AGENT_TOOLKIT)
+    function.__qualname__ = f"{AGENT_TOOLKIT}.{name}"
+    namespace = {
+        "name": name,
+        "writes": False,
+        "reads_documents": True,
+        "invoke": staticmethod(function),
+        "__module__": __name__,
+        "__qualname__": f"{AGENT_TOOLKIT}.{name}",
+    }
+    return type(name.replace("_", ""), (Tool,), namespace)
+
+
+def retrieval_tools(config: RetrievalConfig) -> tuple[type[Tool], ...]:
+    """The configuration's retrieval tools, in the order its tool list starts with (the shell is never built)."""
+    dense = config.kb_search is not None and config.kb_search.kind == "embedding"
+    implementations: dict[str, Callable[..., str]] = {
+        "KB_search": kb_search_dense if dense else kb_search_bm25,
+        "KB_search_bm25": KB_search_bm25,
+        "KB_search_dense": KB_search_dense,
+        "grep": grep,
+    }
+    return tuple(_tool(name, implementations[name]) for name in config.tools if name in implementations)

@@ -1,0 +1,116 @@
+"""The retrieval configurations as domains: ``tau2-banking-knowledge:<config>`` through the registry.
+
+For every configuration the domain serves, its policy and its agent's tool schemas equal the shared
+``retrieval.jsonl`` (the shell, which taumesh does not build, left out of the configurations that have it); every
+recorded search output is what the configuration's tool returns through a session (the timing line masked);
+configurations that cannot run here are refused with what they lack.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from taumesh.domains import DataError, Domain, Registry, load_domain
+from taumesh.domains.tau2_banking_knowledge.configs import CONFIGS
+from taumesh.domains.tau2_banking_knowledge.plugin import banking_plugin
+from tests.domains.tau2_banking_knowledge.support import (
+    CHECKOUT,
+    ENV,
+    FIXTURES,
+    NEEDS_CHECKOUT,
+    data_dir_with_fixtures,
+    imported_cache,
+)
+
+pytestmark = [
+    pytest.mark.skipif(not FIXTURES.is_dir(), reason=f"{FIXTURES} is not there"),
+    pytest.mark.skipif(not CHECKOUT, reason=NEEDS_CHECKOUT),
+]
+TIMING = re.compile(r"\[Timing: retrieval=\d+ms(, reranking=\d+ms)?, total=\d+ms\]$")
+SERVED = [name for name, config in CONFIGS.items() if config.offline and config.builder != "golden"]
+"""What runs here: no model, no sandbox, one policy for every task."""
+PARTLY = [name for name, config in CONFIGS.items() if name not in SERVED]
+
+
+@cache
+def _records(kind: str) -> tuple[dict[str, Any], ...]:
+    with (FIXTURES / "retrieval.jsonl").open(encoding="utf-8") as lines:
+        return tuple(record for record in map(json.loads, lines) if record["record"] == kind)
+
+
+def _config(name: str) -> dict[str, Any]:
+    return next(record for record in _records("config") if record["config"] == name)
+
+
+@pytest.fixture(scope="module")
+def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    with imported_cache(tmp_path_factory.mktemp("cache")):
+        yield data_dir_with_fixtures(tmp_path_factory.mktemp("data"))
+
+
+@pytest.fixture(scope="module")
+def registry(data_dir: Path) -> Registry:
+    return Registry.discover()
+
+
+def _domain(registry: Registry, data_dir: Path, config: str) -> Domain:
+    return load_domain(f"{ENV}:{config}", data_dir, registry)
+
+
+@pytest.mark.parametrize("config", SERVED)
+def test_a_served_configurations_policy_and_tools_equal_upstreams(
+    registry: Registry, data_dir: Path, config: str
+) -> None:
+    domain = _domain(registry, data_dir, config)
+    recorded = _config(config)
+    assert domain.policy == recorded["policy"]
+    assert domain.tool_schemas == recorded["agent_tools"]
+    assert domain.user_tool_schemas == recorded["user_tools"]
+
+
+def test_the_plain_name_serves_no_knowledge(registry: Registry, data_dir: Path) -> None:
+    plain, named = load_domain(ENV, data_dir, registry), _domain(registry, data_dir, "no_knowledge")
+    assert (plain.policy, plain.tool_schemas) == (named.policy, named.tool_schemas)
+    assert f"{ENV}:bm25" not in registry.names()  # variants are asked for, not listed
+
+
+def _serving(registry: Registry, data_dir: Path, configs: list[str]) -> Domain:
+    """A configuration of ``configs`` as a domain: a served one by name, else AllTools' as it is built."""
+    served = [config for config in configs if config in SERVED]
+    if served:
+        return _domain(registry, data_dir, served[0])
+    assert "alltools" in configs, configs
+    return Domain(banking_plugin(f"{ENV}:alltools", "alltools"), load_domain(ENV, data_dir, registry).root)
+
+
+def test_every_recorded_search_output_comes_out_of_its_configurations_tool(registry: Registry, data_dir: Path) -> None:
+    outputs = _records("tool_output")
+    for record in outputs:
+        domain = _serving(registry, data_dir, record["configs"])
+        session = domain.open_session(domain.task("base", 0))
+        result = domain.call_tool(session, record["tool"], record["arguments"])
+        assert TIMING.sub("", result.observation) == TIMING.sub("", record["output"]), record["call_index"]
+        assert not result.error
+    assert len(outputs) == 122
+
+
+@pytest.mark.parametrize("config", PARTLY)
+def test_a_configuration_that_cannot_run_here_says_what_it_lacks(
+    registry: Registry, data_dir: Path, config: str
+) -> None:
+    with pytest.raises(DataError) as refused:
+        _domain(registry, data_dir, config)
+    assert any(word in str(refused.value) for word in ("sandboxed shell", "reranker", "embedding", "each task"))
+
+
+def test_an_unknown_configuration_lists_the_known_ones(registry: Registry, data_dir: Path) -> None:
+    with pytest.raises(KeyError) as unknown:
+        _domain(registry, data_dir, "nope")
+    assert f"{ENV}:bm25_grep" in str(unknown.value)

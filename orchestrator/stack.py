@@ -2,7 +2,9 @@
 
 Even in-process, every call goes over real gRPC, so the embedded default exercises the same wire
 path as a deployment. :func:`serving_targets` yields where the four services answer (other processes, the
-workers of ``--workers N``, dial them too); :func:`service_stack` yields clients of them.
+workers of ``--workers N``, dial them too); :func:`service_stack` yields clients of them. Embedded services that
+``TAUMESH_EMBEDDED_PROCESSES`` names run in child processes of their own (:mod:`.service_processes`), so the run
+uses more than one core.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from pydantic import BaseModel
 from taumesh.domains import Catalog
 from taumesh.orchestrator.clients import ServiceClients
 from taumesh.orchestrator.config import ServiceAddresses
+from taumesh.orchestrator.service_processes import in_processes, start_processes, stop_processes
 from taumesh.rpc.server import RunningServer, Service, start_server
 from taumesh.services.agent import agent_service
 from taumesh.services.env import env_service
@@ -65,10 +68,14 @@ async def serving_targets(addresses: ServiceAddresses, data_dir: Path) -> AsyncI
     }
     servers: list[RunningServer] = []
     resolved: dict[str, str] = {}
+    apart = {name for name in in_processes() if getattr(addresses, name) is None}
+    children = await start_processes(frozenset(apart), data_dir) if apart else {}
     try:
         for name, build in builders.items():
             address = getattr(addresses, name)
-            if address is None:
+            if name in children:
+                address = children[name].address
+            elif address is None:
                 interceptors = current_telemetry().service(TELEMETRY_KEYS[name]).server_interceptors()
                 running = await start_server([build()], interceptors=interceptors)
                 servers.append(running)
@@ -79,6 +86,7 @@ async def serving_targets(addresses: ServiceAddresses, data_dir: Path) -> AsyncI
     finally:
         for running in servers:
             await running.stop(grace=1.0)
+        await stop_processes(children)
 
 
 @asynccontextmanager

@@ -1,0 +1,141 @@
+"""Embedded services in child processes of their own, so an embedded run uses more than one core.
+
+``TAUMESH_EMBEDDED_PROCESSES`` names the embedded services to start this way (``agent``, ``user``, ``env``,
+``scorer``, separated by commas or spaces; ``all``). Each one is a ``multiprocessing`` child (spawned: nothing of
+the parent's event loop or gRPC state is inherited) that serves on 127.0.0.1 and sends its address back. It
+allows the model endpoints the run allowed (the parent's :func:`~taumesh.llm.access.current_grants`), ignores
+SIGINT (the run handles Ctrl-C and then stops it), and exits when the parent closes the pipe or dies.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import multiprocessing
+import os
+import re
+import signal
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
+from pathlib import Path
+
+from taumesh.llm.access import OperatorGrants, current_grants, granted
+
+PROCESSES_ENV = "TAUMESH_EMBEDDED_PROCESSES"
+NAMES = ("env", "user", "agent", "scorer")
+START_TIMEOUT = 60.0
+
+
+def in_processes(environ: dict[str, str] | None = None) -> frozenset[str]:
+    """The embedded services ``TAUMESH_EMBEDDED_PROCESSES`` asks to start as child processes."""
+    raw = (environ if environ is not None else os.environ).get(PROCESSES_ENV, "")
+    names = {name for name in re.split(r"[,\s]+", raw.strip().lower()) if name}
+    if "all" in names:
+        return frozenset(NAMES)
+    unknown = names - set(NAMES)
+    if unknown:
+        raise ValueError(f"{PROCESSES_ENV} names {sorted(unknown)}: the services are {', '.join(NAMES)} (or all)")
+    return frozenset(names)
+
+
+def _build(name: str, data_dir: Path) -> Callable[[], object]:
+    from taumesh.domains import Catalog
+    from taumesh.services.agent import agent_service
+    from taumesh.services.env import env_service
+    from taumesh.services.scorer import scorer_service
+    from taumesh.services.user_sim import user_sim_service
+
+    builders: dict[str, Callable[[], object]] = {
+        "env": lambda: env_service(Catalog(data_dir)),
+        "user": lambda: user_sim_service(data_dir=data_dir),
+        "agent": lambda: agent_service(Catalog(data_dir)),
+        "scorer": lambda: scorer_service(Catalog(data_dir)),
+    }
+    return builders[name]
+
+
+def _child(name: str, data_dir: str, grants: OperatorGrants, conn: Connection) -> None:
+    """The child's body: serve ``name`` until the parent closes ``conn`` (or dies)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    from taumesh.rpc.server import Service, start_server
+
+    async def serve() -> None:
+        loop = asyncio.get_running_loop()
+        closed = asyncio.Event()
+        with granted(grants):
+            service = _build(name, Path(data_dir))()
+            assert isinstance(service, Service)
+            running = await start_server([service])
+            conn.send(running.address)
+
+            def wait_for_parent() -> None:
+                with contextlib.suppress(EOFError, OSError):
+                    conn.recv()
+                loop.call_soon_threadsafe(closed.set)
+
+            threading.Thread(target=wait_for_parent, daemon=True).start()
+            await closed.wait()
+            await running.stop(grace=1.0)
+
+    asyncio.run(serve())
+
+
+@dataclass
+class ServiceProcess:
+    """One embedded service in a child process, and where it serves."""
+
+    name: str
+    process: BaseProcess
+    conn: Connection
+    address: str
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Close the pipe (the child stops serving and exits); SIGTERM, then SIGKILL, if it lingers."""
+        self.conn.close()
+        self.process.join(timeout)
+        if self.process.is_alive():
+            self.process.terminate()
+            self.process.join(timeout)
+        if self.process.is_alive():
+            self.process.kill()
+            self.process.join()
+
+
+def _start(name: str, data_dir: Path, grants: OperatorGrants) -> ServiceProcess:
+    context = multiprocessing.get_context("spawn")
+    parent, child = context.Pipe()
+    process = context.Process(target=_child, args=(name, str(data_dir), grants, child), name=f"taumesh-{name}")
+    process.daemon = True
+    process.start()
+    child.close()
+    if not parent.poll(START_TIMEOUT):
+        process.kill()
+        raise RuntimeError(f"the embedded {name} service did not start within {START_TIMEOUT:.0f} s")
+    try:
+        address = str(parent.recv())
+    except EOFError as exc:
+        process.join(5)
+        raise RuntimeError(f"the embedded {name} service exited while starting (code {process.exitcode})") from exc
+    return ServiceProcess(name, process, parent, address)
+
+
+async def start_processes(names: frozenset[str], data_dir: Path) -> dict[str, ServiceProcess]:
+    """Start ``names`` side by side, each in a child process; the started ones are stopped if one fails."""
+    grants = current_grants()
+    started = await asyncio.gather(
+        *(asyncio.to_thread(_start, name, data_dir, grants) for name in sorted(names)), return_exceptions=True
+    )
+    ready = {s.name: s for s in started if isinstance(s, ServiceProcess)}
+    failure = next((s for s in started if isinstance(s, BaseException)), None)
+    if failure is not None:
+        await stop_processes(ready)
+        raise failure
+    return ready
+
+
+async def stop_processes(processes: dict[str, ServiceProcess]) -> None:
+    """Stop every child service, in parallel."""
+    await asyncio.gather(*(asyncio.to_thread(p.stop) for p in processes.values()))

@@ -1,0 +1,65 @@
+"""TAUMESH_EMBEDDED_PROCESSES: embedded services in child processes of their own, over real loopback gRPC."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import psutil
+import pytest
+
+from taumesh.domains import Catalog
+from taumesh.models import AgentSettings, TaskRef, UserSettings
+from taumesh.orchestrator.config import CACHE_DATA_DIR, RunConfig, ServiceAddresses
+from taumesh.orchestrator.episode import run_episode
+from taumesh.orchestrator.service_processes import PROCESSES_ENV, in_processes
+from taumesh.orchestrator.stack import serving_targets
+
+
+def listener_of(address: str) -> int | None:
+    """The PID listening on ``address``'s TCP port."""
+    port = int(address.rsplit(":", 1)[1])
+    for conn in psutil.net_connections(kind="tcp"):
+        if conn.status == psutil.CONN_LISTEN and conn.laddr and conn.laddr.port == port:
+            return conn.pid
+    return None
+
+
+async def test_the_named_services_serve_from_child_processes_and_play_an_episode(
+    tau2_data: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(PROCESSES_ENV, "agent, user")
+    addresses = ServiceAddresses()
+    async with serving_targets(addresses, CACHE_DATA_DIR) as targets:
+        agent_pid, user_pid, env_pid = (listener_of(a) for a in (targets.agent, targets.user, targets.env))
+        assert env_pid == os.getpid()  # not named: in this process, as before
+        assert agent_pid not in (None, os.getpid()) and user_pid not in (None, os.getpid(), agent_pid)
+        children = {child.pid for child in psutil.Process().children()}
+        assert {agent_pid, user_pid} <= children
+        assert targets.embedded == frozenset({"env", "user", "agent", "scorer"})  # all plaintext on loopback
+
+        config = RunConfig(
+            env="tau2-retail",
+            task_split="train",
+            agent=AgentSettings(strategy="oracle"),
+            user=UserSettings(strategy="scripted"),
+            addresses=addresses,
+            show_progress=False,
+        )
+        clients = targets.connect()
+        try:
+            task_id = Catalog(CACHE_DATA_DIR).get("tau2-retail").tasks("train")[0].id
+            task = TaskRef(domain="tau2-retail", split="train", task_id=task_id)
+            result = await run_episode(clients, config, task, 0)
+        finally:
+            await clients.close()
+        assert result.reward == 1.0
+    for pid in (agent_pid, user_pid):  # stopped and reaped on the way out
+        assert pid is not None and not psutil.pid_exists(pid)
+
+
+def test_unknown_names_are_refused_with_the_known_ones() -> None:
+    assert in_processes({PROCESSES_ENV: "all"}) == frozenset({"env", "user", "agent", "scorer"})
+    assert in_processes({}) == frozenset()
+    with pytest.raises(ValueError, match="agent, scorer"):
+        in_processes({PROCESSES_ENV: "agent,llm"})

@@ -1,57 +1,35 @@
-"""Shared fixtures: where the reference data and vectors live (read only, never copied)."""
+"""Fixtures every test can use, and the tiers: tests marked ``browser`` or ``kill`` are ``slow`` as well.
+
+Every test runs by default (CI runs them all); ``pytest -m "not slow"`` is the quick tier for day-to-day work.
+"""
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pytest
 
+from tests.helpers.environment import OTEL_VARIABLES
+from tests.helpers.paths import V1_DATA
+
 if TYPE_CHECKING:
+    from tests.helpers.api import Postgres
+    from tests.helpers.processes import Server
+    from tests.llm.fake_openai import FakeOpenAI
     from tests.telemetry.receiver import OtlpReceiver
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
-SHARED = Path(os.environ.get("TAUMESH_SHARED", PROJECT_ROOT.parent / "shared"))
-V1_DATA = SHARED / "taubench_v1"
-V1_VECTORS = V1_DATA / "vectors"
-RUNSLOW_ENV = "TAUMESH_RUNSLOW"
-SLOW_SKIPPED = f"slow: run it with --runslow or {RUNSLOW_ENV}=1"
 
-
-def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addoption(
-        "--runslow", action="store_true", default=False, help=f"also run tests marked slow (or set {RUNSLOW_ENV}=1)"
-    )
-
-
-def runs_slow(config: pytest.Config) -> bool:
-    """Whether tests marked ``slow`` run: opt-in, like inspect_ai's live tests."""
-    return bool(config.getoption("--runslow")) or os.environ.get(RUNSLOW_ENV) == "1"
-
-
-def pytest_report_header(config: pytest.Config) -> str:
-    return "slow tests: run" if runs_slow(config) else f"slow tests: skipped ({SLOW_SKIPPED})"
-
-
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if runs_slow(config):
-        return
-    skip = pytest.mark.skip(reason=SLOW_SKIPPED)
+    """Browser and kill/restart tests are slow too, so ``-m "not slow"`` leaves all three kinds out."""
     for item in items:
-        if "slow" in item.keywords:
-            item.add_marker(skip)
-
-
-def read_jsonl(path: Path) -> Iterator[dict[str, Any]]:
-    with path.open(encoding="utf-8") as handle:
-        for line in handle:
-            if line.strip():
-                yield json.loads(line)
+        if item.get_closest_marker("slow") is None and any(item.get_closest_marker(m) for m in ("browser", "kill")):
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(scope="session")
@@ -95,23 +73,6 @@ def hash_calls(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return calls
 
 
-OTEL_VARIABLES = (
-    "OTEL_SDK_DISABLED",
-    "OTEL_SERVICE_NAME",
-    "OTEL_RESOURCE_ATTRIBUTES",
-    "OTEL_TRACES_EXPORTER",
-    "OTEL_METRICS_EXPORTER",
-    "OTEL_EXPORTER_OTLP_ENDPOINT",
-    "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
-    "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT",
-    "OTEL_EXPORTER_OTLP_HEADERS",
-    "OTEL_EXPORTER_OTLP_PROTOCOL",
-    "OTEL_TRACES_SAMPLER",
-    "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT",
-    "OTEL_INSTRUMENTATION_HTTP_CAPTURE_HEADERS_SERVER_REQUEST",
-)
-
-
 @pytest.fixture
 def clean_otel_env(monkeypatch: pytest.MonkeyPatch) -> None:
     """No OTEL_* variable from the developer's shell leaks into a test."""
@@ -129,3 +90,48 @@ def receiver() -> Iterator[OtlpReceiver]:
         yield running
     finally:
         running.stop()
+
+
+@pytest.fixture(scope="session")
+def fake_server() -> Iterator[FakeOpenAI]:
+    """The scripted OpenAI-compatible server (tests/llm/fake_openai.py) on loopback, one per test process."""
+    from tests.llm.fake_openai import FakeOpenAI
+
+    with FakeOpenAI() as server:
+        yield server
+
+
+@pytest.fixture
+def fake(fake_server: FakeOpenAI, monkeypatch: pytest.MonkeyPatch) -> FakeOpenAI:
+    """The server, emptied, with an API key in the environment and retries fast enough for tests.
+
+    This process is the operator of the services it starts in-process: it allows their model calls to the server.
+    """
+    from taumesh.llm.access import ALLOWED_API_BASES_ENV
+    from tests.helpers.llm import FAKE_KEY
+
+    fake_server.reset()
+    monkeypatch.setenv("OPENAI_API_KEY", FAKE_KEY)
+    monkeypatch.setenv(ALLOWED_API_BASES_ENV, fake_server.url)
+    monkeypatch.setenv("TAUMESH_LLM_BACKOFF_INITIAL", "0.01")
+    monkeypatch.setenv("TAUMESH_LLM_BACKOFF_MAX", "0.05")
+    monkeypatch.setenv("TAUMESH_LLM_TIMEOUT", "20")
+    return fake_server
+
+
+@pytest.fixture
+def servers() -> Iterator[list[Server]]:
+    """Processes started by a test; whatever is still running at its end is killed."""
+    started: list[Server] = []
+    yield started
+    for server in started:
+        server.kill()
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[Postgres]:
+    """A PostgreSQL server from the machine's binaries, for this test session only (skips without them)."""
+    from tests.helpers.api import running_postgres
+
+    with running_postgres() as server:
+        yield server

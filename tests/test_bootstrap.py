@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import PROJECT_ROOT
+from tests.helpers.paths import PROJECT_ROOT
 
 # after sourcing: the shell's options, then proof it survives a failing command and an unset variable
 PROBE = """

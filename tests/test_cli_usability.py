@@ -20,8 +20,8 @@ from grpc_health.v1.health import HealthServicer
 
 from taumesh.cli import expand_abbreviations
 from taumesh.scorer.v1 import scorer_pb2, scorer_pb2_grpc
-from tests.conftest import V1_DATA
-from tests.orchestrator.conftest import ORACLE, explain_result, invoke, load_json, results_path
+from tests.helpers.cli import ORACLE, explain_result, invoke, load_json, results_path
+from tests.helpers.paths import V1_DATA
 
 OPTIONS = {"--num-trials": "num_trials", "--model": "model", "--model-provider": "model_provider", "--task-ids": "ids"}
 OPTIONS["--task_ids"] = "ids"

@@ -11,8 +11,8 @@ import pytest
 from taumesh import settings as settings_module
 from taumesh.config_files import RunFileError, read_run_file, read_settings_file
 from taumesh.settings import RunSettings
-from tests.conftest import V1_DATA
-from tests.orchestrator.conftest import explain_result, invoke
+from tests.helpers.cli import explain_result, invoke
+from tests.helpers.paths import V1_DATA
 
 
 def write(tmp_path: Path, text: str) -> Path:

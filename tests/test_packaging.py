@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.conftest import PROJECT_ROOT
+from tests.helpers.paths import PROJECT_ROOT
 
 
 def test_a_wheel_installs_one_top_level_package(tmp_path: Path) -> None:

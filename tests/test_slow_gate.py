@@ -1,4 +1,5 @@
-"""Tests marked ``slow`` are skipped, with the reason shown, unless ``--runslow`` or TAUMESH_RUNSLOW=1 asks for them."""
+"""The tiers: every test runs by default (CI runs them all); ``-m "not slow"`` leaves out the tests marked ``slow``,
+``browser`` or ``kill`` (the last two are slow as well), and each marker deselects its own kind."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import PROJECT_ROOT, RUNSLOW_ENV
+from tests.helpers.paths import PROJECT_ROOT
 
 SUITE = """
 import pytest
@@ -18,17 +19,25 @@ import pytest
 def test_slow():
     pass
 
+@pytest.mark.browser
+def test_browser():
+    pass
+
+@pytest.mark.kill
+def test_kill():
+    pass
+
 def test_quick():
     pass
 """
 
 
-def run_pytest(directory: Path, *args: str, env: dict[str, str] | None = None) -> str:
-    """pytest on a small suite whose conftest is this project's."""
-    environ = {k: v for k, v in os.environ.items() if k != RUNSLOW_ENV} | {"PYTHONPATH": str(PROJECT_ROOT)}
+def run_pytest(directory: Path, *args: str) -> str:
+    """pytest on a small suite whose conftest is this project's, with the markers pyproject.toml declares."""
+    environ = os.environ | {"PYTHONPATH": str(PROJECT_ROOT)}
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-rs", "-p", "no:cacheprovider", str(directory), *args],
-        env=environ | (env or {}),
+        [sys.executable, "-m", "pytest", "-q", "-rA", "-p", "no:cacheprovider", str(directory), *args],
+        env=environ,
         cwd=directory,
         capture_output=True,
         text=True,
@@ -42,19 +51,27 @@ def run_pytest(directory: Path, *args: str, env: dict[str, str] | None = None) -
 @pytest.fixture
 def suite(tmp_path: Path) -> Path:
     (tmp_path / "conftest.py").write_text("from tests.conftest import *  # noqa: F403\n")
-    (tmp_path / "pytest.ini").write_text("[pytest]\nmarkers =\n    slow: slow\n")
+    (tmp_path / "pyproject.toml").write_text((PROJECT_ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     (tmp_path / "test_probe.py").write_text(SUITE)
     return tmp_path
 
 
-def test_slow_tests_are_skipped_with_the_reason_by_default(suite: Path) -> None:
-    out = run_pytest(suite)
-    assert "1 passed, 1 skipped" in out
-    assert f"SKIPPED [1] test_probe.py:4: slow: run it with --runslow or {RUNSLOW_ENV}=1" in out
-    assert "slow tests: skipped" in out  # the header says so before any test runs
+def test_every_tier_runs_by_default(suite: Path) -> None:
+    out = run_pytest(suite, "--strict-markers")  # the three markers are declared: no unknown-marker error
+    assert "4 passed" in out and "skipped" not in out and "deselected" not in out
 
 
-@pytest.mark.parametrize(("args", "env"), [(["--runslow"], None), ([], {RUNSLOW_ENV: "1"})])
-def test_runslow_or_the_environment_runs_them(suite: Path, args: list[str], env: dict[str, str] | None) -> None:
-    out = run_pytest(suite, *args, env=env)
-    assert "2 passed" in out and "skipped" not in out.split("slow tests: run", 1)[1]
+@pytest.mark.parametrize(
+    ("expression", "kept"),
+    [
+        ("not slow", {"test_quick"}),
+        ("not browser", {"test_quick", "test_slow", "test_kill"}),
+        ("not kill", {"test_quick", "test_slow", "test_browser"}),
+        ("slow", {"test_slow", "test_browser", "test_kill"}),
+    ],
+)
+def test_a_marker_expression_deselects_its_tier(suite: Path, expression: str, kept: set[str]) -> None:
+    out = run_pytest(suite, "-m", expression)
+    passed = {line.rsplit("::", 1)[1].strip() for line in out.splitlines() if line.startswith("PASSED ")}
+    assert passed == kept, out
+    assert f"{4 - len(kept)} deselected" in out

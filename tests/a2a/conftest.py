@@ -2,42 +2,15 @@
 
 from __future__ import annotations
 
-import socket
 import subprocess
 import sys
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
 
-AGENT = Path(__file__).resolve().parents[1] / "external_agent" / "a2a_gold_agent.py"
-
-
-def free_port() -> int:
-    """A port nothing listens on (bound then released)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def wait_for_card(url: str, proc: subprocess.Popen[bytes], log: Path) -> None:
-    """Return once ``url`` serves its agent card; fail with the agent's log if it exits first."""
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            pytest.fail(f"A2A agent exited: {log.read_text()}")
-        try:
-            if httpx.get(f"{url}/.well-known/agent-card.json", timeout=1).status_code == 200:
-                return
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.1)
-    pytest.fail(f"A2A agent at {url} never served its card: {log.read_text()}")
-
-
-StartAgent = Callable[..., str]
+from tests.helpers.a2a import AGENT, StartAgent, wait_for_card
+from tests.helpers.processes import free_port
 
 
 @pytest.fixture

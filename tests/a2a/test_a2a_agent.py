@@ -12,7 +12,7 @@ from taumesh.llm.access import OperatorGrants, granted
 from taumesh.models import AgentSettings, ModelSettings, UserSettings
 from taumesh.orchestrator.config import RunConfig
 from taumesh.orchestrator.runner import RunSummary, run_benchmark
-from tests.a2a.conftest import StartAgent
+from tests.helpers.a2a import StartAgent
 
 
 async def play(url: str, data_dir: Path, log_dir: Path, transport: str, task_ids: list[int] | None) -> RunSummary:
@@ -99,7 +99,7 @@ async def test_agent_url_the_operator_did_not_allow_is_refused(
 
 
 async def test_unreachable_agent_is_an_infrastructure_error(v1_data_dir: Path, tmp_path: Path) -> None:
-    from tests.a2a.conftest import free_port
+    from tests.helpers.processes import free_port
 
     url = f"http://127.0.0.1:{free_port()}"
     config = RunConfig(

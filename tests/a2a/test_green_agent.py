@@ -12,7 +12,8 @@ from a2a.client import ClientConfig, ClientFactory
 from a2a.helpers import get_data_parts, get_text_parts, new_data_message
 from a2a.types.a2a_pb2 import Role, SendMessageRequest, TaskState
 
-from tests.a2a.conftest import StartAgent, free_port, wait_for_card
+from tests.helpers.a2a import StartAgent, wait_for_card
+from tests.helpers.processes import free_port
 
 
 def start_green(tmp_path: Path, data_dir: Path, allow: str) -> tuple[str, subprocess.Popen[bytes]]:

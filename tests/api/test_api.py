@@ -15,7 +15,7 @@ import httpx
 import pytest
 from sqlalchemy import text
 
-from tests.api.conftest import FAKE_PROVIDER_KEY, ApiServer, start_server
+from tests.helpers.api import FAKE_PROVIDER_KEY, ApiServer, start_server
 
 ORACLE = {"env": "retail", "agent_strategy": "oracle", "user_strategy": "scripted"}
 ERROR_KEYS = {"error_type", "message", "details", "timestamp"}

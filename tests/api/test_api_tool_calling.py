@@ -11,8 +11,8 @@ import httpx
 import pytest
 
 from taumesh.domains import Catalog
-from tests.api.conftest import ApiServer, start_server
-from tests.llm.conftest import FAKE_KEY
+from tests.helpers.api import ApiServer, start_server
+from tests.helpers.llm import FAKE_KEY
 from tests.llm.fake_openai import FakeOpenAI
 from tests.llm.scripts import AGENT_MODEL, USER_MODEL, GoldAgent, Router, ScriptedLlmUser, TaskIndex
 

@@ -18,8 +18,8 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.api.conftest import ApiServer, start_server
-from tests.orchestrator.conftest import assert_no_traceback, taumesh
+from tests.helpers.api import ApiServer, start_server
+from tests.helpers.cli import assert_no_traceback, taumesh
 
 ORACLE = {"env": "retail", "agent_strategy": "oracle", "user_strategy": "scripted"}
 BODY_BYTES = 50 * 1024 * 1024

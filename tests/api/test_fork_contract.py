@@ -24,7 +24,7 @@ import pytest
 from taumesh.api.caller import Caller
 from taumesh.api.database import make_engine, migrate
 from taumesh.api.store import Store
-from tests.api.conftest import free_port
+from tests.helpers.processes import free_port
 
 OFFLINE: dict[str, Any] = {"agent_strategy": "oracle", "user_strategy": "scripted"}
 """Added to the README's calls that would need a model."""

@@ -20,8 +20,8 @@ import pytest
 from taumesh.client.models import Metrics as ClientMetrics
 from taumesh.domains import Catalog
 from taumesh.stats import TrialOutcome, TrialTable, average_reward_interval, pass_hat_k_intervals
-from tests.api.conftest import ApiServer, start_server
-from tests.llm.conftest import FAKE_KEY
+from tests.helpers.api import ApiServer, start_server
+from tests.helpers.llm import FAKE_KEY
 from tests.llm.fake_openai import FakeOpenAI, Reply, server_error
 from tests.llm.scripts import GoldAgent, ScriptedLlmUser, TaskIndex
 

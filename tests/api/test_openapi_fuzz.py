@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.api.conftest import ApiServer, start_server
+from tests.helpers.api import ApiServer, start_server
 
 MAX_EXAMPLES = 25
 """Per operation: bounded for CI time."""

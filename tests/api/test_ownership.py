@@ -20,7 +20,7 @@ from sqlalchemy import text
 
 from taumesh.api.database import MIGRATIONS, make_engine
 from taumesh.api.store import token_digest
-from tests.api.conftest import ApiServer, Postgres, create_database, start_server
+from tests.helpers.api import ApiServer, Postgres, create_database, start_server
 
 ORACLE = {"env": "retail", "agent_strategy": "oracle", "user_strategy": "scripted"}
 

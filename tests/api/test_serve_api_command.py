@@ -11,7 +11,7 @@ import httpx
 
 from taumesh.api.database import make_engine, migrate
 from taumesh.api.store import Store
-from tests.api.conftest import free_port
+from tests.helpers.processes import free_port
 
 SERVE = "import typer; from taumesh.commands.api import serve_api; typer.run(serve_api)"
 ORACLE = {"env": "retail", "agent_strategy": "oracle", "user_strategy": "scripted", "wait": False}

@@ -21,9 +21,9 @@ from taumesh.api.settings import ApiSettings
 from taumesh.api.store import Store
 from taumesh.api.telemetry import API_RUN_ID
 from taumesh.telemetry.redact import REDACTED
-from tests.api.conftest import free_port
 from tests.api.test_api import wait_for_run
-from tests.telemetry.conftest import assert_one_tree, by_trace
+from tests.helpers.processes import free_port
+from tests.helpers.telemetry import assert_one_tree, by_trace
 from tests.telemetry.receiver import OtlpReceiver, ReceivedSpan
 
 SERVE_API = "from taumesh.cli import main; main()"  # `taumesh serve api …`, as the console script runs it

@@ -21,8 +21,8 @@ from pydantic import ValidationError
 from taumesh.api.settings import ApiSettings
 from taumesh.api.viewer_link import viewer_url, write_results
 from taumesh.orchestrator.results import RunResult
-
-from .conftest import ApiServer, free_port, start_server
+from tests.helpers.api import ApiServer, start_server
+from tests.helpers.processes import free_port
 
 VIEWER_BASE = "http://viewer.test:8765/"
 ORACLE = {"env": "retail", "agent_strategy": "oracle", "user_strategy": "scripted", "task_ids": [3, 5]}

@@ -1,4 +1,4 @@
-"""A real uvicorn serving the API on loopback (SQLite), shared by the client tests; the API tests' helpers reused."""
+"""A real uvicorn serving the API on loopback (SQLite), shared by the client tests (tests/helpers/api.py)."""
 
 from __future__ import annotations
 
@@ -7,15 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.api.conftest import FAKE_PROVIDER_KEY, ApiServer, start_server
-
-ORACLE = {"env": "retail", "agent_strategy": "oracle", "user_strategy": "scripted"}
-"""Offline runs: the oracle agent and the scripted user on τ-bench v1 retail."""
-
-
-def sqlite_server(root: Path, data_dir: Path, **extra_env: str) -> ApiServer:
-    """A uvicorn with its own SQLite database under ``root``."""
-    return start_server(f"sqlite:///{root / 'api.db'}", root, data_dir, **extra_env)
+from tests.helpers.api import FAKE_PROVIDER_KEY, ApiServer
+from tests.helpers.client import sqlite_server
 
 
 @pytest.fixture(scope="session")

@@ -14,7 +14,7 @@ from taumesh.client import (
     NotFoundError,
     RunEnded,
 )
-from tests.api.conftest import ApiServer
+from tests.helpers.api import ApiServer
 
 ORACLE: dict[str, Any] = {"env": "retail", "agent_strategy": "oracle", "user_strategy": "scripted"}
 

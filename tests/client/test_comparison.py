@@ -5,7 +5,7 @@ from __future__ import annotations
 import rich.console
 
 from taumesh.client import ModelComparison, ModelSpec, TaumeshClient, quick_validate, validate_with_comparison
-from tests.api.conftest import ApiServer
+from tests.helpers.api import ApiServer
 
 
 def test_quick_validate_runs_one_benchmark(api: ApiServer) -> None:

@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 
 from taumesh.domains import Catalog
-from tests.api.conftest import ApiServer
-from tests.client.conftest import sqlite_server
-from tests.conftest import PROJECT_ROOT
-from tests.llm.conftest import FAKE_KEY
+from tests.helpers.api import ApiServer
+from tests.helpers.client import sqlite_server
+from tests.helpers.llm import FAKE_KEY
+from tests.helpers.paths import PROJECT_ROOT
 from tests.llm.fake_openai import FakeOpenAI
 from tests.llm.scripts import AGENT_MODEL, GoldAgent, Router, ScriptedLlmUser, TaskIndex
 

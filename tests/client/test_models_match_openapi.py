@@ -10,7 +10,7 @@ from pydantic import BaseModel
 
 from taumesh.client import models
 from taumesh.client.models import ErrorBody, RunOptions
-from tests.api.conftest import ApiServer
+from tests.helpers.api import ApiServer
 
 MIRRORED: list[tuple[type[BaseModel], str]] = [
     (models.HealthResponse, "HealthResponse"),

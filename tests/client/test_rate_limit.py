@@ -13,8 +13,8 @@ import pytest
 
 from taumesh.client import AsyncTaumeshClient, RateLimitError, TaumeshClient
 from taumesh.client.errors import retry_after_header
-from tests.api.conftest import ApiServer
-from tests.client.conftest import sqlite_server
+from tests.helpers.api import ApiServer
+from tests.helpers.client import sqlite_server
 
 
 @pytest.fixture(scope="module")

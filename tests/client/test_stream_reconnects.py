@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from taumesh.client import EpisodeDone, RunEnded, TaumeshClient
-from tests.api.conftest import ApiServer
-from tests.client.conftest import sqlite_server
+from tests.helpers.api import ApiServer
+from tests.helpers.client import sqlite_server
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ from taumesh.client import (
     RunEnded,
     TaumeshClient,
 )
-from tests.api.conftest import FAKE_PROVIDER_KEY, ApiServer
+from tests.helpers.api import FAKE_PROVIDER_KEY, ApiServer
 
 ORACLE: dict[str, Any] = {"env": "retail", "agent_strategy": "oracle", "user_strategy": "scripted"}
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import PROJECT_ROOT
+from tests.helpers.paths import PROJECT_ROOT
 
 PROTOS = PROJECT_ROOT / "protos"
 BUF = Path(sys.executable).parent / "buf"

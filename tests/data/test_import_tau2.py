@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from taumesh.data import MANIFEST_NAME, RELEASE_FILE, recognise, releases
-from tests.conftest import SHARED
 from tests.data._commands import clean_env, data, explain
+from tests.helpers.paths import SHARED
 
 BANKING = SHARED / "tau2" / "head_banking_knowledge" / "data"
 CHANGED_DOC = "documents/doc_credit_cards_gold_rewards_card_001.json"

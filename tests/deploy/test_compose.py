@@ -18,8 +18,7 @@ from taumesh.commands.api import GRACEFUL_SHUTDOWN_SECONDS
 from taumesh.commands.health import SERVICE_NAMES
 from taumesh.data import CACHE_DIR_ENV
 from taumesh.settings import ServeSettings
-
-from .conftest import ROOT, RUN_AND_SERVE_ENV, view_parameters, viewer_status
+from tests.helpers.deploy import ROOT, RUN_AND_SERVE_ENV, view_parameters, viewer_status
 
 BASE = ROOT / "docker-compose.yml"
 OVERLAY = ROOT / "docker-compose.external-agent.yml"

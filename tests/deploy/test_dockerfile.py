@@ -18,8 +18,7 @@ from dockerfile_parse import DockerfileParser  # type: ignore[import-untyped]
 from taumesh.api.settings import ApiSettings
 from taumesh.data import CACHE_DIR_ENV
 from taumesh.settings import ServeSettings
-
-from .conftest import ROOT, RUN_AND_SERVE_ENV
+from tests.helpers.deploy import ROOT, RUN_AND_SERVE_ENV
 
 BASE_IMAGE = "python:3.11-slim-bookworm"
 UID = 10001

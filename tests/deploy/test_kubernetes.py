@@ -21,8 +21,7 @@ from taumesh.commands.api import GRACEFUL_SHUTDOWN_SECONDS
 from taumesh.commands.health import SERVICE_NAMES
 from taumesh.rpc.server import DRAIN_SECONDS, serve_forever
 from taumesh.settings import ServeSettings, ServiceName
-
-from .conftest import KUBERNETES_VERSION, ROOT, RUN_AND_SERVE_ENV, view_parameters, viewer_status
+from tests.helpers.deploy import KUBERNETES_VERSION, ROOT, RUN_AND_SERVE_ENV, view_parameters, viewer_status
 
 K8S = ROOT / "k8s"
 OVERLAYS = ("dev", "prod")

@@ -21,7 +21,7 @@ import grpc
 from google.cloud.dialogflowcx_v3beta1 import types as cx
 from google.protobuf import json_format, struct_pb2
 
-from tests.conftest import V1_DATA, V1_VECTORS, read_jsonl
+from tests.helpers.paths import V1_DATA, V1_VECTORS, read_jsonl
 
 SESSIONS = "google.cloud.dialogflow.cx.v3beta1.Sessions"
 TOOLS = "google.cloud.dialogflow.cx.v3beta1.Tools"

@@ -11,9 +11,9 @@ from google.cloud.dialogflowcx_v3beta1 import types as cx
 from google.protobuf import json_format
 
 from taumesh.domains import Catalog
-from tests.conftest import V1_DATA
 from tests.dialogflow.fake_cx import FakeCx, exported_tools, serving
-from tests.orchestrator.conftest import check_oracle_results, explain_result, invoke, load_json, results_path
+from tests.helpers.cli import check_oracle_results, explain_result, invoke, load_json, results_path
+from tests.helpers.paths import V1_DATA
 
 AGENT = ("--agent-id", "agent-1", "--project-id", "proj", "--location", "us-central1")
 AGENT_PATH = "projects/proj/locations/us-central1/agents/agent-1"

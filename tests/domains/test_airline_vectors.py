@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from taumesh.domains import Domain, Session, ToolCrash, load_domain
-from tests.conftest import V1_VECTORS, read_jsonl
+from tests.helpers.paths import V1_VECTORS, read_jsonl
 
 
 def _rows(filename: str) -> list[dict[str, Any]]:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import V1_DATA
+from tests.helpers.paths import V1_DATA
 
 
 @functools.cache

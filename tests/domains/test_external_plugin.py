@@ -18,15 +18,8 @@ import grpc
 import pytest
 
 from taumesh.env.v1 import env_pb2, env_pb2_grpc
-from tests.orchestrator.conftest import (
-    ORACLE,
-    Server,
-    assert_ok,
-    load_json,
-    results_path,
-    taumesh,
-    taumesh_executable,
-)
+from tests.helpers.cli import ORACLE, assert_ok, load_json, results_path, taumesh, taumesh_executable
+from tests.helpers.processes import Server
 
 PYPROJECT = """\
 [build-system]

@@ -13,7 +13,7 @@ import pytest
 from taumesh.domains import Domain, Session, _hashing, load_domain
 from taumesh.domains._cow import CowSwitch, CowTable
 from taumesh.domains._hashing import DataHasher, consistent_hash, to_hashable
-from tests.conftest import V1_VECTORS, read_jsonl
+from tests.helpers.paths import V1_VECTORS, read_jsonl
 
 HASH_CASES = list(read_jsonl(V1_VECTORS / "hash_cases.jsonl")) if (V1_VECTORS / "hash_cases.jsonl").is_file() else []
 INITIAL = {

@@ -11,7 +11,7 @@ import pytest
 from taumesh.domains import Domain, Session, load_domain
 from taumesh.domains._hashing import DataHasher
 from taumesh.domains.v1.retail.tools import RETAIL_TOOLS
-from tests.conftest import V1_VECTORS, read_jsonl
+from tests.helpers.paths import V1_VECTORS, read_jsonl
 
 INITIAL_HASH = "5a4b2cb59f4d12dea7e4adff24a7f8fada510ead49372ea4a729a82bbb5f49b5"
 WRITE_TOOLS = {tool.name for tool in RETAIL_TOOLS if tool.writes}

@@ -10,9 +10,7 @@ import pytest
 from taumesh.forks._import import import_fork
 from taumesh.forks._record import ForkRecord
 from tests.forks.tinyfork import write_fork
-
-DEADLINE = "2"
-"""The fork tool deadline the tests run with (seconds): the sleeping tool sleeps an hour."""
+from tests.helpers.forks import DEADLINE
 
 
 @pytest.fixture(scope="session")

@@ -22,7 +22,7 @@ from taumesh.forks._plugin import ForkPlugin
 from taumesh.rpc.server import CHANNEL_OPTIONS, start_server
 from taumesh.services.env import env_service
 from tests.forks.tinyfork import write_fork
-from tests.services.conftest import LoopThread, task_ref, tool_call
+from tests.helpers.grpc_services import LoopThread, task_ref, tool_call
 
 DOCUMENTED_MULTIPLE = 5.0
 """Memory per live session, as a multiple of the data's JSON size (docs/forks.md); the test allows 1.6x that."""

@@ -12,11 +12,11 @@ from taumesh.domains import Catalog
 from taumesh.forks._record import ForkRecord
 from taumesh.orchestrator.runner import run_benchmark
 from taumesh.orchestrator.tau2_results import tau2_path
-from tests.api.conftest import start_server
-from tests.llm.conftest import fake, fake_server, run_config  # noqa: F401 - the fixtures, reused
+from tests.helpers.api import start_server
+from tests.helpers.cli import ORACLE, results_path, taumesh
+from tests.helpers.llm import run_config
 from tests.llm.fake_openai import FakeOpenAI
 from tests.llm.scripts import GoldAgent, Router, ScriptedLlmUser, TaskIndex
-from tests.orchestrator.conftest import ORACLE, results_path, taumesh
 
 DOMAIN = "fork:tiny/counter"
 TASKS = ["0", "1", "2"]
@@ -72,7 +72,7 @@ async def test_llm_strategies_play_fork_tasks(
     strategy: str,
     style: str,
     fork_env: ForkRecord,
-    fake: FakeOpenAI,  # noqa: F811 - the fixture imported above
+    fake: FakeOpenAI,
     tmp_path: Path,
 ) -> None:
     tasks = Catalog(tmp_path).get(DOMAIN).tasks("test")

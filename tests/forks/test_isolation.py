@@ -17,7 +17,7 @@ import pytest
 from taumesh.forks._plugin import ForkPlugin
 from taumesh.forks._record import ForkRecord
 from tests.forks.tinyfork import EXITS, HANGS, RAISES
-from tests.orchestrator.conftest import ORACLE, taumesh
+from tests.helpers.cli import ORACLE, taumesh
 
 
 def _run(tmp_path: Path, bad: str) -> list[dict[str, Any]]:

@@ -19,8 +19,8 @@ import pytest
 from taumesh.domains import Catalog, Domain, ToolCrash
 from taumesh.forks._import import import_fork
 from taumesh.models import ChatMessage
-from tests.conftest import V1_DATA, V1_VECTORS, read_jsonl
-from tests.orchestrator.conftest import ORACLE, taumesh
+from tests.helpers.cli import ORACLE, taumesh
+from tests.helpers.paths import V1_DATA, V1_VECTORS, read_jsonl
 
 CHECKOUT = os.environ.get("TAUMESH_TAUBENCH_CHECKOUT")
 pytestmark = pytest.mark.skipif(not CHECKOUT, reason="set TAUMESH_TAUBENCH_CHECKOUT to a tau-bench checkout")

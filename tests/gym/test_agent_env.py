@@ -12,7 +12,7 @@ import pytest
 
 from taumesh.domains import Task
 from taumesh.orchestrator.gym import AGENT_ENV_ID, AgentEnv
-from tests.gym.conftest import EnvServerThread
+from tests.helpers.gym import EnvServerThread
 
 
 def messages(observation: str) -> list[dict[str, Any]]:

@@ -8,8 +8,8 @@ import subprocess
 from pathlib import Path
 
 from taumesh.domains import Task
-from tests.conftest import PROJECT_ROOT
-from tests.llm.conftest import FAKE_KEY
+from tests.helpers.llm import FAKE_KEY
+from tests.helpers.paths import PROJECT_ROOT
 from tests.llm.fake_openai import FakeOpenAI
 from tests.llm.scripts import USER_MODEL, Router, ScriptedLlmUser, TaskIndex
 from tests.llm.test_human import taumesh_command

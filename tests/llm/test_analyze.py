@@ -13,7 +13,7 @@ from taumesh.cli import app
 from taumesh.orchestrator.results import EpisodeError, RunResult, load_results, write_json_atomically
 from taumesh.orchestrator.runner import run_benchmark
 from taumesh.services.scorer.fault_analysis import read_verdict
-from tests.llm.conftest import run_config
+from tests.helpers.llm import run_config
 from tests.llm.fake_openai import FakeOpenAI, Reply, server_error, text
 from tests.llm.scripts import GoldAgent, Router, ScriptedLlmUser, TaskIndex, judge_answer
 

@@ -12,7 +12,7 @@ from taumesh.llm import ModelCall, ModelRequestError, ModelUnavailable, add_mode
 from taumesh.llm._litellm import litellm
 from taumesh.llm.retry import RetryPolicy, redact
 from taumesh.models import ChatMessage, ModelSettings, ToolSchema
-from tests.llm.conftest import FAKE_KEY, warm_up
+from tests.helpers.llm import FAKE_KEY, warm_up
 from tests.llm.fake_openai import FakeOpenAI, Reply, empty, rate_limited, server_error, slow, text, tool_call
 
 MESSAGES = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Hi"}]

@@ -16,10 +16,10 @@ from taumesh.models import ChatMessage, EpisodeContext, ModelSettings, TaskRef
 from taumesh.rpc.errors import error_reason
 from taumesh.rpc.server import start_server
 from taumesh.services.agent import agent_service
-from tests.conftest import V1_DATA
+from tests.helpers.cli import invoke
+from tests.helpers.paths import V1_DATA
 from tests.llm.fake_openai import FakeOpenAI, Reply
 from tests.llm.scripts import AGENT_MODEL
-from tests.orchestrator.conftest import invoke
 
 TASK_0 = ("run", "--env", "retail", "--task-split", "test", "--task-ids", "0", "--data-dir", str(V1_DATA), "--quiet")
 

@@ -17,8 +17,8 @@ import pytest
 from typer.testing import CliRunner
 
 from taumesh.cli import app
-from tests.conftest import PROJECT_ROOT
-from tests.llm.conftest import FAKE_KEY
+from tests.helpers.llm import FAKE_KEY
+from tests.helpers.paths import PROJECT_ROOT
 from tests.llm.fake_openai import FakeOpenAI, text
 from tests.llm.scripts import AGENT_MODEL, CLOSING, GoldAgent, Router, ScriptedLlmUser, TaskIndex
 

@@ -24,9 +24,9 @@ from taumesh.rpc.server import start_server
 from taumesh.scorer.v1 import scorer_pb2, scorer_pb2_grpc
 from taumesh.services.scorer import scorer_service
 from taumesh.services.scorer.nl_judge import read_verdicts
-from tests.conftest import SHARED
+from tests.helpers.cli import invoke
+from tests.helpers.paths import SHARED
 from tests.llm.fake_openai import FakeOpenAI, Reply, server_error, text
-from tests.orchestrator.conftest import invoke
 
 HEAD_DATA = SHARED / "tau2" / "head_data"
 ALL_MET, ONE_MISSED = 36, 70

@@ -10,7 +10,7 @@ import pytest
 
 from taumesh.llm import ModelRequestError, complete
 from taumesh.models import ModelSettings
-from tests.llm.conftest import warm_up
+from tests.helpers.llm import warm_up
 from tests.llm.fake_openai import FakeOpenAI, Reply, server_error, text
 
 MESSAGES = [{"role": "user", "content": "Hi"}]

@@ -31,8 +31,8 @@ from taumesh.rpc.server import start_server
 from taumesh.services.user_sim import user_sim_service
 from taumesh.services.user_sim.strategies.taubench import accepts, litellm_message_text
 from taumesh.user_sim.v1 import user_sim_pb2, user_sim_pb2_grpc
-from tests.conftest import V1_DATA
 from tests.data._commands import clean_env, data, explain
+from tests.helpers.paths import V1_DATA
 from tests.llm.fake_openai import FakeOpenAI, text
 from tests.llm.taubench_user_checkout import Record, load_records, write_taubench_checkout
 

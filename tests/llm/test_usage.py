@@ -10,7 +10,7 @@ from rich.console import Console
 from taumesh.llm._litellm import litellm
 from taumesh.models import Usage
 from taumesh.orchestrator.runner import print_summary, run_benchmark
-from tests.llm.conftest import run_config
+from tests.helpers.llm import run_config
 from tests.llm.fake_openai import FakeOpenAI, Served
 from tests.llm.scripts import AGENT_MODEL, USER_MODEL, GoldAgent, Router, ScriptedLlmUser, TaskIndex
 

@@ -14,16 +14,8 @@ from mcp import Client
 
 from taumesh.agent.v1 import agent_pb2, agent_pb2_grpc
 from taumesh.common.v1 import common_pb2
-from tests.conftest import V1_DATA
-from tests.orchestrator.conftest import (
-    check_oracle_results,
-    explain_result,
-    invoke,
-    load_json,
-    results_path,
-    tasks,
-    vectors,
-)
+from tests.helpers.cli import check_oracle_results, explain_result, invoke, load_json, results_path, tasks, vectors
+from tests.helpers.paths import V1_DATA
 
 
 class McpGoldAgent(agent_pb2_grpc.AgentServiceServicer):

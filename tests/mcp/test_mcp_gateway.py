@@ -20,8 +20,9 @@ from taumesh.env.v1 import env_pb2_grpc
 from taumesh.orchestrator.mcp_gateway import McpGateway, gateway_app
 from taumesh.rpc.server import start_server as start_grpc
 from taumesh.services.env import env_service
-from tests.conftest import V1_DATA
-from tests.orchestrator.conftest import start_server, tasks, taumesh_executable, vectors
+from tests.helpers.cli import tasks, taumesh_executable, vectors
+from tests.helpers.paths import V1_DATA
+from tests.helpers.processes import start_server
 
 
 @dataclass

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from click.testing import Result
 
-from tests.conftest import V1_DATA
-from tests.orchestrator.conftest import ORACLE, assert_no_traceback, explain, invoke, oracle_invoke, taumesh
+from tests.helpers.cli import ORACLE, assert_no_traceback, explain, invoke, oracle_invoke, taumesh
+from tests.helpers.paths import V1_DATA
 
 ORACLE_TASK_0 = ("--env", "retail", "--task-split", "test", "--task-ids", "0", *ORACLE)
 

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from click.testing import Result
 
-from tests.conftest import V1_DATA
-from tests.orchestrator.conftest import assert_no_traceback, invoke, load_json, results_path, taumesh
+from tests.helpers.cli import assert_no_traceback, invoke, load_json, results_path, taumesh
+from tests.helpers.paths import V1_DATA
 
 ORACLE_TASK_0 = (
     "--env", "retail", "--task-split", "test", "--task-ids", "0", "--agent-strategy", "oracle",

@@ -19,23 +19,21 @@ from taumesh.common.v1 import common_pb2
 from taumesh.domains.tau2 import DatasetMissing, Tau2Task, require
 from taumesh.orchestrator.results import results_task_id
 from taumesh.rpc.server import CHANNEL_OPTIONS
-from tests.conftest import PROJECT_ROOT, V1_DATA
-from tests.domains.tau2.conftest import tau2_domain
-from tests.orchestrator.conftest import (
+from tests.helpers.cli import (
     EXTERNAL_AGENT,
     ORACLE,
-    Server,
     assert_ok,
     check_oracle_results,
     explain_result,
-    free_port,
     invoke,
     load_json,
     oracle_run,
     results_path,
-    start_server,
     taumesh,
 )
+from tests.helpers.paths import PROJECT_ROOT, V1_DATA
+from tests.helpers.processes import Server, free_port, start_server
+from tests.helpers.tau2 import tau2_domain
 
 ALLOWED_IMPORTS = {
     "__future__", "argparse", "concurrent", "dataclasses", "json", "pathlib", "signal", "sys", "threading", "typing",

@@ -13,8 +13,8 @@ from typing import Any
 
 from taumesh.domains.tau2 import Tau2Task
 from taumesh.orchestrator.results import ResultsFile, load_results
-from tests.conftest import V1_DATA
-from tests.orchestrator.conftest import load_json, oracle_invoke, results_path, tasks
+from tests.helpers.cli import load_json, oracle_invoke, results_path, tasks
+from tests.helpers.paths import V1_DATA
 from tests.orchestrator.test_tau2_user_tool_calls import TASKS, _task, assert_resume_rewrites_nothing, telecom_run
 
 __all__ = ["telecom_run"]

@@ -11,8 +11,8 @@ from typing import Any
 
 from taumesh.domains.tau2 import Tau2Task
 from taumesh.orchestrator.results import HISTORY_MESSAGES, RunResult
-from tests.domains.tau2.conftest import tau2_domain
-from tests.orchestrator.conftest import ORACLE, explain_result, invoke, load_json, oracle_invoke, results_path
+from tests.helpers.cli import ORACLE, explain_result, invoke, load_json, oracle_invoke, results_path
+from tests.helpers.tau2 import tau2_domain
 
 HISTORY_TASKS = ("update_task_with_message_history", "update_task_with_history_and_env_assertions")
 

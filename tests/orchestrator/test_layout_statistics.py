@@ -18,8 +18,8 @@ from taumesh.orchestrator.mt_results import STATISTICS_SUFFIX, write_mt_results
 from taumesh.orchestrator.results import EpisodeError, RunResult, load_results
 from taumesh.orchestrator.tau2_results import STATISTICS_KEY, tau2_path, write_tau2_results
 from taumesh.stats import TrialOutcome, TrialTable, pass_hat_k_intervals
-from tests.conftest import V1_DATA
-from tests.orchestrator.conftest import ORACLE, explain_result, invoke, load_json, results_path
+from tests.helpers.cli import ORACLE, explain_result, invoke, load_json, results_path
+from tests.helpers.paths import V1_DATA
 from tests.orchestrator.test_mt_results import oracle_config
 from tests.orchestrator.test_tau2_run_options import Results
 

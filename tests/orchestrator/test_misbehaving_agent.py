@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import PROJECT_ROOT, V1_DATA
-from tests.orchestrator.conftest import Server, load_json, oracle_invoke, results_path, start_server
+from tests.helpers.cli import load_json, oracle_invoke, results_path
+from tests.helpers.paths import PROJECT_ROOT, V1_DATA
+from tests.helpers.processes import Server, start_server
 from tests.orchestrator.test_external_agent import generate_stubs
 
 MISBEHAVING_AGENT = PROJECT_ROOT / "tests" / "external_agent" / "misbehaving_agent.py"

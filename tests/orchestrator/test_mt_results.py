@@ -18,8 +18,8 @@ from taumesh.orchestrator.mt_results import model_name, scores_lines, write_mt_r
 from taumesh.orchestrator.outputs import write_outputs
 from taumesh.orchestrator.results import EpisodeError, RunResult, errors_path, load_results
 from taumesh.orchestrator.tau2_results import tau2_path
-from tests.conftest import V1_DATA
-from tests.orchestrator.conftest import explain_result, invoke, oracle_run, results_path, tasks
+from tests.helpers.cli import explain_result, invoke, oracle_run, results_path, tasks
+from tests.helpers.paths import V1_DATA
 
 TASK_IDS = [0, 5, 12]
 SCORE_KEYS = ["task-id", "prompt", "result", "truth", "score", "duration"]

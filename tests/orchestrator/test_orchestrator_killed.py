@@ -13,18 +13,10 @@ from pathlib import Path
 import pytest
 
 from taumesh.orchestrator.results import ERRORS_SUFFIX, errors_path
-from tests.conftest import V1_DATA
+from tests.helpers.cli import assert_ok, child_env, explain, load_json, results_path, taumesh, taumesh_executable
+from tests.helpers.paths import V1_DATA
+from tests.helpers.processes import Server
 from tests.llm.fake_openai import FakeOpenAI, Reply
-from tests.orchestrator.conftest import (
-    Server,
-    assert_ok,
-    child_env,
-    explain,
-    load_json,
-    results_path,
-    taumesh,
-    taumesh_executable,
-)
 
 IDLE_TIMEOUT = 3.0
 """The env's ``--session-idle-timeout`` in this test."""

@@ -7,20 +7,17 @@ import subprocess
 import time
 from pathlib import Path
 
-from tests.conftest import V1_DATA
-from tests.orchestrator.conftest import (
+from tests.helpers.cli import (
     ORACLE,
-    PROJECT_ROOT,
-    Server,
     check_oracle_results,
     child_env,
     explain,
-    free_port,
     load_json,
     results_path,
-    start_server,
     taumesh_executable,
 )
+from tests.helpers.paths import PROJECT_ROOT, V1_DATA
+from tests.helpers.processes import Server, free_port, start_server
 
 SERVING = r"serving \S+ on (?P<address>\S+:\d+)"
 

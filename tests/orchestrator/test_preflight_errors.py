@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import V1_DATA
-from tests.orchestrator.conftest import ORACLE, explain_result, free_port, invoke
+from tests.helpers.cli import ORACLE, explain_result, invoke
+from tests.helpers.paths import V1_DATA
+from tests.helpers.processes import free_port
 
 
 @pytest.mark.parametrize("flag", ["--agent-addr", "--user-addr", "--env-addr", "--scorer-addr"])

@@ -17,8 +17,7 @@ from taumesh.models import Usage
 from taumesh.orchestrator.progress import ProgressState, RunProgress
 from taumesh.orchestrator.results import EpisodeError, RunResult
 from taumesh.orchestrator.transcript import print_transcript
-from tests.conftest import PROJECT_ROOT, V1_DATA
-from tests.orchestrator.conftest import (
+from tests.helpers.cli import (
     ORACLE,
     child_env,
     explain,
@@ -28,6 +27,7 @@ from tests.orchestrator.conftest import (
     results_path,
     taumesh_executable,
 )
+from tests.helpers.paths import PROJECT_ROOT, V1_DATA
 
 CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f]")  # every control character but newline
 LINE = re.compile(

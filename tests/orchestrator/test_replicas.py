@@ -22,11 +22,8 @@ from taumesh.data import CACHE_DIR_ENV, DatasetMissing, require
 from taumesh.domains.tau2._files import GUIDELINES
 from taumesh.llm.access import ALLOWED_API_BASES_ENV
 from taumesh.orchestrator.results import errors_path
-from tests.conftest import PROJECT_ROOT, V1_DATA
-from tests.llm.fake_openai import FakeOpenAI, text
-from tests.orchestrator.conftest import (
+from tests.helpers.cli import (
     ORACLE,
-    Server,
     check_oracle_results,
     explain,
     finish,
@@ -35,6 +32,9 @@ from tests.orchestrator.conftest import (
     start_taumesh,
     taumesh_executable,
 )
+from tests.helpers.paths import PROJECT_ROOT, V1_DATA
+from tests.helpers.processes import Server
+from tests.llm.fake_openai import FakeOpenAI, text
 from tests.orchestrator.test_outage import SERVING
 
 RETAIL_TEST = list(range(115))

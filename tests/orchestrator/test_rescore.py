@@ -7,17 +7,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from tests.conftest import V1_DATA
-from tests.orchestrator.conftest import (
-    assert_no_traceback,
-    explain,
-    explain_result,
-    invoke,
-    load_json,
-    tasks,
-    taumesh,
-    vectors,
-)
+from tests.helpers.cli import assert_no_traceback, explain, explain_result, invoke, load_json, tasks, taumesh, vectors
+from tests.helpers.paths import V1_DATA
 
 GOLD = vectors("retail", "test") if (V1_DATA / "retail").is_dir() else {}
 

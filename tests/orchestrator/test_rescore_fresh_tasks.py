@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import V1_DATA
-from tests.orchestrator.conftest import assert_no_traceback, explain, load_json, oracle_run, results_path, taumesh
+from tests.helpers.cli import assert_no_traceback, explain, load_json, oracle_run, results_path, taumesh
+from tests.helpers.paths import V1_DATA
 
 EDITED = 1
 """The task whose gold exchange now pays with another method."""

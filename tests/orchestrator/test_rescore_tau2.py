@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 
 from taumesh.domains.tau2 import DatasetMissing, require
-from tests.conftest import read_jsonl
-from tests.domains.tau2.conftest import TAU2_EXPECTED
-from tests.orchestrator.conftest import ORACLE, explain_result, invoke
+from tests.helpers.cli import ORACLE, explain_result, invoke
+from tests.helpers.paths import read_jsonl
+from tests.helpers.tau2 import TAU2_EXPECTED
 
 
 @pytest.fixture(scope="module")
@@ -61,7 +61,7 @@ def tau2_simulation(vector: dict[str, Any], trial: int, reward: float) -> dict[s
 def task_history(task_id: str) -> list[dict[str, Any]]:
     """The task's ``message_history`` as τ²'s tasks file has it (τ² keeps it at the start of ``messages``)."""
     from taumesh.domains.tau2 import Tau2Task
-    from tests.domains.tau2.conftest import tau2_domain
+    from tests.helpers.tau2 import tau2_domain
 
     task = tau2_domain("mock").find_task("base", task_id)
     assert isinstance(task, Tau2Task)

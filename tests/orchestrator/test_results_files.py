@@ -25,10 +25,8 @@ from taumesh.orchestrator.results import (
     results_filename,
 )
 from taumesh.orchestrator.runner import RunSummary, run_benchmark
-from tests.conftest import V1_DATA
-from tests.orchestrator.conftest import (
+from tests.helpers.cli import (
     ORACLE,
-    PROJECT_ROOT,
     check_oracle_results,
     child_env,
     explain,
@@ -38,6 +36,7 @@ from tests.orchestrator.conftest import (
     results_path,
     taumesh_executable,
 )
+from tests.helpers.paths import PROJECT_ROOT, V1_DATA
 
 # τ-bench's own reading of a results file (tau_bench/types.py, tau_bench/run.py display_metrics,
 # auto_error_identification.py), re-implemented with the same field types and the same arithmetic.

@@ -14,8 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import V1_DATA
-from tests.orchestrator.conftest import (
+from tests.helpers.cli import (
     ORACLE,
     check_oracle_results,
     explain_result,
@@ -24,6 +23,7 @@ from tests.orchestrator.conftest import (
     oracle_invoke,
     results_path,
 )
+from tests.helpers.paths import V1_DATA
 
 SLICE = ("--end-index", "6", "--max-concurrency", "3")
 RETAIL_TEST = ("run", "--env", "retail", "--task-split", "test", *ORACLE, "--data-dir", str(V1_DATA), *SLICE)

@@ -10,7 +10,7 @@ import pytest
 from taumesh.models import AgentSettings, UserSettings
 from taumesh.orchestrator.config import RunConfig
 from taumesh.orchestrator.runner import RunSummary, run_benchmark
-from tests.orchestrator.conftest import check_oracle_results, load_json, oracle_invoke, oracle_run
+from tests.helpers.cli import check_oracle_results, load_json, oracle_invoke, oracle_run
 
 
 def test_retail_test_all_tasks_reproduce_the_reference_run(retail_test_results: Path) -> None:

@@ -16,9 +16,9 @@ import pytest
 from taumesh.domains.tau2 import DatasetMissing, Tau2Task, require
 from taumesh.models import ChatMessage
 from taumesh.orchestrator.results import results_task_id
-from tests.conftest import read_jsonl
-from tests.domains.tau2.conftest import TAU2_EXPECTED, tau2_domain
-from tests.orchestrator.conftest import ORACLE, invoke, load_json, results_path
+from tests.helpers.cli import ORACLE, invoke, load_json, results_path
+from tests.helpers.paths import read_jsonl
+from tests.helpers.tau2 import TAU2_EXPECTED, tau2_domain
 from tests.services.test_tau2_grpc import GREETING
 
 KNOWN_NOT_PERFECT = {

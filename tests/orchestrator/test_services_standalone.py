@@ -6,10 +6,8 @@ import re
 import signal
 from pathlib import Path
 
-from tests.conftest import V1_DATA
-from tests.orchestrator.conftest import (
+from tests.helpers.cli import (
     ORACLE,
-    Server,
     check_oracle_results,
     explain_result,
     invoke,
@@ -17,6 +15,8 @@ from tests.orchestrator.conftest import (
     results_path,
     taumesh_executable,
 )
+from tests.helpers.paths import V1_DATA
+from tests.helpers.processes import Server
 
 SERVICES = {
     "env": "taumesh.env.v1.EnvService",

@@ -16,19 +16,17 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from taumesh.cli import load_command
 from taumesh.settings import RunSettings, ServeSettings, TaumeshSettings
-from tests.conftest import V1_DATA
-from tests.orchestrator.conftest import (
-    Server,
+from tests.helpers.cli import (
     assert_no_traceback,
     assert_ok,
     check_oracle_results,
-    free_port,
     load_json,
     results_path,
-    start_server,
     taumesh,
     taumesh_executable,
 )
+from tests.helpers.paths import V1_DATA
+from tests.helpers.processes import Server, free_port, start_server
 
 SERVING = r"serving (?P<services>\S+) on (?P<address>\S+:\d+)"
 

@@ -15,7 +15,7 @@ import pytest
 from pydantic import BaseModel, ConfigDict
 
 from taumesh.settings import RunSettings
-from tests.orchestrator.conftest import ORACLE, explain_result, invoke, load_json, oracle_invoke
+from tests.helpers.cli import ORACLE, explain_result, invoke, load_json, oracle_invoke
 from tests.orchestrator.test_misbehaving_agent import MISTAKES, misbehaving_agent  # noqa: F401 - a fixture
 
 

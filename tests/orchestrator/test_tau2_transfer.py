@@ -24,9 +24,9 @@ from typing import Any
 import pytest
 
 from taumesh.domains.tau2 import DatasetMissing, Tau2Task, require
-from tests.conftest import read_jsonl
-from tests.domains.tau2.conftest import TAU2_EXPECTED, tau2_domain
-from tests.orchestrator.conftest import ORACLE, invoke, load_json, results_path
+from tests.helpers.cli import ORACLE, invoke, load_json, results_path
+from tests.helpers.paths import read_jsonl
+from tests.helpers.tau2 import TAU2_EXPECTED, tau2_domain
 
 TRANSFER_TASKS = ("10", "50")
 """τ² retail tasks whose gold actions end with ``transfer_to_human_agents`` (five actions, and that one alone)."""

@@ -22,9 +22,9 @@ from taumesh.orchestrator.config import RunConfig, ServiceAddresses
 from taumesh.orchestrator.runner import run_benchmark
 from taumesh.rpc.server import RunningServer, Service, start_server
 from taumesh.user_sim.v1 import user_sim_pb2, user_sim_pb2_grpc
-from tests.domains.tau2.conftest import tau2_domain
+from tests.helpers.cli import load_json
+from tests.helpers.tau2 import tau2_domain
 from tests.llm.fake_openai import FakeOpenAI, text
-from tests.orchestrator.conftest import load_json
 
 TASK_ID = "create_task_1"
 """A τ² mock task: the oracle creates a task, then speaks once."""

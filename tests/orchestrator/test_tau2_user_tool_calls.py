@@ -21,8 +21,8 @@ from taumesh.domains.tau2 import Tau2Task
 from taumesh.orchestrator.rescore import load_episodes
 from taumesh.orchestrator.results import USER_TOOL_TURNS, ResultsFile, load_results
 from taumesh.orchestrator.transcript import print_transcript
-from tests.domains.tau2.conftest import tau2_domain
-from tests.orchestrator.conftest import ORACLE, explain_result, invoke, load_json, results_path
+from tests.helpers.cli import ORACLE, explain_result, invoke, load_json, results_path
+from tests.helpers.tau2 import tau2_domain
 from tests.orchestrator.test_tau2_run_options import ParticipantMessage, Results, ToolMessage
 
 TASKS = (

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from taumesh.cli import expand_list_flags
-from tests.orchestrator.conftest import taumesh
+from tests.helpers.cli import taumesh
 
 
 def test_list_flags_expand_like_argparse_nargs_plus() -> None:

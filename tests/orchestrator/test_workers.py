@@ -18,19 +18,18 @@ from sqlalchemy.exc import OperationalError
 
 from taumesh.orchestrator.scale_out import WORK_STORE_SUFFIX, worker_slots
 from taumesh.orchestrator.work_store import WorkStore
-from tests.conftest import V1_DATA
-from tests.orchestrator.conftest import (
+from tests.helpers.cli import (
     ORACLE,
-    Server,
     explain,
     finish,
     load_json,
     oracle_run,
     results_path,
-    start_server,
     start_taumesh,
     taumesh_executable,
 )
+from tests.helpers.paths import V1_DATA
+from tests.helpers.processes import Server, start_server
 from tests.orchestrator.test_outage import SERVING
 
 SMALL = ("--end-index", "12", "--num-trials", "2", "--shuffle", "1", "--max-concurrency", "6")

@@ -9,9 +9,9 @@ import pytest
 
 from taumesh.llm.access import ALLOWED_API_BASES_ENV, FEW_SHOT_DIR_ENV, OperatorGrants, current_grants, granted
 from taumesh.rpc.errors import PermissionDenied
-from tests.conftest import V1_DATA
+from tests.helpers.cli import explain_result, invoke, load_json, results_path
+from tests.helpers.paths import V1_DATA
 from tests.llm.fake_openai import FakeOpenAI, text
-from tests.orchestrator.conftest import explain_result, invoke, load_json, results_path
 
 
 def test_the_environment_lists_endpoints_by_commas_or_spaces_and_ignores_trailing_slashes() -> None:

@@ -19,7 +19,7 @@ from pydantic import BaseModel, ValidationError
 from uvicorn.logging import AccessFormatter, DefaultFormatter
 
 from taumesh.telemetry.redact import MAX_LOG_TEXT, REDACTED, RedactingFilter, install_log_scrubber
-from tests.api.conftest import ApiServer, start_server
+from tests.helpers.api import ApiServer, start_server
 
 MARKER = "BODYMARKER7f3a"
 """Text every request body carries; it must never reach a log."""

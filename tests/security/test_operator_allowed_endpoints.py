@@ -25,9 +25,10 @@ from taumesh.models import ChatMessage, EpisodeContext, ModelSettings, TaskRef
 from taumesh.rpc.errors import error_reason
 from taumesh.scorer.v1 import scorer_pb2, scorer_pb2_grpc
 from taumesh.user_sim.v1 import user_sim_pb2, user_sim_pb2_grpc
-from tests.conftest import V1_DATA
+from tests.helpers.cli import taumesh_executable
+from tests.helpers.paths import V1_DATA
+from tests.helpers.processes import Server
 from tests.llm.fake_openai import FakeOpenAI, text
-from tests.orchestrator.conftest import Server, taumesh_executable
 
 SECRET = "sk-taumesh-operator-key-0123456789"
 """The served processes' API key: it must reach the allowed listener only."""

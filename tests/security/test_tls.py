@@ -27,10 +27,8 @@ from taumesh.rpc.errors import error_reason
 from taumesh.rpc.security import ServerSecurity
 from taumesh.rpc.server import CHANNEL_OPTIONS, start_server
 from taumesh.services.env import env_service
-from tests.conftest import V1_DATA
-from tests.orchestrator.conftest import (
+from tests.helpers.cli import (
     ORACLE,
-    Server,
     check_oracle_results,
     explain_result,
     invoke,
@@ -38,7 +36,9 @@ from tests.orchestrator.conftest import (
     results_path,
     taumesh_executable,
 )
-from tests.services.conftest import LoopThread
+from tests.helpers.grpc_services import LoopThread
+from tests.helpers.paths import V1_DATA
+from tests.helpers.processes import Server
 
 SERVICES = ("env", "user-sim", "agent", "scorer")
 TOKEN = "s3cret-test-token"

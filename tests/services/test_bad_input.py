@@ -16,8 +16,8 @@ from taumesh.common.v1 import common_pb2
 from taumesh.env.v1 import env_pb2, env_pb2_grpc
 from taumesh.rpc.errors import error_details
 from taumesh.scorer.v1 import scorer_pb2, scorer_pb2_grpc
-from tests.conftest import V1_VECTORS, read_jsonl
-from tests.services.conftest import RPC_TIMEOUT, EnvClient, aborted, done, errored, task_ref
+from tests.helpers.grpc_services import RPC_TIMEOUT, EnvClient, aborted, done, errored, task_ref
+from tests.helpers.paths import V1_VECTORS, read_jsonl
 
 RETAIL_INITIAL = "5a4b2cb59f4d12dea7e4adff24a7f8fada510ead49372ea4a729a82bbb5f49b5"
 AIRLINE_INITIAL = "4587e6b48ad2b2c4f3e1fecb40aabec7bb2286513273b8f8cec3f5865222f290"

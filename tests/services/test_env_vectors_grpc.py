@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import V1_VECTORS, read_jsonl
-from tests.services.conftest import EnvClient, aborted, done, errored
+from tests.helpers.grpc_services import EnvClient, aborted, done, errored
+from tests.helpers.paths import V1_VECTORS, read_jsonl
 
 INITIAL_HASHES = {
     "retail": "5a4b2cb59f4d12dea7e4adff24a7f8fada510ead49372ea4a729a82bbb5f49b5",

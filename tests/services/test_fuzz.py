@@ -32,9 +32,10 @@ from taumesh.env.v1 import env_pb2
 from taumesh.rpc.server import CHANNEL_OPTIONS
 from taumesh.scorer.v1 import scorer_pb2
 from taumesh.user_sim.v1 import user_sim_pb2
-from tests.conftest import V1_DATA
+from tests.helpers.cli import taumesh_executable
+from tests.helpers.paths import V1_DATA
+from tests.helpers.processes import Server
 from tests.llm.fake_openai import FakeOpenAI, text
-from tests.orchestrator.conftest import Server, taumesh_executable
 
 REQUESTS_PER_RPC = 500
 RAW_PER_METHOD = 40

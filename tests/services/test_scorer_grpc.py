@@ -11,8 +11,8 @@ import pytest
 from taumesh.common.v1 import common_pb2
 from taumesh.convert import score_from_proto
 from taumesh.scorer.v1 import scorer_pb2, scorer_pb2_grpc
-from tests.conftest import V1_VECTORS, read_jsonl
-from tests.services.conftest import RPC_TIMEOUT, EnvClient, aborted, done, task_ref
+from tests.helpers.grpc_services import RPC_TIMEOUT, EnvClient, aborted, done, task_ref
+from tests.helpers.paths import V1_VECTORS, read_jsonl
 
 
 def _rows(filename: str) -> list[dict[str, Any]]:

@@ -16,7 +16,7 @@ from taumesh.rpc.errors import ResourceExhausted, error_details
 from taumesh.rpc.server import CHANNEL_OPTIONS, RunningServer, start_server
 from taumesh.services.env import env_service
 from taumesh.services.env.sessions import SessionStore
-from tests.services.conftest import LoopThread, task_ref
+from tests.helpers.grpc_services import LoopThread, task_ref
 
 
 class Clock:
@@ -162,7 +162,7 @@ def test_a_tool_span_records_a_digest_of_the_session_never_its_id(monkeypatch: p
 
     from taumesh.telemetry import setup_telemetry, shutdown_telemetry, tool_span
     from taumesh.telemetry.genai import session_ref
-    from tests.conftest import OTEL_VARIABLES
+    from tests.helpers.environment import OTEL_VARIABLES
 
     for name in OTEL_VARIABLES:
         monkeypatch.delenv(name, raising=False)

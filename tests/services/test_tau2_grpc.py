@@ -22,9 +22,9 @@ from taumesh.env.v1 import env_pb2, env_pb2_grpc
 from taumesh.models import STOP_TOKEN, ChatMessage, RewardCheck, Score, ToolCall
 from taumesh.rpc.errors import error_reason
 from taumesh.scorer.v1 import scorer_pb2, scorer_pb2_grpc
-from tests.conftest import read_jsonl
-from tests.domains.tau2.conftest import TAU2_EXPECTED
-from tests.services.conftest import RPC_TIMEOUT, Tau2Stubs
+from tests.helpers.grpc_services import RPC_TIMEOUT, Tau2Stubs
+from tests.helpers.paths import read_jsonl
+from tests.helpers.tau2 import TAU2_EXPECTED
 
 GREETING = "Hi! How can I help you today?"
 DOMAINS = ["mock", "airline", "retail"]

@@ -30,9 +30,10 @@ from taumesh.env.v1 import env_pb2, env_pb2_grpc
 from taumesh.models import STOP_TOKEN, ChatMessage, Score, ToolCall
 from taumesh.rpc.server import CHANNEL_OPTIONS
 from taumesh.scorer.v1 import scorer_pb2, scorer_pb2_grpc
-from tests.conftest import read_jsonl
-from tests.orchestrator.conftest import Server, taumesh_executable
-from tests.services.conftest import RPC_TIMEOUT
+from tests.helpers.cli import taumesh_executable
+from tests.helpers.grpc_services import RPC_TIMEOUT
+from tests.helpers.paths import read_jsonl
+from tests.helpers.processes import Server
 from tests.services.test_tau2_grpc import GREETING, breakdown, tau2_vectors
 
 __all__ = ["tau2_vectors"]

@@ -7,8 +7,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from tests.conftest import PROJECT_ROOT
-from tests.orchestrator.conftest import invoke
+from tests.helpers.cli import invoke
+from tests.helpers.paths import PROJECT_ROOT
 
 
 def _fingerprint(user_model: str = "gpt-4o") -> dict[str, Any]:

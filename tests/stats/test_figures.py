@@ -9,8 +9,8 @@ import pytest
 
 from taumesh.orchestrator.figures import cost_line, run_cost, uncertainty_lines
 from taumesh.orchestrator.results import RunResult
-from tests.conftest import V1_DATA
-from tests.orchestrator.conftest import ORACLE, explain_result, invoke
+from tests.helpers.cli import ORACLE, explain_result, invoke
+from tests.helpers.paths import V1_DATA
 
 
 def _usage(cost: float) -> dict[str, Any]:

@@ -12,8 +12,8 @@ import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from tests.conftest import V1_DATA
-from tests.orchestrator.conftest import ORACLE, explain_result, invoke
+from tests.helpers.cli import ORACLE, explain_result, invoke
+from tests.helpers.paths import V1_DATA
 
 RUN = ("--task-ids", "0", "--task-ids", "1", "--task-ids", "2", "--num-trials", "2", *ORACLE)
 

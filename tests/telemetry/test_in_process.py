@@ -17,7 +17,7 @@ from taumesh.orchestrator.config import RunConfig
 from taumesh.orchestrator.runner import RunSummary, print_summary, run_benchmark
 from taumesh.telemetry import activate, setup_telemetry, shutdown_telemetry
 from taumesh.telemetry.genai import model_call_hook, provider_name, server_attributes, session_ref
-from tests.telemetry.conftest import assert_one_tree, by_trace, received
+from tests.helpers.telemetry import assert_one_tree, by_trace, received
 from tests.telemetry.receiver import ReceivedSpan
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]

@@ -18,7 +18,7 @@ from taumesh.services.env import env_service
 from taumesh.telemetry import current, setup_telemetry, shutdown_telemetry, tracer
 from taumesh.telemetry.call_spans import call_span
 from taumesh.telemetry.rpc import peer_attributes
-from tests.telemetry.conftest import received
+from tests.helpers.telemetry import received
 
 LIST_TASKS = "/taumesh.env.v1.EnvService/ListTasks"
 OPEN_SESSION = "/taumesh.env.v1.EnvService/OpenSession"

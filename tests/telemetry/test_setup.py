@@ -114,7 +114,7 @@ def test_off_loads_no_sdk() -> None:
     import subprocess
     import sys
 
-    from tests.conftest import OTEL_VARIABLES
+    from tests.helpers.environment import OTEL_VARIABLES
 
     code = (
         "import sys\n"

@@ -21,8 +21,8 @@ from typing import IO, Any
 
 import pytest
 
-from tests.conftest import OTEL_VARIABLES
-from tests.telemetry.conftest import assert_one_tree, by_trace, walk_up
+from tests.helpers.environment import OTEL_VARIABLES
+from tests.helpers.telemetry import assert_one_tree, by_trace, walk_up
 from tests.telemetry.receiver import OtlpReceiver, ReceivedSpan
 
 TASK_IDS = (0, 5)

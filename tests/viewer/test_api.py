@@ -11,7 +11,7 @@ import httpx
 import pytest
 
 from taumesh.viewer.runs import load_run
-from tests.viewer.conftest import (
+from tests.helpers.viewer import (
     AGENT_COST,
     DIVERGING_STEP,
     DIVERGING_TASK,

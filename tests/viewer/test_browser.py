@@ -16,9 +16,9 @@ from urllib.parse import quote
 
 import pytest
 
-from tests.conftest import PROJECT_ROOT
-from tests.orchestrator.conftest import results_path
-from tests.viewer.conftest import (
+from tests.helpers.cli import results_path
+from tests.helpers.paths import PROJECT_ROOT
+from tests.helpers.viewer import (
     DIVERGING_STEP,
     DIVERGING_TASK,
     INCONSISTENT_TASK,

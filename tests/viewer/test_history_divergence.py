@@ -16,8 +16,8 @@ import pytest
 from taumesh.orchestrator.results import HISTORY_MESSAGES
 from taumesh.viewer.metrics import first_divergence
 from taumesh.viewer.runs import Episode, load_run
+from tests.helpers.viewer import ServedViewer
 from tests.orchestrator.test_history_messages import HISTORY_TASKS, mock_run
-from tests.viewer.conftest import ServedViewer
 
 HISTORY_CALL = "create_task"
 """The tool call of both history tasks' message history."""

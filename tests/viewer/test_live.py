@@ -15,7 +15,7 @@ import pytest
 from taumesh.orchestrator.results import errors_path
 from taumesh.viewer import RunLibrary
 from taumesh.viewer.runs import Run, load_run, run_id
-from tests.viewer.conftest import TASKS, TRIALS, ServedViewer
+from tests.helpers.viewer import TASKS, TRIALS, ServedViewer
 
 
 def write_atomically(path: Path, payload: Any) -> None:

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from tests.orchestrator.conftest import invoke
+from tests.helpers.cli import invoke
 from tests.viewer.test_report import markdown_rows
 
 

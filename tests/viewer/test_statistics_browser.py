@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from tests.viewer.conftest import ServedViewer
+from tests.helpers.viewer import ServedViewer
 from tests.viewer.test_browser import browser, page, screenshot  # noqa: F401  (fixtures)
 
 if TYPE_CHECKING:

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import read_jsonl
-from tests.viewer.conftest import ServedViewer
+from tests.helpers.paths import read_jsonl
+from tests.helpers.viewer import ServedViewer
 
 
 def _trajectory(instruction: str, actions: list[dict[str, Any]], outputs: list[str]) -> list[dict[str, Any]]:

@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 
 from taumesh.orchestrator.results import load_results
-from tests.orchestrator.conftest import results_path
+from tests.helpers.cli import results_path
+from tests.helpers.viewer import TELECOM_TASKS as TASKS
+from tests.helpers.viewer import ServedViewer
 from tests.orchestrator.test_tau2_user_tool_calls import _task
-from tests.viewer.conftest import TELECOM_TASKS as TASKS
-from tests.viewer.conftest import ServedViewer
 
 HANDED_OVER = TASKS[1]
 """The task whose user acts twice, each time between two of the agent's actions."""

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
-from taumesh.domains import DOMAIN_PATH_ENV, Catalog, Domain, Registry
-
-PLUGIN_PATH = Path(__file__).resolve().parent / "plugin_path"
+from taumesh.domains import DOMAIN_PATH_ENV
+from tests.helpers.healthcare import PLUGIN_PATH
 
 
 @pytest.fixture(autouse=True)
@@ -17,8 +15,3 @@ def healthcare_registered(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Every service and command of the test finds ``healthcare`` (a no-op for it once the entry point exists)."""
     monkeypatch.setenv(DOMAIN_PATH_ENV, str(PLUGIN_PATH))
     yield
-
-
-def healthcare() -> Domain:
-    """The loaded domain (its data ships with the package)."""
-    return Catalog(Path("unused"), Registry.discover([PLUGIN_PATH])).get("healthcare")

@@ -9,8 +9,8 @@ import httpx
 import pytest
 
 from taumesh.domains import DOMAIN_PATH_ENV
-from tests.api.conftest import ApiServer, start_server
-from tests.domains.healthcare.conftest import PLUGIN_PATH
+from tests.helpers.api import ApiServer, start_server
+from tests.helpers.healthcare import PLUGIN_PATH
 
 ORACLE = {"env": "healthcare", "task_split": "base", "agent_strategy": "oracle", "user_strategy": "scripted"}
 

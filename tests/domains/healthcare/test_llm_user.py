@@ -15,9 +15,9 @@ import pytest
 from taumesh.domains.healthcare.clock import one_time_code
 from taumesh.domains.healthcare.patient_tools import PATIENT_TOOLS
 from taumesh.llm.access import ALLOWED_API_BASES_ENV
-from tests.domains.healthcare.conftest import healthcare
+from tests.helpers.cli import explain_result, invoke, load_json, results_path
+from tests.helpers.healthcare import healthcare
 from tests.llm.fake_openai import FakeOpenAI, Reply, text, tool_call
-from tests.orchestrator.conftest import explain_result, invoke, load_json, results_path
 
 TASK_ID = "insurance_update-01"
 

@@ -21,19 +21,9 @@ import pytest
 from taumesh.domains import DOMAIN_PATH_ENV
 from taumesh.domains.healthcare.task import HealthcareTask
 from taumesh.domains.healthcare.tasks import WRITES
-from tests.domains.healthcare.conftest import PLUGIN_PATH, healthcare
-from tests.orchestrator.conftest import (
-    ORACLE,
-    Server,
-    explain_result,
-    invoke,
-    load_json,
-    results_path,
-    servers,
-    taumesh_executable,
-)
-
-__all__ = ["servers"]  # the fixture
+from tests.helpers.cli import ORACLE, explain_result, invoke, load_json, results_path, taumesh_executable
+from tests.helpers.healthcare import PLUGIN_PATH, healthcare
+from tests.helpers.processes import Server
 
 Traj = list[dict[str, Any]]
 TERMINATE = "transfer_to_human_agents"

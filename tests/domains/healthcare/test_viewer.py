@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.orchestrator.conftest import ORACLE, explain_result, invoke
-from tests.viewer.conftest import ServedViewer
+from tests.helpers.cli import ORACLE, explain_result, invoke
+from tests.helpers.viewer import ServedViewer
 
 
 def test_the_task_grid_shows_and_filters_intent_and_tier(tmp_path: Path) -> None:

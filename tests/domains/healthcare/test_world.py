@@ -12,7 +12,7 @@ from taumesh.domains.healthcare import DATA, SPLITS, plugin
 from taumesh.domains.healthcare.build import generated_files
 from taumesh.domains.healthcare.clock import one_time_code
 from taumesh.domains.healthcare.task import HealthcareTask
-from tests.domains.healthcare.conftest import healthcare
+from tests.helpers.healthcare import healthcare
 
 DATA_SHA256 = "9bf886b5759418552fb621c1817188ebd3f561400f9fad05ce837674c5792adb"
 """SHA-256 over every generated file's name and text, in name order: the world and tasks of seed 240612045."""
@@ -85,6 +85,6 @@ def test_the_one_time_code_reaches_only_the_patients_phone_and_must_match() -> N
 
 def test_the_docs_record_the_counts_the_command_prints() -> None:
     from taumesh.domains.healthcare.counts import counts_markdown
-    from tests.conftest import PROJECT_ROOT
+    from tests.helpers.paths import PROJECT_ROOT
 
     assert counts_markdown() in (PROJECT_ROOT / "docs" / "domains" / "healthcare.md").read_text(encoding="utf-8")

@@ -23,7 +23,7 @@ from taumesh.domains.tau2 import Tau2Task, call_tool, open_session
 from taumesh.domains.tau2._hash import Tau2Hasher
 from taumesh.domains.tau2._reward import GoldState, gold_hash, reached_hash, replay, score_episode
 from taumesh.models import STOP_TOKEN, ChatMessage, Score, ToolCall
-from tests.domains.tau2.conftest import tau2_domain
+from tests.helpers.tau2 import tau2_domain
 
 BASE = freeze(
     {

@@ -19,7 +19,7 @@ from taumesh.domains import Catalog, Domain
 from taumesh.domains._session import Session
 from taumesh.domains.tau2 import Tau2Task, call_tool, evaluate, gold_hash, open_session
 from taumesh.models import STOP_TOKEN, ChatMessage, ToolCall
-from tests.conftest import read_jsonl
+from tests.helpers.paths import read_jsonl
 
 GREETING = "Hi! How can I help you today?"
 HEAD_USER_TOOLS_TASK = "update_task_with_user_tools"

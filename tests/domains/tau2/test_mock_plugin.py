@@ -9,7 +9,7 @@ import pytest
 
 from taumesh.domains import Registry, Session
 from taumesh.domains.tau2 import Tau2Task, call_tool, open_session
-from tests.domains.tau2.conftest import tau2_domain
+from tests.helpers.tau2 import tau2_domain
 
 
 def test_registry_finds_the_plugin_through_its_entry_point(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

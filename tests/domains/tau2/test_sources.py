@@ -16,7 +16,7 @@ from taumesh.domains.tau2._layout import Tau2Layout
 from taumesh.domains.tau2._texts import domain_texts
 from taumesh.domains.tau2_telecom.models import TelecomDB
 from taumesh.domains.tau2_telecom.phone_models import MockPhoneAttributes, TelecomUserDB
-from tests.domains.tau2.conftest import tau2_plugin
+from tests.helpers.tau2 import tau2_plugin
 
 DOMAINS = ("mock", "airline", "retail", "telecom")
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from taumesh.domains import Domain
-from tests.domains.tau2.conftest import tau2_plugin
+from tests.helpers.tau2 import tau2_plugin
 
 
 @pytest.mark.parametrize("source_name", ["airline", "retail", "telecom", "mock"])

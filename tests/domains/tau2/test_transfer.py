@@ -16,7 +16,7 @@ from taumesh.domains.tau2 import (
 )
 from taumesh.domains.tau2._transfer import FALLBACK_ANNOUNCEMENT
 from taumesh.models import USER_STOP_TOKENS
-from tests.domains.tau2.conftest import tau2_domain
+from tests.helpers.tau2 import tau2_domain
 
 
 def test_tau2_domains_declare_no_terminate_tool_and_v1_keeps_its_own() -> None:

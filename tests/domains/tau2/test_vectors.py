@@ -15,8 +15,8 @@ import pytest
 
 from taumesh.domains.tau2 import Tau2Task, call_tool, evaluate, gold_hash, open_session
 from taumesh.models import STOP_TOKEN, ChatMessage, ToolCall
-from tests.conftest import read_jsonl
-from tests.domains.tau2.conftest import tau2_domain
+from tests.helpers.paths import read_jsonl
+from tests.helpers.tau2 import tau2_domain
 
 GREETING = "Hi! How can I help you today?"
 

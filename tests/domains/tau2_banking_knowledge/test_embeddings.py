@@ -11,8 +11,8 @@ from taumesh.domains import DataError
 from taumesh.domains.tau2_banking_knowledge.embeddings import DenseIndex, EmbeddingCache, EmbeddingModel
 from taumesh.domains.tau2_banking_knowledge.knowledge import load_documents
 from taumesh.domains.tau2_banking_knowledge.search import search_output
-from tests.conftest import SHARED
 from tests.domains.tau2_banking_knowledge.fake_embeddings import FakeEmbeddings, vector
+from tests.helpers.paths import SHARED
 
 DOMAIN = SHARED / "tau2" / "head_banking_knowledge" / "data"
 QUERY = "I lost my debit card, was it stolen?"

@@ -18,7 +18,7 @@ from taumesh.domains.tau2_banking_knowledge.configs import CONFIGS, DEFAULT_CONF
 from taumesh.domains.tau2_banking_knowledge.knowledge import KnowledgeDocument, load_documents
 from taumesh.domains.tau2_banking_knowledge.policy import compose_policy
 from taumesh.domains.tau2_banking_knowledge.search import Bm25Index, grep_output, search_output
-from tests.conftest import SHARED
+from tests.helpers.paths import SHARED
 
 FIXTURES = SHARED / "tau2" / "head_banking_knowledge"
 DOMAIN = FIXTURES / "data"

@@ -13,7 +13,7 @@ import pytest
 from taumesh.domains import DataError
 from taumesh.domains.tau2_banking_knowledge.state import db_hash, initial_db, load_db
 from taumesh.domains.tau2_banking_knowledge.tasks import load_tasks
-from tests.conftest import SHARED
+from tests.helpers.paths import SHARED
 
 FIXTURES = SHARED / "tau2" / "head_banking_knowledge"
 DOMAIN = FIXTURES / "data"

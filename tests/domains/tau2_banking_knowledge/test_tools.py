@@ -21,7 +21,7 @@ from taumesh.domains.tau2_banking_knowledge import plugin
 from taumesh.domains.tau2_banking_knowledge.discoverable import AGENT_DISCOVERABLE, USER_DISCOVERABLE
 from taumesh.domains.tau2_banking_knowledge.discoverable_tools.bank import get_atm_deposit_images_8473
 from taumesh.domains.tau2_banking_knowledge.texts import banking_texts, parse_docstring
-from tests.conftest import SHARED
+from tests.helpers.paths import SHARED
 
 FIXTURES = SHARED / "tau2" / "head_banking_knowledge"
 CHECKOUT = os.environ.get("TAUMESH_TAU2_CHECKOUT")

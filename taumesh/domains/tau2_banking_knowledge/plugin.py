@@ -22,8 +22,10 @@ from taumesh.domains import (
     Document,
     DomainPlugin,
     DomainView,
+    Episode,
     EpisodeMismatch,
     EpisodeScore,
+    Requestor,
     RewardComponent,
     Session,
     StepResult,
@@ -32,9 +34,7 @@ from taumesh.domains import (
     compose,
     parse_arguments,
 )
-from taumesh.domains._reward import Episode
-from taumesh.domains._tool import Requestor
-from taumesh.domains.tau2._reward import ActionCheck, CommunicateCheck, DatabaseCheck, NlAssertionCheck
+from taumesh.domains.tau2 import ActionCheck, CommunicateCheck, DatabaseCheck, NlAssertionCheck, Tau2Plugin
 from taumesh.domains.tau2_banking_knowledge.configs import (
     ALIASES,
     CONFIGS,
@@ -51,12 +51,11 @@ from taumesh.domains.tau2_banking_knowledge.tasks import BankingTask, load_tasks
 from taumesh.domains.tau2_banking_knowledge.texts import banking_texts
 from taumesh.domains.tau2_banking_knowledge.toolkit import SESSION_TABLES, SESSION_TASK, schema
 from taumesh.domains.tau2_banking_knowledge.tools import AGENT_TOOLS, ENUMS, USER_TOOLS
-from taumesh.models import EVALUATED_TERMINATIONS, USER_STOP_TOKENS, ChatMessage, GoldAction, RewardBasis, Termination
+from taumesh.models import EVALUATED_TERMINATIONS, ChatMessage, GoldAction, Termination
 
 SOURCE_NAME = "banking_knowledge"
 SPLITS = ("base",)
 """Upstream ignores the split name: every split is the 97 tasks of ``tasks/``."""
-UNKNOWN_TOOL = "Error: Tool '{name}' not found."
 BANKING_REWARD: tuple[RewardComponent, ...] = (DatabaseCheck(), ActionCheck(), CommunicateCheck(), NlAssertionCheck())
 """τ²'s components that apply here (no task has env assertions), in τ²'s order."""
 
@@ -125,17 +124,17 @@ def _task(task: Task) -> BankingTask:
 
 
 @dataclass(frozen=True)
-class BankingPlugin(DomainPlugin):
-    """τ³'s ``banking_knowledge`` under one retrieval configuration."""
+class BankingPlugin(Tau2Plugin):
+    """τ³'s ``banking_knowledge`` under one retrieval configuration: a τ² domain with its own data and session.
+
+    From τ²'s plugin it keeps the user's side (τ²'s user guidelines, the greeting, ``###TRANSFER###``), the
+    reward's basis and the transfer's closing message; the database, sessions, replay and tools are its own.
+    """
 
     database: type[Any] = TransactionalDB
     splits: Sequence[str] = SPLITS
-    terminate_tools: frozenset[str] = frozenset()
     task_model: type[Task] = BankingTask
-    unknown_tool: str = UNKNOWN_TOOL
-    error_from_text: bool = False
-    user_stop_tokens: tuple[str, ...] = USER_STOP_TOKENS
-    user_opening_stops: bool = True
+    source_name: str = SOURCE_NAME
     hasher: Any = field(default=BankingHasher)
 
     def data_dir(self, default_data_dir: Path) -> Path:
@@ -193,10 +192,6 @@ class BankingPlugin(DomainPlugin):
 
     def reward_components(self, task: Task) -> Sequence[RewardComponent]:
         return BANKING_REWARD
-
-    def reward_basis(self, task: Task) -> list[RewardBasis]:
-        criteria = _task(task).evaluation_criteria
-        return list(criteria.reward_basis) if criteria is not None else []
 
     def replay(self, domain: DomainView, task: Task, conversation: Sequence[ChatMessage]) -> Session:
         """τ²'s predicted env: the initial state, then every tool call of the episode (each id once)."""

@@ -170,3 +170,74 @@ def test_a_discoverable_tools_argument_errors_read_as_upstreams(domain: Domain) 
         "'card_id'"
     )
     assert session.data_hash() == before
+
+
+REFUSALS = [
+    (
+        "reset_debit_card_pin_6284",
+        {"card_id": "dbc_x", "last_4_digits": "1234", "new_pin": "4321"},
+        "Error: PIN cannot be sequential (e.g., 1234). Please choose a more secure PIN.",
+    ),
+    (
+        "change_debit_card_pin_6285",
+        {"card_id": "dbc_x", "current_pin": "1357", "new_pin": "7777"},
+        "Error: PIN cannot be all the same digit (e.g., 1111). Please choose a more secure PIN.",
+    ),
+    (
+        "transfer_funds_between_bank_accounts_7291",
+        {"source_account_id": "a", "destination_account_id": "a", "amount": 5},
+        "Error: Source and destination accounts cannot be the same.",
+    ),
+    (
+        "request_temporary_debit_card_limit_increase_8374",
+        {"card_id": "dbc_x", "limit_type": "atm", "new_limit": 100.5},
+        "Error: new_limit must be an integer, got '100.5'.",
+    ),
+    (
+        "submit_credit_limit_increase_request_7392",
+        {"credit_card_account_id": "cc", "user_id": "u", "requested_increase_amount": 2500.5},
+        "Error: Invalid requested_increase_amount. Must be a whole number of dollars.",
+    ),
+    (
+        "deny_credit_limit_increase_5848",
+        {"credit_card_account_id": "cc", "user_id": "u", "denial_reason": "bored"},
+        "Error: Invalid denial_reason. Must be one of: insufficient_account_age, cooldown_period_active, "
+        "pending_disputes, pending_replacement_card, past_due_balance, high_utilization, "
+        "insufficient_payment_history, requested_amount_exceeds_limit, other",
+    ),
+    (
+        "apply_checking_account_credit_5829",
+        {"account_id": "a", "amount": 5, "credit_type": "gift"},
+        "Error: Invalid credit_type. Must be one of: ['rebate_credit', 'fee_refund']",
+    ),
+    ("close_debit_card_4721", {"card_id": "dbc_nope", "reason": "LOST"}, "Error: Debit card 'dbc_nope' not found."),
+]
+
+
+@pytest.mark.parametrize(("tool", "arguments", "expected"), REFUSALS, ids=[case[0] for case in REFUSALS])
+def test_a_refused_discoverable_call_answers_upstreams_text_and_changes_only_the_call_log(
+    domain: Domain, tool: str, arguments: dict[str, Any], expected: str
+) -> None:
+    """Refusals are returned texts (no error flag); a write tool's call is logged all the same, nothing else changes."""
+    session = domain.open_session(domain.find_task("base", BASE_ONLY[0]))
+    domain.call_tool(session, "unlock_discoverable_agent_tool", {"agent_tool_name": tool})
+    tables = {name: json.dumps(session.data[name], sort_keys=True, default=dict) for name in session.data}
+    called = {"agent_tool_name": tool, "arguments": json.dumps(arguments)}
+    result = domain.call_tool(session, "call_discoverable_agent_tool", called)
+    assert (result.observation, result.error) == (expected, False)
+    changed = [
+        name for name in session.data if json.dumps(session.data[name], sort_keys=True, default=dict) != tables[name]
+    ]
+    assert changed == ["agent_discoverable_tools"]
+
+
+def test_a_user_tool_not_given_is_refused_and_not_logged(domain: Domain) -> None:
+    session = domain.open_session(domain.find_task("base", BASE_ONLY[0]))
+    before = session.data_hash()
+    called = {"discoverable_tool_name": "get_card_last_4_digits", "arguments": '{"credit_card_account_id": "cc"}'}
+    result = domain.call_tool(session, "call_discoverable_user_tool", called, "user")
+    assert result.observation == (
+        "Error: Tool 'get_card_last_4_digits' has not been given to you by the agent. "
+        "The agent must first use `give_discoverable_user_tool` to give this tool to you."
+    )
+    assert session.data_hash() == before

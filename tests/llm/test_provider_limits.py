@@ -46,6 +46,28 @@ class CountingScript:
                 self.in_flight -= 1
 
 
+class ProviderAllowing:
+    """A provider that allows ``allowed`` requests at once and answers 429 (Retry-After) to any beyond them."""
+
+    def __init__(self, inner: Callable[[dict[str, Any], int], Reply], allowed: int, latency: float) -> None:
+        self.inner, self.allowed, self.latency = inner, allowed, latency
+        self.lock = threading.Lock()
+        self.in_flight = self.refused = 0
+
+    def __call__(self, request: dict[str, Any], ordinal: int) -> Reply:
+        with self.lock:
+            if self.in_flight >= self.allowed:
+                self.refused += 1
+                return rate_limited("0.05")
+            self.in_flight += 1
+        try:
+            time.sleep(self.latency)
+            return self.inner(request, ordinal)
+        finally:
+            with self.lock:
+                self.in_flight -= 1
+
+
 def _short_tasks(index: TaskIndex, count: int) -> list[int]:
     """The ``count`` tasks with the fewest gold actions (a quick run), in split order.
 
@@ -58,12 +80,12 @@ def _short_tasks(index: TaskIndex, count: int) -> list[int]:
 
 
 def _run(
-    fake: FakeOpenAI, data_dir: Path, log_dir: Path, task_ids: list[int], *extra: str
+    fake: FakeOpenAI, data_dir: Path, log_dir: Path, task_ids: list[int], *extra: str, trials: int = 5
 ) -> tuple[str, list[dict[str, Any]]]:
     ids = [arg for task_id in task_ids for arg in ("--task-ids", str(task_id))]
     proc = finish(
         start_taumesh(
-            "run", "--env", "retail", "--task-split", "test", *ids, "--num-trials", "5",
+            "run", "--env", "retail", "--task-split", "test", *ids, "--num-trials", str(trials),
             "--data-dir", str(data_dir),
             "--agent-strategy", "tool-calling", "--model", AGENT_MODEL, "--model-provider", "openai",
             "--api-base", fake.url, "--user-strategy", "llm-taumesh", "--user-model", USER_MODEL,
@@ -103,3 +125,20 @@ def test_429s_at_concurrency_200_with_20_calls_allowed(
     if workers == 1:  # the display's last line: the provider's calls in flight (none now) and its 429s
         shown = re.findall(r"openai calls in flight 0/\d+, 429s (\d+)", output)
         assert shown and int(shown[-1]) == script.refused, output[-2000:]
+
+
+@pytest.mark.slow  # 150 episodes, all started at once against a provider allowing 40
+def test_a_run_at_concurrency_1000_adapts_to_a_provider_allowing_40(
+    fake: FakeOpenAI, task_index: TaskIndex, v1_data_dir: Path, tmp_path: Path
+) -> None:
+    provider = ProviderAllowing(Router(GoldAgent(task_index), ScriptedLlmUser(task_index)), allowed=40, latency=1.0)
+    fake.reset(provider)
+    output, results = _run(
+        fake, v1_data_dir, tmp_path, _short_tasks(task_index, 30), "--max-concurrency", "1000", trials=5
+    )
+    assert len(results) == 150 and all(r["reward"] == 1.0 for r in results)
+    assert not list(tmp_path.glob("*.errors.json")), "no episode is an infrastructure error"
+    assert provider.refused > 0  # the first burst went past what the provider allows; the run backed off
+    shown = re.findall(r"openai calls in flight 0/(\d+), 429s (\d+)", output)
+    assert shown and int(shown[-1][1]) == provider.refused, output[-2000:]
+    assert int(shown[-1][0]) < 150  # the window came down from the run's 1,000

@@ -20,6 +20,7 @@ import pytest
 from taumesh.domains import DataError, Domain, Registry, load_domain
 from taumesh.domains.tau2_banking_knowledge.configs import CONFIGS
 from taumesh.domains.tau2_banking_knowledge.plugin import banking_plugin
+from taumesh.domains.tau2_banking_knowledge.retrieval_tools import EMBEDDING_MODEL_ENV
 from tests.domains.tau2_banking_knowledge.support import (
     CHECKOUT,
     ENV,
@@ -114,3 +115,28 @@ def test_an_unknown_configuration_lists_the_known_ones(registry: Registry, data_
     with pytest.raises(KeyError) as unknown:
         _domain(registry, data_dir, "nope")
     assert f"{ENV}:bm25_grep" in str(unknown.value)
+
+
+DENSE = [name for name, config in CONFIGS.items() if config.needs == ["an embedding model (--embedding-model)"]]
+
+
+@pytest.mark.parametrize("config", DENSE)
+def test_an_embedding_configurations_policy_and_tools_equal_upstreams_given_a_model(
+    registry: Registry, data_dir: Path, config: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(EMBEDDING_MODEL_ENV, "openai/text-embedding-3-large")
+    domain = _domain(Registry.discover(), data_dir, config)  # its own registry: the shared one keeps the refusal
+    recorded = _config(config)
+    assert domain.policy == recorded["policy"]
+    assert domain.tool_schemas == recorded["agent_tools"]
+
+
+@pytest.mark.parametrize("config", ["alltools", "alltools-qwen", "terminal_use", "bm25_reranker_grep"])
+def test_a_partly_built_configuration_has_upstreams_tools_but_the_shell(
+    registry: Registry, data_dir: Path, config: str
+) -> None:
+    """What taumesh builds of the configurations it refuses: upstream's policy and tools, less the shell."""
+    domain = Domain(banking_plugin(f"{ENV}:{config}", config), load_domain(ENV, data_dir, registry).root)
+    recorded = _config(config)
+    assert domain.policy == recorded["policy"]
+    assert domain.tool_schemas == [tool for tool in recorded["agent_tools"] if tool["function"]["name"] != "shell"]

@@ -17,6 +17,8 @@ Builder = Literal["standard", "full_kb", "golden"]
 RetrievalTool = Literal["KB_search", "KB_search_bm25", "KB_search_dense", "grep", "shell"]
 Provider = Literal["openai", "openrouter"]
 
+EMBEDDING_MODEL_ENV = "TAUMESH_EMBEDDING_MODEL"
+"""Names the embedding model of the dense configurations, where the env runs (a litellm model name)."""
 DEFAULT_CONFIG = "alltools"
 """Upstream's default since 1.0.1 (before: ``bm25``)."""
 ALIASES = {"AllTools": "alltools"}
@@ -70,7 +72,7 @@ class RetrievalConfig(BaseModel):
         """What the configuration needs beyond this machine: an embedding model, a reranker, a sandbox."""
         needed = []
         if (self.kb_search is not None and self.kb_search.kind == "embedding") or self.kb_search_dense is not None:
-            needed.append("an embedding model (--embedding-model)")
+            needed.append(f"an embedding model ({EMBEDDING_MODEL_ENV})")
         if self.kb_search is not None and self.kb_search.reranker:
             needed.append("an LLM reranker")
         if self.shell_access is not None:
@@ -144,7 +146,10 @@ def check_runnable(config: RetrievalConfig, *, embedding_model: str | None = Non
         raise DataError(f"retrieval config {config.name!r} needs an LLM reranker, which taumesh does not provide yet")
     dense = config.kb_search is not None and config.kb_search.kind == "embedding"
     if dense and not embedding_model:
-        raise DataError(f"retrieval config {config.name!r} searches with an embedding model: pass --embedding-model")
+        raise DataError(
+            f"retrieval config {config.name!r} searches with an embedding model: name one in {EMBEDDING_MODEL_ENV} "
+            "(and TAUMESH_EMBEDDING_API_BASE for an OpenAI-compatible server) where the env runs"
+        )
 
 
 def retrieval_config(name: str | None) -> RetrievalConfig:

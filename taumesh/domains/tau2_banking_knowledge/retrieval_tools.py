@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from taumesh.domains import DataError, Document, Tool
-from taumesh.domains.tau2_banking_knowledge.configs import RetrievalConfig
+from taumesh.domains.tau2_banking_knowledge.configs import EMBEDDING_MODEL_ENV, RetrievalConfig
 from taumesh.domains.tau2_banking_knowledge.knowledge import KnowledgeDocument
 from taumesh.domains.tau2_banking_knowledge.search import Bm25Index, Ranked, elapsed_ms, grep_output, search_output
 from taumesh.domains.tau2_banking_knowledge.toolkit import AGENT_TOOLKIT, owned
@@ -24,7 +24,6 @@ from taumesh.domains.tau2_banking_knowledge.toolkit import AGENT_TOOLKIT, owned
 if TYPE_CHECKING:
     from taumesh.domains.tau2_banking_knowledge.embeddings import DenseIndex, EmbeddingModel
 
-EMBEDDING_MODEL_ENV = "TAUMESH_EMBEDDING_MODEL"
 EMBEDDING_API_BASE_ENV = "TAUMESH_EMBEDDING_API_BASE"
 EMBEDDING_API_KEY_ENV = "TAUMESH_EMBEDDING_API_KEY"
 _LOCK = threading.Lock()

@@ -117,7 +117,7 @@ def test_an_unknown_configuration_lists_the_known_ones(registry: Registry, data_
     assert f"{ENV}:bm25_grep" in str(unknown.value)
 
 
-DENSE = [name for name, config in CONFIGS.items() if config.needs == ["an embedding model (--embedding-model)"]]
+DENSE = [name for name, config in CONFIGS.items() if config.needs == [f"an embedding model ({EMBEDDING_MODEL_ENV})"]]
 
 
 @pytest.mark.parametrize("config", DENSE)

@@ -85,7 +85,7 @@ def test_what_a_config_needs_is_a_clear_error() -> None:
             check_runnable(CONFIGS[name])
     with pytest.raises(DataError, match="needs an LLM reranker"):
         check_runnable(CONFIGS["bm25_reranker_grep"])
-    with pytest.raises(DataError, match="pass --embedding-model"):
+    with pytest.raises(DataError, match="name one in TAUMESH_EMBEDDING_MODEL"):
         check_runnable(CONFIGS["openai_embeddings"])
     check_runnable(CONFIGS["openai_embeddings"], embedding_model="openai/text-embedding-3-large")
     for name, config in CONFIGS.items():

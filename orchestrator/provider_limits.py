@@ -11,12 +11,14 @@ permit (up to :data:`RATE_LIMIT_ATTEMPTS` times).
 
 The limits apply to the RPCs of :class:`~taumesh.orchestrator.clients.ServiceClients` made within
 :func:`provider_limits` (a context variable, so concurrent runs in one process keep theirs apart). With
-``--workers N`` each worker holds ``1/N`` of each cap (:func:`~taumesh.llm.limiter.share_limits`), so the run's
-total never passes it, whichever machine a worker runs on.
+``--workers N`` each worker holds its share of each cap, in proportion to its share of ``--max-concurrency``
+(:func:`worker_limits`), so the run's total never passes it, whichever machine a worker runs on; a cap below the
+number of workers is refused up front.
 """
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -83,6 +85,17 @@ def provider_limits(config: RunConfig, ceiling: int | None = None) -> Iterator[R
         yield limits
     finally:
         _CURRENT.reset(token)
+
+
+def worker_limits(config: RunConfig, concurrency: int) -> contextlib.AbstractContextManager[RunLimits]:
+    """:func:`provider_limits` for a worker playing ``concurrency`` of the run's ``max_concurrency`` episodes.
+
+    Each cap is scaled by that share (rounded down, at least 1), so the workers' caps add up to at most the run's
+    when their concurrencies add up to the run's, as ``--workers N`` shares them.
+    """
+    whole = max(config.max_concurrency, concurrency)
+    caps = {provider: max(1, cap * concurrency // whole) for provider, cap in config.provider_limits.items()}
+    return provider_limits(config.model_copy(update={"provider_limits": caps}), concurrency)
 
 
 class ProviderLimitInterceptor(grpc.aio.UnaryUnaryClientInterceptor):  # type: ignore[type-arg]  # generic in stubs

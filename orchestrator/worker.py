@@ -26,6 +26,7 @@ from pydantic import BaseModel, Field
 from taumesh.env.v1 import env_pb2
 from taumesh.orchestrator.clients import ServiceClients, list_tasks
 from taumesh.orchestrator.config import RunConfig
+from taumesh.orchestrator.provider_limits import worker_limits
 from taumesh.orchestrator.runner import play
 from taumesh.orchestrator.stack import ServiceTargets
 from taumesh.orchestrator.work_store import Claimed, WorkStore
@@ -72,7 +73,8 @@ class Worker:
         renewing = asyncio.create_task(self._renew())
         in_flight: set[asyncio.Task[None]] = set()
         try:
-            await self._play_all(in_flight)
+            with worker_limits(self.order.config, self.order.concurrency):  # its share of --provider-limit
+                await self._play_all(in_flight)
         finally:
             renewing.cancel()
             for task in in_flight:

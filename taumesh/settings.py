@@ -28,7 +28,7 @@ from pydantic_settings import (
 )
 
 from taumesh.config_files import RunFileError, read_run_file, read_settings_file
-from taumesh.llm.limiter import ProviderLimits
+from taumesh.llm.limiter import ProviderLimits, workers_problem
 from taumesh.models import TAU2_PREFIX, AgentSettings, DialogflowCxAgent, ModelSettings, UserSettings, is_tau2
 from taumesh.orchestrator.config import CACHE_DATA_DIR, MAX_NUM_STEPS, OutputFormat, RunConfig, ServiceAddresses
 from taumesh.rpc.security import SecurityError, ServerSecurity, read_token
@@ -161,6 +161,14 @@ class RunSettings(TaumeshSettings):
         """The CX strategy without its agent could only fail every episode: refused before the run."""
         if self.agent_strategy in ("dialogflow-cx", "decibel") and not (self.agent_id and self.project_id):
             raise ValueError(f"--agent-strategy {self.agent_strategy} needs --agent-id and --project-id")
+        return self
+
+    @model_validator(mode="after")
+    def provider_limits_fit_the_workers(self) -> RunSettings:
+        """Each worker holds a share of each ``--provider-limit``: a cap below ``--workers`` leaves one without."""
+        problem = workers_problem(self.provider_limit, self.workers)
+        if problem:
+            raise ValueError(problem)
         return self
 
     @model_validator(mode="after")

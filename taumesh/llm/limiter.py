@@ -198,19 +198,11 @@ class ProviderLimiters:
         return [limiter.stats() for _, limiter in sorted(self._limiters.items())]
 
 
-def share_limits(caps: Mapping[str, int], parts: int) -> list[dict[str, int]]:
-    """Each provider's cap divided among ``parts`` workers as evenly as it goes (the first get the remainder).
-
-    ValueError when a cap is below ``parts``: a worker with no permit could never call that provider.
-    """
+def workers_problem(caps: Mapping[str, int], workers: int) -> str | None:
+    """Why ``caps`` cannot be shared among ``workers`` processes (one below their number), or None."""
     for provider, cap in caps.items():
-        if cap < parts:
-            raise ValueError(
-                f"--provider-limit {provider}={cap} is below --workers {parts}: each worker needs at least one call"
+        if cap < workers:
+            return (
+                f"--provider-limit {provider}={cap} is below --workers {workers}: each worker needs at least one call"
             )
-    shares: list[dict[str, int]] = [{} for _ in range(parts)]
-    for provider, cap in caps.items():
-        share, extra = divmod(cap, parts)
-        for part in range(parts):
-            shares[part][provider] = share + (part < extra)
-    return shares
+    return None

@@ -12,7 +12,7 @@ from taumesh.llm.limiter import (
     ProviderLimiter,
     parse_provider_limits,
     provider_of,
-    share_limits,
+    workers_problem,
 )
 from taumesh.models import ModelSettings
 
@@ -119,14 +119,11 @@ def test_limits_are_parsed_from_flags_environment_and_files() -> None:
             parse_provider_limits(bad)
 
 
-def test_shares_of_a_cap_add_up_to_it() -> None:
-    assert share_limits({"openai": 20, "anthropic": 5}, 3) == [
-        {"openai": 7, "anthropic": 2},
-        {"openai": 7, "anthropic": 2},
-        {"openai": 6, "anthropic": 1},
-    ]
-    with pytest.raises(ValueError, match="below --workers 3"):
-        share_limits({"openai": 2}, 3)
+def test_a_cap_below_the_number_of_workers_is_refused() -> None:
+    assert workers_problem({"openai": 20, "anthropic": 3}, 3) is None
+    assert workers_problem({"openai": 2}, 3) == (
+        "--provider-limit openai=2 is below --workers 3: each worker needs at least one call"
+    )
 
 
 def test_provider_of_a_model() -> None:

@@ -15,6 +15,7 @@ from taumesh.orchestrator.tau2_results import tau2_path
 from tests.helpers.api import start_server
 from tests.helpers.cli import ORACLE, results_path, taumesh
 from tests.helpers.llm import run_config
+from tests.helpers.viewer import ServedViewer
 from tests.llm.fake_openai import FakeOpenAI
 from tests.llm.scripts import GoldAgent, Router, ScriptedLlmUser, TaskIndex
 
@@ -46,6 +47,18 @@ def test_run_in_every_layout_then_rescore_and_report(fork_env: ForkRecord, tmp_p
     report = taumesh("report", results, "--out", tmp_path / "report.md")
     assert report.returncode == 0, report.stderr[-3000:]
     assert DOMAIN in (tmp_path / "report.md").read_text()
+
+    viewer = ServedViewer([results.parent])  # taumesh view: the run, its pass^k and each trajectory
+    try:
+        run_id = viewer.run_id(results)
+        assert viewer.get(f"/api/runs/{run_id}")["summary"]["pass_hat_k"]["1"] == pytest.approx(1.0)
+        for row in rows:
+            detail = viewer.get(f"/api/runs/{run_id}/episodes/{row['task_id']}/0")
+            divergence = detail["divergence"]  # the oracle follows the fork's gold actions: no divergence
+            assert divergence["index"] is None and divergence["agent_actions"], divergence
+            assert len(detail["episode"]["messages"]) == len(row["traj"])
+    finally:
+        viewer.close()
 
 
 def test_the_rest_api_lists_and_runs_fork_tasks(fork_env: ForkRecord, fork_cache: Path, tmp_path: Path) -> None:

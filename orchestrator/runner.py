@@ -433,7 +433,7 @@ async def _run_benchmark(
 ) -> RunSummary:
     console = console or Console(stderr=True)
     existing = _existing_results(resume) if resume else []
-    if config.workers > 1:
+    if config.workers != 1 or config.work_store is not None:
         from taumesh.orchestrator.scale_out import run_with_workers  # it builds on this module
 
         return await run_with_workers(config, resume, only_errors, existing, console)

@@ -1,11 +1,13 @@
 """``taumesh run --workers N``: one run played by N orchestrator processes, so that its CPU is not one core's.
 
 This process is the coordinator. It resolves the tasks and the plan as a single-process run does (``--resume`` and
-``--retry-errors`` included), writes the plan into a work store beside the results file (``X.work.sqlite``), and
-starts N workers (:mod:`taumesh.orchestrator.worker`) that dial the same services: the ones given by address, and
-the ones this process serves on loopback. Each worker leases episodes from the store and records their results
-there; the coordinator reads them back in the order they come, feeds the progress display and the results file,
-and at the end writes the run's outputs and pass^k exactly as the single-process path does.
+``--retry-errors`` included), writes the plan into a work store (:mod:`taumesh.orchestrator.work_store`): a SQLite
+file beside the results file (``X.work.sqlite``), or the database ``--work-store URL`` names, where workers on other
+machines join the run (``taumesh worker --work-store URL``). It starts N workers (:mod:`taumesh.orchestrator.worker`;
+none with ``--workers 0``) that dial the same services: the ones given by address, and the ones this process serves
+on loopback. Each worker leases episodes from the store and records their results there; the coordinator reads
+them back in the order they come, feeds the progress display and the results file, and at the end writes the run's
+outputs and pass^k exactly as the single-process path does, then deletes the run from the store.
 
 A worker that dies loses nothing: the coordinator frees its leases at once (a hung one's run out after
 :data:`~taumesh.orchestrator.worker.LEASE_SECONDS`) and starts another in its place, up to
@@ -44,8 +46,8 @@ from taumesh.orchestrator.runner import (
 )
 from taumesh.orchestrator.stack import ServiceTargets, serving_targets
 from taumesh.orchestrator.tau2_results import fetch_tau2_tasks
-from taumesh.orchestrator.work_store import WorkStore, remove_files
-from taumesh.orchestrator.worker import WorkOrder
+from taumesh.orchestrator.work_store import WorkStore, remove_files, sqlite_url
+from taumesh.orchestrator.worker import RunSpec, WorkOrder
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +71,8 @@ def worker_slots(workers: int, max_concurrency: int) -> list[int]:
     Never more workers than episodes allowed at once.
     """
     count = min(workers, max_concurrency)
+    if count == 0:
+        return []
     share, extra = divmod(max_concurrency, count)
     return [share + (slot < extra) for slot in range(count)]
 
@@ -118,17 +122,36 @@ async def _until_sigterm(play: Coroutine[Any, Any, None], results_path: Path) ->
         loop.remove_signal_handler(signal.SIGTERM)
 
 
+def run_store(config: RunConfig, results_path: Path) -> tuple[str, str, Path | None]:
+    """(store URL, run id, SQLite file to delete at the end) of the run writing ``results_path``."""
+    run_id = results_path.name.removesuffix(".json")
+    if config.work_store is None:
+        path = work_store_path(results_path)
+        remove_files(path)  # one a killed run left
+        return sqlite_url(path), run_id, path
+    return config.work_store, f"{run_id}-{uuid.uuid4().hex[:8]}", None
+
+
 async def _coordinate(run: PreparedRun, targets: ServiceTargets, results: ResultsFile, progress: RunProgress) -> None:
     """Play ``run.plan`` with the workers, moving each result from the store to ``results`` as it comes in."""
-    path = work_store_path(run.path)
-    store = WorkStore.create(path, [(run.tasks[index].task_id, trial) for index, trial in run.plan])
-    feed = _ResultFeed(store, results, progress)
-    pool = _WorkerPool(run, targets, path)
+    url, run_id, path = run_store(run.config, run.path)
+    trace_context: dict[str, str] = {}
+    propagate.inject(trace_context)  # the run span
+    config = run.config.model_copy(update={"workers": 1, "show_progress": False, "verbose": False})
+    spec = RunSpec(config=config, targets=targets, recorded=run.recorded, trace_context=trace_context)
+    store = WorkStore(url)
+    await asyncio.to_thread(store.create_tables)
+    plan = [(run.tasks[index].task_id, trial) for index, trial in run.plan]
+    await asyncio.to_thread(store.add_run, run_id, plan, spec.model_dump_json())
+    if run.config.work_store is not None:
+        log.warning("run %s is in the work store: workers join it with taumesh worker --work-store URL", run_id)
+    feed = _ResultFeed(store, run_id, results, progress)
+    pool = _WorkerPool(run, url, run_id)
     try:
         await pool.start()
         while True:
             await feed.read()
-            remaining, leased = await asyncio.to_thread(store.counts)
+            remaining, leased = await asyncio.to_thread(store.counts, run_id)
             progress.state.in_flight = leased
             if not remaining:
                 return
@@ -137,8 +160,10 @@ async def _coordinate(run: PreparedRun, targets: ServiceTargets, results: Result
     finally:
         await pool.stop()
         await feed.read()  # what the workers recorded while they stopped
+        await asyncio.to_thread(store.delete_run, run_id)  # workers still on it find nothing left and exit
         store.close()
-        remove_files(path)
+        if path is not None:
+            remove_files(path)
 
 
 @dataclass
@@ -146,12 +171,13 @@ class _ResultFeed:
     """Moves results from the store into the results file and the progress display, each once."""
 
     store: WorkStore
+    run_id: str
     results: ResultsFile
     progress: RunProgress
     cursor: int = 0
 
     async def read(self) -> None:
-        for finished in await asyncio.to_thread(self.store.finished_after, self.cursor):
+        for finished in await asyncio.to_thread(self.store.finished_after, self.run_id, self.cursor):
             self.cursor = finished.finished
             result = RunResult.model_validate_json(finished.result)
             self.results.add(result)
@@ -170,8 +196,8 @@ class _WorkerPool:
     """The worker processes: started, watched, replaced when they die, stopped at the end."""
 
     run: PreparedRun
-    targets: ServiceTargets
-    store_path: Path
+    store_url: str
+    run_id: str
     workers: list[_Worker] = field(default_factory=list)
     restarts_left: int = 0
 
@@ -185,17 +211,13 @@ class _WorkerPool:
 
     async def _spawn(self, slot: int) -> _Worker:
         owner = f"worker-{slot}-{uuid.uuid4().hex[:8]}"
-        config = self.run.config.model_copy(update={"workers": 1, "show_progress": False, "verbose": False})
-        trace_context: dict[str, str] = {}
-        propagate.inject(trace_context)  # the run span
         order = WorkOrder(
-            config=config,
-            targets=self.targets,
-            recorded=self.run.recorded,
-            store=self.store_path,
+            store=self.store_url,
+            run_id=self.run_id,
             owner=owner,
             concurrency=self.slots[slot],
-            trace_context=trace_context,
+            watch_parent=True,
+            otlp_endpoint=self.run.config.otlp_endpoint,
         )
         process = await asyncio.create_subprocess_exec(
             sys.executable,
@@ -215,6 +237,8 @@ class _WorkerPool:
 
         Raises :class:`WorkersFailed` when no worker is left and episodes are.
         """
+        if not self.slots:
+            return  # coordinating only: the workers joined by the store's URL, and an expired lease frees work
         for worker in [w for w in self.workers if w.process.returncode is not None]:
             self.workers.remove(worker)
             released = await asyncio.to_thread(store.release, worker.owner)
@@ -233,7 +257,7 @@ class _WorkerPool:
                 self.restarts_left -= 1
                 self.workers.append(await self._spawn(worker.slot))
         if not self.workers:
-            remaining, _ = await asyncio.to_thread(store.counts)
+            remaining, _ = await asyncio.to_thread(store.counts, self.run_id)
             if remaining:
                 raise WorkersFailed(
                     f"every worker process died and no restart is left; {remaining} episode(s) were not played "

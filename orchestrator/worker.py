@@ -1,11 +1,14 @@
-"""One worker process of ``taumesh run --workers N``: leases episodes from the run's work store and plays them.
+"""A worker of a run: leases the run's episodes from its work store and plays them.
 
-Started by the coordinator (:mod:`taumesh.orchestrator.scale_out`) as ``python -m taumesh.orchestrator.worker``,
-with its :class:`WorkOrder` as JSON on stdin (never on the command line, where any user of the machine could
-read it). It plays up to ``concurrency`` episodes at a time with :func:`~taumesh.orchestrator.runner.play`,
-takes new ones in batches as slots free up, renews its leases while it works, and records each result only while
-the episode is still its own (:meth:`WorkStore.complete`). It exits 0 once no episode is left, and stops (its
-leases released) on SIGTERM or SIGINT, or when the coordinator that started it is gone.
+:class:`EpisodeWorker` plays one run's episodes in this process (the REST API's executor plays its runs with one).
+A worker process, ``python -m taumesh.orchestrator.worker`` (started by ``taumesh run --workers N``'s coordinator,
+:mod:`taumesh.orchestrator.scale_out`, with its :class:`WorkOrder` as JSON on stdin) or ``taumesh worker
+--work-store URL`` (on any machine that reaches the store and the services), reads the run's :class:`RunSpec` from
+the store, dials the services it names and plays up to ``concurrency`` episodes at a time with
+:func:`~taumesh.orchestrator.runner.play`. It takes new episodes in batches as slots free up, renews its leases
+while it works (the heartbeat), and records each result only while the episode is still its own
+(:meth:`WorkStore.complete`). It exits 0 once no episode is left, and stops (its leases released) on SIGTERM or
+SIGINT, or when the coordinator that started it is gone.
 """
 
 from __future__ import annotations
@@ -16,7 +19,9 @@ import logging
 import os
 import signal
 import sys
-from pathlib import Path
+import time
+import uuid
+from collections.abc import Callable
 from typing import Any
 
 from opentelemetry import context as otel_context
@@ -40,62 +45,88 @@ IDLE_POLL_S = 0.5
 """How often a worker with free slots looks for episodes again (another worker's lease may have run out)."""
 
 
-class WorkOrder(BaseModel):
-    """What a worker is told: the run, the services, the store, who it is and how many episodes it may play."""
+class RunSpec(BaseModel):
+    """What a worker needs of a run, written into the store by its coordinator."""
 
     config: RunConfig
     """The run's configuration, its split resolved."""
     targets: ServiceTargets
+    """The services the workers dial (across machines: addresses every worker reaches)."""
     recorded: dict[str, Any]
     """Added to each result's ``info`` (the run's fingerprint, the external agent)."""
-    store: Path
-    owner: str = Field(min_length=1)
-    """This worker's lease owner id, unique within the run."""
-    concurrency: int = Field(ge=1)
-    lease_seconds: float = Field(default=LEASE_SECONDS, gt=0)
     trace_context: dict[str, str] = Field(default_factory=dict)
     """The run span's W3C trace context, which the episodes' traces link to as a single process's do."""
 
 
-class Worker:
-    """Plays the episodes it leases until none is left."""
+class WorkOrder(BaseModel):
+    """What a worker process is told: the store, which run, who it is and how many episodes it may play."""
+
+    store: str = Field(min_length=1)
+    """The work store's SQLAlchemy URL."""
+    run_id: str | None = None
+    """The run to play; None: every run the store holds that workers may join, one after another."""
+    owner: str = Field(default_factory=lambda: f"{os.uname().nodename}:{os.getpid()}:{uuid.uuid4().hex[:8]}")
+    """This worker's lease owner id, unique across the run's workers."""
+    concurrency: int | None = Field(default=None, ge=1)
+    """Episodes played at once; None: the run's ``max_concurrency``."""
+    lease_seconds: float = Field(default=LEASE_SECONDS, gt=0)
+    wait_seconds: float = Field(default=0.0, ge=0)
+    """How long to wait for a run to join before exiting with nothing played."""
+    watch_parent: bool = False
+    """Stop when the process that started this one is gone (the coordinator's own workers)."""
+    otlp_endpoint: str | None = None
+
+
+class EpisodeWorker:
+    """Plays the episodes of run ``run_id`` it leases until none is left."""
 
     def __init__(
-        self, order: WorkOrder, clients: ServiceClients, tasks: list[env_pb2.TaskSummary], store: WorkStore
+        self,
+        store: WorkStore,
+        run_id: str,
+        owner: str,
+        clients: ServiceClients,
+        tasks: list[env_pb2.TaskSummary],
+        config: RunConfig,
+        recorded: dict[str, Any],
+        concurrency: int,
+        lease_seconds: float = LEASE_SECONDS,
+        keep_going: Callable[[], bool] = lambda: True,
     ) -> None:
-        self.order, self.clients, self.store = order, clients, store
+        self.store, self.run_id, self.owner, self.clients = store, run_id, owner, clients
+        self.config, self.recorded = config, recorded
         self.tasks = {task.task_id: task for task in tasks}
-        self.parent = os.getppid()
-        self.batch = max(1, order.concurrency // 8)  # claim in batches, not one store write per free slot
+        self.concurrency, self.lease_seconds, self.keep_going = concurrency, lease_seconds, keep_going
+        self.batch = max(1, concurrency // 8)  # claim in batches, not one store write per free slot
+        self.played = 0
 
     async def run(self) -> None:
         """Play leased episodes until the store has none left; whatever ends it, release what is unfinished."""
         renewing = asyncio.create_task(self._renew())
         in_flight: set[asyncio.Task[None]] = set()
         try:
-            with worker_limits(self.order.config, self.order.concurrency):  # its share of --provider-limit
+            with worker_limits(self.config, self.concurrency):  # this worker's share of --provider-limit
                 await self._play_all(in_flight)
         finally:
             renewing.cancel()
             for task in in_flight:
                 task.cancel()
             await asyncio.gather(renewing, *in_flight, return_exceptions=True)
-            released = self.store.release(self.order.owner)
+            released = await asyncio.to_thread(self.store.release, self.owner)
             if released:
-                log.warning("worker %s stopped; %d unfinished episode(s) released", self.order.owner, released)
+                log.warning("worker %s stopped; %d unfinished episode(s) released", self.owner, released)
 
     async def _play_all(self, in_flight: set[asyncio.Task[None]]) -> None:
-        order = self.order
         while True:
-            if os.getppid() != self.parent:
-                log.warning("worker %s: the coordinator is gone; stopping", order.owner)
+            if not self.keep_going():
+                log.warning("worker %s: told to stop", self.owner)
                 return
-            free = order.concurrency - len(in_flight)
+            free = self.concurrency - len(in_flight)
             if free >= self.batch or not in_flight:
-                claimed = await asyncio.to_thread(self.store.claim, order.owner, free, order.lease_seconds)
+                claimed = await asyncio.to_thread(self.store.claim, self.run_id, self.owner, free, self.lease_seconds)
                 in_flight.update(asyncio.create_task(self._play(episode)) for episode in claimed)
             if not in_flight:
-                remaining, _ = await asyncio.to_thread(self.store.counts)
+                remaining, _ = await asyncio.to_thread(self.store.counts, self.run_id)
                 if remaining == 0:
                     return
                 await asyncio.sleep(IDLE_POLL_S)  # the rest is leased to others; one of their leases may run out
@@ -103,13 +134,14 @@ class Worker:
             done, _ = await asyncio.wait(in_flight, timeout=IDLE_POLL_S, return_when=asyncio.FIRST_COMPLETED)
             in_flight.difference_update(done)
             for task in done:
-                task.result()  # a store that cannot be written ends the worker: the coordinator replaces it
+                task.result()  # a store that cannot be written ends the worker: another takes its episodes
 
     async def _play(self, episode: Claimed) -> None:
-        order = self.order
-        result = await play(self.clients, order.config, self.tasks[episode.task_id], episode.trial, order.recorded)
+        result = await play(self.clients, self.config, self.tasks[episode.task_id], episode.trial, self.recorded)
         text = result.model_dump_json()
-        if not await asyncio.to_thread(self.store.complete, order.owner, episode.seq, text):
+        if await asyncio.to_thread(self.store.complete, self.run_id, self.owner, episode.seq, text):
+            self.played += 1
+        else:
             log.warning(
                 "task %s trial %d: another worker took the episode over; this worker's result is dropped",
                 episode.task_id,
@@ -117,30 +149,79 @@ class Worker:
             )
 
     async def _renew(self) -> None:
-        ttl = self.order.lease_seconds
+        ttl = self.lease_seconds
         while True:
             await asyncio.sleep(ttl / 3)
-            await asyncio.to_thread(self.store.renew, self.order.owner, ttl)
+            await asyncio.to_thread(self.store.renew, self.owner, ttl)
 
 
-async def work(order: WorkOrder) -> None:
-    """Connect to the services and the store, and play until no episode is left or a signal says stop."""
+async def _next_run(store: WorkStore, order: WorkOrder, done: set[str], deadline: float) -> tuple[str, str] | None:
+    """(run id, spec) of the next run to play; None once there is none (after ``deadline`` when none was played)."""
+    while True:
+        if order.run_id is not None:
+            spec = None if order.run_id in done else await asyncio.to_thread(store.spec, order.run_id)
+            runs = [(order.run_id, spec)] if spec is not None else []
+        else:
+            runs = [run for run in await asyncio.to_thread(store.open_runs) if run[0] not in done]
+        if runs:
+            return runs[0]
+        if done or time.monotonic() >= deadline:
+            return None
+        await asyncio.sleep(IDLE_POLL_S)
+
+
+async def _play_run(store: WorkStore, order: WorkOrder, run_id: str, spec: RunSpec) -> int:
+    """Play run ``run_id``'s episodes with the services its spec names; how many this worker recorded."""
+    parent = os.getppid()
+    clients = spec.targets.connect()
+    token = otel_context.attach(propagate.extract(spec.trace_context))
+    try:
+        config = spec.config
+        assert config.task_split is not None, "the coordinator resolves the split"
+        tasks = await list_tasks(clients, config.env, config.task_split, config.rpc_timeout)
+        worker = EpisodeWorker(
+            store,
+            run_id,
+            order.owner,
+            clients,
+            tasks,
+            config,
+            spec.recorded,
+            order.concurrency or config.max_concurrency,
+            order.lease_seconds,
+            keep_going=(lambda: os.getppid() == parent) if order.watch_parent else (lambda: True),
+        )
+        await worker.run()
+        return worker.played
+    finally:
+        otel_context.detach(token)
+        await clients.close()
+
+
+async def work(order: WorkOrder) -> int:
+    """Join the order's run (or each open run in turn) and play until none is left or a signal says stop.
+
+    Returns how many episodes this worker recorded.
+    """
     current = asyncio.current_task()
     assert current is not None
     loop = asyncio.get_running_loop()
     for stop in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(stop, current.cancel)
     store = WorkStore(order.store)
-    clients = order.targets.connect()
-    otel_context.attach(propagate.extract(order.trace_context))
+    played = 0
     try:
-        config = order.config
-        assert config.task_split is not None, "the coordinator resolves the split"
-        tasks = await list_tasks(clients, config.env, config.task_split, config.rpc_timeout)
-        await Worker(order, clients, tasks, store).run()
+        await asyncio.to_thread(store.create_tables)
+        deadline = time.monotonic() + order.wait_seconds
+        done: set[str] = set()
+        while (found := await _next_run(store, order, done, deadline)) is not None:
+            run_id, text = found
+            log.info("worker %s joins run %s", order.owner, run_id)
+            played += await _play_run(store, order, run_id, RunSpec.model_validate_json(text))
+            done.add(run_id)
     finally:
-        await clients.close()
         store.close()
+    return played
 
 
 def main() -> None:
@@ -148,7 +229,7 @@ def main() -> None:
     from taumesh.telemetry import setup_telemetry, shutdown_telemetry
 
     order = WorkOrder.model_validate_json(sys.stdin.buffer.read())
-    setup_telemetry("orchestrator", order.config.otlp_endpoint)
+    setup_telemetry("orchestrator", order.otlp_endpoint)
     try:
         run_loop(work(order))
     except asyncio.CancelledError:

@@ -36,6 +36,7 @@ class Entry(NamedTuple):
 COMMANDS: dict[str, Entry] = {
     "run": Entry("taumesh.commands.main", "app", "Run a benchmark: every task of a split, for each trial."),
     "serve": Entry("taumesh.commands.main", "app", "Run one service alone (or the REST API: serve api)."),
+    "worker": Entry("taumesh.commands.worker", "worker", "Join a run by its work store's URL and play its episodes."),
     "rescore": Entry("taumesh.commands.main", "app", "Replay each recorded trajectory and recompute its reward."),
     "analyze": Entry("taumesh.commands.main", "app", "Ask a model whose fault each failed episode was."),
     "view": Entry("taumesh.commands.view", "view", "Serve a local web viewer of results files."),

@@ -114,8 +114,10 @@ class RunSettings(TaumeshSettings):
     provider_limit: Annotated[ProviderLimits, NoDecode] = Field(default_factory=dict)
     """PROVIDER=N (repeatable): at most N model calls in flight to that provider over the whole run, workers
     included; a provider's 429s narrow it for a while."""
-    workers: int = Field(default=1, ge=1)
+    workers: int = Field(default=1, ge=0)
     """Orchestrator processes sharing the run (``--workers``); ``max_concurrency`` is split among them."""
+    work_store: str | None = None
+    """``--work-store URL``: the run's work store (PostgreSQL for workers on other machines, ``taumesh worker``)."""
     seed: int | None = None
     """None: τ²'s 300 for a τ² domain (each trial's seed derived from it as τ² does), τ-bench's 10 otherwise."""
     shuffle: bool = False
@@ -169,6 +171,13 @@ class RunSettings(TaumeshSettings):
         problem = workers_problem(self.provider_limit, self.workers)
         if problem:
             raise ValueError(problem)
+        return self
+
+    @model_validator(mode="after")
+    def workers_need_a_store(self) -> RunSettings:
+        """``--workers 0`` coordinates only: the workers join by the store's URL, so there must be one."""
+        if self.workers == 0 and self.work_store is None:
+            raise ValueError("--workers 0 (coordinate only) needs --work-store, where the workers join the run")
         return self
 
     @model_validator(mode="after")
@@ -237,6 +246,7 @@ class RunSettings(TaumeshSettings):
             max_concurrency=self.max_concurrency,
             provider_limits=self.provider_limit,
             workers=self.workers,
+            work_store=self.work_store,
             seed=self.seed,
             shuffle=self.shuffle,
             log_dir=self.log_dir,

@@ -1,10 +1,13 @@
 """Plays stored runs through the orchestrator, one lease-holding worker per run.
 
-The executor claims a run's lease, plays only its missing episodes, stores each result and a progress event as it
-ends, and renews the lease while it works.
+The executor claims a run's lease in the one work store (:mod:`taumesh.orchestrator.work_store`, its tables in the
+API's database), writes the run's missing episodes there and plays them with an
+:class:`~taumesh.orchestrator.worker.EpisodeWorker`, as ``taumesh run --workers``'s workers do: each episode
+leased, renewed while it plays, recorded once. It moves each recorded result into ``results`` with a progress
+event, and renews the run's lease while it works.
 
 Each uvicorn worker has one executor. Runs left unfinished by a stopped or crashed worker are taken over once
-their lease expires (at once after a graceful stop, which releases it): the results already stored are kept and
+their lease expires (at once after a graceful stop, which releases it): the results already recorded are kept and
 the unique (run, task, trial) key makes a duplicate impossible.
 
 Runs are traced as ``taumesh run`` traces them, on the telemetry service the executor is given (the API's
@@ -32,6 +35,7 @@ from taumesh.api.store import Store
 from taumesh.api.tables import ResultRow
 from taumesh.api.telemetry import API_RUN_ID, ORCHESTRATOR_SERVICE
 from taumesh.api.viewer_link import write_results
+from taumesh.env.v1 import env_pb2
 from taumesh.orchestrator.clients import ServiceClients
 from taumesh.orchestrator.config import RunConfig
 from taumesh.orchestrator.layout_statistics import LayoutStatistics, layout_statistics
@@ -41,16 +45,18 @@ from taumesh.orchestrator.runner import (
     compute_pass_hat_k,
     describe_agent,
     plan_episodes,
-    play,
     resolve_tasks,
     select_tasks,
 )
 from taumesh.orchestrator.stack import service_stack
 from taumesh.orchestrator.tracing import run_ended, run_span
+from taumesh.orchestrator.worker import EpisodeWorker
 from taumesh.telemetry import ServiceTelemetry, activate, current
 
 log = logging.getLogger(__name__)
 SUCCESS = 1 - 1e-6
+RECORD_POLL_S = 0.25
+"""How often a run's recorded results are moved from the work store into ``results`` (and its events)."""
 
 
 def as_run_result(row: ResultRow) -> RunResult:
@@ -228,23 +234,58 @@ class RunExecutor:
             recorded: dict[str, Any] = {"run": run_fingerprint(config, agent)}
             if agent is not None:
                 recorded["agent"] = agent.model_dump()
-            stored = {(r.task_id, r.trial) for r in self.store.results(run_id)}
-            missing = [(i, t) for i, t in plan if (str(results_task_id(tasks[i].task_id)), t) not in stored]
-            if stored:
-                log.info("run %s: resuming, %d of %d episodes stored", run_id, len(stored), len(plan))
-            semaphore = asyncio.Semaphore(config.max_concurrency)
-
-            async def one(index: int, trial: int) -> None:
-                async with semaphore:
-                    result = await play(clients, config, tasks[index], trial, recorded)
-                if self.store.add_result(run_id, result):
-                    self._progress(run_id, result, len(plan))
-
-            await asyncio.gather(*(one(i, t) for i, t in missing))
+            await self._plan(run_id, tasks, plan)
+            worker = EpisodeWorker(
+                self.store.work,
+                run_id,
+                f"{self.owner}:{run_id}",  # its own lease owner per run: one run's end releases none of another's
+                clients,
+                tasks,
+                config,
+                recorded,
+                config.max_concurrency,
+                self.settings.lease_seconds,
+            )
+            await self._record_while(worker, run_id, len(plan))
             results = [as_run_result(r) for r in self.store.results(run_id)]
             pass_k, average = await compute_pass_hat_k(clients, config, results)
         statistics = await asyncio.to_thread(layout_statistics, results)  # resampling: off the event loop
         return results, run_metrics(self.store.outcomes(run_id), pass_k, average, statistics)
+
+    async def _plan(self, run_id: str, tasks: list[env_pb2.TaskSummary], plan: list[tuple[int, int]]) -> None:
+        """Write the run's episodes into the work store, those already in ``results`` left out (a resumed run)."""
+        work = self.store.work
+        if await asyncio.to_thread(work.has_plan, run_id):
+            return  # a predecessor wrote it: its recorded episodes stay recorded, its leased ones run out
+        stored = {(r.task_id, r.trial) for r in self.store.results(run_id)}
+        missing = [(tasks[i].task_id, t) for i, t in plan if (str(results_task_id(tasks[i].task_id)), t) not in stored]
+        if stored:
+            log.info("run %s: resuming, %d of %d episodes stored", run_id, len(stored), len(plan))
+        await asyncio.to_thread(work.add_run, run_id, missing)
+
+    async def _record_while(self, worker: EpisodeWorker, run_id: str, total: int) -> None:
+        """Play the run's episodes with ``worker``, moving each recorded result into ``results`` as it comes."""
+        playing = asyncio.create_task(worker.run())
+        cursor = 0
+        try:
+            while not playing.done():
+                cursor = await self._record(run_id, cursor, total)
+                await asyncio.wait({playing}, timeout=RECORD_POLL_S)
+            playing.result()
+            await self._record(run_id, cursor, total)
+        finally:
+            if not playing.done():
+                playing.cancel()
+                await asyncio.gather(playing, return_exceptions=True)
+
+    async def _record(self, run_id: str, cursor: int, total: int) -> int:
+        """Store the results recorded after the ``cursor``-th, each once; the new cursor."""
+        for finished in await asyncio.to_thread(self.store.work.finished_after, run_id, cursor):
+            cursor = finished.finished
+            result = RunResult.model_validate_json(finished.result)
+            if self.store.add_result(run_id, result):
+                self._progress(run_id, result, total)
+        return cursor
 
     def _progress(self, run_id: str, result: RunResult, total: int) -> None:
         pairs = self.store.rewards_and_costs(run_id)

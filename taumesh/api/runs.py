@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import uuid
 from collections.abc import Callable
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any
 
 from taumesh.api.errors import ApiError, invalid, not_found
@@ -174,14 +174,14 @@ def new_run(body: ValidateTasksRequest, settings: ApiSettings, key_id: str | Non
         owner_key_id=key_id,
         created_at=now,
         started_at=now if owner else None,
-        lease_owner=owner,
-        lease_expires_at=now + timedelta(seconds=settings.lease_seconds) if owner else None,
     )
 
 
 async def play_now(store: Store, executor: RunExecutor, body: ValidateTasksRequest, key_id: str) -> RunRow:
     """Create a run leased to this worker, play it to the end (even if the caller goes away), return its row."""
-    row = store.create_run(new_run(body, executor.settings, key_id, owner=executor.owner))
+    row = new_run(body, executor.settings, key_id, owner=executor.owner)
+    store.work.claim_run(row.id, executor.owner, executor.settings.lease_seconds)  # leased before any poller sees it
+    row = store.create_run(row)
     task = executor.start(row.id)
     await asyncio.wait({asyncio.ensure_future(asyncio.shield(task))})
     ended = store.get_run(row.id)

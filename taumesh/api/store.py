@@ -5,8 +5,9 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import time
 from collections.abc import Callable, Iterable, Sequence
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import ColumnElement, Engine, and_, func, or_, select, true, update
@@ -17,6 +18,7 @@ from taumesh.api.caller import Caller
 from taumesh.api.tables import ApiKeyRow, EventRow, ResultRow, RunRow, utcnow
 from taumesh.orchestrator.results import RunResult
 from taumesh.orchestrator.runner import run_usage
+from taumesh.orchestrator.work_store import WorkStore, work_runs
 
 ACTIVE = ("queued", "running")
 """Statuses of a run that still has work to do."""
@@ -42,6 +44,8 @@ class Store:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.sessions = sessionmaker(engine, expire_on_commit=False)
+        self.work = WorkStore(engine=engine)
+        """The runs' leases and their episodes' (the one work store, its tables created by the migrations)."""
 
     def session(self) -> Session:
         return self.sessions()
@@ -93,57 +97,45 @@ class Store:
             )
             return next((row for row in rows if accept is None or accept(row)), None)
 
-    def _lease_free(self, owner: str, now: datetime) -> Any:
-        return or_(RunRow.lease_owner.is_(None), RunRow.lease_owner == owner, RunRow.lease_expires_at < now)
+    # leases: the work store's run leases (:mod:`taumesh.orchestrator.work_store`), on this database
 
     def claimable(self, owner: str) -> list[str]:
         """Ids of unfinished runs whose lease is free, expired or already ours, oldest first."""
-        now = utcnow()
+        lease = work_runs.c
+        free = or_(lease.owner.is_(None), lease.owner == owner, lease.lease_expires < time.time())
         with self.session() as session:
             rows = session.scalars(
                 select(RunRow.id)
-                .where(RunRow.status.in_(ACTIVE), self._lease_free(owner, now))
+                .outerjoin(work_runs, lease.run_id == RunRow.id)
+                .where(RunRow.status.in_(ACTIVE), free)
                 .order_by(RunRow.created_at)
             )
             return list(rows)
 
     def claim(self, run_id: str, owner: str, ttl: float) -> bool:
-        """Take the run's lease (one conditional UPDATE: of several workers, exactly one wins)."""
-        now = utcnow()
+        """Take the run's lease (of several workers, exactly one wins) and mark the run running."""
+        if not self.work.claim_run(run_id, owner, ttl):
+            return False
         with self.session() as session, session.begin():
-            claimed = session.execute(
+            started = session.execute(
                 update(RunRow)
-                .where(RunRow.id == run_id, RunRow.status.in_(ACTIVE), self._lease_free(owner, now))
-                .values(
-                    lease_owner=owner,
-                    lease_expires_at=now + timedelta(seconds=ttl),
-                    status="running",
-                    started_at=func.coalesce(RunRow.started_at, now),
-                )
+                .where(RunRow.id == run_id, RunRow.status.in_(ACTIVE))
+                .values(status="running", started_at=func.coalesce(RunRow.started_at, utcnow()))
                 .execution_options(synchronize_session=False)
             )
-            return bool(claimed.rowcount == 1)  # type: ignore[attr-defined]
+        if started.rowcount != 1:  # type: ignore[attr-defined]
+            self.work.delete_run(run_id)  # finished or cancelled meanwhile: nothing to lease
+            return False
+        return True
 
     def renew(self, run_id: str, owner: str, ttl: float) -> bool:
         """Extend our lease; False when the run was cancelled, finished or taken over."""
-        with self.session() as session, session.begin():
-            renewed = session.execute(
-                update(RunRow)
-                .where(RunRow.id == run_id, RunRow.lease_owner == owner, RunRow.status == "running")
-                .values(lease_expires_at=utcnow() + timedelta(seconds=ttl))
-                .execution_options(synchronize_session=False)
-            )
-            return bool(renewed.rowcount == 1)  # type: ignore[attr-defined]
+        row = self.get_run(run_id)
+        return row is not None and row.status == "running" and self.work.renew_run(run_id, owner, ttl)
 
     def release(self, run_id: str, owner: str) -> None:
         """Give the lease up (a worker shutting down): another worker, or the next start, resumes the run."""
-        with self.session() as session, session.begin():
-            session.execute(
-                update(RunRow)
-                .where(RunRow.id == run_id, RunRow.lease_owner == owner)
-                .values(lease_owner=None, lease_expires_at=None)
-                .execution_options(synchronize_session=False)
-            )
+        self.work.release_run(run_id, owner)
 
     def set_total(self, run_id: str, total: int) -> None:
         with self.session() as session, session.begin():
@@ -152,26 +144,34 @@ class Store:
     def finish(
         self, run_id: str, owner: str, status: str, metrics: dict[str, Any] | None = None, error: str | None = None
     ) -> bool:
-        """Record the run's end and release the lease, unless the run ended meanwhile (cancelled)."""
+        """Record the run's end and drop its lease and episodes, unless it ended meanwhile or is not ours."""
+        if not self.work.holds_run(run_id, owner):
+            return False
         with self.session() as session, session.begin():
             done = session.execute(
                 update(RunRow)
-                .where(RunRow.id == run_id, RunRow.lease_owner == owner, RunRow.status == "running")
-                .values(status=status, metrics=metrics, error=error, finished_at=utcnow(), lease_owner=None)
+                .where(RunRow.id == run_id, RunRow.status == "running")
+                .values(status=status, metrics=metrics, error=error, finished_at=utcnow())
                 .execution_options(synchronize_session=False)
             )
-            return bool(done.rowcount == 1)  # type: ignore[attr-defined]
+        ended = bool(done.rowcount == 1)  # type: ignore[attr-defined]
+        if ended:
+            self.work.delete_run(run_id)  # its results are in ``results`` now
+        return ended
 
     def cancel(self, run_id: str) -> RunRow | None:
         """Mark an unfinished run cancelled (its worker notices at its next lease renewal)."""
         with self.session() as session, session.begin():
-            session.execute(
+            cancelled = session.execute(
                 update(RunRow)
                 .where(RunRow.id == run_id, RunRow.status.in_(ACTIVE))
                 .values(status="cancelled", finished_at=utcnow())
                 .execution_options(synchronize_session=False)
             )
-            return session.get(RunRow, run_id)
+            row = session.get(RunRow, run_id)
+        if cancelled.rowcount == 1:  # type: ignore[attr-defined]
+            self.work.delete_run(run_id)  # the episodes in flight find nothing to record
+        return row
 
     # results and events
 

@@ -19,7 +19,7 @@ class Base(DeclarativeBase):
 
 
 class RunRow(Base):
-    """A benchmark run requested over the API, its state, and which worker holds it (the lease)."""
+    """A benchmark run requested over the API and its state; which worker holds it is the work store's lease."""
 
     __tablename__ = "runs"
 
@@ -44,8 +44,6 @@ class RunRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
-    lease_owner: Mapped[str | None] = mapped_column(String(80))
-    lease_expires_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
 class ResultRow(Base):

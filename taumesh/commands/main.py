@@ -193,11 +193,19 @@ def run(
         int,
         typer.Option(
             "--workers",
-            min=1,
+            min=0,
             help="Orchestrator processes sharing the run (--max-concurrency split among them): for very wide runs "
-            "whose orchestrator CPU is the bottleneck.",
+            "whose orchestrator CPU is the bottleneck. 0, with --work-store: coordinate only.",
         ),
     ] = RUN.workers,
+    work_store: Annotated[
+        str | None,
+        typer.Option(
+            "--work-store",
+            help="The run's work store, a SQLAlchemy URL (postgresql+psycopg://…): workers on other machines join "
+            "the run with `taumesh worker --work-store URL`. Default: a SQLite file beside the results.",
+        ),
+    ] = RUN.work_store,
     seed: Annotated[
         int | None, typer.Option("--seed", help="Default: 300 for τ² (per-trial seeds as τ² derives them), else 10.")
     ] = RUN.seed,

@@ -1,4 +1,5 @@
-"""Run leases in the real database (SQLite and PostgreSQL): one claimant wins, an expired lease is taken over."""
+"""Run leases in the real database (SQLite and PostgreSQL), the work store's in the API's tables: one claimant wins,
+an expired lease is taken over, a cancelled run cannot be claimed and its episodes are gone."""
 
 from __future__ import annotations
 
@@ -37,7 +38,7 @@ def test_one_worker_wins_the_claim_and_an_expired_lease_is_taken_over(database_u
     assert run_id not in store.claimable("worker-b")
     assert store.renew(run_id, "worker-a", ttl=0.5) and not store.renew(run_id, "worker-b", ttl=0.5)
     row = store.get_run(run_id)
-    assert row is not None and row.status == "running" and row.lease_owner == "worker-a"
+    assert row is not None and row.status == "running" and store.work.holds_run(run_id, "worker-a")
 
     time.sleep(0.7)  # worker-a stopped renewing (crashed)
     assert store.claim(run_id, "worker-b", ttl=30)
@@ -52,8 +53,27 @@ def test_cancelled_run_cannot_be_claimed_or_finished(database_url: str) -> None:
     migrate(store.engine)
     run_id = queued_run(store)
     assert store.claim(run_id, "worker-a", ttl=30)
+    store.work.add_run(run_id, [("0", 0), ("1", 0)])
+    assert [c.seq for c in store.work.claim(run_id, "worker-a:episodes", 2, ttl=30)] == [0, 1]
     cancelled = store.cancel(run_id)
     assert cancelled is not None and cancelled.status == "cancelled"
     assert not store.renew(run_id, "worker-a", ttl=30)
     assert not store.finish(run_id, "worker-a", "completed")
     assert not store.claim(run_id, "worker-b", ttl=30)
+    assert not store.work.complete(run_id, "worker-a:episodes", 0, "{}")  # nothing left to record
+    assert store.work.counts(run_id) == (0, 0)
+
+
+def test_the_migrations_build_the_schema_the_tables_and_the_work_store_declare(database_url: str) -> None:
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+
+    from taumesh.api.tables import Base
+    from taumesh.orchestrator.work_store import metadata as work_store
+
+    engine = make_engine(database_url)
+    migrate(engine)
+    with engine.connect() as connection:
+        context = MigrationContext.configure(connection, opts={"compare_type": True})
+        differences = compare_metadata(context, [Base.metadata, work_store])
+    assert [d for d in differences if d[0] != "remove_table" or d[1].name != "alembic_version"] == []

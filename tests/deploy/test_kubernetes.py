@@ -24,7 +24,7 @@ from taumesh.settings import ServeSettings, ServiceName
 from tests.helpers.deploy import KUBERNETES_VERSION, ROOT, RUN_AND_SERVE_ENV, view_parameters, viewer_status
 
 K8S = ROOT / "k8s"
-OVERLAYS = ("dev", "prod")
+OVERLAYS = ("dev", "prod", "scale-out")
 PORT = ServeSettings.model_fields["port"].default
 NAMESPACE = "taumesh"
 SERVERS = tuple(name.value for name in ServiceName)
@@ -444,3 +444,35 @@ def test_user_sim_fetches_the_tau2_data_it_reads(overlay: tuple[str, list[dict[s
         assert any(v["name"] == "data" and "emptyDir" in v for v in spec["volumes"]), name
     user_sim = deployments["user-sim"]["spec"]["template"]["metadata"]["labels"]
     assert user_sim.get("taumesh.io/egress-https") == "true"  # the init step downloads the wheel
+
+
+def test_scale_out_runs_one_run_on_an_indexed_job_of_workers(kubectl: str) -> None:
+    """The coordinator (the orchestrator Job, coordinating only) and 20 worker pods share one PostgreSQL store."""
+    import typer.main
+
+    from taumesh.commands.worker import worker
+    from taumesh.settings import RunSettings
+
+    objects = kustomize(kubectl, K8S / "overlays" / "scale-out")
+    jobs = by_kind(objects, "Job")
+    workers = jobs["workers"]["spec"]
+    assert workers["completionMode"] == "Indexed"
+    assert workers["parallelism"] == workers["completions"] == 20
+    (container,) = workers["template"]["spec"]["containers"]
+    assert container["args"] == ["worker"]
+    assert workers["template"]["metadata"]["labels"]["app.kubernetes.io/component"] == "orchestrator"  # policies
+    app = typer.Typer()
+    app.command()(worker)
+    variables = {p.envvar for p in typer.main.get_command(app).params if getattr(p, "envvar", None)}
+    env = {e["name"]: e for e in container["env"]}
+    assert {name for name in env if name.startswith("TAUMESH_WORK")} <= variables  # names the command reads
+    (coordinator,) = jobs["orchestrator"]["spec"]["template"]["spec"]["containers"]
+    coordinating = {e["name"]: e for e in coordinator["env"]}
+    assert coordinating[RunSettings.env_name("workers")]["value"] == "0"
+    for store in (env["TAUMESH_WORK_STORE"], coordinating[RunSettings.env_name("work_store")]):
+        assert store["valueFrom"]["secretKeyRef"] == {"name": "taumesh-work-store", "key": "url"}
+    data = settings(objects)
+    assert int(data["TAUMESH_END_INDEX"]) * int(data["TAUMESH_NUM_TRIALS"]) == 10_000
+    egress = by_kind(objects, "NetworkPolicy")["orchestrator-to-work-store"]["spec"]
+    assert egress["podSelector"]["matchLabels"] == {"app.kubernetes.io/component": "orchestrator"}
+    assert [p["port"] for rule in egress["egress"] for p in rule["ports"]] == [5432]

@@ -1,7 +1,10 @@
-"""``taumesh run --workers N``: one run played by several orchestrator processes, as a user sees one run.
+"""One run played by several worker processes, as a user sees one run: ``taumesh run --workers N`` over a SQLite
+work store, and a coordinator (``taumesh run --work-store URL --workers 0``) with ``taumesh worker`` processes
+joining it over PostgreSQL, as the pods of a Kubernetes Indexed Job do.
 
-Real processes and real gRPC: the coordinator and its workers are ``taumesh run``'s, the agent in the kill test a
-``taumesh serve agent`` process whose answers take a while, so episodes are in flight when a worker dies.
+Real processes and real gRPC: the agent in the kill tests is a ``taumesh serve agent`` process whose answers take a
+while, so episodes are in flight when a worker is SIGKILLed. The results must equal a single process's: same
+episodes, rewards and order, each recorded once.
 """
 
 from __future__ import annotations
@@ -10,14 +13,18 @@ import re
 import signal
 import subprocess
 import time
+import uuid
 from pathlib import Path
 from typing import Any
 
 import psutil
-from sqlalchemy.exc import OperationalError
+import pytest
+from sqlalchemy import func, select
+from sqlalchemy.exc import DBAPIError
 
 from taumesh.orchestrator.scale_out import WORK_STORE_SUFFIX, worker_slots
-from taumesh.orchestrator.work_store import WorkStore
+from taumesh.orchestrator.work_store import WorkStore, sqlite_url, work_episodes
+from tests.helpers.api import Postgres, create_database
 from tests.helpers.cli import (
     ORACLE,
     explain,
@@ -29,11 +36,12 @@ from tests.helpers.cli import (
     taumesh_executable,
 )
 from tests.helpers.paths import V1_DATA
-from tests.helpers.processes import Server, start_server
-from tests.orchestrator.test_outage import SERVING
+from tests.helpers.processes import SERVING, Server, start_server
 
 SMALL = ("--end-index", "12", "--num-trials", "2", "--shuffle", "1", "--max-concurrency", "6")
 """24 episodes, each trial in its own shuffled order: the results file's order is not the tasks' order."""
+KILL_RUN = ("--end-index", "16", "--num-trials", "2", "--shuffle", "1")
+"""The kill tests' 32 episodes."""
 
 
 def _summary(results: list[dict[str, Any]]) -> list[tuple[int, int, float]]:
@@ -53,7 +61,7 @@ def test_two_workers_give_the_results_of_one(tmp_path: Path) -> None:
 
 def _workers(run: subprocess.Popen[str], count: int) -> list[psutil.Process]:
     """The run's worker processes, once ``count`` of them are running."""
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 240
     while time.monotonic() < deadline and run.poll() is None:
         children = psutil.Process(run.pid).children()
         workers = [c for c in children if "taumesh.orchestrator.worker" in " ".join(c.cmdline())]
@@ -63,22 +71,30 @@ def _workers(run: subprocess.Popen[str], count: int) -> list[psutil.Process]:
     raise AssertionError("the workers did not start")
 
 
-def _when_playing(log_dir: Path, run: subprocess.Popen[str]) -> None:
-    """Wait until some episodes are recorded and each worker has others in flight under a lease."""
-    deadline = time.monotonic() + 60
+def _leased_to(store: WorkStore, pid: int) -> int:
+    """Unfinished episodes leased to the worker process ``pid`` (its owner id holds its pid)."""
+    c = work_episodes.c
+    with store.engine.connect() as connection:
+        count = connection.scalar(select(func.count()).where(c.result.is_(None), c.owner.like(f"%:{pid}:%")))
+    return int(count or 0)
+
+
+def _when_playing(url: str, run: subprocess.Popen[str], leased_at_least: int) -> None:
+    """Wait until some episodes are recorded and ``leased_at_least`` others are in flight under a lease."""
+    deadline = time.monotonic() + 240  # a loaded machine: processes take long to start
     while time.monotonic() < deadline and run.poll() is None:
-        stores = list(log_dir.glob(f"*{WORK_STORE_SUFFIX}"))
-        if stores:
-            store = WorkStore(stores[0])
-            try:
-                _, leased = store.counts()
-                done = len(store.finished_after(0))
-            except OperationalError:  # the coordinator is still creating it
-                leased, done = 0, 0
-            finally:
-                store.close()
-            if done >= 2 and leased >= 6:  # of at most 4 per worker: both are playing
-                return
+        store = WorkStore(url)
+        try:
+            with store.engine.connect() as connection:
+                c = work_episodes.c
+                done = connection.scalar(select(func.count()).where(c.result.is_not(None)))
+                leased = connection.scalar(select(func.count()).where(c.result.is_(None), c.owner.is_not(None)))
+        except DBAPIError:  # the coordinator is still creating the tables
+            done, leased = 0, 0
+        finally:
+            store.close()
+        if (done or 0) >= 2 and (leased or 0) >= leased_at_least:
+            return
         time.sleep(0.05)
     raise AssertionError("the run never had episodes in flight")
 
@@ -94,65 +110,110 @@ def _slow_agent(tmp_path: Path, servers: list[Server]) -> Server:
     return agent
 
 
-def _run_args(log_dir: Path, agent: Server) -> list[str]:
-    """32 episodes, 8 at a time over 2 workers, with the slow agent."""
-    return ["run", "--env", "retail", "--task-split", "test", *ORACLE, "--data-dir",
-            str(V1_DATA), "--log-dir", str(log_dir), "--end-index", "16", "--num-trials", "2", "--max-concurrency",
-            "8", "--workers", "2", "--agent-addr", agent.address]  # fmt: skip
+def _run_args(log_dir: Path, agent: Server, *extra: str) -> list[str]:
+    """The kill tests' run with the slow agent."""
+    return ["run", "--env", "retail", "--task-split", "test", *ORACLE, "--data-dir", str(V1_DATA), "--log-dir",
+            str(log_dir), *KILL_RUN, "--agent-addr", agent.address, *extra]  # fmt: skip
 
 
-EVERY_EPISODE = sorted((task, trial) for trial in range(2) for task in range(16))
+def _single_process(tmp_path: Path) -> list[dict[str, Any]]:
+    """The kill tests' run played by one process: what the workers must reproduce."""
+    _, alone = oracle_run(tmp_path / "alone", "retail", "test", *KILL_RUN, "--max-concurrency", "8")
+    assert len(alone) == 32 and all(r["reward"] == 1.0 for r in alone)
+    return alone
 
 
-def _keys(results: list[dict[str, Any]]) -> list[tuple[int, int]]:
-    return [(r["task_id"], r["trial"]) for r in results]
+def _assert_same_run(results: list[dict[str, Any]], alone: list[dict[str, Any]]) -> None:
+    keys = [(r["task_id"], r["trial"]) for r in results]
+    assert len(keys) == len(set(keys)) == 32, keys  # every episode recorded once
+    assert _summary(results) == _summary(alone)  # same episodes, rewards and order
+    assert [r["traj"] for r in results] == [r["traj"] for r in alone]
 
 
-def test_a_killed_worker_loses_no_episode_and_duplicates_none(tmp_path: Path, servers: list[Server]) -> None:
+@pytest.mark.slow
+@pytest.mark.timeout(900)
+def test_a_killed_worker_of_three_loses_no_episode_and_duplicates_none(tmp_path: Path, servers: list[Server]) -> None:
+    alone = _single_process(tmp_path)
     log_dir = tmp_path / "results"
-    run = start_taumesh(*_run_args(log_dir, _slow_agent(tmp_path, servers)))
-    victim = _workers(run, 2)[0]
-    _when_playing(log_dir, run)
+    run = start_taumesh(*_run_args(log_dir, _slow_agent(tmp_path, servers), "--max-concurrency", "9", "--workers", "3"))
+    victim = _workers(run, 3)[0]
+    deadline = time.monotonic() + 240
+    while not (stores := list(log_dir.glob(f"*{WORK_STORE_SUFFIX}"))) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    _when_playing(sqlite_url(stores[0]), run, leased_at_least=7)  # of at most 3 per worker: all three play
     victim.send_signal(signal.SIGKILL)
-    proc = finish(run, timeout=120)
+    proc = finish(run, timeout=300)
     assert proc.returncode == 0, explain(proc)
     died = re.search(rf"worker \d+ \(pid {victim.pid}\) died \(signal 9\); (?P<lost>\d+) episode", proc.stderr)
     assert died, explain(proc)
     assert int(died["lost"]) >= 1, explain(proc)  # it was playing some: they were played again elsewhere
-    results = load_json(results_path(log_dir))
-    assert sorted(_keys(results)) == EVERY_EPISODE, _keys(results)  # each once
-    assert all(r["reward"] == 1.0 for r in results)
+    _assert_same_run(load_json(results_path(log_dir)), alone)
     assert not list(log_dir.glob("*.errors.json")), explain(proc)
+    assert not list(log_dir.glob(f"*{WORK_STORE_SUFFIX}*")), "the work store is removed at the end"
 
 
-def test_sigterm_stops_the_workers_and_keeps_what_finished_for_resume(tmp_path: Path, servers: list[Server]) -> None:
+def _join(url: str) -> subprocess.Popen[str]:
+    """A ``taumesh worker`` joining the store's run, as a pod of the Indexed Job does."""
+    return start_taumesh(
+        "worker", "--work-store", url, "--max-concurrency", "3", "--lease-seconds", "3", "--wait-seconds", "300"
+    )
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(900)
+def test_a_coordinator_and_four_workers_on_postgresql_survive_a_killed_worker(
+    tmp_path: Path, servers: list[Server], postgres: Postgres
+) -> None:
+    alone = _single_process(tmp_path)
+    url = create_database(postgres, f"work_{uuid.uuid4().hex[:12]}")
     log_dir = tmp_path / "results"
-    argv = _run_args(log_dir, _slow_agent(tmp_path, servers))
-    run = start_taumesh(*argv)
-    workers = _workers(run, 2)
-    _when_playing(log_dir, run)
-    run.send_signal(signal.SIGTERM)
-    proc = finish(run, timeout=120)
-    assert proc.returncode == 128 + signal.SIGTERM, explain(proc)
-    assert "stopped by SIGTERM" in proc.stderr, explain(proc)
-    assert "Traceback" not in proc.stderr, explain(proc)
-    psutil.wait_procs(workers, timeout=15)
-    assert not [w.pid for w in workers if w.is_running() and w.status() != psutil.STATUS_ZOMBIE]
-    assert not list(log_dir.glob(f"*{WORK_STORE_SUFFIX}*"))
-    path = results_path(log_dir)
-    kept = load_json(path)
-    assert 2 <= len(kept) < len(EVERY_EPISODE), explain(proc)
-    assert all(r["reward"] == 1.0 for r in kept)
+    coordinator = start_taumesh(
+        *_run_args(log_dir, _slow_agent(tmp_path, servers), "--max-concurrency", "12", "--workers", "0",
+                   "--work-store", url)
+    )  # fmt: skip
+    workers = [_join(url) for _ in range(4)]
+    try:
+        _when_playing(url, coordinator, leased_at_least=10)  # of at most 3 per worker: all four play
+        store = WorkStore(url)
+        victim = max(workers, key=lambda w: _leased_to(store, w.pid))
+        lost = _leased_to(store, victim.pid)
+        store.close()
+        victim.send_signal(signal.SIGKILL)
+        proc = finish(coordinator, timeout=300)
+        assert proc.returncode == 0, explain(proc)
+        assert lost >= 1  # it was playing some: their leases ran out and other workers played them
+        _assert_same_run(load_json(results_path(log_dir)), alone)
+        assert not list(log_dir.glob("*.errors.json")), explain(proc)
+        for worker in workers:
+            if worker is not victim:
+                ended = finish(worker, timeout=60)
+                assert ended.returncode == 0, explain(ended)
+        store = WorkStore(url)
+        assert store.counts(results_path(log_dir).stem) == (0, 0)
+        with store.engine.connect() as connection:  # the coordinator deleted its run from the store
+            assert connection.scalar(select(func.count()).select_from(work_episodes)) == 0
+        store.close()
+    finally:
+        for worker in workers:
+            if worker.poll() is None:
+                worker.kill()
 
-    resumed = finish(start_taumesh(*argv, "--resume", str(path)), timeout=120)
-    assert resumed.returncode == 0, explain(resumed)
-    results = load_json(path)
-    assert sorted(_keys(results)) == EVERY_EPISODE
-    kept_by_key = {(r["task_id"], r["trial"]): r for r in kept}
-    assert [r for r in results if (r["task_id"], r["trial"]) in kept_by_key] == kept  # not played again
+
+def test_a_worker_without_a_usable_store_says_so(tmp_path: Path) -> None:
+    bad = finish(start_taumesh("worker", "--work-store", "not a url", "--wait-seconds", "0"), timeout=60)
+    assert bad.returncode == 2 and "is not a database URL" in bad.stderr, explain(bad)
+    assert "Traceback" not in bad.stderr
+    idle = finish(start_taumesh("worker", "--work-store", sqlite_url(tmp_path / "w.sqlite"), "--wait-seconds", "0"))
+    assert idle.returncode == 0 and "0 episode(s) recorded" in idle.stderr, explain(idle)
+
+
+def test_workers_zero_needs_a_work_store(tmp_path: Path) -> None:
+    proc = finish(start_taumesh("run", "--env", "retail", *ORACLE, "--workers", "0", "--log-dir", str(tmp_path)))
+    assert proc.returncode == 2 and "--workers 0 (coordinate only) needs --work-store" in proc.stderr, explain(proc)
 
 
 def test_concurrency_is_shared_among_the_workers() -> None:
     assert worker_slots(2, 8) == [4, 4]
     assert worker_slots(3, 8) == [3, 3, 2]
     assert worker_slots(4, 2) == [1, 1]  # never a worker with nothing to play
+    assert worker_slots(0, 8) == []  # coordinate only

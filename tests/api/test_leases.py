@@ -77,3 +77,27 @@ def test_the_migrations_build_the_schema_the_tables_and_the_work_store_declare(d
         context = MigrationContext.configure(connection, opts={"compare_type": True})
         differences = compare_metadata(context, [Base.metadata, work_store])
     assert [d for d in differences if d[0] != "remove_table" or d[1].name != "alembic_version"] == []
+
+
+def test_migration_0003_downgrades_and_upgrades_again(database_url: str) -> None:
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import inspect
+
+    from taumesh.api.database import MIGRATIONS
+
+    engine = make_engine(database_url)
+    migrate(engine)
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0002")
+    inspector = inspect(engine)
+    assert {"lease_owner", "lease_expires_at"} <= {c["name"] for c in inspector.get_columns("runs")}
+    assert "work_runs" not in inspector.get_table_names()
+    migrate(engine)
+    store = Store(engine)
+    run_id = queued_run(store)
+    assert store.claim(run_id, "worker-a", ttl=30)  # the work store's tables are back
+    engine.dispose()

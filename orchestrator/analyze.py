@@ -22,8 +22,10 @@ from rich.table import Table
 from taumesh.convert import message_to_proto, model_to_proto, task_ref_to_proto, usage_from_proto
 from taumesh.domains import Catalog
 from taumesh.models import ChatMessage, ModelSettings, TaskRef, Usage
+from taumesh.orchestrator.atomic_files import write_json_atomically
 from taumesh.orchestrator.clients import remote_channel
-from taumesh.orchestrator.results import RunResult, load_results, results_task_id, write_json_atomically
+from taumesh.orchestrator.results import RunResult, results_task_id
+from taumesh.orchestrator.results_file import load_results
 from taumesh.rpc.server import CHANNEL_OPTIONS, start_server
 from taumesh.scorer.v1 import scorer_pb2, scorer_pb2_grpc
 from taumesh.services.scorer import scorer_service

@@ -21,8 +21,9 @@ from pydantic import BaseModel, Field
 
 from taumesh.data import MANIFEST_NAME, Manifest, tau2_dir
 from taumesh.models import TAU2_PREFIX, is_tau2
+from taumesh.orchestrator.atomic_files import write_text_atomically
 from taumesh.orchestrator.config import RunConfig
-from taumesh.orchestrator.results import RunResult, write_text_atomically
+from taumesh.orchestrator.results import RunResult
 
 MANIFEST_SUFFIX = ".manifest"
 SIGNATURE_SUFFIX = ".sig"

@@ -46,9 +46,11 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from taumesh.orchestrator.atomic_files import write_text_atomically
 from taumesh.orchestrator.config import RunConfig
 from taumesh.orchestrator.layout_statistics import LayoutStatistics, layout_statistics
-from taumesh.orchestrator.results import RunResult, safe_name, write_text_atomically
+from taumesh.orchestrator.results import RunResult
+from taumesh.orchestrator.results_names import safe_name
 
 MT_FOLDER = "data"
 """The fork writes under ``./data``; taumesh under the run's log dir."""

@@ -8,7 +8,8 @@ from typing import Any
 from taumesh.orchestrator.config import RunConfig
 from taumesh.orchestrator.manifest import build_manifest, manifest_path, write_manifest
 from taumesh.orchestrator.mt_results import write_mt_results
-from taumesh.orchestrator.results import RunResult, errors_path
+from taumesh.orchestrator.results import RunResult
+from taumesh.orchestrator.results_names import errors_path
 from taumesh.orchestrator.tau2_results import Tau2Tasks, tau2_path, write_tau2_results
 from taumesh.stats import TrialOutcome, TrialTable
 

@@ -41,10 +41,12 @@ from taumesh.models import (
     ToolCall,
     is_tau2,
 )
+from taumesh.orchestrator.atomic_files import write_json_atomically
 from taumesh.orchestrator.clients import ServiceClients, list_tasks, with_retries
 from taumesh.orchestrator.config import ServiceAddresses
 from taumesh.orchestrator.data_check import REFUSALS, DataUnreadable, check_domain_data
-from taumesh.orchestrator.results import RunResult, load_results, write_json_atomically
+from taumesh.orchestrator.results import RunResult
+from taumesh.orchestrator.results_file import load_results
 from taumesh.orchestrator.stack import service_stack
 from taumesh.orchestrator.task_changes import GradedTask, recorded_tasks, task_changes
 from taumesh.scorer.v1 import scorer_pb2

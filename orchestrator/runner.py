@@ -44,16 +44,13 @@ from taumesh.orchestrator.results import (
     EpisodeError,
     EpisodeKey,
     ErrorKind,
-    ResultsFile,
     RunResult,
-    claim_results_path,
-    errors_path,
     fingerprint_differences,
-    load_results,
-    results_filename,
     results_task_id,
     run_fingerprint,
 )
+from taumesh.orchestrator.results_file import ResultsFile, claim_results_path, load_results
+from taumesh.orchestrator.results_names import errors_path, results_filename
 from taumesh.orchestrator.stack import service_stack
 from taumesh.orchestrator.tau2_results import fetch_tau2_tasks
 from taumesh.rpc.errors import clip, error_reason

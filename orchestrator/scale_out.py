@@ -36,7 +36,8 @@ from taumesh.orchestrator.config import RunConfig
 from taumesh.orchestrator.interrupt import RunInterrupted
 from taumesh.orchestrator.outputs import write_outputs
 from taumesh.orchestrator.progress import RunProgress
-from taumesh.orchestrator.results import ResultsFile, RunResult
+from taumesh.orchestrator.results import RunResult
+from taumesh.orchestrator.results_file import ResultsFile
 from taumesh.orchestrator.runner import (
     PreparedRun,
     RunSummary,

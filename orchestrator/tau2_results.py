@@ -29,10 +29,11 @@ from pydantic import BaseModel
 
 from taumesh.env.v1 import env_pb2
 from taumesh.models import TAU2_PREFIX
+from taumesh.orchestrator.atomic_files import write_json_atomically
 from taumesh.orchestrator.clients import ServiceClients, with_retries
 from taumesh.orchestrator.config import RunConfig
 from taumesh.orchestrator.layout_statistics import layout_statistics
-from taumesh.orchestrator.results import RunResult, write_json_atomically
+from taumesh.orchestrator.results import RunResult
 
 STATISTICS_KEY = "taumesh_statistics"
 """taumesh's key in τ²'s document, which τ²'s loader ignores."""

@@ -32,7 +32,7 @@ from taumesh.orchestrator.manifest import (
 )
 from taumesh.orchestrator.mt_results import MT_FOLDER
 from taumesh.orchestrator.rescore import RescoreRow, recorded_domain, rescore_file
-from taumesh.orchestrator.results import load_results
+from taumesh.orchestrator.results_file import load_results
 from taumesh.orchestrator.tau2_results import TAU2_SUFFIX
 from taumesh.stats import TrialOutcome, TrialTable
 

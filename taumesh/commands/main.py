@@ -311,7 +311,7 @@ def run(
         for settings, summary in zip(runs, summaries, strict=True):
             scored = f"{len(summary.scored)}/{len(summary.results)} scored"
             console.print(f"{settings.env}: {scored}, results: {summary.results_path}", soft_wrap=True)
-    from taumesh.orchestrator.results import errors_path
+    from taumesh.orchestrator.results_names import errors_path
 
     for summary in summaries:
         if summary.results and not summary.scored:
@@ -761,7 +761,7 @@ def analyze(
     """Ask a model who is at fault (user, agent, environment) in each failed episode, and how."""
     from taumesh.llm.access import OperatorGrants, granted
     from taumesh.orchestrator.analyze import AnalyzeError, analyze_results, print_fault_summary, provider_of_platform
-    from taumesh.orchestrator.results import faults_path
+    from taumesh.orchestrator.results_names import faults_path
 
     problem = _analyze_problem(results, results_path, model)
     source = results or results_path

@@ -16,7 +16,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from taumesh.orchestrator.results import RunResult, faults_path, load_results
+from taumesh.orchestrator.results import RunResult
+from taumesh.orchestrator.results_file import load_results
+from taumesh.orchestrator.results_names import faults_path
 
 ResultsFormat = Literal["taumesh", "tau-bench", "tau2"]
 

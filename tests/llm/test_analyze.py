@@ -10,7 +10,9 @@ import pytest
 from typer.testing import CliRunner
 
 from taumesh.cli import app
-from taumesh.orchestrator.results import EpisodeError, RunResult, load_results, write_json_atomically
+from taumesh.orchestrator.atomic_files import write_json_atomically
+from taumesh.orchestrator.results import EpisodeError, RunResult
+from taumesh.orchestrator.results_file import load_results
 from taumesh.orchestrator.runner import run_benchmark
 from taumesh.services.scorer.fault_analysis import read_verdict
 from tests.helpers.llm import run_config

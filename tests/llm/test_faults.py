@@ -10,7 +10,7 @@ import pytest
 
 from taumesh.models import Usage
 from taumesh.orchestrator.episode import MODEL_RPC_ATTEMPTS
-from taumesh.orchestrator.results import load_results
+from taumesh.orchestrator.results_file import load_results
 from taumesh.orchestrator.runner import run_benchmark, run_usage
 from tests.helpers.llm import run_config, warm_up
 from tests.llm.fake_openai import FakeOpenAI, Reply, Served, context_window_exceeded, rate_limited, server_error

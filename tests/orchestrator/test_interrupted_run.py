@@ -20,7 +20,7 @@ import pytest
 from taumesh.convert import task_ref_to_proto
 from taumesh.env.v1 import env_pb2, env_pb2_grpc
 from taumesh.models import TaskRef
-from taumesh.orchestrator.results import ERRORS_SUFFIX
+from taumesh.orchestrator.results_names import ERRORS_SUFFIX
 from tests.helpers.cli import assert_ok, child_env, explain, load_json, results_path, taumesh, taumesh_executable
 from tests.helpers.paths import V1_DATA
 from tests.helpers.processes import Server

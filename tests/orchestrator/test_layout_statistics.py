@@ -15,7 +15,8 @@ import pytest
 
 from taumesh.orchestrator.figures import run_cost
 from taumesh.orchestrator.mt_results import STATISTICS_SUFFIX, write_mt_results
-from taumesh.orchestrator.results import EpisodeError, RunResult, load_results
+from taumesh.orchestrator.results import EpisodeError, RunResult
+from taumesh.orchestrator.results_file import load_results
 from taumesh.orchestrator.tau2_results import STATISTICS_KEY, tau2_path, write_tau2_results
 from taumesh.stats import TrialOutcome, TrialTable, pass_hat_k_intervals
 from tests.helpers.cli import ORACLE, explain_result, invoke, load_json, results_path

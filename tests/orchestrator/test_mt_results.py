@@ -16,7 +16,9 @@ from taumesh.orchestrator import runner
 from taumesh.orchestrator.config import RunConfig, output_layouts
 from taumesh.orchestrator.mt_results import model_name, scores_lines, write_mt_results
 from taumesh.orchestrator.outputs import write_outputs
-from taumesh.orchestrator.results import EpisodeError, RunResult, errors_path, load_results
+from taumesh.orchestrator.results import EpisodeError, RunResult
+from taumesh.orchestrator.results_file import load_results
+from taumesh.orchestrator.results_names import errors_path
 from taumesh.orchestrator.tau2_results import tau2_path
 from tests.helpers.cli import explain_result, invoke, oracle_run, results_path, tasks
 from tests.helpers.paths import V1_DATA

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from taumesh.orchestrator.results import ERRORS_SUFFIX, errors_path
+from taumesh.orchestrator.results_names import ERRORS_SUFFIX, errors_path
 from tests.helpers.cli import assert_ok, child_env, explain, load_json, results_path, taumesh, taumesh_executable
 from tests.helpers.paths import V1_DATA
 from tests.helpers.processes import Server

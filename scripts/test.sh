@@ -17,4 +17,6 @@ echo "== ruff";                          ruff check . && ruff format --check .
 echo "== mypy";                          mypy taumesh  # services/ and orchestrator/ through the package links
 echo "== τ² data (taumesh data fetch tau2)"
 taumesh data fetch tau2 || echo "τ² data could not be fetched: the tests that need it skip, saying why"
-echo "== pytest";                        pytest -q -n auto --dist worksteal "$@"  # both cores; worksteal balances long and short tests
+# Every test, tiers included (slow, browser, kill: README's "Development"); both cores, worksteal balancing the few
+# long tests against the many short ones; the slowest are listed so a test that grew shows in CI's log.
+echo "== pytest";                        pytest -q -n auto --dist worksteal --durations=25 "$@"

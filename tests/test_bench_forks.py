@@ -8,7 +8,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.forks.tinyfork import write_fork
+
+pytestmark = pytest.mark.slow
 
 BENCH = Path(__file__).resolve().parent.parent / "bench" / "forks.py"
 

@@ -23,6 +23,8 @@ from taumesh.rpc.server import RunningServer, start_server
 from taumesh.services.agent import agent_service
 from taumesh.services.user_sim import user_sim_service
 
+pytestmark = pytest.mark.slow
+
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 BENCH = PROJECT_ROOT / "bench" / "concurrency.py"
 PROCESSES = {"orchestrator", "env", "user-sim", "agent", "scorer"}

@@ -20,6 +20,8 @@ import pytest
 
 from taumesh.testing.processes import ServerProcess
 
+pytestmark = pytest.mark.slow
+
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 BENCH = PROJECT_ROOT / "bench" / "live_llm.py"
 MODEL_SERVER = PROJECT_ROOT / "bench" / "_live_model.py"

@@ -12,8 +12,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from taumesh.data import taubench_v1_dir
 from taumesh.domains import load_domain
+
+pytestmark = pytest.mark.slow
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 BENCH = PROJECT_ROOT / "bench" / "tau2_replay.py"

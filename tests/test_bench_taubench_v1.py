@@ -24,6 +24,8 @@ import pytest
 from taumesh.common.v1 import common_pb2
 from taumesh.data import cache_dir
 
+pytestmark = pytest.mark.slow
+
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 BENCH = PROJECT_ROOT / "bench" / "tau2_replay.py"
 CHECKOUT_ENV = "TAUMESH_TAUBENCH_V1"

@@ -8,6 +8,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.slow
+
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 BENCH = PROJECT_ROOT / "bench" / "tracing_overhead.py"
 RATIO = re.compile(r"^(oracle|latency) on/off ratio: wall (\d+\.\d+)  CPU (\d+\.\d+)", re.MULTILINE)

@@ -7,7 +7,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.helpers.paths import PROJECT_ROOT
+
+pytestmark = pytest.mark.slow
 
 
 def test_a_wheel_installs_one_top_level_package(tmp_path: Path) -> None:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from taumesh.llm.access import OperatorGrants, granted
 from taumesh.models import AgentSettings, ModelSettings, UserSettings
 from taumesh.orchestrator.config import RunConfig
@@ -41,6 +43,7 @@ def assert_all_solved(summary: RunSummary, count: int) -> None:
     assert summary.pass_hat_k[1] == 1.0
 
 
+@pytest.mark.slow
 async def test_text_agent_solves_all_of_retail_test(start_agent: StartAgent, v1_data_dir: Path, tmp_path: Path) -> None:
     """115/115 over JSON-RPC (about 15 s here, so in the default tier)."""
     url = start_agent("text")

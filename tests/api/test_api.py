@@ -275,6 +275,7 @@ def test_rate_limit_answers_429_with_retry_after(api: ApiServer, tmp_path: Path)
         limited.stop()
 
 
+@pytest.mark.kill
 def test_restart_mid_run_resumes_without_duplicates(api: ApiServer, client: httpx.Client) -> None:
     request = {**ORACLE, "start_index": 20, "end_index": 70, "wait": False}
     run_id = client.post("/api/v1/validate-tasks", json=request).json()["run_id"]

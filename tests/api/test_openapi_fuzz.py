@@ -16,6 +16,8 @@ import pytest
 
 from tests.helpers.api import ApiServer, start_server
 
+pytestmark = pytest.mark.slow
+
 MAX_EXAMPLES = 25
 """Per operation: bounded for CI time."""
 

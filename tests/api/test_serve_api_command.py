@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 
 from taumesh.api.database import make_engine, migrate
 from taumesh.api.store import Store
@@ -17,6 +18,7 @@ SERVE = "import typer; from taumesh.commands.api import serve_api; typer.run(ser
 ORACLE = {"env": "retail", "agent_strategy": "oracle", "user_strategy": "scripted", "wait": False}
 
 
+@pytest.mark.slow
 def test_two_workers_share_runs_without_duplicates(v1_data_dir: Path, tmp_path: Path) -> None:
     store = Store(make_engine(f"sqlite:///{tmp_path / 'taumesh-api.db'}"))  # the default URL under --data-root
     migrate(store.engine)

@@ -21,6 +21,7 @@ def restartable(v1_data_dir: Path, tmp_path: Path) -> Iterator[ApiServer]:
         server.stop()
 
 
+@pytest.mark.kill
 def test_stream_survives_a_server_crash(restartable: ApiServer) -> None:
     with TaumeshClient(restartable.base_url, restartable.token, max_retries=5) as client:
         run_id = client.runs.create(

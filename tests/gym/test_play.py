@@ -7,6 +7,8 @@ import os
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from taumesh.domains import Task
 from tests.helpers.llm import FAKE_KEY
 from tests.helpers.paths import PROJECT_ROOT
@@ -35,6 +37,7 @@ def gold_lines(task: Task) -> list[str]:
     return [*lines, " ".join(task.outputs) or "Your exchange is done."]
 
 
+@pytest.mark.slow
 def test_a_person_plays_the_gold_actions_and_sees_reward_one(v1_data_dir: Path, retail_tasks: list[Task]) -> None:
     task = retail_tasks[0]
     typed = ["retail", "0", "/tools", "", *gold_lines(task)]  # domain by name, task id, a command, an empty line
@@ -88,6 +91,7 @@ def test_a_user_without_its_prompts_is_a_clear_error(fake: FakeOpenAI, v1_data_d
     assert "Error: the episode cannot go on: FAILED_PRECONDITION" in done.stderr
 
 
+@pytest.mark.slow
 def test_end_of_input_gives_up_unscored_and_bad_flags_are_refused(v1_data_dir: Path) -> None:
     typed = 'find_user_id_by_email(email="nobody@example.com")\n'  # one tool call, then the input ends
     done = play(["--env", "retail", "--task-id", "0", "--data-dir", str(v1_data_dir)], typed)

@@ -78,6 +78,7 @@ def _task_of(index: TaskIndex, served: Served) -> int:
     return index.of_request(served.request)
 
 
+@pytest.mark.slow
 async def test_twenty_tasks_with_a_fifth_of_calls_failing(
     fake: FakeOpenAI, task_index: TaskIndex, v1_data_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -28,6 +28,7 @@ def taumesh_command() -> list[str]:
     return [str(script)] if script.is_file() else [sys.executable, "-m", "taumesh.cli"]
 
 
+@pytest.mark.slow
 def test_a_person_plays_the_user_through_stdin(
     fake: FakeOpenAI, task_index: TaskIndex, v1_data_dir: Path, tmp_path: Path
 ) -> None:
@@ -124,6 +125,7 @@ def human_run(fake: FakeOpenAI, data_dir: Path, log_dir: Path, task_ids: list[in
     )  # fmt: skip
 
 
+@pytest.mark.kill
 def test_ctrl_c_at_the_prompt_stops_the_run_and_keeps_finished_episodes(
     fake: FakeOpenAI, task_index: TaskIndex, v1_data_dir: Path, tmp_path: Path
 ) -> None:
@@ -148,6 +150,7 @@ def test_ctrl_c_at_the_prompt_stops_the_run_and_keeps_finished_episodes(
     assert kept["task_id"] == 0 and kept["reward"] == 1.0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("typed", ["\r", "\x04", "###STOP###\r"], ids=["empty line", "ctrl-d", "stop token"])
 def test_ending_at_the_first_turn_asks_nothing_more(
     typed: str, fake: FakeOpenAI, task_index: TaskIndex, v1_data_dir: Path, tmp_path: Path

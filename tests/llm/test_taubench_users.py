@@ -131,6 +131,7 @@ async def ask(
     return message_from_proto(replied.message), replied.stop
 
 
+@pytest.mark.slow
 async def test_every_recorded_request_is_sent_as_taubench_sent_it(
     stub: user_sim_pb2_grpc.UserSimServiceStub,
     fake: FakeOpenAI,

@@ -26,6 +26,8 @@ from tests.helpers.paths import V1_DATA
 from tests.helpers.processes import Server
 from tests.llm.fake_openai import FakeOpenAI, Reply
 
+pytestmark = pytest.mark.kill
+
 TASKS = 12
 CONCURRENCY = 4
 MAX_SESSIONS = 6

@@ -18,6 +18,8 @@ from tests.helpers.paths import V1_DATA
 from tests.helpers.processes import Server
 from tests.llm.fake_openai import FakeOpenAI, Reply
 
+pytestmark = pytest.mark.kill
+
 IDLE_TIMEOUT = 3.0
 """The env's ``--session-idle-timeout`` in this test."""
 TASKS = 16

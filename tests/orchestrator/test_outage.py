@@ -7,6 +7,8 @@ import subprocess
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.helpers.cli import (
     ORACLE,
     check_oracle_results,
@@ -18,6 +20,8 @@ from tests.helpers.cli import (
 )
 from tests.helpers.paths import PROJECT_ROOT, V1_DATA
 from tests.helpers.processes import Server, free_port, start_server
+
+pytestmark = pytest.mark.kill
 
 SERVING = r"serving \S+ on (?P<address>\S+:\d+)"
 

@@ -37,6 +37,8 @@ from tests.helpers.processes import Server
 from tests.llm.fake_openai import FakeOpenAI, text
 from tests.orchestrator.test_outage import SERVING
 
+pytestmark = pytest.mark.kill
+
 RETAIL_TEST = list(range(115))
 
 

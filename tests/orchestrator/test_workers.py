@@ -48,6 +48,7 @@ def _summary(results: list[dict[str, Any]]) -> list[tuple[int, int, float]]:
     return [(r["task_id"], r["trial"], r["reward"]) for r in results]
 
 
+@pytest.mark.slow
 def test_two_workers_give_the_results_of_one(tmp_path: Path) -> None:
     _, alone = oracle_run(tmp_path / "one", "retail", "test", *SMALL)
     proc, shared = oracle_run(tmp_path / "two", "retail", "test", *SMALL, "--workers", "2")
@@ -130,6 +131,7 @@ def _assert_same_run(results: list[dict[str, Any]], alone: list[dict[str, Any]])
     assert [r["traj"] for r in results] == [r["traj"] for r in alone]
 
 
+@pytest.mark.kill
 @pytest.mark.slow
 @pytest.mark.timeout(900)
 def test_a_killed_worker_of_three_loses_no_episode_and_duplicates_none(tmp_path: Path, servers: list[Server]) -> None:
@@ -159,6 +161,7 @@ def _join(url: str) -> subprocess.Popen[str]:
     )
 
 
+@pytest.mark.kill
 @pytest.mark.slow
 @pytest.mark.timeout(900)
 def test_a_coordinator_and_four_workers_on_postgresql_survive_a_killed_worker(

@@ -37,6 +37,8 @@ from tests.helpers.paths import V1_DATA
 from tests.helpers.processes import Server
 from tests.llm.fake_openai import FakeOpenAI, text
 
+pytestmark = pytest.mark.slow
+
 REQUESTS_PER_RPC = 500
 RAW_PER_METHOD = 40
 CALL_DEADLINE = 10.0

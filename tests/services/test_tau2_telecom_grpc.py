@@ -154,6 +154,7 @@ async def _replay_all(addresses: Addresses, vectors: list[dict[str, Any]]) -> di
     return {vector["task_id"]: problems for vector, problems in zip(vectors, found, strict=True) if problems}
 
 
+@pytest.mark.slow
 def test_every_telecom_vector_is_reproduced_over_grpc(addresses: Addresses, tau2_vectors: Path) -> None:
     vectors = list(read_jsonl(tau2_vectors / "telecom.jsonl"))
     assert len(vectors) == TASK_COUNT

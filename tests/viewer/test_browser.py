@@ -29,6 +29,8 @@ from tests.helpers.viewer import (
 )
 from tests.viewer.test_api import expected_pass_hat_k
 
+pytestmark = pytest.mark.browser
+
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
 

@@ -12,6 +12,8 @@ import pytest
 from tests.helpers.viewer import ServedViewer
 from tests.viewer.test_browser import browser, page, screenshot  # noqa: F401  (fixtures)
 
+pytestmark = pytest.mark.browser
+
 if TYPE_CHECKING:
     from playwright.sync_api import Page
 

@@ -1,6 +1,7 @@
 """A run's figures for people: pass^k and the average reward with their intervals, flipping tasks, full cost.
 
-Used by the end-of-run summary (:func:`print_figures`) and the viewer; the statistics are :mod:`taumesh.stats`.
+Used by the end-of-run summary (:mod:`taumesh.orchestrator.console`) and the viewer; the statistics are
+:mod:`taumesh.stats`.
 """
 
 from __future__ import annotations
@@ -8,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from pydantic import BaseModel
-from rich.console import Console
 
 from taumesh.models import Usage
 from taumesh.orchestrator.progress import episode_usage
@@ -37,14 +37,23 @@ class RunCost(BaseModel):
     """Total over successful episodes; None when none succeeded."""
 
 
-def run_cost(results: Iterable[RunResult]) -> RunCost:
-    """The full cost of a run's results (scored episodes, errors' interrupted attempts, the judge's calls)."""
-    agent, user, judge, interrupted = Usage(), Usage(), Usage(), 0.0
-    episodes = solved = 0
+def run_usage(results: Iterable[RunResult]) -> tuple[Usage, Usage]:
+    """Agent and user usage of a whole run: scored episodes plus every attempt the infrastructure cut short."""
+    agent, user = Usage(), Usage()
     for result in results:
         episode_agent, episode_user = episode_usage(result)
         agent += episode_agent
         user += episode_user
+    return agent, user
+
+
+def run_cost(results: Iterable[RunResult]) -> RunCost:
+    """The full cost of a run's results (scored episodes, errors' interrupted attempts, the judge's calls)."""
+    results = list(results)
+    agent, user = run_usage(results)
+    judge, interrupted = Usage(), 0.0
+    episodes = solved = 0
+    for result in results:
         if result.info.get("judge_usage"):
             judge += Usage.model_validate(result.info["judge_usage"])
         lost = result.info.get("interrupted_attempts_usage") or {}
@@ -103,10 +112,3 @@ def uncertainty_lines(results: Iterable[RunResult], n_resamples: int = 9999) -> 
             + (f" ({shown})" if flips else "")
         )
     return lines
-
-
-def print_figures(results: list[RunResult], console: Console) -> None:
-    """The summary's uncertainty and full-cost lines."""
-    for line in uncertainty_lines(results):
-        console.print(line, markup=False, highlight=False)
-    console.print(cost_line(run_cost(results)), markup=False, highlight=False)

@@ -17,7 +17,6 @@ from typing import Any
 import grpc
 from pydantic import BaseModel
 from rich.console import Console
-from rich.table import Table
 from tenacity import wait_exponential_jitter
 
 from taumesh.agent.v1 import agent_pb2
@@ -33,11 +32,10 @@ from taumesh.orchestrator.clients import (
 from taumesh.orchestrator.config import RunConfig
 from taumesh.orchestrator.data_check import REFUSALS, DataUnreadable, check_domain_data
 from taumesh.orchestrator.episode import EpisodeInterrupted, EpisodeOutcome, run_episode
-from taumesh.orchestrator.figures import print_figures
 from taumesh.orchestrator.interrupt import until_stopped
 from taumesh.orchestrator.open_sessions import OpenSessions, tracking
 from taumesh.orchestrator.outputs import write_outputs
-from taumesh.orchestrator.progress import RunProgress, episode_usage
+from taumesh.orchestrator.progress import RunProgress
 from taumesh.orchestrator.provider_limits import provider_limits
 from taumesh.orchestrator.results import (
     AgentIdentity,
@@ -50,13 +48,13 @@ from taumesh.orchestrator.results import (
     run_fingerprint,
 )
 from taumesh.orchestrator.results_file import ResultsFile, claim_results_path, load_results
-from taumesh.orchestrator.results_names import errors_path, results_filename
+from taumesh.orchestrator.results_names import results_filename
 from taumesh.orchestrator.stack import service_stack
 from taumesh.orchestrator.tau2_results import fetch_tau2_tasks
 from taumesh.rpc.errors import clip, error_reason
 from taumesh.scorer.v1 import scorer_pb2
 from taumesh.telemetry import attributes as A
-from taumesh.telemetry import jaeger_url, scrub
+from taumesh.telemetry import scrub
 
 log = logging.getLogger(__name__)
 
@@ -460,66 +458,3 @@ async def _run_benchmark(
         served = await fetch_tau2_tasks(clients, config, results.results)
     path = write_outputs(config, run.path, results.results, served)
     return RunSummary(results_path=path, results=results.results, pass_hat_k=pass_k, average_reward=average)
-
-
-def run_usage(results: Iterable[RunResult]) -> tuple[Usage, Usage]:
-    """Agent and user usage of a whole run: scored episodes plus every attempt the infrastructure cut short."""
-    agent, user = Usage(), Usage()
-    for result in results:
-        episode_agent, episode_user = episode_usage(result)
-        agent += episode_agent
-        user += episode_user
-    return agent, user
-
-
-def print_summary(summary: RunSummary, console: Console) -> None:
-    """The end-of-run report: pass^k, rewards, errors, how episodes ended, usage."""
-    scored, errors = summary.scored, summary.errors
-    table = Table(title="pass^k", show_edge=False)
-    table.add_column("k", justify="right")
-    table.add_column("pass^k", justify="right")
-    for k, value in summary.pass_hat_k.items():
-        table.add_row(str(k), f"{value:.4f}")
-    console.print(table)
-    print_figures(summary.results, console)  # intervals, flipping tasks, full cost (docs/statistics.md)
-    successes = sum(1 for r in scored if r.reward is not None and r.reward >= 1 - 1e-6)
-    average = f"{summary.average_reward:.4f}" if summary.average_reward is not None else "n/a"
-    console.print(f"scored episodes: {len(scored)}   reward 1.0: {successes}/{len(scored)}   average reward: {average}")
-    endings = Counter(str(r.info.get("termination")) for r in scored)
-    console.print("episode endings: " + ", ".join(f"{k} {v}" for k, v in sorted(endings.items())))
-    agent, user = run_usage(summary.results)
-    interrupted = any(r.info.get("interrupted_attempts_usage") for r in summary.results)
-    if agent.calls or user.calls:
-        console.print(
-            f"agent: {agent.prompt_tokens}+{agent.completion_tokens} tokens, ${agent.cost_usd:.4f}   "
-            f"user: {user.prompt_tokens}+{user.completion_tokens} tokens, ${user.cost_usd:.4f}   "
-            f"total: ${agent.cost_usd + user.cost_usd:.4f}"
-            + (" (interrupted attempts included)" if interrupted else "")
-        )
-    if errors:
-        kinds = Counter(str(r.info["error"].get("kind", "infrastructure")) for r in errors)
-        counts = ", ".join(f"{kind.replace('_', ' ')} errors: {n}" for kind, n in sorted(kinds.items()))
-        console.print(f"[red]not scored: {counts}[/red]")
-        console.print(f"  rerun them with: taumesh run ... --retry-errors {summary.results_path}", soft_wrap=True)
-        for r in errors[:10]:
-            error = r.info["error"]
-            console.print(f"  task {r.task_id} trial {r.trial} ({error.get('kind', 'error')}): {error['cause']}")
-    print_trace_links(summary, console)
-    if errors:
-        console.print(f"errors: {errors_path(summary.results_path)}", soft_wrap=True)
-    console.print(f"results: {summary.results_path}", soft_wrap=True)  # one line, for scripts reading the output
-
-
-def print_trace_links(summary: RunSummary, console: Console, limit: int = 10) -> None:
-    """Where to open the traces of failed episodes (reward below 1, or errors), when they were traced."""
-    failed = [
-        r for r in summary.results if r.info.get("trace_id") and (r.is_error or r.reward is None or r.reward < 1 - 1e-6)
-    ]
-    if not failed:
-        return
-    console.print(f"traces of failed episodes ({len(failed)}; open in Jaeger):")
-    for r in failed[:limit]:
-        what = "error" if r.is_error else f"reward {r.reward:g}"
-        console.print(f"  task {r.task_id} trial {r.trial} ({what}): {jaeger_url(r.info['trace_id'])}")
-    if len(failed) > limit:
-        console.print(f"  … and {len(failed) - limit} more (info.trace_id in the results file)")

@@ -16,8 +16,8 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from taumesh.api.caller import Caller
 from taumesh.api.tables import ApiKeyRow, EventRow, ResultRow, RunRow, utcnow
+from taumesh.orchestrator.figures import run_usage
 from taumesh.orchestrator.results import RunResult
-from taumesh.orchestrator.runner import run_usage
 from taumesh.orchestrator.work_store import WorkStore, work_runs
 
 ACTIVE = ("queued", "running")

@@ -11,8 +11,9 @@ from typer.testing import CliRunner
 from taumesh.cli import app
 from taumesh.llm.preflight import credentials_problem, is_local_api_base
 from taumesh.models import ModelSettings
+from taumesh.orchestrator.console import print_summary
 from taumesh.orchestrator.results import RunResult
-from taumesh.orchestrator.runner import RunSummary, print_summary
+from taumesh.orchestrator.runner import RunSummary
 from tests.llm.fake_openai import FakeOpenAI
 from tests.llm.scripts import GoldAgent, Router, ScriptedLlmUser, TaskIndex
 

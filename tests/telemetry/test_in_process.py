@@ -14,7 +14,8 @@ import taumesh.telemetry.attributes as A
 from taumesh.llm.hooks import ModelCall
 from taumesh.models import AgentSettings, ModelSettings, ToolSchema, Usage, UserSettings
 from taumesh.orchestrator.config import RunConfig
-from taumesh.orchestrator.runner import RunSummary, print_summary, run_benchmark
+from taumesh.orchestrator.console import print_summary
+from taumesh.orchestrator.runner import RunSummary, run_benchmark
 from taumesh.telemetry import activate, setup_telemetry, shutdown_telemetry
 from taumesh.telemetry.genai import model_call_hook, provider_name, server_attributes, session_ref
 from tests.helpers.telemetry import assert_one_tree, by_trace, received

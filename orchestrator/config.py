@@ -8,6 +8,7 @@ from typing import Annotated, Literal, get_args
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, Field, model_validator
 
+from taumesh.flags import Flag
 from taumesh.llm.limiter import ProviderLimits
 from taumesh.models import AgentSettings, ModelSettings, UserSettings
 
@@ -71,21 +72,53 @@ class ServiceAddresses(BaseModel):
     scorer: str | None = None
 
 
-class RunConfig(BaseModel):
-    """One benchmark run: which tasks, how many trials, which agent and user."""
+class RunScope(BaseModel, use_attribute_docstrings=True):
+    """What a run plays and writes, declared once for ``taumesh run`` (flags, environment, YAML) and RunConfig.
+
+    Each docstring is the flag's help; :class:`taumesh.flags.Flag` adds spellings the name does not give.
+    """
 
     env: str = "retail"
-    task_split: str | None = None
-    """None: the domain's first split (τ-bench's test, τ²'s base), resolved when the run starts."""
+    """Domain: {domains}, or one added as a folder plugin (see docs/adding-a-domain.md)."""
+    task_split: Annotated[str | None, Flag("--task-split-name")] = None
+    """Task split (default: the domain's first: test for τ-bench's, base for τ²'s)."""
     task_ids: list[int] | None = None
+    """Run only these task ids (repeatable, or several after one flag: --task-ids 1 2 3)."""
     start_index: int = 0
+    """First task index of the range."""
     end_index: int = -1
+    """End of the range (exclusive); -1: to the end."""
     num_trials: int = Field(default=1, ge=1)
+    """Trials of each task."""
+    max_concurrency: int = Field(default=1, ge=1)
+    """Episodes in flight at once."""
+    shuffle: Annotated[bool, Flag(parse_as=int)] = False
+    """1: shuffle task order within each trial."""
+    log_dir: Path = Path("results")
+    """Where the results files are written."""
+    output_format: OutputFormat = "taubench"
+    """taubench: τ-bench's list; tau2: τ²'s Results document; mt: the MT-bench fork's data/ folder; several joined
+    by commas (taubench,mt); both = taubench,tau2."""
+    dataset_name: str = Field(default="tau_bench", min_length=1)
+    """The MT layout's folder: data/{dataset_name}_{env}_{timestamp}."""
+    mt_fork_folder: bool = False
+    """The MT folder where the fork writes it: ./data/{dataset_name}_{timestamp} in the working directory (no env
+    added, not under --log-dir)."""
+    agent_tools: Literal["inline", "mcp"] = "inline"
+    """inline, or mcp: the agent under test takes its tools over MCP (NextMessageRequest.mcp_url)."""
+    otlp_endpoint: str | None = None
+    """OTLP/gRPC endpoint for traces and metrics (or OTEL_EXPORTER_OTLP_*)."""
+    verbose: Annotated[bool, Flag("-v")] = False
+    """Print each episode's conversation as it ends."""
+
+
+class RunConfig(RunScope):
+    """One benchmark run: which tasks, how many trials, which agent and user."""
+
     agent: AgentSettings = Field(default_factory=lambda: AgentSettings(strategy="tool-calling"))
     user: UserSettings = Field(
         default_factory=lambda: UserSettings(strategy="llm", model=ModelSettings(model="gpt-4o"))
     )
-    max_concurrency: int = Field(default=1, ge=1)
     provider_limits: ProviderLimits = Field(default_factory=dict)
     """Model calls in flight per provider over the whole run (``--provider-limit openai=20``); a provider not
     named here is held to ``max_concurrency`` (:mod:`taumesh.orchestrator.provider_limits`)."""
@@ -97,8 +130,6 @@ class RunConfig(BaseModel):
     """The work store's SQLAlchemy URL (PostgreSQL for workers on several machines): the run is coordinated
     through it and ``taumesh worker`` processes join it; None: ``workers`` > 1 share a SQLite file."""
     seed: int = 10
-    shuffle: bool = False
-    log_dir: Path = Path("results")
     data_dir: Path = DEFAULT_DATA_DIR
     addresses: ServiceAddresses = Field(default_factory=ServiceAddresses)
     max_steps: int = Field(default=MAX_NUM_STEPS, ge=1)
@@ -110,22 +141,10 @@ class RunConfig(BaseModel):
     """Deadline of agent and user-sim calls, in seconds: longer than a model call's own retry budget
     (TAUMESH_LLM_MAX_ATTEMPTS x TAUMESH_LLM_TIMEOUT plus backoff, 5 x 120 s + waits by default)."""
     show_progress: bool = True
-    verbose: bool = False
-    """Print each episode's conversation (user, agent, tool calls and results) as it ends."""
-    otlp_endpoint: str | None = None
-    """OTLP/gRPC endpoint for telemetry; None: the OTEL_* environment decides (no exporter when unset)."""
     max_errors: int | None = None
     """Tool results that are errors an episode may have, cumulative (τ²'s rule); None: no limit."""
     tau2_trial_seeds: bool = False
     """Give each trial τ²'s seed: ``random.seed(seed)`` then ``randint(0, 1_000_000)`` per trial."""
-    output_format: OutputFormat = "taubench"
-    dataset_name: str = Field(default="tau_bench", min_length=1)
-    """The MT layout's dataset: its folder is ``data/{dataset_name}_{env}_{timestamp}/``, as the fork names it."""
-    mt_fork_folder: bool = False
-    """The MT folder where the fork's README puts it: ``./data/{dataset_name}_{timestamp}/`` in the working
-    directory, the dataset name as given (no env added), instead of under ``log_dir``."""
-    agent_tools: Literal["inline", "mcp"] = "inline"
-    """How the agent under test gets its tools: in each NextMessage (inline), or over MCP (``mcp_url``)."""
     judge: ModelSettings = Field(default_factory=ModelSettings)
     """The model that judges τ²'s NL assertions (sent with every ScoreEpisode); empty: none, and a task that
     needs one fails with FAILED_PRECONDITION instead of being scored."""

@@ -11,16 +11,15 @@ import gc
 import importlib
 import os
 import sys
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 import typer
-from typer._click.core import Command, Context
 from typer.core import TyperCommand, TyperGroup
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 from taumesh.commands import HELP_OPTIONS
-from taumesh.commands._argv import expand_abbreviations, expand_list_flags
+from taumesh.commands._argv import expand_abbreviations, expand_list_flags  # τ-bench's argparse habits
 
 __all__ = ["COMMANDS", "app", "expand_abbreviations", "expand_list_flags", "main"]
 
@@ -34,11 +33,11 @@ class Entry(NamedTuple):
 
 
 COMMANDS: dict[str, Entry] = {
-    "run": Entry("taumesh.commands.main", "app", "Run a benchmark: every task of a split, for each trial."),
-    "serve": Entry("taumesh.commands.main", "app", "Run one service alone (or the REST API: serve api)."),
+    "run": Entry("taumesh.commands.run", "app", "Run a benchmark: every task of a split, for each trial."),
+    "serve": Entry("taumesh.commands.serve", "app", "Run one service alone (or the REST API: serve api)."),
     "worker": Entry("taumesh.commands.worker", "worker", "Join a run by its work store's URL and play its episodes."),
-    "rescore": Entry("taumesh.commands.main", "app", "Replay each recorded trajectory and recompute its reward."),
-    "analyze": Entry("taumesh.commands.main", "app", "Ask a model whose fault each failed episode was."),
+    "rescore": Entry("taumesh.commands.rescore", "app", "Replay each recorded trajectory and recompute its reward."),
+    "analyze": Entry("taumesh.commands.analyze", "app", "Ask a model whose fault each failed episode was."),
     "view": Entry("taumesh.commands.view", "view", "Serve a local web viewer of results files."),
     "report": Entry("taumesh.commands.view", "report", "Write a leaderboard across runs with pass^k plots."),
     "compare": Entry("taumesh.commands.compare", "compare", "Compare runs paired on their tasks: is B better than A?"),
@@ -56,22 +55,22 @@ COMMANDS: dict[str, Entry] = {
 """Every sub-command, in the order ``taumesh --help`` lists them."""
 
 
-def load_command(name: str) -> Command:
-    """The click command ``name``, its module imported now."""
+def load_command(name: str) -> TyperCommand | TyperGroup:
+    """The click command ``name``, its module imported now.
+
+    The entry is a Typer app (its one command, or a group of sub-commands) or a plain function made a command.
+    """
     entry = COMMANDS[name]
     target: Any = getattr(importlib.import_module(entry.module), entry.attribute)
-    if isinstance(target, typer.Typer):
-        group = typer.main.get_command(target)
-        if entry.attribute == "app":  # a module of several top-level commands
-            command: Command | None = group.get_command(Context(group), name)  # type: ignore[attr-defined]
-            assert command is not None, f"{entry.module} defines no {name!r}"
-            return command
-        group.name = name
-        group.help = group.help or entry.summary
-        return group
-    single = typer.Typer(context_settings=HELP_OPTIONS)
-    single.command(name=name, help=target.__doc__ or entry.summary)(target)
-    return typer.main.get_command(single)
+    if not isinstance(target, typer.Typer):
+        single = typer.Typer(context_settings=HELP_OPTIONS)
+        single.command(name=name, help=target.__doc__ or entry.summary)(target)
+        target = single
+    command = typer.main.get_command(target)
+    assert isinstance(command, TyperCommand | TyperGroup), f"{entry.module}.{entry.attribute} is no typer command"
+    command.name = name
+    command.help = command.help or entry.summary
+    return command
 
 
 class LazyGroup(TyperGroup):
@@ -79,20 +78,20 @@ class LazyGroup(TyperGroup):
 
     listing = False
 
-    def list_commands(self, ctx: Context) -> list[str]:
+    def list_commands(self, ctx: object) -> list[str]:
         return list(COMMANDS)
 
-    def get_command(self, ctx: Context, cmd_name: str) -> Command | None:
+    def get_command(self, ctx: object, cmd_name: str) -> TyperCommand | TyperGroup | None:
         if cmd_name not in COMMANDS:
             return None
         if self.listing:  # the root's --help needs the summary alone
             return TyperCommand(cmd_name, help=COMMANDS[cmd_name].summary)
         return load_command(cmd_name)
 
-    def format_help(self, ctx: Context, formatter: Any) -> None:
+    def format_help(self, ctx: object, formatter: Any) -> None:
         self.listing = True
         try:
-            super().format_help(ctx, formatter)
+            super().format_help(cast(typer.Context, ctx), formatter)
         finally:
             self.listing = False
 
@@ -117,7 +116,7 @@ def main() -> None:
     # At exit, no full collection of the heap litellm and the domains filled: it took 0.5-9 s after a run's results
     # were written (explicit atexit cleanups, registered before or after this, still run).
     atexit.register(gc.freeze)
-    args = expand_list_flags(sys.argv[1:])
+    args = sys.argv[1:]
     if args[:2] == ["serve", "api"]:
         from taumesh.commands.api import serve_api
 

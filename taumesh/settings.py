@@ -15,7 +15,7 @@ import os
 from collections.abc import Mapping
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any, ClassVar, Literal, TypeVar, cast
+from typing import Annotated, Any, ClassVar, TypeVar, cast
 
 from pydantic import Field, SecretStr, ValidationError, model_validator
 from pydantic_core import ErrorDetails
@@ -28,9 +28,10 @@ from pydantic_settings import (
 )
 
 from taumesh.config_files import RunFileError, read_run_file, read_settings_file
+from taumesh.flags import Flag
 from taumesh.llm.limiter import ProviderLimits, workers_problem
 from taumesh.models import TAU2_PREFIX, AgentSettings, DialogflowCxAgent, ModelSettings, UserSettings, is_tau2
-from taumesh.orchestrator.config import CACHE_DATA_DIR, MAX_NUM_STEPS, OutputFormat, RunConfig, ServiceAddresses
+from taumesh.orchestrator.config import CACHE_DATA_DIR, MAX_NUM_STEPS, RunConfig, RunScope, ServiceAddresses
 from taumesh.rpc.security import SecurityError, ServerSecurity, read_token
 from taumesh.services.env.sessions import DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_SESSIONS
 
@@ -48,7 +49,9 @@ class TaumeshSettings(BaseSettings):
     """The ``--config`` file's settings (:func:`load_settings` sets them on a subclass per load)."""
 
     # "__" reaches into a nested setting (TAUMESH_A__B); today's settings are flat, like τ-bench's flags
-    model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, env_nested_delimiter="__", extra="forbid")
+    model_config = SettingsConfigDict(
+        env_prefix=ENV_PREFIX, env_nested_delimiter="__", extra="forbid", use_attribute_docstrings=True
+    )
 
     @classmethod
     def settings_customise_sources(
@@ -87,7 +90,7 @@ def tau2_env(domain: str) -> str:
     return domain if is_tau2(domain) else f"{TAU2_PREFIX}{domain}"
 
 
-class RunSettings(TaumeshSettings):
+class RunSettings(RunScope, TaumeshSettings):
     """Every option of ``taumesh run``: τ-bench v1's flags and defaults, and τ²'s where they differ.
 
     Defaults that depend on the domain are None here and resolved by :meth:`resolve_defaults`: a τ² domain
@@ -95,68 +98,71 @@ class RunSettings(TaumeshSettings):
     seed 10.
     """
 
-    env: str = "retail"
     domain: str | None = None
-    """τ²'s ``--domain``: its name for a τ² domain (``airline``, ``telecom``, …), run as ``tau2-<name>``."""
-    task_split: str | None = None
-    task_ids: list[int] | None = None
-    start_index: int = 0
-    end_index: int = -1
-    num_trials: int = Field(default=1, ge=1)
+    """τ²'s spelling of a τ² domain: airline, retail, telecom, mock (= --env tau2-…)."""
     agent_strategy: str = "tool-calling"
-    model: str = ""
+    """Built-in: {agent_strategies} (any the agent knows with --agent-addr)."""
+    model: Annotated[str, Flag("--agent-llm")] = ""
+    """The agent's model (litellm's provider/model form too)."""
     model_provider: str = ""
+    """litellm provider of the agent's model (default: from the model's name)."""
     user_strategy: str = "llm"
-    user_model: str = "gpt-4o"
+    """Built-in: {user_strategies}."""
+    user_model: Annotated[str, Flag("--user-llm")] = "gpt-4o"
+    """The simulated user's model."""
     user_model_provider: str = ""
+    """litellm provider of the user's model."""
     temperature: float = 0.0
-    max_concurrency: int = Field(default=1, ge=1)
+    """The agent model's temperature (the user's is 0)."""
     provider_limit: Annotated[ProviderLimits, NoDecode] = Field(default_factory=dict)
     """PROVIDER=N (repeatable): at most N model calls in flight to that provider over the whole run, workers
     included; a provider's 429s narrow it for a while."""
     workers: int = Field(default=1, ge=0)
-    """Orchestrator processes sharing the run (``--workers``); ``max_concurrency`` is split among them."""
+    """Orchestrator processes sharing the run (--max-concurrency split among them): for very wide runs whose
+    orchestrator CPU is the bottleneck."""
     work_store: str | None = None
-    """``--work-store URL``: the run's work store (PostgreSQL for workers on other machines, ``taumesh worker``)."""
+    """The run's work store, a SQLAlchemy URL (postgresql+psycopg://…): workers on other machines join the run with
+    `taumesh worker --work-store URL`. Default: a SQLite file beside the results."""
     seed: int | None = None
-    """None: τ²'s 300 for a τ² domain (each trial's seed derived from it as τ² does), τ-bench's 10 otherwise."""
-    shuffle: bool = False
-    log_dir: Path = Path("results")
+    """Default: 300 for τ² (per-trial seeds as τ² derives them), else 10."""
     few_shot_displays_path: str = ""
+    """few-shot: a JSONL of {"messages_display": ...} examples."""
     agent_id: str = ""
-    """``--agent-strategy dialogflow-cx`` (alias ``decibel``): the CX agent's id, in ``project_id`` at ``location``."""
+    """dialogflow-cx (alias decibel): the CX agent's id."""
     project_id: str = ""
+    """dialogflow-cx: its project."""
     location: str = "global"
-    agent_tools: Literal["inline", "mcp"] = "inline"
-    """``mcp``: the agent under test (``--agent-addr``) takes its tools over MCP, at ``NextMessageRequest.mcp_url``."""
+    """dialogflow-cx: its location."""
     data_dir: Path = CACHE_DATA_DIR
+    """τ-bench data: a folder per domain."""
     env_addr: str | None = None
+    """host:port of EnvService (default: started in this process)."""
     user_addr: str | None = None
+    """host:port of UserSimService (default: started in this process)."""
     agent_addr: str | None = None
+    """host:port of any AgentService (external)."""
     scorer_addr: str | None = None
+    """host:port of ScorerService (default: started in this process)."""
     api_base: str = ""
+    """OpenAI-compatible base URL of the agent's model."""
     user_api_base: str = ""
-    otlp_endpoint: str | None = None
+    """OpenAI-compatible base URL of the user model."""
     retry_errors: Path | None = None
+    """Rerun only the episodes this results file records as errors."""
     resume: Path | None = None
+    """Continue this results file: rerun what it lacks or errored."""
     max_steps: int | None = Field(default=None, ge=1)
-    """None: 200 for a τ² domain, 30 for a τ-bench one."""
+    """Default: 200 for τ² domains, 30 for τ-bench."""
     max_errors: int | None = Field(default=None, ge=1)
-    """Tool results that are errors an episode may have (cumulative); None: 10 for τ², no limit for τ-bench."""
+    """End an episode at this many tool errors (default: 10 for τ², no limit)."""
     num_tasks: int | None = Field(default=None, ge=1)
-    """τ²'s ``--num-tasks``: only the first N tasks of the selection."""
-    output_format: OutputFormat = "taubench"
-    dataset_name: str = Field(default="tau_bench", min_length=1)
-    """The MT layout's dataset: its folder is ``data/{dataset_name}_{env}_{timestamp}/``."""
-    mt_fork_folder: bool = False
-    """The MT folder as the fork writes it: ``./data/{dataset_name}_{timestamp}/`` in the working directory."""
+    """Only the first N selected tasks (τ²'s --num-tasks)."""
     judge_model: str = ""
-    """The model judging τ²'s NL assertions (litellm's ``provider/model``); empty: no judge."""
+    """Model judging τ²'s NL assertions (litellm's provider/model form); empty: no judge."""
     judge_api_base: str = ""
     """OpenAI-compatible base URL of the judge model."""
     quiet: bool = False
-    verbose: bool = False
-    """Print each episode's conversation as it ends."""
+    """No live progress display."""
 
     @model_validator(mode="after")
     def dialogflow_cx_agent(self) -> RunSettings:
@@ -209,14 +215,9 @@ class RunSettings(TaumeshSettings):
             else:
                 last = self.start_index + self.num_tasks
                 end_index = last if end_index == -1 else min(end_index, last)
+        scope = {name: getattr(self, name) for name in RunScope.model_fields}
         return RunConfig(
-            env=self.env,
-            task_split=self.task_split,
-            task_ids=task_ids,
-            start_index=self.start_index,
-            end_index=end_index,
-            num_trials=self.num_trials,
-            agent_tools=self.agent_tools,
+            **scope | {"task_ids": task_ids, "end_index": end_index},
             agent=AgentSettings(
                 strategy=self.agent_strategy,
                 model=ModelSettings(
@@ -243,13 +244,10 @@ class RunSettings(TaumeshSettings):
                     api_base=self.user_api_base,
                 ),
             ),
-            max_concurrency=self.max_concurrency,
             provider_limits=self.provider_limit,
             workers=self.workers,
             work_store=self.work_store,
             seed=self.seed,
-            shuffle=self.shuffle,
-            log_dir=self.log_dir,
             data_dir=self.data_dir,
             addresses=ServiceAddresses(
                 env=self.env_addr, user=self.user_addr, agent=self.agent_addr, scorer=self.scorer_addr
@@ -257,13 +255,8 @@ class RunSettings(TaumeshSettings):
             max_steps=self.max_steps,
             # a live progress bar would garble what a person playing the user types
             show_progress=not self.quiet and self.user_strategy != "human",
-            verbose=self.verbose,
-            otlp_endpoint=self.otlp_endpoint,
             max_errors=self.max_errors,
             tau2_trial_seeds=is_tau2(self.env),
-            output_format=self.output_format,
-            dataset_name=self.dataset_name,
-            mt_fork_folder=self.mt_fork_folder,
             judge=ModelSettings(model=self.judge_model, api_base=self.judge_api_base, temperature=0.0),
         )
 
@@ -280,31 +273,36 @@ class ServiceName(StrEnum):
 class ServeSettings(TaumeshSettings):
     """Every option of ``taumesh serve``: a container can set them all through the environment."""
 
-    service: ServiceName
+    service: Annotated[ServiceName, Flag(positional=True)]
+    """Which service to run."""
     host: str = "127.0.0.1"
-    """Loopback by default: a service is reachable from other hosts only when asked (``--host 0.0.0.0``)."""
+    """Address to listen on: loopback by default, 0.0.0.0 in a container."""
     port: int = Field(default=50051, ge=0, le=65535)
+    """Port to listen on (0: any free port)."""
     data_dir: Path = CACHE_DATA_DIR
+    """τ-bench data: a folder per domain."""
     otlp_endpoint: str | None = None
+    """OTLP/gRPC endpoint for traces and metrics (or OTEL_EXPORTER_OTLP_*)."""
     session_idle_timeout: float = Field(default=DEFAULT_IDLE_TIMEOUT, gt=0)
-    """env: seconds an unused session lives (the sessions of a killed orchestrator are reaped after it)."""
+    """env: seconds an unused session lives before it is reaped (a killed orchestrator's sessions too)."""
     max_sessions: int = Field(default=DEFAULT_MAX_SESSIONS, ge=1)
-    """env: open sessions at most; one more is refused with RESOURCE_EXHAUSTED (reason SESSION_LIMIT)."""
+    """env: open sessions at most (more: RESOURCE_EXHAUSTED, reason SESSION_LIMIT)."""
     user_reply_cpu_ms: float = Field(default=0.0, ge=0, le=60_000)
-    """user-sim: CPU milliseconds each reply burns, to size user-sim pods as if a model were served beside them."""
+    """user-sim: CPU ms each reply burns (load simulation for capacity planning)."""
     user_reply_latency_ms: float = Field(default=0.0, ge=0, le=600_000)
-    """user-sim: milliseconds each reply waits (asyncio sleep), to simulate a remote model's latency."""
+    """user-sim: ms each reply waits (simulated model latency)."""
     agent_reply_latency_ms: float = Field(default=0.0, ge=0, le=600_000)
-    """agent: milliseconds each NextMessage waits (asyncio sleep), to simulate a remote model's latency."""
+    """agent: ms each NextMessage waits (simulated model latency)."""
     tls_cert: Path | None = None
-    """PEM certificate chain: with ``tls_key``, the service speaks TLS only."""
+    """PEM certificate chain; with --tls-key the service speaks TLS only."""
     tls_key: Path | None = None
+    """PEM private key of --tls-cert."""
     tls_client_ca: Path | None = None
-    """PEM CA: clients must present a certificate it signed (mutual TLS)."""
+    """PEM CA that clients' certificates must chain to (mutual TLS)."""
     token_file: Path | None = None
-    """File whose first line is the shared token every call but health checks must carry."""
-    token: SecretStr | None = None
-    """The shared token itself (better from the environment or ``token_file``: a flag shows in the process list)."""
+    """File holding a shared token that every call but health checks must send as 'authorization: Bearer <token>'."""
+    token: Annotated[SecretStr | None, Flag(parse_as=str | None)] = None
+    """The shared token; prefer --token-file or the environment (a flag shows in the process list)."""
 
     def security(self) -> ServerSecurity:
         """The TLS and token checks these settings ask for; :class:`SecurityError` names what does not fit."""

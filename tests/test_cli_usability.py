@@ -182,7 +182,7 @@ def test_root_help_imports_no_sub_command() -> None:
         "from taumesh.cli import main\n"
         "sys.argv = ['taumesh', '--help']\n"
         "try:\n    main()\nexcept SystemExit:\n    pass\n"
-        "heavy = ('grpc', 'pydantic', 'taumesh.commands.main', 'taumesh.domains')\n"
+        "heavy = ('grpc', 'pydantic', 'taumesh.commands.run', 'taumesh.settings', 'taumesh.domains')\n"
         "heavy = sorted(m for m in heavy if m in sys.modules)\n"
         "print('HEAVY', heavy)\n"
     )
@@ -200,3 +200,10 @@ def test_every_sub_command_loads_with_its_own_help() -> None:
     for name in COMMANDS:
         command = load_command(name)
         assert command.name == name and (command.help or "").strip(), name
+
+
+def test_no_module_imports_typer_s_private_click() -> None:
+    """typer vendors click as ``typer._click``: the CLI uses only typer's public names (issue 23)."""
+    package = Path(__file__).resolve().parents[1] / "taumesh"
+    offenders = [str(path) for path in package.rglob("*.py") if "typer._click" in path.read_text(encoding="utf-8")]
+    assert offenders == []

@@ -165,5 +165,6 @@ def test_every_option_is_a_setting_and_every_setting_an_option(
     params = {param.name: param for param in click_command.params if param.name not in ("config_file", "help")}
     assert set(params) == set(settings_cls.model_fields)
     for name, field in settings_cls.model_fields.items():
-        if not field.is_required():
+        if not field.is_required() and field.default_factory is None:
             assert params[name].default == field.default, name
+        assert (field.description or "").replace("``", "").split()[0] in (params[name].help or ""), name  # docstring

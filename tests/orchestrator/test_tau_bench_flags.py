@@ -8,9 +8,11 @@ from pathlib import Path
 from taumesh.cli import expand_list_flags
 from tests.helpers.cli import taumesh
 
+LIST_FLAGS = {"--task-ids", "--task_ids", "--provider-limit"}
+
 
 def test_list_flags_expand_like_argparse_nargs_plus() -> None:
-    assert expand_list_flags(["--task-ids", "1", "2", "3", "--env", "retail"]) == [
+    assert expand_list_flags(["--task-ids", "1", "2", "3", "--env", "retail"], LIST_FLAGS) == [
         "--task-ids",
         "1",
         "--task-ids",
@@ -20,9 +22,26 @@ def test_list_flags_expand_like_argparse_nargs_plus() -> None:
         "--env",
         "retail",
     ]
-    assert expand_list_flags(["--task_ids", "4", "--task_ids", "5"]) == ["--task_ids", "4", "--task_ids", "5"]
-    assert expand_list_flags(["--task-ids=7", "--seed", "3"]) == ["--task-ids=7", "--seed", "3"]
-    assert expand_list_flags(["--task-ids", "-1", "--quiet"]) == ["--task-ids", "-1", "--quiet"]
+    repeated = ["--task_ids", "4", "--task_ids", "5"]
+    assert expand_list_flags(repeated, LIST_FLAGS) == repeated
+    assert expand_list_flags(["--task-ids=7", "--seed", "3"], LIST_FLAGS) == ["--task-ids=7", "--seed", "3"]
+    assert expand_list_flags(["--task-ids", "-1", "--quiet"], LIST_FLAGS) == ["--task-ids", "-1", "--quiet"]
+    assert expand_list_flags(["--provider-limit", "a=1", "b=2", "-v"], LIST_FLAGS) == [
+        "--provider-limit",
+        "a=1",
+        "--provider-limit",
+        "b=2",
+        "-v",
+    ]
+    assert expand_list_flags(["--seed", "1", "2", "--", "--task-ids", "3", "4"], LIST_FLAGS) == [
+        "--seed",
+        "1",
+        "2",
+        "--",
+        "--task-ids",
+        "3",
+        "4",
+    ]
 
 
 def test_a_tau_bench_command_line_runs_unchanged(v1_data_dir: Path, tmp_path: Path) -> None:

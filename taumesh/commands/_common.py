@@ -1,0 +1,50 @@
+"""What the commands that drive the services share: the error console, refusing, the choices their help lists."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+console = Console(stderr=True)
+"""Errors, warnings and progress go to stderr; reports to stdout."""
+
+
+def refuse(problem: str | None) -> None:
+    """Print ``problem`` as one error line and exit 2; nothing when there is none."""
+    if problem:
+        console.print(f"[red]error:[/red] {escape(problem)}", soft_wrap=True)
+        raise typer.Exit(2)
+
+
+def domain_choices() -> str:
+    """The installed domain plugins, by name (entry points only: no plugin is imported to list them)."""
+    from importlib.metadata import entry_points
+
+    return ", ".join(sorted({point.name for point in entry_points(group="taumesh.domains")}))
+
+
+def strategy_choices(side: str) -> str:
+    """The built-in strategies of the agent or the user, from their registries."""
+    if side == "agent":
+        from taumesh.services.agent.strategies import STRATEGIES as AGENTS
+
+        return ", ".join(AGENTS)
+    from taumesh.services.user_sim.strategies import STRATEGIES as USERS
+
+    return ", ".join(USERS)
+
+
+def domain_help() -> str:
+    """The help of a domain option: the installed ones, and how to add one."""
+    return f"Domain: {domain_choices()}, or one added as a folder plugin (see docs/adding-a-domain.md)."
+
+
+DataDirOrEnv = Annotated[
+    Path,
+    typer.Option("--data-dir", "--data_dir", help="τ-bench data: a folder per domain (env TAUMESH_DATA_DIR)."),
+]
+"""``--data-dir`` of the commands that are not settings models (its default read from TAUMESH_DATA_DIR)."""

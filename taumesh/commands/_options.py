@@ -1,0 +1,159 @@
+"""A command's options generated from its settings model: each setting is declared once, as a pydantic field.
+
+The field's name gives the spellings (``--max-concurrency``, τ-bench's ``--max_concurrency``), its docstring the
+help, its default the default; :class:`taumesh.flags.Flag` adds aliases, a short form or the parsed type. The
+command line is read as τ-bench's argparse reads it: unique prefixes of long options (``--num-tr 3``) and several
+values after a list option (``--task-ids 1 2 3``).
+"""
+
+from __future__ import annotations
+
+import inspect
+import types
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Annotated, Any, Literal, TypeVar, Union, cast, get_args, get_origin, get_type_hints
+
+import typer
+from pydantic.fields import FieldInfo
+from rich.console import Console
+from rich.markup import escape
+from typer.core import TyperCommand
+
+from taumesh.commands._argv import AmbiguousOption, expand_abbreviations, expand_list_flags
+from taumesh.flags import flag_of
+from taumesh.settings import Settings, SettingsError, TaumeshSettings, load_settings
+
+Command = TypeVar("Command", bound=Callable[..., Any])
+
+ConfigFile = Annotated[
+    Path | None,
+    typer.Option(
+        "--config",
+        help="YAML file of settings, keyed by the options' names with underscores. "
+        "Flags override the environment, which overrides the file.",
+        envvar="TAUMESH_CONFIG",
+        show_envvar=True,
+        exists=True,
+        dir_okay=False,
+    ),
+]
+"""The ``--config FILE.yaml`` option of the commands whose options are settings."""
+
+
+class ArgparseCommand(TyperCommand):
+    """A command that reads its command line as argparse would: unique prefixes, several values per list option."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        long_options: dict[str, str] = {}
+        list_options: set[str] = set()
+        for param in self.get_params(ctx):
+            spellings = [s for s in (*param.opts, *param.secondary_opts) if s.startswith("--")]
+            long_options |= dict.fromkeys(spellings, param.name or spellings[0])
+            if getattr(param, "multiple", False):
+                list_options.update(param.opts)
+        try:
+            expanded = expand_list_flags(expand_abbreviations(args, long_options), list_options)
+        except AmbiguousOption as exc:
+            ctx.fail(str(exc))
+        return super().parse_args(ctx, expanded)
+
+
+def _cli_type(field: FieldInfo) -> Any:
+    """The type the command line parses for ``field`` (pydantic validates the result as the field's own)."""
+    flag = flag_of(field.metadata)
+    if flag.parse_as is not None:
+        return flag.parse_as
+    annotation = field.annotation
+    parts = get_args(annotation) if get_origin(annotation) in (Union, types.UnionType) else (annotation,)
+    optional = type(None) in parts
+    (base,) = [part for part in parts if part is not type(None)] or [str]
+    if get_origin(base) is dict:  # entries as KEY=VALUE, the flag repeated
+        return list[str] | None
+    if get_origin(base) is Literal:  # typer has no Literal: the model refuses a value not listed
+        base = str
+    return base | None if optional else base
+
+
+def _help(settings_cls: type[TaumeshSettings], name: str, field: FieldInfo, texts: Mapping[str, str]) -> str:
+    """The option's help: the field's docstring, ``{placeholders}`` from ``texts``, and its environment variable."""
+    text = " ".join((field.description or "").replace("``", "").split())
+    for key, value in texts.items():
+        text = text.replace(f"{{{key}}}", value)
+    return escape(f"{text} [env var: {settings_cls.env_name(name)}]".strip())
+
+
+def _parameter(
+    settings_cls: type[TaumeshSettings], name: str, field: FieldInfo, texts: Mapping[str, str]
+) -> inspect.Parameter:
+    """The typer parameter of one setting, its default the field's."""
+    flag = flag_of(field.metadata)
+    cli_type = _cli_type(field)
+    help_text = _help(settings_cls, name, field, texts)
+    default = None if field.is_required() or field.default_factory is not None else field.default
+    if isinstance(default, bool) and flag.parse_as is int:
+        default = int(default)  # τ-bench's --shuffle 0/1
+    info: Any
+    if flag.positional:
+        info = typer.Argument(help=help_text, show_default=False)
+        cli_type = cli_type | None
+    else:
+        info = typer.Option(*flag.spellings(name), help=help_text)
+    annotation = cast(Any, Annotated)[cli_type, info]  # a type built at run time, for typer to read
+    return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation)
+
+
+def settings_options(
+    settings_cls: type[TaumeshSettings], texts: Mapping[str, str] | None = None
+) -> Callable[[Command], Command]:
+    """Give a command one option per field of ``settings_cls``, in place of its ``**flags`` parameter.
+
+    ``texts`` fills ``{placeholders}`` of the help (choices known only where the command runs). The command gets
+    every option's value in ``flags``; :func:`load_from_command_line` keeps those typed on the command line.
+    """
+
+    def decorate(command: Command) -> Command:
+        signature = inspect.signature(command)
+        hints = get_type_hints(command, include_extras=True)
+        fixed = [
+            parameter.replace(annotation=hints.get(parameter.name, parameter.annotation))
+            for parameter in signature.parameters.values()
+            if parameter.kind is not inspect.Parameter.VAR_KEYWORD
+        ]
+        generated = [_parameter(settings_cls, n, f, texts or {}) for n, f in settings_cls.model_fields.items()]
+        command.__signature__ = signature.replace(parameters=[*fixed, *generated])  # type: ignore[attr-defined]
+        command.__annotations__ = {**hints, **{parameter.name: parameter.annotation for parameter in generated}}
+        return command
+
+    return decorate
+
+
+def typed_flags(ctx: typer.Context, settings_cls: type[TaumeshSettings], values: Mapping[str, Any]) -> dict[str, Any]:
+    """The settings typed on the command line: a flag left at its default must not hide the environment or file."""
+    typed = {}
+    for name, value in values.items():
+        source = ctx.get_parameter_source(name)
+        if name in settings_cls.model_fields and source is not None and source.name == "COMMANDLINE":
+            typed[name] = value
+    return typed
+
+
+def report_settings_error(console: Console, exc: SettingsError) -> typer.Exit:
+    """Print one ``error:`` line per bad setting; the exit (status 2) to raise."""
+    for line in str(exc).splitlines():
+        console.print(f"[red]error:[/red] {escape(line)}", soft_wrap=True)
+    return typer.Exit(2)
+
+
+def load_from_command_line(
+    ctx: typer.Context,
+    settings_cls: type[Settings],
+    values: Mapping[str, Any],
+    config_file: Path | None,
+    console: Console,
+) -> Settings:
+    """The command's settings from its flags, the environment and ``config_file``; exit 2 on bad ones."""
+    try:
+        return load_settings(settings_cls, typed_flags(ctx, settings_cls, values), config_file)
+    except SettingsError as exc:
+        raise report_settings_error(console, exc) from exc

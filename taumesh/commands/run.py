@@ -75,8 +75,9 @@ def run(ctx: typer.Context, config_file: ConfigFile = None, **flags: Any) -> Non
 
 def _run_one(settings: RunSettings) -> RunSummary:
     """Play one run of ``taumesh run`` and print its report; exit 2 on settings that cannot run."""
+    from taumesh.orchestrator.console import print_summary
     from taumesh.orchestrator.interrupt import RunInterrupted
-    from taumesh.orchestrator.runner import ConfigError, WorkersFailed, print_summary, run_benchmark
+    from taumesh.orchestrator.runner import ConfigError, WorkersFailed, run_benchmark
 
     config = settings.run_config()
     if settings.resume and settings.retry_errors:

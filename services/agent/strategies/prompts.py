@@ -16,6 +16,31 @@ OBSERVATION_PREFIX = "API output: "
 TOOLS_HEADING = "\n#Available tools\n"
 """Between the policy and the tools' JSON in the act/react prompt (τ-bench's spelling, no space after '#')."""
 
+_WEATHER_TOOL = """{
+    "type": "function",
+    "function": {
+        "name": "get_current_weather",
+        "description": "Get the current weather",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "location": {
+                    "type": "string",
+                    "description": "The city and state, e.g. San Francisco, CA",
+                },
+                "format": {
+                    "type": "string",
+                    "enum": ["celsius", "fahrenheit"],
+                    "description": "The temperature unit to use. Infer this from the users location.",
+                },
+            },
+            "required": ["location", "format"],
+        },
+    }
+}
+"""
+"""The sample tool both instructions below show (with its trailing comma, as τ-bench has it)."""
+
 # The two instructions below are τ-bench v1's own (sierra-research/tau-bench, MIT licence,
 # tau_bench/agents/chat_react_agent.py, REACT_INSTRUCTION and ACT_INSTRUCTION with "respond" and "content"
 # substituted), reproduced character for character: τ-bench records the prompt as the trajectory's system
@@ -37,29 +62,9 @@ The Action will be parsed, so it must be valid JSON.
 You should not use made-up or placeholder arguments.
 
 For example, if the user says "I want to know the current weather of San Francisco", and there is such a tool available
-{
-    "type": "function",
-    "function": {
-        "name": "get_current_weather",
-        "description": "Get the current weather",
-        "parameters": {
-            "type": "object",
-            "properties": {
-                "location": {
-                    "type": "string",
-                    "description": "The city and state, e.g. San Francisco, CA",
-                },
-                "format": {
-                    "type": "string",
-                    "enum": ["celsius", "fahrenheit"],
-                    "description": "The temperature unit to use. Infer this from the users location.",
-                },
-            },
-            "required": ["location", "format"],
-        },
-    }
-}
-
+"""
+    + _WEATHER_TOOL
+    + """
 Your response can be like this:
 Thought:
 """
@@ -79,7 +84,8 @@ Try to be helpful and always follow the policy.
 )
 """How a react agent answers: a one-line thought, then a JSON action."""
 
-ACT_INSTRUCTION = """
+ACT_INSTRUCTION = (
+    """
 # Instruction
 You need to act as an agent that use the above tools to help the user according to the above policy.
 
@@ -94,29 +100,9 @@ The Action will be parsed, so it must be valid JSON.
 
 For example, if the user says "I want to know the current weather of San Francisco", and there is such a tool available
 ```json
-{
-    "type": "function",
-    "function": {
-        "name": "get_current_weather",
-        "description": "Get the current weather",
-        "parameters": {
-            "type": "object",
-            "properties": {
-                "location": {
-                    "type": "string",
-                    "description": "The city and state, e.g. San Francisco, CA",
-                },
-                "format": {
-                    "type": "string",
-                    "enum": ["celsius", "fahrenheit"],
-                    "description": "The temperature unit to use. Infer this from the users location.",
-                },
-            },
-            "required": ["location", "format"],
-        },
-    }
-}
-```
+"""
+    + _WEATHER_TOOL
+    + """```
 
 Your response can be like this:
 Action:
@@ -128,6 +114,7 @@ Action:
 
 Try to be helpful and always follow the policy. Always make sure you generate valid JSON only.
 """
+)
 """How an act agent answers: a JSON action only."""
 
 

@@ -17,11 +17,12 @@ from pydantic import BaseModel, Field
 
 from taumesh.convert import messages_from_proto, model_from_proto, task_ref_from_proto, usage_to_proto
 from taumesh.domains import Catalog, DataError
-from taumesh.llm import ModelError, complete, find_json_object
+from taumesh.llm import find_json_object
 from taumesh.llm.access import current_grants
 from taumesh.models import ChatMessage, ModelSettings, Usage
 from taumesh.rpc.errors import InvalidArgument, NotFound, clip
 from taumesh.scorer.v1 import scorer_pb2
+from taumesh.services.scorer.asking import ask_until_readable
 
 Author = Literal["user", "agent", "environment"]
 FaultKind = Literal["wrong_tool", "wrong_argument", "goal_partially_completed", "unintended_action", "other"]
@@ -162,30 +163,16 @@ def question(episode: EpisodeToJudge) -> str:
 
 async def analyze_episode(settings: ModelSettings, episode: EpisodeToJudge) -> FaultAnalysis:
     """Ask the model about one episode, re-asking on unreadable answers."""
-    messages: list[dict[str, Any]] = [
-        {"role": "system", "content": SYSTEM},
-        {"role": "user", "content": question(episode)},
-    ]
-    usage = Usage()
-    problem = ""
-    for _ in range(MAX_ASKS):
-        try:
-            completion = await complete(settings, messages)
-        except ModelError as exc:
-            return FaultAnalysis(task_id=episode.task_id, trial=episode.trial, error=exc.cause, usage=usage)
-        usage += completion.usage
-        try:
-            verdict = read_verdict(completion.message.content)
-        except ValueError as exc:
-            problem = str(exc)
-            messages += [
-                {"role": "assistant", "content": completion.message.content},
-                {"role": "user", "content": REASK.format(problem=problem)},
-            ]
-            continue
-        return FaultAnalysis(task_id=episode.task_id, trial=episode.trial, verdict=verdict, usage=usage)
-    error = f"no readable answer after {MAX_ASKS} tries ({problem})"
-    return FaultAnalysis(task_id=episode.task_id, trial=episode.trial, error=error, usage=usage)
+    asked = await ask_until_readable(
+        settings, SYSTEM, question(episode), read_verdict, lambda problem: REASK.format(problem=problem), MAX_ASKS
+    )
+    if asked.error is not None:
+        error = asked.error.cause
+    elif asked.answer is None:
+        error = f"no readable answer after {MAX_ASKS} tries ({asked.problem})"
+    else:
+        return FaultAnalysis(task_id=episode.task_id, trial=episode.trial, verdict=asked.answer, usage=asked.usage)
+    return FaultAnalysis(task_id=episode.task_id, trial=episode.trial, error=error, usage=asked.usage)
 
 
 async def analyze_episodes(

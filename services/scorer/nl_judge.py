@@ -13,8 +13,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from taumesh.llm import ModelUnavailable, complete, find_json_object
+from taumesh.llm import ModelUnavailable, find_json_object
 from taumesh.models import ChatMessage, ModelSettings, RewardCheck, Usage
+from taumesh.services.scorer.asking import ask_until_readable
 from taumesh.services.scorer.fault_analysis import render_message
 
 MAX_ASKS = 3
@@ -90,35 +91,24 @@ async def judge_assertions(
     Raises :class:`JudgeUnavailable` when the model is unavailable or answers unreadably :data:`MAX_ASKS` times,
     and lets :class:`taumesh.llm.ModelRequestError` through (a refused request: credentials, unknown model).
     """
-    messages: list[dict[str, Any]] = [
-        {"role": "system", "content": SYSTEM},
-        {"role": "user", "content": question(trajectory, assertions)},
+    count = len(assertions)
+    asked = await ask_until_readable(
+        settings,
+        SYSTEM,
+        question(trajectory, assertions),
+        lambda content: read_verdicts(content, count),
+        lambda problem: REASK.format(problem=problem, count=count, plural="y" if count == 1 else "ies"),
+        MAX_ASKS,
+    )
+    if isinstance(asked.error, ModelUnavailable):
+        error = asked.error
+        raise JudgeUnavailable(f"judge model unavailable after {error.attempts} attempt(s): {error.cause}") from error
+    if asked.error is not None:
+        raise asked.error
+    if asked.answer is None:
+        raise JudgeUnavailable(f"the judge model gave no usable answer in {MAX_ASKS} tries ({asked.problem})")
+    checks = [
+        RewardCheck(basis="NL_ASSERTION", subject=text, passed=verdict.met, explanation=verdict.reasoning)
+        for text, verdict in zip(assertions, asked.answer, strict=True)
     ]
-    usage = Usage()
-    problem = ""
-    for _ in range(MAX_ASKS):
-        try:
-            completion = await complete(settings, messages)
-        except ModelUnavailable as exc:
-            raise JudgeUnavailable(f"judge model unavailable after {exc.attempts} attempt(s): {exc.cause}") from exc
-        usage += completion.usage
-        try:
-            verdicts = read_verdicts(completion.message.content, len(assertions))
-        except ValueError as exc:
-            problem = str(exc)
-            messages += [
-                {"role": "assistant", "content": completion.message.content},
-                {
-                    "role": "user",
-                    "content": REASK.format(
-                        problem=problem, count=len(assertions), plural="y" if len(assertions) == 1 else "ies"
-                    ),
-                },
-            ]
-            continue
-        checks = [
-            RewardCheck(basis="NL_ASSERTION", subject=text, passed=verdict.met, explanation=verdict.reasoning)
-            for text, verdict in zip(assertions, verdicts, strict=True)
-        ]
-        return Judgement(checks=checks, usage=usage)
-    raise JudgeUnavailable(f"the judge model gave no usable answer in {MAX_ASKS} tries ({problem})")
+    return Judgement(checks=checks, usage=asked.usage)

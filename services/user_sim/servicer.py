@@ -17,10 +17,10 @@ from taumesh.convert import (
 )
 from taumesh.llm.access import current_grants
 from taumesh.llm.status import model_errors_as_status
-from taumesh.models import STOP_TOKEN, USER_STOP_TOKENS, UserSettings
+from taumesh.models import STOP_TOKEN, USER_STOP_TOKENS, ChatMessage, UserSettings
 from taumesh.rpc.errors import Context, InvalidArgument, status_codes
 from taumesh.rpc.server import Service
-from taumesh.services.user_sim.strategies import STRATEGIES, UserStrategy, UserTurn
+from taumesh.services.user_sim.strategies import STRATEGIES, UserReply, UserStrategy, UserTurn
 from taumesh.user_sim.v1 import user_sim_pb2, user_sim_pb2_grpc
 
 
@@ -63,13 +63,17 @@ class UserSimServicer(user_sim_pb2_grpc.UserSimServiceServicer):
             raise InvalidArgument("instruction is empty")
         return instruction
 
-    @status_codes
-    async def StartConversation(
-        self, request: user_sim_pb2.StartConversationRequest, context: Context
-    ) -> user_sim_pb2.StartConversationResponse:
-        settings = user_settings_from_proto(request.config)
+    async def _reply(
+        self,
+        request: user_sim_pb2.StartConversationRequest | user_sim_pb2.ReplyRequest,
+        settings: UserSettings,
+        conversation: list[ChatMessage],
+        context: Context,
+    ) -> UserReply:
+        """The strategy's reply to the request's turn (a model's failure raised as the status it means)."""
         turn = UserTurn(
             instruction=self._instruction(request.instruction),
+            conversation=conversation,
             settings=settings,
             episode=episode_from_proto(request.episode) if request.HasField("episode") else None,
             tools=[tool_schema_from_proto(schema) for schema in request.tools],
@@ -78,6 +82,14 @@ class UserSimServicer(user_sim_pb2_grpc.UserSimServiceServicer):
         with model_errors_as_status(context):
             reply = await self.strategy(settings).reply(turn)
         await self._load()
+        return reply
+
+    @status_codes
+    async def StartConversation(
+        self, request: user_sim_pb2.StartConversationRequest, context: Context
+    ) -> user_sim_pb2.StartConversationResponse:
+        settings = user_settings_from_proto(request.config)
+        reply = await self._reply(request, settings, [], context)
         return user_sim_pb2.StartConversationResponse(
             message=message_to_proto(reply.message),
             usage=usage_to_proto(reply.usage),
@@ -98,17 +110,7 @@ class UserSimServicer(user_sim_pb2_grpc.UserSimServiceServicer):
                 "the user's conversation holds only USER, ASSISTANT and TOOL messages",
                 fields=[("conversation.role", "SYSTEM is not allowed")],
             )
-        turn = UserTurn(
-            instruction=self._instruction(request.instruction),
-            conversation=conversation,
-            settings=settings,
-            episode=episode_from_proto(request.episode) if request.HasField("episode") else None,
-            tools=[tool_schema_from_proto(schema) for schema in request.tools],
-            data_dir=self.data_dir,
-        )
-        with model_errors_as_status(context):
-            reply = await self.strategy(settings).reply(turn)
-        await self._load()
+        reply = await self._reply(request, settings, conversation, context)
         return user_sim_pb2.ReplyResponse(
             message=message_to_proto(reply.message),
             stop=not reply.message.tool_calls and says_stop(reply.message.content, request.stop_tokens),

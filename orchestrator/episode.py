@@ -14,22 +14,17 @@ from it instead, as τ² does: every view holds it, and the next turn is whoever
 
 Then the env reports the final state, the scorer scores it, and the session is closed.
 
-Every env call carries the episode id as affinity metadata, so it reaches the replica that holds the session
-(:mod:`taumesh.rpc.balancing`). When that replica is gone, the session is rebuilt on another one by replaying
-the episode's tool calls (:meth:`_Episode.rebuild`): tools are deterministic, so the same calls give the same
-state, which the replay checks call by call.
+The env session is the episode's :class:`~taumesh.orchestrator.episode_session.EpisodeSession`: every env call goes
+to the replica holding it, and a session lost with its replica is rebuilt elsewhere by replaying the tool calls.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 import time
 import uuid
-from collections.abc import Awaitable, Callable
 from functools import partial
-from typing import Any, TypeVar
+from typing import Any
 
 import grpc
 from pydantic import BaseModel, Field
@@ -63,17 +58,16 @@ from taumesh.models import (
     ToolCall,
     Usage,
 )
-from taumesh.orchestrator import open_sessions, tracing
+from taumesh.orchestrator import tracing
 from taumesh.orchestrator.clients import ServiceClients, with_retries
 from taumesh.orchestrator.config import RunConfig
+from taumesh.orchestrator.episode_session import EpisodeSession
 from taumesh.orchestrator.mcp_agent import McpEpisode, bind_episode
-from taumesh.rpc.balancing import AFFINITY_HEADER
-from taumesh.rpc.errors import clip, error_reason
+from taumesh.rpc.errors import clip
 from taumesh.scorer.v1 import scorer_pb2
 from taumesh.user_sim.v1 import user_sim_pb2
 
 log = logging.getLogger(__name__)
-T = TypeVar("T")
 
 MAX_USER_TOOL_CALLS_PER_TURN = 10
 """Tool calls a simulated user may make before it must speak to the agent (a bound on a looping model)."""
@@ -198,7 +192,7 @@ class EpisodeInterrupted(Exception):
 
 
 class _Episode:
-    """One episode in progress: the services, the session, the transcript and the running totals."""
+    """One episode in progress: the services, its env session, the transcript and the running totals."""
 
     def __init__(self, clients: ServiceClients, config: RunConfig, task: TaskRef, trial: int) -> None:
         self.clients, self.config, self.task = clients, config, task
@@ -212,14 +206,9 @@ class _Episode:
         self.steps, self.agent_steps, self.tool_calls, self.source = 0, 0, 0, "user"
         self.termination: Termination | None = None
         self.turns = tracing.Turns(config)
-        self.session = env_pb2.OpenSessionResponse()  # filled by open()
-        self.closed = False  # the env closed the session when it reported the final state
+        self.env = EpisodeSession(clients, config, task, self.context.episode_id, self.name)
         self.gave_up = ""  # why the agent stopped, when it answered OUT_OF_RANGE
         self.call_ids: set[str] = set()  # the agent's tool call ids so far: each must be new
-        self.affinity = ((AFFINITY_HEADER, self.context.episode_id),)  # metadata of every env call
-        self.tool_log: list[tuple[common_pb2.ToolCall, env_pb2.CallToolResponse]] = []
-        """Every tool call the session ran, with its answer: what a rebuilt session replays and must match."""
-        self.rebuilds = 0
         self.judge_usage = Usage()  # what the scorer's judge model spent on this episode
         self.history_messages = 0  # how many messages of the task's message history the episode continued from
         self._wire: dict[int, tuple[ChatMessage, common_pb2.Message]] = {}
@@ -241,69 +230,16 @@ class _Episode:
         """The episode in log lines: domain, task and trial."""
         return f"{self.task.domain} task {self.task.task_id} trial {self.context.trial}"
 
-    async def open_session(self) -> env_pb2.OpenSessionResponse:
-        """A new env session, recorded among the run's open sessions (closed for it if the run is stopped)."""
-        call = with_retries(
-            partial(
-                self.clients.env.OpenSession,
-                env_pb2.OpenSessionRequest(task=task_ref_to_proto(self.task)),
-                timeout=self.config.rpc_timeout,
-                metadata=self.affinity,
-            )
-        )
-        return await open_sessions.opening(call, self.affinity)
+    @property
+    def session(self) -> env_pb2.OpenSessionResponse:
+        """The env's answer to the current session's OpenSession (policy, tools, the user's instruction and more)."""
+        return self.env.opened
 
     async def open(self) -> env_pb2.OpenSessionResponse:
         """A fresh env session for the task; the policy starts the trajectory."""
-        self.session = await self.open_session()
+        await self.env.open()
         self.transcript.traj.append(ChatMessage(role="system", content=self.session.policy))
         return self.session
-
-    async def in_session(self, call: Callable[[str], Awaitable[T]]) -> T:
-        """``call(session_id)``; if the env lost the session (its replica died or drained), rebuild it, call again."""
-        try:
-            return await call(self.session.session_id)
-        except grpc.aio.AioRpcError as exc:
-            if exc.code() != grpc.StatusCode.NOT_FOUND or error_reason(exc) != "SESSION_NOT_FOUND":
-                raise
-            await self.rebuild(exc)
-        return await call(self.session.session_id)
-
-    async def rebuild(self, lost: grpc.aio.AioRpcError) -> None:
-        """Open a new session for the task and replay every tool call the lost one ran, checking each answer.
-
-        Raises ``lost`` (the episode is then replayed whole) when the new session starts elsewhere or any replayed
-        call answers differently: the rebuilt state would not be the one the agent and user acted on.
-        """
-        opened = await self.open_session()
-        if opened.initial_data_hash != self.session.initial_data_hash:
-            log.warning("%s: the new env session starts from other data; replaying the episode", self.name)
-            raise lost
-        self.rebuilds += 1
-        for number, (tool_call, expected) in enumerate(self.tool_log, 1):
-            request = env_pb2.CallToolRequest(
-                session_id=opened.session_id,
-                tool_call=tool_call,
-                request_id=f"{self.context.episode_id}:rebuild{self.rebuilds}:{number}",
-            )
-            answer: env_pb2.CallToolResponse = await with_retries(
-                partial(self.clients.env.CallTool, request, timeout=self.config.rpc_timeout, metadata=self.affinity)
-            )
-            if answer != expected:
-                log.warning(
-                    "%s: replayed tool call %d (%s) answered differently; replaying the episode",
-                    self.name,
-                    number,
-                    tool_call.name,
-                )
-                raise lost
-        self.session = opened
-        log.warning(
-            "%s: env session lost (%s); rebuilt on a new session by replaying %d tool calls",
-            self.name,
-            lost.details(),
-            len(self.tool_log),
-        )
 
     async def begin(self) -> None:
         """The episode's first turn: the user opens or answers the agent's greeting, or whoever's it is after a history.
@@ -447,7 +383,7 @@ class _Episode:
             self.tool_calls += 1
             self.source = call.name
             self.call_ids.add(call.id)
-            self.tool_log.append((recorded.tool_call, recorded.answer))
+            self.env.ran(recorded.tool_call, recorded.answer)
             self.transcript.agent_said(ChatMessage(role="assistant", tool_calls=[call]))
             self.transcript.tool_answered(
                 ChatMessage(role="tool", content=recorded.answer.observation, tool_call_id=call.id, name=call.name)
@@ -485,17 +421,8 @@ class _Episode:
         self.tool_calls += 1
         tool_call = tool_call_to_proto(call)
         request_id = f"{self.context.episode_id}:{self.tool_calls}"  # a retried call runs once
-
-        async def call_tool(session_id: str) -> env_pb2.CallToolResponse:
-            request = env_pb2.CallToolRequest(session_id=session_id, tool_call=tool_call, request_id=request_id)
-            answer: env_pb2.CallToolResponse = await with_retries(
-                partial(self.clients.env.CallTool, request, timeout=self.config.rpc_timeout, metadata=self.affinity)
-            )
-            return answer
-
         with tracing.tool_call(call, self.session.session_id) as span:
-            result = await self.in_session(call_tool)
-            self.tool_log.append((tool_call, result))
+            result = await self.env.call_tool(tool_call, request_id)
             status = result.status
             span.answered(
                 result.observation,
@@ -550,22 +477,8 @@ class _Episode:
     async def score(self) -> tuple[Score, str]:
         """The final state from the env and the scorer's verdict: (score, final data hash)."""
         rpc = self.config.rpc_timeout
-
-        async def final_state(session_id: str) -> env_pb2.GetFinalStateResponse:
-            answer: env_pb2.GetFinalStateResponse = await with_retries(
-                partial(
-                    self.clients.env.GetFinalState,
-                    env_pb2.GetFinalStateRequest(session_id=session_id, close_session=True),
-                    timeout=rpc,
-                    metadata=self.affinity,
-                )
-            )
-            self.closed = True  # the env closed it: no CloseSession call
-            open_sessions.closed(session_id)
-            return answer
-
         with tracing.scoring() as span:
-            final = await self.in_session(final_state)
+            final = await self.env.final_state()
             request = scorer_pb2.ScoreEpisodeRequest(
                 task=task_ref_to_proto(self.task),
                 termination=termination_to_proto(self.termination or "max_steps"),
@@ -584,23 +497,11 @@ class _Episode:
         return score, final.data_hash
 
     async def close(self) -> None:
-        """Close the session; a failure here loses nothing (the session expires on its own)."""
+        """End the episode's turns and MCP endpoint, and close its env session."""
         self.turns.end()
         if self.mcp is not None:
             self.mcp.close()
-        if self.closed or not self.session.session_id:
-            return
-        timeout = self.config.rpc_timeout
-        current = asyncio.current_task()
-        if current is not None and current.cancelling():  # the run is stopping: it exits within a bound
-            timeout = min(timeout, open_sessions.CLOSE_SESSIONS_S)
-        with contextlib.suppress(grpc.aio.AioRpcError):
-            await self.clients.env.CloseSession(
-                env_pb2.CloseSessionRequest(session_id=self.session.session_id),
-                timeout=timeout,
-                metadata=self.affinity,
-            )
-            open_sessions.closed(self.session.session_id)
+        await self.env.close()
 
 
 async def run_episode(clients: ServiceClients, config: RunConfig, task: TaskRef, trial: int) -> EpisodeOutcome:

@@ -93,7 +93,7 @@ class RunScope(BaseModel, use_attribute_docstrings=True):
     max_concurrency: int = Field(default=1, ge=1)
     """Episodes in flight at once."""
     shuffle: Annotated[bool, Flag(parse_as=int)] = False
-    """1: shuffle task order within each trial."""
+    """Shuffle task order within each trial (τ-bench's --shuffle 1)."""
     log_dir: Path = Path("results")
     """Where the results files are written."""
     output_format: OutputFormat = "taubench"

@@ -7,6 +7,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
+from taumesh.orchestrator.config import RunScope
+
 RunStatus = Literal["queued", "running", "completed", "failed", "cancelled"]
 MAX_TASK_INDEX = 1_000_000
 """Bound of a task index in a request; the split's own size is checked before anything runs."""
@@ -52,31 +54,36 @@ class ServiceInfo(BaseModel):
     timestamp: datetime
 
 
+RUN = RunScope.model_fields
+"""The run's own settings (default, help, bounds), which a request narrows where the API allows less."""
+
+
 class ValidateTasksRequest(BaseModel):
-    """A benchmark run: the REST fork's request, plus the simulated user and an optional external agent."""
+    """A benchmark run: the REST fork's request, plus the simulated user and an optional external agent.
+
+    The fields a ``taumesh run`` also has take their declaration from :class:`RunScope`, with the API's bounds.
+    """
 
     model_config = ConfigDict(extra="forbid")
 
     model_provider: str = Field(default="openai", max_length=100, description="litellm provider of the agent model.")
     model: str = Field(default="gpt-4o", max_length=200, description="The agent's model (ignored by `oracle`).")
     env: str = Field(min_length=1, max_length=100, description="Domain, e.g. retail, airline (required).")
-    num_trials: int = Field(default=1, ge=1, le=10, description="Trials per task.")
+    num_trials: Annotated[int, RUN["num_trials"], Field(le=10)] = RUN["num_trials"].default
     agent_strategy: str = Field(default="tool-calling", max_length=50, description="tool-calling, act, react, oracle…")
     temperature: float = Field(default=0.0, ge=0.0, le=2.0, description="Agent model temperature.")
-    task_split: str | None = Field(default=None, max_length=50, description="Split; null: the domain's first.")
-    start_index: int = Field(default=0, ge=0, le=MAX_TASK_INDEX, description="First task index of the range.")
-    end_index: int = Field(
-        default=-1, ge=-1, le=MAX_TASK_INDEX + 1, description="End of the range (exclusive, > start_index); -1: all."
-    )
+    task_split: Annotated[str | None, RUN["task_split"], Field(max_length=50)] = RUN["task_split"].default
+    start_index: Annotated[int, RUN["start_index"], Field(ge=0, le=MAX_TASK_INDEX)] = RUN["start_index"].default
+    end_index: Annotated[int, RUN["end_index"], Field(ge=-1, le=MAX_TASK_INDEX + 1)] = RUN["end_index"].default
     task_ids: list[Annotated[int, Field(ge=0, le=MAX_TASK_INDEX)]] | None = Field(
         default=None,
         max_length=1000,
         description="Task indices, each once (more trials: num_trials); win over the range.",
         json_schema_extra={"uniqueItems": True},
     )
-    max_concurrency: int = Field(default=1, ge=1, le=64, description="Episodes in flight at once.")
+    max_concurrency: Annotated[int, RUN["max_concurrency"], Field(le=64)] = RUN["max_concurrency"].default
     seed: int = Field(default=10, ge=-(2**63), le=2**63 - 1, description="Random seed (τ-bench's default 10).")
-    shuffle: bool = Field(default=False, description="Shuffle task order within each trial.")
+    shuffle: Annotated[bool, RUN["shuffle"]] = RUN["shuffle"].default
     user_strategy: str = Field(default="llm", max_length=50, description="llm, react, verify, reflection, scripted.")
     user_model: str = Field(default="gpt-4o", max_length=200, description="The simulated user's model.")
     user_model_provider: str = Field(default="openai", max_length=100, description="litellm provider of the user.")

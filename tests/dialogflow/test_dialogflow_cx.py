@@ -111,3 +111,29 @@ def test_no_agent_named_is_a_clear_error(exported: Path, tmp_path: Path) -> None
     assert result.exit_code == 2, explain_result(result)
     assert "--agent-strategy dialogflow-cx needs --agent-id and --project-id" in result.stderr
     assert not list(tmp_path.glob("*.json")), "nothing ran"
+
+
+async def test_an_opening_agent_message_does_not_hide_the_sessions_start(cx_server: FakeCx, tmp_path: Path) -> None:
+    """τ²'s greeting comes first from the orchestrator, not from CX: the CX session still starts with the task."""
+    from services.agent.strategies.base import AgentTurn
+    from services.agent.strategies.dialogflow_cx import DialogflowCxAgentStrategy
+    from taumesh.models import AgentSettings, ChatMessage, DialogflowCxAgent, EpisodeContext, TaskRef
+
+    strategy = DialogflowCxAgentStrategy(Catalog(V1_DATA))
+    turn = AgentTurn(
+        episode=EpisodeContext(task=TaskRef(domain="retail", split="test", task_id="0"), episode_id="greeted"),
+        policy="",
+        tools=[],
+        conversation=[
+            ChatMessage(role="assistant", content="Hi! How can I help you today?"),
+            ChatMessage(role="user", content="I want to exchange a keyboard."),
+        ],
+        settings=AgentSettings(
+            dialogflow_cx=DialogflowCxAgent(project_id="proj", location="us-central1", agent_id="agent-1")
+        ),
+    )
+    reply = await strategy.next_message(turn)
+    assert reply.message.role == "assistant"
+    [request] = cx_server.requests
+    parameters = json_format.MessageToDict(cx.QueryParameters.pb(request.query_params).parameters)
+    assert parameters["taumesh_task_id"] == "0" and parameters["taumesh_episode_id"] == "greeted"

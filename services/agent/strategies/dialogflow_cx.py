@@ -118,7 +118,7 @@ class DialogflowCxAgentStrategy:
         request = cx.DetectIntentRequest(
             session=f"{agent.resource}/sessions/{turn.episode.episode_id}", query_input=self._query(turn)
         )
-        started = not any(m.role == "assistant" for m in turn.conversation)
+        started = not any(m.role == "assistant" for m in _after_opening(turn.conversation))
         if started:  # who is calling: a CX webhook or log may want the episode (never the task's solution)
             request.query_params = cx.QueryParameters(parameters=self._episode_parameters(turn))
         try:
@@ -217,3 +217,13 @@ class DialogflowCxAgentStrategy:
 
 
 __all__ = ["ENDPOINT_ENV", "END_INTERACTION_TEXT", "DialogflowCxAgentStrategy", "cx_endpoint"]
+
+
+def _after_opening(conversation: list[ChatMessage]) -> list[ChatMessage]:
+    """The conversation from the user's first message on.
+
+    An agent message before it is the domain's opening (τ²'s greeting), sent by the orchestrator, not by the CX
+    agent, whose session starts at the user's first turn.
+    """
+    first_user = next((i for i, message in enumerate(conversation) if message.role == "user"), len(conversation))
+    return conversation[first_user:]

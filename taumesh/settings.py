@@ -28,6 +28,7 @@ from pydantic_settings import (
 )
 
 from taumesh.config_files import RunFileError, read_run_file, read_settings_file
+from taumesh.domains import VARIANT_SEPARATOR
 from taumesh.flags import Flag
 from taumesh.llm.limiter import ProviderLimits, workers_problem
 from taumesh.models import TAU2_PREFIX, AgentSettings, DialogflowCxAgent, ModelSettings, UserSettings, is_tau2
@@ -100,6 +101,10 @@ class RunSettings(RunScope, TaumeshSettings):
 
     domain: str | None = None
     """τ²'s spelling of a τ² domain: airline, retail, telecom, mock (= --env tau2-…)."""
+    retrieval_config: str | None = None
+    """A configuration of a domain that offers several: τ³'s knowledge track (tau2-banking-knowledge) takes its
+    retrieval configurations (bm25, grep_only, full_kb, openai_embeddings, …; see docs/data.md). The same as
+    --env DOMAIN:CONFIG; default: the domain's own."""
     agent_strategy: str = "tool-calling"
     """Built-in: {agent_strategies} (any the agent knows with --agent-addr)."""
     model: Annotated[str, Flag("--agent-llm")] = ""
@@ -172,18 +177,18 @@ class RunSettings(RunScope, TaumeshSettings):
         return self
 
     @model_validator(mode="after")
+    def workers_need_a_store(self) -> RunSettings:
+        """``--workers 0`` coordinates only: the workers join by the store's URL, so there must be one."""
+        if self.workers == 0 and self.work_store is None:
+            raise ValueError("--workers 0 (coordinate only) needs --work-store, where the workers join the run")
+        return self
+
+    @model_validator(mode="after")
     def provider_limits_fit_the_workers(self) -> RunSettings:
         """Each worker holds a share of each ``--provider-limit``: a cap below ``--workers`` leaves one without."""
         problem = workers_problem(self.provider_limit, self.workers)
         if problem:
             raise ValueError(problem)
-        return self
-
-    @model_validator(mode="after")
-    def workers_need_a_store(self) -> RunSettings:
-        """``--workers 0`` coordinates only: the workers join by the store's URL, so there must be one."""
-        if self.workers == 0 and self.work_store is None:
-            raise ValueError("--workers 0 (coordinate only) needs --work-store, where the workers join the run")
         return self
 
     @model_validator(mode="after")
@@ -196,6 +201,8 @@ class RunSettings(RunScope, TaumeshSettings):
             self.env = wanted
         elif self.env in TAU2_ONLY_DOMAINS:
             self.env = tau2_env(self.env)
+        if self.retrieval_config is not None:
+            self.env = f"{self.env}{VARIANT_SEPARATOR}{self.retrieval_config}"
         tau2 = is_tau2(self.env)
         if self.max_steps is None:
             self.max_steps = TAU2_MAX_STEPS if tau2 else MAX_NUM_STEPS

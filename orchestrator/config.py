@@ -92,6 +92,8 @@ class RunScope(BaseModel, use_attribute_docstrings=True):
     """Trials of each task."""
     max_concurrency: int = Field(default=1, ge=1)
     """Episodes in flight at once."""
+    allow_release_change: bool = False
+    """Continue (--resume) or re-grade (rescore) results recorded on another release of the domain's data."""
     shuffle: Annotated[bool, Flag(parse_as=int)] = False
     """Shuffle task order within each trial (τ-bench's --shuffle 1)."""
     log_dir: Path = Path("results")

@@ -45,7 +45,7 @@ from taumesh.orchestrator.atomic_files import write_json_atomically
 from taumesh.orchestrator.clients import ServiceClients, list_tasks, with_retries
 from taumesh.orchestrator.config import ServiceAddresses
 from taumesh.orchestrator.data_check import REFUSALS, DataUnreadable, check_domain_data
-from taumesh.orchestrator.results import RunResult
+from taumesh.orchestrator.results import DATA_RELEASE, RunResult
 from taumesh.orchestrator.results_file import load_results
 from taumesh.orchestrator.stack import service_stack
 from taumesh.orchestrator.task_changes import GradedTask, recorded_tasks, task_changes
@@ -344,11 +344,13 @@ async def rescore_file(
     out: Path | None = None,
     concurrency: int = 8,
     judge: ModelSettings | None = None,
+    allow_release_change: bool = False,
 ) -> list[RescoreRow]:
     """Rescore every trajectory of a results file (τ-bench's or τ²'s); write the rows to ``out`` when given.
 
     ``judge`` is the model that judges τ²'s NL assertions (tasks whose reward needs it fail without one). Each row
-    names how its task now differs from the one the file records (``task_changes``).
+    names how its task now differs from the one the file records (``task_changes``). A file recorded on another
+    release of the domain's data is refused unless ``allow_release_change``.
     """
     graded = recorded_tasks(path)
     judge_config = model_to_proto(judge) if judge is not None and judge.model else None
@@ -359,6 +361,8 @@ async def rescore_file(
             env_pb2.ListDomainsRequest(), timeout=_TIMEOUT
         )
         await _check_data(clients, domains, env, split)
+        if not allow_release_change:
+            _check_release(path, next(d.data_release for d in domains.domains if d.name == env))
         terminate = {t for d in domains.domains if d.name == env for t in d.terminate_tools}
 
         async def one(episode: RecordedEpisode) -> RescoreRow:
@@ -403,6 +407,28 @@ async def _check_data(clients: ServiceClients, domains: env_pb2.ListDomainsRespo
         raise
     except DataUnreadable as exc:
         raise RescoreError(str(exc)) from exc
+
+
+def recorded_releases(path: Path) -> set[str]:
+    """The data releases a taumesh results file records (``info.run.data_release``); none for other layouts."""
+    try:
+        loaded = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return set()
+    entries = loaded if isinstance(loaded, list) else []
+    runs = [entry.get("info", {}).get("run") for entry in entries if isinstance(entry, dict)]
+    return {str(run[DATA_RELEASE]) for run in runs if isinstance(run, dict) and run.get(DATA_RELEASE)}
+
+
+def _check_release(path: Path, served: str) -> None:
+    """Refuse to re-grade results recorded on another release of the data than the env serves now."""
+    others = sorted(recorded_releases(path) - {served})
+    if others:
+        now = f"release {served}" if served else "data with no recorded release"
+        raise RescoreError(
+            f"{path} was recorded on data release {', '.join(others)} and the env serves {now}: "
+            "pass --allow-release-change (or --fresh-tasks) to re-grade it against what is served now"
+        )
 
 
 def _differs(row: RescoreRow) -> bool:

@@ -182,10 +182,19 @@ class AgentIdentity(BaseModel):
     description: str = ""
 
 
-def run_fingerprint(config: RunConfig, agent: AgentIdentity | None) -> dict[str, Any]:
-    """What makes two runs' results comparable, recorded in every entry (``info.run``) and checked by --resume."""
+DATA_RELEASE = "data_release"
+"""The fingerprint's key for the release of the domain's data (absent when the env records none)."""
+
+
+def run_fingerprint(config: RunConfig, agent: AgentIdentity | None, data_release: str = "") -> dict[str, Any]:
+    """What makes two runs' results comparable, recorded in every entry (``info.run``) and checked by --resume.
+
+    ``data_release`` is the release of the domain's data the env serves (``DomainInfo.data_release``), if any.
+    """
     model, user_model = config.agent.model, config.user.model
+    release = {DATA_RELEASE: data_release} if data_release else {}
     return {
+        **release,
         "env": config.env,
         "task_split": config.task_split,
         "max_steps": config.max_steps,

@@ -38,6 +38,7 @@ from taumesh.orchestrator.outputs import write_outputs
 from taumesh.orchestrator.progress import RunProgress
 from taumesh.orchestrator.provider_limits import provider_limits
 from taumesh.orchestrator.results import (
+    DATA_RELEASE,
     AgentIdentity,
     EpisodeError,
     EpisodeKey,
@@ -248,8 +249,13 @@ async def describe_agent(clients: ServiceClients, config: RunConfig) -> AgentIde
     )
 
 
-def check_fingerprint(path: Path, existing: list[RunResult], fingerprint: dict[str, Any]) -> None:
-    """Refuse to continue a results file that another run wrote (another env, split, agent, model or user).
+def check_fingerprint(
+    path: Path, existing: list[RunResult], fingerprint: dict[str, Any], allow_release_change: bool = False
+) -> None:
+    """Refuse to continue a results file that another run wrote, or one played on another release of the data.
+
+    Another env, split, agent, model or user is refused; another release of the domain's data too, unless
+    ``allow_release_change``.
 
     Entries without a fingerprint (τ-bench's own files, or older ones) are taken as they are.
     """
@@ -257,9 +263,14 @@ def check_fingerprint(path: Path, existing: list[RunResult], fingerprint: dict[s
         recorded = result.info.get("run")
         if not isinstance(recorded, dict):
             continue
+        if allow_release_change:
+            recorded = {k: v for k, v in recorded.items() if k != DATA_RELEASE}
+            fingerprint = {k: v for k, v in fingerprint.items() if k != DATA_RELEASE}
         differences = fingerprint_differences(recorded, fingerprint)
         if differences:
-            raise ConfigError(f"{path} was written by a different run; " + "; ".join(differences))
+            releases = any(d.startswith(DATA_RELEASE) for d in differences)
+            hint = " (--allow-release-change mixes them)" if releases else ""
+            raise ConfigError(f"{path} was written by a different run; " + "; ".join(differences) + hint)
 
 
 def _existing_results(path: Path) -> list[RunResult]:
@@ -317,8 +328,8 @@ async def run_benchmark(
     return summary
 
 
-async def first_split(clients: ServiceClients, config: RunConfig) -> str:
-    """The domain's first split with data (τ-bench's test, τ²'s base): the split a run takes by default."""
+async def served_domain(clients: ServiceClients, config: RunConfig) -> env_pb2.DomainInfo | None:
+    """What the env says of the run's domain (a variant: of its base domain); None when it serves no data for it."""
     listed: env_pb2.ListDomainsResponse = await with_retries(
         partial(clients.env.ListDomains, env_pb2.ListDomainsRequest(), timeout=config.rpc_timeout)
     )
@@ -326,7 +337,18 @@ async def first_split(clients: ServiceClients, config: RunConfig) -> str:
     for name in dict.fromkeys((config.env, base)):
         for domain in listed.domains:
             if domain.name == name and domain.splits:
-                return str(domain.splits[0].name)
+                return domain
+    return None
+
+
+async def first_split(clients: ServiceClients, config: RunConfig) -> str:
+    """The domain's first split with data (τ-bench's test, τ²'s base): the split a run takes by default."""
+    domain = await served_domain(clients, config)
+    if domain is not None:
+        return str(domain.splits[0].name)
+    listed: env_pb2.ListDomainsResponse = await with_retries(
+        partial(clients.env.ListDomains, env_pb2.ListDomainsRequest(), timeout=config.rpc_timeout)
+    )
     known = ", ".join(sorted(d.name for d in listed.domains)) or "none"
     raise ConfigError(
         f"no data for domain {config.env!r} (is --data-dir {config.data_dir} right, or is the domain misspelled?); "
@@ -384,9 +406,10 @@ async def prepare_run(
     config, tasks = await resolve_tasks(clients, config)
     indices = select_tasks(config, len(tasks))
     agent = await describe_agent(clients, config)
-    fingerprint = run_fingerprint(config, agent)
+    served = await served_domain(clients, config)
+    fingerprint = run_fingerprint(config, agent, served.data_release if served is not None else "")
     if resume:
-        check_fingerprint(resume, existing, fingerprint)
+        check_fingerprint(resume, existing, fingerprint, config.allow_release_change)
     recorded: dict[str, Any] = {"run": fingerprint}
     if agent is not None:
         recorded["agent"] = agent.model_dump()

@@ -66,7 +66,12 @@ class EnvServicer(env_pb2_grpc.EnvServiceServicer):
                 if domain.has_split_file(split)
             ]
             domains.append(
-                env_pb2.DomainInfo(name=name, splits=splits, terminate_tools=sorted(domain.spec.terminate_tools))
+                env_pb2.DomainInfo(
+                    name=name,
+                    splits=splits,
+                    terminate_tools=sorted(domain.spec.terminate_tools),
+                    data_release=domain.data_release or "",
+                )
             )
         return env_pb2.ListDomainsResponse(domains=domains)
 

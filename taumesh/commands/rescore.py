@@ -17,7 +17,7 @@ from taumesh.commands._paths import input_file_problem, overwrite_problem
 from taumesh.commands._preflight import domain_problem, services_problem
 from taumesh.domains import DataError
 from taumesh.models import is_tau2
-from taumesh.orchestrator.config import DEFAULT_DATA_DIR, ServiceAddresses
+from taumesh.orchestrator.config import DEFAULT_DATA_DIR, RunScope, ServiceAddresses
 from taumesh.rpc.loop import run as run_loop
 
 app = typer.Typer(add_completion=False, pretty_exceptions_show_locals=False, context_settings=HELP_OPTIONS)
@@ -56,6 +56,10 @@ def rescore(
             help="Re-grade against the tasks of the data now imported and report each changed verdict and why "
             "(a changed gold action, outputs or reward basis).",
         ),
+    ] = False,
+    allow_release_change: Annotated[
+        bool,
+        typer.Option("--allow-release-change", help=RunScope.model_fields["allow_release_change"].description),
     ] = False,
 ) -> None:
     """Replay each recorded trajectory in a fresh session and recompute its reward.
@@ -100,7 +104,12 @@ def rescore(
         raise typer.Exit(2)
     try:
         with granted(OperatorGrants.of(api_bases=[judge.api_base])):  # the in-process scorer may call the judge
-            rows = run_loop(rescore_file(results, env, task_split, data_dir, addresses, out, judge=judge))
+            rows = run_loop(
+                rescore_file(
+                    results, env, task_split, data_dir, addresses, out, judge=judge,
+                    allow_release_change=allow_release_change or fresh_tasks,
+                )
+            )  # fmt: skip
     except (FileNotFoundError, ValueError, DataError, RescoreError) as exc:  # ValueError: not a results file
         console.print(f"[red]error:[/red] {escape(str(exc))}", soft_wrap=True)
         raise typer.Exit(2) from exc

@@ -121,6 +121,11 @@ class Domain:
         """The LLM user's prompt in this domain (the plugin's :meth:`~DomainPlugin.user_prompt`)."""
         return self.spec.user_prompt(instruction, with_tools)
 
+    @cached_property
+    def data_release(self) -> str | None:
+        """The release of this domain's data (the plugin's :meth:`~DomainPlugin.data_release`)."""
+        return self.spec.data_release(self.root)
+
     def opening_message(self, task: Task) -> str | None:
         """The agent's message before the user's first turn (the plugin's :meth:`~DomainPlugin.opening_message`)."""
         return self.spec.opening_message(task)

@@ -101,6 +101,14 @@ class DomainPlugin:
         """Where this domain's files are: its own folder, or ``<default_data_dir>/<name>``."""
         return self.own_data if self.own_data is not None else Path(default_data_dir) / self.name
 
+    def data_release(self, root: Path) -> str | None:
+        """The release of the data in ``root`` as recorded when it was fetched or imported; None: not recorded.
+
+        Results record it (``info.run.data_release``), and ``--resume`` and ``rescore`` refuse to mix releases
+        unless told (``--allow-release-change``).
+        """
+        return None
+
     def variants(self) -> Mapping[str, Callable[[], DomainPlugin]]:
         """Plugins this one offers as ``<name>:<variant>`` (a configuration of the same data), each built on demand.
 

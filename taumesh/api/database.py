@@ -7,7 +7,7 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event, make_url
+from sqlalchemy import Connection, Engine, create_engine, event, make_url
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
@@ -38,6 +38,20 @@ def migrate(engine: Engine) -> None:
     """Bring the database to the newest revision (no-op when it is there already)."""
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
-    with engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.upgrade(config, "head")
+    with engine.connect() as connection:
+        sqlite = connection.dialect.name == "sqlite"
+        if sqlite:  # SQLite alters a table by rebuilding it: dropping the old one must not cascade to its children
+            _foreign_keys(connection, on=False)
+        try:
+            with connection.begin():
+                config.attributes["connection"] = connection
+                command.upgrade(config, "head")
+        finally:
+            if sqlite:
+                _foreign_keys(connection, on=True)
+
+
+def _foreign_keys(connection: Connection, *, on: bool) -> None:
+    """Switch SQLite's foreign-key enforcement (a no-op inside a transaction, so outside one)."""
+    connection.exec_driver_sql(f"PRAGMA foreign_keys={'ON' if on else 'OFF'}")
+    connection.commit()

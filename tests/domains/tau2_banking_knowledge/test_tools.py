@@ -15,12 +15,12 @@ from typing import Any
 
 import pytest
 
-from taumesh.data import import_tau2
 from taumesh.domains import Domain
 from taumesh.domains.tau2_banking_knowledge import plugin
 from taumesh.domains.tau2_banking_knowledge.discoverable import AGENT_DISCOVERABLE, USER_DISCOVERABLE
 from taumesh.domains.tau2_banking_knowledge.discoverable_tools.bank import get_atm_deposit_images_8473
 from taumesh.domains.tau2_banking_knowledge.texts import banking_texts, parse_docstring
+from tests.domains.tau2_banking_knowledge.support import imported_cache
 from tests.helpers.paths import SHARED
 
 FIXTURES = SHARED / "tau2" / "head_banking_knowledge"
@@ -36,17 +36,8 @@ pytestmark = [
 @pytest.fixture(scope="module")
 def imported(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """The checkout imported into a fresh cache (the texts extracted from its sources), as the cache dir."""
-    cache = tmp_path_factory.mktemp("cache")
-    previous = os.environ.get("TAUMESH_CACHE_DIR")
-    os.environ["TAUMESH_CACHE_DIR"] = str(cache)
-    try:
-        import_tau2(Path(str(CHECKOUT)))
+    with imported_cache(tmp_path_factory.mktemp("cache")) as cache:
         yield cache
-    finally:
-        if previous is None:
-            os.environ.pop("TAUMESH_CACHE_DIR", None)
-        else:
-            os.environ["TAUMESH_CACHE_DIR"] = previous
 
 
 @pytest.fixture(scope="module")

@@ -328,27 +328,34 @@ async def run_benchmark(
     return summary
 
 
-async def served_domain(clients: ServiceClients, config: RunConfig) -> env_pb2.DomainInfo | None:
-    """What the env says of the run's domain (a variant: of its base domain); None when it serves no data for it."""
+async def _listed_domains(clients: ServiceClients, config: RunConfig) -> env_pb2.ListDomainsResponse:
     listed: env_pb2.ListDomainsResponse = await with_retries(
         partial(clients.env.ListDomains, env_pb2.ListDomainsRequest(), timeout=config.rpc_timeout)
     )
-    base = config.env.partition(":")[0]  # a variant (taumesh.domains.VARIANT_SEPARATOR) has its domain's splits
-    for name in dict.fromkeys((config.env, base)):
+    return listed
+
+
+def _domain_info(listed: env_pb2.ListDomainsResponse, env: str) -> env_pb2.DomainInfo | None:
+    """``env``'s entry with data (a variant, ``<domain>:<variant>``: its domain's); None when there is none."""
+    base = env.partition(":")[0]  # a variant (taumesh.domains.VARIANT_SEPARATOR) has its domain's splits
+    for name in dict.fromkeys((env, base)):
         for domain in listed.domains:
             if domain.name == name and domain.splits:
                 return domain
     return None
 
 
+async def served_domain(clients: ServiceClients, config: RunConfig) -> env_pb2.DomainInfo | None:
+    """What the env says of the run's domain (a variant: of its base domain); None when it serves no data for it."""
+    return _domain_info(await _listed_domains(clients, config), config.env)
+
+
 async def first_split(clients: ServiceClients, config: RunConfig) -> str:
     """The domain's first split with data (τ-bench's test, τ²'s base): the split a run takes by default."""
-    domain = await served_domain(clients, config)
+    listed = await _listed_domains(clients, config)
+    domain = _domain_info(listed, config.env)
     if domain is not None:
         return str(domain.splits[0].name)
-    listed: env_pb2.ListDomainsResponse = await with_retries(
-        partial(clients.env.ListDomains, env_pb2.ListDomainsRequest(), timeout=config.rpc_timeout)
-    )
     known = ", ".join(sorted(d.name for d in listed.domains)) or "none"
     raise ConfigError(
         f"no data for domain {config.env!r} (is --data-dir {config.data_dir} right, or is the domain misspelled?); "

@@ -11,6 +11,7 @@ import contextvars
 import email.utils
 import os
 import re
+import sys
 import time
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
@@ -22,14 +23,6 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from tenacity import RetryCallState
 from tenacity.wait import wait_base, wait_exponential_jitter
 
-from taumesh.llm._litellm import (
-    APIConnectionError,
-    BadGatewayError,
-    InternalServerError,
-    RateLimitError,
-    ServiceUnavailableError,
-    Timeout,
-)
 from taumesh.llm.errors import EmptyReply, is_missing_credentials
 
 TRANSIENT_STATUS = frozenset({408, 409, 425, 429})
@@ -73,15 +66,33 @@ def status_of(exc: BaseException) -> int | None:
     return status if isinstance(status, int) else None
 
 
+_TRANSIENT_LITELLM_ERRORS = (
+    "Timeout",
+    "APIConnectionError",
+    "RateLimitError",
+    "InternalServerError",
+    "ServiceUnavailableError",
+    "BadGatewayError",
+)
+"""litellm's exception classes for transient faults, by name."""
+
+
+def _is_litellm_error(exc: BaseException, names: tuple[str, ...]) -> bool:
+    """Whether ``exc`` is one of litellm's exceptions ``names``.
+
+    litellm is not imported for it (seconds at a service's start): its exceptions exist only once it is loaded.
+    """
+    exceptions = sys.modules.get("litellm.exceptions")
+    return exceptions is not None and isinstance(exc, tuple(getattr(exceptions, name) for name in names))
+
+
 def is_transient(exc: BaseException) -> bool:
     """True for faults of the provider or the network, which a later attempt may not meet."""
     if is_missing_credentials(exc):
         return False
     if isinstance(exc, EmptyReply | TimeoutError | asyncio.TimeoutError | ConnectionError):
         return True
-    if isinstance(exc, Timeout | APIConnectionError | RateLimitError):
-        return True
-    if isinstance(exc, InternalServerError | ServiceUnavailableError | BadGatewayError):
+    if _is_litellm_error(exc, _TRANSIENT_LITELLM_ERRORS):
         return True
     status = status_of(exc)
     if status is not None:
@@ -108,7 +119,7 @@ def rate_limits_to_caller(metadata: Iterable[tuple[str, str | bytes]] | None) ->
 
 def is_rate_limit(exc: BaseException) -> bool:
     """True for a provider's 429 (Too Many Requests)."""
-    return isinstance(exc, RateLimitError) or status_of(exc) == 429
+    return _is_litellm_error(exc, ("RateLimitError",)) or status_of(exc) == 429
 
 
 def retried_here(exc: BaseException) -> bool:

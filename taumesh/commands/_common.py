@@ -43,8 +43,9 @@ def domain_help() -> str:
     return f"Domain: {domain_choices()}, or one added as a folder plugin (see docs/adding-a-domain.md)."
 
 
-DataDirOrEnv = Annotated[
+DataDir = Annotated[
     Path,
-    typer.Option("--data-dir", "--data_dir", help="τ-bench data: a folder per domain (env TAUMESH_DATA_DIR)."),
+    typer.Option("--data-dir", "--data_dir", envvar="TAUMESH_DATA_DIR", help="Domain data: a folder per domain."),
 ]
-"""``--data-dir`` of the commands that are not settings models (its default read from TAUMESH_DATA_DIR)."""
+"""``--data-dir`` of every command that is not a settings model, declared once: give it
+:data:`taumesh.orchestrator.config.CACHE_DATA_DIR` as default (``TAUMESH_DATA_DIR`` overrides it)."""

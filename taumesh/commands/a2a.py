@@ -10,6 +10,8 @@ from typing import Annotated
 import typer
 
 from taumesh.commands import HELP_OPTIONS
+from taumesh.commands._common import DataDir
+from taumesh.orchestrator.config import CACHE_DATA_DIR
 
 PROGRESS_INTERVAL_ENV = "TAUMESH_PROGRESS_INTERVAL"
 
@@ -27,9 +29,7 @@ def serve_a2a(
             "--allow-agent", help="A purple agent URL requests may name (repeatable; also TAUMESH_ALLOWED_API_BASES)."
         ),
     ] = None,
-    data_dir: Annotated[
-        Path | None, typer.Option("--data-dir", help="τ-bench v1 data folder ($TAUMESH_DATA_DIR).")
-    ] = None,
+    data_dir: DataDir = CACHE_DATA_DIR,
     log_dir: Annotated[Path, typer.Option("--log-dir", help="Where results files go.")] = Path("results"),
     progress_interval: Annotated[
         float, typer.Option("--progress-interval", help="Seconds between progress updates of a running evaluation.")
@@ -38,11 +38,10 @@ def serve_a2a(
     """Serve taumesh as an A2A green agent: assessment requests name a purple agent and a run config."""
     os.environ.setdefault(PROGRESS_INTERVAL_ENV, str(progress_interval))
     from taumesh.llm.access import OperatorGrants, granted
-    from taumesh.orchestrator.config import DEFAULT_DATA_DIR
 
     grants = OperatorGrants.of(api_bases=allow_agent or [])
     with granted(grants):
-        asyncio.run(_serve(host, port, grpc_port, public_url, data_dir or DEFAULT_DATA_DIR, log_dir))
+        asyncio.run(_serve(host, port, grpc_port, public_url, data_dir, log_dir))
 
 
 async def _serve(host: str, port: int, grpc_port: int, public_url: str, data_dir: Path, log_dir: Path) -> None:

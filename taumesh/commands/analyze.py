@@ -11,11 +11,11 @@ from rich.console import Console
 from rich.markup import escape
 
 from taumesh.commands import HELP_OPTIONS
-from taumesh.commands._common import DataDirOrEnv, console
+from taumesh.commands._common import DataDir, console
 from taumesh.commands._options import ArgparseCommand
 from taumesh.commands._paths import input_file_problem, overwrite_problem
 from taumesh.models import ModelSettings
-from taumesh.orchestrator.config import DEFAULT_DATA_DIR
+from taumesh.orchestrator.config import CACHE_DATA_DIR
 from taumesh.rpc.loop import run as run_loop
 
 app = typer.Typer(add_completion=False, pretty_exceptions_show_locals=False, context_settings=HELP_OPTIONS)
@@ -70,7 +70,7 @@ def analyze(
         typer.Option("--env", help="Domain of the results: tasks come from the data; else from the results file."),
     ] = None,
     task_split: Annotated[str, typer.Option("--task-split", "--task_split")] = "test",
-    data_dir: DataDirOrEnv = DEFAULT_DATA_DIR,
+    data_dir: DataDir = CACHE_DATA_DIR,
     scorer_addr: Annotated[
         str | None, typer.Option("--scorer-addr", "--scorer_addr", help="host:port of a ScorerService.")
     ] = None,

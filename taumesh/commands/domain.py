@@ -11,15 +11,15 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from taumesh.commands._common import DataDir
 from taumesh.domains import DOMAIN_PATH_ENV, Catalog, CheckReport, DataError, check_domain
 from taumesh.domains._registry import domain_path
 from taumesh.domains._scaffold import ScaffoldError, write_skeleton
+from taumesh.orchestrator.config import CACHE_DATA_DIR
 
 domain_app = typer.Typer(help="Check a domain, or write the skeleton of a new one.", no_args_is_help=True)
 out = Console()
 err = Console(stderr=True)
-
-_CACHE_DATA_DIR = Path.home() / ".cache" / "taumesh" / "taubench_v1"
 
 
 def _report_table(report: CheckReport) -> Table:
@@ -38,10 +38,7 @@ def _report_table(report: CheckReport) -> Table:
 @domain_app.command("check")
 def check(
     name: Annotated[str, typer.Argument(help="The domain to check.")],
-    data_dir: Annotated[
-        Path,
-        typer.Option("--data-dir", "--data_dir", envvar="TAUMESH_DATA_DIR", help="A folder per domain."),
-    ] = _CACHE_DATA_DIR,
+    data_dir: DataDir = CACHE_DATA_DIR,
     split: Annotated[list[str] | None, typer.Option("--split", help="Check only this split (repeatable).")] = None,
 ) -> None:
     """Replay every task's gold actions in a fresh session and report what is wrong.

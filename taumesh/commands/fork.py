@@ -13,9 +13,11 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from taumesh.commands.domain import _CACHE_DATA_DIR, _report_table, domain_app, err, out
+from taumesh.commands._common import DataDir
+from taumesh.commands.domain import _report_table, domain_app, err, out
 from taumesh.commands.domain import check as _check_native
 from taumesh.domains import Catalog, DataError
+from taumesh.orchestrator.config import CACHE_DATA_DIR
 
 __all__ = ["domain_app"]
 
@@ -61,9 +63,7 @@ def import_fork(
 @domain_app.command("check")
 def check(
     name: Annotated[str, typer.Argument(help="The domain to check.")],
-    data_dir: Annotated[
-        Path, typer.Option("--data-dir", "--data_dir", envvar="TAUMESH_DATA_DIR", help="A folder per domain.")
-    ] = _CACHE_DATA_DIR,
+    data_dir: DataDir = CACHE_DATA_DIR,
     split: Annotated[list[str] | None, typer.Option("--split", help="Check only this split (repeatable).")] = None,
 ) -> None:
     """Replay every task's gold actions in a fresh session and report what is wrong.

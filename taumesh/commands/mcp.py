@@ -17,10 +17,11 @@ import typer
 import uvicorn
 
 from taumesh.commands import HELP_OPTIONS
+from taumesh.commands._common import DataDir
 from taumesh.domains import Catalog, DataError
 from taumesh.env.v1 import env_pb2_grpc
 from taumesh.orchestrator.clients import remote_channel
-from taumesh.orchestrator.config import DEFAULT_DATA_DIR
+from taumesh.orchestrator.config import CACHE_DATA_DIR
 from taumesh.orchestrator.mcp_gateway import McpGateway, gateway_app
 from taumesh.rpc.server import CHANNEL_OPTIONS, start_server
 from taumesh.services.env import env_service
@@ -57,10 +58,7 @@ def serve_mcp(
     env_addr: Annotated[
         str | None, typer.Option("--env-addr", help="host:port of an EnvService; default: one started here.")
     ] = None,
-    data_dir: Annotated[
-        Path,
-        typer.Option("--data-dir", envvar="TAUMESH_DATA_DIR", help="The embedded env's data (a folder per domain)."),
-    ] = DEFAULT_DATA_DIR,
+    data_dir: DataDir = CACHE_DATA_DIR,
     rpc_timeout: Annotated[float, typer.Option("--rpc-timeout", help="Seconds per env call attempt.")] = 60.0,
 ) -> None:
     """Serve each episode's tools over MCP (Streamable HTTP); tools/call runs in the episode's env session."""

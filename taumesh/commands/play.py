@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 from typing import Annotated, Any
 
 import grpc
 import typer
 
+from taumesh.commands._common import DataDir
 from taumesh.models import ChatMessage, ModelSettings, UserSettings
-from taumesh.orchestrator.config import DEFAULT_DATA_DIR
+from taumesh.orchestrator.config import CACHE_DATA_DIR
 from taumesh.orchestrator.episode import EpisodeInterrupted
 from taumesh.orchestrator.gym import ActionError, AgentEnv, render_message
 
@@ -154,9 +154,7 @@ def play(
     user_api_base: Annotated[
         str, typer.Option("--user-api-base", "--user_api_base", help="OpenAI-compatible base URL of the user's model.")
     ] = "",
-    data_dir: Annotated[
-        Path, typer.Option("--data-dir", "--data_dir", envvar="TAUMESH_DATA_DIR", help="τ-bench v1 data folder.")
-    ] = DEFAULT_DATA_DIR,
+    data_dir: DataDir = CACHE_DATA_DIR,
     max_steps: Annotated[
         int | None, typer.Option("--max-steps", "--max_steps", min=1, help="Default: 30 (τ-bench), 200 (τ²).")
     ] = None,

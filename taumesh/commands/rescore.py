@@ -11,13 +11,13 @@ from rich.console import Console
 from rich.markup import escape
 
 from taumesh.commands import HELP_OPTIONS
-from taumesh.commands._common import DataDirOrEnv, console, domain_help, refuse
+from taumesh.commands._common import DataDir, console, domain_help, refuse
 from taumesh.commands._options import ArgparseCommand
 from taumesh.commands._paths import input_file_problem, overwrite_problem
 from taumesh.commands._preflight import domain_problem, services_problem
 from taumesh.domains import DataError
 from taumesh.models import is_tau2
-from taumesh.orchestrator.config import DEFAULT_DATA_DIR, RunScope, ServiceAddresses
+from taumesh.orchestrator.config import CACHE_DATA_DIR, RunScope, ServiceAddresses
 from taumesh.rpc.loop import run as run_loop
 
 app = typer.Typer(add_completion=False, pretty_exceptions_show_locals=False, context_settings=HELP_OPTIONS)
@@ -33,7 +33,7 @@ def rescore(
             "--env", help=f"The results' {DOMAIN_HELP[0].lower()}{DOMAIN_HELP[1:]} Default: the one the file records."
         ),
     ] = None,
-    data_dir: DataDirOrEnv = DEFAULT_DATA_DIR,
+    data_dir: DataDir = CACHE_DATA_DIR,
     task_split: Annotated[
         str | None,
         typer.Option(

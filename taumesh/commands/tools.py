@@ -12,12 +12,13 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from taumesh.commands._common import DataDir
 from taumesh.domains import Catalog, DataError
+from taumesh.orchestrator.config import CACHE_DATA_DIR
 
 tools_app = typer.Typer(help="Export a domain's agent tools.", no_args_is_help=True)
 err = Console(stderr=True)
 
-_CACHE_DATA_DIR = Path.home() / ".cache" / "taumesh" / "taubench_v1"
 CX_OUTPUT_SCHEMA: dict[str, Any] = {"type": "object", "properties": {"result": {"type": "string"}}}
 """What every exported CX tool returns: the tool's observation as text (how the dialogflow-cx strategy sends it)."""
 
@@ -74,10 +75,7 @@ def export(
     export_format: Annotated[
         ExportFormat, typer.Option("--format", help="dialogflow-cx (CX tools.create bodies), openai or mcp.")
     ] = ExportFormat.dialogflow_cx,
-    data_dir: Annotated[
-        Path,
-        typer.Option("--data-dir", "--data_dir", envvar="TAUMESH_DATA_DIR", help="A folder per domain."),
-    ] = _CACHE_DATA_DIR,
+    data_dir: DataDir = CACHE_DATA_DIR,
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write here instead of stdout.")] = None,
 ) -> None:
     """Write the domain's agent tools as a JSON array, for import into another agent platform.

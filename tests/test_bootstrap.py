@@ -73,7 +73,11 @@ def test_a_changed_pyproject_reinstalls_and_stamps(root: Path) -> None:
     out = source_in_bash(root, "base")
     assert "status=0" in out and "options kept" in out and "alive after false" in out
     log = (root / "python.log").read_text().splitlines()
-    assert log == ["-m pip install --quiet --upgrade pip", f"-m pip install --quiet -e {root}"]
+    venv_python = root / ".venv" / "bin" / "python"
+    assert log == [
+        "-m pip install --quiet uv",
+        f"-m uv pip install --python {venv_python} --quiet --compile-bytecode -e {root}",
+    ]
     want = hashlib.sha256((root / "pyproject.toml").read_bytes()).hexdigest()
     assert (root / ".venv" / ".taumesh-installed-base").read_text() == want + "\n"
 

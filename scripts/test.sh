@@ -3,8 +3,10 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
+# the Debian packages (apt: mostly waiting on downloads and dpkg) install while the venv is made and the checks run
+bash scripts/system-deps.sh &
+system_deps=$!
 source scripts/bootstrap.sh dev
-bash scripts/system-deps.sh
 echo "== generated code is up to date";  python scripts/gen_protos.py --check
 echo "== buf lint";                      (cd protos && buf lint)
 if git rev-parse -q --verify main >/dev/null; then
@@ -17,6 +19,7 @@ echo "== ruff";                          ruff check . && ruff format --check .
 echo "== mypy";                          mypy taumesh  # services/ and orchestrator/ through the package links
 echo "== τ² data (taumesh data fetch tau2)"
 taumesh data fetch tau2 || echo "τ² data could not be fetched: the tests that need it skip, saying why"
+wait "$system_deps"
 # Every test, tiers included (slow, browser, kill: README's "Development"); both cores, worksteal balancing the few
 # long tests against the many short ones; the slowest are listed so a test that grew shows in CI's log.
 echo "== pytest";                        pytest -q -n auto --dist worksteal --durations=25 "$@"

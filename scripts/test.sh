@@ -7,6 +7,9 @@ cd "$ROOT"
 bash scripts/system-deps.sh &
 system_deps=$!
 source scripts/bootstrap.sh dev
+# pytest caches its assertion-rewritten test modules as .pyc only when bytecode may be written: with
+# PYTHONDONTWRITEBYTECODE set (as in some containers) each xdist worker rewrites all ~500 again, ~9 s of CPU each
+unset PYTHONDONTWRITEBYTECODE
 echo "== generated code is up to date";  python scripts/gen_protos.py --check
 echo "== buf lint";                      (cd protos && buf lint)
 if git rev-parse -q --verify main >/dev/null; then

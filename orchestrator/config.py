@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Annotated, Literal, get_args
+from typing import Annotated, Any, Literal, NamedTuple, get_args
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, Field, model_validator
 
 from taumesh.flags import Flag
 from taumesh.llm.limiter import ProviderLimits
-from taumesh.models import AgentSettings, ModelSettings, UserSettings
+from taumesh.models import AgentSettings, ModelSettings, UserSettings, is_tau2
 
 CACHE_DATA_DIR = Path.home() / ".cache" / "taumesh" / "taubench_v1"
 """Where the τ-bench data is looked for when neither --data-dir nor TAUMESH_DATA_DIR says."""
@@ -18,6 +18,34 @@ DEFAULT_DATA_DIR = Path(os.environ.get("TAUMESH_DATA_DIR", CACHE_DATA_DIR))
 """The data folder as the environment names it at import (commands not yet on :mod:`taumesh.settings`)."""
 MAX_NUM_STEPS = 30
 """τ-bench v1's step limit: tool calls and messages to the user, together."""
+TAU_BENCH_SEED = 10
+"""τ-bench v1's ``--seed`` default."""
+TAU2_MAX_STEPS = 200
+"""τ²'s step limit (its ``--max-steps`` default), which counts agent, user and tool turns."""
+TAU2_MAX_ERRORS = 10
+"""τ²'s ``--max-errors`` default: tool results that are errors, counted over the whole episode."""
+TAU2_SEED = 300
+"""τ²'s ``--seed`` default."""
+
+
+class DomainDefaults(NamedTuple):
+    """The run limits a domain's own benchmark uses when a run does not set them."""
+
+    seed: int
+    max_steps: int
+    max_errors: int | None
+    """None: no limit."""
+    tau2_trial_seeds: bool
+    """Whether each trial gets τ²'s derived seed (see :attr:`RunConfig.tau2_trial_seeds`)."""
+
+
+def domain_defaults(env: str) -> DomainDefaults:
+    """τ²'s defaults for a τ² domain (``tau2-*``: 200 steps, 10 errors, seed 300), else τ-bench v1's."""
+    if is_tau2(env):
+        return DomainDefaults(
+            seed=TAU2_SEED, max_steps=TAU2_MAX_STEPS, max_errors=TAU2_MAX_ERRORS, tau2_trial_seeds=True
+        )
+    return DomainDefaults(seed=TAU_BENCH_SEED, max_steps=MAX_NUM_STEPS, max_errors=None, tau2_trial_seeds=False)
 
 
 Layout = Literal["taubench", "tau2", "mt"]
@@ -131,10 +159,12 @@ class RunConfig(RunScope):
     work_store: str | None = None
     """The work store's SQLAlchemy URL (PostgreSQL for workers on several machines): the run is coordinated
     through it and ``taumesh worker`` processes join it; None: ``workers`` > 1 share a SQLite file."""
-    seed: int = 10
+    seed: int = TAU_BENCH_SEED
+    """Seeds the task order (``--shuffle``) and, for τ², each trial's model seed. Not given: the domain's."""
     data_dir: Path = DEFAULT_DATA_DIR
     addresses: ServiceAddresses = Field(default_factory=ServiceAddresses)
     max_steps: int = Field(default=MAX_NUM_STEPS, ge=1)
+    """Steps an episode may take. Not given: the domain's (:func:`domain_defaults`)."""
     max_episode_attempts: int = Field(default=3, ge=1)
     """Attempts at an episode that fails for infrastructure reasons before it is recorded as an error."""
     rpc_timeout: float = Field(default=60.0, gt=0)
@@ -144,12 +174,24 @@ class RunConfig(RunScope):
     (TAUMESH_LLM_MAX_ATTEMPTS x TAUMESH_LLM_TIMEOUT plus backoff, 5 x 120 s + waits by default)."""
     show_progress: bool = True
     max_errors: int | None = None
-    """Tool results that are errors an episode may have, cumulative (τ²'s rule); None: no limit."""
+    """Tool results that are errors an episode may have, cumulative (τ²'s rule); None: no limit. Not given: the
+    domain's."""
     tau2_trial_seeds: bool = False
-    """Give each trial τ²'s seed: ``random.seed(seed)`` then ``randint(0, 1_000_000)`` per trial."""
+    """Give each trial τ²'s seed: ``random.seed(seed)`` then ``randint(0, 1_000_000)`` per trial. Not given: the
+    domain's."""
     judge: ModelSettings = Field(default_factory=ModelSettings)
     """The model that judges τ²'s NL assertions (sent with every ScoreEpisode); empty: none, and a task that
     needs one fails with FAILED_PRECONDITION instead of being scored."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _domain_defaults(cls, data: Any) -> Any:
+        """Limits not given follow the domain, whoever builds the config (CLI, REST API, A2A, Gym)."""
+        if not isinstance(data, dict):
+            return data
+        env = data.get("env", cls.model_fields["env"].default)
+        missing = {name: value for name, value in domain_defaults(str(env))._asdict().items() if name not in data}
+        return data | missing
 
     @model_validator(mode="after")
     def _workers_need_a_store(self) -> RunConfig:

@@ -32,7 +32,7 @@ from taumesh.domains import VARIANT_SEPARATOR
 from taumesh.flags import Flag
 from taumesh.llm.limiter import ProviderLimits, workers_problem
 from taumesh.models import TAU2_PREFIX, AgentSettings, DialogflowCxAgent, ModelSettings, UserSettings, is_tau2
-from taumesh.orchestrator.config import CACHE_DATA_DIR, MAX_NUM_STEPS, RunConfig, RunScope, ServiceAddresses
+from taumesh.orchestrator.config import CACHE_DATA_DIR, RunConfig, RunScope, ServiceAddresses, domain_defaults
 from taumesh.rpc.security import SecurityError, ServerSecurity, read_token
 from taumesh.services.env.sessions import DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_SESSIONS
 
@@ -70,16 +70,6 @@ class TaumeshSettings(BaseSettings):
     def env_name(cls, field: str) -> str:
         """The environment variable that sets ``field``."""
         return f"{ENV_PREFIX}{field.upper()}"
-
-
-TAU2_MAX_STEPS = 200
-"""τ²'s step limit (its ``--max-steps`` default), which counts agent, user and tool turns."""
-TAU2_MAX_ERRORS = 10
-"""τ²'s ``--max-errors`` default: tool results that are errors, counted over the whole episode."""
-TAU2_SEED = 300
-"""τ²'s ``--seed`` default."""
-TAU_BENCH_SEED = 10
-"""τ-bench v1's ``--seed`` default."""
 
 
 TAU2_ONLY_DOMAINS = frozenset({"telecom", "telecom-workflow", "mock"})
@@ -203,13 +193,13 @@ class RunSettings(RunScope, TaumeshSettings):
             self.env = tau2_env(self.env)
         if self.retrieval_config is not None:
             self.env = f"{self.env}{VARIANT_SEPARATOR}{self.retrieval_config}"
-        tau2 = is_tau2(self.env)
+        defaults = domain_defaults(self.env)
         if self.max_steps is None:
-            self.max_steps = TAU2_MAX_STEPS if tau2 else MAX_NUM_STEPS
-        if self.max_errors is None and tau2:
-            self.max_errors = TAU2_MAX_ERRORS
+            self.max_steps = defaults.max_steps
+        if self.max_errors is None:
+            self.max_errors = defaults.max_errors
         if self.seed is None:
-            self.seed = TAU2_SEED if tau2 else TAU_BENCH_SEED
+            self.seed = defaults.seed
         return self
 
     def run_config(self) -> RunConfig:
@@ -263,7 +253,6 @@ class RunSettings(RunScope, TaumeshSettings):
             # a live progress bar would garble what a person playing the user types
             show_progress=not self.quiet and self.user_strategy != "human",
             max_errors=self.max_errors,
-            tau2_trial_seeds=is_tau2(self.env),
             judge=ModelSettings(model=self.judge_model, api_base=self.judge_api_base, temperature=0.0),
         )
 

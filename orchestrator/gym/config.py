@@ -6,13 +6,9 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from taumesh.models import AgentSettings, ModelSettings, TaskRef, UserSettings, is_tau2
-from taumesh.orchestrator.config import DEFAULT_DATA_DIR, MAX_NUM_STEPS, RunConfig, ServiceAddresses
+from taumesh.models import AgentSettings, ModelSettings, TaskRef, UserSettings
+from taumesh.orchestrator.config import DEFAULT_DATA_DIR, RunConfig, ServiceAddresses, domain_defaults
 
-TAU2_MAX_STEPS = 200
-"""τ²'s step limit (as ``taumesh run`` sets it for τ² domains)."""
-TAU2_MAX_ERRORS = 10
-"""τ²'s limit of tool results that are errors, over an episode."""
 STEP_TIMEOUT = 7 * 24 * 3600.0
 """How long the turn loop waits for the Gym caller's action, in seconds: a person or a trainer may pause."""
 
@@ -48,8 +44,7 @@ class GymConfig(BaseModel):
 
     def run_config(self, task: TaskRef) -> RunConfig:
         """The orchestrator's configuration for one episode of ``task``."""
-        tau2 = is_tau2(task.domain)
-        max_errors = self.max_errors if self.max_errors is not None else (TAU2_MAX_ERRORS if tau2 else None)
+        defaults = domain_defaults(task.domain)
         return RunConfig(
             env=task.domain,
             task_split=task.split,
@@ -57,8 +52,8 @@ class GymConfig(BaseModel):
             user=self.user,
             data_dir=self.data_dir,
             addresses=self.addresses,
-            max_steps=self.max_steps or (TAU2_MAX_STEPS if tau2 else MAX_NUM_STEPS),
-            max_errors=max_errors,
+            max_steps=self.max_steps or defaults.max_steps,
+            max_errors=self.max_errors if self.max_errors is not None else defaults.max_errors,
             judge=self.judge,
             rpc_timeout=self.rpc_timeout,
             model_timeout=self.step_timeout,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Annotated, Any, Literal, NamedTuple, get_args
+from typing import Annotated, Any, Literal, NamedTuple, Self, get_args
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, Field, model_validator
 
@@ -140,6 +140,20 @@ class RunScope(BaseModel, use_attribute_docstrings=True):
     """OTLP/gRPC endpoint for traces and metrics (or OTEL_EXPORTER_OTLP_*)."""
     verbose: Annotated[bool, Flag("-v")] = False
     """Print each episode's conversation as it ends."""
+    workers: int = Field(default=1, ge=0)
+    """Orchestrator processes sharing the run, --max-concurrency split among them (1: this process alone), for
+    very wide runs whose orchestrator CPU is the bottleneck; 0 (only with --work-store): none here, the workers
+    join by the store's URL."""
+    work_store: str | None = None
+    """The run's work store, a SQLAlchemy URL (postgresql+psycopg://…): workers on other machines join the run with
+    `taumesh worker --work-store URL`. Default: a SQLite file beside the results."""
+
+    @model_validator(mode="after")
+    def _workers_need_a_store(self) -> Self:
+        """``--workers 0`` coordinates only: the workers join by the store's URL, so there must be one."""
+        if self.workers == 0 and self.work_store is None:
+            raise ValueError("--workers 0 (coordinate only) needs --work-store, where the workers join the run")
+        return self
 
 
 class RunConfig(RunScope):
@@ -152,13 +166,6 @@ class RunConfig(RunScope):
     provider_limits: ProviderLimits = Field(default_factory=dict)
     """Model calls in flight per provider over the whole run (``--provider-limit openai=20``); a provider not
     named here is held to ``max_concurrency`` (:mod:`taumesh.orchestrator.provider_limits`)."""
-    workers: int = Field(default=1, ge=0)
-    """Orchestrator processes playing the run's episodes, ``max_concurrency`` shared among them; 1: this process
-    alone. More spread the orchestrator's CPU over cores (:mod:`taumesh.orchestrator.scale_out`); 0 (only with
-    ``work_store``): none, the workers join by the store's URL."""
-    work_store: str | None = None
-    """The work store's SQLAlchemy URL (PostgreSQL for workers on several machines): the run is coordinated
-    through it and ``taumesh worker`` processes join it; None: ``workers`` > 1 share a SQLite file."""
     seed: int = TAU_BENCH_SEED
     """Seeds the task order (``--shuffle``) and, for τ², each trial's model seed. Not given: the domain's."""
     data_dir: Path = DEFAULT_DATA_DIR
@@ -192,12 +199,6 @@ class RunConfig(RunScope):
         env = data.get("env", cls.model_fields["env"].default)
         missing = {name: value for name, value in domain_defaults(str(env))._asdict().items() if name not in data}
         return data | missing
-
-    @model_validator(mode="after")
-    def _workers_need_a_store(self) -> RunConfig:
-        if self.workers == 0 and self.work_store is None:
-            raise ValueError("--workers 0 (coordinate only) needs --work-store, where the workers join the run")
-        return self
 
     @property
     def layouts(self) -> frozenset[Layout]:

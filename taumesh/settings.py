@@ -112,12 +112,6 @@ class RunSettings(RunScope, TaumeshSettings):
     provider_limit: Annotated[ProviderLimits, NoDecode] = Field(default_factory=dict)
     """PROVIDER=N (repeatable): at most N model calls in flight to that provider over the whole run, workers
     included; a provider's 429s narrow it for a while."""
-    workers: int = Field(default=1, ge=0)
-    """Orchestrator processes sharing the run (--max-concurrency split among them): for very wide runs whose
-    orchestrator CPU is the bottleneck."""
-    work_store: str | None = None
-    """The run's work store, a SQLAlchemy URL (postgresql+psycopg://…): workers on other machines join the run with
-    `taumesh worker --work-store URL`. Default: a SQLite file beside the results."""
     seed: int | None = None
     """Default: 300 for τ² (per-trial seeds as τ² derives them), else 10."""
     few_shot_displays_path: str = ""
@@ -164,13 +158,6 @@ class RunSettings(RunScope, TaumeshSettings):
         """The CX strategy without its agent could only fail every episode: refused before the run."""
         if self.agent_strategy in ("dialogflow-cx", "decibel") and not (self.agent_id and self.project_id):
             raise ValueError(f"--agent-strategy {self.agent_strategy} needs --agent-id and --project-id")
-        return self
-
-    @model_validator(mode="after")
-    def workers_need_a_store(self) -> RunSettings:
-        """``--workers 0`` coordinates only: the workers join by the store's URL, so there must be one."""
-        if self.workers == 0 and self.work_store is None:
-            raise ValueError("--workers 0 (coordinate only) needs --work-store, where the workers join the run")
         return self
 
     @model_validator(mode="after")
@@ -242,8 +229,6 @@ class RunSettings(RunScope, TaumeshSettings):
                 ),
             ),
             provider_limits=self.provider_limit,
-            workers=self.workers,
-            work_store=self.work_store,
             seed=self.seed,
             data_dir=self.data_dir,
             addresses=ServiceAddresses(

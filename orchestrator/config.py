@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Annotated, Any, Literal, NamedTuple, Self, get_args
 
@@ -91,13 +92,37 @@ def output_layouts(output_format: str) -> frozenset[Layout]:
     return frozenset(layout for layout in LAYOUTS if layout in names)
 
 
+SERVICE_NAMES = ("env", "user", "agent", "scorer")
+"""The four services, as :class:`ServiceAddresses` names them."""
+
+
+def _service_names(value: object) -> object:
+    """``"agent, user"`` (commas or spaces; ``all`` for the four) as a set of service names, checked."""
+    if not isinstance(value, str):
+        return value
+    names = {name for name in re.split(r"[,\s]+", value.strip().lower()) if name}
+    if "all" in names:
+        return frozenset(SERVICE_NAMES)
+    unknown = names - set(SERVICE_NAMES)
+    if unknown:
+        raise ValueError(f"{sorted(unknown)} are not services: the services are {', '.join(SERVICE_NAMES)} (or all)")
+    return frozenset(names)
+
+
+ServiceNames = Annotated[frozenset[Literal["env", "user", "agent", "scorer"]], BeforeValidator(_service_names)]
+"""Some of the four services: a set, or their names in one string (``"agent,user"``, ``"all"``)."""
+
+
 class ServiceAddresses(BaseModel):
-    """host:port of each service; None starts that service in-process on loopback."""
+    """host:port of each service; None starts that service here, on loopback."""
 
     env: str | None = None
     user: str | None = None
     agent: str | None = None
     scorer: str | None = None
+    processes: ServiceNames = frozenset()
+    """Services started here that run in child processes of their own rather than in this process
+    (:mod:`taumesh.orchestrator.service_processes`), so an embedded run uses more than one core."""
 
 
 class RunScope(BaseModel, use_attribute_docstrings=True):

@@ -1,7 +1,8 @@
 """Embedded services in child processes of their own, so an embedded run uses more than one core.
 
-``TAUMESH_EMBEDDED_PROCESSES`` names the embedded services to start this way (``agent``, ``user``, ``env``,
-``scorer``, separated by commas or spaces; ``all``). Each one is a ``multiprocessing`` child (spawned: nothing of
+:attr:`ServiceAddresses.processes <taumesh.orchestrator.config.ServiceAddresses.processes>` names the embedded
+services to start this way (``taumesh run --embedded-processes agent,user``, or ``TAUMESH_EMBEDDED_PROCESSES``).
+Each one is a ``multiprocessing`` child (spawned: nothing of
 the parent's event loop or gRPC state is inherited) that serves on 127.0.0.1 and sends its address back. It
 allows the model endpoints the run allowed (the parent's :func:`~taumesh.llm.access.current_grants`), ignores
 SIGINT (the run handles Ctrl-C and then stops it), and exits when the parent closes the pipe or dies.
@@ -13,8 +14,6 @@ import asyncio
 import contextlib
 import gc
 import multiprocessing
-import os
-import re
 import signal
 import threading
 from collections.abc import Callable
@@ -25,21 +24,7 @@ from pathlib import Path
 
 from taumesh.llm.access import OperatorGrants, current_grants, granted
 
-PROCESSES_ENV = "TAUMESH_EMBEDDED_PROCESSES"
-NAMES = ("env", "user", "agent", "scorer")
 START_TIMEOUT = 60.0
-
-
-def in_processes(environ: dict[str, str] | None = None) -> frozenset[str]:
-    """The embedded services ``TAUMESH_EMBEDDED_PROCESSES`` asks to start as child processes."""
-    raw = (environ if environ is not None else os.environ).get(PROCESSES_ENV, "")
-    names = {name for name in re.split(r"[,\s]+", raw.strip().lower()) if name}
-    if "all" in names:
-        return frozenset(NAMES)
-    unknown = names - set(NAMES)
-    if unknown:
-        raise ValueError(f"{PROCESSES_ENV} names {sorted(unknown)}: the services are {', '.join(NAMES)} (or all)")
-    return frozenset(names)
 
 
 def _build(name: str, data_dir: Path) -> Callable[[], object]:

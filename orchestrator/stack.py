@@ -3,7 +3,7 @@
 Even in-process, every call goes over real gRPC, so the embedded default exercises the same wire
 path as a deployment. :func:`serving_targets` yields where the four services answer (other processes, the
 workers of ``--workers N``, dial them too); :func:`service_stack` yields clients of them. Embedded services that
-``TAUMESH_EMBEDDED_PROCESSES`` names run in child processes of their own (:mod:`.service_processes`), so the run
+``ServiceAddresses.processes`` names (``--embedded-processes``) run in child processes of their own (:mod:`.service_processes`), so the run
 uses more than one core.
 """
 
@@ -18,7 +18,7 @@ from pydantic import BaseModel
 from taumesh.domains import Catalog
 from taumesh.orchestrator.clients import ServiceClients
 from taumesh.orchestrator.config import ServiceAddresses
-from taumesh.orchestrator.service_processes import in_processes, start_processes, stop_processes
+from taumesh.orchestrator.service_processes import start_processes, stop_processes
 from taumesh.rpc.server import RunningServer, Service, start_server
 from taumesh.services.agent import agent_service
 from taumesh.services.env import env_service
@@ -68,7 +68,7 @@ async def serving_targets(addresses: ServiceAddresses, data_dir: Path) -> AsyncI
     }
     servers: list[RunningServer] = []
     resolved: dict[str, str] = {}
-    apart = {name for name in in_processes() if getattr(addresses, name) is None}
+    apart = {name for name in addresses.processes if getattr(addresses, name) is None}
     children = await start_processes(frozenset(apart), data_dir) if apart else {}
     try:
         for name, build in builders.items():

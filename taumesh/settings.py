@@ -32,7 +32,14 @@ from taumesh.domains import VARIANT_SEPARATOR
 from taumesh.flags import Flag
 from taumesh.llm.limiter import ProviderLimits, workers_problem
 from taumesh.models import TAU2_PREFIX, AgentSettings, DialogflowCxAgent, ModelSettings, UserSettings, is_tau2
-from taumesh.orchestrator.config import CACHE_DATA_DIR, RunConfig, RunScope, ServiceAddresses, domain_defaults
+from taumesh.orchestrator.config import (
+    CACHE_DATA_DIR,
+    RunConfig,
+    RunScope,
+    ServiceAddresses,
+    ServiceNames,
+    domain_defaults,
+)
 from taumesh.rpc.security import SecurityError, ServerSecurity, read_token
 from taumesh.services.env.sessions import DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_SESSIONS
 
@@ -132,6 +139,9 @@ class RunSettings(RunScope, TaumeshSettings):
     """host:port of any AgentService (external)."""
     scorer_addr: str | None = None
     """host:port of ScorerService (default: started in this process)."""
+    embedded_processes: Annotated[ServiceNames, NoDecode, Flag(parse_as=str)] = Field(default_factory=frozenset)
+    """Services started here to run in child processes of their own, so the run uses more than one core: env,
+    user, agent, scorer (comma-separated), or all."""
     api_base: str = ""
     """OpenAI-compatible base URL of the agent's model."""
     user_api_base: str = ""
@@ -232,7 +242,11 @@ class RunSettings(RunScope, TaumeshSettings):
             seed=self.seed,
             data_dir=self.data_dir,
             addresses=ServiceAddresses(
-                env=self.env_addr, user=self.user_addr, agent=self.agent_addr, scorer=self.scorer_addr
+                env=self.env_addr,
+                user=self.user_addr,
+                agent=self.agent_addr,
+                scorer=self.scorer_addr,
+                processes=self.embedded_processes,
             ),
             max_steps=self.max_steps,
             # a live progress bar would garble what a person playing the user types

@@ -1,4 +1,5 @@
-"""TAUMESH_EMBEDDED_PROCESSES: embedded services in child processes of their own, over real loopback gRPC."""
+"""--embedded-processes (TAUMESH_EMBEDDED_PROCESSES): embedded services in child processes of their own, over real
+loopback gRPC."""
 
 from __future__ import annotations
 
@@ -12,8 +13,8 @@ from taumesh.domains import Catalog
 from taumesh.models import AgentSettings, TaskRef, UserSettings
 from taumesh.orchestrator.config import CACHE_DATA_DIR, RunConfig, ServiceAddresses
 from taumesh.orchestrator.episode import run_episode
-from taumesh.orchestrator.service_processes import PROCESSES_ENV, in_processes
 from taumesh.orchestrator.stack import serving_targets
+from taumesh.settings import RunSettings
 
 
 def listener_of(address: str) -> int | None:
@@ -25,11 +26,8 @@ def listener_of(address: str) -> int | None:
     return None
 
 
-async def test_the_named_services_serve_from_child_processes_and_play_an_episode(
-    tau2_data: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv(PROCESSES_ENV, "agent, user")
-    addresses = ServiceAddresses()
+async def test_the_named_services_serve_from_child_processes_and_play_an_episode(tau2_data: Path) -> None:
+    addresses = ServiceAddresses(processes="agent, user")
     async with serving_targets(addresses, CACHE_DATA_DIR) as targets:
         agent_pid, user_pid, env_pid = (listener_of(a) for a in (targets.agent, targets.user, targets.env))
         assert env_pid == os.getpid()  # not named: in this process, as before
@@ -59,7 +57,14 @@ async def test_the_named_services_serve_from_child_processes_and_play_an_episode
 
 
 def test_unknown_names_are_refused_with_the_known_ones() -> None:
-    assert in_processes({PROCESSES_ENV: "all"}) == frozenset({"env", "user", "agent", "scorer"})
-    assert in_processes({}) == frozenset()
+    assert ServiceAddresses(processes="all").processes == frozenset({"env", "user", "agent", "scorer"})
+    assert ServiceAddresses().processes == frozenset()
     with pytest.raises(ValueError, match="agent, scorer"):
-        in_processes({PROCESSES_ENV: "agent,llm"})
+        ServiceAddresses(processes="agent,llm")
+
+
+def test_the_environment_variable_and_the_flag_reach_the_run(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("TAUMESH_EMBEDDED_PROCESSES", "agent user")
+    from_env = RunSettings(log_dir=tmp_path).run_config().addresses.processes
+    flagged = RunSettings(log_dir=tmp_path, embedded_processes="scorer").run_config().addresses.processes
+    assert (from_env, flagged) == (frozenset({"agent", "user"}), frozenset({"scorer"}))

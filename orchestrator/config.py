@@ -124,6 +124,10 @@ class ServiceAddresses(BaseModel):
     """Services started here that run in child processes of their own rather than in this process
     (:mod:`taumesh.orchestrator.service_processes`), so an embedded run uses more than one core."""
 
+    def remote(self) -> dict[str, str]:
+        """The services given by address (host:port), by name."""
+        return {name: address for name in SERVICE_NAMES if (address := getattr(self, name))}
+
 
 class RunScope(BaseModel, use_attribute_docstrings=True):
     """What a run plays and writes, declared once for ``taumesh run`` (flags, environment, YAML) and RunConfig.

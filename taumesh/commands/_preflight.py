@@ -19,7 +19,7 @@ def services_problem(addresses: ServiceAddresses) -> str | None:
     from taumesh.orchestrator.clients import CONNECT_TIMEOUT_ENV, connect_timeout, unreachable_services
     from taumesh.rpc.security import SecurityError
 
-    targets = {name: address for name, address in addresses.model_dump().items() if address}
+    targets = addresses.remote()
     if not targets:
         return None
     timeout = connect_timeout()

@@ -63,6 +63,14 @@ def test_unknown_names_are_refused_with_the_known_ones() -> None:
         ServiceAddresses(processes="agent,llm")
 
 
+def test_the_preflight_dials_addresses_only() -> None:
+    from taumesh.commands._preflight import services_problem
+
+    addresses = ServiceAddresses(processes="agent,user")
+    assert addresses.remote() == {} and services_problem(addresses) is None
+    assert ServiceAddresses(env="h:1", processes="all").remote() == {"env": "h:1"}
+
+
 def test_the_environment_variable_and_the_flag_reach_the_run(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("TAUMESH_EMBEDDED_PROCESSES", "agent user")
     from_env = RunSettings(log_dir=tmp_path).run_config().addresses.processes

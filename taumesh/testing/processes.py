@@ -121,6 +121,20 @@ class ServerProcess:
                     raise ProcessFailed(f"{self.argv} at {self.address} never reported SERVING\n{self.stderr()}")
                 time.sleep(0.05)
 
+    def stdout(self, timeout: float = 10) -> str:
+        """All it printed to stdout, once it has exited (waits up to ``timeout`` for the pipe to close)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                line = self._queue.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                break
+            if line is None:
+                self._queue.put(None)  # a later call ends here too
+                break
+            self.lines.append(line)
+        return "".join(self.lines)
+
     def stderr(self) -> str:
         """The tail of what it wrote to stderr."""
         return self.stderr_path.read_text(encoding="utf-8", errors="replace")[-4000:]

@@ -8,19 +8,15 @@ from __future__ import annotations
 
 import json
 import os
-import queue
-import signal
 import subprocess
-import sys
-import threading
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import pytest
 
+from taumesh.testing.processes import ServerProcess, serve_argv, stop_all, taumesh_executable
 from tests.helpers.environment import OTEL_VARIABLES
 from tests.helpers.telemetry import assert_one_tree, by_trace, walk_up
 from tests.telemetry.receiver import OtlpReceiver, ReceivedSpan
@@ -30,50 +26,6 @@ SECRET = "sk-test-SECRET-0123456789abcdefDO-NOT-LEAK"
 SERVICES = {"env": "env", "user-sim": "user", "agent": "agent", "scorer": "scorer"}
 """``taumesh serve`` name → ``taumesh run --<name>-addr`` flag."""
 FIVE = {"taumesh-env", "taumesh-user-sim", "taumesh-agent", "taumesh-scorer", "taumesh-orchestrator"}
-TAUMESH = Path(sys.executable).parent / "taumesh"
-
-
-def _pump(stream: IO[str], lines: queue.Queue[str], sink: list[str]) -> None:
-    for line in stream:
-        sink.append(line)
-        lines.put(line)
-
-
-@dataclass
-class Service:
-    process: subprocess.Popen[str]
-    address: str
-    output: list[str]
-
-
-def spawn_service(name: str, data_dir: Path, env: dict[str, str], extra: list[str]) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        [str(TAUMESH), "serve", name, "--host", "127.0.0.1", "--port", "0", "--data-dir", str(data_dir), *extra],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-
-
-def wait_serving(name: str, process: subprocess.Popen[str]) -> Service:
-    """Wait for ``serving <names> on <host>:<port>``."""
-    assert process.stdout is not None
-    lines: queue.Queue[str] = queue.Queue()
-    output: list[str] = []
-    threading.Thread(target=_pump, args=(process.stdout, lines, output), daemon=True).start()
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            line = lines.get(timeout=1)
-        except queue.Empty:
-            if process.poll() is not None:
-                break
-            continue
-        if line.startswith("serving "):
-            return Service(process, line.rsplit(" on ", 1)[1].strip(), output)
-    process.kill()
-    raise AssertionError(f"taumesh serve {name} did not start:\n{''.join(output)}")
 
 
 @dataclass
@@ -101,20 +53,20 @@ def traced_run(v1_data_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> I
             "OTEL_BSP_SCHEDULE_DELAY": "200",
         }
     )
-    processes: dict[str, subprocess.Popen[str]] = {}
-    services: dict[str, Service] = {}
+    log_dir = tmp_path_factory.mktemp("traced-run")
+    services: dict[str, ServerProcess] = {}
     outputs: dict[str, str] = {}
     try:
         for name in SERVICES:
             # env gets the endpoint by flag (bare host:port), the others by OTEL_EXPORTER_OTLP_ENDPOINT
             extra = ["--otlp-endpoint", receiver.endpoint.removeprefix("http://")] if name == "env" else []
-            processes[name] = spawn_service(name, v1_data_dir, env, extra)
-        for name, process in processes.items():
-            services[name] = wait_serving(name, process)
-        log_dir = tmp_path_factory.mktemp("traced-run")
+            argv = serve_argv(name, "--data-dir", str(v1_data_dir), *extra)
+            services[name] = ServerProcess.spawn(argv, log_dir / f"{name}.err", env)
+        for server in services.values():
+            server.wait_ready()  # all four start at once; the first to be waited for is not the last to be ready
         orchestrator_env = {k: v for k, v in env.items() if k != "OTEL_EXPORTER_OTLP_ENDPOINT"}
         command = [
-            str(TAUMESH),
+            taumesh_executable(),
             "run",
             "--env",
             "retail",
@@ -128,7 +80,7 @@ def traced_run(v1_data_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> I
             "--data-dir",
             str(v1_data_dir),
             "--log-dir",
-            str(log_dir),
+            str(log_dir / "results"),
             "--quiet",
             "--otlp-endpoint",
             receiver.endpoint,
@@ -142,12 +94,11 @@ def traced_run(v1_data_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> I
         run = subprocess.run(command, env=orchestrator_env, capture_output=True, text=True, timeout=120, check=False)
         outputs["orchestrator"] = run.stdout + run.stderr
         assert run.returncode == 0, outputs["orchestrator"]
-        for service in services.values():
-            service.process.send_signal(signal.SIGTERM)
-        for name, service in services.items():
-            assert service.process.wait(timeout=30) == 0, "".join(service.output)
-            outputs[name] = "".join(service.output)
-        results_files = list(log_dir.glob("*.json"))
+        stop_all(list(services.values()))
+        for name, server in services.items():
+            outputs[name] = server.stdout() + server.stderr_path.read_text(encoding="utf-8", errors="replace")
+            assert server.proc.returncode == 0, outputs[name]
+        results_files = list((log_dir / "results").glob("*.json"))
         assert len(results_files) == 1, results_files
         tasks = json.loads((v1_data_dir / "retail" / "tasks_test.json").read_text(encoding="utf-8"))
         yield TracedRun(
@@ -158,10 +109,8 @@ def traced_run(v1_data_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> I
             gold={task: [action["name"] for action in tasks[task]["actions"]] for task in TASK_IDS},
         )
     finally:
-        for process in processes.values():
-            if process.poll() is None:
-                process.kill()
-                process.wait()
+        for server in services.values():
+            server.kill()
         receiver.stop()
 
 

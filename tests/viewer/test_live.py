@@ -15,7 +15,8 @@ import pytest
 from taumesh.orchestrator.results_names import errors_path
 from taumesh.viewer import RunLibrary
 from taumesh.viewer.runs import Run, load_run, run_id
-from tests.helpers.viewer import TASKS, TRIALS, ServedViewer
+from tests.helpers.viewer import TASKS, TRIALS
+from tests.helpers.viewer_thread import ThreadViewer
 
 
 def write_atomically(path: Path, payload: Any) -> None:
@@ -34,7 +35,7 @@ def copy_run(source: Path, folder: Path, name: str) -> Path:
     return target
 
 
-def names(viewer: ServedViewer) -> set[str]:
+def names(viewer: ThreadViewer) -> set[str]:
     return {run["name"] for run in viewer.get("/api/runs")}
 
 
@@ -46,17 +47,18 @@ def folder(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def served(folder: Path) -> Iterator[ServedViewer]:
-    viewer = ServedViewer([folder])
+def served(folder: Path) -> Iterator[ThreadViewer]:
+    """The viewer's app over real HTTP, in a thread: what it follows is the point here, not its process."""
+    viewer = ThreadViewer([folder])
     yield viewer
     viewer.close()
 
 
-def test_health_answers_without_reading_files(served: ServedViewer) -> None:
+def test_health_answers_without_reading_files(served: ThreadViewer) -> None:
     assert served.get("/healthz") == {"status": "ok"}
 
 
-def test_runs_written_after_start_are_listed(served: ServedViewer, folder: Path, oracle_run: Path) -> None:
+def test_runs_written_after_start_are_listed(served: ThreadViewer, folder: Path, oracle_run: Path) -> None:
     assert served.get("/api/runs") == []  # started on an empty folder
     copy_run(oracle_run, folder, "first.json")
     assert names(served) == {"first.json"}
@@ -67,7 +69,7 @@ def test_runs_written_after_start_are_listed(served: ServedViewer, folder: Path,
     assert runs["second.json"]["run_id"] == run_id(second)
 
 
-def test_a_new_runs_page_answers_before_any_listing(served: ServedViewer, folder: Path, failing_run: Path) -> None:
+def test_a_new_runs_page_answers_before_any_listing(served: ThreadViewer, folder: Path, failing_run: Path) -> None:
     """The API's ``viewer_url`` links straight to a run page: its id is found without listing first."""
     path = copy_run(failing_run, folder, "linked.json")
     detail = served.get(f"/api/runs/{run_id(path)}")
@@ -75,7 +77,7 @@ def test_a_new_runs_page_answers_before_any_listing(served: ServedViewer, folder
     assert detail["summary"]["errors"] == 1  # its errors file was read with it
 
 
-def test_a_changed_file_is_read_again(served: ServedViewer, folder: Path, oracle_run: Path) -> None:
+def test_a_changed_file_is_read_again(served: ThreadViewer, folder: Path, oracle_run: Path) -> None:
     path = copy_run(oracle_run, folder, "run.json")
     (before,) = served.get("/api/runs")
     assert before["successes"] == len(TASKS) * TRIALS
@@ -95,7 +97,7 @@ def test_a_changed_file_is_read_again(served: ServedViewer, folder: Path, oracle
     assert served.get(f"/api/runs/{after['run_id']}")["summary"]["errors"] == 1
 
 
-def test_a_deleted_file_is_dropped(served: ServedViewer, folder: Path, oracle_run: Path) -> None:
+def test_a_deleted_file_is_dropped(served: ThreadViewer, folder: Path, oracle_run: Path) -> None:
     kept = copy_run(oracle_run, folder, "kept.json")
     gone = copy_run(oracle_run, folder, "gone.json")
     assert names(served) == {"kept.json", "gone.json"}
@@ -105,7 +107,7 @@ def test_a_deleted_file_is_dropped(served: ServedViewer, folder: Path, oracle_ru
 
 
 def test_a_truncated_file_is_reported_and_the_others_still_served(
-    served: ServedViewer, folder: Path, oracle_run: Path
+    served: ThreadViewer, folder: Path, oracle_run: Path
 ) -> None:
     copy_run(oracle_run, folder, "good.json")
     whole = oracle_run.read_bytes()

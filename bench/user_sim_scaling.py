@@ -4,7 +4,8 @@ Each user-sim process is started with ``--user-reply-cpu-ms`` (200 by default): 
 as a model served beside the simulator would. The orchestrator, with env, agent and scorer embedded, reaches
 the user-sim replicas through one target in gRPC's list form (``ipv4:HOST:P1,HOST:P2``), as a DNS name with
 several pods resolves, and spreads the calls with ``round_robin``. Prints episodes per second for each count and
-the speed-up of two processes over one (ideal: 2× on a machine with two free cores).
+the speed-up of two processes over one (ideal: 2× on a machine with two free cores). Both user-sim processes are
+started once, through the project's process harness; the one-process run uses the first of them.
 
     .venv/bin/python bench/user_sim_scaling.py [--cpu-ms 200] [--env tau2-retail] [--split test] [--concurrency 16]
 
@@ -16,8 +17,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import re
-import subprocess
 import sys
 import tempfile
 import time
@@ -29,48 +28,39 @@ sys.path.insert(0, str(PROJECT_ROOT))
 from taumesh.models import AgentSettings, UserSettings  # noqa: E402
 from taumesh.orchestrator.config import CACHE_DATA_DIR, RunConfig, ServiceAddresses  # noqa: E402
 from taumesh.orchestrator.runner import run_benchmark  # noqa: E402
-
-SERVING = re.compile(r"serving \S+ on (\S+:\d+)")
-
-
-def start_user_sims(count: int, cpu_ms: float) -> list[tuple[subprocess.Popen[str], str]]:
-    """``count`` user-sim processes burning ``cpu_ms`` per reply, each with the address it serves on."""
-    taumesh = str(Path(sys.executable).with_name("taumesh"))
-    argv = [taumesh, "serve", "user-sim", "--port", "0", "--user-reply-cpu-ms", str(cpu_ms)]
-    procs = [subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True) for _ in range(count)]
-    started = []
-    for proc in procs:
-        assert proc.stdout is not None
-        match = SERVING.search(proc.stdout.readline())
-        if match is None:
-            raise SystemExit(f"user-sim did not start: {' '.join(argv)}")
-        started.append((proc, match.group(1)))
-    return started
+from taumesh.testing.processes import SERVING, ServerProcess, serve_argv, stop_all  # noqa: E402
 
 
-def one_run(args: argparse.Namespace, processes: int, log_dir: Path) -> tuple[float, int]:
-    """(seconds, episodes) of one oracle run against ``processes`` user-sim processes."""
-    user_sims = start_user_sims(processes, args.cpu_ms)
+def start_user_sims(count: int, cpu_ms: float, log_dir: Path) -> list[ServerProcess]:
+    """``count`` user-sim processes burning ``cpu_ms`` per reply (the project's process harness), all serving."""
+    argv = serve_argv("user-sim", "--user-reply-cpu-ms", str(cpu_ms))
+    sims = [ServerProcess.spawn(argv, log_dir / f"user-sim-{n}.log") for n in range(count)]  # they start at once
     try:
-        config = RunConfig(
-            env=args.env,
-            task_split=args.split,
-            end_index=args.num_tasks or -1,
-            agent=AgentSettings(strategy="oracle"),
-            user=UserSettings(strategy="scripted"),
-            max_concurrency=args.concurrency,
-            data_dir=args.data_dir,
-            log_dir=log_dir,
-            show_progress=False,
-            addresses=ServiceAddresses(user="ipv4:" + ",".join(address for _, address in user_sims)),
-        )
-        started = time.perf_counter()
-        summary = asyncio.run(run_benchmark(config))
-        seconds = time.perf_counter() - started
-    finally:
-        for proc, _ in user_sims:
-            proc.terminate()
-            proc.wait(timeout=30)
+        for sim in sims:
+            sim.wait_ready(SERVING).wait_healthy()
+    except BaseException:
+        stop_all(sims)
+        raise
+    return sims
+
+
+def one_run(args: argparse.Namespace, user_sims: list[ServerProcess], log_dir: Path) -> tuple[float, int]:
+    """(seconds, episodes) of one oracle run against the ``user_sims`` processes."""
+    config = RunConfig(
+        env=args.env,
+        task_split=args.split,
+        end_index=args.num_tasks or -1,
+        agent=AgentSettings(strategy="oracle"),
+        user=UserSettings(strategy="scripted"),
+        max_concurrency=args.concurrency,
+        data_dir=args.data_dir,
+        log_dir=log_dir,
+        show_progress=False,
+        addresses=ServiceAddresses(user="ipv4:" + ",".join(sim.address for sim in user_sims)),
+    )
+    started = time.perf_counter()
+    summary = asyncio.run(run_benchmark(config))
+    seconds = time.perf_counter() - started
     rewarded = sum(1 for r in summary.results if r.reward == 1.0)
     if rewarded != len(summary.results):
         raise SystemExit(f"oracle run scored {rewarded}/{len(summary.results)}: not a valid measurement")
@@ -88,12 +78,16 @@ def main() -> None:
     args = parser.parse_args()
     rates: dict[int, float] = {}
     with tempfile.TemporaryDirectory() as tmp:
-        print(f"{args.env} {args.split}, oracle agent, scripted user burning {args.cpu_ms:.0f} ms CPU per reply")
-        print(f"{'user-sim processes':>18} {'episodes':>9} {'seconds':>8} {'episodes/s':>11}")
-        for processes in (1, 2):
-            seconds, episodes = one_run(args, processes, Path(tmp) / str(processes))
-            rates[processes] = episodes / seconds
-            print(f"{processes:>18} {episodes:>9} {seconds:>8.2f} {rates[processes]:>11.2f}")
+        user_sims = start_user_sims(2, args.cpu_ms, Path(tmp))
+        try:
+            print(f"{args.env} {args.split}, oracle agent, scripted user burning {args.cpu_ms:.0f} ms CPU per reply")
+            print(f"{'user-sim processes':>18} {'episodes':>9} {'seconds':>8} {'episodes/s':>11}")
+            for processes in (1, 2):
+                seconds, episodes = one_run(args, user_sims[:processes], Path(tmp) / str(processes))
+                rates[processes] = episodes / seconds
+                print(f"{processes:>18} {episodes:>9} {seconds:>8.2f} {rates[processes]:>11.2f}")
+        finally:
+            stop_all(user_sims)  # SIGTERM to both at once: they drain in parallel
     print(f"speed-up of 2 user-sim processes over 1: {rates[2] / rates[1]:.2f}x (ideal on two free cores: 2x)")
 
 

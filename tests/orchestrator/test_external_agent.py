@@ -109,6 +109,7 @@ def test_the_example_uses_only_grpcio_and_the_generated_stubs() -> None:
     assert {m for m in modules if m.startswith("taumesh.")} <= {"taumesh.agent.v1", "taumesh.common.v1"}
 
 
+@pytest.mark.slow
 def test_retail_test_through_an_external_agent(external_agent: Server, tmp_path: Path) -> None:
     _, results = oracle_run(
         tmp_path, "retail", "test", "--agent-addr", external_agent.address, "--max-concurrency", "8"
@@ -123,6 +124,7 @@ def test_airline_slice_through_an_external_agent(external_agent: Server, tmp_pat
     check_oracle_results(results, "airline", "test", ids, call_id_prefix="ext_")
 
 
+@pytest.mark.slow
 def test_an_unreachable_agent_is_one_error_before_the_run(
     external_agent: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -202,6 +204,7 @@ def test_the_example_plays_only_the_agents_side_of_telecom(tau2_external_agent: 
         assert refused.value.code() == grpc.StatusCode.FAILED_PRECONDITION
 
 
+@pytest.mark.slow
 def test_telecom_base_through_an_external_agent(tau2_external_agent: Server, tmp_path: Path) -> None:
     """τ²'s own flags, the default split (base), every task 1.0: the agent plays its side, the scripted user its own."""
     proc = taumesh(

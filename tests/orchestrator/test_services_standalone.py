@@ -6,6 +6,8 @@ import re
 import signal
 from pathlib import Path
 
+import pytest
+
 from tests.helpers.cli import (
     ORACLE,
     check_oracle_results,
@@ -24,6 +26,8 @@ SERVICES = {
     "agent": "taumesh.agent.v1.AgentService",
     "scorer": "taumesh.scorer.v1.ScorerService",
 }
+
+pytestmark = pytest.mark.slow  # four service processes and a run: over 3 s whatever the slice
 
 
 def test_four_standalone_services_run_a_slice_then_stop_gracefully(

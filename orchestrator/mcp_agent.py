@@ -14,13 +14,16 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import uvicorn
 from starlette.applications import Starlette
 
 from taumesh.common.v1 import common_pb2
 from taumesh.env.v1 import env_pb2_grpc
-from taumesh.orchestrator.mcp_gateway import EpisodeTools, McpGateway, RecordedCall
+
+if TYPE_CHECKING:  # the gateway imports the MCP SDK (~1 s per process): only runs that serve MCP load it
+    from taumesh.orchestrator.mcp_gateway import EpisodeTools, McpGateway, RecordedCall
 
 _CURRENT: ContextVar[McpService | None] = ContextVar("taumesh_mcp_service", default=None)
 
@@ -74,6 +77,8 @@ def bind_episode(session_id: str, episode_id: str, tools: list[common_pb2.ToolSc
 @asynccontextmanager
 async def serving_mcp(env: env_pb2_grpc.EnvServiceAsyncStub, rpc_timeout: float) -> AsyncIterator[McpService]:
     """Serve the gateway on 127.0.0.1 (any free port) for the enclosed episodes."""
+    from taumesh.orchestrator.mcp_gateway import McpGateway
+
     gateway = McpGateway(env, rpc_timeout)
 
     @asynccontextmanager

@@ -18,8 +18,8 @@ from tests.helpers.api import ApiServer, start_server
 
 pytestmark = pytest.mark.slow
 
-MAX_EXAMPLES = 25
-"""Per operation: bounded for CI time."""
+MAX_EXAMPLES = 10
+"""Per operation, seeded: every operation still gets examples of each kind; bounded for CI time."""
 
 
 @pytest.fixture(scope="module")

@@ -50,8 +50,8 @@ USER_METHODS = (f"/{_USER}/StartConversation", f"/{_USER}/Reply")
 class RunLimits:
     """Which RPC methods take a permit of which provider's limiter, in one run (or one worker of it)."""
 
-    def __init__(self, config: RunConfig, ceiling: int) -> None:
-        self.limiters = ProviderLimiters(config.provider_limits, ceiling)
+    def __init__(self, config: RunConfig, ceiling: int, shared: ProviderLimiters | None = None) -> None:
+        self.limiters = shared if shared is not None else ProviderLimiters(config.provider_limits, ceiling)
         self.by_method: dict[str, ProviderLimiter] = {}
         if config.agent.strategy not in AGENTS_WITHOUT_MODEL and config.agent.model.model:
             agent = self.limiters.get(provider_of(config.agent.model))
@@ -73,13 +73,29 @@ def current_limits() -> RunLimits | None:
     return _CURRENT.get()
 
 
+_SHARED: contextvars.ContextVar[ProviderLimiters | None] = contextvars.ContextVar(
+    "taumesh_shared_limiters", default=None
+)
+
+
+@contextmanager
+def shared_limiters(limiters: ProviderLimiters) -> Iterator[None]:
+    """Runs within the block hold ``limiters`` instead of their own: an API server's caps over all it plays."""
+    token = _SHARED.set(limiters)
+    try:
+        yield
+    finally:
+        _SHARED.reset(token)
+
+
 @contextmanager
 def provider_limits(config: RunConfig, ceiling: int | None = None) -> Iterator[RunLimits]:
     """Limit the model calls of the RPCs made within the block.
 
     ``ceiling``: the most calls ever in flight (default ``config.max_concurrency``), a provider's window with no cap.
+    Within :func:`shared_limiters` the run holds those instead of limiters of its own.
     """
-    limits = RunLimits(config, ceiling or config.max_concurrency)
+    limits = RunLimits(config, ceiling or config.max_concurrency, _SHARED.get())
     token = _CURRENT.set(limits)
     try:
         yield limits

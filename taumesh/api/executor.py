@@ -36,9 +36,11 @@ from taumesh.api.tables import ResultRow
 from taumesh.api.telemetry import API_RUN_ID, ORCHESTRATOR_SERVICE
 from taumesh.api.viewer_link import write_results
 from taumesh.env.v1 import env_pb2
+from taumesh.llm.limiter import ProviderLimiters
 from taumesh.orchestrator.clients import ServiceClients
 from taumesh.orchestrator.config import RunConfig
 from taumesh.orchestrator.layout_statistics import LayoutStatistics, layout_statistics
+from taumesh.orchestrator.provider_limits import shared_limiters
 from taumesh.orchestrator.results import RunResult, results_task_id, run_fingerprint
 from taumesh.orchestrator.runner import (
     ConfigError,
@@ -56,6 +58,8 @@ from taumesh.telemetry import ServiceTelemetry, activate, current
 log = logging.getLogger(__name__)
 SUCCESS = 1 - 1e-6
 RECORD_POLL_S = 0.25
+SERVER_CEILING = 1000
+"""A provider's window where the operator set no cap (it narrows on 429s): more than a server plays at once."""
 """How often a run's recorded results are moved from the work store into ``results`` (and its events)."""
 
 
@@ -136,6 +140,8 @@ class RunExecutor:
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self.running: dict[str, asyncio.Task[None]] = {}
         self.wakeup = asyncio.Event()
+        self.limiters = ProviderLimiters(settings.provider_limit, SERVER_CEILING)
+        """The operator's caps per provider, shared by every run this process plays."""
 
     async def poll_forever(self) -> None:
         """Claim and start every run whose lease is free or expired, until cancelled."""
@@ -246,7 +252,8 @@ class RunExecutor:
                 config.max_concurrency,
                 self.settings.lease_seconds,
             )
-            await self._record_while(worker, run_id, len(plan))
+            with shared_limiters(self.limiters):
+                await self._record_while(worker, run_id, len(plan))
             results = [as_run_result(r) for r in self.store.results(run_id)]
             pass_k, average = await compute_pass_hat_k(clients, config, results)
         statistics = await asyncio.to_thread(layout_statistics, results)  # resampling: off the event loop

@@ -9,6 +9,7 @@ from typing import Annotated
 from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from taumesh.llm.limiter import ProviderLimits
 from taumesh.orchestrator.config import DEFAULT_DATA_DIR, ServiceAddresses
 
 API_ENV_PREFIX = "TAUMESH_API_"
@@ -66,6 +67,9 @@ class ApiSettings(BaseSettings):
     """How often a worker looks for queued or abandoned runs."""
     max_run_concurrency: int = Field(default=16, ge=1)
     """Upper bound of a request's ``max_concurrency``."""
+    provider_limit: Annotated[ProviderLimits, NoDecode] = Field(default_factory=dict)
+    """PROVIDER=N, comma-separated (``openai=40,anthropic=20``): model calls in flight to that provider over every
+    run this worker process plays at once; its 429s narrow the window for a while. Empty: no cap."""
     results_dir: Path | None = None
     """Where each completed run's results file goes (``<run id>.json``, τ-bench's list); None: not written."""
     viewer_url: str | None = None

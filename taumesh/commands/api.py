@@ -59,6 +59,13 @@ def serve_api(
     user_addr: Annotated[str | None, typer.Option(help="User-sim service address.")] = None,
     agent_addr: Annotated[str | None, typer.Option(help="Agent service address.")] = None,
     scorer_addr: Annotated[str | None, typer.Option(help="Scorer service address.")] = None,
+    provider_limit: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--provider-limit",
+            help="PROVIDER=N (repeatable): model calls in flight to that provider over every run a worker plays.",
+        ),
+    ] = None,
     otlp_endpoint: OtlpEndpoint = None,
 ) -> None:
     """Serve the REST API (FastAPI on uvicorn); every flag is also ``TAUMESH_API_<FLAG>``.

@@ -39,7 +39,8 @@ from tests.orchestrator.test_outage import SERVING
 
 pytestmark = pytest.mark.kill
 
-RETAIL_TEST = list(range(115))
+RETAIL_TEST = list(range(50))
+"""The first 50 retail test tasks: 16 at a time still in flight when a replica dies, at under half the CPU of 115."""
 
 
 def _serve(service: str, tmp_path: Path, label: str) -> Server:
@@ -70,7 +71,7 @@ def _target(group: list[Server]) -> str:
 def _start_run(log_dir: Path, *addresses: str) -> subprocess.Popen[str]:
     return start_taumesh(
         "run", "--env", "retail", "--task-split", "test", *ORACLE, "--data-dir", V1_DATA,
-        "--log-dir", log_dir, "--max-concurrency", "16", *addresses,
+        "--log-dir", log_dir, "--max-concurrency", "16", "--end-index", str(len(RETAIL_TEST)), *addresses,
     )  # fmt: skip
 
 
@@ -131,7 +132,7 @@ def test_calls_spread_evenly_over_user_sim_replicas(tmp_path: Path, servers: lis
     _nothing_lost(proc, log_dir)
     served = [_served_calls(server.address) - b for server, b in zip(replicas["user_sim"], before, strict=True)]
     mean = sum(served) / len(served)
-    assert mean > 60, served  # 115 episodes of at least two user turns each
+    assert mean > 2 * len(RETAIL_TEST) / 3 - 1, served  # 50 episodes of at least two user turns each
     assert all(abs(count - mean) <= 0.3 * mean for count in served), served
 
 

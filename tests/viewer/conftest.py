@@ -6,8 +6,10 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -25,6 +27,9 @@ from tests.helpers.viewer import (
     break_call,
     fail_entry,
 )
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
 
 
 @pytest.fixture(scope="session")
@@ -94,3 +99,45 @@ def viewer(oracle_run: Path, failing_run: Path, tmp_path_factory: pytest.TempPat
     served = ServedViewer([folder])
     yield served
     served.close()
+
+
+CHROMIUM = Path(os.environ.get("TAUMESH_CHROMIUM", "/usr/bin/chromium"))
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def _skip(reason: str) -> None:
+    print(f"viewer browser tests skipped: {reason}", file=sys.stderr)
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    """One headless Chromium for every browser test of the session (each test opens its own context and page)."""
+    if not CHROMIUM.exists():
+        _skip(f"Chromium is not installed at {CHROMIUM} (apt-get install chromium; or set TAUMESH_CHROMIUM)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _skip("the playwright package is not installed (pip install playwright; no browser download is needed)")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    opened = context.new_page()
+    opened.set_default_timeout(15_000)
+    yield opened
+    context.close()

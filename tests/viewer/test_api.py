@@ -22,6 +22,7 @@ from tests.helpers.viewer import (
     USER_COST,
     ServedViewer,
 )
+from tests.helpers.viewer_thread import ThreadViewer
 
 
 def expected_pass_hat_k(path: Path) -> dict[str, float]:
@@ -90,6 +91,7 @@ def test_episode_reports_the_first_divergence_and_failed_checks(viewer: ServedVi
     assert detail["jaeger_url"] is None  # no trace id recorded in this run
 
 
+@pytest.mark.slow
 def test_jaeger_link_when_the_episode_has_a_trace_id(tmp_path: Path, oracle_run: Path) -> None:
     entries = json.loads(oracle_run.read_text(encoding="utf-8"))
     entries[0]["info"]["trace_id"] = "ab" * 16
@@ -125,6 +127,7 @@ def test_tau2_document_gives_the_same_numbers(oracle_run: Path) -> None:
     assert any(m.get("tool_calls") for m in episode.messages)
 
 
+@pytest.mark.slow
 def test_a_telecom_sized_run_is_served_in_pages(tmp_path: Path) -> None:
     """2,285 tasks × 4 trials: the grid comes 100 rows at a time, and no page may ask for more than 500."""
     entries = [
@@ -140,7 +143,7 @@ def test_a_telecom_sized_run_is_served_in_pages(tmp_path: Path) -> None:
     ]
     path = tmp_path / "telecom.json"
     path.write_text(json.dumps(entries), encoding="utf-8")
-    served = ServedViewer([path])
+    served = ThreadViewer([path])
     try:
         run_id = served.get("/api/runs")[0]["run_id"]
         page = served.get(f"/api/runs/{run_id}/tasks?filter=inconsistent&offset=100")
@@ -172,7 +175,7 @@ def test_run_page_carries_the_fault_analysis_beside_the_file(tmp_path: Path, fai
         reports=[row],
     )
     results.with_name(f"{results.stem}_faults.json").write_text(report.model_dump_json(), encoding="utf-8")
-    served = ServedViewer([tmp_path])
+    served = ThreadViewer([tmp_path])
     try:
         (run,) = served.get("/api/runs")  # the faults file is not taken for a run
         faults = served.get(f"/api/runs/{run['run_id']}")["faults"]

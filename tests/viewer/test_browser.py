@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import quote
@@ -27,53 +25,15 @@ from tests.helpers.viewer import (
     ServedViewer,
     output_dir,
 )
+from tests.helpers.viewer_thread import ThreadViewer
 from tests.viewer.test_api import expected_pass_hat_k
 
 pytestmark = pytest.mark.browser
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, Page
+    from playwright.sync_api import Page
 
-CHROMIUM = Path(os.environ.get("TAUMESH_CHROMIUM", "/usr/bin/chromium"))
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 README_IMAGES = PROJECT_ROOT / "docs" / "img"
-
-
-def _skip(reason: str) -> None:
-    print(f"viewer browser tests skipped: {reason}", file=sys.stderr)
-    pytest.skip(reason)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    if not CHROMIUM.exists():
-        _skip(f"Chromium is not installed at {CHROMIUM} (apt-get install chromium; or set TAUMESH_CHROMIUM)")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _skip("the playwright package is not installed (pip install playwright; no browser download is needed)")
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
-
-
-@pytest.fixture
-def page(browser: Browser) -> Iterator[Page]:
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    opened = context.new_page()
-    opened.set_default_timeout(15_000)
-    yield opened
-    context.close()
 
 
 def screenshot(page: Page, name: str) -> None:
@@ -127,7 +87,7 @@ def test_trajectory_marks_the_first_divergence(page: Page, viewer: ServedViewer,
 
 
 def test_trajectory_shows_the_users_own_tool_calls(page: Page, telecom_run: Path) -> None:
-    served = ServedViewer([results_path(telecom_run)])
+    served = ThreadViewer([results_path(telecom_run)])
     try:
         (run,) = served.get("/api/runs")
         task = TELECOM_TASKS[1]  # the user acts twice, between the agent's actions
@@ -173,7 +133,7 @@ def test_compare_two_runs(page: Page, viewer: ServedViewer, oracle_run: Path, fa
 
 
 def test_run_list_shows_new_runs_and_unreadable_files_on_reload(page: Page, tmp_path: Path, oracle_run: Path) -> None:
-    served = ServedViewer([tmp_path])
+    served = ThreadViewer([tmp_path])
     try:
         page.goto(f"{served.url}/#/")
         page.wait_for_selector("#main[data-ready='true']")

@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from tests.helpers.viewer import ServedViewer
-from tests.viewer.test_browser import browser, page, screenshot  # noqa: F401  (fixtures)
+from tests.helpers.viewer_thread import ThreadViewer
+from tests.viewer.test_browser import screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -34,12 +34,12 @@ def _write(path: Path, solved: Any, trials: int) -> Path:
 
 
 @pytest.fixture(scope="module")
-def runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[ServedViewer, Path, Path]]:
+def runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[ThreadViewer, Path, Path]]:
     folder = tmp_path_factory.mktemp("paired")
     # A solves tasks 0-49 on every trial; B also 50-69, and task 70 on some trials (a flipping task)
     a = _write(folder / "a_baseline.json", lambda t, j: t < 50, 3)
     b = _write(folder / "b_candidate.json", lambda t, j: t < 70 or (t == 70 and j == 0), 3)
-    served = ServedViewer([a, b])
+    served = ThreadViewer([a, b])
     try:
         yield served, a, b
     finally:
@@ -47,8 +47,8 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[ServedViewe
 
 
 def test_run_page_shows_intervals_and_bands_on_the_pass_hat_k_curve(
-    page: Page,  # noqa: F811
-    runs: tuple[ServedViewer, Path, Path],
+    page: Page,
+    runs: tuple[ThreadViewer, Path, Path],
 ) -> None:
     served, _, b = runs
     page.goto(f"{served.url}/#/run/{served.run_id(b)}")
@@ -63,8 +63,8 @@ def test_run_page_shows_intervals_and_bands_on_the_pass_hat_k_curve(
 
 
 def test_compare_page_shows_the_difference_its_interval_and_the_driving_tasks(
-    page: Page,  # noqa: F811
-    runs: tuple[ServedViewer, Path, Path],
+    page: Page,
+    runs: tuple[ThreadViewer, Path, Path],
 ) -> None:
     served, a, b = runs
     page.goto(f"{served.url}/#/compare/{served.run_id(a)},{served.run_id(b)}")

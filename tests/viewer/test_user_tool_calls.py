@@ -16,7 +16,7 @@ import pytest
 from taumesh.orchestrator.results_file import load_results
 from tests.helpers.cli import results_path
 from tests.helpers.viewer import TELECOM_TASKS as TASKS
-from tests.helpers.viewer import ServedViewer
+from tests.helpers.viewer_thread import ThreadViewer
 from tests.orchestrator.test_tau2_user_tool_calls import _task
 
 HANDED_OVER = TASKS[1]
@@ -25,7 +25,7 @@ HANDED_OVER = TASKS[1]
 
 def _episodes(paths: list[Path]) -> dict[str, dict[str, Any]]:
     """Every episode (trial 0) of the one run ``taumesh view`` serves from ``paths``, by task id."""
-    served = ServedViewer(paths)
+    served = ThreadViewer(paths)
     try:
         (run,) = served.get("/api/runs")
         return {task: served.get(f"/api/runs/{run['run_id']}/episodes/{task}/0") for task in TASKS}

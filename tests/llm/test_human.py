@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -80,9 +81,10 @@ class Terminal:
             os.execve(args[0], args, env)
         self.output = b""
 
-    def read_until(self, wanted: str, timeout: float = 60) -> str:
+    def read_until(self, wanted: str, timeout: float = 60, count: int = 1) -> str:
+        """The output once ``wanted`` was shown ``count`` times in all."""
         deadline = time.monotonic() + timeout
-        while wanted.encode() not in self.output:
+        while self.output.count(wanted.encode()) < count:
             remaining = deadline - time.monotonic()
             assert remaining > 0, f"no {wanted!r} in {self.output.decode(errors='replace')[-2000:]}"
             if select.select([self.fd], [], [], remaining)[0]:
@@ -111,9 +113,16 @@ class Terminal:
         raise AssertionError(f"still running after {timeout}s: {self.output.decode(errors='replace')[-2000:]}")
 
 
-def human_run(fake: FakeOpenAI, data_dir: Path, log_dir: Path, task_ids: list[int]) -> Terminal:
+def human_run(fake: FakeOpenAI, data_dir: Path, log_dir: Path, task_ids: list[int], **extra_env: str) -> Terminal:
     script = Path(sys.executable).parent / "taumesh"
-    env = {**os.environ, "OPENAI_API_KEY": FAKE_KEY, "OTEL_SDK_DISABLED": "true", "COLUMNS": "200", "TERM": "dumb"}
+    env = {
+        **os.environ,
+        **extra_env,
+        "OPENAI_API_KEY": FAKE_KEY,
+        "OTEL_SDK_DISABLED": "true",
+        "COLUMNS": "200",
+        "TERM": "dumb",
+    }
     env = {k: v for k, v in env.items() if not k.startswith("OTEL_EXPORTER_OTLP")}
     return Terminal(
         [
@@ -150,20 +159,39 @@ def test_ctrl_c_at_the_prompt_stops_the_run_and_keeps_finished_episodes(
     assert kept["task_id"] == 0 and kept["reward"] == 1.0
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("typed", ["\r", "\x04", "###STOP###\r"], ids=["empty line", "ctrl-d", "stop token"])
-def test_ending_at_the_first_turn_asks_nothing_more(
-    typed: str, fake: FakeOpenAI, task_index: TaskIndex, v1_data_dir: Path, tmp_path: Path
-) -> None:
-    fake.reset(Router(lambda request: text("How can I help you?"), ScriptedLlmUser(task_index)))
-    terminal = human_run(fake, v1_data_dir, tmp_path, [0])
-    terminal.read_until("You: ")
-    terminal.type(typed)
+ENDINGS = {"empty line": "\r", "stop token": "###STOP###\r", "ctrl-d": "\x04"}
+"""What the person types at the first prompt, one ending per task in one run (end of input last: it ends stdin)."""
+
+
+@pytest.fixture(scope="module")
+def first_turn_endings(
+    fake_server: FakeOpenAI, task_index: TaskIndex, v1_data_dir: Path, tmp_path_factory: pytest.TempPathFactory
+) -> dict[str, tuple[str, dict[str, Any]]]:
+    """One run of tasks 0-2 whose person ends each episode at its first prompt, each a different way: per ending,
+    what the terminal showed during its episode and the episode's result (one process start instead of three)."""
+    from taumesh.llm.access import ALLOWED_API_BASES_ENV
+
+    fake_server.reset(Router(lambda request: text("How can I help you?"), ScriptedLlmUser(task_index)))
+    log_dir = tmp_path_factory.mktemp("first-turn-endings")
+    terminal = human_run(fake_server, v1_data_dir, log_dir, [0, 1, 2], **{ALLOWED_API_BASES_ENV: fake_server.url})
+    for shown, typed in enumerate(ENDINGS.values(), start=1):
+        terminal.read_until("You: ", count=shown)
+        terminal.type(typed)
     assert terminal.wait(timeout=60) == 0
-    out = terminal.output.decode(errors="replace")
+    episodes = terminal.output.decode(errors="replace").split("=== You are the customer ===")[1:]
+    [results_file] = log_dir.glob("*.json")
+    results = {r["task_id"]: r for r in json.loads(results_file.read_text())}
+    assert len(episodes) == len(results) == len(ENDINGS)
+    return {ending: (episodes[i], results[i]) for i, ending in enumerate(ENDINGS)}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("typed", list(ENDINGS))
+def test_ending_at_the_first_turn_asks_nothing_more(
+    typed: str, first_turn_endings: dict[str, tuple[str, dict[str, Any]]]
+) -> None:
+    out, result = first_turn_endings[typed]
     assert out.count("You: ") == 1  # the person is not asked again
-    [results_file] = tmp_path.glob("*.json")
-    [result] = json.loads(results_file.read_text())
     assert result["info"]["termination"] == "user_stop"
     assert next(m["content"] for m in result["traj"] if m["role"] == "user") == "###STOP###"
     assert not any(m["role"] == "assistant" for m in result["traj"])  # the agent never had to answer

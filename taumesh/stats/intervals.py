@@ -13,7 +13,6 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import NDArray
 from pydantic import BaseModel
-from scipy import stats  # type: ignore[import-untyped]  # scipy-stubs is not a dependency
 
 from taumesh.stats.trials import TrialTable
 
@@ -54,6 +53,8 @@ def bootstrap_over_tasks(
     ``idx`` has the task indices along its last axis (leading axes are resamples); the statistic must reduce that
     axis. A statistic constant under resampling (every task the same) gets the point interval.
     """
+    from scipy import stats  # type: ignore[import-untyped]  # scipy-stubs is not a dependency; ~1 s to import, so on first use
+
     indices = np.arange(tasks)
     estimate = float(per_task(indices))
 

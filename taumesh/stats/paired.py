@@ -13,7 +13,6 @@ import warnings
 import numpy as np
 from numpy.typing import NDArray
 from pydantic import BaseModel
-from scipy import stats  # type: ignore[import-untyped]  # scipy-stubs is not a dependency
 
 from taumesh.stats.intervals import DEFAULT_LEVEL, DEFAULT_RESAMPLES, DEFAULT_SEED, Interval, bootstrap_over_tasks
 from taumesh.stats.plan import DEFAULT_POWER
@@ -157,6 +156,8 @@ def compare_paired(
 
 def _permutation_p(x: NDArray[np.float64], y: NDArray[np.float64], n_resamples: int, seed: int) -> float:
     """Two-sided p-value of scipy's paired permutation test of the mean difference (1 when no pair differs)."""
+    from scipy import stats  # type: ignore[import-untyped]  # scipy-stubs is not a dependency
+
     if not np.any(x != y):
         return 1.0
 
@@ -182,6 +183,8 @@ def _trials_to_resolve(diff: NDArray[np.float64], trials: int, level: float, pow
 
     n = trials × (z + z_power)² s² / (T d²), with s² the variance of the per-task differences (docs/statistics.md).
     """
+    from scipy import stats
+
     d = float(diff.mean())
     if d == 0 or len(diff) < 2:
         return None

@@ -11,7 +11,6 @@ from typing import Literal
 
 import numpy as np
 from pydantic import BaseModel
-from scipy import stats  # type: ignore[import-untyped]  # scipy-stubs is not a dependency
 
 from taumesh.stats.trials import TrialTable
 
@@ -64,6 +63,8 @@ class Plan(BaseModel):
 
 
 def _z(level: float) -> float:
+    from scipy import stats  # type: ignore[import-untyped]  # scipy-stubs is not a dependency
+
     return float(stats.norm.ppf(1 - (1 - level) / 2))
 
 
@@ -85,6 +86,8 @@ def plan_from_rate(
     Width: n = (2z / w)² p(1 - p) / T. Difference d (the second run at p + d, or p - d past 1):
     n = (z + z_power)² (p(1 - p) + q(1 - q)) / (T d²).
     """
+    from scipy import stats
+
     _check(tasks, detect, width, level, power)
     if not 0 <= expected_pass <= 1:
         raise ValueError(f"the expected pass rate is between 0 and 1, got {expected_pass}")
@@ -133,6 +136,8 @@ def plan_from_pilot(
     Width: 2z √((σ_b² + σ_w² / n) / T) ≤ w. Difference between two runs on the same tasks (task effects cancel in
     the pairing): n = (z + z_power)² 2σ_w² / (T d²).
     """
+    from scipy import stats
+
     tasks = tasks or table.tasks
     _check(tasks, detect, width, level, power)
     within, between = pilot_variances(table)

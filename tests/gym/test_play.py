@@ -8,6 +8,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner, Result
 
 from taumesh.domains import Task
 from tests.helpers.llm import FAKE_KEY
@@ -24,6 +25,13 @@ def play(args: list[str], typed: str) -> subprocess.CompletedProcess[str]:
         [*taumesh_command(), "play", *args], input=typed, capture_output=True, text=True, timeout=120, env=env,
         cwd=PROJECT_ROOT, check=False,
     )  # fmt: skip
+
+
+def refuse(args: list[str]) -> Result:
+    """``taumesh play`` with flags refused before any episode: the CLI in this process (no process start to pay)."""
+    from taumesh.cli import app
+
+    return CliRunner().invoke(app, ["play", *args], input="", env={"COLUMNS": "200"})
 
 
 def gold_lines(task: Task) -> list[str]:
@@ -97,9 +105,9 @@ def test_end_of_input_gives_up_unscored_and_bad_flags_are_refused(v1_data_dir: P
     done = play(["--env", "retail", "--task-id", "0", "--data-dir", str(v1_data_dir)], typed)
     assert done.returncode == 1 and "Episode given up: not scored." in done.stdout
     assert "tool find_user_id_by_email: Error: user not found" in done.stdout and "reward:" not in done.stdout
-    done = play(["--env", "retail", "--task-id", "999", "--data-dir", str(v1_data_dir)], "")
-    assert done.returncode == 2 and "retail test has no task '999'" in done.stderr
-    done = play(["--user-strategy", "llm"], "")
-    assert done.returncode == 2 and "--user-strategy llm needs --user-model" in done.stderr
-    done = play(["--user-strategy", "human"], "")
-    assert done.returncode == 2 and "the user must be simulated" in done.stderr
+    refused = refuse(["--env", "retail", "--task-id", "999", "--data-dir", str(v1_data_dir)])
+    assert refused.exit_code == 2 and "retail test has no task '999'" in refused.stderr
+    refused = refuse(["--user-strategy", "llm"])
+    assert refused.exit_code == 2 and "--user-strategy llm needs --user-model" in refused.stderr
+    refused = refuse(["--user-strategy", "human"])
+    assert refused.exit_code == 2 and "the user must be simulated" in refused.stderr

@@ -200,6 +200,7 @@ def test_docs_list_every_name() -> None:
 
 
 @pytest.mark.usefixtures("clean_otel_env")
+@pytest.mark.slow  # it imports litellm: seconds of reading modules from disk
 def test_llm_client_calls_become_chat_spans(memory: InMemorySpanExporter, monkeypatch: pytest.MonkeyPatch) -> None:
     """``setup_telemetry`` hooks ``taumesh.llm``: a real ``complete`` call (litellm's mock response) is traced."""
     client = pytest.importorskip("taumesh.llm.client")

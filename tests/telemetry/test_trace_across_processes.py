@@ -25,6 +25,7 @@ TASK_IDS = (0, 5)
 SECRET = "sk-test-SECRET-0123456789abcdefDO-NOT-LEAK"
 SERVICES = {"env": "env", "user-sim": "user", "agent": "agent", "scorer": "scorer"}
 """``taumesh serve`` name → ``taumesh run --<name>-addr`` flag."""
+pytestmark = pytest.mark.slow  # five processes and a run before the first test
 FIVE = {"taumesh-env", "taumesh-user-sim", "taumesh-agent", "taumesh-scorer", "taumesh-orchestrator"}
 
 

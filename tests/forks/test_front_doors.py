@@ -15,7 +15,7 @@ from taumesh.orchestrator.tau2_results import tau2_path
 from tests.helpers.api import start_server
 from tests.helpers.cli import ORACLE, results_path, taumesh
 from tests.helpers.llm import run_config
-from tests.helpers.viewer import ServedViewer
+from tests.helpers.viewer_thread import ThreadViewer
 from tests.llm.fake_openai import FakeOpenAI
 from tests.llm.scripts import GoldAgent, Router, ScriptedLlmUser, TaskIndex
 
@@ -24,6 +24,7 @@ TASKS = ["0", "1", "2"]
 """A write, a task with a required output, one ending in transfer_to_human_agents."""
 
 
+@pytest.mark.slow  # a real taumesh run (or server) process
 def test_run_in_every_layout_then_rescore_and_report(fork_env: ForkRecord, tmp_path: Path) -> None:
     log_dir = tmp_path / "run"
     ids = [arg for task in TASKS for arg in ("--task-ids", task)]
@@ -48,7 +49,7 @@ def test_run_in_every_layout_then_rescore_and_report(fork_env: ForkRecord, tmp_p
     assert report.returncode == 0, report.stderr[-3000:]
     assert DOMAIN in (tmp_path / "report.md").read_text()
 
-    viewer = ServedViewer([results.parent])  # taumesh view: the run, its pass^k and each trajectory
+    viewer = ThreadViewer([results.parent])  # the viewer's app over HTTP: the run, its pass^k and each trajectory
     try:
         run_id = viewer.run_id(results)
         assert viewer.get(f"/api/runs/{run_id}")["summary"]["pass_hat_k"]["1"] == pytest.approx(1.0)
@@ -61,6 +62,7 @@ def test_run_in_every_layout_then_rescore_and_report(fork_env: ForkRecord, tmp_p
         viewer.close()
 
 
+@pytest.mark.slow  # a real taumesh run (or server) process
 def test_the_rest_api_lists_and_runs_fork_tasks(fork_env: ForkRecord, fork_cache: Path, tmp_path: Path) -> None:
     (tmp_path / "api").mkdir()
     server = start_server(

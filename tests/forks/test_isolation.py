@@ -35,6 +35,7 @@ def _run(tmp_path: Path, bad: str) -> list[dict[str, Any]]:
     return [row for row in rows if str(row["task_id"]) == bad]
 
 
+@pytest.mark.slow  # a real taumesh run (or server) process
 def test_a_raising_tool_costs_one_tool_call(fork_env: ForkRecord, tmp_path: Path) -> None:
     for row in _run(tmp_path, RAISES):
         assert row["reward"] == 1.0  # the gold replay raises the same: v1's Error observation, nothing more
@@ -42,12 +43,14 @@ def test_a_raising_tool_costs_one_tool_call(fork_env: ForkRecord, tmp_path: Path
         assert "Error: the boom tool always raises" in tool_messages
 
 
+@pytest.mark.slow  # a real taumesh run (or server) process
 def test_a_tool_past_the_deadline_costs_one_episode(fork_env: ForkRecord, tmp_path: Path) -> None:
     for row in _run(tmp_path, HANGS):
         assert row["reward"] == 0.0
         assert row["info"]["termination"] == "env_abort", row["info"]["termination"]
 
 
+@pytest.mark.slow  # a real taumesh run (or server) process
 def test_a_tool_that_exits_its_worker_costs_one_episode(fork_env: ForkRecord, tmp_path: Path) -> None:
     for row in _run(tmp_path, EXITS):
         assert row["reward"] == 0.0

@@ -28,7 +28,9 @@ from tests.helpers.api import Postgres, create_database
 from tests.helpers.cli import (
     ORACLE,
     explain,
+    explain_result,
     finish,
+    invoke,
     load_json,
     oracle_run,
     results_path,
@@ -203,16 +205,17 @@ def test_a_coordinator_and_four_workers_on_postgresql_survive_a_killed_worker(
 
 
 def test_a_worker_without_a_usable_store_says_so(tmp_path: Path) -> None:
-    bad = finish(start_taumesh("worker", "--work-store", "not a url", "--wait-seconds", "0"), timeout=60)
-    assert bad.returncode == 2 and "is not a database URL" in bad.stderr, explain(bad)
+    bad = invoke("worker", "--work-store", "not a url", "--wait-seconds", "0")
+    assert bad.exit_code == 2 and "is not a database URL" in bad.stderr, explain_result(bad)
     assert "Traceback" not in bad.stderr
-    idle = finish(start_taumesh("worker", "--work-store", sqlite_url(tmp_path / "w.sqlite"), "--wait-seconds", "0"))
-    assert idle.returncode == 0 and "0 episode(s) recorded" in idle.stderr, explain(idle)
+    idle = invoke("worker", "--work-store", sqlite_url(tmp_path / "w.sqlite"), "--wait-seconds", "0")
+    assert idle.exit_code == 0 and "0 episode(s) recorded" in idle.stderr, explain_result(idle)
 
 
 def test_workers_zero_needs_a_work_store(tmp_path: Path) -> None:
-    proc = finish(start_taumesh("run", "--env", "retail", *ORACLE, "--workers", "0", "--log-dir", str(tmp_path)))
-    assert proc.returncode == 2 and "--workers 0 (coordinate only) needs --work-store" in proc.stderr, explain(proc)
+    result = invoke("run", "--env", "retail", *ORACLE, "--workers", "0", "--log-dir", tmp_path)
+    assert result.exit_code == 2, explain_result(result)
+    assert "--workers 0 (coordinate only) needs --work-store" in result.stderr, explain_result(result)
 
 
 def test_concurrency_is_shared_among_the_workers() -> None:

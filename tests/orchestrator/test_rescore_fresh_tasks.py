@@ -12,13 +12,16 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.cli import assert_no_traceback, explain, load_json, oracle_run, results_path, taumesh
+from tests.helpers.cli import explain_result, invoke, load_json, oracle_invoke, results_path
 from tests.helpers.paths import V1_DATA
 
 EDITED = 1
 """The task whose gold exchange now pays with another method."""
 
-pytestmark = pytest.mark.skipif(not (V1_DATA / "retail").is_dir(), reason="τ-bench v1 data is not there")
+pytestmark = [
+    pytest.mark.skipif(not (V1_DATA / "retail").is_dir(), reason="τ-bench v1 data is not there"),
+    pytest.mark.slow,  # an oracle run and two rescores of three tasks: ~5 s
+]
 
 
 def newer_release(root: Path) -> tuple[Path, dict[str, object], dict[str, object]]:
@@ -34,18 +37,18 @@ def newer_release(root: Path) -> tuple[Path, dict[str, object], dict[str, object
 
 
 def test_fresh_tasks_reports_the_changed_verdict_and_why(tmp_path: Path) -> None:
-    oracle_run(tmp_path / "logs", "retail", "test", "--task-ids", "0", "--task-ids", str(EDITED), "--task-ids", "2")
+    oracle_invoke(tmp_path / "logs", "retail", "test", "--task-ids", "0", "--task-ids", str(EDITED), "--task-ids", "2")
     results = results_path(tmp_path / "logs")
     data, before, after = newer_release(tmp_path / "newer")
     out = tmp_path / "rows.json"
     common = ("rescore", results, "--task-split", "test", "--data-dir", data, "--out", out)
 
-    fresh = taumesh(*common, "--fresh-tasks")
-    assert fresh.returncode == 0, explain(fresh)
-    assert_no_traceback(fresh)
+    fresh = invoke(*common, "--fresh-tasks")  # fails the test on an escaped exception (a traceback for a user)
+    assert fresh.exit_code == 0, explain_result(fresh)
+    assert "Traceback" not in fresh.output and "AioRpcError" not in fresh.output, explain_result(fresh)
     text = " ".join(fresh.stdout.split())
-    assert "re-graded against the current tasks: 1 tasks changed, 1 verdicts changed" in text, explain(fresh)
-    assert f"task {EDITED} trial 0: 1.0 -> 0.0 (gold action" in text, explain(fresh)
+    assert "re-graded against the current tasks: 1 tasks changed, 1 verdicts changed" in text, explain_result(fresh)
+    assert f"task {EDITED} trial 0: 1.0 -> 0.0 (gold action" in text, explain_result(fresh)
     assert '"payment_method_id": "gift_card_0000000"' in text and "exchange_delivered_order_items" in text
     rows = {row["task_id"]: row for row in load_json(out)}
     assert {task: row["reward"] for task, row in rows.items()} == {0: 1.0, EDITED: 0.0, 2: 1.0}
@@ -54,8 +57,8 @@ def test_fresh_tasks_reports_the_changed_verdict_and_why(tmp_path: Path) -> None
     assert json.dumps(after["kwargs"], sort_keys=True) in change
     assert rows[0]["task_changes"] == rows[2]["task_changes"] == []
 
-    plain = taumesh(*common)  # without the flag: the disagreement stands, with a warning naming the task
-    assert plain.returncode == 1, explain(plain)
+    plain = invoke(*common)  # without the flag: the disagreement stands, with a warning naming the task
+    assert plain.exit_code == 1, explain_result(plain)
     assert f"tasks differ from those the results were graded with ({EDITED})" in " ".join(plain.stdout.split())
 
 

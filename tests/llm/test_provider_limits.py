@@ -97,16 +97,16 @@ def _run(
     return proc.stderr + proc.stdout, load_json(results_path(log_dir))
 
 
-@pytest.mark.slow  # 200 episodes, about 1,300 model requests: two minutes on a busy 2-core machine
+@pytest.mark.slow  # 200 episodes of the 10 shortest tasks (one gold action or none), about 1,100 model requests
 # with workers, half as many episodes: what is new there is that the cap holds across processes, and 100 episodes
-# of 5 calls and more each still put far more than 20 calls in flight
-@pytest.mark.parametrize(("workers", "task_count"), [(1, 40), (2, 20)], ids=["one-process", "two-workers"])
+# of about 5 requests each still put far more than 20 calls in flight
+@pytest.mark.parametrize(("workers", "episodes"), [(1, 200), (2, 100)], ids=["one-process", "two-workers"])
 def test_429s_at_concurrency_200_with_20_calls_allowed(
-    fake: FakeOpenAI, task_index: TaskIndex, v1_data_dir: Path, tmp_path: Path, workers: int, task_count: int
+    fake: FakeOpenAI, task_index: TaskIndex, v1_data_dir: Path, tmp_path: Path, workers: int, episodes: int
 ) -> None:
     script = CountingScript(Router(GoldAgent(task_index), ScriptedLlmUser(task_index)), refusals=0.3, latency=0.02)
     fake.reset(script)
-    tasks = _short_tasks(task_index, task_count)
+    tasks = _short_tasks(task_index, 10)  # the episodes' count, not their length, is what loads the provider
     output, results = _run(
         fake,
         v1_data_dir,
@@ -118,10 +118,11 @@ def test_429s_at_concurrency_200_with_20_calls_allowed(
         "openai=20",
         "--workers",
         str(workers),
+        trials=episodes // 10,
     )
-    assert len(results) == 5 * task_count and all(r["reward"] == 1.0 for r in results)  # every one scored
+    assert len(results) == episodes and all(r["reward"] == 1.0 for r in results)  # every one scored
     assert not list(tmp_path.glob("*.errors.json")), "no episode is an infrastructure error"
-    assert script.refused > task_count * 2  # the provider did refuse, often
+    assert script.refused > episodes * 2 // 5  # the provider did refuse, often
     assert script.peak <= 20, f"{script.peak} calls were in flight at once"
     assert script.peak >= 5  # the limit, not the run, held the calls back
     if workers == 1:  # the display's last line: the provider's calls in flight (none now) and its 429s
@@ -129,14 +130,14 @@ def test_429s_at_concurrency_200_with_20_calls_allowed(
         assert shown and int(shown[-1]) == script.refused, output[-2000:]
 
 
-@pytest.mark.slow  # 100 episodes, all started at once against a provider allowing 40
+@pytest.mark.slow  # 100 episodes (10 short tasks × 10 trials), all started at once against a provider allowing 40
 def test_a_run_at_concurrency_1000_adapts_to_a_provider_allowing_40(
     fake: FakeOpenAI, task_index: TaskIndex, v1_data_dir: Path, tmp_path: Path
 ) -> None:
     provider = ProviderAllowing(Router(GoldAgent(task_index), ScriptedLlmUser(task_index)), allowed=40, latency=1.0)
     fake.reset(provider)
     output, results = _run(
-        fake, v1_data_dir, tmp_path, _short_tasks(task_index, 20), "--max-concurrency", "1000", trials=5
+        fake, v1_data_dir, tmp_path, _short_tasks(task_index, 10), "--max-concurrency", "1000", trials=10
     )
     assert len(results) == 100 and all(r["reward"] == 1.0 for r in results)
     assert not list(tmp_path.glob("*.errors.json")), "no episode is an infrastructure error"

@@ -52,6 +52,7 @@ MARGIN = 64 * 1024
 CHUNK = 64 * 1024
 """The payload travels as messages of this many characters, as a long conversation would."""
 SETTLE_SECONDS = 1.0
+"""How long the service is left before its RSS is read (``--settle``)."""
 
 
 def conversation(size: int) -> list[common_pb2.Message]:
@@ -124,8 +125,8 @@ def start(name: str, data_dir: Path | None, code: Path | None = None) -> tuple[s
     raise RuntimeError(f"taumesh serve {name} exited with {proc.wait()} before serving")
 
 
-def rss(pid: int) -> int:
-    time.sleep(SETTLE_SECONDS)
+def rss(pid: int, settle: float = SETTLE_SECONDS) -> int:
+    time.sleep(settle)
     return int(psutil.Process(pid).memory_info().rss)
 
 
@@ -144,7 +145,12 @@ def send(call: grpc.UnaryUnaryMultiCallable[bytes, bytes], raw: bytes, count: in
 
 
 def probe(
-    name: str, count: int, size: int, data_dir: Path | None = None, code: Path | None = None
+    name: str,
+    count: int,
+    size: int,
+    data_dir: Path | None = None,
+    code: Path | None = None,
+    settle: float = SETTLE_SECONDS,
 ) -> dict[str, object]:
     """Start the service, send both phases, and report the RSS each added (bytes) and the codes received."""
     target = TARGETS[name]
@@ -156,11 +162,14 @@ def probe(
             under = target.request(target.cap - MARGIN)
             under_count = math.ceil(count * size / len(under))
             send(call, target.request(1000), 3)  # warm up: first-call allocations are not what is measured
-            start_rss = rss(proc.pid)
-            size_codes = send(call, target.request(size), count)
-            after_size = rss(proc.pid)
+            start_rss = rss(proc.pid, settle)
+            at_size = target.request(size)
+            size_bytes = len(at_size)
+            size_codes = send(call, at_size, count)
+            del at_size
+            after_size = rss(proc.pid, settle)
             under_codes = send(call, under, under_count)
-            after_under = rss(proc.pid)
+            after_under = rss(proc.pid, settle)
     finally:
         proc.terminate()
         proc.wait(timeout=30)
@@ -169,7 +178,7 @@ def probe(
         "cap_bytes": target.cap,
         "at_size": {
             "requests": count,
-            "request_bytes": len(target.request(size)),
+            "request_bytes": size_bytes,
             "codes": size_codes,
             "rss_growth_bytes": after_size - start_rss,
         },
@@ -184,7 +193,8 @@ def probe(
     }
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    """Probe the services named in ``argv`` (the command line when None)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--count", type=int, default=60, help="requests over the cap per service (60)")
     parser.add_argument("--size-mb", type=float, default=20, help="size of each, in MB (20)")
@@ -194,7 +204,8 @@ def main() -> None:
         "--services-from", type=Path, default=None, help="run the services from this checkout (an older one: before)"
     )
     parser.add_argument("--out", type=Path, default=None, help="write the figures as JSON here")
-    args = parser.parse_args()
+    parser.add_argument("--settle", type=float, default=SETTLE_SECONDS, help="seconds left before each RSS reading (1)")
+    args = parser.parse_args(argv)
     results = []
     print(f"{'service':<9} {'cap':>9} {'at size: sent':>22} {'RSS +':>9} {'under cap: sent':>22} {'RSS +':>9}")
     # the services are probed at once, each in its own process and with its own requests one at a time: a
@@ -202,7 +213,7 @@ def main() -> None:
     # one after the other took four times as long for the same figures
     with ThreadPoolExecutor(max_workers=len(args.services)) as pool:
         probes = [
-            pool.submit(probe, name, args.count, int(args.size_mb * MB), args.data_dir, args.services_from)
+            pool.submit(probe, name, args.count, int(args.size_mb * MB), args.data_dir, args.services_from, args.settle)
             for name in args.services
         ]
     for name, pending in zip(args.services, probes, strict=True):

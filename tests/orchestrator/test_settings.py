@@ -1,6 +1,7 @@
 """One settings model per command: flags > ``TAUMESH_*`` environment > ``--config FILE.yaml`` > defaults.
 
-Every case runs the real ``taumesh`` command in a subprocess (the oracle agent and the scripted user: no model).
+Every case runs the real ``taumesh`` command (the oracle agent and the scripted user: no model): ``serve`` as a
+process, the rest in this process through typer's runner (the same app, exit codes and messages, no process start-up).
 """
 
 from __future__ import annotations
@@ -17,12 +18,11 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from taumesh.cli import load_command
 from taumesh.settings import RunSettings, ServeSettings, TaumeshSettings
 from tests.helpers.cli import (
-    assert_no_traceback,
-    assert_ok,
     check_oracle_results,
+    explain_result,
+    invoke,
     load_json,
     results_path,
-    taumesh,
     taumesh_executable,
 )
 from tests.helpers.paths import V1_DATA
@@ -48,16 +48,18 @@ def oracle_config(tmp_path: Path, **settings: Any) -> Path:
     return write_config(tmp_path / "run.yaml", base | settings)
 
 
+@pytest.mark.slow  # an oracle run or a serve process: 3-6 s
 def test_a_config_file_runs_a_benchmark(v1_data_dir: Path, tmp_path: Path) -> None:
     config = oracle_config(tmp_path, env="retail", task_split="test", task_ids=[2, 5, 7], num_trials=2)
-    proc = taumesh("run", "--config", config)
-    assert_ok(proc)
+    proc = invoke("run", "--config", config)
+    assert proc.exit_code == 0, explain_result(proc)
     results = load_json(results_path(tmp_path / "logs"))
     assert sorted((r["task_id"], r["trial"]) for r in results) == [(t, n) for t in (2, 5, 7) for n in (0, 1)]
     check_oracle_results([r for r in results if r["trial"] == 1], "retail", "test", [2, 5, 7], trial=1)
     assert "scored episodes: 6" in proc.stdout
 
 
+@pytest.mark.slow  # an oracle run or a serve process: 3-6 s
 def test_the_environment_overrides_the_file_and_a_flag_the_environment(
     v1_data_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -65,15 +67,18 @@ def test_the_environment_overrides_the_file_and_a_flag_the_environment(
     monkeypatch.setenv("TAUMESH_TASK_IDS", "[2]")
 
     # --env is not given: its default (retail) must not hide the file's airline
-    assert_ok(taumesh("run", "--config", config))
+    first = invoke("run", "--config", config)
+    assert first.exit_code == 0, explain_result(first)
     from_env = results_path(tmp_path / "logs")
     check_oracle_results(load_json(from_env), "airline", "test", [2])
 
     from_env.unlink()
-    assert_ok(taumesh("run", "--config", config, "--task-ids", "3", "4"))  # τ-bench's list form
+    second = invoke("run", "--config", config, "--task-ids", "3", "4")  # τ-bench's list form
+    assert second.exit_code == 0, explain_result(second)
     check_oracle_results(load_json(results_path(tmp_path / "logs")), "airline", "test", [3, 4])
 
 
+@pytest.mark.slow  # an oracle run or a serve process: 3-6 s
 def test_serve_takes_every_setting_from_the_environment(
     v1_data_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, servers: list[Server]
 ) -> None:
@@ -92,9 +97,8 @@ def test_serve_takes_every_setting_from_the_environment(
 
 def test_serve_without_a_service_says_how_to_give_one(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("TAUMESH_SERVICE", raising=False)
-    proc = taumesh("serve", timeout=60)
-    assert proc.returncode == 2
-    assert_no_traceback(proc)
+    proc = invoke("serve")
+    assert proc.exit_code == 2
     assert "TAUMESH_SERVICE" in proc.stderr
 
 
@@ -112,9 +116,8 @@ def test_a_bad_setting_in_the_file_is_one_line_and_exit_2(
     tmp_path: Path, settings: dict[str, Any], expected: str
 ) -> None:
     config = oracle_config(tmp_path, **settings)
-    proc = taumesh("run", "--config", config, timeout=60)
-    assert proc.returncode == 2, proc.stderr
-    assert_no_traceback(proc)
+    proc = invoke("run", "--config", config)
+    assert proc.exit_code == 2, proc.stderr
     (line,) = proc.stderr.strip().splitlines()
     assert line.startswith(f"error: {config}: {expected}")
     assert not (tmp_path / "logs").exists()
@@ -124,34 +127,31 @@ def test_a_file_that_is_not_a_mapping_is_one_line_and_exit_2(tmp_path: Path) -> 
     for text, expected in (("- 1\n- 2\n", "must be a mapping"), ("env: [\n", "not valid YAML")):
         config = tmp_path / "run.yaml"
         config.write_text(text, encoding="utf-8")
-        proc = taumesh("serve", "env", "--config", config, timeout=60)
-        assert proc.returncode == 2, proc.stderr
-        assert_no_traceback(proc)
+        proc = invoke("serve", "env", "--config", config)
+        assert proc.exit_code == 2, proc.stderr
         (line,) = proc.stderr.strip().splitlines()
         assert line.startswith(f"error: {config}: ") and expected in line
 
 
 def test_a_bad_environment_variable_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TAUMESH_PORT", "fifty")
-    proc = taumesh("serve", "scorer", timeout=60)
-    assert proc.returncode == 2
-    assert_no_traceback(proc)
+    proc = invoke("serve", "scorer")
+    assert proc.exit_code == 2
     assert proc.stderr.strip().splitlines() == [
         "error: TAUMESH_PORT: Input should be a valid integer, unable to parse string as an integer (got 'fifty')"
     ]
 
 
 def test_a_flag_out_of_range_is_named_by_its_spelling(tmp_path: Path) -> None:
-    proc = taumesh("run", "--max-steps", "0", "--log-dir", tmp_path / "logs", timeout=60)
-    assert proc.returncode == 2
-    assert_no_traceback(proc)
+    proc = invoke("run", "--max-steps", "0", "--log-dir", tmp_path / "logs")
+    assert proc.exit_code == 2
     assert "error: --max-steps: Input should be greater than or equal to 1 (got 0)" in proc.stderr
 
 
 @pytest.mark.parametrize(("command", "settings_cls"), [("run", RunSettings), ("serve", ServeSettings)])
 def test_help_names_each_options_environment_variable(command: str, settings_cls: type[TaumeshSettings]) -> None:
-    proc = taumesh(command, "--help", timeout=60)
-    assert_ok(proc)
+    proc = invoke(command, "--help")
+    assert proc.exit_code == 0, explain_result(proc)
     listed = set(re.findall(r"\bTAUMESH_[A-Z_]+", proc.stdout))
     assert listed == {settings_cls.env_name(field) for field in settings_cls.model_fields} | {"TAUMESH_CONFIG"}
 

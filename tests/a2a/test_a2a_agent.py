@@ -54,12 +54,14 @@ async def test_text_agent_solves_all_of_retail_test(start_agent: StartAgent, v1_
     assert calls and calls[0]["tool_calls"][0]["function"]["name"] == "find_user_id_by_name_zip"
 
 
+@pytest.mark.slow
 async def test_text_agent_over_grpc(start_agent: StartAgent, v1_data_dir: Path, tmp_path: Path) -> None:
     url = start_agent("text", grpc=True)
     summary = await play(url, v1_data_dir, tmp_path, "grpc", list(range(5)))
     assert_all_solved(summary, 5)
 
 
+@pytest.mark.slow
 async def test_structured_data_agent(start_agent: StartAgent, v1_data_dir: Path, tmp_path: Path) -> None:
     """The same 115 tasks, answered through tasks whose artifacts hold ``{"tool_calls": [...]}`` data parts."""
     url = start_agent("data", grpc=True)
@@ -69,6 +71,7 @@ async def test_structured_data_agent(start_agent: StartAgent, v1_data_dir: Path,
     assert first_call["id"] == "gold-0"  # the agent's own call id is kept
 
 
+@pytest.mark.slow
 async def test_garbage_once_is_the_agents_failure(start_agent: StartAgent, v1_data_dir: Path, tmp_path: Path) -> None:
     url = start_agent("text", garbage_once=True)
     summary = await play(url, v1_data_dir, tmp_path, "jsonrpc", list(range(5)))
@@ -80,6 +83,7 @@ async def test_garbage_once_is_the_agents_failure(start_agent: StartAgent, v1_da
     assert info["agent_gave_up"].startswith("unparsable A2A reply: <json> block is not JSON")
 
 
+@pytest.mark.slow
 async def test_agent_url_the_operator_did_not_allow_is_refused(
     start_agent: StartAgent, v1_data_dir: Path, tmp_path: Path
 ) -> None:

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import httpx
+import pytest
 from a2a.client import ClientConfig, ClientFactory
 from a2a.helpers import get_data_parts, get_text_parts, new_data_message
 from a2a.types.a2a_pb2 import Role, SendMessageRequest, TaskState
@@ -50,6 +51,7 @@ async def ask(green: str, request: dict[str, object]) -> tuple[list[str], list[o
         return progress, data, parts, state
 
 
+@pytest.mark.slow
 async def test_green_agent_evaluates_a_purple_agent(start_agent: StartAgent, v1_data_dir: Path, tmp_path: Path) -> None:
     purple = start_agent("text")
     green, proc = start_green(tmp_path, v1_data_dir, purple)

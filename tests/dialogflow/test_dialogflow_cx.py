@@ -93,6 +93,7 @@ def test_a_cx_error_is_the_agents_failure_and_is_scored(cx_server: FakeCx, tmp_p
     assert not list(tmp_path.glob("*errors*")) or not load_json(next(tmp_path.glob("*errors*")))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("cx_server", [{"expire_first": True}], indirect=True)
 def test_an_expired_session_is_infrastructure_and_the_episode_replays(cx_server: FakeCx, tmp_path: Path) -> None:
     results = run_cx(tmp_path, "--agent-strategy", "dialogflow-cx", *AGENT, "--task-ids", "0")

@@ -65,6 +65,7 @@ def mcp_agent() -> Iterator[tuple[str, McpGoldAgent]]:
     thread.join(10)
 
 
+@pytest.mark.slow
 def test_an_agent_playing_over_mcp_passes_and_its_calls_are_the_trajectory(
     mcp_agent: tuple[str, McpGoldAgent], tmp_path: Path
 ) -> None:

@@ -74,6 +74,7 @@ def gold(task_id: int) -> list[dict[str, Any]]:
     return actions
 
 
+@pytest.mark.slow
 async def test_an_mcp_client_plays_the_gold_actions_to_the_oracles_hash(gateway: Gateway) -> None:
     schemas = Catalog(V1_DATA).get("retail").tool_schemas
     for task_id in (0, 2, 5):
@@ -165,6 +166,7 @@ async def test_an_unknown_task_is_a_clear_error(gateway: Gateway) -> None:
     assert response.status_code == 400 and "task_id" in response.text
 
 
+@pytest.mark.slow
 async def test_taumesh_serve_mcp(tmp_path: Path) -> None:
     """The command: its own env on loopback, episodes opened over HTTP, tools listed by the SDK's client."""
     if not V1_DATA.is_dir():

@@ -171,7 +171,7 @@ def probe(
             under_codes = send(call, under, under_count)
             after_under = rss(proc.pid, settle)
     finally:
-        proc.terminate()
+        proc.kill()  # measured already: a graceful stop would drain for seconds (tested in test_services_standalone)
         proc.wait(timeout=30)
     return {
         "service": name,

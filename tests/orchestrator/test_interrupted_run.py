@@ -12,6 +12,7 @@ import json
 import signal
 import subprocess
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import grpc
@@ -21,7 +22,7 @@ from taumesh.convert import task_ref_to_proto
 from taumesh.env.v1 import env_pb2, env_pb2_grpc
 from taumesh.models import TaskRef
 from taumesh.orchestrator.results_names import ERRORS_SUFFIX
-from tests.helpers.cli import assert_ok, child_env, explain, load_json, results_path, taumesh, taumesh_executable
+from tests.helpers.cli import child_env, explain, explain_result, invoke, load_json, results_path, taumesh_executable
 from tests.helpers.paths import V1_DATA
 from tests.helpers.processes import Server
 from tests.llm.fake_openai import FakeOpenAI, Reply
@@ -74,24 +75,30 @@ def open_sessions_possible(address: str) -> int:
         channel.close()
 
 
+@pytest.fixture(scope="module")
+def env(v1_data_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One standalone env process for both signals: each case starts and ends with none of its sessions held."""
+    argv = [
+        taumesh_executable(), "serve", "env", "--port", "0", "--data-dir", str(V1_DATA),
+        "--session-idle-timeout", "900", "--max-sessions", str(MAX_SESSIONS),
+    ]  # fmt: skip
+    server = Server.spawn(argv, tmp_path_factory.mktemp("env") / "env.log")
+    try:
+        yield server.wait_ready(r"serving \S+ on (?P<address>127\.0\.0\.1:\d+)")
+    finally:
+        server.kill()
+
+
 @pytest.mark.parametrize(("signum", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_signal_closes_the_runs_env_sessions_and_resume_completes(
-    v1_data_dir: Path,
+    env: Server,
     tmp_path: Path,
-    servers: list[Server],
     monkeypatch: pytest.MonkeyPatch,
     signum: signal.Signals,
     code: int,
 ) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")  # the fake model's key, for both runs
     monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
-    argv = [
-        taumesh_executable(), "serve", "env", "--port", "0", "--data-dir", str(V1_DATA),
-        "--session-idle-timeout", "900", "--max-sessions", str(MAX_SESSIONS),
-    ]  # fmt: skip
-    env = Server.spawn(argv, tmp_path / "env.log")
-    servers.append(env)
-    env.wait_ready(r"serving \S+ on (?P<address>127\.0\.0\.1:\d+)")
     assert open_sessions_possible(env.address) == MAX_SESSIONS
     log_dir = tmp_path / "run"
     with FakeOpenAI(lambda request, n: Reply(content="Thanks, that is all. ###STOP###", delay=USER_DELAY)) as model:
@@ -127,8 +134,9 @@ def test_signal_closes_the_runs_env_sessions_and_resume_completes(
         done_before = load_json(resumed)
         assert 0 < len(done_before) < TASKS
         assert all(r["reward"] == 1.0 for r in done_before), "an interrupted episode is not recorded as a result"
-        proc = taumesh(*run_args(env.address, log_dir, model.url), "--resume", resumed, timeout=180)
-    assert_ok(proc)
+        # the resume is an ordinary run: in this process (invoke fails the test on a traceback)
+        proc = invoke(*run_args(env.address, log_dir, model.url), "--resume", resumed)
+    assert proc.exit_code == 0, explain_result(proc)
     keys = sorted((r["task_id"], r["trial"]) for r in load_json(resumed))
-    assert keys == [(i, 0) for i in range(TASKS)], explain(proc)
+    assert keys == [(i, 0) for i in range(TASKS)], explain_result(proc)
     assert open_sessions_possible(env.address) == MAX_SESSIONS

@@ -67,6 +67,7 @@ def read_lines(path: Path) -> list[dict[str, Any]]:
 @pytest.mark.skipif(
     not hasattr(runner, "write_outputs"), reason="orchestrator/runner.py does not call write_outputs yet"
 )
+@pytest.mark.slow  # a shared oracle run: 3-6 s
 def test_the_cli_writes_the_mt_layout_beside_the_results_file(cli_run: tuple[Path, list[RunResult]]) -> None:
     log_dir, results = cli_run
     (folder,) = (log_dir / "data").iterdir()
@@ -78,6 +79,7 @@ def test_the_cli_writes_the_mt_layout_beside_the_results_file(cli_run: tuple[Pat
     assert not tau2_path(results_path(log_dir)).exists()  # mt,taubench: no τ² document
 
 
+@pytest.mark.slow  # a shared oracle run: 3-6 s
 def test_layout_files_and_folder(results: list[RunResult], tmp_path: Path) -> None:
     folder = write_mt_results(oracle_config(tmp_path), results)
     assert folder.parent == tmp_path / "data"
@@ -126,6 +128,7 @@ def test_result_and_truth_are_the_calls_as_name_json(results: list[RunResult], t
         assert line["result"] == line["truth"]  # the oracle makes exactly the gold calls
 
 
+@pytest.mark.slow  # a shared oracle run: 3-6 s
 def test_an_agent_that_called_no_tool_and_later_trials(results: list[RunResult], tmp_path: Path) -> None:
     quiet = results[0].model_copy(update={"traj": [m for m in results[0].traj if m["role"] in ("system", "user")]})
     again = results[1].model_copy(update={"trial": 1})

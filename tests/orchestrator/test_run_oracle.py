@@ -13,17 +13,20 @@ from taumesh.orchestrator.runner import RunSummary, run_benchmark
 from tests.helpers.cli import check_oracle_results, load_json, oracle_invoke, oracle_run
 
 
+@pytest.mark.slow  # a full-split oracle run: 4-9 s
 def test_retail_test_all_tasks_reproduce_the_reference_run(retail_test_results: Path) -> None:
     results = load_json(retail_test_results)
     check_oracle_results(results, "retail", "test", list(range(115)))
 
 
+@pytest.mark.slow  # a full-split oracle run: 4-9 s
 def test_results_file_has_the_tau_bench_checkpoint_name(retail_test_results: Path) -> None:
     # the τ-bench checkpoint name: {agent}-{model}-{temperature}_range_{start}-{end}_user-{model}-{strategy}_{time}.json
     assert retail_test_results.name.startswith("oracle-oracle-0.0_range_0--1_user-")  # --end-index as given
     assert "-scripted_" in retail_test_results.name
 
 
+@pytest.mark.slow  # a full-split oracle run: 4-9 s
 def test_airline_test_all_tasks_reproduce_the_reference_run(v1_data_dir: Path, tmp_path: Path) -> None:
     proc, results = oracle_run(tmp_path, "airline", "test", "--max-concurrency", "8")
     check_oracle_results(results, "airline", "test", list(range(50)))
@@ -31,6 +34,7 @@ def test_airline_test_all_tasks_reproduce_the_reference_run(v1_data_dir: Path, t
     assert "episode endings: terminate_tool 4, user_stop 46" in proc.stdout
 
 
+@pytest.mark.slow  # a full-split oracle run: 4-9 s
 def test_retail_dev_all_tasks(v1_data_dir: Path, tmp_path: Path) -> None:
     # an end index past the split is clamped to it, as in τ-bench
     _, results = oracle_invoke(tmp_path, "retail", "dev", "--end-index", "99", "--max-concurrency", "8")

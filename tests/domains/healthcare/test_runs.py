@@ -47,6 +47,7 @@ def _tasks() -> dict[str, HealthcareTask]:
     return {t.id: t for t in healthcare().tasks("base") if isinstance(t, HealthcareTask)}
 
 
+@pytest.mark.slow  # an oracle run or service processes: 3-20 s
 def test_oracle_and_scripted_user_score_every_task(oracle_log: Path) -> None:
     results = load_json(results_path(oracle_log))
     tasks = _tasks()
@@ -71,6 +72,7 @@ def _rescore(path: Path, out: Path) -> list[dict[str, Any]]:
 
 
 @pytest.mark.parametrize("layout", ["taubench", "tau2"])
+@pytest.mark.slow  # an oracle run or service processes: 3-20 s
 def test_rescore_agrees_with_the_oracle_run_in_both_layouts(oracle_log: Path, tmp_path: Path, layout: str) -> None:
     path = results_path(oracle_log)
     if layout == "tau2":
@@ -135,6 +137,7 @@ def add_forbidden(traj: Traj, task: HealthcareTask) -> Traj:
     return traj[: answer + 1] + added + traj[answer + 1 :]
 
 
+@pytest.mark.slow  # an oracle run or service processes: 3-20 s
 def test_every_perturbed_gold_trajectory_scores_zero(oracle_log: Path, tmp_path: Path) -> None:
     results = load_json(results_path(oracle_log))
     tasks = _tasks()
@@ -167,6 +170,7 @@ SERVICES = {
 }
 
 
+@pytest.mark.slow  # an oracle run or service processes: 3-20 s
 def test_services_apart_play_the_dual_control_tasks(tmp_path: Path, servers: list[Server]) -> None:
     """The four services as four processes, each finding healthcare itself: the last intents' tasks (dual control)."""
     for name in SERVICES:

@@ -75,6 +75,7 @@ def _problems(domain: Domain, vector: dict[str, Any]) -> list[str]:
     return problems
 
 
+@pytest.mark.slow  # 2,285 vectors: ~12 s
 def test_every_telecom_vector_is_reproduced(tau2_data: Path, expected: Path) -> None:
     domain = tau2_domain("telecom")
     vectors = list(read_jsonl(expected / "vectors" / "telecom.jsonl"))

@@ -203,10 +203,12 @@ def message_strategy(desc: d.Descriptor, hints: Hints, depth: int = 0) -> st.Sea
         is_list = f.is_repeated
         fields[f.name] = st.lists(value_strategy, max_size=4 if depth < 2 else 1) if is_list else value_strategy
 
+    composite = _composite_names(desc)  # once per message type, not once per field of every request
+
     def build(values: dict[str, Any]) -> pb_message.Message:
         built = cls()
         for name, value in values.items():
-            target = getattr(built, name) if name in _composite_names(desc) else None
+            target = getattr(built, name) if name in composite else None
             if target is None:
                 setattr(built, name, value)
             elif isinstance(value, dict):

@@ -51,6 +51,7 @@ def test_an_ambiguous_prefix_names_the_candidates() -> None:
     assert "--end-index, --env, --env-addr" in invoke("run", "--en", "retail").output  # as argparse: ambiguous
 
 
+@pytest.mark.slow  # a taumesh run: 6-8 s under load
 def test_a_run_with_abbreviated_flags(v1_data_dir: Path, tmp_path: Path) -> None:
     result = invoke(
         "run", "--env", "retail", "--task-s", "test", "--task-i", "3", "--agent-strat", "oracle",
@@ -83,6 +84,7 @@ def test_help_lists_the_choices() -> None:
     assert domains.search(" ".join(invoke("rescore", "-h").output.replace("│", " ").split()))
 
 
+@pytest.mark.slow  # a taumesh run: 6-8 s under load
 def test_rescore_warns_when_the_file_holds_another_domain_s_tasks(v1_data_dir: Path, tmp_path: Path) -> None:
     ran = invoke(
         "run", "--env", "retail", "--task-ids", "0", *ORACLE, "--data-dir", V1_DATA, "--log-dir", tmp_path / "run"

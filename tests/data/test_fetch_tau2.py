@@ -146,6 +146,7 @@ def test_fetch_unpacks_only_the_domain_data_and_sources_and_records_a_manifest(i
     assert not [path for path in tmp_path.iterdir() if path.name != "tau2"], "staging folders left behind"
 
 
+@pytest.mark.slow  # fetches over loopback HTTP and imports: 5-8 s under load
 def test_a_cache_fetched_before_the_texts_file_gets_it_without_a_download(index: Index, tmp_path: Path) -> None:
     assert fetch(index, tmp_path).returncode == 0
     root = tmp_path / "tau2"
@@ -175,6 +176,7 @@ def test_fetching_again_does_nothing_and_says_so(index: Index, tmp_path: Path) -
     assert (tmp_path / "tau2" / MANIFEST_NAME).read_bytes() == manifest
 
 
+@pytest.mark.slow  # fetches over loopback HTTP and imports: 5-8 s under load
 def test_a_damaged_cache_is_detected_and_replaced_with_force(index: Index, tmp_path: Path) -> None:
     assert fetch(index, tmp_path).returncode == 0
     policy = tmp_path / "tau2" / "data" / "domains" / "mock" / "policy.md"
@@ -196,6 +198,7 @@ def test_a_damaged_cache_is_detected_and_replaced_with_force(index: Index, tmp_p
     assert listing.returncode == 0 and "verified" in listing.stdout, explain(listing)
 
 
+@pytest.mark.slow  # fetches over loopback HTTP and imports: 5-8 s under load
 def test_a_sha256_mismatch_names_both_hashes_and_changes_nothing(index: Index, tmp_path: Path) -> None:
     assert fetch(index, tmp_path).returncode == 0
     before = {path: path.read_bytes() for path in (tmp_path / "tau2").rglob("*") if path.is_file()}

@@ -27,6 +27,7 @@ def _checkout(root: Path) -> Path:
     return root
 
 
+@pytest.mark.slow  # imports a τ² release: ~5 s under load
 def test_shared_banking_folder_is_v1_0_1_and_listed(tmp_path: Path) -> None:
     env = clean_env(tmp_path / "cache")
     checkout = _checkout(tmp_path / "tau2-bench")
@@ -47,6 +48,7 @@ def test_shared_banking_folder_is_v1_0_1_and_listed(tmp_path: Path) -> None:
     assert "v1.0.1" in row and "verified" in row, listed.stdout
 
 
+@pytest.mark.slow  # imports a τ² release: ~5 s under load
 def test_one_changed_file_is_an_unknown_release_named_in_the_warning(tmp_path: Path) -> None:
     env = clean_env(tmp_path / "cache")
     archive = _checkout(tmp_path / "unpacked" / "tau2-bench-main")  # an archive unpacked into one top folder

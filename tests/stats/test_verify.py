@@ -131,6 +131,7 @@ def _keys(folder: Path, name: str) -> tuple[Path, Path]:
     return private, public
 
 
+@pytest.mark.slow  # 5-7 s under load
 def test_signatures_sign_and_a_bad_one_fails(run_files: Path, tmp_path: Path) -> None:
     results = _copy_run(run_files, tmp_path / "run")
     private, public = _keys(tmp_path, "mine")
@@ -166,6 +167,7 @@ def _tau2_run(log_dir: Path) -> Path:
     return document
 
 
+@pytest.mark.slow  # 5-7 s under load
 def test_tau2_documents_and_a_leaderboard_submission(tau2_data: Path, tmp_path: Path) -> None:
     document = _tau2_run(tmp_path / "run")
     code, output = _verify(document)

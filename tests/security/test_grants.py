@@ -57,6 +57,7 @@ def test_granted_adds_to_the_environment_for_the_block_only(monkeypatch: pytest.
     assert after.api_bases == {"http://operator/v1"} and not after.human_user
 
 
+@pytest.mark.slow  # a whole taumesh run: ~5 s
 def test_taumesh_run_allows_its_own_api_base_for_its_in_process_services(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

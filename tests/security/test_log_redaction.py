@@ -117,6 +117,7 @@ def api_server(tmp_path: Path, v1_data_dir: Path) -> Iterator[ApiServer]:
         server.stop()
 
 
+@pytest.mark.slow  # an API server process and 1,000 requests: ~12 s
 def test_a_thousand_requests_log_every_access_line_and_no_body(api_server: ApiServer) -> None:
     invalid = ("{" + MARKER * 4_000)[:50_000].encode()  # 50 KB, not JSON
     wrong_shape = {"env": MARKER * 100, "agent": {"model": MARKER}, "task_ids": MARKER}

@@ -50,6 +50,10 @@ class Stack:
     few_shot_dir: Path
 
 
+pytestmark = pytest.mark.slow  # every test needs the stack of service processes (~3.5 s), each service's first
+# model call imports the LLM client (~4 s)
+
+
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     few_shot_dir = tmp_path_factory.mktemp("operator-few-shot")

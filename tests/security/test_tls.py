@@ -158,6 +158,7 @@ def list_domains(channel: grpc.Channel) -> env_pb2.ListDomainsResponse:
     return response
 
 
+@pytest.mark.slow  # the first on the four TLS service processes: ~4 s to start them
 def test_without_the_token_a_call_is_refused_and_health_still_answers(pki: Pki, tls_services: dict[str, str]) -> None:
     for name, address in tls_services.items():
         with tls_channel(pki, address) as channel:
@@ -184,6 +185,7 @@ def test_without_the_token_a_call_is_refused_and_health_still_answers(pki: Pki, 
         assert plain.value.code() == grpc.StatusCode.UNAVAILABLE
 
 
+@pytest.mark.slow  # on the four TLS service processes
 def test_the_orchestrator_runs_over_tls_with_the_token_from_its_environment(
     pki: Pki, tls_services: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -119,9 +119,14 @@ def _skip(reason: str) -> None:
     pytest.skip(reason)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    """One headless Chromium for every browser test of the session (each test opens its own context and page)."""
+    """One headless Chromium per test module (each test opens its own context and page).
+
+    Not per session: sync Playwright keeps an event loop running in the main thread while it is open, and every
+    later test of the worker that calls ``asyncio.run`` would then fail ("cannot be called from a running event
+    loop"); a module's end closes it.
+    """
     if not CHROMIUM.exists():
         _skip(f"Chromium is not installed at {CHROMIUM} (apt-get install chromium; or set TAUMESH_CHROMIUM)")
     try:

@@ -1,14 +1,13 @@
 """The API operator's ``--provider-limit``: one cap per provider over every run a worker plays at once (issue 29).
 
-Two runs posted together, each with two episodes in flight (four calls at once without the cap), against a model server that counts the requests it
-is answering at once: with ``TAUMESH_API_PROVIDER_LIMIT=openai=3`` no more than three are ever in flight.
+Two runs posted together, each with two episodes in flight (four calls at once without the cap), against a model
+server that counts the requests it is answering at once: with ``TAUMESH_API_PROVIDER_LIMIT=openai=3`` no more than
+three are ever in flight.
 """
 
 from __future__ import annotations
 
-import threading
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -19,43 +18,23 @@ import pytest
 from taumesh.domains import Catalog
 from tests.helpers.api import ApiServer, start_server
 from tests.helpers.llm import FAKE_KEY
-from tests.llm.fake_openai import FakeOpenAI, Reply
-from tests.llm.scripts import AGENT_MODEL, USER_MODEL, GoldAgent, Router, ScriptedLlmUser, TaskIndex
+from tests.llm.fake_openai import FakeOpenAI
+from tests.llm.scripts import AGENT_MODEL, USER_MODEL, CountingScript, GoldAgent, Router, ScriptedLlmUser, TaskIndex
 
 pytestmark = pytest.mark.slow
 CAP = 3
 
 
-class PeakCounter:
-    """Answers with ``inner`` after ``latency``, counting the requests answered at once and their peak."""
-
-    def __init__(self, inner: Callable[[dict[str, Any], int], Reply], latency: float) -> None:
-        self.inner, self.latency = inner, latency
-        self.lock = threading.Lock()
-        self.in_flight = self.peak = 0
-
-    def __call__(self, request: dict[str, Any], ordinal: int) -> Reply:
-        with self.lock:
-            self.in_flight += 1
-            self.peak = max(self.peak, self.in_flight)
-        try:
-            time.sleep(self.latency)
-            return self.inner(request, ordinal)
-        finally:
-            with self.lock:
-                self.in_flight -= 1
-
-
 @pytest.fixture
-def counted(v1_data_dir: Path) -> Iterator[tuple[FakeOpenAI, PeakCounter]]:
+def counted(v1_data_dir: Path) -> Iterator[tuple[FakeOpenAI, CountingScript]]:
     index = TaskIndex(Catalog(v1_data_dir).get("retail").tasks("test"))
-    counter = PeakCounter(Router(GoldAgent(index), ScriptedLlmUser(index)), latency=0.05)
+    counter = CountingScript(Router(GoldAgent(index), ScriptedLlmUser(index)), refusals=0.0, latency=0.05)
     with FakeOpenAI(counter) as server:
         yield server, counter
 
 
 @pytest.fixture
-def capped_api(counted: tuple[FakeOpenAI, PeakCounter], v1_data_dir: Path, tmp_path: Path) -> Iterator[ApiServer]:
+def capped_api(counted: tuple[FakeOpenAI, CountingScript], v1_data_dir: Path, tmp_path: Path) -> Iterator[ApiServer]:
     fake, _ = counted
     server = start_server(
         f"sqlite:///{tmp_path / 'api.db'}",
@@ -71,7 +50,9 @@ def capped_api(counted: tuple[FakeOpenAI, PeakCounter], v1_data_dir: Path, tmp_p
         server.stop()
 
 
-def test_two_runs_at_once_share_the_servers_cap(capped_api: ApiServer, counted: tuple[FakeOpenAI, PeakCounter]) -> None:
+def test_two_runs_at_once_share_the_servers_cap(
+    capped_api: ApiServer, counted: tuple[FakeOpenAI, CountingScript]
+) -> None:
     fake, counter = counted
 
     def run(task_ids: list[int]) -> dict[str, Any]:

@@ -59,7 +59,21 @@ def fail_entry(entry: dict[str, Any]) -> None:
         check["actual"] = "0" * 64
 
 
-class ServedViewer:
+class ViewerClient:
+    """What a test asks of a served viewer at ``url``: its JSON API, and a run's id by its file's name."""
+
+    url: str
+
+    def get(self, path: str) -> Any:
+        response = httpx.get(self.url + path, timeout=30)
+        response.raise_for_status()
+        return response.json()
+
+    def run_id(self, path: Path) -> str:
+        return str(next(run["run_id"] for run in self.get("/api/runs") if run["name"] == path.name))
+
+
+class ServedViewer(ViewerClient):
     """A ``taumesh view`` process and its base URL."""
 
     def __init__(
@@ -81,14 +95,6 @@ class ServedViewer:
                 time.sleep(0.2)
         self.close()
         raise RuntimeError("taumesh view did not answer in 60 s")
-
-    def get(self, path: str) -> Any:
-        response = httpx.get(self.url + path, timeout=30)
-        response.raise_for_status()
-        return response.json()
-
-    def run_id(self, path: Path) -> str:
-        return str(next(run["run_id"] for run in self.get("/api/runs") if run["name"] == path.name))
 
     def close(self) -> None:
         self.process.terminate()

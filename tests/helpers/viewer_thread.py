@@ -5,17 +5,16 @@ from __future__ import annotations
 import threading
 import time
 from pathlib import Path
-from typing import Any
 
-import httpx
 import uvicorn
 
 from taumesh.viewer import RunLibrary
 from taumesh.viewer.app import create_app
 from tests.helpers.processes import free_port
+from tests.helpers.viewer import ViewerClient
 
 
-class ThreadViewer:
+class ThreadViewer(ViewerClient):
     """As :class:`tests.helpers.viewer.ServedViewer` (``url``, ``get``, ``run_id``, ``close``), served by uvicorn in a
     thread: for tests of what the viewer serves, not of its process. The library is built as ``taumesh view`` does."""
 
@@ -33,14 +32,6 @@ class ThreadViewer:
             if not self._thread.is_alive() or time.monotonic() > deadline:
                 raise RuntimeError("the viewer's server did not start")
             time.sleep(0.01)
-
-    def get(self, path: str) -> Any:
-        response = httpx.get(self.url + path, timeout=30)
-        response.raise_for_status()
-        return response.json()
-
-    def run_id(self, path: Path) -> str:
-        return str(next(run["run_id"] for run in self.get("/api/runs") if run["name"] == path.name))
 
     def close(self) -> None:
         self._server.should_exit = True

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import random
 import threading
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -212,3 +213,27 @@ class Faulty:
 def judge_answer(verdict: dict[str, Any]) -> Reply:
     body = json.dumps(verdict)
     return text(f"Here is my analysis:\n```json\n{body}\n```", completion_tokens=tokens(body))
+
+
+class CountingScript:
+    """Refuses ``refusals`` of the requests with 429 (seeded), answers the rest with ``inner`` after ``latency``;
+    counts the requests being answered at once, and their peak."""
+
+    def __init__(self, inner: Callable[[dict[str, Any], int], Reply], refusals: float, latency: float) -> None:
+        self.inner, self.refusals, self.latency = inner, refusals, latency
+        self.lock = threading.Lock()
+        self.random = random.Random(29)
+        self.in_flight = self.peak = self.refused = 0
+
+    def __call__(self, request: dict[str, Any], ordinal: int) -> Reply:
+        with self.lock:
+            self.in_flight += 1
+            self.peak = max(self.peak, self.in_flight)
+            refuse = self.random.random() < self.refusals
+            self.refused += refuse
+        try:
+            time.sleep(self.latency)  # the model thinking: the request is held, and counted, meanwhile
+            return rate_limited("0.05") if refuse else self.inner(request, ordinal)
+        finally:
+            with self.lock:
+                self.in_flight -= 1

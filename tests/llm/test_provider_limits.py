@@ -7,7 +7,6 @@ requests with 429 and a Retry-After, and counts how many requests it holds at on
 
 from __future__ import annotations
 
-import random
 import re
 import threading
 import time
@@ -19,31 +18,7 @@ import pytest
 
 from tests.helpers.cli import explain, finish, load_json, results_path, start_taumesh
 from tests.llm.fake_openai import FakeOpenAI, Reply, rate_limited
-from tests.llm.scripts import AGENT_MODEL, USER_MODEL, GoldAgent, Router, ScriptedLlmUser, TaskIndex
-
-
-class CountingScript:
-    """Refuses ``refusals`` of the requests with 429 (seeded), answers the rest with ``inner`` after ``latency``;
-    counts the requests being answered at once, and their peak."""
-
-    def __init__(self, inner: Callable[[dict[str, Any], int], Reply], refusals: float, latency: float) -> None:
-        self.inner, self.refusals, self.latency = inner, refusals, latency
-        self.lock = threading.Lock()
-        self.random = random.Random(29)
-        self.in_flight = self.peak = self.refused = 0
-
-    def __call__(self, request: dict[str, Any], ordinal: int) -> Reply:
-        with self.lock:
-            self.in_flight += 1
-            self.peak = max(self.peak, self.in_flight)
-            refuse = self.random.random() < self.refusals
-            self.refused += refuse
-        try:
-            time.sleep(self.latency)  # the model thinking: the request is held, and counted, meanwhile
-            return rate_limited("0.05") if refuse else self.inner(request, ordinal)
-        finally:
-            with self.lock:
-                self.in_flight -= 1
+from tests.llm.scripts import AGENT_MODEL, USER_MODEL, CountingScript, GoldAgent, Router, ScriptedLlmUser, TaskIndex
 
 
 class ProviderAllowing:

@@ -18,16 +18,26 @@ from tests.helpers.processes import free_port
 
 
 def start_green(tmp_path: Path, data_dir: Path, allow: str) -> tuple[str, subprocess.Popen[bytes]]:
-    port = free_port()
-    argv = [sys.executable, "-m", "taumesh.cli", "serve", "a2a", "--port", str(port), "--data-dir", str(data_dir)]
-    argv += ["--log-dir", str(tmp_path / "results"), "--allow-agent", allow, "--progress-interval", "0.1"]
+    """The green agent on a free port; another port when another process took the one chosen first (the agent
+    card names its URL, so the agent cannot take port 0)."""
     log = tmp_path / "green.log"
     env = {k: v for k, v in os.environ.items() if k != "TAUMESH_PROGRESS_INTERVAL"}
-    with log.open("wb") as out:
-        proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT, env=env)
-    url = f"http://127.0.0.1:{port}"
-    wait_for_card(url, proc, log)
-    return url, proc
+    for _ in range(3):
+        port = free_port()
+        argv = [sys.executable, "-m", "taumesh.cli", "serve", "a2a", "--port", str(port), "--data-dir", str(data_dir)]
+        argv += ["--log-dir", str(tmp_path / "results"), "--allow-agent", allow, "--progress-interval", "0.1"]
+        with log.open("wb") as out:
+            proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT, env=env)
+        url = f"http://127.0.0.1:{port}"
+        try:
+            wait_for_card(url, proc, log)
+            return url, proc
+        except pytest.fail.Exception:
+            proc.kill()
+            proc.wait()
+            if "address already in use" not in log.read_text(errors="replace"):
+                raise
+    pytest.fail(f"the green agent found no free port: {log.read_text()}")
 
 
 async def ask(green: str, request: dict[str, object]) -> tuple[list[str], list[object], list[object], int]:

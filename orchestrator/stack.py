@@ -3,8 +3,8 @@
 Even in-process, every call goes over real gRPC, so the embedded default exercises the same wire
 path as a deployment. :func:`serving_targets` yields where the four services answer (other processes, the
 workers of ``--workers N``, dial them too); :func:`service_stack` yields clients of them. Embedded services that
-``ServiceAddresses.processes`` names (``--embedded-processes``) run in child processes of their own (:mod:`.service_processes`), so the run
-uses more than one core.
+``ServiceAddresses.processes`` names (``--embedded-processes``) run in child processes of their own
+(:mod:`.service_processes`), so the run uses more than one core.
 """
 
 from __future__ import annotations

@@ -23,6 +23,8 @@ echo "== mypy";                          mypy taumesh  # services/ and orchestra
 echo "== τ² data (taumesh data fetch tau2)"
 taumesh data fetch tau2 || echo "τ² data could not be fetched: the tests that need it skip, saying why"
 wait "$system_deps"
-# Every test, tiers included (slow, browser, kill: README's "Development"); both cores, worksteal balancing the few
-# long tests against the many short ones; the slowest are listed so a test that grew shows in CI's log.
-echo "== pytest";                        pytest -q -n auto --dist worksteal --durations=25 "$@"
+# Every test, tiers included (slow, browser, kill: README's "Development"); one xdist worker more than the cores (many
+# tests wait on processes, sleeps and latency: 3 workers took 11.0 min of pytest against 11.8 with 2 on 2 cores),
+# worksteal balancing the few long tests against the many short ones; the slowest are listed so a test that grew
+# shows in CI's log.
+echo "== pytest";                        pytest -q -n "$(( $(nproc) + 1 ))" --dist worksteal --durations=25 "$@"

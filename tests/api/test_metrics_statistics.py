@@ -16,11 +16,14 @@ from typing import Any
 import httpx
 import litellm
 import pytest
+from tenacity import wait_fixed
 
 from taumesh.client.models import Metrics as ClientMetrics
 from taumesh.domains import Catalog
+from taumesh.orchestrator import runner
 from taumesh.stats import TrialOutcome, TrialTable, average_reward_interval, pass_hat_k_intervals
-from tests.helpers.api import ApiServer, start_server
+from tests.helpers.api import ApiServer
+from tests.helpers.api_thread import start_thread_server
 from tests.helpers.llm import FAKE_KEY
 from tests.llm.fake_openai import FakeOpenAI, Reply, server_error
 from tests.llm.scripts import GoldAgent, ScriptedLlmUser, TaskIndex
@@ -73,7 +76,10 @@ def models(v1_data_dir: Path) -> Iterator[FakeOpenAI]:
 @pytest.fixture(scope="module")
 def api(models: FakeOpenAI, v1_data_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ApiServer]:
     root = tmp_path_factory.mktemp("metrics")
-    server = start_server(
+    patch = pytest.MonkeyPatch()
+    # the attempt cut short is replayed after τ-bench's 5 s; what it spent counts however long the wait
+    patch.setattr(runner, "EPISODE_RETRY_WAIT", wait_fixed(0.05))
+    server = start_thread_server(
         f"sqlite:///{root / 'api.db'}",
         root,
         v1_data_dir,
@@ -87,6 +93,7 @@ def api(models: FakeOpenAI, v1_data_dir: Path, tmp_path_factory: pytest.TempPath
         yield server
     finally:
         server.stop()
+        patch.undo()
 
 
 @pytest.fixture(scope="module")

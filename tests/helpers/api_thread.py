@@ -1,0 +1,80 @@
+"""The REST API served over real HTTP by uvicorn in a thread of the test process (no uvicorn process to start)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+import pytest
+import uvicorn
+
+from tests.helpers.api import ApiServer
+
+
+@dataclass
+class ThreadApi(ApiServer):
+    """As :class:`tests.helpers.api.ApiServer` (same settings, read from the same ``TAUMESH_API_*`` variables), served
+    from a thread: for tests of what the API answers, not of its process. The variables (``extra_env`` included) are
+    set in this process while the server runs, since the embedded services read theirs at call time."""
+
+    _env: pytest.MonkeyPatch = field(default_factory=pytest.MonkeyPatch, repr=False)
+    _server: uvicorn.Server | None = field(default=None, repr=False)
+    _thread: threading.Thread | None = field(default=None, repr=False)
+
+    def start(self) -> None:
+        from taumesh.api.app import create_app
+
+        variables = {
+            "TAUMESH_API_DATABASE_URL": self.database_url,
+            "TAUMESH_API_DATA_ROOT": str(self.root),
+            "TAUMESH_API_LOG_DIR": str(self.root / "logs"),
+            "TAUMESH_API_DATA_DIR": str(self.data_dir),
+            "TAUMESH_API_RATE_LIMIT": "1000/minute",
+            "TAUMESH_API_LEASE_SECONDS": "3",
+            "TAUMESH_API_POLL_SECONDS": "0.5",
+            "TAUMESH_API_ALLOWED_AGENT_ADDRESSES": "127.0.0.1:1",
+            **self.extra_env,
+        }
+        for name, value in variables.items():
+            self._env.setenv(name, value)
+        config = uvicorn.Config(
+            create_app(), host="127.0.0.1", port=self.port, log_config=None, log_level="warning", access_log=False
+        )
+        self._server = uvicorn.Server(config)
+        self._thread = threading.Thread(target=self._server.run, name="api", daemon=True)
+        self._thread.start()
+        deadline = time.monotonic() + 60
+        while True:
+            if not self._thread.is_alive() or time.monotonic() > deadline:
+                self._env.undo()
+                raise RuntimeError("the API's server did not start")
+            if self._server.started:
+                try:
+                    if httpx.get(f"{self.base_url}/health", timeout=1).status_code == 200:
+                        return
+                except httpx.TransportError:
+                    pass
+            time.sleep(0.02)
+
+    def stop(self, kill: bool = False) -> None:
+        """A graceful stop (lifespan's end: leases released); a thread cannot be killed as a process is."""
+        if kill:
+            raise NotImplementedError("a crash needs the API as a process: use tests.helpers.api.ApiServer")
+        if self._server is None or self._thread is None:
+            return
+        self._server.should_exit = True
+        self._thread.join(timeout=30)
+        self._server = self._thread = None
+        self._env.undo()
+
+
+def start_thread_server(database_url: str, root: Path, data_dir: Path, **extra_env: str) -> ThreadApi:
+    """As :func:`tests.helpers.api.start_server`, the server in a thread."""
+    server = ThreadApi(database_url=database_url, root=root, data_dir=data_dir, extra_env=extra_env)
+    row, server.token = server.store().create_key("tests")
+    server.key_id = row.id
+    server.start()
+    return server

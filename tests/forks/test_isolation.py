@@ -1,8 +1,9 @@
 """A fork tool that raises, one that sleeps past the deadline and one that calls ``os._exit``, in real runs.
 
-Each run plays three counter tasks twice over the real services (``taumesh run``, oracle agent, scripted user),
-two episodes at a time: the bad task costs its own episodes (a raise only its tool call), every other episode,
-before and after the worker was lost, scores 1.0, and the run completes. A tool that leaks past the worker's
+Each run plays three counter tasks twice over the real services (``taumesh run`` in this process, as typer's test
+runner calls it: no interpreter start-up; oracle agent, scripted user), two episodes at a time: the bad task costs
+its own episodes (a raise only its tool call), every other episode, before and after the worker was lost, scores
+1.0, and the run completes. A tool that leaks past the worker's
 memory bound costs its own episode too (the other sessions are replayed in the new worker).
 """
 
@@ -17,16 +18,16 @@ import pytest
 from taumesh.forks._plugin import ForkPlugin
 from taumesh.forks._record import ForkRecord
 from tests.forks.tinyfork import EXITS, HANGS, RAISES
-from tests.helpers.cli import ORACLE, taumesh
+from tests.helpers.cli import ORACLE, explain_result, invoke
 
 
 def _run(tmp_path: Path, bad: str) -> list[dict[str, Any]]:
     ids = ["0", bad, "2"]
-    done = taumesh(
+    done = invoke(
         "run", "--env", "fork:tiny/counter", *ORACLE, "--num-trials", "2", "--max-concurrency", "2",
-        *[arg for task in ids for arg in ("--task-ids", task)], "--log-dir", tmp_path, timeout=300,
+        *[arg for task in ids for arg in ("--task-ids", task)], "--log-dir", tmp_path,
     )  # fmt: skip
-    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.exit_code == 0, explain_result(done)
     [results] = [path for path in tmp_path.glob("*.json") if not path.name.endswith(".manifest")]
     rows: list[dict[str, Any]] = json.loads(results.read_text())
     assert sorted(str(row["task_id"]) for row in rows) == sorted(ids * 2)
@@ -35,7 +36,7 @@ def _run(tmp_path: Path, bad: str) -> list[dict[str, Any]]:
     return [row for row in rows if str(row["task_id"]) == bad]
 
 
-@pytest.mark.slow  # a real taumesh run (or server) process
+@pytest.mark.slow  # a whole run of six episodes
 def test_a_raising_tool_costs_one_tool_call(fork_env: ForkRecord, tmp_path: Path) -> None:
     for row in _run(tmp_path, RAISES):
         assert row["reward"] == 1.0  # the gold replay raises the same: v1's Error observation, nothing more
@@ -43,14 +44,14 @@ def test_a_raising_tool_costs_one_tool_call(fork_env: ForkRecord, tmp_path: Path
         assert "Error: the boom tool always raises" in tool_messages
 
 
-@pytest.mark.slow  # a real taumesh run (or server) process
+@pytest.mark.slow  # a whole run of six episodes
 def test_a_tool_past_the_deadline_costs_one_episode(fork_env: ForkRecord, tmp_path: Path) -> None:
     for row in _run(tmp_path, HANGS):
         assert row["reward"] == 0.0
         assert row["info"]["termination"] == "env_abort", row["info"]["termination"]
 
 
-@pytest.mark.slow  # a real taumesh run (or server) process
+@pytest.mark.slow  # a whole run of six episodes
 def test_a_tool_that_exits_its_worker_costs_one_episode(fork_env: ForkRecord, tmp_path: Path) -> None:
     for row in _run(tmp_path, EXITS):
         assert row["reward"] == 0.0

@@ -13,7 +13,7 @@ from taumesh.forks._record import ForkRecord
 from taumesh.orchestrator.runner import run_benchmark
 from taumesh.orchestrator.tau2_results import tau2_path
 from tests.helpers.api import start_server
-from tests.helpers.cli import ORACLE, results_path, taumesh
+from tests.helpers.cli import ORACLE, explain_result, invoke, results_path
 from tests.helpers.llm import run_config
 from tests.helpers.viewer_thread import ThreadViewer
 from tests.llm.fake_openai import FakeOpenAI
@@ -24,12 +24,12 @@ TASKS = ["0", "1", "2"]
 """A write, a task with a required output, one ending in transfer_to_human_agents."""
 
 
-@pytest.mark.slow  # a real taumesh run (or server) process
+@pytest.mark.slow  # a whole run, rescore and report (the commands in this process, typer's test runner)
 def test_run_in_every_layout_then_rescore_and_report(fork_env: ForkRecord, tmp_path: Path) -> None:
     log_dir = tmp_path / "run"
     ids = [arg for task in TASKS for arg in ("--task-ids", task)]
-    done = taumesh("run", "--env", DOMAIN, *ORACLE, *ids, "--output-format", "taubench,tau2,mt", "--log-dir", log_dir)
-    assert done.returncode == 0, done.stderr[-3000:]
+    done = invoke("run", "--env", DOMAIN, *ORACLE, *ids, "--output-format", "taubench,tau2,mt", "--log-dir", log_dir)
+    assert done.exit_code == 0, explain_result(done)
     results = results_path(log_dir)
     rows = json.loads(results.read_text())
     assert sorted((str(r["task_id"]), r["reward"]) for r in rows) == [(task, 1.0) for task in TASKS]
@@ -43,10 +43,10 @@ def test_run_in_every_layout_then_rescore_and_report(fork_env: ForkRecord, tmp_p
     scores = [json.loads(line) for line in (folder / "oracle_scores.jsonl").read_text().splitlines()]
     assert len(scores) == 3
 
-    rescored = taumesh("rescore", results, "--env", DOMAIN, "--task-split", "test", "--out", tmp_path / "rescored.json")
-    assert rescored.returncode == 0, rescored.stderr[-3000:]
-    report = taumesh("report", results, "--out", tmp_path / "report.md")
-    assert report.returncode == 0, report.stderr[-3000:]
+    rescored = invoke("rescore", results, "--env", DOMAIN, "--task-split", "test", "--out", tmp_path / "rescored.json")
+    assert rescored.exit_code == 0, explain_result(rescored)
+    report = invoke("report", results, "--out", tmp_path / "report.md")
+    assert report.exit_code == 0, explain_result(report)
     assert DOMAIN in (tmp_path / "report.md").read_text()
 
     viewer = ThreadViewer([results.parent])  # the viewer's app over HTTP: the run, its pass^k and each trajectory
@@ -62,7 +62,7 @@ def test_run_in_every_layout_then_rescore_and_report(fork_env: ForkRecord, tmp_p
         viewer.close()
 
 
-@pytest.mark.slow  # a real taumesh run (or server) process
+@pytest.mark.slow  # a real API server process
 def test_the_rest_api_lists_and_runs_fork_tasks(fork_env: ForkRecord, fork_cache: Path, tmp_path: Path) -> None:
     (tmp_path / "api").mkdir()
     server = start_server(

@@ -11,7 +11,8 @@ import httpx
 import pytest
 
 from taumesh.domains import Catalog
-from tests.helpers.api import ApiServer, start_server
+from tests.helpers.api import ApiServer
+from tests.helpers.api_thread import start_thread_server
 from tests.helpers.llm import FAKE_KEY
 from tests.llm.fake_openai import FakeOpenAI
 from tests.llm.scripts import AGENT_MODEL, USER_MODEL, GoldAgent, Router, ScriptedLlmUser, TaskIndex
@@ -29,7 +30,7 @@ def llm_api(
     fake_models: FakeOpenAI, v1_data_dir: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[ApiServer]:
     root = tmp_path_factory.mktemp("llm-api")
-    server = start_server(
+    server = start_thread_server(
         f"sqlite:///{root / 'api.db'}",
         root,
         v1_data_dir,

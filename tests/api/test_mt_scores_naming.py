@@ -15,7 +15,8 @@ import httpx
 import pytest
 
 from taumesh.domains import Catalog
-from tests.helpers.api import ApiServer, start_server
+from tests.helpers.api import ApiServer
+from tests.helpers.api_thread import start_thread_server
 from tests.helpers.llm import FAKE_KEY
 from tests.llm.fake_openai import FakeOpenAI, Reply
 from tests.llm.scripts import GoldAgent, ScriptedLlmUser, TaskIndex
@@ -41,7 +42,7 @@ def models(v1_data_dir: Path) -> Iterator[FakeOpenAI]:
 @pytest.fixture(scope="module")
 def api(models: FakeOpenAI, v1_data_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ApiServer]:
     root = tmp_path_factory.mktemp("mt")
-    server = start_server(
+    server = start_thread_server(
         f"sqlite:///{root / 'api.db'}",
         root,
         v1_data_dir,

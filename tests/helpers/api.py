@@ -87,17 +87,19 @@ class ApiServer:
             stdout=log,
             stderr=subprocess.STDOUT,
         )
+        # uvicorn listens once the lifespan has started; its root document answers without the first /health's import
+        # of litellm (~3 s CPU), which a server that never validates a model would pay only for this wait
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"uvicorn exited: {(self.root / 'uvicorn.log').read_text()[-3000:]}")
             try:
-                if httpx.get(f"{self.base_url}/health", timeout=1).status_code == 200:
+                if httpx.get(f"{self.base_url}/", timeout=1).status_code == 200:
                     return
             except httpx.TransportError:
                 pass
-            time.sleep(0.2)
-        raise RuntimeError("uvicorn did not answer /health within 60 s")
+            time.sleep(0.05)
+        raise RuntimeError("uvicorn did not answer / within 60 s")
 
     def stop(self, kill: bool = False) -> None:
         """SIGKILL (a crash: leases stay until they expire) or SIGTERM (graceful: leases released)."""

@@ -1,4 +1,7 @@
-"""A real uvicorn serving the API on loopback (SQLite), shared by the client tests (tests/helpers/api.py)."""
+"""A real uvicorn serving the API on loopback (SQLite), shared by the client tests and the examples.
+
+It may call the session's scripted OpenAI-compatible server (``fake_server``): the examples' tool-calling agent does.
+"""
 
 from __future__ import annotations
 
@@ -9,11 +12,17 @@ import pytest
 
 from tests.helpers.api import FAKE_PROVIDER_KEY, ApiServer
 from tests.helpers.client import sqlite_server
+from tests.llm.fake_openai import FakeOpenAI
 
 
 @pytest.fixture(scope="session")
-def api(v1_data_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ApiServer]:
-    server = sqlite_server(tmp_path_factory.mktemp("client-api"), v1_data_dir, OPENAI_API_KEY=FAKE_PROVIDER_KEY)
+def api(v1_data_dir: Path, fake_server: FakeOpenAI, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ApiServer]:
+    server = sqlite_server(
+        tmp_path_factory.mktemp("client-api"),
+        v1_data_dir,
+        OPENAI_API_KEY=FAKE_PROVIDER_KEY,
+        TAUMESH_API_ALLOWED_API_BASES=fake_server.url,
+    )
     try:
         yield server
     finally:

@@ -1,6 +1,7 @@
 """Every script of examples/ runs against a real uvicorn, configured only by TAUMESH_API_URL and TAUMESH_API_KEY.
 
-The tool-calling agent of compare_models.py talks to the scripted OpenAI-compatible server (tests/llm).
+The uvicorn is the client tests' shared one (conftest.py). The tool-calling agent of compare_models.py talks to the
+scripted OpenAI-compatible server (tests/llm) that server may call.
 """
 
 from __future__ import annotations
@@ -8,15 +9,12 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from taumesh.domains import Catalog
 from tests.helpers.api import ApiServer
-from tests.helpers.client import sqlite_server
-from tests.helpers.llm import FAKE_KEY
 from tests.helpers.paths import PROJECT_ROOT
 from tests.llm.fake_openai import FakeOpenAI
 from tests.llm.scripts import AGENT_MODEL, GoldAgent, Router, ScriptedLlmUser, TaskIndex
@@ -42,26 +40,16 @@ EXPECTED = {
 
 
 @pytest.fixture(scope="module")
-def fake_models(v1_data_dir: Path) -> Iterator[FakeOpenAI]:
+def router(v1_data_dir: Path) -> Router:
     index = TaskIndex(Catalog(v1_data_dir).get("retail").tasks("test"))
-    with FakeOpenAI(Router(GoldAgent(index), ScriptedLlmUser(index))) as server:
-        yield server
+    return Router(GoldAgent(index), ScriptedLlmUser(index))
 
 
-@pytest.fixture(scope="module")
-def examples_api(
-    fake_models: FakeOpenAI, v1_data_dir: Path, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[ApiServer]:
-    server = sqlite_server(
-        tmp_path_factory.mktemp("examples-api"),
-        v1_data_dir,
-        OPENAI_API_KEY=FAKE_KEY,
-        TAUMESH_API_ALLOWED_API_BASES=fake_models.url,
-    )
-    try:
-        yield server
-    finally:
-        server.stop()
+@pytest.fixture
+def fake_models(fake_server: FakeOpenAI, router: Router) -> FakeOpenAI:
+    """The session's scripted server (the one the shared ``api`` may call), playing the gold agent and the user."""
+    fake_server.reset(router)  # type: ignore[arg-type]
+    return fake_server
 
 
 TESTED_ELSEWHERE = {"external_agent_server.py": "tests/orchestrator/test_external_agent.py (an agent, not the SDK)"}
@@ -73,11 +61,11 @@ def test_every_example_is_tested() -> None:
 
 
 @pytest.mark.parametrize("script", sorted(EXPECTED))
-def test_example_runs(script: str, examples_api: ApiServer, fake_models: FakeOpenAI) -> None:
+def test_example_runs(script: str, api: ApiServer, fake_models: FakeOpenAI) -> None:
     env = {
         **os.environ,
-        "TAUMESH_API_URL": examples_api.base_url,
-        "TAUMESH_API_KEY": examples_api.token,
+        "TAUMESH_API_URL": api.base_url,
+        "TAUMESH_API_KEY": api.token,
         "TAUMESH_EXAMPLE_API_BASE": fake_models.url,
     }
     done = subprocess.run(

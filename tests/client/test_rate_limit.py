@@ -1,4 +1,8 @@
-"""429 against a real uvicorn whose key may make 2 requests a second: the client waits Retry-After and retries."""
+"""429 against a real uvicorn whose keys may make 2 requests a second each: the client waits Retry-After and retries.
+
+Each test takes a key of its own (the limit is per key), so none waits for another's window to free. The tests of
+this module run one after another (one xdist worker): each counts the audit lines written after it began.
+"""
 
 from __future__ import annotations
 
@@ -26,6 +30,12 @@ def limited(v1_data_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iter
         server.stop()
 
 
+@pytest.fixture
+def token(limited: ApiServer) -> str:
+    """A fresh key of this test's own: its window starts full."""
+    return limited.store().create_key("rate-limit")[1]
+
+
 def statuses(server: ApiServer, after: int = 0, ok: int = 0, total: int = 0) -> list[int]:
     """Statuses of the audited ``/api/v1/runs`` requests after the first ``after``.
 
@@ -41,19 +51,19 @@ def statuses(server: ApiServer, after: int = 0, ok: int = 0, total: int = 0) -> 
         time.sleep(0.05)
 
 
-def test_client_waits_retry_after_then_succeeds(limited: ApiServer) -> None:
+def test_client_waits_retry_after_then_succeeds(limited: ApiServer, token: str) -> None:
     before = len(statuses(limited))
     started = time.monotonic()
-    with TaumeshClient(limited.base_url, limited.token, max_retries=5) as client:
+    with TaumeshClient(limited.base_url, token, max_retries=5) as client:
         answers = [client.runs.list(limit=1) for _ in range(5)]
     assert len(answers) == 5 and time.monotonic() - started >= 1.0  # five requests at two a second
     seen = statuses(limited, before, ok=5)
     assert 429 in seen and seen.count(200) == 5 and seen[-1] == 200
 
 
-def test_without_retries_the_error_carries_retry_after(limited: ApiServer) -> None:
-    time.sleep(1.1)  # a fresh window
-    with TaumeshClient(limited.base_url, limited.token, max_retries=0) as client:
+def test_without_retries_the_error_carries_retry_after(limited: ApiServer, token: str) -> None:
+    before = len(statuses(limited))
+    with TaumeshClient(limited.base_url, token, max_retries=0) as client:
         client.runs.list()
         client.runs.list()
         with pytest.raises(RateLimitError) as limited_error:
@@ -62,11 +72,11 @@ def test_without_retries_the_error_carries_retry_after(limited: ApiServer) -> No
     assert error.status_code == 429 and error.error_type == "rate_limit_error"
     assert error.retry_after is not None and 0 < error.retry_after <= 1.0
     assert error.details["limit"] == "2 per 1 second"
+    assert statuses(limited, before, total=3) == [200, 200, 429]  # its lines are written before the next test counts
 
 
-def test_a_wait_longer_than_max_retry_wait_is_raised_at_once(limited: ApiServer) -> None:
-    time.sleep(1.1)
-    with TaumeshClient(limited.base_url, limited.token, max_retries=3, max_retry_wait=0.0) as client:
+def test_a_wait_longer_than_max_retry_wait_is_raised_at_once(limited: ApiServer, token: str) -> None:
+    with TaumeshClient(limited.base_url, token, max_retries=3, max_retry_wait=0.0) as client:
         before = len(statuses(limited))
         client.runs.list()
         client.runs.list()
@@ -76,10 +86,9 @@ def test_a_wait_longer_than_max_retry_wait_is_raised_at_once(limited: ApiServer)
     assert statuses(limited, before, total=3) == [200, 200, 429]  # the 429 was not retried
 
 
-async def test_async_client_honours_retry_after_too(limited: ApiServer) -> None:
-    time.sleep(1.1)
+async def test_async_client_honours_retry_after_too(limited: ApiServer, token: str) -> None:
     before = len(statuses(limited))
-    async with AsyncTaumeshClient(limited.base_url, limited.token, max_retries=5) as client:
+    async with AsyncTaumeshClient(limited.base_url, token, max_retries=5) as client:
         for _ in range(4):
             await client.runs.list(limit=1)
     seen = statuses(limited, before, ok=4)

@@ -16,15 +16,16 @@ AGENT = Path(__file__).resolve().parents[1] / "external_agent" / "a2a_gold_agent
 def wait_for_card(url: str, proc: subprocess.Popen[bytes], log: Path) -> None:
     """Return once ``url`` serves its agent card; fail with the agent's log if it exits first."""
     deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            pytest.fail(f"A2A agent exited: {log.read_text()}")
-        try:
-            if httpx.get(f"{url}/.well-known/agent-card.json", timeout=1).status_code == 200:
-                return
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.1)
+    with httpx.Client(timeout=1) as http:  # one client: each new one builds an SSL context (~30 ms of CPU)
+        while time.monotonic() < deadline:
+            if proc.poll() is not None:
+                pytest.fail(f"A2A agent exited: {log.read_text()}")
+            try:
+                if http.get(f"{url}/.well-known/agent-card.json").status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.05)
     pytest.fail(f"A2A agent at {url} never served its card: {log.read_text()}")
 
 

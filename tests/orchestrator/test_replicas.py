@@ -16,6 +16,7 @@ from typing import Any
 import grpc
 import pytest
 import yaml
+from click.testing import Result
 from grpc_channelz.v1 import channelz_pb2, channelz_pb2_grpc
 
 from taumesh.data import CACHE_DIR_ENV, DatasetMissing, require
@@ -26,7 +27,9 @@ from tests.helpers.cli import (
     ORACLE,
     check_oracle_results,
     explain,
+    explain_result,
     finish,
+    invoke,
     load_json,
     results_path,
     start_taumesh,
@@ -178,16 +181,15 @@ def _start_user_sim(tmp_path: Path, label: str, with_data: bool, fake: FakeOpenA
     return server.wait_ready(SERVING)
 
 
-def _tau2_llm_user_run(
-    tmp_path: Path, user_sim: Server, fake: FakeOpenAI
-) -> tuple[subprocess.CompletedProcess[str], Path]:
+def _tau2_llm_user_run(tmp_path: Path, user_sim: Server, fake: FakeOpenAI) -> tuple[Result, Path]:
+    """One τ² episode against ``user_sim``; the run itself in this process (the user-sim is the process shown)."""
     log_dir = tmp_path / "results"
-    run = start_taumesh(
+    result = invoke(
         "run", "--domain", "retail", "--num-tasks", "1", "--agent-strategy", "oracle", "--quiet",
         "--user-strategy", "llm", "--user-model", "gpt-4o-mini", "--user-model-provider", "openai",
         "--user-api-base", fake.url, "--user-addr", user_sim.address, "--log-dir", log_dir,
     )  # fmt: skip
-    return finish(run), log_dir
+    return result, log_dir
 
 
 def test_a_tau2_episode_with_a_model_played_user_on_a_user_sim_started_as_deployed(
@@ -202,7 +204,8 @@ def test_a_tau2_episode_with_a_model_played_user_on_a_user_sim_started_as_deploy
         bare = _start_user_sim(tmp_path, "user-sim-without-data", with_data=False, fake=fake)
         servers.append(bare)
         proc, log_dir = _tau2_llm_user_run(tmp_path / "without", bare, fake)
-        assert proc.returncode != 0, explain(proc)  # without the data the user cannot be played: an error, no score
+        # without the data the user cannot be played: an error, no score
+        assert proc.exit_code != 0, explain_result(proc)
         (failed,) = load_json(errors_path(results_path(log_dir)))
         assert "user guidelines" in failed["info"]["error"]["cause"], failed["info"]["error"]
         assert fake.served == []
@@ -210,7 +213,7 @@ def test_a_tau2_episode_with_a_model_played_user_on_a_user_sim_started_as_deploy
         deployed = _start_user_sim(tmp_path, "user-sim", with_data=True, fake=fake)
         servers.append(deployed)
         proc, log_dir = _tau2_llm_user_run(tmp_path / "with", deployed, fake)
-        assert proc.returncode == 0, explain(proc)
+        assert proc.exit_code == 0, explain_result(proc)
         (episode,) = load_json(results_path(log_dir))
         assert episode["info"]["termination"] == "user_stop" and not list(log_dir.glob("*.errors.json"))
         assert fake.served, "the user's model was asked"

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Debian packages some tests use: a full protoc with gRPC plugins (`buf generate` in other languages), Chromium
-# (the viewer's browser tests, driven by Playwright) and PostgreSQL's server binaries (the REST API's database tests).
+# (the viewer's browser tests, driven by Playwright), PostgreSQL's server binaries (the REST API's database tests) and
+# bubblewrap (the sandbox of banking_knowledge's shell tool).
 # Installs what is missing when it can (root with apt-get); otherwise says so, and those tests skip with the reason.
 # Usage: bash scripts/system-deps.sh
 set -uo pipefail
-PACKAGES=(protobuf-compiler protobuf-compiler-grpc chromium postgresql)
+PACKAGES=(protobuf-compiler protobuf-compiler-grpc chromium postgresql bubblewrap)
 missing=()
 for package in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -2,7 +2,7 @@
 
 Each names its prompt template (``prompts/<template>.md``), how the policy is built from it, and the retrieval
 tools the agent gets, in the order they come before the domain's own tools. ``offline`` configurations need no
-model; the others need an embedding model, an LLM reranker or a sandboxed shell.
+model; the others need an embedding model or an LLM reranker, and the shell's need bubblewrap on this machine.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from taumesh.domains import DataError
+from taumesh.domains.tau2_banking_knowledge.sandbox import bwrap_path
 
 Builder = Literal["standard", "full_kb", "golden"]
 RetrievalTool = Literal["KB_search", "KB_search_bm25", "KB_search_dense", "grep", "shell"]
@@ -75,7 +76,7 @@ class RetrievalConfig(BaseModel):
             needed.append(f"an embedding model ({EMBEDDING_MODEL_ENV})")
         if self.kb_search is not None and self.kb_search.reranker:
             needed.append("an LLM reranker")
-        if self.shell_access is not None:
+        if self.shell_access is not None and bwrap_path() is None:
             needed.append("a sandboxed shell (bubblewrap)")
         return needed
 
@@ -132,19 +133,16 @@ CONFIGS = _configs()
 
 
 def check_runnable(config: RetrievalConfig, *, embedding_model: str | None = None) -> None:
-    """DataError naming what ``config`` needs that this run lacks: a sandboxed shell, a reranker, an embedding model.
-
-    The shell configurations are not built: upstream runs their ``shell`` tool in sandbox-runtime over bubblewrap.
-    """
-    if config.shell_access is not None:
+    """DataError naming what ``config`` needs that this run lacks: bubblewrap, a reranker, an embedding model."""
+    if config.shell_access is not None and bwrap_path() is None:
         raise DataError(
-            f"retrieval config {config.name!r} needs a sandboxed shell over the documents (upstream: sandbox-runtime "
-            "`srt` with bubblewrap), which taumesh does not provide yet; choose one of: "
-            + ", ".join(name for name, other in CONFIGS.items() if other.shell_access is None)
+            f"retrieval config {config.name!r} runs its shell tool in a sandboxed shell over the documents, which "
+            "needs bubblewrap (`bwrap`; Debian: apt-get install bubblewrap) on the machine running the env; or "
+            "choose one of: " + ", ".join(name for name, other in CONFIGS.items() if other.shell_access is None)
         )
     if config.kb_search is not None and config.kb_search.reranker:
         raise DataError(f"retrieval config {config.name!r} needs an LLM reranker, which taumesh does not provide yet")
-    dense = config.kb_search is not None and config.kb_search.kind == "embedding"
+    dense = (config.kb_search is not None and config.kb_search.kind == "embedding") or config.kb_search_dense
     if dense and not embedding_model:
         raise DataError(
             f"retrieval config {config.name!r} searches with an embedding model: name one in {EMBEDDING_MODEL_ENV} "

@@ -45,7 +45,7 @@ from taumesh.domains.tau2_banking_knowledge.configs import (
 from taumesh.domains.tau2_banking_knowledge.knowledge import KnowledgeDocument, load_documents
 from taumesh.domains.tau2_banking_knowledge.models import TransactionalDB
 from taumesh.domains.tau2_banking_knowledge.policy import compose_policy
-from taumesh.domains.tau2_banking_knowledge.retrieval_tools import embedding_model_name, retrieval_tools
+from taumesh.domains.tau2_banking_knowledge.retrieval_tools import embedding_model_name, open_shell, retrieval_tools
 from taumesh.domains.tau2_banking_knowledge.state import db_hash, deep_merge, load_db
 from taumesh.domains.tau2_banking_knowledge.tasks import BankingTask, load_tasks
 from taumesh.domains.tau2_banking_knowledge.texts import banking_texts
@@ -166,7 +166,7 @@ class BankingPlugin(Tau2Plugin):
         }
 
     def open_session(self, domain: DomainView, task: Task) -> Session:
-        """The pristine database with the task's ``agent_data`` merged in, and its read-log allowlist."""
+        """The pristine database with the task's ``agent_data`` merged in, its read-log allowlist and its shell."""
         banking = _task(task)
         session = Session(domain)
         state = banking.initial_state
@@ -184,6 +184,8 @@ class BankingPlugin(Tau2Plugin):
                             session.data[table][key] = json.loads(json.dumps(value))
             allowlist = {name: True for name in sorted(banking.read_log_allowlist())}
             session.data[SESSION_TASK]["read_log_allowlist"] = allowlist
+        if isinstance(self.layout, BankingLayout) and self.layout.config.shell_access == "write":
+            open_shell(session)
         return session
 
     def call_tool(

@@ -1,25 +1,32 @@
 """The retrieval tools a configuration gives the agent, over the domain's knowledge base (its documents).
 
-``KB_search`` (BM25 or dense), ``grep``, ``KB_search_bm25`` and ``KB_search_dense``.
-Each is a read tool (``reads_documents``): it gets the documents after the session's data. BM25 and the dense
-index are built once per knowledge base. The dense tools embed through litellm with the model named by
-``TAUMESH_EMBEDDING_MODEL`` (and ``TAUMESH_EMBEDDING_API_BASE``, ``TAUMESH_EMBEDDING_API_KEY``), read where the
-env runs, since a tool call carries no run options; each document is embedded once per model (:mod:`.embeddings`).
+``KB_search`` (BM25 or dense), ``grep``, ``KB_search_bm25``, ``KB_search_dense`` and ``shell``.
+Each is a read tool (``reads_documents``): it gets the documents after the session's data. BM25, the dense
+index and the read-only shell's exported documents are built once per knowledge base; a writable shell gets its
+own export per session (:func:`open_shell`), removed with the session. The dense tools embed through litellm
+with the model named by ``TAUMESH_EMBEDDING_MODEL`` (and ``TAUMESH_EMBEDDING_API_BASE``,
+``TAUMESH_EMBEDDING_API_KEY``), read where the env runs, since a tool call carries no run options; each document
+is embedded once per model (:mod:`.embeddings`). The shell runs in bubblewrap (:mod:`.sandbox`).
 """
 
 from __future__ import annotations
 
 import os
+import tempfile
 import threading
 import time
+import uuid
+import weakref
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from taumesh.domains import DataError, Document, Tool
+from taumesh.domains import DataError, Document, Session, Tool
 from taumesh.domains.tau2_banking_knowledge.configs import EMBEDDING_MODEL_ENV, RetrievalConfig
 from taumesh.domains.tau2_banking_knowledge.knowledge import KnowledgeDocument
+from taumesh.domains.tau2_banking_knowledge.sandbox import Sandbox, export_documents
 from taumesh.domains.tau2_banking_knowledge.search import Bm25Index, Ranked, elapsed_ms, grep_output, search_output
-from taumesh.domains.tau2_banking_knowledge.toolkit import AGENT_TOOLKIT, owned
+from taumesh.domains.tau2_banking_knowledge.toolkit import AGENT_TOOLKIT, SESSION_TASK, owned
 
 if TYPE_CHECKING:
     from taumesh.domains.tau2_banking_knowledge.embeddings import DenseIndex, EmbeddingModel
@@ -29,6 +36,10 @@ EMBEDDING_API_KEY_ENV = "TAUMESH_EMBEDDING_API_KEY"
 _LOCK = threading.Lock()
 _INDEXES: dict[tuple[int, str], tuple[Sequence[Any], Any]] = {}
 """Indexes by (knowledge base, kind), holding the knowledge base so its id stays its own."""
+SHELL_KEY = "shell_sandbox"
+"""In a writable shell's session: the name of its own export (the session table ``_task``, outside the hash)."""
+_EXPORTS: dict[tuple[int, str], tuple[Sequence[Document], tempfile.TemporaryDirectory[str]]] = {}
+"""Exported documents: one read-only folder per knowledge base, one folder per writable shell's session."""
 
 
 def embedding_model_name() -> str | None:
@@ -109,6 +120,51 @@ def KB_search_dense(data: Any, documents: Sequence[Document], query: str, k: int
     return _timed(lambda: _dense(documents).search(query, int(k)))
 
 
+def _exported(documents: Sequence[Document], owner: str) -> Path:
+    key = (id(documents), owner)
+    with _LOCK:
+        if key not in _EXPORTS:
+            folder = tempfile.TemporaryDirectory(prefix="taumesh-kb-")
+            export_documents(documents, Path(folder.name))
+            _EXPORTS[key] = (documents, folder)
+        return Path(_EXPORTS[key][1].name)
+
+
+def open_shell(session: Session) -> None:
+    """Give ``session`` a writable shell of its own: its documents are exported at its first command."""
+    token = uuid.uuid4().hex
+    with session.switch.writing():
+        session.data[SESSION_TASK][SHELL_KEY] = token
+    weakref.finalize(session, _close_shell, token)
+
+
+def _close_shell(token: str) -> None:
+    with _LOCK:
+        owned = [key for key in _EXPORTS if key[1] == token]
+        for key in owned:
+            _EXPORTS.pop(key)[1].cleanup()
+
+
+def _shell(writable: bool) -> Callable[..., str]:
+    def shell(data: Any, documents: Sequence[Document], command: str) -> str:
+        """The configuration's ``shell``: upstream's texts for a refusal, a failure, no match and no output."""
+        if writable:
+            token = data.get(SESSION_TASK, {}).get(SHELL_KEY)
+            if not isinstance(token, str):
+                return "Error: Sandbox not initialized"
+            sandbox = Sandbox(_exported(documents, token), writable=True)
+        else:
+            sandbox = Sandbox(_exported(documents, "read-only"), writable=False)
+        code, stdout, stderr = sandbox.run(str(command))
+        if code == 0:
+            return stdout or "(no output)"
+        if code == 1 and "grep" in command and not stderr:
+            return "No matches found."
+        return f"Error (exit code {code}): {stderr}" if stderr else f"Command failed with exit code {code}"
+
+    return shell
+
+
 def _tool(name: str, function: Callable[..., str]) -> type[Tool]:
     owned(function, AGENT_TOOLKIT)
     function.__qualname__ = f"{AGENT_TOOLKIT}.{name}"
@@ -124,12 +180,13 @@ def _tool(name: str, function: Callable[..., str]) -> type[Tool]:
 
 
 def retrieval_tools(config: RetrievalConfig) -> tuple[type[Tool], ...]:
-    """The configuration's retrieval tools, in the order its tool list starts with (the shell is never built)."""
+    """The configuration's retrieval tools, in the order its tool list starts with."""
     dense = config.kb_search is not None and config.kb_search.kind == "embedding"
     implementations: dict[str, Callable[..., str]] = {
         "KB_search": kb_search_dense if dense else kb_search_bm25,
         "KB_search_bm25": KB_search_bm25,
         "KB_search_dense": KB_search_dense,
         "grep": grep,
+        "shell": _shell(writable=config.shell_access == "write"),
     }
-    return tuple(_tool(name, implementations[name]) for name in config.tools if name in implementations)
+    return tuple(_tool(name, implementations[name]) for name in config.tools)

@@ -1,7 +1,7 @@
 """The retrieval configurations as domains: ``tau2-banking-knowledge:<config>`` through the registry.
 
 For every configuration the domain serves, its policy and its agent's tool schemas equal the shared
-``retrieval.jsonl`` (the shell, which taumesh does not build, left out of the configurations that have it); every
+``retrieval.jsonl`` (the shell's configurations too, with bubblewrap on the machine); every
 recorded search output is what the configuration's tool returns through a session (the timing line masked);
 configurations that cannot run here are refused with what they lack.
 """
@@ -36,7 +36,7 @@ pytestmark = [
 ]
 TIMING = re.compile(r"\[Timing: retrieval=\d+ms(, reranking=\d+ms)?, total=\d+ms\]$")
 SERVED = [name for name, config in CONFIGS.items() if config.offline and config.builder != "golden"]
-"""What runs here: no model, no sandbox, one policy for every task."""
+"""What runs here: no model, one policy for every task (a shell when bubblewrap is installed)."""
 PARTLY = [name for name, config in CONFIGS.items() if name not in SERVED]
 
 
@@ -132,11 +132,11 @@ def test_an_embedding_configurations_policy_and_tools_equal_upstreams_given_a_mo
 
 
 @pytest.mark.parametrize("config", ["alltools", "alltools-qwen", "terminal_use", "bm25_reranker_grep"])
-def test_a_partly_built_configuration_has_upstreams_tools_but_the_shell(
+def test_a_partly_runnable_configuration_has_upstreams_policy_and_tools(
     registry: Registry, data_dir: Path, config: str
 ) -> None:
-    """What taumesh builds of the configurations it refuses: upstream's policy and tools, less the shell."""
+    """What taumesh builds of the configurations it may refuse (no model, no bwrap): upstream's policy and tools."""
     domain = Domain(banking_plugin(f"{ENV}:{config}", config), load_domain(ENV, data_dir, registry).root)
     recorded = _config(config)
     assert domain.policy == recorded["policy"]
-    assert domain.tool_schemas == [tool for tool in recorded["agent_tools"] if tool["function"]["name"] != "shell"]
+    assert domain.tool_schemas == recorded["agent_tools"]

@@ -14,9 +14,11 @@ from typing import Any
 import pytest
 
 from taumesh.domains import DataError
+from taumesh.domains.tau2_banking_knowledge import configs
 from taumesh.domains.tau2_banking_knowledge.configs import CONFIGS, DEFAULT_CONFIG, check_runnable, retrieval_config
 from taumesh.domains.tau2_banking_knowledge.knowledge import KnowledgeDocument, load_documents
 from taumesh.domains.tau2_banking_knowledge.policy import compose_policy
+from taumesh.domains.tau2_banking_knowledge.sandbox import bwrap_path
 from taumesh.domains.tau2_banking_knowledge.search import Bm25Index, grep_output, search_output
 from tests.helpers.paths import SHARED
 
@@ -49,7 +51,8 @@ def test_the_configurations_are_upstreams() -> None:
     for name, record in recorded.items():
         retrieval_tools = [tool["function"]["name"] for tool in record["agent_tools"]][: len(CONFIGS[name].tools)]
         assert list(CONFIGS[name].tools) == retrieval_tools, name
-        assert CONFIGS[name].offline == record["fully_offline"], name
+        shell_only = name.startswith("terminal_use")  # upstream's sandbox-runtime is not "offline"; bubblewrap here is
+        assert CONFIGS[name].offline == (record["fully_offline"] or (shell_only and bwrap_path() is not None)), name
     with pytest.raises(DataError, match=r"unknown retrieval config 'bm26'.*bm25"):
         retrieval_config("bm26")
 
@@ -79,16 +82,22 @@ def test_search_outputs_equal_upstreams() -> None:
         assert produced == record["output"], (record["tool"], arguments)
 
 
-def test_what_a_config_needs_is_a_clear_error() -> None:
-    for name in ("terminal_use", "terminal_use_write", "alltools"):
-        with pytest.raises(DataError, match=r"needs a sandboxed shell.*bubblewrap.*choose one of: no_knowledge"):
-            check_runnable(CONFIGS[name])
+def test_what_a_config_needs_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    with monkeypatch.context() as without_bwrap:
+        without_bwrap.setattr(configs, "bwrap_path", lambda: None)
+        for name in ("terminal_use", "terminal_use_write", "alltools"):
+            with pytest.raises(DataError, match=r"sandboxed shell.*needs bubblewrap.*choose one of: no_knowledge"):
+                check_runnable(CONFIGS[name])
+            assert "a sandboxed shell (bubblewrap)" in CONFIGS[name].needs
+    with pytest.raises(DataError, match="name one in TAUMESH_EMBEDDING_MODEL"):
+        check_runnable(CONFIGS["alltools"])  # its KB_search_dense
     with pytest.raises(DataError, match="needs an LLM reranker"):
         check_runnable(CONFIGS["bm25_reranker_grep"])
     with pytest.raises(DataError, match="name one in TAUMESH_EMBEDDING_MODEL"):
         check_runnable(CONFIGS["openai_embeddings"])
     check_runnable(CONFIGS["openai_embeddings"], embedding_model="openai/text-embedding-3-large")
+    shells = {"terminal_use", "terminal_use_write"} if bwrap_path() is not None else set()
     for name, config in CONFIGS.items():
         if config.offline:
             check_runnable(config)
-            assert name in {"no_knowledge", "full_kb", "golden_retrieval", "bm25", "bm25_grep", "grep_only"}
+            assert name in {"no_knowledge", "full_kb", "golden_retrieval", "bm25", "bm25_grep", "grep_only", *shells}

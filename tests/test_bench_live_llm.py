@@ -12,7 +12,7 @@ import subprocess
 import sys
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -31,17 +31,34 @@ def retail_tasks(tau2_data: Path) -> list[dict[str, Any]]:
     return list(json.loads((tau2_data / "data" / "domains" / "retail" / "tasks.json").read_text(encoding="utf-8")))
 
 
+@pytest.fixture(scope="module")
+def model_servers(tau2_data: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[[float], str]]:
+    """The bench's model servers with no latency, one per 429 rate, each started when a test first asks for it and
+    shared by this module's tests; yields: a 429 rate's server's URL."""
+    logs = tmp_path_factory.mktemp("model_servers")
+    started: dict[float, ServerProcess] = {}
+
+    def server(rate: float) -> str:
+        if rate not in started:
+            argv = [sys.executable, str(MODEL_SERVER), "--tasks", str(tau2_data / "data/domains/retail/tasks.json")]
+            argv += ["--agent-latency", "0", "--user-latency", "0", "--rate-429", str(rate), "--retry-after", "2"]
+            started[rate] = ServerProcess.spawn(argv, logs / f"model-{rate}.log")
+            started[rate].wait_ready(r"serving (?P<address>http://\S+)")
+        return started[rate].address
+
+    yield server
+    for process in started.values():
+        process.stop(timeout=10)
+
+
 @pytest.fixture
-def model_server(tau2_data: Path, tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[str]:
-    """The bench's model server with no latency; ``request.param``: its 429 rate (default 0)."""
-    rate = getattr(request, "param", 0.0)
-    argv = [sys.executable, str(MODEL_SERVER), "--tasks", str(tau2_data / "data/domains/retail/tasks.json")]
-    argv += ["--agent-latency", "0", "--user-latency", "0", "--rate-429", str(rate), "--retry-after", "2"]
-    server = ServerProcess.spawn(argv, tmp_path / "model.log").wait_ready(r"serving (?P<address>http://\S+)")
-    try:
-        yield server.address
-    finally:
-        server.stop(timeout=10)
+def model_server(model_servers: Callable[[float], str], request: pytest.FixtureRequest) -> str:
+    """The model server's URL, its counters zeroed; ``request.param``: its 429 rate (default 0)."""
+    address = model_servers(getattr(request, "param", 0.0))
+    reset = urllib.request.Request(f"{address.removesuffix('/v1')}/reset", data=b"", method="POST")
+    with urllib.request.urlopen(reset, timeout=10) as response:
+        assert json.loads(response.read())["requests"] == {"agent": 0, "user": 0}
+    return address
 
 
 def chat(url: str, model: str, messages: list[dict[str, Any]]) -> dict[str, Any]:
@@ -127,21 +144,28 @@ def check_outcome(outcome: dict[str, Any], tasks: list[dict[str, Any]], processe
     assert outcome["cpu_ms_per_episode"]["taumesh" if "taumesh" in processes else "tau2"] > 0
 
 
+# one runner per case, so that workers spread them (all three in one test took ~45 s on a quiet machine)
 @pytest.mark.slow
 @pytest.mark.timeout(1800)
-def test_the_bench_runs_taumesh_embedded_in_processes_and_apart_with_workers(tau2_data: Path, tmp_path: Path) -> None:
-    report = run_bench(tmp_path, ["taumesh", "taumesh-procs", "taumesh-apart-w2"])
+@pytest.mark.parametrize("runner", ["taumesh", "taumesh-procs", "taumesh-apart-w2"])
+def test_the_bench_runs_taumesh_embedded_in_processes_and_apart_with_workers(
+    tau2_data: Path, tmp_path: Path, runner: str
+) -> None:
+    report = run_bench(tmp_path, [runner])
     tasks = retail_tasks(tau2_data)
-    embedded, procs, apart = report["outcomes"]
-    assert (embedded["runner"], procs["runner"], apart["runner"]) == ("taumesh", "taumesh-procs", "taumesh-apart-w2")
-    check_outcome(embedded, tasks, {"taumesh"})
-    assert set(embedded["cpu_ms_per_episode"]) == {"taumesh"}  # one process
-    check_outcome(procs, tasks, {"taumesh"})
-    # agent and user in processes of their own (besides multiprocessing's small resource tracker)
-    services = [mb for name, mb in procs["peak_rss_mb"].items() if name.startswith("taumesh/child-") and mb > 100]
-    assert len(services) == 2
-    check_outcome(apart, tasks, {"taumesh", "env", "user-sim", "agent", "scorer"})
-    assert any(name.startswith("taumesh/child-") for name in apart["cpu_ms_per_episode"])  # the two workers
+    [outcome] = report["outcomes"]
+    assert outcome["runner"] == runner
+    if runner == "taumesh":
+        check_outcome(outcome, tasks, {"taumesh"})
+        assert set(outcome["cpu_ms_per_episode"]) == {"taumesh"}  # one process
+    elif runner == "taumesh-procs":
+        check_outcome(outcome, tasks, {"taumesh"})
+        # agent and user in processes of their own (besides multiprocessing's small resource tracker)
+        services = [mb for name, mb in outcome["peak_rss_mb"].items() if name.startswith("taumesh/child-") and mb > 100]
+        assert len(services) == 2
+    else:
+        check_outcome(outcome, tasks, {"taumesh", "env", "user-sim", "agent", "scorer"})
+        assert any(name.startswith("taumesh/child-") for name in outcome["cpu_ms_per_episode"])  # the two workers
 
 
 @pytest.mark.slow

@@ -1,4 +1,7 @@
-"""``taumesh play``: a person plays the agent through stdin, in a subprocess, and is shown the reward."""
+"""``taumesh play``: a person plays the agent through stdin and is shown the reward.
+
+The whole command runs in a subprocess where the console script itself is the point (a whole episode played to its
+reward, end of input); the other cases run the same command in this process (no process start to pay)."""
 
 from __future__ import annotations
 
@@ -29,9 +32,14 @@ def play(args: list[str], typed: str) -> subprocess.CompletedProcess[str]:
 
 def refuse(args: list[str]) -> Result:
     """``taumesh play`` with flags refused before any episode: the CLI in this process (no process start to pay)."""
+    return play_here(args, "")
+
+
+def play_here(args: list[str], typed: str) -> Result:
+    """``taumesh play`` in this process, ``typed`` on its stdin (piped, as in :func:`play`)."""
     from taumesh.cli import app
 
-    return CliRunner().invoke(app, ["play", *args], input="", env={"COLUMNS": "200"})
+    return CliRunner().invoke(app, ["play", *args], input=typed, env={"COLUMNS": "200"})
 
 
 def gold_lines(task: Task) -> list[str]:
@@ -73,12 +81,12 @@ def test_an_llm_user_a_wrong_action_and_a_refused_one(
     )
     task = retail_tasks[1]
     typed = ['get_user_details(user_id=["not", "a", "literal"', "get_user_details(user_id=1 + 1)", "Done."]
-    done = play(
+    done = play_here(
         ["--env", "retail", "--task-id", "1", "--data-dir", str(v1_data_dir), "--user-strategy", "llm-taumesh",
          "--user-model", USER_MODEL, "--user-model-provider", "openai", "--user-api-base", fake.url],
         "\n".join(typed) + "\n",
     )  # fmt: skip
-    assert done.returncode == 0, done.stderr
+    assert done.exit_code == 0, done.stderr
     out = done.stdout
     assert "Domains with data:" not in out and "Task id" not in out  # both given as flags
     assert f"user: {task.instruction}" in out  # the model-played user
@@ -90,12 +98,13 @@ def test_an_llm_user_a_wrong_action_and_a_refused_one(
 
 def test_a_user_without_its_prompts_is_a_clear_error(fake: FakeOpenAI, v1_data_dir: Path, tmp_path: Path) -> None:
     # τ-bench's own llm user needs the prompts `taumesh data import taubench` extracts; the shared data has none
-    done = play(
+    done = play_here(
         ["--env", "retail", "--task-id", "0", "--data-dir", str(v1_data_dir), "--user-strategy", "llm",
          "--user-model", USER_MODEL, "--user-model-provider", "openai", "--user-api-base", fake.url],
         "",
     )  # fmt: skip
-    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert done.exit_code == 1 and isinstance(done.exception, SystemExit)  # an exit, never an uncaught exception
+    assert "Traceback" not in done.stderr
     assert "Error: the episode cannot go on: FAILED_PRECONDITION" in done.stderr
 
 

@@ -263,8 +263,21 @@ def split_file(tasks_file: Path) -> Path:
 
 
 def read_splits(tasks_file: Path) -> dict[str, list[str]]:
-    """Split name -> task ids."""
-    splits: dict[str, list[str]] = _load(split_file(tasks_file))
+    """Split name -> task ids (a fresh copy of what the file held when last parsed)."""
+    path = split_file(tasks_file)
+    try:
+        stat = path.stat()
+    except FileNotFoundError as exc:
+        raise DataError(f"{path} not found") from exc
+    return {name: list(ids) for name, ids in _parsed_splits(path, stat.st_mtime_ns, stat.st_size).items()}
+
+
+@functools.lru_cache(maxsize=32)
+def _parsed_splits(path: Path, mtime_ns: int, size: int) -> dict[str, list[str]]:
+    """The split file, parsed once per process and file version: ListDomains counts every split per call."""
+    splits = _load(path)
+    if not isinstance(splits, dict):
+        raise DataError(f"{path} is not a JSON object of split names to task ids")
     return splits
 
 

@@ -32,6 +32,7 @@ from tests.helpers.cli import (
     finish,
     invoke,
     load_json,
+    oracle_invoke,
     oracle_run,
     results_path,
     start_taumesh,
@@ -52,7 +53,7 @@ def _summary(results: list[dict[str, Any]]) -> list[tuple[int, int, float]]:
 
 @pytest.mark.slow
 def test_two_workers_give_the_results_of_one(tmp_path: Path) -> None:
-    _, alone = oracle_run(tmp_path / "one", "retail", "test", *SMALL)
+    _, alone = oracle_invoke(tmp_path / "one", "retail", "test", *SMALL)  # one process: this one
     proc, shared = oracle_run(tmp_path / "two", "retail", "test", *SMALL, "--workers", "2")
     assert _summary(shared) == _summary(alone)  # same episodes, rewards and order
     assert len(alone) == 24 and all(r["reward"] == 1.0 for r in alone)
@@ -119,11 +120,14 @@ def _run_args(log_dir: Path, agent: Server, *extra: str) -> list[str]:
             str(log_dir), *KILL_RUN, "--agent-addr", agent.address, *extra]  # fmt: skip
 
 
-def _single_process(tmp_path: Path) -> list[dict[str, Any]]:
-    """The kill tests' run played by one process: what the workers must reproduce."""
-    _, alone = oracle_run(tmp_path / "alone", "retail", "test", *KILL_RUN, "--max-concurrency", "8")
-    assert len(alone) == 32 and all(r["reward"] == 1.0 for r in alone)
-    return alone
+@pytest.fixture(scope="module")
+def alone(tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, Any]]:
+    """The kill tests' run played by one process (this one, in-process): what the workers must reproduce, played
+    once for both kill tests (they only read it)."""
+    log_dir = tmp_path_factory.mktemp("alone")
+    _, results = oracle_invoke(log_dir, "retail", "test", *KILL_RUN, "--max-concurrency", "8")
+    assert len(results) == 32 and all(r["reward"] == 1.0 for r in results)
+    return results
 
 
 def _assert_same_run(results: list[dict[str, Any]], alone: list[dict[str, Any]]) -> None:
@@ -136,8 +140,9 @@ def _assert_same_run(results: list[dict[str, Any]], alone: list[dict[str, Any]])
 @pytest.mark.kill
 @pytest.mark.slow
 @pytest.mark.timeout(900)
-def test_a_killed_worker_of_three_loses_no_episode_and_duplicates_none(tmp_path: Path, servers: list[Server]) -> None:
-    alone = _single_process(tmp_path)
+def test_a_killed_worker_of_three_loses_no_episode_and_duplicates_none(
+    tmp_path: Path, servers: list[Server], alone: list[dict[str, Any]]
+) -> None:
     log_dir = tmp_path / "results"
     run = start_taumesh(*_run_args(log_dir, _slow_agent(tmp_path, servers), "--max-concurrency", "9", "--workers", "3"))
     victim = _workers(run, 3)[0]
@@ -167,9 +172,8 @@ def _join(url: str) -> subprocess.Popen[str]:
 @pytest.mark.slow
 @pytest.mark.timeout(900)
 def test_a_coordinator_and_four_workers_on_postgresql_survive_a_killed_worker(
-    tmp_path: Path, servers: list[Server], postgres: Postgres
+    tmp_path: Path, servers: list[Server], postgres: Postgres, alone: list[dict[str, Any]]
 ) -> None:
-    alone = _single_process(tmp_path)
     url = create_database(postgres, f"work_{uuid.uuid4().hex[:12]}")
     log_dir = tmp_path / "results"
     coordinator = start_taumesh(

@@ -1,14 +1,13 @@
 """Each completed run links to its page in ``taumesh view`` (TAUMESH_API_VIEWER_URL), and that page is the run.
 
-A real uvicorn plays oracle/scripted runs on τ-bench v1 retail and writes their results files; a real
-``taumesh view`` over the results folder (or a folder holding it) serves the page each link names.
+A real uvicorn (in a thread) plays oracle/scripted runs on τ-bench v1 retail and writes their results files; the
+viewer's app, its library built as ``taumesh view`` builds it, serves over real HTTP the results folder (or a folder
+holding it), and the page each link names.
 """
 
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,8 +20,9 @@ from pydantic import ValidationError
 from taumesh.api.settings import ApiSettings
 from taumesh.api.viewer_link import viewer_url, write_results
 from taumesh.orchestrator.results import RunResult
-from tests.helpers.api import ApiServer, start_server
-from tests.helpers.processes import free_port
+from tests.helpers.api import ApiServer
+from tests.helpers.api_thread import start_thread_server
+from tests.helpers.viewer_thread import ThreadViewer
 
 VIEWER_BASE = "http://viewer.test:8765/"
 ORACLE = {"env": "retail", "agent_strategy": "oracle", "user_strategy": "scripted", "task_ids": [3, 5]}
@@ -37,7 +37,7 @@ def results_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def api(results_root: Path, v1_data_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ApiServer]:
     root = tmp_path_factory.mktemp("api")
-    server = start_server(
+    server = start_thread_server(
         f"sqlite:///{root / 'api.db'}",
         root,
         v1_data_dir,
@@ -48,28 +48,6 @@ def api(results_root: Path, v1_data_dir: Path, tmp_path_factory: pytest.TempPath
         yield server
     finally:
         server.stop()
-
-
-def serve_viewer(folder: Path) -> tuple[subprocess.Popen[bytes], str]:
-    """``taumesh view FOLDER`` on a free loopback port, once it answers."""
-    port = free_port()
-    taumesh = Path(sys.executable).with_name("taumesh")
-    process = subprocess.Popen(
-        [str(taumesh), "view", str(folder), "--port", str(port)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT
-    )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"taumesh view exited: {process.stdout.read().decode() if process.stdout else ''}")
-        try:
-            if httpx.get(f"{base}/api/runs", timeout=1).status_code == 200:
-                return process, base
-        except httpx.TransportError:
-            pass
-        time.sleep(0.2)
-    process.kill()
-    raise RuntimeError("taumesh view did not answer within 60 s")
 
 
 def linked_run_id(link: str | None) -> str:
@@ -94,12 +72,11 @@ def test_synchronous_run_links_to_the_viewer_page_showing_it(api: ApiServer, res
 
     # the viewer over the folder the API writes to, and over a folder holding it: the same page
     for folder in (results_root / "api", results_root):
-        process, base = serve_viewer(folder)
+        viewer = ThreadViewer([folder])
         try:
-            shown = httpx.get(f"{base}/api/runs/{page_id}", timeout=10)
+            shown = httpx.get(f"{viewer.url}/api/runs/{page_id}", timeout=10)
         finally:
-            process.terminate()
-            process.wait(timeout=10)
+            viewer.close()
         assert shown.status_code == 200, shown.text
         summary = shown.json()["summary"]
         assert summary["domain"] == "retail" and summary["strategy"] == "oracle"

@@ -17,8 +17,9 @@ from tests.helpers.api import ApiServer
 @dataclass
 class ThreadApi(ApiServer):
     """As :class:`tests.helpers.api.ApiServer` (same settings, read from the same ``TAUMESH_API_*`` variables), served
-    from a thread: for tests of what the API answers, not of its process. The variables (``extra_env`` included) are
-    set in this process while the server runs, since the embedded services read theirs at call time."""
+    from a thread: for tests of what the API answers, not of its process. The ``TAUMESH_API_*`` variables are set
+    only while the settings are read; the others of ``extra_env`` (a model's endpoint, ``TAUMESH_LLM_*``) stay set in
+    this process while the server runs, since the embedded services read theirs at call time."""
 
     _env: pytest.MonkeyPatch = field(default_factory=pytest.MonkeyPatch, repr=False)
     _server: uvicorn.Server | None = field(default=None, repr=False)
@@ -26,6 +27,7 @@ class ThreadApi(ApiServer):
 
     def start(self) -> None:
         from taumesh.api.app import create_app
+        from taumesh.api.settings import API_ENV_PREFIX, ApiSettings
 
         variables = {
             "TAUMESH_API_DATABASE_URL": self.database_url,
@@ -38,11 +40,16 @@ class ThreadApi(ApiServer):
             "TAUMESH_API_ALLOWED_AGENT_ADDRESSES": "127.0.0.1:1",
             **self.extra_env,
         }
+        with pytest.MonkeyPatch.context() as settings_env:  # read once, here; gone before the tests run
+            for name, value in variables.items():
+                if name.startswith(API_ENV_PREFIX):
+                    settings_env.setenv(name, value)
+            settings = ApiSettings()
         for name, value in variables.items():
-            self._env.setenv(name, value)
-        config = uvicorn.Config(
-            create_app(), host="127.0.0.1", port=self.port, log_config=None, log_level="warning", access_log=False
-        )
+            if not name.startswith(API_ENV_PREFIX):
+                self._env.setenv(name, value)
+        app = create_app(settings)
+        config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_config=None, access_log=False)
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._server.run, name="api", daemon=True)
         self._thread.start()

@@ -53,16 +53,16 @@ def bootstrap_over_tasks(
     ``idx`` has the task indices along its last axis (leading axes are resamples); the statistic must reduce that
     axis. A statistic constant under resampling (every task the same) gets the point interval.
     """
-    from scipy import stats  # type: ignore[import-untyped]  # scipy-stubs is not a dependency; ~1 s to import, so on first use
-
     indices = np.arange(tasks)
     estimate = float(per_task(indices))
+    if tasks < 2:
+        return estimate, estimate, estimate
+    # scipy-stubs is not a dependency; ~1 s to import, so only when an interval is computed (a one-task run has none)
+    from scipy import stats  # type: ignore[import-untyped]
 
     def statistic(idx: NDArray[Any], axis: int = -1) -> NDArray[np.float64]:
         return per_task(np.moveaxis(np.asarray(idx, dtype=np.intp), axis, -1))
 
-    if tasks < 2:
-        return estimate, estimate, estimate
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # a degenerate sample: checked below
         result = stats.bootstrap(

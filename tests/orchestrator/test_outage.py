@@ -24,21 +24,25 @@ from tests.helpers.processes import Server, free_port, start_server
 pytestmark = pytest.mark.kill
 
 SERVING = r"serving \S+ on (?P<address>\S+:\d+)"
+OUTAGE_TASKS = list(range(12))
+"""The user-sim outage's episodes: 3 rounds of 4, so at least 8 wait for the user sim when it dies."""
 
 
 def test_a_user_sim_down_for_three_seconds_leaves_no_errors(
     v1_data_dir: Path, tmp_path: Path, servers: list[Server]
 ) -> None:
     port = free_port()
-    # each reply waits 600 ms, so the 40 episodes (4 at a time) last well beyond the outage however fast the machine
-    # is: the wait costs wall time, not the CPU that more episodes would
+    # each reply waits 600 ms, so the episodes in flight are mid-conversation when the user sim dies, and the 8 or more
+    # not yet started when the first result is in keep the run going through the outage however fast the machine is
+    # (none can finish without a user sim): more episodes would only make the run longer
     serve = [taumesh_executable(), "serve", "user-sim", "--host", "127.0.0.1", "--port", str(port),
              "--user-reply-latency-ms", "600"]  # fmt: skip
     servers.append(start_server(serve, SERVING, tmp_path / "user-1.err"))
     log_dir = tmp_path / "results"
     run = subprocess.Popen(
         [taumesh_executable(), "run", "--env", "retail", "--task-split", "test", *ORACLE, "--data-dir", str(V1_DATA),
-         "--log-dir", str(log_dir), "--user-addr", f"127.0.0.1:{port}", "--max-concurrency", "4", "--end-index", "40"],
+         "--log-dir", str(log_dir), "--user-addr", f"127.0.0.1:{port}", "--max-concurrency", "4",
+         "--end-index", str(len(OUTAGE_TASKS))],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=child_env(), cwd=PROJECT_ROOT,
     )  # fmt: skip
     try:
@@ -57,7 +61,7 @@ def test_a_user_sim_down_for_three_seconds_leaves_no_errors(
     assert run.returncode == 0, explain(proc)
     assert "not scored" not in stdout, explain(proc)
     assert not list(log_dir.glob("*.errors.json")), explain(proc)
-    check_oracle_results(load_json(results_path(log_dir)), "retail", "test", list(range(40)))
+    check_oracle_results(load_json(results_path(log_dir)), "retail", "test", OUTAGE_TASKS)
 
 
 def test_an_env_restart_loses_sessions_not_results(v1_data_dir: Path, tmp_path: Path, servers: list[Server]) -> None:

@@ -18,7 +18,8 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.helpers.api import ApiServer, start_server
+from tests.helpers.api import ApiServer
+from tests.helpers.api_thread import start_thread_server
 from tests.helpers.cli import assert_no_traceback, taumesh
 
 ORACLE = {"env": "retail", "agent_strategy": "oracle", "user_strategy": "scripted"}
@@ -29,7 +30,7 @@ FAILURES_ALLOWED = 3
 @pytest.fixture(scope="module")
 def api(v1_data_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ApiServer]:
     root = tmp_path_factory.mktemp("hardening")
-    server = start_server(
+    server = start_thread_server(
         f"sqlite:///{root / 'api.db'}", root, v1_data_dir, TAUMESH_API_AUTH_FAILURE_LIMIT=f"{FAILURES_ALLOWED}/minute"
     )
     try:

@@ -9,7 +9,8 @@ import httpx
 import pytest
 
 from taumesh.domains import DOMAIN_PATH_ENV
-from tests.helpers.api import ApiServer, start_server
+from tests.helpers.api import ApiServer
+from tests.helpers.api_thread import start_thread_server
 from tests.helpers.healthcare import PLUGIN_PATH
 
 ORACLE = {"env": "healthcare", "task_split": "base", "agent_strategy": "oracle", "user_strategy": "scripted"}
@@ -18,7 +19,9 @@ ORACLE = {"env": "healthcare", "task_split": "base", "agent_strategy": "oracle",
 @pytest.fixture(scope="module")
 def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ApiServer]:
     root = tmp_path_factory.mktemp("api")
-    server = start_server(f"sqlite:///{root / 'api.db'}", root, root / "no-data", **{DOMAIN_PATH_ENV: str(PLUGIN_PATH)})
+    server = start_thread_server(
+        f"sqlite:///{root / 'api.db'}", root, root / "no-data", **{DOMAIN_PATH_ENV: str(PLUGIN_PATH)}
+    )
     try:
         yield server
     finally:

@@ -47,15 +47,17 @@ def bootstrap_over_tasks(
     method: Method = "BCa",
     n_resamples: int = DEFAULT_RESAMPLES,
     seed: int = DEFAULT_SEED,
+    constant: bool = False,
 ) -> tuple[float, float, float]:
     """The statistic over all tasks and its interval; ``per_task(idx)`` computes it from the tasks ``idx``.
 
     ``idx`` has the task indices along its last axis (leading axes are resamples); the statistic must reduce that
-    axis. A statistic constant under resampling (every task the same) gets the point interval.
+    axis. A statistic constant under resampling (every task the same) gets the point interval; ``constant`` says
+    the caller knows it is, which spares the resampling.
     """
     indices = np.arange(tasks)
     estimate = float(per_task(indices))
-    if tasks < 2:
+    if tasks < 2 or constant:
         return estimate, estimate, estimate
     # scipy-stubs is not a dependency; ~1 s to import, so only when an interval is computed (a one-task run has none)
     from scipy import stats  # type: ignore[import-untyped]
@@ -81,6 +83,11 @@ def bootstrap_over_tasks(
     return estimate, min(low, estimate), max(high, estimate)
 
 
+def _same(per_task: NDArray[np.float64]) -> bool:
+    """Whether every task has the same value (so does any mean or weighted mean over a resample of them)."""
+    return bool(np.all(per_task == per_task[0]))
+
+
 def _method_text(method: Method, tasks: int, n_resamples: int) -> str:
     return f"bootstrap {method} over {tasks} tasks, trials nested ({n_resamples} resamples)"
 
@@ -103,7 +110,13 @@ def pass_hat_k_intervals(
             return np.asarray(values[idx].mean(axis=-1))
 
         estimate, low, high = bootstrap_over_tasks(
-            mean, table.tasks, level=level, method=method, n_resamples=n_resamples, seed=seed
+            mean,
+            table.tasks,
+            level=level,
+            method=method,
+            n_resamples=n_resamples,
+            seed=seed,
+            constant=_same(contributions),
         )
         intervals[k] = Interval(
             estimate=estimate, low=low, high=high, level=level, method=_method_text(method, table.tasks, n_resamples)
@@ -126,7 +139,13 @@ def average_reward_interval(
         return np.asarray(sums[idx].sum(axis=-1) / counts[idx].sum(axis=-1))
 
     estimate, low, high = bootstrap_over_tasks(
-        ratio, table.tasks, level=level, method=method, n_resamples=n_resamples, seed=seed
+        ratio,
+        table.tasks,
+        level=level,
+        method=method,
+        n_resamples=n_resamples,
+        seed=seed,
+        constant=_same(table.mean_rewards()),  # every task's average alike: so is every resample's
     )
     return Interval(
         estimate=estimate, low=low, high=high, level=level, method=_method_text(method, table.tasks, n_resamples)

@@ -10,7 +10,7 @@ from typing import Any
 
 from taumesh.api.errors import ApiError, invalid, not_found
 from taumesh.api.executor import RunExecutor
-from taumesh.api.model_names import known_model, providers
+from taumesh.api.model_names import known_model, known_provider
 from taumesh.api.schemas import Metrics, Run, RunStatus, TaskResult, ValidateTasksRequest
 from taumesh.api.settings import ApiSettings
 from taumesh.api.store import Store, as_utc
@@ -62,7 +62,7 @@ def check_models(body: ValidateTasksRequest) -> None:
         ),
     )
     for provider_field, model_field, provider, model, api_base, used in roles:
-        if provider not in providers():
+        if not known_provider(provider):
             message = f"Invalid model provider: {provider!r} is not a provider litellm knows"
             raise _invalid_value(message, provider_field, {"provider": provider})
         if used and not api_base.strip() and not known_model(provider, model):

@@ -136,6 +136,9 @@ class EnvServicer(env_pb2_grpc.EnvServiceServicer):
         response.CopyFrom(self._domain_part(domain))
         response.session_id = self.sessions.open(session, task)
         response.user_instruction = task.instruction
+        own_policy = domain.spec.task_policy(domain.root, task)  # a task's own policy (τ³'s golden_retrieval)
+        if own_policy is not None:
+            response.policy = own_policy
         response.initial_data_hash = self._initial_hashes[key]
         # the conversation the episode continues (τ²'s message_history), if the task has one
         response.history.extend(message_to_proto(message) for message in domain.history(task))

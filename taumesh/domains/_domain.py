@@ -108,6 +108,11 @@ class Domain:
         """The policy text given to the agent as its system prompt (the plugin's :meth:`~DomainPlugin.policy`)."""
         return self.spec.policy(self.root)
 
+    def policy_for(self, task: Task) -> str:
+        """The policy of ``task``'s episode: its own (:meth:`~DomainPlugin.task_policy`), else the domain's."""
+        own = self.spec.task_policy(self.root, task)
+        return own if own is not None else self.policy
+
     @cached_property
     def documents(self) -> tuple[Document, ...]:
         """The knowledge base the retrieval tools search (the plugin's :meth:`~DomainPlugin.documents`)."""
@@ -132,7 +137,7 @@ class Domain:
 
     def closing_message(self, task: Task) -> str | None:
         """What the oracle adds after its gold actions (the plugin's :meth:`~DomainPlugin.closing_message`)."""
-        return self.spec.closing_message(task, self.policy)
+        return self.spec.closing_message(task, self.policy_for(task))
 
     @cached_property
     def tools(self) -> Sequence[type[Tool]]:

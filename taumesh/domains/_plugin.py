@@ -130,6 +130,13 @@ class DomainPlugin:
         except FileNotFoundError as exc:
             raise DataError(f"{path} not found") from exc
 
+    def task_policy(self, root: Path, task: Task) -> str | None:
+        """The policy of ``task``'s episode when it has its own; None (the default): the domain's :meth:`policy`.
+
+        τ³'s ``golden_retrieval`` gives each task the documents it needs in its policy.
+        """
+        return None
+
     def documents(self, root: Path) -> Sequence[Document]:
         """The knowledge base the retrieval tools (``Tool.reads_documents``) search: ``documents_file``, if any."""
         if self.documents_file is None:

@@ -165,6 +165,13 @@ class BankingPlugin(Tau2Plugin):
             config: partial(configured_plugin, f"{self.name}{VARIANT_SEPARATOR}{config}", config) for config in names
         }
 
+    def task_policy(self, root: Path, task: Task) -> str | None:
+        """``golden_retrieval``'s policy: the template with the documents ``task`` requires; None for the others."""
+        config = self.layout.config if isinstance(self.layout, BankingLayout) else None
+        if config is None or config.builder != "golden":
+            return None
+        return compose_policy(config, root, _documents(root), _task(task).required_documents or ())
+
     def open_session(self, domain: DomainView, task: Task) -> Session:
         """The pristine database with the task's ``agent_data`` merged in, its read-log allowlist and its shell."""
         banking = _task(task)
@@ -270,16 +277,7 @@ def banking_plugin(name: str, config: str | None = None) -> BankingPlugin:
 
 
 def configured_plugin(name: str, config: str) -> BankingPlugin:
-    """:func:`banking_plugin`, once the configuration is known to run here (DataError naming what it lacks).
-
-    ``golden_retrieval`` gives each task its own policy (its required documents), which the domain contract has
-    no per-task hook for yet, so it is refused too.
-    """
+    """:func:`banking_plugin`, once the configuration is known to run here (DataError naming what it lacks)."""
     chosen = retrieval_config(config)
-    if chosen.builder == "golden":
-        raise DataError(
-            f"retrieval config {chosen.name!r} composes each task's policy from its required documents, which a "
-            "taumesh domain cannot serve yet (its policy is one per domain); its policies are tested offline"
-        )
     check_runnable(chosen, embedding_model=embedding_model_name())
     return banking_plugin(name, config)

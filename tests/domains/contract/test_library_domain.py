@@ -66,6 +66,9 @@ async def test_the_library_scores_1_with_every_hook(tmp_path: Path) -> None:
     # the domain's own check reports under its own name, through the scorer's gRPC answer, into the results
     assert lend.info["reward_basis"] == ["DB", "KNOWLEDGE", "COMMUNICATE"]
     assert checks(lend) == {"DB": True, "COMMUNICATE": True, "KNOWLEDGE": True}
+    # a task naming a document has a policy of its own (task_policy), the other the desk's
+    assert lend.traj[0]["role"] == "system" and lend.traj[0]["content"].endswith("Consult first: doc-engine\n")
+    assert escalate.traj[0]["role"] == "system" and "Consult first:" not in escalate.traj[0]["content"]
     # the closing line comes from the policy; the member ends with the domain's own stop token
     assert lend.traj[-2]["content"].endswith("Thank you for visiting the library, goodbye.")
     assert lend.traj[-1] == {"role": "user", "content": "Bye! ###BYE###"}

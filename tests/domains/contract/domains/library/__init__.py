@@ -4,8 +4,9 @@ A member borrows a book at a library desk. The task continues a conversation (a 
 replays), the member activates their own card (a user tool), the agent searches the catalogue's documents (a
 retrieval tool over ``documents.json``) and lends the book; the reward adds a check of the domain's own
 (``KNOWLEDGE``: the agent read the document the task names) to the database and the outputs. The desk's closing
-line comes from its policy, and the member answers it with the domain's own stop token (``###BYE###``). Another task
-ends with a termination tool (``escalate_to_librarian``). docs/adding-a-domain.md walks through it.
+line comes from its policy, and the member answers it with the domain's own stop token (``###BYE###``); a task naming
+a document gets a policy of its own that names it. Another task ends with a termination tool
+(``escalate_to_librarian``). docs/adding-a-domain.md walks through it.
 """
 
 from __future__ import annotations
@@ -36,6 +37,8 @@ BYE_TOKEN = "###BYE###"
 """The member's own way of ending the conversation: one of the domain's user stop tokens."""
 CLOSING_PREFIX = "Closing:"
 """The policy's line holding what the desk says last."""
+CONSULT_PREFIX = "Consult first:"
+"""What a task's own policy adds below the desk's: the document the task needs (the ``task_policy`` hook)."""
 
 
 class Book(BaseModel):
@@ -180,6 +183,12 @@ LIBRARY_REWARD: tuple[RewardComponent, ...] = (DatabaseMatch(), OutputsSaid(), K
 @dataclass(frozen=True)
 class LibraryPlugin(DomainPlugin):
     """The library desk: every hook the contract has, each doing this domain's part."""
+
+    def task_policy(self, root: Path, task: Task) -> str | None:
+        """A task naming a document gets the desk's policy and, below it, the catalogue entry to consult first."""
+        if isinstance(task, LibraryTask) and task.required_document:
+            return f"{self.policy(root)}\n{CONSULT_PREFIX} {task.required_document}\n"
+        return None
 
     def closing_message(self, task: Task, policy: str) -> str | None:
         """The policy's closing line, which the oracle says after its gold actions."""

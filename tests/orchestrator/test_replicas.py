@@ -71,41 +71,56 @@ def _target(group: list[Server]) -> str:
     return "ipv4:" + ",".join(server.address for server in group)
 
 
-def _start_run(log_dir: Path, *addresses: str) -> subprocess.Popen[str]:
-    return start_taumesh(
+def _run_args(log_dir: Path, *addresses: str) -> list[str | Path]:
+    return [
         "run", "--env", "retail", "--task-split", "test", *ORACLE, "--data-dir", V1_DATA,
         "--log-dir", log_dir, "--max-concurrency", "16", "--end-index", str(len(RETAIL_TEST)), *addresses,
-    )  # fmt: skip
+    ]  # fmt: skip
+
+
+def _start_run(log_dir: Path, *addresses: str) -> subprocess.Popen[str]:
+    return start_taumesh(*_run_args(log_dir, *addresses))
 
 
 _POLLS: collections.Counter[str] = collections.Counter()
 """Channelz calls this module made to each address: they count as calls the server served."""
 
 
-def _served_calls(address: str) -> int:
-    """Calls the process at ``address`` has served (channelz counts them per server), not counting these queries."""
+def _served_calls(address: str, channel: grpc.Channel | None = None) -> int:
+    """Calls the process at ``address`` has served (channelz counts them per server), not counting these queries;
+    asked over ``channel`` when given (a poll reuses one), else over a channel of its own."""
     _POLLS[address] += 1
-    with grpc.insecure_channel(address) as channel:
-        servers = channelz_pb2_grpc.ChannelzStub(channel).GetServers(channelz_pb2.GetServersRequest(), timeout=10)
-    return sum(server.data.calls_started for server in servers.server) - _POLLS[address]
+    if channel is None:
+        with grpc.insecure_channel(address) as own:
+            return _served_calls_over(own) - _POLLS[address]
+    return _served_calls_over(channel) - _POLLS[address]
+
+
+def _served_calls_over(channel: grpc.Channel) -> int:
+    servers = channelz_pb2_grpc.ChannelzStub(channel).GetServers(channelz_pb2.GetServersRequest(), timeout=10)
+    return sum(server.data.calls_started for server in servers.server)
 
 
 def _when_under_way(run: subprocess.Popen[str], replica: Server, calls: int = 30) -> None:
     """Wait until ``replica`` has served ``calls`` calls: its first episodes are mid-conversation, holding sessions.
 
     Early in the run is the moment: later, most episodes in flight wait for the scorer, their sessions done with.
+    The poll keeps one channel: a new channel per query cost more CPU than the query.
     """
     deadline = time.monotonic() + 120
-    while run.poll() is None and time.monotonic() < deadline:
-        if _served_calls(replica.address) >= calls:
-            break
-        time.sleep(0.02)
+    with grpc.insecure_channel(replica.address) as channel:
+        while run.poll() is None and time.monotonic() < deadline:
+            if _served_calls(replica.address, channel) >= calls:
+                break
+            time.sleep(0.02)
     assert run.poll() is None, "the run ended before anything was killed: nothing was tested"
 
 
-def _nothing_lost(proc: subprocess.CompletedProcess[str], log_dir: Path) -> None:
-    assert proc.returncode == 0, explain(proc)
-    assert not list(log_dir.glob("*.errors.json")), explain(proc)
+def _nothing_lost(proc: subprocess.CompletedProcess[str] | Result, log_dir: Path) -> None:
+    how = explain(proc) if isinstance(proc, subprocess.CompletedProcess) else explain_result(proc)
+    code = proc.returncode if isinstance(proc, subprocess.CompletedProcess) else proc.exit_code
+    assert code == 0, how
+    assert not list(log_dir.glob("*.errors.json")), how
     check_oracle_results(load_json(results_path(log_dir)), "retail", "test", RETAIL_TEST)
 
 
@@ -131,7 +146,7 @@ def test_calls_spread_evenly_over_user_sim_replicas(tmp_path: Path, servers: lis
     replicas = _replicas(servers, tmp_path, user_sim=3)
     before = [_served_calls(server.address) for server in replicas["user_sim"]]
     log_dir = tmp_path / "results"
-    proc = finish(_start_run(log_dir, "--user-addr", _target(replicas["user_sim"])))
+    proc = invoke(*_run_args(log_dir, "--user-addr", _target(replicas["user_sim"])))  # nothing killed: in-process
     _nothing_lost(proc, log_dir)
     served = [_served_calls(server.address) - b for server, b in zip(replicas["user_sim"], before, strict=True)]
     mean = sum(served) / len(served)

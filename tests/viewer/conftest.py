@@ -23,10 +23,10 @@ from tests.helpers.viewer import (
     TELECOM_TASKS,
     TRIALS,
     USER_COST,
-    ServedViewer,
     break_call,
     fail_entry,
 )
+from tests.helpers.viewer_thread import ThreadViewer
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
@@ -90,13 +90,14 @@ def failing_run(oracle_run: Path, tmp_path_factory: pytest.TempPathFactory) -> P
 
 
 @pytest.fixture(scope="session")
-def viewer(oracle_run: Path, failing_run: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServedViewer]:
-    """``taumesh view`` serving both runs from one folder (as ``taumesh view DIR`` does)."""
+def viewer(oracle_run: Path, failing_run: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadViewer]:
+    """The viewer's app serving both runs from one folder over real HTTP, its library built as ``taumesh view DIR``
+    builds it (in a thread: the tests using it are about what it serves; ``taumesh view``'s process has its own)."""
     folder = tmp_path_factory.mktemp("runs")
     for source in (oracle_run, failing_run):
         for path in source.parent.glob("*.json"):
             shutil.copy(path, folder / path.name)
-    served = ServedViewer([folder])
+    served = ThreadViewer([folder])
     yield served
     served.close()
 

@@ -1,4 +1,4 @@
-"""The viewer's JSON API, served by ``taumesh view``: numbers equal those computed from the results files."""
+"""The viewer's JSON API, served as ``taumesh view`` serves it: numbers equal those computed from the results files."""
 
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ def expected_pass_hat_k(path: Path) -> dict[str, float]:
     }
 
 
-def test_run_list_holds_both_runs_with_their_formats(viewer: ServedViewer, failing_run: Path) -> None:
+def test_run_list_holds_both_runs_with_their_formats(viewer: ThreadViewer, failing_run: Path) -> None:
     runs = viewer.get("/api/runs")
     assert len(runs) == 2  # the oracle's τ² twin (X.tau2.json) is the same run, not a third
     failing = viewer.get(f"/api/runs/{viewer.run_id(failing_run)}")
@@ -46,7 +46,7 @@ def test_run_list_holds_both_runs_with_their_formats(viewer: ServedViewer, faili
     assert failing["config"]["agent"]["strategy"] == "oracle"
 
 
-def test_pass_hat_k_and_costs_equal_the_files(viewer: ServedViewer, oracle_run: Path, failing_run: Path) -> None:
+def test_pass_hat_k_and_costs_equal_the_files(viewer: ThreadViewer, oracle_run: Path, failing_run: Path) -> None:
     oracle = viewer.get(f"/api/runs/{viewer.run_id(oracle_run)}")["summary"]
     assert oracle["pass_hat_k"] == pytest.approx({str(k): 1.0 for k in range(1, TRIALS + 1)})
     summary = viewer.get(f"/api/runs/{viewer.run_id(failing_run)}")["summary"]
@@ -61,12 +61,12 @@ def test_pass_hat_k_and_costs_equal_the_files(viewer: ServedViewer, oracle_run: 
     assert summary["cost_per_solved_task"] == pytest.approx(total / successes)
 
 
-def _tasks(viewer: ServedViewer, run_id: str, query: str) -> dict[str, Any]:
+def _tasks(viewer: ThreadViewer, run_id: str, query: str) -> dict[str, Any]:
     page: dict[str, Any] = viewer.get(f"/api/runs/{run_id}/tasks?{query}")
     return page
 
 
-def test_task_grid_filters_and_pages(viewer: ServedViewer, failing_run: Path) -> None:
+def test_task_grid_filters_and_pages(viewer: ThreadViewer, failing_run: Path) -> None:
     run_id = viewer.run_id(failing_run)
     assert [r["task_id"] for r in _tasks(viewer, run_id, "filter=failed")["rows"]] == [
         INCONSISTENT_TASK,
@@ -80,7 +80,7 @@ def test_task_grid_filters_and_pages(viewer: ServedViewer, failing_run: Path) ->
     assert (page["total"], [r["task_id"] for r in page["rows"]]) == (len(TASKS), TASKS[2:5])
 
 
-def test_episode_reports_the_first_divergence_and_failed_checks(viewer: ServedViewer, failing_run: Path) -> None:
+def test_episode_reports_the_first_divergence_and_failed_checks(viewer: ThreadViewer, failing_run: Path) -> None:
     detail = viewer.get(f"/api/runs/{viewer.run_id(failing_run)}/episodes/{DIVERGING_TASK}/0")
     divergence = detail["divergence"]
     assert divergence["index"] == DIVERGING_STEP
@@ -106,7 +106,7 @@ def test_jaeger_link_when_the_episode_has_a_trace_id(tmp_path: Path, oracle_run:
     assert detail["jaeger_url"] == f"http://jaeger.example:16686/trace/{'ab' * 16}"
 
 
-def test_compare_two_runs(viewer: ServedViewer, oracle_run: Path, failing_run: Path) -> None:
+def test_compare_two_runs(viewer: ThreadViewer, oracle_run: Path, failing_run: Path) -> None:
     oracle, failing = viewer.run_id(oracle_run), viewer.run_id(failing_run)
     comparison = viewer.get(f"/api/compare?runs={oracle},{failing}")
     assert comparison["tasks"] == TASKS

@@ -1,4 +1,5 @@
-"""Browser tests: Playwright drives Debian's headless Chromium against ``taumesh view`` serving generated runs.
+"""Browser tests: Playwright drives Debian's headless Chromium against the viewer serving generated runs
+(its app served over real HTTP from a thread, as ``taumesh view`` serves it).
 
 Screenshots go to the test output folder (``$TAUMESH_TEST_OUTPUT/viewer``, else tests/output/viewer) as CI artefacts;
 with ``TAUMESH_UPDATE_SCREENSHOTS=1`` they also replace the README's images in docs/img/.
@@ -22,7 +23,6 @@ from tests.helpers.viewer import (
     INCONSISTENT_TASK,
     TASKS,
     TELECOM_TASKS,
-    ServedViewer,
     output_dir,
 )
 from tests.helpers.viewer_thread import ThreadViewer
@@ -45,7 +45,7 @@ def screenshot(page: Page, name: str) -> None:
         shutil.copy(path, README_IMAGES / f"viewer-{name}.png")
 
 
-def test_run_page_shows_the_files_pass_hat_k(page: Page, viewer: ServedViewer, failing_run: Path) -> None:
+def test_run_page_shows_the_files_pass_hat_k(page: Page, viewer: ThreadViewer, failing_run: Path) -> None:
     page.goto(f"{viewer.url}/#/run/{viewer.run_id(failing_run)}")
     page.wait_for_selector("#passk tr[data-k]")
     shown = {
@@ -58,7 +58,7 @@ def test_run_page_shows_the_files_pass_hat_k(page: Page, viewer: ServedViewer, f
     screenshot(page, "run")
 
 
-def test_task_grid_filters_to_failed_episodes(page: Page, viewer: ServedViewer, failing_run: Path) -> None:
+def test_task_grid_filters_to_failed_episodes(page: Page, viewer: ThreadViewer, failing_run: Path) -> None:
     page.goto(f"{viewer.url}/#/run/{viewer.run_id(failing_run)}")
     page.wait_for_selector("#tasks tbody tr")
     assert len(page.query_selector_all("#tasks tbody tr")) == len(TASKS)
@@ -70,7 +70,7 @@ def test_task_grid_filters_to_failed_episodes(page: Page, viewer: ServedViewer, 
     screenshot(page, "tasks-failed")
 
 
-def test_trajectory_marks_the_first_divergence(page: Page, viewer: ServedViewer, failing_run: Path) -> None:
+def test_trajectory_marks_the_first_divergence(page: Page, viewer: ThreadViewer, failing_run: Path) -> None:
     page.goto(f"{viewer.url}/#/run/{viewer.run_id(failing_run)}?filter=failed")
     page.click(f"#tasks tr[data-task='{DIVERGING_TASK}'] a.cell >> nth=0")
     page.wait_for_selector("#actions tr.diverged")
@@ -116,7 +116,7 @@ def test_trajectory_shows_the_users_own_tool_calls(page: Page, telecom_run: Path
         served.close()
 
 
-def test_compare_two_runs(page: Page, viewer: ServedViewer, oracle_run: Path, failing_run: Path) -> None:
+def test_compare_two_runs(page: Page, viewer: ThreadViewer, oracle_run: Path, failing_run: Path) -> None:
     page.goto(f"{viewer.url}/#/")
     page.wait_for_selector("#runs tbody tr")
     for path in (oracle_run, failing_run):
@@ -151,7 +151,7 @@ def test_run_list_shows_new_runs_and_unreadable_files_on_reload(page: Page, tmp_
         served.close()
 
 
-def test_run_list_has_no_stray_null(page: Page, viewer: ServedViewer) -> None:
+def test_run_list_has_no_stray_null(page: Page, viewer: ThreadViewer) -> None:
     """With every file readable nothing follows the table's note: no ``null`` printed where no list of errors is."""
     page.goto(f"{viewer.url}/#/")
     page.wait_for_selector("#runs tbody tr")

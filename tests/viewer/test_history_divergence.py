@@ -16,7 +16,7 @@ import pytest
 from taumesh.orchestrator.results import HISTORY_MESSAGES
 from taumesh.viewer.metrics import first_divergence
 from taumesh.viewer.runs import Episode, load_run
-from tests.helpers.viewer import ServedViewer
+from tests.helpers.viewer_thread import ThreadViewer
 from tests.orchestrator.test_history_messages import HISTORY_TASKS, mock_run
 
 HISTORY_CALL = "create_task"
@@ -101,9 +101,10 @@ def test_a_tau2_document_has_no_system_prompt_before_the_history(history_run: Pa
 
 @pytest.mark.parametrize("layout", ["taubench", "tau2"])
 def test_the_viewer_shows_no_divergence_on_a_history_task(history_run: Path, layout: str) -> None:
-    """``taumesh view`` (over HTTP) passes each episode's history length to the divergence, in either layout."""
+    """The viewer's app (over HTTP, as ``taumesh view`` serves it) passes each episode's history length to the
+    divergence, in either layout."""
     path = history_run if layout == "taubench" else next(history_run.parent.glob("*.tau2.json"))
-    served = ServedViewer([path])
+    served = ThreadViewer([path])
     try:
         (run,) = served.get("/api/runs")
         for task_id in HISTORY_TASKS:

@@ -8,6 +8,7 @@ from typing import Any
 
 import grpc
 import pytest
+from tenacity import wait_exponential_jitter
 
 from taumesh.env.v1 import env_pb2, env_pb2_grpc
 from taumesh.orchestrator.clients import with_retries
@@ -44,9 +45,13 @@ async def env() -> AsyncIterator[tuple[FailingEnv, env_pb2_grpc.EnvServiceAsyncS
         await server.stop(grace=0)
 
 
+FAST_WAIT = wait_exponential_jitter(multiplier=0.01, max=0.05, jitter=0.01)
+"""The backoff between tries, shortened: which failures are tried again, and how often, does not depend on it."""
+
+
 async def list_tasks(stub: env_pb2_grpc.EnvServiceAsyncStub, attempts: int = 4) -> str:
     call = partial(stub.ListTasks, env_pb2.ListTasksRequest(domain="retail"), timeout=10)
-    answer: env_pb2.ListTasksResponse = await with_retries(call, attempts)
+    answer: env_pb2.ListTasksResponse = await with_retries(call, attempts, wait=FAST_WAIT)
     return answer.next_page_token
 
 

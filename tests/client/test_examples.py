@@ -6,9 +6,7 @@ scripted OpenAI-compatible server (tests/llm) that server may call.
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
+import runpy
 from pathlib import Path
 
 import pytest
@@ -61,16 +59,21 @@ def test_every_example_is_tested() -> None:
 
 
 @pytest.mark.parametrize("script", sorted(EXPECTED))
-def test_example_runs(script: str, api: ApiServer, fake_models: FakeOpenAI) -> None:
-    env = {
-        **os.environ,
-        "TAUMESH_API_URL": api.base_url,
-        "TAUMESH_API_KEY": api.token,
-        "TAUMESH_EXAMPLE_API_BASE": fake_models.url,
-    }
-    done = subprocess.run(
-        [sys.executable, str(EXAMPLES / script)], env=env, capture_output=True, text=True, timeout=240, check=False
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
+def test_example_runs(
+    script: str,
+    api: ApiServer,
+    fake_models: FakeOpenAI,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The script as ``python examples/SCRIPT`` runs it (as ``__main__``), in this process: no interpreter start-up."""
+    monkeypatch.setenv("TAUMESH_API_URL", api.base_url)
+    monkeypatch.setenv("TAUMESH_API_KEY", api.token)
+    monkeypatch.setenv("TAUMESH_EXAMPLE_API_BASE", fake_models.url)
+    try:
+        runpy.run_path(str(EXAMPLES / script), run_name="__main__")
+    except SystemExit as exited:
+        assert exited.code in (None, 0), capsys.readouterr().err[-3000:]
+    printed = capsys.readouterr().out
     for expected in EXPECTED[script]:
-        assert expected in done.stdout, done.stdout
+        assert expected in printed, printed

@@ -187,13 +187,23 @@ def test_results_are_in_tau_bench_order_whatever_order_episodes_finish(
     data: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     play = episode_module._Episode.play
+    finished: dict[tuple[int, int], asyncio.Event] = {}
+    order: list[tuple[int, int]] = []
 
-    async def slow_for_early_tasks(self: episode_module._Episode) -> None:
-        await asyncio.sleep(0.3 * (4 - int(self.task.task_id)))  # task 0 finishes last
+    def done(task: int, trial: int) -> asyncio.Event:
+        return finished.setdefault((task, trial), asyncio.Event())
+
+    async def after_the_next_task(self: episode_module._Episode) -> None:
+        task, trial = int(self.task.task_id), self.context.trial
+        if task < 3:  # each task waits for the next one of its trial to finish: task 0 finishes last
+            await asyncio.wait_for(done(task + 1, trial).wait(), timeout=30)
         await play(self)
+        order.append((task, trial))
+        done(task, trial).set()
 
-    monkeypatch.setattr(episode_module._Episode, "play", slow_for_early_tasks)
+    monkeypatch.setattr(episode_module._Episode, "play", after_the_next_task)
     summary = asyncio.run(run_benchmark(oracle_config(tmp_path, num_trials=2)))
+    assert [[i for i, t in order if t == trial] for trial in range(2)] == [[3, 2, 1, 0]] * 2  # finished backwards
     expected = [(i, t) for t in range(2) for i in range(4)]
     assert [(r["task_id"], r["trial"]) for r in load_json(summary.results_path)] == expected
 

@@ -33,11 +33,23 @@ ALL_MET, ONE_MISSED = 36, 70
 """HEAD retail tasks: 36 has two assertions (the judge finds both met), 70 one (the judge finds it not met)."""
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def head_data(tau2_fetched: Path) -> Path:
     if not HEAD_DATA.is_dir():
         pytest.skip(f"HEAD data not found at {HEAD_DATA}")
     return HEAD_DATA
+
+
+@pytest.fixture(scope="module")
+def head_catalog(head_data: Path) -> Catalog:
+    """The HEAD data's catalog, its retail database loaded once for this module's scorers and requests."""
+    return Catalog(head_data)
+
+
+@pytest.fixture(scope="module")
+def task_70(head_catalog: Catalog) -> scorer_pb2.ScoreEpisodeRequest:
+    """:func:`score_request` for the HEAD data, built once; :func:`judged_by` gives each test its copy."""
+    return score_request(head_catalog, "")
 
 
 @pytest.fixture(scope="session")
@@ -142,17 +154,17 @@ def test_a_task_needing_the_judge_without_one_is_a_configuration_error(
 
 
 @pytest.fixture
-async def scorer(head_data: Path) -> Any:
-    running = await start_server([scorer_service(Catalog(head_data))])
+async def scorer(head_catalog: Catalog) -> Any:
+    running = await start_server([scorer_service(head_catalog)])
     channel = grpc.aio.insecure_channel(running.address)
     yield scorer_pb2_grpc.ScorerServiceStub(channel)
     await channel.close(grace=None)
     await running.stop(grace=0.5)
 
 
-def score_request(head_data: Path, judge_url: str) -> scorer_pb2.ScoreEpisodeRequest:
+def score_request(catalog: Catalog, judge_url: str) -> scorer_pb2.ScoreEpisodeRequest:
     """Task 70's gold actions and a stop, as the orchestrator would send them (after any message history)."""
-    domain = Catalog(head_data).get("tau2-retail")
+    domain = catalog.get("tau2-retail")
     task = domain.find_task("base", str(ONE_MISSED))
     from taumesh.domains.tau2 import Tau2Task, call_tool, open_session
     from taumesh.models import ToolCall
@@ -177,6 +189,14 @@ def score_request(head_data: Path, judge_url: str) -> scorer_pb2.ScoreEpisodeReq
     )
 
 
+def judged_by(request: scorer_pb2.ScoreEpisodeRequest, judge_url: str) -> scorer_pb2.ScoreEpisodeRequest:
+    """A copy of ``request`` whose judge is at ``judge_url``."""
+    copy = scorer_pb2.ScoreEpisodeRequest()
+    copy.CopyFrom(request)
+    copy.judge.api_base = judge_url
+    return copy
+
+
 async def test_the_judge_reads_the_tasks_message_history_before_the_episode(
     fake: FakeOpenAI, head_data: Path, tmp_path: Path
 ) -> None:
@@ -194,11 +214,12 @@ async def test_the_judge_reads_the_tasks_message_history_before_the_episode(
     }
     tasks_file.write_text(json.dumps(tasks), encoding="utf-8")
     fake.reset(judge)
-    running = await start_server([scorer_service(Catalog(data))])
+    catalog = Catalog(data)
+    running = await start_server([scorer_service(catalog)])
     try:
         async with grpc.aio.insecure_channel(running.address) as channel:
             stub = scorer_pb2_grpc.ScorerServiceStub(channel)
-            await stub.ScoreEpisode(score_request(data, fake.url), timeout=60)
+            await stub.ScoreEpisode(score_request(catalog, fake.url), timeout=60)
     finally:
         await running.stop(grace=0.5)
     (request,) = fake.requests
@@ -211,31 +232,31 @@ async def test_the_judge_reads_the_tasks_message_history_before_the_episode(
 
 
 async def test_a_judge_that_stays_down_is_unavailable_never_a_zero(
-    fake: FakeOpenAI, head_data: Path, scorer: Any, monkeypatch: pytest.MonkeyPatch
+    fake: FakeOpenAI, task_70: scorer_pb2.ScoreEpisodeRequest, scorer: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("TAUMESH_LLM_MAX_ATTEMPTS", "2")
     fake.reset(lambda request, ordinal: server_error(503))
     with pytest.raises(grpc.aio.AioRpcError) as raised:
-        await scorer.ScoreEpisode(score_request(head_data, fake.url), timeout=60)
+        await scorer.ScoreEpisode(judged_by(task_70, fake.url), timeout=60)
     assert raised.value.code() == grpc.StatusCode.UNAVAILABLE
     assert error_reason(raised.value) == "JUDGE_UNAVAILABLE"
 
 
 async def test_the_judge_is_asked_again_after_an_unreadable_answer_and_its_usage_reported(
-    fake: FakeOpenAI, head_data: Path, scorer: Any
+    fake: FakeOpenAI, task_70: scorer_pb2.ScoreEpisodeRequest, scorer: Any
 ) -> None:
     fake.reset(lambda request, ordinal: text("I think so.") if ordinal == 0 else judge(request, ordinal))
-    response = await scorer.ScoreEpisode(score_request(head_data, fake.url), timeout=60)
+    response = await scorer.ScoreEpisode(judged_by(task_70, fake.url), timeout=60)
     assert response.reward == 0.0  # the judge's "not met"
     assert response.judge_usage.calls == 2 and response.judge_usage.prompt_tokens == 20
     assert len(fake.requests[1]["messages"]) == 4  # the question, the unreadable answer, the re-ask
 
 
 async def test_an_endpoint_the_operator_did_not_allow_is_refused(
-    fake: FakeOpenAI, head_data: Path, scorer: Any
+    fake: FakeOpenAI, task_70: scorer_pb2.ScoreEpisodeRequest, scorer: Any
 ) -> None:
     with pytest.raises(grpc.aio.AioRpcError) as raised:
-        await scorer.ScoreEpisode(score_request(head_data, "http://127.0.0.1:9/v1"), timeout=60)
+        await scorer.ScoreEpisode(judged_by(task_70, "http://127.0.0.1:9/v1"), timeout=60)
     assert raised.value.code() == grpc.StatusCode.PERMISSION_DENIED
     assert fake.requests == []
 

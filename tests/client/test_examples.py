@@ -58,7 +58,13 @@ def test_every_example_is_tested() -> None:
     assert all((PROJECT_ROOT / where.split()[0]).is_file() for where in TESTED_ELSEWHERE.values())
 
 
-@pytest.mark.parametrize("script", sorted(EXPECTED))
+SLOW = {"compare_models.py"}
+"""Examples that take seconds: the server's first tool-calling run imports litellm."""
+
+
+@pytest.mark.parametrize(
+    "script", [pytest.param(name, marks=pytest.mark.slow) if name in SLOW else name for name in sorted(EXPECTED)]
+)
 def test_example_runs(
     script: str,
     api: ApiServer,

@@ -20,6 +20,9 @@ SOURCE = Path("src/tau2/domains/banking_knowledge/tools.py")
 RETRIEVAL_SOURCE = Path("retrieval_mixins.py")
 """Beside the tools: the retrieval configurations' tools (``KB_search``, ``grep``...), one mixin class each."""
 """Where a checkout (or an unpacked archive) holds the tools, relative to its top folder."""
+RERANKER_SOURCE = Path("knowledge/postprocessors/pointwise_llm_reranker.py")
+"""Under upstream's ``src/tau2``: the LLM reranker of the ``*_reranker*`` configurations, whose prompt is a text."""
+RERANKER_PROMPT = "DEFAULT_POINTWISE_PROMPT"
 TEXTS_PATH = Path("texts/banking_knowledge.json")
 """Under the imported folder; recorded in its manifest like every other file."""
 TEXTS_FORMAT = 3
@@ -140,6 +143,24 @@ def _retrieval_tools(source: Path) -> list[dict[str, Any]]:
     return tools
 
 
+def _reranker_prompt(source: Path) -> str | None:
+    """The reranker's prompt template (``{}`` for the query, then the document); None where upstream has none."""
+    path = source.parents[2] / RERANKER_SOURCE  # tau2/domains/banking_knowledge/tools.py -> tau2/knowledge/...
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    except OSError:
+        return None
+    except (SyntaxError, ValueError) as exc:
+        raise DatasetError(f"cannot read upstream's reranker {path}: {exc}") from exc
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(
+            isinstance(target, ast.Name) and target.id == RERANKER_PROMPT for target in node.targets
+        ):
+            value = ast.literal_eval(node.value)
+            return value if isinstance(value, str) else None
+    return None
+
+
 def extract(source: Path) -> dict[str, Any]:
     """The texts of the tools module ``source``; DatasetError when it is not readable or lacks a toolkit."""
     try:
@@ -162,6 +183,7 @@ def extract(source: Path) -> dict[str, Any]:
         "credit_card_rewards": user["constants"].get("CREDIT_CARD_REWARDS", {}),
         "atm_deposit_images": _atm_deposit_images(classes[AGENT_TOOLKIT]),
         "retrieval_tools": _retrieval_tools(source),
+        "reranker_prompt": _reranker_prompt(source),
     }
 
 

@@ -20,6 +20,8 @@ Provider = Literal["openai", "openrouter"]
 
 EMBEDDING_MODEL_ENV = "TAUMESH_EMBEDDING_MODEL"
 """Names the embedding model of the dense configurations, where the env runs (a litellm model name)."""
+RERANKER_MODEL_ENV = "TAUMESH_RERANKER_MODEL"
+"""Names the LLM of the reranker configurations, where the env runs (a litellm model name)."""
 DEFAULT_CONFIG = "alltools"
 """Upstream's default since 1.0.1 (before: ``bm25``)."""
 ALIASES = {"AllTools": "alltools"}
@@ -75,7 +77,7 @@ class RetrievalConfig(BaseModel):
         if (self.kb_search is not None and self.kb_search.kind == "embedding") or self.kb_search_dense is not None:
             needed.append(f"an embedding model ({EMBEDDING_MODEL_ENV})")
         if self.kb_search is not None and self.kb_search.reranker:
-            needed.append("an LLM reranker")
+            needed.append(f"an LLM reranker ({RERANKER_MODEL_ENV})")
         if self.shell_access is not None and bwrap_path() is None:
             needed.append("a sandboxed shell (bubblewrap)")
         return needed
@@ -132,7 +134,9 @@ def _configs() -> dict[str, RetrievalConfig]:
 CONFIGS = _configs()
 
 
-def check_runnable(config: RetrievalConfig, *, embedding_model: str | None = None) -> None:
+def check_runnable(
+    config: RetrievalConfig, *, embedding_model: str | None = None, reranker_model: str | None = None
+) -> None:
     """DataError naming what ``config`` needs that this run lacks: bubblewrap, a reranker, an embedding model."""
     if config.shell_access is not None and bwrap_path() is None:
         raise DataError(
@@ -140,8 +144,11 @@ def check_runnable(config: RetrievalConfig, *, embedding_model: str | None = Non
             "needs bubblewrap (`bwrap`; Debian: apt-get install bubblewrap) on the machine running the env; or "
             "choose one of: " + ", ".join(name for name, other in CONFIGS.items() if other.shell_access is None)
         )
-    if config.kb_search is not None and config.kb_search.reranker:
-        raise DataError(f"retrieval config {config.name!r} needs an LLM reranker, which taumesh does not provide yet")
+    if config.kb_search is not None and config.kb_search.reranker and not reranker_model:
+        raise DataError(
+            f"retrieval config {config.name!r} needs an LLM reranker: name its model in {RERANKER_MODEL_ENV} (and "
+            "TAUMESH_RERANKER_API_BASE for an OpenAI-compatible server) where the env runs; upstream uses gpt-5.2"
+        )
     dense = (config.kb_search is not None and config.kb_search.kind == "embedding") or config.kb_search_dense
     if dense and not embedding_model:
         raise DataError(

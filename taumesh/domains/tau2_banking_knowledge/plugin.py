@@ -45,6 +45,7 @@ from taumesh.domains.tau2_banking_knowledge.configs import (
 from taumesh.domains.tau2_banking_knowledge.knowledge import KnowledgeDocument, load_documents
 from taumesh.domains.tau2_banking_knowledge.models import TransactionalDB
 from taumesh.domains.tau2_banking_knowledge.policy import compose_policy
+from taumesh.domains.tau2_banking_knowledge.reranker import reranker_model_name
 from taumesh.domains.tau2_banking_knowledge.retrieval_tools import embedding_model_name, open_shell, retrieval_tools
 from taumesh.domains.tau2_banking_knowledge.state import db_hash, deep_merge, load_db
 from taumesh.domains.tau2_banking_knowledge.tasks import BankingTask, load_tasks
@@ -279,5 +280,5 @@ def banking_plugin(name: str, config: str | None = None) -> BankingPlugin:
 def configured_plugin(name: str, config: str) -> BankingPlugin:
     """:func:`banking_plugin`, once the configuration is known to run here (DataError naming what it lacks)."""
     chosen = retrieval_config(config)
-    check_runnable(chosen, embedding_model=embedding_model_name())
+    check_runnable(chosen, embedding_model=embedding_model_name(), reranker_model=reranker_model_name())
     return banking_plugin(name, config)

@@ -6,7 +6,8 @@ index and the read-only shell's exported documents are built once per knowledge 
 own export per session (:func:`open_shell`), removed with the session. The dense tools embed through litellm
 with the model named by ``TAUMESH_EMBEDDING_MODEL`` (and ``TAUMESH_EMBEDDING_API_BASE``,
 ``TAUMESH_EMBEDDING_API_KEY``), read where the env runs, since a tool call carries no run options; each document
-is embedded once per model (:mod:`.embeddings`). The shell runs in bubblewrap (:mod:`.sandbox`).
+is embedded once per model (:mod:`.embeddings`). The reranker configurations rate what ``KB_search`` found with an
+LLM (:mod:`.reranker`); the shell runs in bubblewrap (:mod:`.sandbox`).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from taumesh.domains import DataError, Document, Session, Tool
-from taumesh.domains.tau2_banking_knowledge.configs import EMBEDDING_MODEL_ENV, RetrievalConfig
+from taumesh.domains.tau2_banking_knowledge.configs import EMBEDDING_MODEL_ENV, RERANKER_MODEL_ENV, RetrievalConfig
 from taumesh.domains.tau2_banking_knowledge.knowledge import KnowledgeDocument
 from taumesh.domains.tau2_banking_knowledge.sandbox import Sandbox, export_documents
 from taumesh.domains.tau2_banking_knowledge.search import Bm25Index, Ranked, elapsed_ms, grep_output, search_output
@@ -95,6 +96,23 @@ def _timed(search: Callable[[], Ranked]) -> str:
     return search_output(ranked, took, took)
 
 
+def _reranked(search: Callable[[], Ranked], query: str) -> str:
+    """``search``'s documents rated by the LLM reranker (:mod:`.reranker`), timed apart."""
+    from taumesh.domains.tau2_banking_knowledge.reranker import rerank, reranker_model, reranker_prompt
+
+    model = reranker_model()
+    if model is None:
+        raise DataError(f"reranking needs a model: set {RERANKER_MODEL_ENV} where the env runs")
+    prompt = reranker_prompt()
+    started = time.perf_counter()
+    ranked = search()
+    retrieval = elapsed_ms(started)
+    reranking_started = time.perf_counter()
+    ranked = rerank(model, prompt, query, ranked)
+    reranking = elapsed_ms(reranking_started)
+    return search_output(ranked, retrieval, retrieval + reranking, reranking)
+
+
 def kb_search_bm25(data: Any, documents: Sequence[Document], query: str) -> str:
     """``KB_search`` of the BM25 configurations."""
     return _timed(lambda: _bm25(documents).search(query))
@@ -103,6 +121,16 @@ def kb_search_bm25(data: Any, documents: Sequence[Document], query: str) -> str:
 def kb_search_dense(data: Any, documents: Sequence[Document], query: str) -> str:
     """``KB_search`` of the embedding configurations."""
     return _timed(lambda: _dense(documents).search(query))
+
+
+def kb_search_bm25_reranked(data: Any, documents: Sequence[Document], query: str) -> str:
+    """``KB_search`` of ``bm25_reranker*``."""
+    return _reranked(lambda: _bm25(documents).search(query), query)
+
+
+def kb_search_dense_reranked(data: Any, documents: Sequence[Document], query: str) -> str:
+    """``KB_search`` of the embedding configurations with the reranker."""
+    return _reranked(lambda: _dense(documents).search(query), query)
 
 
 def grep(data: Any, documents: Sequence[Document], pattern: str) -> str:
@@ -182,8 +210,15 @@ def _tool(name: str, function: Callable[..., str]) -> type[Tool]:
 def retrieval_tools(config: RetrievalConfig) -> tuple[type[Tool], ...]:
     """The configuration's retrieval tools, in the order its tool list starts with."""
     dense = config.kb_search is not None and config.kb_search.kind == "embedding"
+    reranked = config.kb_search is not None and config.kb_search.reranker
+    searches: dict[tuple[bool, bool], Callable[..., str]] = {
+        (False, False): kb_search_bm25,
+        (True, False): kb_search_dense,
+        (False, True): kb_search_bm25_reranked,
+        (True, True): kb_search_dense_reranked,
+    }
     implementations: dict[str, Callable[..., str]] = {
-        "KB_search": kb_search_dense if dense else kb_search_bm25,
+        "KB_search": searches[(dense, reranked)],
         "KB_search_bm25": KB_search_bm25,
         "KB_search_dense": KB_search_dense,
         "grep": grep,

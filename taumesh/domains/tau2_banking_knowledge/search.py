@@ -91,9 +91,9 @@ def timing_line(retrieval_ms: float, total_ms: float, reranking_ms: float = 0.0)
     return f"\n\n[Timing: retrieval={retrieval_ms:.0f}ms{reranking}, total={total_ms:.0f}ms]"
 
 
-def search_output(ranked: Ranked, retrieval_ms: float, total_ms: float) -> str:
+def search_output(ranked: Ranked, retrieval_ms: float, total_ms: float, reranking_ms: float = 0.0) -> str:
     """A ``KB_search*`` tool's observation: the listing (or that nothing was found) and its timing."""
-    return (format_results(ranked) if ranked else NO_DOCUMENTS) + timing_line(retrieval_ms, total_ms)
+    return (format_results(ranked) if ranked else NO_DOCUMENTS) + timing_line(retrieval_ms, total_ms, reranking_ms)
 
 
 def grep_output(documents: Sequence[KnowledgeDocument], pattern: str) -> str:

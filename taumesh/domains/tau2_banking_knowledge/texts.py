@@ -68,6 +68,8 @@ class BankingTexts(BaseModel):
     credit_card_rewards: dict[str, dict[str, float]]
     atm_deposit_images: dict[str, AtmImages]
     retrieval_tools: list[ToolDoc]
+    reranker_prompt: str | None = None
+    """The LLM reranker's prompt template (``{}``: the query, then the document); None: imported without it."""
 
     def agent_discoverable_by_name(self) -> dict[str, DiscoverableDoc]:
         return {doc.name: doc for doc in self.agent_discoverable}

@@ -22,7 +22,8 @@ pytestmark = pytest.mark.kill
 
 IDLE_TIMEOUT = 3.0
 """The env's ``--session-idle-timeout`` in this test."""
-TASKS = 16
+TASKS = 8
+"""Two rounds of 4: the second is in flight, holding its sessions, when the first result is in and the run is killed."""
 USER_DELAY = 0.8
 """Seconds the simulated user's model takes per reply: each episode holds its env session at least this long."""
 REAPED = re.compile(r"reaped (?P<count>\d+) idle session\(s\) after \S+ unused; (?P<open>\d+) open")

@@ -7,8 +7,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tenacity import wait_fixed
 
 from taumesh.models import Usage
+from taumesh.orchestrator import runner
 from taumesh.orchestrator.episode import MODEL_RPC_ATTEMPTS
 from taumesh.orchestrator.figures import run_usage
 from taumesh.orchestrator.results_file import load_results
@@ -16,6 +18,13 @@ from taumesh.orchestrator.runner import run_benchmark
 from tests.helpers.llm import run_config, warm_up
 from tests.llm.fake_openai import FakeOpenAI, Reply, Served, context_window_exceeded, rate_limited, server_error
 from tests.llm.scripts import AGENT_MODEL, USER_MODEL, Faulty, GoldAgent, Router, ScriptedLlmUser, TaskIndex
+
+
+@pytest.fixture(autouse=True)
+def quick_replays(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An episode the infrastructure failed is replayed after 0.05 s, not τ-bench's 5 s: what these tests show
+    (the replay, its count, what it spent) does not depend on the wait."""
+    monkeypatch.setattr(runner, "EPISODE_RETRY_WAIT", wait_fixed(0.05))
 
 
 async def test_exhausted_model_is_an_infrastructure_error(
@@ -87,17 +96,18 @@ async def test_twenty_tasks_with_a_fifth_of_calls_failing(
     await warm_up(fake)
     monkeypatch.setenv("TAUMESH_LLM_MAX_ATTEMPTS", "3")
     monkeypatch.setenv("TAUMESH_LLM_TIMEOUT", "3")  # a reply on time must arrive on time on a loaded CI machine
+    # ten episodes at once: the timeouts that slow replies cost are waited out side by side
     down = {4, 11, 17}
     faulty = Faulty(
         Router(GoldAgent(task_index), ScriptedLlmUser(task_index)),
         task_index,
         rate=0.2,
         seed=20,
-        slow_seconds=4.0,
+        slow_seconds=10.0,  # far past the timeout: a loaded event loop cannot read a slow reply as on time
         down=down,
     )
     fake.reset(faulty)
-    config = run_config(fake, v1_data_dir, tmp_path, list(range(20)), concurrency=5)
+    config = run_config(fake, v1_data_dir, tmp_path, list(range(20)), concurrency=10)
     config.max_episode_attempts = 2
     summary = await run_benchmark(config)
 

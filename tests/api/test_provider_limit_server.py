@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 from taumesh.domains import Catalog
-from tests.helpers.api import ApiServer, start_server
+from tests.helpers.api_thread import ThreadApi, start_thread_server
 from tests.helpers.llm import FAKE_KEY
 from tests.llm.fake_openai import FakeOpenAI
 from tests.llm.scripts import AGENT_MODEL, USER_MODEL, CountingScript, GoldAgent, Router, ScriptedLlmUser, TaskIndex
@@ -34,9 +34,10 @@ def counted(v1_data_dir: Path) -> Iterator[tuple[FakeOpenAI, CountingScript]]:
 
 
 @pytest.fixture
-def capped_api(counted: tuple[FakeOpenAI, CountingScript], v1_data_dir: Path, tmp_path: Path) -> Iterator[ApiServer]:
+def capped_api(counted: tuple[FakeOpenAI, CountingScript], v1_data_dir: Path, tmp_path: Path) -> Iterator[ThreadApi]:
+    """The API served from a thread of this process (the cap is the executor's, not the process's)."""
     fake, _ = counted
-    server = start_server(
+    server = start_thread_server(
         f"sqlite:///{tmp_path / 'api.db'}",
         tmp_path,
         v1_data_dir,
@@ -51,7 +52,7 @@ def capped_api(counted: tuple[FakeOpenAI, CountingScript], v1_data_dir: Path, tm
 
 
 def test_two_runs_at_once_share_the_servers_cap(
-    capped_api: ApiServer, counted: tuple[FakeOpenAI, CountingScript]
+    capped_api: ThreadApi, counted: tuple[FakeOpenAI, CountingScript]
 ) -> None:
     fake, counter = counted
 

@@ -3,8 +3,9 @@
 Requests are made by hypothesis from the message descriptors (every field, nested messages, repeated fields,
 unknown enum values), with deeply nested, huge and surrogate-laden JSON in every JSON-as-text field and huge
 text anywhere. Raw undecodable bytes go to every method path. The run is derandomized and bounded (500 requests
-per RPC, a deadline per call). Models are the fake OpenAI server on loopback, and the services' outbound HTTP
-goes through a proxy address where nothing listens: no request reaches the network.
+per RPC, a deadline per call), one case per service, each starting only its own process, so workers spread
+them. Models are the fake OpenAI server on loopback, and the services' outbound HTTP goes through a proxy
+address where nothing listens: no request reaches the network.
 """
 
 from __future__ import annotations
@@ -263,15 +264,19 @@ class Outcomes:
 
 
 @dataclass
-class Fleet:
-    servers: dict[str, Server]
-    channels: dict[str, grpc.Channel]
+class Service:
+    """One service as its own ``taumesh serve`` process, and the fake model server it may call."""
+
+    name: str
+    server: Server
+    channel: grpc.Channel
     model: FakeOpenAI
 
 
-@pytest.fixture(scope="module")
-def fleet(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fleet]:
-    logs = tmp_path_factory.mktemp("fuzz-logs")
+@pytest.fixture
+def service(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Service]:
+    """The service named by the test's ``service`` parameter, started alone: each case needs only its own."""
+    name: str = request.param
     model = FakeOpenAI(lambda request, n: text(MODEL_REPLY)).start()
     offline = {
         "TAUMESH_ALLOWED_API_BASES": model.url,
@@ -281,25 +286,20 @@ def fleet(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fleet]:
         "ALL_PROXY": "http://127.0.0.1:9",
         "NO_PROXY": "127.0.0.1,localhost",
     }
-    servers = {
-        name: Server.spawn(
-            [taumesh_executable(), "serve", name, "--port", "0", "--data-dir", str(V1_DATA)],
-            logs / f"{name}.log",
-            env=offline,
-        )
-        for name in SERVICES
-    }
-    channels: dict[str, grpc.Channel] = {}
+    server = Server.spawn(
+        [taumesh_executable(), "serve", name, "--port", "0", "--data-dir", str(V1_DATA)],
+        tmp_path / f"{name}.log",
+        env=offline,
+    )
+    channel: grpc.Channel | None = None
     try:
-        for name, server in servers.items():
-            server.wait_ready(r"serving \S+ on (?P<address>127\.0\.0\.1:\d+)")
-            channels[name] = grpc.insecure_channel(server.address, options=CHANNEL_OPTIONS)
-        yield Fleet(servers, channels, model)
+        server.wait_ready(r"serving \S+ on (?P<address>127\.0\.0\.1:\d+)")
+        channel = grpc.insecure_channel(server.address, options=CHANNEL_OPTIONS)
+        yield Service(name, server, channel, model)
     finally:
-        for channel in channels.values():
+        if channel is not None:
             channel.close()
-        for server in servers.values():
-            server.kill()
+        server.kill()
         model.stop()
 
 
@@ -312,8 +312,8 @@ def rpc(channel: grpc.Channel, service: d.ServiceDescriptor, method: d.MethodDes
     )
 
 
-def open_sessions(fleet: Fleet) -> list[str]:
-    stub = rpc(fleet.channels["env"], SERVICES["env"], SERVICES["env"].methods_by_name["OpenSession"])
+def open_sessions(env: grpc.Channel) -> list[str]:
+    stub = rpc(env, SERVICES["env"], SERVICES["env"].methods_by_name["OpenSession"])
     return [
         stub(
             env_pb2.OpenSessionRequest(task=common_pb2.TaskRef(domain=domain, split="test", task_id="0")), timeout=60
@@ -356,43 +356,37 @@ def run_raw(outcomes: Outcomes, label: str, call: Any) -> None:
     fuzz_raw()
 
 
-CASES = [(service, method.name) for service, desc in SERVICES.items() for method in desc.methods]
+NO_SESSIONS = ["no-env-in-this-case"]
+"""Only the env's requests have a ``session_id``; the other services' cases never draw from this."""
 
 
-def test_every_rpc_survives_generated_requests_and_undecodable_bytes(fleet: Fleet) -> None:
-    hints = Hints(session_ids=open_sessions(fleet), tool_names=tool_names(), model_url=fleet.model.url)
+@pytest.mark.parametrize("service", list(SERVICES), indirect=True)
+def test_every_rpc_survives_generated_requests_and_undecodable_bytes(service: Service) -> None:
+    """One case per service, so workers share the run; each sends every RPC of its service 500 requests."""
+    desc = SERVICES[service.name]
+    sessions = open_sessions(service.channel) if service.name == "env" else NO_SESSIONS
+    hints = Hints(session_ids=sessions, tool_names=tool_names(), model_url=service.model.url)
     outcomes = Outcomes()
-    for service, method_name in CASES:
-        desc = SERVICES[service]
-        method = desc.methods_by_name[method_name]
-        call = rpc(fleet.channels[service], desc, method)
-        label = f"{service}.{method_name}"
+    for method in desc.methods:
+        call = rpc(service.channel, desc, method)
+        run_fuzz(outcomes, method.name, call, message_strategy(method.input_type, hints), service.model.url)
+    for method in desc.methods:
+        run_raw(outcomes, f"{method.name} (raw)", rpc(service.channel, desc, method, raw=True))
 
-        run_fuzz(outcomes, label, call, message_strategy(method.input_type, hints), fleet.model.url)
-
-    raw_paths = [(name, desc, m) for name, desc in SERVICES.items() for m in desc.methods]
-    for service, desc, method in raw_paths:
-        call = rpc(fleet.channels[service], desc, method, raw=True)
-        label = f"{service}.{method.name} (raw)"
-
-        run_raw(outcomes, label, call)
-
-    report = "\n".join(f"{m}: {dict(c)}" for m, c in outcomes.codes.items())
+    report = "\n".join(f"{service.name}.{m}: {dict(c)}" for m, c in outcomes.codes.items())
     print(report)  # what each method answered (pytest -s)
     if outcomes.broken:
         pytest.fail(f"{len(outcomes.broken)} forbidden outcomes:\n" + "\n".join(outcomes.broken[:30]), pytrace=False)
-    for service, method_name in CASES:
-        if sum(outcomes.codes[f"{service}.{method_name}"].values()) < REQUESTS_PER_RPC:
-            pytest.fail(f"fewer than {REQUESTS_PER_RPC} requests to {service}.{method_name}:\n{report}")
-    for service, _, method in raw_paths:
-        raw_codes = outcomes.codes[f"{service}.{method.name} (raw)"]
+    for method in desc.methods:
+        if sum(outcomes.codes[method.name].values()) < REQUESTS_PER_RPC:
+            pytest.fail(f"fewer than {REQUESTS_PER_RPC} requests to {service.name}.{method.name}:\n{report}")
+        raw_codes = outcomes.codes[f"{method.name} (raw)"]
         assert raw_codes["INVALID_ARGUMENT"] > 0, report  # undecodable bytes are the caller's fault, said so
-    for name, channel in fleet.channels.items():
-        health = health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(), timeout=10)
-        assert health.status == health_pb2.HealthCheckResponse.SERVING, name
-        assert fleet.servers[name].proc.poll() is None
-        assert "Traceback" not in fleet.servers[name].stderr(), fleet.servers[name].stderr()
-    outbound = [s.path for s in fleet.model.served]
+    health = health_pb2_grpc.HealthStub(service.channel).Check(health_pb2.HealthCheckRequest(), timeout=10)
+    assert health.status == health_pb2.HealthCheckResponse.SERVING, service.name
+    assert service.server.proc.poll() is None
+    assert "Traceback" not in service.server.stderr(), service.server.stderr()
+    outbound = [s.path for s in service.model.served]
     assert all(re.fullmatch(r"/v1/.*", path) for path in outbound), outbound[:5]
 
 

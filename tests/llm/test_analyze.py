@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -15,21 +17,38 @@ from taumesh.orchestrator.results import EpisodeError, RunResult
 from taumesh.orchestrator.results_file import load_results
 from taumesh.orchestrator.runner import run_benchmark
 from taumesh.services.scorer.fault_analysis import read_verdict
-from tests.helpers.llm import run_config
+from tests.helpers.llm import FAKE_KEY, run_config
 from tests.llm.fake_openai import FakeOpenAI, Reply, server_error, text
 from tests.llm.scripts import GoldAgent, Router, ScriptedLlmUser, TaskIndex, judge_answer
 
 
-@pytest.fixture
-async def results_with_failures(fake: FakeOpenAI, task_index: TaskIndex, v1_data_dir: Path, tmp_path: Path) -> Path:
-    """Tasks 0 and 19 fail (the agent skips the last gold action), 10 succeeds, 5 is an infrastructure error."""
-    fake.reset(Router(GoldAgent(task_index, skip_last_action={0, 19}), ScriptedLlmUser(task_index)))
-    summary = await run_benchmark(run_config(fake, v1_data_dir, tmp_path / "run", [0, 10, 19]))
+@pytest.fixture(scope="module")
+def run_with_failures(
+    fake_server: FakeOpenAI, task_index: TaskIndex, v1_data_dir: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Path:
+    """Tasks 0 and 19 fail (the agent skips the last gold action), 10 succeeds, 5 is an infrastructure error: one
+    run for the module (the tests copy its file, some change theirs)."""
+    from taumesh.llm.access import ALLOWED_API_BASES_ENV
+
+    tmp_path = tmp_path_factory.mktemp("analyze")
+    fake_server.reset(Router(GoldAgent(task_index, skip_last_action={0, 19}), ScriptedLlmUser(task_index)))
+    with pytest.MonkeyPatch.context() as env:  # as the `fake` fixture sets it, for this one run
+        env.setenv("OPENAI_API_KEY", FAKE_KEY)
+        env.setenv(ALLOWED_API_BASES_ENV, fake_server.url)
+        summary = asyncio.run(run_benchmark(run_config(fake_server, v1_data_dir, tmp_path / "run", [0, 10, 19])))
     results = load_results(summary.results_path)
     assert {r.task_id: r.reward for r in results} == {0: 0.0, 10: 1.0, 19: 0.0}
     results.append(RunResult.from_error(5, 0, EpisodeError(cause="UNAVAILABLE: model unavailable", attempts=3)))
     path = tmp_path / "results.json"
     write_json_atomically(path, [r.model_dump() for r in results])
+    return path
+
+
+@pytest.fixture
+def results_with_failures(run_with_failures: Path, tmp_path: Path) -> Path:
+    """This test's copy of the run's results file."""
+    path = tmp_path / run_with_failures.name
+    shutil.copyfile(run_with_failures, path)
     return path
 
 

@@ -1,8 +1,9 @@
 """Alice and Bob: a run belongs to the key that created it; admin keys see every run (SQLite and PostgreSQL).
 
-A real uvicorn, raw HTTP. Bob gets 404 on each of Alice's run routes (as for a run that does not exist) and never
-sees her runs in lists or in ``/scores``; an admin key sees both. A database made by the previous migration head,
-with a run in it, migrates: the old run belongs to no one and only admin keys see it.
+A real uvicorn (in a thread of the test process: these tests are about what the API answers), raw HTTP. Bob gets
+404 on each of Alice's run routes (as for a run that does not exist) and never sees her runs in lists or in
+``/scores``; an admin key sees both. A database made by the previous migration head, with a run in it, migrates: the
+old run belongs to no one and only admin keys see it.
 """
 
 from __future__ import annotations
@@ -20,13 +21,19 @@ from sqlalchemy import text
 
 from taumesh.api.database import MIGRATIONS, make_engine
 from taumesh.api.store import token_digest
-from tests.helpers.api import ApiServer, Postgres, create_database, start_server
+from tests.helpers.api import ApiServer, Postgres, create_database
+from tests.helpers.api_thread import ThreadApi, start_thread_server
 
 ORACLE = {"env": "retail", "agent_strategy": "oracle", "user_strategy": "scripted"}
 
 
 def keyed(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
+
+
+@pytest.fixture(scope="module")
+def api(thread_api: ThreadApi) -> ApiServer:
+    return thread_api
 
 
 @pytest.fixture(scope="module")
@@ -177,7 +184,7 @@ def test_an_old_database_migrates_and_its_runs_are_visible_to_admins_only(
     old_token, run_id = "tmk_0123456789ab.old-secret-of-the-old-key", uuid.uuid4().hex
     old_rows(old_database, old_token, run_id)
     (tmp_path / "api").mkdir()
-    server = start_server(old_database, tmp_path / "api", v1_data_dir)  # migrates to head as it starts
+    server = start_thread_server(old_database, tmp_path / "api", v1_data_dir)  # migrates to head as it starts
     try:
         admin = server.store().create_key("ops", admin=True)[1]
         url = f"{server.base_url}/api/v1/runs/{run_id}"

@@ -1,6 +1,9 @@
-"""A real uvicorn serving the API on loopback (SQLite), shared by the client tests and the examples.
+"""A real uvicorn serving the API on loopback (SQLite) from a thread, shared by each module's client tests.
 
-It may call the session's scripted OpenAI-compatible server (``fake_server``): the examples' tool-calling agent does.
+What these tests show is what the client does with the API's answers over real HTTP, not the server's process
+(tests/client/test_stream_reconnects.py kills a uvicorn process). The server may call the session's scripted
+OpenAI-compatible server (``fake_server``): the examples' tool-calling agent does. Module scope: the provider key
+it sets in this process is gone when the module's tests are.
 """
 
 from __future__ import annotations
@@ -11,13 +14,13 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.api import FAKE_PROVIDER_KEY, ApiServer
-from tests.helpers.client import sqlite_server
+from tests.helpers.client import sqlite_thread_server
 from tests.llm.fake_openai import FakeOpenAI
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def api(v1_data_dir: Path, fake_server: FakeOpenAI, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ApiServer]:
-    server = sqlite_server(
+    server = sqlite_thread_server(
         tmp_path_factory.mktemp("client-api"),
         v1_data_dir,
         OPENAI_API_KEY=FAKE_PROVIDER_KEY,

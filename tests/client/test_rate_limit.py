@@ -1,7 +1,8 @@
-"""429 against a real uvicorn whose keys may make 2 requests a second each: the client waits Retry-After and retries.
+"""429 from a real uvicorn whose keys may make 2 requests a second each: the client waits Retry-After and retries.
 
-Each test takes a key of its own (the limit is per key), so none waits for another's window to free. The tests of
-this module run one after another (one xdist worker): each counts the audit lines written after it began.
+The uvicorn serves from a thread of the test process (over real HTTP). Each test takes a key of its own (the limit
+is per key), so none waits for another's window to free. The tests of this module run one after another (one xdist
+worker): each counts the audit lines written after it began.
 """
 
 from __future__ import annotations
@@ -18,12 +19,12 @@ import pytest
 from taumesh.client import AsyncTaumeshClient, RateLimitError, TaumeshClient
 from taumesh.client.errors import retry_after_header
 from tests.helpers.api import ApiServer
-from tests.helpers.client import sqlite_server
+from tests.helpers.client import sqlite_thread_server
 
 
 @pytest.fixture(scope="module")
 def limited(v1_data_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ApiServer]:
-    server = sqlite_server(tmp_path_factory.mktemp("limited"), v1_data_dir, TAUMESH_API_RATE_LIMIT="2/second")
+    server = sqlite_thread_server(tmp_path_factory.mktemp("limited"), v1_data_dir, TAUMESH_API_RATE_LIMIT="2/second")
     try:
         yield server
     finally:

@@ -12,7 +12,7 @@ from taumesh.domains import Catalog
 from taumesh.forks._record import ForkRecord
 from taumesh.orchestrator.runner import run_benchmark
 from taumesh.orchestrator.tau2_results import tau2_path
-from tests.helpers.api import start_server
+from tests.helpers.api_thread import start_thread_server
 from tests.helpers.cli import ORACLE, explain_result, invoke, results_path
 from tests.helpers.llm import run_config
 from tests.helpers.viewer_thread import ThreadViewer
@@ -62,10 +62,10 @@ def test_run_in_every_layout_then_rescore_and_report(fork_env: ForkRecord, tmp_p
         viewer.close()
 
 
-@pytest.mark.slow  # a real API server process
 def test_the_rest_api_lists_and_runs_fork_tasks(fork_env: ForkRecord, fork_cache: Path, tmp_path: Path) -> None:
+    """Over real HTTP, uvicorn serving from a thread: what the API answers for a fork domain, not its process."""
     (tmp_path / "api").mkdir()
-    server = start_server(
+    server = start_thread_server(
         f"sqlite:///{tmp_path / 'api.db'}", tmp_path / "api", tmp_path / "no-v1-data",
         TAUMESH_CACHE_DIR=str(fork_cache), TAUMESH_FORK_TOOL_DEADLINE="2",
     )  # fmt: skip

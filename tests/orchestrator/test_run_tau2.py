@@ -60,10 +60,10 @@ def _users_own(message: ChatMessage, users_calls: set[str]) -> bool:
     return message.role == "user" and bool(message.tool_calls)
 
 
-def _run(log_dir: Path, source_name: str, split: str | None = "base") -> list[dict[str, Any]]:
-    chosen = ["--task-split", split] if split else []
+def _run(log_dir: Path, source_name: str) -> list[dict[str, Any]]:
     result = invoke(
-        "run", "--env", f"tau2-{source_name}", *chosen, *ORACLE, "--max-concurrency", "4", "--log-dir", log_dir,
+        "run", "--env", f"tau2-{source_name}", "--task-split", "base", *ORACLE, "--max-concurrency", "4",
+        "--log-dir", log_dir,
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     results: list[dict[str, Any]] = load_json(results_path(log_dir))
@@ -102,8 +102,18 @@ def test_oracle_run_scores_every_task_as_the_vectors_say(tau2_vectors: Path, tmp
         assert actions == {a["action_id"]: True for a in vector["reward_gold_actions_only"]["action_checks"] or []}
 
 
-def test_the_breakdown_shows_why_a_task_fails(tau2_vectors: Path, tmp_path: Path) -> None:
-    results = _run(tmp_path, "mock", split=None)  # no --task-split: the domain's first split, τ²'s base
+@pytest.fixture(scope="module")
+def mock_run(tau2_vectors: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One run of τ²'s mock with no --task-split (the domain's first split, τ²'s base) in both layouts, shared by the
+    tests that only read it."""
+    log_dir = tmp_path_factory.mktemp("tau2_mock")
+    result = invoke("run", "--env", "tau2-mock", *ORACLE, "--output-format", "both", "--log-dir", log_dir)
+    assert result.exit_code == 0, result.output
+    return log_dir
+
+
+def test_the_breakdown_shows_why_a_task_fails(mock_run: Path) -> None:
+    results: list[dict[str, Any]] = load_json(results_path(mock_run))
     assert len(results) == 9
     failing = next(r for r in results if r["task_id"] == "update_task_with_history_and_env_assertions")
     checks = failing["info"]["reward_checks"]
@@ -116,12 +126,10 @@ def test_the_breakdown_shows_why_a_task_fails(tau2_vectors: Path, tmp_path: Path
 HISTORY_TASKS = ("update_task_with_message_history", "update_task_with_history_and_env_assertions")
 
 
-def test_an_episode_continues_the_tasks_message_history(tau2_vectors: Path, tmp_path: Path) -> None:
+def test_an_episode_continues_the_tasks_message_history(mock_run: Path) -> None:
     """τ²'s ``initialize``: the trajectory starts as the history, whose last (assistant) message the user answers."""
-    result = invoke("run", "--env", "tau2-mock", *ORACLE, "--output-format", "both", "--log-dir", tmp_path)
-    assert result.exit_code == 0, result.output
-    results = {r["task_id"]: r for r in load_json(results_path(tmp_path))}
-    (document,) = tmp_path.glob("*.tau2.json")
+    results = {r["task_id"]: r for r in load_json(results_path(mock_run))}
+    (document,) = mock_run.glob("*.tau2.json")
     simulations = {s["task_id"]: s for s in load_json(document)["simulations"]}
     assert set(HISTORY_TASKS) <= set(results) == set(simulations)
     domain = tau2_domain("mock")

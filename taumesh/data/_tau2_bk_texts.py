@@ -23,6 +23,9 @@ RETRIEVAL_SOURCE = Path("retrieval_mixins.py")
 RERANKER_SOURCE = Path("knowledge/postprocessors/pointwise_llm_reranker.py")
 """Under upstream's ``src/tau2``: the LLM reranker of the ``*_reranker*`` configurations, whose prompt is a text."""
 RERANKER_PROMPT = "DEFAULT_POINTWISE_PROMPT"
+QWEN_SOURCE = Path("knowledge/embedders/openrouter_embedder.py")
+"""Under upstream's ``src/tau2``: the OpenRouter embedder, whose instruction goes before a Qwen model's queries."""
+QWEN_INSTRUCTION = "DEFAULT_QWEN_QUERY_INSTRUCTION"
 TEXTS_PATH = Path("texts/banking_knowledge.json")
 """Under the imported folder; recorded in its manifest like every other file."""
 TEXTS_FORMAT = 3
@@ -143,18 +146,18 @@ def _retrieval_tools(source: Path) -> list[dict[str, Any]]:
     return tools
 
 
-def _reranker_prompt(source: Path) -> str | None:
-    """The reranker's prompt template (``{}`` for the query, then the document); None where upstream has none."""
-    path = source.parents[2] / RERANKER_SOURCE  # tau2/domains/banking_knowledge/tools.py -> tau2/knowledge/...
+def _constant(source: Path, module: Path, name: str) -> str | None:
+    """The string constant ``name`` of upstream's ``src/tau2/<module>`` beside ``source``; None where it has none."""
+    path = source.parents[2] / module  # tau2/domains/banking_knowledge/tools.py -> tau2/<module>
     try:
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     except OSError:
         return None
     except (SyntaxError, ValueError) as exc:
-        raise DatasetError(f"cannot read upstream's reranker {path}: {exc}") from exc
+        raise DatasetError(f"cannot read upstream's {path}: {exc}") from exc
     for node in tree.body:
         if isinstance(node, ast.Assign) and any(
-            isinstance(target, ast.Name) and target.id == RERANKER_PROMPT for target in node.targets
+            isinstance(target, ast.Name) and target.id == name for target in node.targets
         ):
             value = ast.literal_eval(node.value)
             return value if isinstance(value, str) else None
@@ -183,7 +186,8 @@ def extract(source: Path) -> dict[str, Any]:
         "credit_card_rewards": user["constants"].get("CREDIT_CARD_REWARDS", {}),
         "atm_deposit_images": _atm_deposit_images(classes[AGENT_TOOLKIT]),
         "retrieval_tools": _retrieval_tools(source),
-        "reranker_prompt": _reranker_prompt(source),
+        "reranker_prompt": _constant(source, RERANKER_SOURCE, RERANKER_PROMPT),
+        "qwen_query_instruction": _constant(source, QWEN_SOURCE, QWEN_INSTRUCTION),
     }
 
 

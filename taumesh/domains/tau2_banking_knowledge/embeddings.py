@@ -103,11 +103,14 @@ class DenseIndex:
         norms = np.linalg.norm(matrix, axis=1, keepdims=True)
         self._normalized = matrix / np.where(norms == 0, 1, norms)
 
-    def search(self, query: str, k: int | None = None) -> Ranked:
-        """The 10 documents closest to ``query`` (then cut to ``k``); none for a blank query."""
+    def search(self, query: str, k: int | None = None, embedded: str | None = None) -> Ranked:
+        """The 10 documents closest to ``query`` (then cut to ``k``); none for a blank query.
+
+        ``embedded``: the text embedded for the query, when the model wants more than the query (an instruction).
+        """
         if not query or not query.strip():
             return []
-        vector = np.array(embed(self.model, [query])[0], dtype=float)
+        vector = np.array(embed(self.model, [embedded or query])[0], dtype=float)
         norm = np.linalg.norm(vector)
         scores = np.zeros(len(self.documents)) if norm == 0 else self._normalized @ (vector / norm)
         order = np.argsort(scores)[::-1][: min(TOP_K, len(self.documents))]

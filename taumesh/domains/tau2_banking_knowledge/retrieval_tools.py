@@ -19,14 +19,21 @@ import time
 import uuid
 import weakref
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from taumesh.domains import DataError, Document, Session, Tool
-from taumesh.domains.tau2_banking_knowledge.configs import EMBEDDING_MODEL_ENV, RERANKER_MODEL_ENV, RetrievalConfig
+from taumesh.domains.tau2_banking_knowledge.configs import (
+    EMBEDDING_MODEL_ENV,
+    RERANKER_MODEL_ENV,
+    Provider,
+    RetrievalConfig,
+)
 from taumesh.domains.tau2_banking_knowledge.knowledge import KnowledgeDocument
 from taumesh.domains.tau2_banking_knowledge.sandbox import Sandbox, export_documents
 from taumesh.domains.tau2_banking_knowledge.search import Bm25Index, Ranked, elapsed_ms, grep_output, search_output
+from taumesh.domains.tau2_banking_knowledge.texts import banking_texts
 from taumesh.domains.tau2_banking_knowledge.toolkit import AGENT_TOOLKIT, SESSION_TASK, owned
 
 if TYPE_CHECKING:
@@ -113,24 +120,37 @@ def _reranked(search: Callable[[], Ranked], query: str) -> str:
     return search_output(ranked, retrieval, retrieval + reranking, reranking)
 
 
-def kb_search_bm25(data: Any, documents: Sequence[Document], query: str) -> str:
-    """``KB_search`` of the BM25 configurations."""
-    return _timed(lambda: _bm25(documents).search(query))
+def _dense_query(provider: Provider, query: str) -> str:
+    """What the dense search embeds for ``query``: Qwen's instruction before it for OpenRouter's Qwen models.
+
+    As upstream's OpenRouter embedder does (documents go as they are); the instruction is imported text.
+    """
+    model = embedding_model_name() or ""
+    if provider != "openrouter" or "qwen" not in model.lower():
+        return query
+    instruction = banking_texts().qwen_query_instruction
+    if instruction is None:
+        raise DataError(
+            "the imported banking_knowledge texts hold no Qwen query instruction: run `taumesh data import tau2 PATH` "
+            "again with a checkout of sierra-research/tau2-bench that has src/tau2/knowledge/embedders"
+        )
+    return f"Instruct: {instruction}\nQuery:{query}"
 
 
-def kb_search_dense(data: Any, documents: Sequence[Document], query: str) -> str:
-    """``KB_search`` of the embedding configurations."""
-    return _timed(lambda: _dense(documents).search(query))
+def _search(documents: Sequence[Document], provider: Provider | None, query: str, k: int | None = None) -> Ranked:
+    """BM25 (no provider) or the dense search of ``provider``'s configuration."""
+    if provider is None:
+        return _bm25(documents).search(query, k)
+    return _dense(documents).search(query, k, embedded=_dense_query(provider, query))
 
 
-def kb_search_bm25_reranked(data: Any, documents: Sequence[Document], query: str) -> str:
-    """``KB_search`` of ``bm25_reranker*``."""
-    return _reranked(lambda: _bm25(documents).search(query), query)
+def _kb_search(provider: Provider | None, reranked: bool) -> Callable[..., str]:
+    def KB_search(data: Any, documents: Sequence[Document], query: str) -> str:
+        """``KB_search``: BM25 or dense, rated by the LLM reranker in the reranker configurations."""
+        search = partial(_search, documents, provider, query)
+        return _reranked(search, query) if reranked else _timed(search)
 
-
-def kb_search_dense_reranked(data: Any, documents: Sequence[Document], query: str) -> str:
-    """``KB_search`` of the embedding configurations with the reranker."""
-    return _reranked(lambda: _dense(documents).search(query), query)
+    return KB_search
 
 
 def grep(data: Any, documents: Sequence[Document], pattern: str) -> str:
@@ -143,9 +163,12 @@ def KB_search_bm25(data: Any, documents: Sequence[Document], query: str, k: int 
     return _timed(lambda: _bm25(documents).search(query, int(k)))
 
 
-def KB_search_dense(data: Any, documents: Sequence[Document], query: str, k: int = 10) -> str:
-    """AllTools' dense search."""
-    return _timed(lambda: _dense(documents).search(query, int(k)))
+def _kb_search_dense(provider: Provider) -> Callable[..., str]:
+    def KB_search_dense(data: Any, documents: Sequence[Document], query: str, k: int = 10) -> str:
+        """AllTools' dense search."""
+        return _timed(lambda: _search(documents, provider, query, int(k)))
+
+    return KB_search_dense
 
 
 def _exported(documents: Sequence[Document], owner: str) -> Path:
@@ -209,18 +232,12 @@ def _tool(name: str, function: Callable[..., str]) -> type[Tool]:
 
 def retrieval_tools(config: RetrievalConfig) -> tuple[type[Tool], ...]:
     """The configuration's retrieval tools, in the order its tool list starts with."""
-    dense = config.kb_search is not None and config.kb_search.kind == "embedding"
-    reranked = config.kb_search is not None and config.kb_search.reranker
-    searches: dict[tuple[bool, bool], Callable[..., str]] = {
-        (False, False): kb_search_bm25,
-        (True, False): kb_search_dense,
-        (False, True): kb_search_bm25_reranked,
-        (True, True): kb_search_dense_reranked,
-    }
+    search = config.kb_search
+    dense = search.provider if search is not None and search.kind == "embedding" else None
     implementations: dict[str, Callable[..., str]] = {
-        "KB_search": searches[(dense, reranked)],
+        "KB_search": _kb_search(dense, reranked=search is not None and search.reranker),
         "KB_search_bm25": KB_search_bm25,
-        "KB_search_dense": KB_search_dense,
+        "KB_search_dense": _kb_search_dense(config.kb_search_dense or "openai"),
         "grep": grep,
         "shell": _shell(writable=config.shell_access == "write"),
     }

@@ -69,6 +69,8 @@ class BankingTexts(BaseModel):
     atm_deposit_images: dict[str, AtmImages]
     retrieval_tools: list[ToolDoc]
     reranker_prompt: str | None = None
+    qwen_query_instruction: str | None = None
+    """What OpenRouter's Qwen embedding models get before a query; None: imported without it."""
     """The LLM reranker's prompt template (``{}``: the query, then the document); None: imported without it."""
 
     def agent_discoverable_by_name(self) -> dict[str, DiscoverableDoc]:

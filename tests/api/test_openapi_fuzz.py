@@ -1,7 +1,10 @@
 """Schemathesis fuzzes the running API from its own OpenAPI document: no 500, every answer matches its schema.
 
 ``POST /api/v1/validate-tasks`` and ``GET /scores`` are left out: a valid random request there starts a whole
-benchmark run with a model this machine has no key for; their validation is tested in test_api.py.
+benchmark run with a model this machine has no key for; their validation is tested in test_api.py. The API is served
+by uvicorn from a thread of the test process (real HTTP, no server process to start and import): what this shows is
+what the API answers. Its first ``/health`` (litellm's model lists) is answered before schemathesis starts, so the
+response-time check times the answers, not that one-off import.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.api import ApiServer, start_server
+from tests.helpers.api_thread import ThreadApi, start_thread_server
 
 pytestmark = pytest.mark.slow
 
@@ -23,9 +26,9 @@ MAX_EXAMPLES = 10
 
 
 @pytest.fixture(scope="module")
-def fuzzed_api(v1_data_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ApiServer]:
+def fuzzed_api(v1_data_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadApi]:
     root = tmp_path_factory.mktemp("fuzz")
-    server = start_server(
+    server = start_thread_server(
         f"sqlite:///{root / 'api.db'}",
         root,
         v1_data_dir,
@@ -38,7 +41,7 @@ def fuzzed_api(v1_data_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> I
         server.stop()
 
 
-def test_schemathesis_finds_no_server_error_and_no_schema_mismatch(fuzzed_api: ApiServer, tmp_path: Path) -> None:
+def test_schemathesis_finds_no_server_error_and_no_schema_mismatch(fuzzed_api: ThreadApi, tmp_path: Path) -> None:
     cli = shutil.which("schemathesis", path=str(Path(sys.executable).parent)) or shutil.which("st")
     if cli is None:
         pytest.skip("schemathesis is not installed")

@@ -1,6 +1,7 @@
 """The REST API against a real uvicorn on loopback, raw HTTP (httpx), over SQLite and PostgreSQL.
 
-Benchmarks run with the offline oracle agent and scripted user on τ-bench v1 retail.
+Benchmarks run with the offline oracle agent and scripted user on τ-bench v1 retail. The module's server runs in a
+thread of the test process; the restart test SIGKILLs a uvicorn process of its own, over a database of its own.
 """
 
 from __future__ import annotations
@@ -16,9 +17,16 @@ import pytest
 from sqlalchemy import text
 
 from tests.helpers.api import FAKE_PROVIDER_KEY, ApiServer, start_server
+from tests.helpers.api_thread import ThreadApi, start_thread_server
 
 ORACLE = {"env": "retail", "agent_strategy": "oracle", "user_strategy": "scripted"}
 ERROR_KEYS = {"error_type", "message", "details", "timestamp"}
+
+
+@pytest.fixture(scope="module")
+def api(thread_api: ThreadApi) -> ApiServer:
+    """The module's server, in a thread: these tests are about what the API answers, not about its process."""
+    return thread_api
 
 
 @pytest.fixture
@@ -261,7 +269,7 @@ def test_audit_line_per_request_without_secrets(api: ApiServer, client: httpx.Cl
 
 
 def test_rate_limit_answers_429_with_retry_after(api: ApiServer, tmp_path: Path) -> None:
-    limited = start_server(api.database_url, tmp_path, api.data_dir, TAUMESH_API_RATE_LIMIT="3/minute")
+    limited = start_thread_server(api.database_url, tmp_path, api.data_dir, TAUMESH_API_RATE_LIMIT="3/minute")
     try:
         url, headers = f"{limited.base_url}/api/v1/runs", limited.headers
         assert [httpx.get(url, headers=headers).status_code for _ in range(3)] == [200, 200, 200]
@@ -276,8 +284,18 @@ def test_rate_limit_answers_429_with_retry_after(api: ApiServer, tmp_path: Path)
 
 
 @pytest.mark.kill
-def test_restart_mid_run_resumes_without_duplicates(api: ApiServer, client: httpx.Client) -> None:
-    request = {**ORACLE, "start_index": 20, "end_index": 70, "wait": False}
+def test_restart_mid_run_resumes_without_duplicates(own_database_url: str, v1_data_dir: Path, tmp_path: Path) -> None:
+    api = start_server(own_database_url, tmp_path, v1_data_dir)  # a process to SIGKILL; no other server polls its runs
+    try:
+        with httpx.Client(base_url=api.base_url, headers=api.headers, timeout=120) as client:
+            resume_after_a_crash(api, client)
+    finally:
+        api.stop()
+
+
+def resume_after_a_crash(api: ApiServer, client: httpx.Client) -> None:
+    # one episode at a time (max_concurrency 1): the kill comes long before the 20th; the size shows nothing more
+    request = {**ORACLE, "start_index": 20, "end_index": 40, "wait": False}
     run_id = client.post("/api/v1/validate-tasks", json=request).json()["run_id"]
     deadline = time.monotonic() + 60
     while client.get(f"/api/v1/runs/{run_id}").json()["done_episodes"] < 5:
@@ -285,11 +303,11 @@ def test_restart_mid_run_resumes_without_duplicates(api: ApiServer, client: http
         time.sleep(0.1)
     api.stop(kill=True)  # a crash: the lease stays until it expires
     stored_before = api.store().result_count(run_id)
-    assert 5 <= stored_before < 50
+    assert 5 <= stored_before < 20
     api.start()
     run = wait_for_run(client, run_id)
-    assert run["status"] == "completed" and run["done_episodes"] == run["total_episodes"] == 50
+    assert run["status"] == "completed" and run["done_episodes"] == run["total_episodes"] == 20
     results = client.get(f"/api/v1/runs/{run_id}/results").json()
     keys = [(r["task_id"], r["trial"]) for r in results]
-    assert len(keys) == len(set(keys)) == 50 and sorted(int(k) for k, _ in keys) == list(range(20, 70))
-    assert run["metrics"]["successful_tasks"] == 50
+    assert len(keys) == len(set(keys)) == 20 and sorted(int(k) for k, _ in keys) == list(range(20, 40))
+    assert run["metrics"]["successful_tasks"] == 20

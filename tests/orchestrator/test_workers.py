@@ -84,22 +84,27 @@ def _leased_to(store: WorkStore, pid: int) -> int:
 
 
 def _when_playing(url: str, run: subprocess.Popen[str], leased_at_least: int) -> None:
-    """Wait until some episodes are recorded and ``leased_at_least`` others are in flight under a lease."""
+    """Wait until some episodes are recorded and ``leased_at_least`` others are in flight under a lease.
+
+    One store (its engine's pooled connection) for the whole wait: a new one per poll cost a database connection,
+    a PostgreSQL backend process, 20 times a second.
+    """
     deadline = time.monotonic() + 240  # a loaded machine: processes take long to start
-    while time.monotonic() < deadline and run.poll() is None:
-        store = WorkStore(url)
-        try:
-            with store.engine.connect() as connection:
-                c = work_episodes.c
-                done = connection.scalar(select(func.count()).where(c.result.is_not(None)))
-                leased = connection.scalar(select(func.count()).where(c.result.is_(None), c.owner.is_not(None)))
-        except DBAPIError:  # the coordinator is still creating the tables
-            done, leased = 0, 0
-        finally:
-            store.close()
-        if (done or 0) >= 2 and (leased or 0) >= leased_at_least:
-            return
-        time.sleep(0.05)
+    store = WorkStore(url)
+    try:
+        while time.monotonic() < deadline and run.poll() is None:
+            try:
+                with store.engine.connect() as connection:
+                    c = work_episodes.c
+                    done = connection.scalar(select(func.count()).where(c.result.is_not(None)))
+                    leased = connection.scalar(select(func.count()).where(c.result.is_(None), c.owner.is_not(None)))
+            except DBAPIError:  # the coordinator is still creating the tables
+                done, leased = 0, 0
+            if (done or 0) >= 2 and (leased or 0) >= leased_at_least:
+                return
+            time.sleep(0.05)
+    finally:
+        store.close()
     raise AssertionError("the run never had episodes in flight")
 
 

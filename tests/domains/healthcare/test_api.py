@@ -13,6 +13,8 @@ from tests.helpers.api import ApiServer
 from tests.helpers.api_thread import start_thread_server
 from tests.helpers.healthcare import PLUGIN_PATH
 
+pytestmark = pytest.mark.slow  # every test needs the module's API server: seconds to start
+
 ORACLE = {"env": "healthcare", "task_split": "base", "agent_strategy": "oracle", "user_strategy": "scripted"}
 
 
@@ -35,7 +37,7 @@ def client(api: ApiServer) -> Iterator[httpx.Client]:
 
 
 def test_health_lists_healthcare(client: httpx.Client) -> None:
-    body = httpx.get(f"{client.base_url}/health").json()
+    body = httpx.get(f"{client.base_url}/health", timeout=120).json()  # its first answer imports litellm
     assert "healthcare" in body["supported_environments"]
 
 

@@ -55,15 +55,16 @@ class ForkServer:
         self.process = subprocess.Popen(
             [*command, "--log-level", "warning"], env=env, stdout=self.log.open("wb"), stderr=subprocess.STDOUT
         )
-        deadline = time.monotonic() + 60
-        while True:
-            assert self.process.poll() is None, self.log.read_text()[-3000:]
-            assert time.monotonic() < deadline, "tau-bench-server did not answer /health"
-            try:
-                if httpx.get(f"{self.url}/health", timeout=1).status_code == 200:
-                    return
-            except httpx.TransportError:
-                time.sleep(0.2)
+        deadline = time.monotonic() + 120  # a loaded machine (CI's workers and more) may take a minute
+        with httpx.Client(timeout=1) as probe:  # one client: httpx.get builds a TLS context each time
+            while True:
+                assert self.process.poll() is None, self.log.read_text()[-3000:]
+                assert time.monotonic() < deadline, "tau-bench-server did not answer /health"
+                try:
+                    if probe.get(f"{self.url}/health").status_code == 200:
+                        return
+                except httpx.TransportError:
+                    time.sleep(0.2)
 
     def stop(self) -> None:
         self.process.terminate()
@@ -78,6 +79,7 @@ class ForkServer:
 
 @pytest.fixture(scope="module")
 def server(v1_data_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ForkServer]:
+    """The module's server; the tests using it are marked slow (a process start and its runs take seconds)."""
     started = ForkServer(tmp_path_factory.mktemp("fork"), v1_data_dir)
     before = os.environ.get("TAUMESH_API_KEY")
     os.environ["TAUMESH_API_KEY"] = started.token  # the fork's client has no key argument
@@ -95,6 +97,7 @@ def readme(server: ForkServer, value: str) -> str:
     return value.replace(README_URL, server.url)
 
 
+@pytest.mark.slow
 def test_health_check(server: ForkServer) -> None:
     from tau_bench.api.client import TauBenchAPIClient
 
@@ -115,6 +118,7 @@ def test_health_check(server: ForkServer) -> None:
     assert client.get_service_info()["endpoints"]["validate_tasks"] == "/api/v1/validate-tasks"
 
 
+@pytest.mark.slow
 def test_validate_tasks_as_documented(server: ForkServer) -> None:
     from tau_bench.api.client import TauBenchAPIClient
 
@@ -161,6 +165,7 @@ def test_validate_tasks_as_documented(server: ForkServer) -> None:
     assert metrics["total_episodes"] == 12
 
 
+@pytest.mark.slow
 def test_list_tasks_as_documented(server: ForkServer) -> None:
     from tau_bench.api.client import TauBenchAPIClient
 
@@ -174,6 +179,7 @@ def test_list_tasks_as_documented(server: ForkServer) -> None:
     assert isinstance(first["instruction_preview"], str) and type(first["num_actions"]) is int
 
 
+@pytest.mark.slow
 def test_convenience_functions(server: ForkServer) -> None:
     from tau_bench.api.client import quick_validate, validate_with_comparison
 
@@ -203,6 +209,7 @@ def test_convenience_functions(server: ForkServer) -> None:
         validate_with_comparison(models=models, env="no-such-env", num_trials=2, base_url=base_url, **OFFLINE)
 
 
+@pytest.mark.slow
 def test_the_three_documented_error_shapes(server: ForkServer) -> None:
     unauthenticated = httpx.post(f"{server.url}/api/v1/validate-tasks", json={"env": "retail"})
     assert unauthenticated.status_code == 401
@@ -244,6 +251,7 @@ def test_the_three_documented_error_shapes(server: ForkServer) -> None:
         ({"env": "retail", **OFFLINE, "num_trials": 0}, "num_trials"),
     ],
 )
+@pytest.mark.slow
 def test_invalid_bodies_are_refused_before_anything_runs(server: ForkServer, body: dict[str, Any], field: str) -> None:
     runs = server.run_count()
     for wait in (True, False):
@@ -256,6 +264,7 @@ def test_invalid_bodies_are_refused_before_anything_runs(server: ForkServer, bod
     assert server.run_count() == runs
 
 
+@pytest.mark.slow
 def test_unknown_provider_and_model_are_named_in_details(server: ForkServer) -> None:
     error = server.post("/api/v1/validate-tasks", {"env": "retail", "model": "gpt-5-nonexistent"}).json()
     assert error["details"]["model"] == "gpt-5-nonexistent" and error["details"]["provider"] == "openai"
@@ -263,6 +272,7 @@ def test_unknown_provider_and_model_are_named_in_details(server: ForkServer) -> 
     assert error["details"]["provider"] == "nobody"
 
 
+@pytest.mark.slow
 def test_a_model_behind_its_own_endpoint_or_a_self_hosted_provider_is_not_checked_against_a_list() -> None:
     from taumesh.api.runs import check_models
     from taumesh.api.schemas import ValidateTasksRequest
@@ -272,6 +282,7 @@ def test_a_model_behind_its_own_endpoint_or_a_self_hosted_provider_is_not_checke
     check_models(ValidateTasksRequest(env="retail", model="openai/gpt-4o"))
 
 
+@pytest.mark.slow
 def test_an_unknown_env_is_not_found_on_both_routes(server: ForkServer) -> None:
     runs = server.run_count()
     for path in ("/api/v1/validate-tasks", "/api/v1/list-tasks"):
@@ -284,6 +295,7 @@ def test_an_unknown_env_is_not_found_on_both_routes(server: ForkServer) -> None:
     assert server.run_count() == runs
 
 
+@pytest.mark.slow
 def test_the_audit_log_has_the_forks_name(server: ForkServer) -> None:
     audit = server.root / "logs" / "api_audit.log"
     assert audit.is_file() and '"route":"/health"' in audit.read_text()

@@ -36,30 +36,22 @@ def test_two_workers_share_runs_without_duplicates(v1_data_dir: Path, tmp_path: 
     base, headers = f"http://127.0.0.1:{port}", {"X-API-Key": token}
     try:
         deadline = time.monotonic() + 90
-        while True:
-            assert server.poll() is None, (tmp_path / "serve.log").read_text()[-3000:]
-            assert time.monotonic() < deadline, "the API did not come up"
-            try:
-                if httpx.get(f"{base}/health", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                time.sleep(0.3)
-        runs = [
-            httpx.post(
-                f"{base}/api/v1/validate-tasks",
-                json={**ORACLE, "start_index": i * TASKS, "end_index": (i + 1) * TASKS},
-                headers=headers,
-                timeout=60,
-            ).json()["run_id"]
-            for i in range(4)
-        ]
-        deadline = time.monotonic() + 120
-        while any(
-            httpx.get(f"{base}/api/v1/runs/{r}", headers=headers, timeout=60).json()["status"] != "completed"
-            for r in runs
-        ):
-            assert time.monotonic() < deadline, "runs did not complete"
-            time.sleep(0.5)
+        with httpx.Client(timeout=1) as probe:  # one client: httpx.get builds a TLS context each time
+            while True:
+                assert server.poll() is None, (tmp_path / "serve.log").read_text()[-3000:]
+                assert time.monotonic() < deadline, "the API did not come up"
+                try:
+                    if probe.get(f"{base}/health").status_code == 200:
+                        break
+                except httpx.TransportError:
+                    time.sleep(0.3)
+        with httpx.Client(base_url=base, headers=headers, timeout=60) as http:
+            slices = [{**ORACLE, "start_index": i * TASKS, "end_index": (i + 1) * TASKS} for i in range(4)]
+            runs = [http.post("/api/v1/validate-tasks", json=body).json()["run_id"] for body in slices]
+            deadline = time.monotonic() + 120
+            while any(http.get(f"/api/v1/runs/{r}").json()["status"] != "completed" for r in runs):
+                assert time.monotonic() < deadline, "runs did not complete"
+                time.sleep(0.5)
         for run_id in runs:
             results = store.results(run_id)
             assert len(results) == TASKS == len({(r.task_id, r.trial) for r in results})

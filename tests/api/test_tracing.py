@@ -40,14 +40,15 @@ def serve_api(root: Path, data_dir: Path, port: int, *flags: str, **env: str) ->
     log = (root / "serve.log").open("wb")
     server = subprocess.Popen(command, env={**clean, **env}, stdout=log, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 90
-    while True:
-        assert server.poll() is None, (root / "serve.log").read_text()[-3000:]
-        assert time.monotonic() < deadline, "the API did not come up"
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/health", timeout=1).status_code == 200:
-                return server
-        except httpx.TransportError:
-            time.sleep(0.3)
+    with httpx.Client(timeout=1) as probe:  # one client: httpx.get builds a TLS context each time
+        while True:
+            assert server.poll() is None, (root / "serve.log").read_text()[-3000:]
+            assert time.monotonic() < deadline, "the API did not come up"
+            try:
+                if probe.get(f"http://127.0.0.1:{port}/health").status_code == 200:
+                    return server
+            except httpx.TransportError:
+                time.sleep(0.3)
 
 
 def status_code(span: ReceivedSpan) -> Any:
@@ -60,6 +61,7 @@ def attribute_values(span: ReceivedSpan) -> list[str]:
     return [str(value) for value in (*span.attributes.values(), *span.resource.values(), *events)]
 
 
+@pytest.mark.slow
 def test_rest_run_is_traced_like_a_cli_run_without_secrets(
     v1_data_dir: Path, tmp_path: Path, receiver: OtlpReceiver
 ) -> None:
@@ -146,6 +148,7 @@ def test_rest_run_is_traced_like_a_cli_run_without_secrets(
         assert all(value in (REDACTED, [REDACTED]) for value in values), values
 
 
+@pytest.mark.slow  # the app's services and /health's model lists (litellm's import): seconds
 @pytest.mark.usefixtures("clean_otel_env")
 def test_tracing_is_off_without_an_endpoint(v1_data_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from taumesh.api.app import create_app

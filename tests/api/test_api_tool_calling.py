@@ -17,6 +17,8 @@ from tests.helpers.llm import FAKE_KEY
 from tests.llm.fake_openai import FakeOpenAI
 from tests.llm.scripts import AGENT_MODEL, USER_MODEL, GoldAgent, Router, ScriptedLlmUser, TaskIndex
 
+pytestmark = pytest.mark.slow  # an API server and a run with model calls: seconds
+
 
 @pytest.fixture(scope="module")
 def fake_models(v1_data_dir: Path) -> Iterator[FakeOpenAI]:

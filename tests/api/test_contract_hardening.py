@@ -60,6 +60,7 @@ def audit_status(api: ApiServer, request_id: str) -> int:
     raise AssertionError(f"no audit line for {request_id}")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("value", ["99999999999999999999", str(2**63), "-1", "abc", "1e3", ""])
 def test_last_event_id_out_of_range_or_not_a_number_is_422(api: ApiServer, finished_run: str, value: str) -> None:
     url = f"{api.base_url}/api/v1/runs/{finished_run}/events"
@@ -71,6 +72,7 @@ def test_last_event_id_out_of_range_or_not_a_number_is_422(api: ApiServer, finis
     assert audit_status(api, response.headers["x-request-id"]) == 422
 
 
+@pytest.mark.slow
 def test_last_event_id_in_range_resumes(api: ApiServer, finished_run: str) -> None:
     url = f"{api.base_url}/api/v1/runs/{finished_run}/events"
     whole = httpx.get(url, headers=api.headers).text
@@ -83,6 +85,7 @@ def test_last_event_id_in_range_resumes(api: ApiServer, finished_run: str) -> No
     assert largest.status_code == 200 and "id:" not in largest.text
 
 
+@pytest.mark.slow
 def test_duplicate_task_ids_are_refused_by_the_api_before_anything_runs(api: ApiServer) -> None:
     admin = api.store().create_key("ops", admin=True)[1]
     runs = f"{api.base_url}/api/v1/runs"
@@ -114,6 +117,7 @@ def openapi(api: ApiServer) -> dict[str, Any]:
     return schema
 
 
+@pytest.mark.slow
 def test_every_authenticated_operation_lists_the_errors_it_can_answer(api: ApiServer) -> None:
     schema = openapi(api)
     for path, operations in schema["paths"].items():
@@ -128,6 +132,7 @@ def test_every_authenticated_operation_lists_the_errors_it_can_answer(api: ApiSe
     assert "not valid JSON" in validate
 
 
+@pytest.mark.slow
 def test_a_malformed_body_gets_the_listed_422(api: ApiServer) -> None:
     response = httpx.post(
         f"{api.base_url}/api/v1/validate-tasks",
@@ -137,6 +142,7 @@ def test_a_malformed_body_gets_the_listed_422(api: ApiServer) -> None:
     assert response.status_code == 422 and response.json()["error_type"] == "validation_error"
 
 
+@pytest.mark.slow
 def test_agent_address_schema_and_server_agree(api: ApiServer) -> None:
     field = openapi(api)["components"]["schemas"]["ValidateTasksRequest"]["properties"]["agent_address"]
     text_schema = next(option for option in field["anyOf"] if option.get("type") == "string")
@@ -150,6 +156,7 @@ def test_agent_address_schema_and_server_agree(api: ApiServer) -> None:
     assert response.json()["details"]["errors"][0]["loc"] == ["body", "agent_address"]
 
 
+@pytest.mark.slow
 def test_the_events_schema_describes_objects(api: ApiServer) -> None:
     schema = openapi(api)
     content = schema["paths"]["/api/v1/runs/{run_id}/events"]["get"]["responses"]["200"]["content"]
@@ -164,6 +171,7 @@ def test_the_events_schema_describes_objects(api: ApiServer) -> None:
     }  # fmt: skip
 
 
+@pytest.mark.slow
 def test_the_key_is_checked_before_the_body_is_read(api: ApiServer) -> None:
     """A 50 MB body without a key: the 401 comes while almost all of the body is still unsent.
 
@@ -186,6 +194,7 @@ def test_the_key_is_checked_before_the_body_is_read(api: ApiServer) -> None:
     assert status_line == b"HTTP/1.1 401 Unauthorized", answer[:500]
 
 
+@pytest.mark.slow
 def test_failed_authentication_is_rate_limited_per_client_address(api: ApiServer) -> None:
     """Guesses from 127.0.0.3 use up that address's window; 127.0.0.2 (and this module's 127.0.0.1) go on."""
     url = f"{api.base_url}/api/v1/runs"

@@ -28,6 +28,8 @@ from tests.helpers.llm import FAKE_KEY
 from tests.llm.fake_openai import FakeOpenAI, Reply, server_error
 from tests.llm.scripts import GoldAgent, ScriptedLlmUser, TaskIndex
 
+pytestmark = pytest.mark.slow  # every test reads the module's API run: seconds
+
 FLIPS, INTERRUPTED, FAILS = 0, 3, 1
 """Airline test tasks: 0 and 1 have one gold action, 3 has two (the attempt is cut after the first)."""
 RUN: dict[str, Any] = {

@@ -21,6 +21,8 @@ from tests.helpers.llm import FAKE_KEY
 from tests.llm.fake_openai import FakeOpenAI, Reply
 from tests.llm.scripts import GoldAgent, ScriptedLlmUser, TaskIndex
 
+pytestmark = pytest.mark.slow  # every test needs the module's API server and its runs: seconds
+
 
 class ByTools:
     """The agent's requests carry tools, the simulated user's do not (both are ``gpt-4o`` here)."""

@@ -57,6 +57,7 @@ def linked_run_id(link: str | None) -> str:
     return match.group(1)
 
 
+@pytest.mark.slow
 def test_synchronous_run_links_to_the_viewer_page_showing_it(api: ApiServer, results_root: Path) -> None:
     answer = httpx.post(f"{api.base_url}/api/v1/validate-tasks", json=ORACLE, headers=api.headers, timeout=300)
     assert answer.status_code == 200, answer.text
@@ -85,6 +86,7 @@ def test_synchronous_run_links_to_the_viewer_page_showing_it(api: ApiServer, res
         assert {str(k): v for k, v in summary["pass_hat_k"].items()} == body["metrics"]["pass_hat_k"]
 
 
+@pytest.mark.slow
 def test_asynchronous_run_links_once_completed(api: ApiServer) -> None:
     accepted = httpx.post(
         f"{api.base_url}/api/v1/validate-tasks", json={**ORACLE, "task_ids": [4], "wait": False}, headers=api.headers

@@ -24,6 +24,8 @@ from tests.helpers.viewer import (
 )
 from tests.helpers.viewer_thread import ThreadViewer
 
+pytestmark = pytest.mark.slow  # every test reads the session's real runs (taumesh run, 18 episodes): seconds
+
 
 def expected_pass_hat_k(path: Path) -> dict[str, float]:
     """τ-bench's pass^k straight from the file: the mean over tasks of C(c, k) / C(n, k)."""
@@ -91,7 +93,6 @@ def test_episode_reports_the_first_divergence_and_failed_checks(viewer: ThreadVi
     assert detail["jaeger_url"] is None  # no trace id recorded in this run
 
 
-@pytest.mark.slow
 def test_jaeger_link_when_the_episode_has_a_trace_id(tmp_path: Path, oracle_run: Path) -> None:
     entries = json.loads(oracle_run.read_text(encoding="utf-8"))
     entries[0]["info"]["trace_id"] = "ab" * 16
@@ -127,7 +128,6 @@ def test_tau2_document_gives_the_same_numbers(oracle_run: Path) -> None:
     assert any(m.get("tool_calls") for m in episode.messages)
 
 
-@pytest.mark.slow
 def test_a_telecom_sized_run_is_served_in_pages(tmp_path: Path) -> None:
     """2,285 tasks × 4 trials: the grid comes 100 rows at a time, and no page may ask for more than 500."""
     entries = [

@@ -19,6 +19,8 @@ from taumesh.viewer.runs import Episode, load_run
 from tests.helpers.viewer_thread import ThreadViewer
 from tests.orchestrator.test_history_messages import HISTORY_TASKS, mock_run
 
+pytestmark = pytest.mark.slow  # every test reads the module's real τ² run: seconds
+
 HISTORY_CALL = "create_task"
 """The tool call of both history tasks' message history."""
 

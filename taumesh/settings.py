@@ -17,7 +17,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any, ClassVar, TypeVar, cast
 
-from pydantic import Field, SecretStr, ValidationError, model_validator
+from pydantic import BaseModel, Field, SecretStr, ValidationError, model_validator
 from pydantic_core import ErrorDetails
 from pydantic_settings import (
     BaseSettings,
@@ -88,7 +88,32 @@ def tau2_env(domain: str) -> str:
     return domain if is_tau2(domain) else f"{TAU2_PREFIX}{domain}"
 
 
-class RunSettings(RunScope, TaumeshSettings):
+class KnowledgeModels(BaseModel, use_attribute_docstrings=True):
+    """The models a knowledge-base domain's env calls itself (τ³'s banking_knowledge), read where the env runs.
+
+    A tool call carries no run option, so the env's domain code reads them from its process environment
+    (``TAUMESH_EMBEDDING_MODEL``…); these flags put them there, for the services of ``run`` and ``serve``. Keys come
+    from the environment only: ``TAUMESH_EMBEDDING_API_KEY``, ``TAUMESH_RERANKER_API_KEY``.
+    """
+
+    embedding_model: str | None = None
+    """env: the embedding model of dense retrieval (a litellm name; upstream: openai/text-embedding-3-large)."""
+    embedding_api_base: str | None = None
+    """env: the embedding model's OpenAI-compatible endpoint."""
+    reranker_model: str | None = None
+    """env: the LLM rating search results in the *_reranker* configurations (upstream: openai/gpt-5.2)."""
+    reranker_api_base: str | None = None
+    """env: the reranker model's OpenAI-compatible endpoint."""
+
+    def export_knowledge_models(self) -> None:
+        """Put the models given where the env's domain code reads them: this process's environment (children's too)."""
+        for name in KnowledgeModels.model_fields:
+            value = getattr(self, name)
+            if value:
+                os.environ[f"{ENV_PREFIX}{name.upper()}"] = value
+
+
+class RunSettings(RunScope, KnowledgeModels, TaumeshSettings):
     """Every option of ``taumesh run``: τ-bench v1's flags and defaults, and τ²'s where they differ.
 
     Defaults that depend on the domain are None here and resolved by :meth:`resolve_defaults`: a τ² domain
@@ -265,7 +290,7 @@ class ServiceName(StrEnum):
     scorer = "scorer"
 
 
-class ServeSettings(TaumeshSettings):
+class ServeSettings(KnowledgeModels, TaumeshSettings):
     """Every option of ``taumesh serve``: a container can set them all through the environment."""
 
     service: Annotated[ServiceName, Flag(positional=True)]

@@ -80,6 +80,7 @@ def _run_one(settings: RunSettings) -> RunSummary:
     from taumesh.orchestrator.runner import ConfigError, WorkersFailed, run_benchmark
 
     config = settings.run_config()
+    settings.export_knowledge_models()  # for the env this run starts (embedded, or its processes)
     if settings.resume and settings.retry_errors:
         console.print("[red]error:[/red] --resume and --retry-errors are two ways to continue one file; pick one")
         raise typer.Exit(2)

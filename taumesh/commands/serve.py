@@ -40,6 +40,7 @@ def serve(ctx: typer.Context, config_file: ConfigFile = None, **flags: Any) -> N
     from taumesh.services.user_sim import user_sim_service
 
     settings = load_from_command_line(ctx, ServeSettings, flags, config_file, console)
+    settings.export_knowledge_models()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
         security = settings.security()

@@ -3,7 +3,8 @@
 A tool-calling agent (a scripted OpenAI-compatible chat server) searches the knowledge base once per task with
 ``KB_search``; the search embeds through litellm against a scripted embeddings server, both on 127.0.0.1. Over
 three tasks run at once the corpus is embedded once (each document's text sent exactly once, then only the
-queries); a second run embeds only its queries, the corpus coming from the embeddings cache.
+queries); a second run, naming the model by ``--embedding-model``/``--embedding-api-base`` instead of the
+environment, embeds only its queries, the corpus coming from the embeddings cache.
 """
 
 from __future__ import annotations
@@ -63,8 +64,18 @@ def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[dict[str
         yield environ, chat.url, embeddings
 
 
-def _run(log_dir: Path, environ: dict[str, str], chat: str) -> list[dict[str, Any]]:
+def _run(log_dir: Path, environ: dict[str, str], chat: str, by_flags: bool = False) -> list[dict[str, Any]]:
     argv = [taumesh_executable(), "run", "--env", f"{ENV}:openai_embeddings", "--agent-strategy", "tool-calling"]
+    if by_flags:
+        argv += [
+            "--embedding-model",
+            environ[EMBEDDING_MODEL_ENV],
+            "--embedding-api-base",
+            environ[EMBEDDING_API_BASE_ENV],
+        ]
+        environ = {
+            name: value for name, value in environ.items() if name not in (EMBEDDING_MODEL_ENV, EMBEDDING_API_BASE_ENV)
+        }
     argv += ["--model", "openai/agent", "--api-base", chat, "--user-strategy", "scripted"]
     argv += ["--log-dir", str(log_dir), "--max-concurrency", "3", "--quiet"]
     for task in TASKS:
@@ -97,5 +108,5 @@ def test_an_embedding_configuration_runs_and_embeds_the_corpus_once(
     assert sum(sent.values()) == len(corpus) + len(TASKS)
 
     before = len(embeddings.inputs())
-    _run(tmp_path / "second", environ, chat)
+    _run(tmp_path / "second", environ, chat, by_flags=True)
     assert embeddings.inputs()[before:] == [QUERY] * len(TASKS)  # the corpus came from the cache

@@ -50,7 +50,7 @@ def wait_for_run(client: httpx.Client, run_id: str, timeout: float = 120) -> dic
         run: dict[str, Any] = client.get(f"/api/v1/runs/{run_id}").json()
         if run["status"] in ("completed", "failed", "cancelled"):
             return run
-        time.sleep(0.3)
+        time.sleep(0.1)
     raise AssertionError(f"run {run_id} did not end within {timeout} s")
 
 
@@ -251,10 +251,13 @@ def test_fresh_scores_play_a_new_run(client: httpx.Client) -> None:
 def test_audit_line_per_request_without_secrets(api: ApiServer, client: httpx.Client) -> None:
     response = client.post("/api/v1/validate-tasks", json={**ORACLE, "task_ids": [4]})
     run_id, request_id = response.json()["run_id"], response.headers["x-request-id"]
-    client.get(f"/api/v1/runs/{run_id}")
+    seen = client.get(f"/api/v1/runs/{run_id}")
     missing = httpx.get(f"{api.base_url}/api/v1/runs", headers={"X-API-Key": "tmk_deadbeef0000.not-a-key"})
-    time.sleep(0.2)
-    text_ = api.audit_path.read_text()
+    ids = [r.headers["x-request-id"] for r in (response, seen, missing)]
+    deadline = time.monotonic() + 10  # each line is written once its answer has gone out
+    while not all(i in (text_ := api.audit_path.read_text()) for i in ids):
+        assert time.monotonic() < deadline, "a request has no audit line"
+        time.sleep(0.02)
     assert api.token not in text_ and api.token.split(".")[1] not in text_ and "not-a-key" not in text_
     assert FAKE_PROVIDER_KEY not in text_
     lines = [json.loads(line) for line in text_.splitlines()]
@@ -286,7 +289,10 @@ def test_rate_limit_answers_429_with_retry_after(api: ApiServer, tmp_path: Path)
 
 @pytest.mark.kill
 def test_restart_mid_run_resumes_without_duplicates(own_database_url: str, v1_data_dir: Path, tmp_path: Path) -> None:
-    api = start_server(own_database_url, tmp_path, v1_data_dir)  # a process to SIGKILL; no other server polls its runs
+    # a process to SIGKILL, alone on its database; a short lease: the restarted process need not wait 3 s for it
+    api = start_server(
+        own_database_url, tmp_path, v1_data_dir, TAUMESH_API_LEASE_SECONDS="1.5", TAUMESH_API_POLL_SECONDS="0.2"
+    )
     try:
         with httpx.Client(base_url=api.base_url, headers=api.headers, timeout=120) as client:
             resume_after_a_crash(api, client)

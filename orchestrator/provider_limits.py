@@ -32,14 +32,12 @@ from taumesh.llm.retry import RATE_LIMITS_METADATA
 from taumesh.llm.status import RATE_LIMITED_REASON
 from taumesh.orchestrator.config import RunConfig
 from taumesh.rpc.errors import error_details
+from taumesh.services.agent.strategies import WITHOUT_PROVIDER as AGENTS_WITHOUT_PROVIDER
+from taumesh.services.user_sim.strategies import WITHOUT_MODEL as USERS_WITHOUT_MODEL
 from taumesh.user_sim.v1 import user_sim_pb2
 
 RATE_LIMIT_ATTEMPTS = 30
 """Calls an agent or user-sim RPC gets when the provider keeps answering 429 (each after the limiter's pause)."""
-AGENTS_WITHOUT_MODEL = frozenset({"oracle", "dialogflow-cx", "decibel"})
-"""Built-in agent strategies that call no model of the run's (the agent service's ``WITHOUT_MODEL``)."""
-USERS_WITHOUT_MODEL = frozenset({"scripted", "human"})
-"""User strategies that call no model."""
 
 _AGENT = agent_pb2.DESCRIPTOR.services_by_name["AgentService"].full_name
 _USER = user_sim_pb2.DESCRIPTOR.services_by_name["UserSimService"].full_name
@@ -53,7 +51,7 @@ class RunLimits:
     def __init__(self, config: RunConfig, ceiling: int, shared: ProviderLimiters | None = None) -> None:
         self.limiters = shared if shared is not None else ProviderLimiters(config.provider_limits, ceiling)
         self.by_method: dict[str, ProviderLimiter] = {}
-        if config.agent.strategy not in AGENTS_WITHOUT_MODEL and config.agent.model.model:
+        if config.agent.strategy not in AGENTS_WITHOUT_PROVIDER and config.agent.model.model:
             agent = self.limiters.get(provider_of(config.agent.model))
             self.by_method.update(dict.fromkeys(AGENT_METHODS, agent))
         if config.user.strategy not in USERS_WITHOUT_MODEL and config.user.model.model:

@@ -152,21 +152,20 @@ def _strategy_problem(config: RunConfig) -> str | None:
     return None
 
 
-USER_STRATEGIES_WITHOUT_MODEL = frozenset({"scripted", "human"})
-"""User strategies that call no model (every other built-in one does)."""
-
-
 def _model_problem(config: RunConfig) -> str | None:
     """Why the models of this run cannot be called, found before any episode starts, or None.
 
     A provider litellm does not know, few-shot without its file, missing credentials. Credentials and files are
     checked only for services started here: a remote service uses its own environment.
     """
+    from taumesh.services.agent.strategies import WITHOUT_MODEL as AGENTS_WITHOUT_MODEL
+    from taumesh.services.user_sim.strategies import WITHOUT_MODEL as USERS_WITHOUT_MODEL
+
     agent, user = config.agent, config.user
     checks: list[tuple[ModelSettings, str, str, bool]] = []
-    if agent.strategy not in ("oracle", "dialogflow-cx", "decibel"):
+    if agent.strategy not in AGENTS_WITHOUT_MODEL:
         checks.append((agent.model, "--model", "--model-provider", config.addresses.agent is None))
-    if user.strategy not in USER_STRATEGIES_WITHOUT_MODEL:
+    if user.strategy not in USERS_WITHOUT_MODEL:
         checks.append((user.model, "--user-model", "--user-model-provider", config.addresses.user is None))
     if not checks:
         return None  # no model to check: litellm (seconds to import) stays off the start path

@@ -23,5 +23,7 @@ STRATEGIES: dict[str, StrategyFactory] = {
 """Every built-in agent strategy (``decibel`` is the τ-bench fork's name of ``dialogflow-cx``)."""
 WITHOUT_MODEL = frozenset({"oracle", "dialogflow-cx", "decibel"})
 """Strategies that call no model of taumesh's."""
+WITHOUT_PROVIDER = WITHOUT_MODEL | {"a2a"}
+"""Strategies whose calls reach no model provider of the run's (``a2a``'s model names its transport)."""
 
-__all__ = ["STRATEGIES", "WITHOUT_MODEL", "AgentStrategy", "AgentTurn", "StrategyFactory"]
+__all__ = ["STRATEGIES", "WITHOUT_MODEL", "WITHOUT_PROVIDER", "AgentStrategy", "AgentTurn", "StrategyFactory"]

@@ -22,5 +22,7 @@ STRATEGIES: dict[str, Callable[[], UserStrategy]] = {
 """Every user strategy the service runs. ``llm``, ``react``, ``verify`` and ``reflection`` are τ-bench v1's users
 (its prompts, from the imported data); the ``-taumesh`` ones are taumesh's own prompts, not comparable with
 τ-bench's leaderboard."""
+WITHOUT_MODEL = frozenset({"scripted", "human"})
+"""Strategies that call no model."""
 
-__all__ = ["STRATEGIES", "UserReply", "UserStrategy", "UserTurn"]
+__all__ = ["STRATEGIES", "WITHOUT_MODEL", "UserReply", "UserStrategy", "UserTurn"]

@@ -15,6 +15,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 
 from tests.helpers.api_thread import ThreadApi, start_thread_server
@@ -36,6 +37,8 @@ def fuzzed_api(v1_data_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> I
         TAUMESH_API_AUTH_FAILURE_LIMIT="100000/minute",  # schemathesis sends wrong keys on purpose
     )
     try:
+        # litellm's model lists, imported by the first /health, before schemathesis times its answers
+        httpx.get(f"{server.base_url}/health", timeout=120).raise_for_status()
         yield server
     finally:
         server.stop()

@@ -216,11 +216,17 @@ def judge_answer(verdict: dict[str, Any]) -> Reply:
 
 
 class CountingScript:
-    """Refuses ``refusals`` of the requests with 429 (seeded), answers the rest with ``inner`` after ``latency``;
-    counts the requests being answered at once, and their peak."""
+    """Refuses ``refusals`` of the requests with 429 (seeded, with ``retry_after``), answers the rest with ``inner``
+    after ``latency``; counts the requests being answered at once, and their peak."""
 
-    def __init__(self, inner: Callable[[dict[str, Any], int], Reply], refusals: float, latency: float) -> None:
-        self.inner, self.refusals, self.latency = inner, refusals, latency
+    def __init__(
+        self,
+        inner: Callable[[dict[str, Any], int], Reply],
+        refusals: float,
+        latency: float,
+        retry_after: str = "0.05",
+    ) -> None:
+        self.inner, self.refusals, self.latency, self.retry_after = inner, refusals, latency, retry_after
         self.lock = threading.Lock()
         self.random = random.Random(29)
         self.in_flight = self.peak = self.refused = 0
@@ -233,7 +239,7 @@ class CountingScript:
             self.refused += refuse
         try:
             time.sleep(self.latency)  # the model thinking: the request is held, and counted, meanwhile
-            return rate_limited("0.05") if refuse else self.inner(request, ordinal)
+            return rate_limited(self.retry_after) if refuse else self.inner(request, ordinal)
         finally:
             with self.lock:
                 self.in_flight -= 1

@@ -3,6 +3,11 @@
 The model server is the scripted OpenAI-compatible one, playing the retail tasks' gold actions as the agent and
 the instruction then a stop as the LLM user, both models at provider ``openai``. It refuses 30 % of the
 requests with 429 and a Retry-After, and counts how many requests it holds at once.
+
+The runs capped at 20 play the four tasks of fewest model calls (two to four requests an episode) many times over:
+what loads the provider is how many episodes are in flight, not how long each is. They are ``taumesh run`` in
+this process (typer's runner: the same command without a process start of its own); ``--workers 2`` still starts
+its workers as processes, whose shared cap is what that case shows.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from tests.helpers.cli import explain, finish, load_json, results_path, start_taumesh
+from tests.helpers.cli import explain, explain_result, finish, invoke, load_json, results_path, start_taumesh
 from tests.llm.fake_openai import FakeOpenAI, Reply, rate_limited
 from tests.llm.scripts import AGENT_MODEL, USER_MODEL, CountingScript, GoldAgent, Router, ScriptedLlmUser, TaskIndex
 
@@ -55,33 +60,38 @@ def _short_tasks(index: TaskIndex, count: int) -> list[int]:
 
 
 def _run(
-    fake: FakeOpenAI, data_dir: Path, log_dir: Path, task_ids: list[int], *extra: str, trials: int = 5
+    fake: FakeOpenAI, data_dir: Path, log_dir: Path, task_ids: list[int], *extra: str, trials: int, in_process: bool
 ) -> tuple[str, list[dict[str, Any]]]:
     ids = [arg for task_id in task_ids for arg in ("--task-ids", str(task_id))]
-    proc = finish(
-        start_taumesh(
-            "run", "--env", "retail", "--task-split", "test", *ids, "--num-trials", str(trials),
-            "--data-dir", str(data_dir),
-            "--agent-strategy", "tool-calling", "--model", AGENT_MODEL, "--model-provider", "openai",
-            "--api-base", fake.url, "--user-strategy", "llm-taumesh", "--user-model", USER_MODEL,
-            "--user-model-provider", "openai", "--user-api-base", fake.url, "--log-dir", str(log_dir), *extra,
-        ),
-        timeout=600,
+    args = (
+        "run", "--env", "retail", "--task-split", "test", *ids, "--num-trials", str(trials),
+        "--data-dir", str(data_dir),
+        "--agent-strategy", "tool-calling", "--model", AGENT_MODEL, "--model-provider", "openai",
+        "--api-base", fake.url, "--user-strategy", "llm-taumesh", "--user-model", USER_MODEL,
+        "--user-model-provider", "openai", "--user-api-base", fake.url, "--log-dir", str(log_dir), *extra,
     )  # fmt: skip
+    if in_process:
+        result = invoke(*args)
+        assert result.exit_code == 0, explain_result(result)
+        return result.output, load_json(results_path(log_dir))
+    proc = finish(start_taumesh(*args), timeout=600)
     assert proc.returncode == 0, explain(proc)
     return proc.stderr + proc.stdout, load_json(results_path(log_dir))
 
 
-@pytest.mark.slow  # 200 episodes of the 10 shortest tasks (one gold action or none), about 1,100 model requests
+@pytest.mark.slow  # 200 episodes of the 4 shortest tasks (two to four model calls each), about 850 model requests
 # with workers, half as many episodes: what is new there is that the cap holds across processes, and 100 episodes
-# of about 5 requests each still put far more than 20 calls in flight
+# of about 3 requests each still put far more than 20 calls in flight
 @pytest.mark.parametrize(("workers", "episodes"), [(1, 200), (2, 100)], ids=["one-process", "two-workers"])
 def test_429s_at_concurrency_200_with_20_calls_allowed(
     fake: FakeOpenAI, task_index: TaskIndex, v1_data_dir: Path, tmp_path: Path, workers: int, episodes: int
 ) -> None:
-    script = CountingScript(Router(GoldAgent(task_index), ScriptedLlmUser(task_index)), refusals=0.3, latency=0.02)
+    # a refused call holds every new one back for its Retry-After: 10 ms, as many times as the 30 % refused
+    script = CountingScript(
+        Router(GoldAgent(task_index), ScriptedLlmUser(task_index)), refusals=0.3, latency=0.02, retry_after="0.01"
+    )
     fake.reset(script)
-    tasks = _short_tasks(task_index, 10)  # the episodes' count, not their length, is what loads the provider
+    tasks = _short_tasks(task_index, 4)  # the episodes' count, not their length, is what loads the provider
     output, results = _run(
         fake,
         v1_data_dir,
@@ -93,7 +103,8 @@ def test_429s_at_concurrency_200_with_20_calls_allowed(
         "openai=20",
         "--workers",
         str(workers),
-        trials=episodes // 10,
+        trials=episodes // len(tasks),
+        in_process=True,
     )
     assert len(results) == episodes and all(r["reward"] == 1.0 for r in results)  # every one scored
     assert not list(tmp_path.glob("*.errors.json")), "no episode is an infrastructure error"
@@ -111,9 +122,13 @@ def test_a_run_at_concurrency_1000_adapts_to_a_provider_allowing_40(
 ) -> None:
     provider = ProviderAllowing(Router(GoldAgent(task_index), ScriptedLlmUser(task_index)), allowed=40, latency=1.0)
     fake.reset(provider)
+    # a process of its own, and episodes of 3-4 calls: the window comes down below 100 by halvings, each one a new
+    # burst past the 40 allowed, and those need calls reaching the server faster than it answers them (with the
+    # run in this process, or 4 tasks of 2-4 calls, the window once stayed at 125, or came down only to 65)
     output, results = _run(
-        fake, v1_data_dir, tmp_path, _short_tasks(task_index, 10), "--max-concurrency", "1000", trials=10
-    )
+        fake, v1_data_dir, tmp_path, _short_tasks(task_index, 10), "--max-concurrency", "1000", trials=10,
+        in_process=False,
+    )  # fmt: skip
     assert len(results) == 100 and all(r["reward"] == 1.0 for r in results)
     assert not list(tmp_path.glob("*.errors.json")), "no episode is an infrastructure error"
     assert provider.refused > 0  # the first burst went past what the provider allows; the run backed off

@@ -167,20 +167,20 @@ def _model_problem(config: RunConfig) -> str | None:
         checks.append((agent.model, "--model", "--model-provider", config.addresses.agent is None))
     if user.strategy not in USERS_WITHOUT_MODEL:
         checks.append((user.model, "--user-model", "--user-model-provider", config.addresses.user is None))
-    if not checks:
-        return None  # no model to check: litellm (seconds to import) stays off the start path
-    from taumesh.llm.preflight import credentials_problem, provider_problem
-
-    for settings, _, provider_flag, _ in checks:
-        problem = provider_problem(settings.provider, provider_flag)
-        if problem:
-            return problem
     if agent.strategy == "few-shot":
         path = agent.few_shot_displays_path
         if not path:
             return '--agent-strategy few-shot needs --few-shot-displays-path (a JSONL of {"messages_display": ...})'
         if config.addresses.agent is None and not Path(path).is_file():
             return f"--few-shot-displays-path {path}: no such file"
+    if not any(settings.provider or embedded for settings, _, _, embedded in checks):
+        return None  # nothing litellm must vouch for here: it (seconds to import) stays off the start path
+    from taumesh.llm.preflight import credentials_problem, provider_problem
+
+    for settings, _, provider_flag, _ in checks:
+        problem = provider_problem(settings.provider, provider_flag)
+        if problem:
+            return problem
     for settings, model_flag, _, embedded in checks:
         problem = credentials_problem(settings, model_flag) if embedded else None
         if problem:

@@ -19,7 +19,10 @@ else
 fi
 echo "== layers (import-linter)";        lint-imports --no-cache
 echo "== ruff";                          ruff check .; ruff format --check .  # two commands: under set -e a failing left side of && does not stop the script
-echo "== mypy";                          mypy taumesh  # services/ and orchestrator/ through the package links
+# mypy (~45 s of one core with no cache, as in CI) checks beside the tests: its report and verdict come after them
+mypy_log="$(mktemp)"
+mypy taumesh >"$mypy_log" 2>&1 &  # services/ and orchestrator/ through the package links
+mypy_pid=$!
 echo "== τ² data (taumesh data fetch tau2)"
 taumesh data fetch tau2 || echo "τ² data could not be fetched: the tests that need it skip, saying why"
 wait "$system_deps"
@@ -27,4 +30,7 @@ wait "$system_deps"
 # tests wait on processes, sleeps and latency: 3 workers took 11.0 min of pytest against 11.8 with 2 on 2 cores),
 # worksteal balancing the few long tests against the many short ones; the slowest are listed so a test that grew
 # shows in CI's log.
-echo "== pytest";                        pytest -q -n "$(( $(nproc) + 1 ))" --dist worksteal --durations=25 "$@"
+echo "== pytest";                        tests=0
+pytest -q -n "$(( $(nproc) + 1 ))" --dist worksteal --durations=25 "$@" || tests=$?
+echo "== mypy";                          types=0; wait "$mypy_pid" || types=$?; cat "$mypy_log"
+[ "$tests" -eq 0 ] && [ "$types" -eq 0 ]

@@ -25,6 +25,8 @@ from tests.helpers.api import ApiServer, Postgres, create_database
 from tests.helpers.api_thread import ThreadApi, start_thread_server
 
 ORACLE = {"env": "retail", "agent_strategy": "oracle", "user_strategy": "scripted"}
+SCORES_TIMEOUT = 120
+"""/scores reads the model's provider from litellm's list: its first call imports litellm (seconds when loaded)."""
 
 
 def keyed(token: str) -> dict[str, str]:
@@ -93,8 +95,9 @@ def test_bob_does_not_see_alices_runs_in_lists_or_scores(
     assert alice_run in listed(api, people["alice"])
     assert alice_run not in listed(api, people["bob"])
     scores = {"model": "oracle", "subset": "retail"}
-    assert httpx.get(f"{api.base_url}/scores", params=scores, headers=keyed(people["alice"])).status_code == 200
-    refused = httpx.get(f"{api.base_url}/scores", params=scores, headers=keyed(people["bob"]))
+    alices = httpx.get(f"{api.base_url}/scores", params=scores, headers=keyed(people["alice"]), timeout=SCORES_TIMEOUT)
+    assert alices.status_code == 200
+    refused = httpx.get(f"{api.base_url}/scores", params=scores, headers=keyed(people["bob"]), timeout=SCORES_TIMEOUT)
     assert refused.status_code == 404 and refused.json()["error_type"] == "not_found"
 
 
@@ -124,7 +127,8 @@ def test_an_admin_key_sees_both(api: ApiServer, people: dict[str, str], alice_ru
             response = httpx.request(method, f"{api.base_url}{path}", headers=keyed(people["admin"]), timeout=30)
             assert response.status_code == 200, (method, path, response.text)
     scores = {"model": "oracle", "subset": "retail"}
-    assert httpx.get(f"{api.base_url}/scores", params=scores, headers=keyed(people["admin"])).status_code == 200
+    admins = httpx.get(f"{api.base_url}/scores", params=scores, headers=keyed(people["admin"]), timeout=SCORES_TIMEOUT)
+    assert admins.status_code == 200
 
 
 # an old database

@@ -57,9 +57,9 @@ class ApiServer:
         migrate(engine)
         return Store(engine)
 
-    def start(self) -> None:
-        env = {
-            **os.environ,
+    def variables(self) -> dict[str, str]:
+        """The server's settings as its environment: the test database and folders, test-sized limits, extras."""
+        return {
             "TAUMESH_API_DATABASE_URL": self.database_url,
             "TAUMESH_API_DATA_ROOT": str(self.root),
             "TAUMESH_API_LOG_DIR": str(self.root / "logs"),
@@ -70,6 +70,9 @@ class ApiServer:
             "TAUMESH_API_ALLOWED_AGENT_ADDRESSES": "127.0.0.1:1",
             **self.extra_env,
         }
+
+    def start(self) -> None:
+        env = {**os.environ, **self.variables()}
         log = (self.root / "uvicorn.log").open("ab")
         self.process = subprocess.Popen(
             [

@@ -28,17 +28,7 @@ class ThreadApi(ApiServer):
         from taumesh.api.app import create_app
         from taumesh.api.settings import API_ENV_PREFIX, ApiSettings
 
-        variables = {
-            "TAUMESH_API_DATABASE_URL": self.database_url,
-            "TAUMESH_API_DATA_ROOT": str(self.root),
-            "TAUMESH_API_LOG_DIR": str(self.root / "logs"),
-            "TAUMESH_API_DATA_DIR": str(self.data_dir),
-            "TAUMESH_API_RATE_LIMIT": "1000/minute",
-            "TAUMESH_API_LEASE_SECONDS": "3",
-            "TAUMESH_API_POLL_SECONDS": "0.5",
-            "TAUMESH_API_ALLOWED_AGENT_ADDRESSES": "127.0.0.1:1",
-            **self.extra_env,
-        }
+        variables = self.variables()
         with pytest.MonkeyPatch.context() as settings_env:  # read once, here; gone before the tests run
             for name, value in variables.items():
                 if name.startswith(API_ENV_PREFIX):

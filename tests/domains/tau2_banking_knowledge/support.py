@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import grpc
+import pytest
 
 from taumesh.domains import Catalog
 from taumesh.rpc.server import CHANNEL_OPTIONS, RunningServer, start_server
@@ -29,6 +30,11 @@ SHARED = Path(os.environ.get("TAUMESH_SHARED", Path(__file__).resolve().parents[
 FIXTURES = SHARED / "tau2" / "head_banking_knowledge"
 CHECKOUT = os.environ.get("TAUMESH_TAU2_CHECKOUT")
 NEEDS_CHECKOUT = "TAUMESH_TAU2_CHECKOUT (an upstream checkout with its sources) not set"
+NEEDS_FIXTURES_AND_CHECKOUT = [
+    pytest.mark.skipif(not FIXTURES.is_dir(), reason=f"{FIXTURES} is not there"),
+    pytest.mark.skipif(not CHECKOUT, reason=NEEDS_CHECKOUT),
+]
+"""The marks of a test that calls the domain's tools: the shared fixtures, and a checkout for the tools' texts."""
 ENV = "tau2-banking-knowledge"
 RPC_TIMEOUT = 60.0
 

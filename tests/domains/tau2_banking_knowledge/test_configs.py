@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -22,18 +21,12 @@ from taumesh.domains.tau2_banking_knowledge.configs import CONFIGS
 from taumesh.domains.tau2_banking_knowledge.plugin import banking_plugin
 from taumesh.domains.tau2_banking_knowledge.retrieval_tools import EMBEDDING_MODEL_ENV
 from tests.domains.tau2_banking_knowledge.support import (
-    CHECKOUT,
     ENV,
     FIXTURES,
-    NEEDS_CHECKOUT,
-    data_dir_with_fixtures,
-    imported_cache,
+    NEEDS_FIXTURES_AND_CHECKOUT,
 )
 
-pytestmark = [
-    pytest.mark.skipif(not FIXTURES.is_dir(), reason=f"{FIXTURES} is not there"),
-    pytest.mark.skipif(not CHECKOUT, reason=NEEDS_CHECKOUT),
-]
+pytestmark = NEEDS_FIXTURES_AND_CHECKOUT
 TIMING = re.compile(r"\[Timing: retrieval=\d+ms(, reranking=\d+ms)?, total=\d+ms\]$")
 SERVED = [name for name, config in CONFIGS.items() if config.offline]
 """What runs here: no model (a shell when bubblewrap is installed); golden_retrieval's taskless policy."""
@@ -48,12 +41,6 @@ def _records(kind: str) -> tuple[dict[str, Any], ...]:
 
 def _config(name: str) -> dict[str, Any]:
     return next(record for record in _records("config") if record["config"] == name)
-
-
-@pytest.fixture(scope="module")
-def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    with imported_cache(tmp_path_factory.mktemp("cache")):
-        yield data_dir_with_fixtures(tmp_path_factory.mktemp("data"))
 
 
 @pytest.fixture(scope="module")

@@ -27,12 +27,11 @@ from taumesh.domains.tau2_banking_knowledge.retrieval_tools import (
 )
 from taumesh.testing.processes import taumesh_executable
 from tests.domains.tau2_banking_knowledge.fake_embeddings import FakeEmbeddings
-from tests.domains.tau2_banking_knowledge.support import CHECKOUT, ENV, FIXTURES, NEEDS_CHECKOUT, imported_cache
+from tests.domains.tau2_banking_knowledge.support import ENV, FIXTURES, NEEDS_FIXTURES_AND_CHECKOUT, imported_cache
 from tests.llm.fake_openai import FakeOpenAI, Reply, text, tool_call
 
 pytestmark = [
-    pytest.mark.skipif(not FIXTURES.is_dir(), reason=f"{FIXTURES} is not there"),
-    pytest.mark.skipif(not CHECKOUT, reason=NEEDS_CHECKOUT),
+    *NEEDS_FIXTURES_AND_CHECKOUT,
     pytest.mark.slow,
 ]
 QUERY = "What do I do about a lost debit card?"

@@ -8,30 +8,21 @@ domain's taskless one; an oracle run through ``taumesh run`` gives each episode'
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from taumesh.common.v1 import common_pb2
 from taumesh.env.v1 import env_pb2, env_pb2_grpc
 from tests.domains.tau2_banking_knowledge.support import (
-    CHECKOUT,
     ENV,
     FIXTURES,
-    NEEDS_CHECKOUT,
+    NEEDS_FIXTURES_AND_CHECKOUT,
     RPC_TIMEOUT,
-    data_dir_with_fixtures,
     env_and_scorer,
-    imported_cache,
 )
 from tests.helpers.cli import ORACLE, explain_result, invoke, load_json, results_path
 
-pytestmark = [
-    pytest.mark.skipif(not FIXTURES.is_dir(), reason=f"{FIXTURES} is not there"),
-    pytest.mark.skipif(not CHECKOUT, reason=NEEDS_CHECKOUT),
-]
+pytestmark = NEEDS_FIXTURES_AND_CHECKOUT
 GOLDEN = f"{ENV}:golden_retrieval"
 
 
@@ -39,12 +30,6 @@ def _golden_policies() -> dict[str, str]:
     with (FIXTURES / "retrieval.jsonl").open(encoding="utf-8") as lines:
         records = [json.loads(line) for line in lines]
     return {record["task_id"]: record["policy"] for record in records if record["record"] == "golden_policy"}
-
-
-@pytest.fixture(scope="module")
-def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    with imported_cache(tmp_path_factory.mktemp("cache")):
-        yield data_dir_with_fixtures(tmp_path_factory.mktemp("data"))
 
 
 def test_every_tasks_session_gets_its_recorded_policy_over_grpc(data_dir: Path) -> None:

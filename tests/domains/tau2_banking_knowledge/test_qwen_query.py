@@ -16,25 +16,12 @@ from taumesh.domains import Registry, load_domain
 from taumesh.domains.tau2_banking_knowledge.texts import banking_texts
 from tests.domains.tau2_banking_knowledge.fake_embeddings import FakeEmbeddings
 from tests.domains.tau2_banking_knowledge.support import (
-    CHECKOUT,
     ENV,
-    FIXTURES,
-    NEEDS_CHECKOUT,
-    data_dir_with_fixtures,
-    imported_cache,
+    NEEDS_FIXTURES_AND_CHECKOUT,
 )
 
-pytestmark = [
-    pytest.mark.skipif(not FIXTURES.is_dir(), reason=f"{FIXTURES} is not there"),
-    pytest.mark.skipif(not CHECKOUT, reason=NEEDS_CHECKOUT),
-]
+pytestmark = NEEDS_FIXTURES_AND_CHECKOUT
 QUERY = "lost debit card"
-
-
-@pytest.fixture(scope="module")
-def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    with imported_cache(tmp_path_factory.mktemp("cache")):
-        yield data_dir_with_fixtures(tmp_path_factory.mktemp("data"))
 
 
 @pytest.fixture

@@ -23,19 +23,13 @@ from taumesh.domains.tau2_banking_knowledge.reranker import MIN_SCORE
 from taumesh.domains.tau2_banking_knowledge.search import Bm25Index, format_results
 from taumesh.domains.tau2_banking_knowledge.texts import banking_texts
 from tests.domains.tau2_banking_knowledge.support import (
-    CHECKOUT,
     ENV,
     FIXTURES,
-    NEEDS_CHECKOUT,
-    data_dir_with_fixtures,
-    imported_cache,
+    NEEDS_FIXTURES_AND_CHECKOUT,
 )
 from tests.llm.fake_openai import FakeOpenAI, Reply, text
 
-pytestmark = [
-    pytest.mark.skipif(not FIXTURES.is_dir(), reason=f"{FIXTURES} is not there"),
-    pytest.mark.skipif(not CHECKOUT, reason=NEEDS_CHECKOUT),
-]
+pytestmark = NEEDS_FIXTURES_AND_CHECKOUT
 QUERY = "credit card annual fee waiver"
 DOCUMENT = re.compile(r"<start_document>\n(.*)\n<end_document>", re.DOTALL)
 TIMING = re.compile(r"\n\n\[Timing: retrieval=\d+ms, reranking=\d+ms, total=\d+ms\]$")
@@ -50,12 +44,6 @@ def rate(request: dict[str, Any], ordinal: int) -> Reply:
     found = DOCUMENT.search(request["messages"][0]["content"])
     rating = rating_of(found.group(1)) if found else None
     return text("not json" if rating is None else json.dumps({"relevance_score": rating}))
-
-
-@pytest.fixture(scope="module")
-def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    with imported_cache(tmp_path_factory.mktemp("cache")):
-        yield data_dir_with_fixtures(tmp_path_factory.mktemp("data"))
 
 
 @pytest.fixture

@@ -20,18 +20,16 @@ import pytest
 from taumesh.llm.access import ALLOWED_API_BASES_ENV
 from taumesh.testing.processes import service_processes, taumesh_executable
 from tests.domains.tau2_banking_knowledge.support import (
-    CHECKOUT,
     ENV,
     FIXTURES,
-    NEEDS_CHECKOUT,
+    NEEDS_FIXTURES_AND_CHECKOUT,
     imported_cache,
     judge_all_met,
 )
 from tests.llm.fake_openai import FakeOpenAI
 
 pytestmark = [
-    pytest.mark.skipif(not FIXTURES.is_dir(), reason=f"{FIXTURES} is not there"),
-    pytest.mark.skipif(not CHECKOUT, reason=NEEDS_CHECKOUT),
+    *NEEDS_FIXTURES_AND_CHECKOUT,
     pytest.mark.slow,
 ]
 

@@ -8,7 +8,6 @@ named by ``TAUMESH_TAU2_CHECKOUT`` (a checkout or ``git archive`` of sierra-rese
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,17 +19,11 @@ from taumesh.domains.tau2_banking_knowledge import plugin
 from taumesh.domains.tau2_banking_knowledge.discoverable import AGENT_DISCOVERABLE, USER_DISCOVERABLE
 from taumesh.domains.tau2_banking_knowledge.discoverable_tools.bank import get_atm_deposit_images_8473
 from taumesh.domains.tau2_banking_knowledge.texts import banking_texts, parse_docstring
-from tests.domains.tau2_banking_knowledge.support import imported_cache
-from tests.helpers.paths import SHARED
+from tests.domains.tau2_banking_knowledge.support import FIXTURES, NEEDS_FIXTURES_AND_CHECKOUT, imported_cache
 
-FIXTURES = SHARED / "tau2" / "head_banking_knowledge"
-CHECKOUT = os.environ.get("TAUMESH_TAU2_CHECKOUT")
 DISCOVERABLE_CALLS = ("call_discoverable_agent_tool", "call_discoverable_user_tool")
 
-pytestmark = [
-    pytest.mark.skipif(not FIXTURES.is_dir(), reason=f"{FIXTURES} is not there"),
-    pytest.mark.skipif(not CHECKOUT, reason="TAUMESH_TAU2_CHECKOUT (an upstream checkout with its sources) not set"),
-]
+pytestmark = NEEDS_FIXTURES_AND_CHECKOUT
 
 
 @pytest.fixture(scope="module")

@@ -21,10 +21,8 @@ from taumesh.env.v1 import env_pb2, env_pb2_grpc
 from taumesh.models import STOP_TOKEN, ChatMessage, ModelSettings, Score, ToolCall
 from taumesh.scorer.v1 import scorer_pb2, scorer_pb2_grpc
 from tests.domains.tau2_banking_knowledge.support import (
-    CHECKOUT,
     ENV,
-    FIXTURES,
-    NEEDS_CHECKOUT,
+    NEEDS_FIXTURES_AND_CHECKOUT,
     RPC_TIMEOUT,
     allowed_api_base,
     data_dir_with_fixtures,
@@ -38,10 +36,7 @@ from tests.llm.fake_openai import FakeOpenAI
 GREETING = "Hi! How can I help you today?"
 """Upstream's ``DEFAULT_FIRST_AGENT_MESSAGE``, which the reference trajectories start with."""
 
-pytestmark = [
-    pytest.mark.skipif(not FIXTURES.is_dir(), reason=f"{FIXTURES} is not there"),
-    pytest.mark.skipif(not CHECKOUT, reason=NEEDS_CHECKOUT),
-]
+pytestmark = NEEDS_FIXTURES_AND_CHECKOUT
 
 Stubs = tuple[env_pb2_grpc.EnvServiceStub, scorer_pb2_grpc.ScorerServiceStub, ModelSettings]
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -42,6 +42,18 @@ def domain_help() -> str:
     """The help of a domain option: the installed ones, and how to add one."""
     return f"Domain: {domain_choices()}, or one added as a folder plugin (see docs/adding-a-domain.md)."
 
+
+def _address(service: str, name: str) -> Any:
+    flag = f"--{service}-addr"
+    return typer.Option(flag, f"--{service}_addr", help=f"host:port of {name}; default: one started here.")
+
+
+EnvAddr = Annotated[str | None, _address("env", "an EnvService")]
+UserAddr = Annotated[str | None, _address("user", "a UserSimService")]
+AgentAddr = Annotated[str | None, _address("agent", "an AgentService (any external agent)")]
+ScorerAddr = Annotated[str | None, _address("scorer", "a ScorerService")]
+"""The services' address flags of the commands that are not a settings model (``run`` and ``serve`` declare theirs in
+:mod:`taumesh.settings`), declared once."""
 
 DataDir = Annotated[
     Path,

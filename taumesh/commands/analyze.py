@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from taumesh.commands import HELP_OPTIONS
-from taumesh.commands._common import DataDir, console
+from taumesh.commands._common import DataDir, ScorerAddr, console
 from taumesh.commands._options import ArgparseCommand
 from taumesh.commands._paths import input_file_problem, overwrite_problem
 from taumesh.models import ModelSettings
@@ -71,9 +71,7 @@ def analyze(
     ] = None,
     task_split: Annotated[str, typer.Option("--task-split", "--task_split")] = "test",
     data_dir: DataDir = CACHE_DATA_DIR,
-    scorer_addr: Annotated[
-        str | None, typer.Option("--scorer-addr", "--scorer_addr", help="host:port of a ScorerService.")
-    ] = None,
+    scorer_addr: ScorerAddr = None,
     max_concurrency: Annotated[int, typer.Option("--max-concurrency", "--max_concurrency", min=1)] = 4,
     max_num_failed_results: Annotated[
         int | None,

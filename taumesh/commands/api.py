@@ -12,6 +12,7 @@ from rich.table import Table
 
 from taumesh.api.settings import API_ENV_PREFIX, ApiSettings
 from taumesh.commands import OtlpEndpoint
+from taumesh.commands._common import AgentAddr, EnvAddr, ScorerAddr, UserAddr
 
 if TYPE_CHECKING:
     from taumesh.api.store import Store
@@ -55,10 +56,10 @@ def serve_api(
         list[str] | None, typer.Option("--allowed-api-base", help="A model endpoint requests may name.")
     ] = None,
     data_dir: Annotated[Path | None, typer.Option(help="τ-bench data for the embedded services.")] = None,
-    env_addr: Annotated[str | None, typer.Option(help="Env service address (default: in-process).")] = None,
-    user_addr: Annotated[str | None, typer.Option(help="User-sim service address.")] = None,
-    agent_addr: Annotated[str | None, typer.Option(help="Agent service address.")] = None,
-    scorer_addr: Annotated[str | None, typer.Option(help="Scorer service address.")] = None,
+    env_addr: EnvAddr = None,
+    user_addr: UserAddr = None,
+    agent_addr: AgentAddr = None,
+    scorer_addr: ScorerAddr = None,
     provider_limit: Annotated[
         list[str] | None,
         typer.Option(

@@ -17,7 +17,7 @@ import typer
 import uvicorn
 
 from taumesh.commands import HELP_OPTIONS
-from taumesh.commands._common import DataDir
+from taumesh.commands._common import DataDir, EnvAddr
 from taumesh.domains import Catalog, DataError
 from taumesh.env.v1 import env_pb2_grpc
 from taumesh.orchestrator.clients import remote_channel
@@ -55,9 +55,7 @@ async def _serve(host: str, port: int, env_addr: str | None, data_dir: Path, rpc
 def serve_mcp(
     host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", help="HTTP port (0: any free port).")] = 8765,
-    env_addr: Annotated[
-        str | None, typer.Option("--env-addr", help="host:port of an EnvService; default: one started here.")
-    ] = None,
+    env_addr: EnvAddr = None,
     data_dir: DataDir = CACHE_DATA_DIR,
     rpc_timeout: Annotated[float, typer.Option("--rpc-timeout", help="Seconds per env call attempt.")] = 60.0,
 ) -> None:

@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from taumesh.commands import HELP_OPTIONS
-from taumesh.commands._common import DataDir, console, domain_help, refuse
+from taumesh.commands._common import DataDir, EnvAddr, ScorerAddr, console, domain_help, refuse
 from taumesh.commands._options import ArgparseCommand
 from taumesh.commands._paths import input_file_problem, overwrite_problem
 from taumesh.commands._preflight import domain_problem, services_problem
@@ -41,8 +41,8 @@ def rescore(
         ),
     ] = None,
     out: Annotated[Path | None, typer.Option("--out", help="Where to write the per-trajectory comparison.")] = None,
-    env_addr: Annotated[str | None, typer.Option("--env-addr", "--env_addr")] = None,
-    scorer_addr: Annotated[str | None, typer.Option("--scorer-addr", "--scorer_addr")] = None,
+    env_addr: EnvAddr = None,
+    scorer_addr: ScorerAddr = None,
     judge_model: Annotated[
         str | None, typer.Option("--judge-model", help="The model that judges τ²'s NL assertions (litellm name).")
     ] = None,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
@@ -46,9 +47,13 @@ def check(
     Reports actions that error, unknown tools, arguments that do not match the tool's schema, and
     tasks whose gold state equals the initial state (a warning). Exit status 1 on problems.
     """
+    print_check(lambda: check_domain(Catalog(data_dir).get(name), split or None))
+
+
+def print_check(run_check: Callable[[], CheckReport]) -> None:
+    """Run a domain check and print its report: exit status 2 when it cannot run, 1 on problems."""
     try:
-        domain = Catalog(data_dir).get(name)
-        report = check_domain(domain, split or None)
+        report = run_check()
     except (KeyError, DataError) as exc:
         err.print(f"[red]error:[/red] {escape(str(exc.args[0]) if exc.args else str(exc))}")
         raise typer.Exit(2) from None

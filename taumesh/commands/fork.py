@@ -14,8 +14,8 @@ from rich.markup import escape
 from rich.table import Table
 
 from taumesh.commands._common import DataDir
-from taumesh.commands.domain import _report_table, domain_app, err, out
 from taumesh.commands.domain import check as _check_native
+from taumesh.commands.domain import domain_app, err, out, print_check
 from taumesh.domains import Catalog, DataError
 from taumesh.orchestrator.config import CACHE_DATA_DIR
 
@@ -77,17 +77,4 @@ def check(
         return
     from taumesh.forks._check import check_fork
 
-    try:
-        report = check_fork(Catalog(data_dir).get(name), split or None)
-    except (KeyError, DataError) as exc:
-        err.print(f"[red]error:[/red] {escape(str(exc.args[0]) if exc.args else str(exc))}")
-        raise typer.Exit(2) from None
-    if report.failed or report.unchanged:
-        out.print(_report_table(report))
-    ok = len(report.tasks) - len(report.failed)
-    out.print(
-        f"{report.domain} ({', '.join(report.splits)}): {len(report.tasks)} tasks, {ok} replay cleanly, "
-        f"{len(report.failed)} with problems, {len(report.unchanged)} leave the state unchanged (warning)"
-    )
-    if not report.ok:
-        raise typer.Exit(1)
+    print_check(lambda: check_fork(Catalog(data_dir).get(name), split or None))

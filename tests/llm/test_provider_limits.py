@@ -82,13 +82,23 @@ def _run(
 @pytest.mark.slow  # 200 episodes of the 4 shortest tasks (two to four model calls each), about 850 model requests
 # with workers, half as many episodes: what is new there is that the cap holds across processes, and 100 episodes
 # of about 3 requests each still put far more than 20 calls in flight
-@pytest.mark.parametrize(("workers", "episodes"), [(1, 200), (2, 100)], ids=["one-process", "two-workers"])
+# a call takes 20 ms; with workers 50 ms, so that each worker's share of the cap (10) still overlaps: at 20 ms the two
+# workers' peak was once 4 (the window halves at each 429, and their calls came in fewer, shorter bursts)
+@pytest.mark.parametrize(
+    ("workers", "episodes", "latency"), [(1, 200, 0.02), (2, 100, 0.05)], ids=["one-process", "two-workers"]
+)
 def test_429s_at_concurrency_200_with_20_calls_allowed(
-    fake: FakeOpenAI, task_index: TaskIndex, v1_data_dir: Path, tmp_path: Path, workers: int, episodes: int
+    fake: FakeOpenAI,
+    task_index: TaskIndex,
+    v1_data_dir: Path,
+    tmp_path: Path,
+    workers: int,
+    episodes: int,
+    latency: float,
 ) -> None:
     # a refused call holds every new one back for its Retry-After: 10 ms, as many times as the 30 % refused
     script = CountingScript(
-        Router(GoldAgent(task_index), ScriptedLlmUser(task_index)), refusals=0.3, latency=0.02, retry_after="0.01"
+        Router(GoldAgent(task_index), ScriptedLlmUser(task_index)), refusals=0.3, latency=latency, retry_after="0.01"
     )
     fake.reset(script)
     tasks = _short_tasks(task_index, 4)  # the episodes' count, not their length, is what loads the provider

@@ -12,7 +12,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from taumesh.domains import DataError
-from taumesh.domains.tau2_banking_knowledge.sandbox import bwrap_path
+from taumesh.domains.tau2_banking_knowledge.sandbox import sandbox_problem
 
 Builder = Literal["standard", "full_kb", "golden"]
 RetrievalTool = Literal["KB_search", "KB_search_bm25", "KB_search_dense", "grep", "shell"]
@@ -78,7 +78,7 @@ class RetrievalConfig(BaseModel):
             needed.append(f"an embedding model ({EMBEDDING_MODEL_ENV})")
         if self.kb_search is not None and self.kb_search.reranker:
             needed.append(f"an LLM reranker ({RERANKER_MODEL_ENV})")
-        if self.shell_access is not None and bwrap_path() is None:
+        if self.shell_access is not None and sandbox_problem() is not None:
             needed.append("a sandboxed shell (bubblewrap)")
         return needed
 
@@ -138,11 +138,12 @@ def check_runnable(
     config: RetrievalConfig, *, embedding_model: str | None = None, reranker_model: str | None = None
 ) -> None:
     """DataError naming what ``config`` needs that this run lacks: bubblewrap, a reranker, an embedding model."""
-    if config.shell_access is not None and bwrap_path() is None:
+    problem = sandbox_problem() if config.shell_access is not None else None
+    if problem is not None:
         raise DataError(
             f"retrieval config {config.name!r} runs its shell tool in a sandboxed shell over the documents, which "
-            "needs bubblewrap (`bwrap`; Debian: apt-get install bubblewrap) on the machine running the env; or "
-            "choose one of: " + ", ".join(name for name, other in CONFIGS.items() if other.shell_access is None)
+            f"{problem}; or choose one of: "
+            + ", ".join(name for name, other in CONFIGS.items() if other.shell_access is None)
         )
     if config.kb_search is not None and config.kb_search.reranker and not reranker_model:
         raise DataError(

@@ -18,6 +18,7 @@ import subprocess
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import IO
 
@@ -48,6 +49,26 @@ _LS_LINE = re.compile(
 def bwrap_path() -> str | None:
     """The path of bubblewrap (``bwrap``) on this machine's PATH; None without it."""
     return shutil.which(BWRAP)
+
+
+@cache
+def sandbox_problem() -> str | None:
+    """Why no command can run in the sandbox on this machine, or None.
+
+    Bubblewrap is missing, or cannot make its namespaces (a container without user namespaces): tried once per
+    process, with ``true`` over an empty folder, so a shell configuration is refused up front rather than answering
+    every command with bubblewrap's error.
+    """
+    if bwrap_path() is None:
+        return "needs bubblewrap (`bwrap`; Debian: apt-get install bubblewrap) on the machine running the env"
+    with tempfile.TemporaryDirectory() as folder:
+        try:
+            code, _, stderr = Sandbox(Path(folder), writable=False).run("true", timeout=TIMEOUT_SECONDS)
+        except OSError as exc:
+            return f"cannot start bubblewrap: {exc}"
+    if code != 0:
+        return f"bubblewrap cannot make a sandbox on this machine (exit status {code}): {stderr.strip()[:300]}"
+    return None
 
 
 def file_name(document_id: str) -> str:

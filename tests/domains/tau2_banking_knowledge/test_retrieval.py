@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 
 from taumesh.domains import DataError
-from taumesh.domains.tau2_banking_knowledge import configs
+from taumesh.domains.tau2_banking_knowledge import configs, sandbox
 from taumesh.domains.tau2_banking_knowledge.configs import CONFIGS, DEFAULT_CONFIG, check_runnable, retrieval_config
 from taumesh.domains.tau2_banking_knowledge.knowledge import KnowledgeDocument, load_documents
 from taumesh.domains.tau2_banking_knowledge.policy import compose_policy
-from taumesh.domains.tau2_banking_knowledge.sandbox import bwrap_path
+from taumesh.domains.tau2_banking_knowledge.sandbox import sandbox_problem
 from taumesh.domains.tau2_banking_knowledge.search import Bm25Index, grep_output, search_output
 from tests.helpers.paths import SHARED
 
@@ -52,7 +52,7 @@ def test_the_configurations_are_upstreams() -> None:
         retrieval_tools = [tool["function"]["name"] for tool in record["agent_tools"]][: len(CONFIGS[name].tools)]
         assert list(CONFIGS[name].tools) == retrieval_tools, name
         shell_only = name.startswith("terminal_use")  # upstream's sandbox-runtime is not "offline"; bubblewrap here is
-        assert CONFIGS[name].offline == (record["fully_offline"] or (shell_only and bwrap_path() is not None)), name
+        assert CONFIGS[name].offline == (record["fully_offline"] or (shell_only and sandbox_problem() is None)), name
     with pytest.raises(DataError, match=r"unknown retrieval config 'bm26'.*bm25"):
         retrieval_config("bm26")
 
@@ -84,7 +84,8 @@ def test_search_outputs_equal_upstreams() -> None:
 
 def test_what_a_config_needs_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
     with monkeypatch.context() as without_bwrap:
-        without_bwrap.setattr(configs, "bwrap_path", lambda: None)
+        without_bwrap.setattr(configs, "sandbox_problem", lambda: sandbox.sandbox_problem.__wrapped__())
+        without_bwrap.setattr(sandbox, "bwrap_path", lambda: None)
         for name in ("terminal_use", "terminal_use_write", "alltools"):
             with pytest.raises(DataError, match=r"sandboxed shell.*needs bubblewrap.*choose one of: no_knowledge"):
                 check_runnable(CONFIGS[name])
@@ -96,7 +97,7 @@ def test_what_a_config_needs_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -
     with pytest.raises(DataError, match="name one in TAUMESH_EMBEDDING_MODEL"):
         check_runnable(CONFIGS["openai_embeddings"])
     check_runnable(CONFIGS["openai_embeddings"], embedding_model="openai/text-embedding-3-large")
-    shells = {"terminal_use", "terminal_use_write"} if bwrap_path() is not None else set()
+    shells = {"terminal_use", "terminal_use_write"} if sandbox_problem() is None else set()
     for name, config in CONFIGS.items():
         if config.offline:
             check_runnable(config)

@@ -19,9 +19,9 @@ from typing import Any
 import pytest
 
 from taumesh.common.v1 import common_pb2
-from taumesh.domains import Document
-from taumesh.domains.tau2_banking_knowledge import sandbox
-from taumesh.domains.tau2_banking_knowledge.configs import CONFIGS
+from taumesh.domains import DataError, Document
+from taumesh.domains.tau2_banking_knowledge import configs, sandbox
+from taumesh.domains.tau2_banking_knowledge.configs import CONFIGS, check_runnable
 from taumesh.domains.tau2_banking_knowledge.knowledge import load_documents
 from taumesh.domains.tau2_banking_knowledge.retrieval_tools import SHELL_KEY, retrieval_tools
 from taumesh.domains.tau2_banking_knowledge.sandbox import Sandbox, export_documents
@@ -40,7 +40,7 @@ from tests.domains.tau2_banking_knowledge.support import (
 
 pytestmark = [
     pytest.mark.skipif(not FIXTURES.is_dir(), reason=f"{FIXTURES} is not there"),
-    pytest.mark.skipif(sandbox.bwrap_path() is None, reason="bubblewrap (bwrap) is not installed"),
+    pytest.mark.skipif(sandbox.sandbox_problem() is not None, reason=f"no sandbox here: {sandbox.sandbox_problem()}"),
 ]
 Shell = Callable[[str], str]
 
@@ -161,3 +161,17 @@ def test_sessions_of_the_writable_shell_are_isolated_over_grpc(env: env_pb2_grpc
     assert after == before  # notes are not the bank's database
     for session_id in sessions:
         env.CloseSession(env_pb2.CloseSessionRequest(session_id=session_id), timeout=RPC_TIMEOUT)
+
+
+def test_a_bubblewrap_that_cannot_make_a_sandbox_refuses_the_configuration(monkeypatch: pytest.MonkeyPatch) -> None:
+    """As in a container without user namespaces: bwrap is there but fails, so the configuration is refused up front."""
+    monkeypatch.setattr(sandbox, "BWRAP", "false")  # on the PATH, and exits 1 whatever it is given
+    problem = sandbox.sandbox_problem.__wrapped__()
+    assert problem is not None and problem.startswith(
+        "bubblewrap cannot make a sandbox on this machine (exit status 1)"
+    )
+    monkeypatch.setattr(configs, "sandbox_problem", lambda: problem)
+    with pytest.raises(
+        DataError, match=r"'terminal_use'.*bubblewrap cannot make a sandbox.*choose one of: no_knowledge"
+    ):
+        check_runnable(CONFIGS["terminal_use"])

@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -24,7 +23,7 @@ import pytest
 from taumesh.api.caller import Caller
 from taumesh.api.database import make_engine, migrate
 from taumesh.api.store import Store
-from tests.helpers.processes import free_port
+from tests.helpers.processes import free_port, wait_for_http
 
 OFFLINE: dict[str, Any] = {"agent_strategy": "oracle", "user_strategy": "scripted"}
 """Added to the README's calls that would need a model."""
@@ -55,16 +54,8 @@ class ForkServer:
         self.process = subprocess.Popen(
             [*command, "--log-level", "warning"], env=env, stdout=self.log.open("wb"), stderr=subprocess.STDOUT
         )
-        deadline = time.monotonic() + 120  # a loaded machine (CI's workers and more) may take a minute
-        with httpx.Client(timeout=1) as probe:  # one client: httpx.get builds a TLS context each time
-            while True:
-                assert self.process.poll() is None, self.log.read_text()[-3000:]
-                assert time.monotonic() < deadline, "tau-bench-server did not answer /health"
-                try:
-                    if probe.get(f"{self.url}/health").status_code == 200:
-                        return
-                except httpx.TransportError:
-                    time.sleep(0.2)
+        # a loaded machine (CI's workers and more) may take a minute
+        wait_for_http(self.process, f"{self.url}/health", self.log, seconds=120, poll=0.2)
 
     def stop(self) -> None:
         self.process.terminate()

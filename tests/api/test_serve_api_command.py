@@ -13,7 +13,7 @@ import pytest
 
 from taumesh.api.database import make_engine, migrate
 from taumesh.api.store import Store
-from tests.helpers.processes import free_port
+from tests.helpers.processes import free_port, wait_for_http
 
 SERVE = "import typer; from taumesh.commands.api import serve_api; typer.run(serve_api)"
 ORACLE = {"env": "retail", "agent_strategy": "oracle", "user_strategy": "scripted", "wait": False}
@@ -35,16 +35,7 @@ def test_two_workers_share_runs_without_duplicates(v1_data_dir: Path, tmp_path: 
     server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env)
     base, headers = f"http://127.0.0.1:{port}", {"X-API-Key": token}
     try:
-        deadline = time.monotonic() + 90
-        with httpx.Client(timeout=1) as probe:  # one client: httpx.get builds a TLS context each time
-            while True:
-                assert server.poll() is None, (tmp_path / "serve.log").read_text()[-3000:]
-                assert time.monotonic() < deadline, "the API did not come up"
-                try:
-                    if probe.get(f"{base}/health").status_code == 200:
-                        break
-                except httpx.TransportError:
-                    time.sleep(0.3)
+        wait_for_http(server, f"{base}/health", tmp_path / "serve.log", seconds=90)
         with httpx.Client(base_url=base, headers=headers, timeout=60) as http:
             slices = [{**ORACLE, "start_index": i * TASKS, "end_index": (i + 1) * TASKS} for i in range(4)]
             runs = [http.post("/api/v1/validate-tasks", json=body).json()["run_id"] for body in slices]

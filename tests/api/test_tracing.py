@@ -7,7 +7,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +21,7 @@ from taumesh.api.store import Store
 from taumesh.api.telemetry import API_RUN_ID
 from taumesh.telemetry.redact import REDACTED
 from tests.api.test_api import wait_for_run
-from tests.helpers.processes import free_port
+from tests.helpers.processes import free_port, wait_for_http
 from tests.helpers.telemetry import assert_one_tree, by_trace
 from tests.telemetry.receiver import OtlpReceiver, ReceivedSpan
 
@@ -39,16 +38,8 @@ def serve_api(root: Path, data_dir: Path, port: int, *flags: str, **env: str) ->
     clean = {k: v for k, v in os.environ.items() if not k.startswith("OTEL_") and not k.startswith("TAUMESH_API_")}
     log = (root / "serve.log").open("wb")
     server = subprocess.Popen(command, env={**clean, **env}, stdout=log, stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + 90
-    with httpx.Client(timeout=1) as probe:  # one client: httpx.get builds a TLS context each time
-        while True:
-            assert server.poll() is None, (root / "serve.log").read_text()[-3000:]
-            assert time.monotonic() < deadline, "the API did not come up"
-            try:
-                if probe.get(f"http://127.0.0.1:{port}/health").status_code == 200:
-                    return server
-            except httpx.TransportError:
-                time.sleep(0.3)
+    wait_for_http(server, f"http://127.0.0.1:{port}/health", root / "serve.log", seconds=90)
+    return server
 
 
 def status_code(span: ReceivedSpan) -> Any:

@@ -142,8 +142,11 @@ def create_database(postgres: Postgres, name: str) -> str:
     return f"{postgres.url_base}/{name}"
 
 
-def start_server(database_url: str, root: Path, data_dir: Path, **extra_env: str) -> ApiServer:
-    server = ApiServer(database_url=database_url, root=root, data_dir=data_dir, extra_env=extra_env)
+def start_server(
+    database_url: str, root: Path, data_dir: Path, kind: type[ApiServer] = ApiServer, **extra_env: str
+) -> ApiServer:
+    """An API server of ``kind`` (a process; :class:`tests.helpers.api_thread.ThreadApi`: a thread) with a test key."""
+    server = kind(database_url=database_url, root=root, data_dir=data_dir, extra_env=extra_env)
     row, server.token = server.store().create_key("tests")
     server.key_id = row.id
     server.start()

@@ -6,11 +6,12 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import cast
 
 import pytest
 import uvicorn
 
-from tests.helpers.api import ApiServer
+from tests.helpers.api import ApiServer, start_server
 
 
 @dataclass
@@ -65,8 +66,4 @@ class ThreadApi(ApiServer):
 
 def start_thread_server(database_url: str, root: Path, data_dir: Path, **extra_env: str) -> ThreadApi:
     """As :func:`tests.helpers.api.start_server`, the server in a thread."""
-    server = ThreadApi(database_url=database_url, root=root, data_dir=data_dir, extra_env=extra_env)
-    row, server.token = server.store().create_key("tests")
-    server.key_id = row.id
-    server.start()
-    return server
+    return cast(ThreadApi, start_server(database_url, root, data_dir, ThreadApi, **extra_env))

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import socket
+import subprocess
+import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+import httpx
 import pytest
 
 from taumesh.testing.processes import SERVING, ProcessFailed, ServerProcess
@@ -13,6 +16,24 @@ from tests.helpers.cli import child_env
 from tests.helpers.paths import PROJECT_ROOT
 
 __all__ = ["SERVING", "Server", "free_port", "start_server"]
+
+
+def wait_for_http(process: subprocess.Popen[bytes], url: str, log: Path, seconds: float, poll: float = 0.3) -> None:
+    """Wait until ``url`` answers 200 while ``process`` lives (its ``log``'s end shown if it dies), ``seconds`` at most.
+
+    One client for every poll: ``httpx.get`` builds a TLS context each time.
+    """
+    deadline = time.monotonic() + seconds
+    with httpx.Client(timeout=1) as probe:
+        while True:
+            assert process.poll() is None, log.read_text(errors="replace")[-3000:]
+            assert time.monotonic() < deadline, f"{url} did not answer within {seconds:.0f} s"
+            try:
+                if probe.get(url).status_code == 200:
+                    return
+            except httpx.TransportError:
+                pass
+            time.sleep(poll)
 
 
 def free_port() -> int:

@@ -58,9 +58,9 @@ from taumesh.telemetry import ServiceTelemetry, activate, current
 log = logging.getLogger(__name__)
 SUCCESS = 1 - 1e-6
 RECORD_POLL_S = 0.25
+"""How often a run's recorded results are moved from the work store into ``results`` (and its events)."""
 SERVER_CEILING = 1000
 """A provider's window where the operator set no cap (it narrows on 429s): more than a server plays at once."""
-"""How often a run's recorded results are moved from the work store into ``results`` (and its events)."""
 
 
 def as_run_result(row: ResultRow) -> RunResult:

@@ -7,7 +7,7 @@ import contextlib
 import logging
 import random
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
@@ -98,22 +98,68 @@ class RunSummary(BaseModel):
         return [r for r in self.results if not r.is_error]
 
 
-def select_tasks(config: RunConfig, task_count: int) -> list[int]:
-    """The task indices to run, as τ-bench v1's run.py picks them (``--task-ids`` wins over the range)."""
+def select_tasks(config: RunConfig, split_ids: Sequence[str]) -> list[int]:
+    """The task indices to run, as τ-bench v1's run.py picks them (``--task-ids`` wins over the range).
+
+    ``split_ids`` are the split's task ids, in order. A given integer is an index in the split (τ-bench v1's
+    ``--task-ids``, the REST API's); a given text is a task id of the split (τ²'s ``--task-ids task_001``), or,
+    when no task has that id and it is a whole number, the index it spells (so ``--task-ids 3`` keeps meaning the
+    fourth task where ids are not numbers).
+    """
+    task_count = len(split_ids)
     if config.task_ids:
-        bad = [i for i in config.task_ids if not 0 <= i < task_count]
-        if bad:
-            raise ConfigError(f"task ids {bad} are outside 0..{task_count - 1}")
-        repeated = sorted(i for i, n in Counter(config.task_ids).items() if n > 1)
+        indices = _task_indices(config, split_ids)
+        repeated = sorted(i for i, n in Counter(indices).items() if n > 1)
         if repeated:  # a run plays each task once per trial: more trials are --num-trials
-            raise ConfigError(f"task ids {repeated} are given more than once; use --num-trials for more trials")
-        return list(config.task_ids)
+            named = [split_ids[i] if split_ids[i] != str(i) else i for i in repeated]
+            raise ConfigError(f"task ids {named} are given more than once; use --num-trials for more trials")
+        return indices
     end = task_count if config.end_index == -1 else min(config.end_index, task_count)
     if not 0 <= config.start_index < max(end, 1):
         raise ConfigError(f"start index {config.start_index} is outside 0..{end - 1}")
     if end <= config.start_index:
         raise ConfigError(f"--start-index {config.start_index} and --end-index {config.end_index} select no task")
     return list(range(config.start_index, end))
+
+
+SHOWN_IDS = 5
+"""Known task ids an unknown one's error names."""
+
+
+def _task_indices(config: RunConfig, split_ids: Sequence[str]) -> list[int]:
+    """The indices ``config.task_ids`` name in the split (see :func:`select_tasks`); ConfigError for one it lacks."""
+    position = {task_id: i for i, task_id in enumerate(split_ids)}
+    indices: list[int] = []
+    outside: list[int] = []
+    unknown: list[str] = []
+    for given in config.task_ids or ():
+        if isinstance(given, str) and given in position:
+            indices.append(position[given])
+            continue
+        index = given if isinstance(given, int) else _whole_number(given)
+        if index is None:
+            unknown.append(str(given))
+        elif 0 <= index < len(split_ids):
+            indices.append(index)
+        else:
+            outside.append(index)
+    if unknown:
+        shown = ", ".join(split_ids[:SHOWN_IDS]) + (", …" if len(split_ids) > SHOWN_IDS else "")
+        raise ConfigError(
+            f"task ids {unknown} name no task of {config.env} {config.task_split} "
+            f"(its {len(split_ids)} task ids: {shown}; or an index 0..{len(split_ids) - 1})"
+        )
+    if outside:
+        raise ConfigError(f"task ids {outside} are outside 0..{len(split_ids) - 1}")
+    return indices
+
+
+def _whole_number(text: str) -> int | None:
+    """``text`` as an integer when it spells one (``-1`` too, so it is refused as outside the split)."""
+    try:
+        return int(text.strip())
+    except ValueError:
+        return None
 
 
 def plan_episodes(config: RunConfig, indices: list[int]) -> list[tuple[int, int]]:
@@ -411,7 +457,7 @@ async def prepare_run(
     ``existing`` is what ``resume`` holds (empty without it).
     """
     config, tasks = await resolve_tasks(clients, config)
-    indices = select_tasks(config, len(tasks))
+    indices = select_tasks(config, [task.task_id for task in tasks])
     agent = await describe_agent(clients, config)
     served = await served_domain(clients, config)
     fingerprint = run_fingerprint(config, agent, served.data_release if served is not None else "")

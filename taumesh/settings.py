@@ -227,7 +227,8 @@ class RunSettings(RunScope, KnowledgeModels, TaumeshSettings):
     def run_config(self) -> RunConfig:
         """The orchestrator's view of these settings."""
         assert self.seed is not None and self.max_steps is not None, "resolved by resolve_defaults"
-        task_ids, end_index = self.task_ids or None, self.end_index
+        # as typed: ids of the split (a number no task is named is its index), the same from flags, env and YAML
+        task_ids, end_index = [str(given) for given in self.task_ids or ()] or None, self.end_index
         if self.num_tasks is not None:  # τ² takes the first N of the tasks it would run
             if task_ids:
                 task_ids = task_ids[: self.num_tasks]

@@ -234,7 +234,7 @@ class RunExecutor:
         """Play the run's missing episodes; every stored result and the run's metrics."""
         async with self._clients_for(config) as clients:
             config, tasks = await resolve_tasks(clients, config)
-            plan = plan_episodes(config, select_tasks(config, len(tasks)))
+            plan = plan_episodes(config, select_tasks(config, [task.task_id for task in tasks]))
             self.store.set_total(run_id, len(plan))
             agent = await describe_agent(clients, config)
             recorded: dict[str, Any] = {"run": run_fingerprint(config, agent)}

@@ -86,7 +86,7 @@ async def preflight(clients: ServiceClients, body: ValidateTasksRequest, setting
     config, tasks = await split_tasks(clients, body.env, body.task_split, settings)
     try:
         range_ = {"task_ids": body.task_ids, "start_index": body.start_index, "end_index": body.end_index}
-        select_tasks(config.model_copy(update=range_), len(tasks))
+        select_tasks(config.model_copy(update=range_), [task.task_id for task in tasks])
     except ConfigError as exc:
         raise invalid(str(exc), "task_ids" if body.task_ids else "start_index") from exc
 

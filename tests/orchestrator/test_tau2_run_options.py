@@ -247,7 +247,7 @@ def test_defaults_follow_the_domain(flags: dict[str, Any], expected: tuple[Any, 
 def test_num_tasks_takes_the_first_of_the_selection() -> None:
     assert RunSettings(num_tasks=3, start_index=4).run_config().end_index == 7
     assert RunSettings(num_tasks=3, start_index=4, end_index=5).run_config().end_index == 5
-    assert RunSettings(num_tasks=2, task_ids=[9, 3, 5]).run_config().task_ids == [9, 3]
+    assert RunSettings(num_tasks=2, task_ids=[9, 3, 5]).run_config().task_ids == ["9", "3"]
 
 
 def test_too_many_errors_ends_the_episode_scored_zero(

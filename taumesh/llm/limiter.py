@@ -1,10 +1,22 @@
 """Model calls in flight per provider: a cap, and AIMD on 429s (halve on a rate limit, then creep back up).
 
 One :class:`ProviderLimiter` per provider grants permits, one per model call in flight. Its window starts at the
-cap (``--provider-limit openai=20``) or, with no cap, at the run's ``--max-concurrency``; a call the provider
-refused with 429 halves it (once per round of calls, not once per refused call) and holds every new call back
-for the Retry-After the provider asked (:data:`DEFAULT_PAUSE_S` when it named none); each call that succeeds
-raises it by ``1/window``, about one more call per window's worth of successes, never above the cap.
+cap (``--provider-limit openai=20``) or, with no cap, at the run's ``--max-concurrency``. Every 429 holds new calls
+back for the Retry-After the provider asked (:data:`DEFAULT_PAUSE_S` when it named none); each call that succeeds
+raises the window by ``1/window``, about one more call per window's worth of successes, never above the cap.
+
+Decreases go by rounds, as TCP's go by round trips: a round is a window's worth of calls admitted in turn (at
+least :data:`MIN_ROUND`), judged once all of them are answered. A decrease ends the rounds open, so a 429 of a call
+admitted before it never decreases again, and a round's 429s halve the window at most once: as soon as they are
+more than the provider's background share of refusals explains (none at first; :func:`more_than_background`).
+It never leaves the window above the calls in flight then (at least :data:`MIN_ROUND`), as TCP halves its flight
+size, not a window it does not use: a run allowed 1,000 calls with 100 in flight comes down to 100 at once.
+
+The round after a decrease judges it, as TCP undoes a spurious one: if its share of 429s did not fall to half the
+share before (and is at most :data:`MAX_BACKGROUND`), narrowing did not help, so the refusals are not the run's
+concurrency's doing: the window goes back to where it was, and that share becomes the background. So a provider
+refusing 30 % of calls at random costs pauses but not the window, while one refusing calls past what it allows
+(most of them, once past it: refused calls come back at once) is followed down round after round.
 
 A concurrency limiter, not a rate limiter (aiolimiter and limits bound requests per second, not calls in flight),
 and asyncio-only: it lives in the process that decides which calls start (taumesh run's orchestrator).
@@ -14,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping
@@ -28,6 +41,22 @@ DEFAULT_PAUSE_S = 1.0
 """How long new calls wait after a 429 whose response named no Retry-After."""
 DECREASE = 0.5
 """The window is multiplied by this on a rate limit."""
+MIN_ROUND = 20
+"""Answers a round needs at least before it closes: a share of 429s among fewer is mostly noise."""
+MAX_BACKGROUND = 0.4
+"""The largest share of 429s taken for the provider's background: a round refusing more is overload, always."""
+SIGNIFICANCE = 2.0
+"""How many standard deviations above the background share a round's 429s must be to decrease the window."""
+
+
+def more_than_background(refused: int, calls: int, background: float) -> bool:
+    """Whether ``refused`` 429s in a round of ``calls`` are more than a background share explains.
+
+    More, that is, than a provider refusing ``background`` of all calls at random would give, by
+    :data:`SIGNIFICANCE` standard deviations; with no background, any 429 is.
+    """
+    spread = SIGNIFICANCE * math.sqrt(calls * background * (1.0 - background))
+    return refused > background * calls + spread
 
 
 def parse_provider_limit(text: str) -> tuple[str, int]:
@@ -96,7 +125,7 @@ class ProviderStats(BaseModel):
 
 @dataclass(frozen=True)
 class Permit:
-    """Leave to make one call; ``epoch`` tells a 429 of a call started before the last decrease from a new one."""
+    """Leave to make one call; ``epoch`` tells a call of this round from one admitted before it began."""
 
     epoch: int
 
@@ -113,8 +142,15 @@ class ProviderLimiter:
         self.clock = clock
         self.in_flight = self.rate_limited = self.calls = 0
         self.paused_until = 0.0
+        self.background = 0.0
+        """The share of calls the provider refuses whatever the window (learned from decreases that did not help)."""
+        self.share = 0.0
+        """The recent share of 429s among answers (a moving average over about a window's worth)."""
         self._epoch = 0
+        self._rounds: dict[int, _Round] = {}
+        self._judging: tuple[int, float, float] | None = None  # the judging round, window and share before it
         self._waiters: deque[asyncio.Future[Permit]] = deque()
+        self._new_round()
 
     @property
     def allowed(self) -> int:
@@ -124,18 +160,27 @@ class ProviderLimiter:
     def _paused(self) -> bool:
         return self.clock() < self.paused_until
 
+    def _admit(self) -> Permit:
+        """Count a call in flight, and in the round admitting; a full round closes its door to new calls."""
+        self.in_flight += 1
+        permit = Permit(self._epoch)
+        admitting = self._rounds[self._epoch]
+        admitting.admitted += 1
+        if admitting.admitted >= admitting.size:
+            self._new_round()
+        return permit
+
     async def acquire(self) -> Permit:
         """Wait for a free slot in the window and for any Retry-After to pass; first come, first served."""
         if not self._waiters and self.in_flight < self.allowed and not self._paused():
-            self.in_flight += 1
-            return Permit(self._epoch)
+            return self._admit()
         waiter: asyncio.Future[Permit] = asyncio.get_running_loop().create_future()
         self._waiters.append(waiter)
         try:
             return await waiter
         except asyncio.CancelledError:
             if waiter.done() and not waiter.cancelled():  # granted as the waiter was cancelled: hand it back
-                self.abandon()
+                self.abandon(waiter.result())
             raise
 
     def _grant(self) -> None:
@@ -146,17 +191,14 @@ class ProviderLimiter:
             waiter = self._waiters.popleft()
             if waiter.done():  # cancelled while waiting
                 continue
-            self.in_flight += 1
-            waiter.set_result(Permit(self._epoch))
+            waiter.set_result(self._admit())
 
     def release(self, permit: Permit, *, rate_limited: bool = False, retry_after: float | None = None) -> None:
-        """End a call: a success widens the window, a 429 narrows it and pauses new calls."""
+        """End a call: a success widens the window; a 429 pauses new calls and may narrow it (once a round)."""
         self.in_flight = max(0, self.in_flight - 1)
+        self.share += (float(rate_limited) - self.share) / max(self.allowed, MIN_ROUND)
         if rate_limited:
             self.rate_limited += 1
-            if permit.epoch == self._epoch:  # the first 429 of this round: one decrease per round
-                self.window = max(1.0, self.window * DECREASE)
-                self._epoch += 1
             wait = DEFAULT_PAUSE_S if retry_after is None else max(0.0, retry_after)
             if wait > 0:
                 self.paused_until = max(self.paused_until, self.clock() + wait)
@@ -164,11 +206,55 @@ class ProviderLimiter:
         else:
             self.calls += 1
             self.window = min(self.ceiling, self.window + 1.0 / self.window)
+        self._answer(permit, rate_limited)
         self._grant()
 
-    def abandon(self) -> None:
+    def _answer(self, permit: Permit, rate_limited: bool | None) -> None:
+        """Count an answer (None: the call got none) in its round, and decrease or judge as it calls for.
+
+        The window decreases when the round's 429s are more than the background explains; the round after a
+        decrease judges it once all its calls are answered. A call admitted before the last decrease has no round.
+        """
+        round_ = self._rounds.get(permit.epoch)
+        if round_ is None:
+            return
+        round_.answered += 1
+        round_.refused += bool(rate_limited)
+        if rate_limited and (
+            round_.refused > MAX_BACKGROUND * round_.size  # overload: no need to wait for the judgement
+            if self._judging is not None
+            else more_than_background(round_.refused, round_.size, self.background)
+        ):
+            self._judging = (self._epoch + 1, self.window, self.share)
+            flight = self.in_flight + 1  # the calls in flight as this one was refused: TCP's FlightSize
+            self.window = max(1.0, min(self.window * DECREASE, max(flight, MIN_ROUND)))
+            self._rounds.clear()
+            self._new_round()
+        elif round_.answered >= round_.admitted and permit.epoch != self._epoch:  # closed, and all answered
+            del self._rounds[permit.epoch]
+            if self._judging is not None and self._judging[0] == permit.epoch:
+                self._judge(round_.refused / max(1, round_.answered))
+
+    def _judge(self, share: float) -> None:
+        """Undo the last decrease when the round after it refused about as often: narrowing did not help."""
+        assert self._judging is not None
+        _, before, share_before = self._judging
+        self._judging = None
+        if share <= MAX_BACKGROUND and share > share_before / 2:
+            self.window = max(self.window, before)
+            self.background = share
+
+    def _new_round(self) -> None:
+        """Open the next round: a window's worth of calls, or the calls wanted now if fewer (at least MIN_ROUND)."""
+        self._epoch += 1
+        wanted = self.in_flight + len(self._waiters)
+        self._rounds[self._epoch] = _Round(max(min(self.allowed, wanted), MIN_ROUND))
+
+    def abandon(self, permit: Permit | None = None) -> None:
         """End a call that got no answer from the provider (cancelled, or failed otherwise): the window stays."""
         self.in_flight = max(0, self.in_flight - 1)
+        if permit is not None:
+            self._answer(permit, None)
         self._grant()
 
     def stats(self) -> ProviderStats:
@@ -180,6 +266,18 @@ class ProviderLimiter:
             rate_limited=self.rate_limited,
             calls=self.calls,
         )
+
+
+@dataclass
+class _Round:
+    """The calls admitted in one round (a window's worth) and their answers so far."""
+
+    size: int
+    """Calls it admits: a window's worth when it opened (the calls wanted then if fewer), at least
+    :data:`MIN_ROUND`."""
+    admitted: int = 0
+    answered: int = 0
+    refused: int = 0
 
 
 class ProviderLimiters:

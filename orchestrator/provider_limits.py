@@ -1,13 +1,15 @@
 """``--provider-limit``: the run's model calls in flight, per provider, granted by the orchestrator.
 
-The agent and user-sim services are stateless and may run as several processes or replicas, so a semaphore in
-them would limit each process, not the run. The orchestrator decides when each agent and user-sim call starts,
-and each such call makes at most one model call at a time; so the orchestrator holds one permit of the side's
-provider (:class:`~taumesh.llm.limiter.ProviderLimiter`) for the length of each call. The calls carry
-:data:`~taumesh.llm.retry.RATE_LIMITS_METADATA`: a service answers a provider's 429 at once (UNAVAILABLE,
-``MODEL_RATE_LIMITED``, the Retry-After in RetryInfo) instead of retrying it, so the limiter learns of every 429
-as it happens, halves its window, holds new calls back for the Retry-After, and the call is made again with a new
-permit (up to :data:`RATE_LIMIT_ATTEMPTS` times).
+The agent, user-sim and scorer services are stateless and may run as several processes or replicas, so a
+semaphore in them would limit each process, not the run. The orchestrator decides when each of their calls
+starts, and each such call makes at most one model call at a time; so the orchestrator holds one permit of the
+side's provider (:class:`~taumesh.llm.limiter.ProviderLimiter`) for the length of each call: the agent's and the
+user's models for theirs, the judge model's (``--judge-model``) for every ScoreEpisode of a run that has one (the
+client cannot tell which episodes have NL assertions to judge; one without any holds its permit for milliseconds).
+The calls carry :data:`~taumesh.llm.retry.RATE_LIMITS_METADATA`: a service answers a provider's 429 at once
+(UNAVAILABLE, ``MODEL_RATE_LIMITED``, the Retry-After in RetryInfo) instead of retrying it, so the limiter learns of
+every 429 as it happens, may narrow its window, holds new calls back for the Retry-After, and the call is made again
+with a new permit (up to :data:`RATE_LIMIT_ATTEMPTS` times).
 
 The limits apply to the RPCs of :class:`~taumesh.orchestrator.clients.ServiceClients` made within
 :func:`provider_limits` (a context variable, so concurrent runs in one process keep theirs apart). With
@@ -32,17 +34,23 @@ from taumesh.llm.retry import RATE_LIMITS_METADATA
 from taumesh.llm.status import RATE_LIMITED_REASON
 from taumesh.orchestrator.config import RunConfig
 from taumesh.rpc.errors import error_details
+from taumesh.scorer.v1 import scorer_pb2
 from taumesh.services.agent.strategies import WITHOUT_PROVIDER as AGENTS_WITHOUT_PROVIDER
 from taumesh.services.user_sim.strategies import WITHOUT_MODEL as USERS_WITHOUT_MODEL
 from taumesh.user_sim.v1 import user_sim_pb2
 
 RATE_LIMIT_ATTEMPTS = 30
-"""Calls an agent or user-sim RPC gets when the provider keeps answering 429 (each after the limiter's pause)."""
+"""Calls a limited RPC gets when the provider keeps answering 429 (each after the limiter's pause)."""
 
 _AGENT = agent_pb2.DESCRIPTOR.services_by_name["AgentService"].full_name
 _USER = user_sim_pb2.DESCRIPTOR.services_by_name["UserSimService"].full_name
+_SCORER = scorer_pb2.DESCRIPTOR.services_by_name["ScorerService"].full_name
 AGENT_METHODS = (f"/{_AGENT}/NextMessage",)
 USER_METHODS = (f"/{_USER}/StartConversation", f"/{_USER}/Reply")
+JUDGE_METHODS = (f"/{_SCORER}/ScoreEpisode",)
+"""Calls that may ask the judge model (τ²'s NL assertions): the client cannot tell which episodes have any."""
+LIMITED_SERVICES = ("agent", "user", "scorer")
+"""The services whose channels take the provider-limit interceptor."""
 
 
 class RunLimits:
@@ -57,6 +65,9 @@ class RunLimits:
         if config.user.strategy not in USERS_WITHOUT_MODEL and config.user.model.model:
             user = self.limiters.get(provider_of(config.user.model))
             self.by_method.update(dict.fromkeys(USER_METHODS, user))
+        if config.judge.model:
+            judge = self.limiters.get(provider_of(config.judge))
+            self.by_method.update(dict.fromkeys(JUDGE_METHODS, judge))
 
     def stats(self) -> list[ProviderStats]:
         """Each provider's calls in flight, window and 429s so far."""
@@ -113,7 +124,7 @@ def worker_limits(config: RunConfig, concurrency: int) -> contextlib.AbstractCon
 
 
 class ProviderLimitInterceptor(grpc.aio.UnaryUnaryClientInterceptor):  # type: ignore[type-arg]  # generic in stubs
-    """Holds a permit of the side's provider around each agent and user-sim call of a limited run."""
+    """Holds a permit of the side's provider around each agent, user-sim and judged scorer call of a limited run."""
 
     async def intercept_unary_unary(self, continuation: Any, details: Any, request: Any) -> Any:
         limits = _CURRENT.get()
@@ -127,21 +138,21 @@ class ProviderLimitInterceptor(grpc.aio.UnaryUnaryClientInterceptor):  # type: i
             try:
                 call = await continuation(details, request)
             except BaseException:
-                limiter.abandon()
+                limiter.abandon(permit)
                 raise
             try:
                 await call
             except grpc.aio.AioRpcError as exc:
                 found = error_details(exc)
                 if found.get("reason") != RATE_LIMITED_REASON:
-                    limiter.abandon()
+                    limiter.abandon(permit)
                     return call  # the caller sees the error when it awaits the call
                 limiter.release(permit, rate_limited=True, retry_after=found.get("retry_after"))
                 if attempt == RATE_LIMIT_ATTEMPTS:
                     return call
                 continue
             except BaseException:
-                limiter.abandon()
+                limiter.abandon(permit)
                 raise
             limiter.release(permit)
             return call
@@ -149,7 +160,7 @@ class ProviderLimitInterceptor(grpc.aio.UnaryUnaryClientInterceptor):  # type: i
 
 
 def interceptors_for(service: str) -> list[grpc.aio.ClientInterceptor]:
-    """The interceptors the channel to ``service`` (``agent``, ``user``, …) takes for provider limits."""
-    if service not in ("agent", "user"):
+    """The interceptors the channel to ``service`` (``agent``, ``user``, ``scorer``, …) takes for provider limits."""
+    if service not in LIMITED_SERVICES:
         return []
     return [cast(grpc.aio.ClientInterceptor, ProviderLimitInterceptor())]  # grpc-stubs: a partial stub

@@ -14,6 +14,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from taumesh.llm import ModelUnavailable, find_json_object
+from taumesh.llm.errors import ModelRateLimited
+from taumesh.llm.retry import caller_retries_rate_limits
 from taumesh.models import ChatMessage, ModelSettings, RewardCheck, Usage
 from taumesh.services.scorer.asking import ask_until_readable
 from taumesh.services.scorer.fault_analysis import render_message
@@ -89,7 +91,8 @@ async def judge_assertions(
     """Ask the judge about every assertion at once; one RewardCheck per assertion.
 
     Raises :class:`JudgeUnavailable` when the model is unavailable or answers unreadably :data:`MAX_ASKS` times,
-    and lets :class:`taumesh.llm.ModelRequestError` through (a refused request: credentials, unknown model).
+    and lets :class:`taumesh.llm.ModelRequestError` through (a refused request: credentials, unknown model), and
+    a 429 when the caller retries rate limits itself (:data:`~taumesh.llm.retry.RATE_LIMITS_METADATA`).
     """
     count = len(assertions)
     asked = await ask_until_readable(
@@ -100,6 +103,8 @@ async def judge_assertions(
         lambda problem: REASK.format(problem=problem, count=count, plural="y" if count == 1 else "ies"),
         MAX_ASKS,
     )
+    if isinstance(asked.error, ModelRateLimited) and caller_retries_rate_limits():
+        raise asked.error  # the caller holds the provider's permits: it waits and asks again
     if isinstance(asked.error, ModelUnavailable):
         error = asked.error
         raise JudgeUnavailable(f"judge model unavailable after {error.attempts} attempt(s): {error.cause}") from error

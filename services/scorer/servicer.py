@@ -53,7 +53,7 @@ class ScorerServicer(scorer_pb2_grpc.ScorerServiceServicer):
         to_judge = score.nl_assertions if isinstance(score, EpisodeScore) else []
         usage = Usage()
         if to_judge:  # the conversation starts with the task's message history, as τ²'s trajectory does
-            score, usage = await judged(score, to_judge, conversation, request)
+            score, usage = await judged(score, to_judge, conversation, request, context)
         response = score_to_proto(score)
         response.judge_usage.CopyFrom(usage_to_proto(usage))
         return response
@@ -94,12 +94,14 @@ async def judged(
     assertions: Sequence[str],
     conversation: Sequence[ChatMessage],
     request: scorer_pb2.ScoreEpisodeRequest,
+    context: Context | None = None,
 ) -> tuple[Score, Usage]:
     """``score`` with the judge's NL_ASSERTION checks added and its verdict multiplied in, and what the judge cost.
 
     FAILED_PRECONDITION when the request names no judge (reason ``JUDGE_NOT_CONFIGURED``) or the model refuses
     the request; PERMISSION_DENIED for an endpoint the operator did not allow; UNAVAILABLE when the judge stays
-    down or unreadable: the episode's score is never a 0 the judge did not give.
+    down or unreadable: the episode's score is never a 0 the judge did not give. A caller holding the provider's
+    permits (``RATE_LIMITS_METADATA`` in ``context``) gets a 429 back at once, as the agent and user-sim do.
     """
     judge = model_from_proto(request.judge)
     if not judge.model:
@@ -114,7 +116,7 @@ async def judged(
     from taumesh.services.scorer.nl_judge import JudgeUnavailable, judge_assertions  # imports litellm
 
     try:
-        with model_errors_as_status():
+        with model_errors_as_status(context):
             judgement = await judge_assertions(judge, conversation, assertions)
     except JudgeUnavailable as exc:
         raise Unavailable(str(exc), reason="JUDGE_UNAVAILABLE") from exc

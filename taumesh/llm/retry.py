@@ -117,6 +117,11 @@ def rate_limits_to_caller(metadata: Iterable[tuple[str, str | bytes]] | None) ->
         _CALLER_RETRIES.reset(token)
 
 
+def caller_retries_rate_limits() -> bool:
+    """Whether the call being served asked for its 429s back (:func:`rate_limits_to_caller`)."""
+    return _CALLER_RETRIES.get()
+
+
 def is_rate_limit(exc: BaseException) -> bool:
     """True for a provider's 429 (Too Many Requests)."""
     return _is_litellm_error(exc, ("RateLimitError",)) or status_of(exc) == 429

@@ -7,6 +7,7 @@ is ``[DB, NL_ASSERTION]``. The oracle agent and the scripted user call no model;
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 from typing import Any
@@ -18,15 +19,18 @@ from click.testing import Result
 from taumesh.common.v1 import common_pb2
 from taumesh.convert import message_to_proto, task_ref_to_proto, termination_to_proto
 from taumesh.domains import Catalog
+from taumesh.llm.retry import RATE_LIMITS_METADATA
+from taumesh.llm.status import RATE_LIMITED_REASON
 from taumesh.models import ChatMessage, TaskRef
-from taumesh.rpc.errors import error_reason
+from taumesh.rpc.errors import error_details, error_reason
 from taumesh.rpc.server import start_server
 from taumesh.scorer.v1 import scorer_pb2, scorer_pb2_grpc
 from taumesh.services.scorer import scorer_service
 from taumesh.services.scorer.nl_judge import read_verdicts
 from tests.helpers.cli import invoke
 from tests.helpers.paths import SHARED
-from tests.llm.fake_openai import FakeOpenAI, Reply, server_error, text
+from tests.llm.fake_openai import FakeOpenAI, Reply, rate_limited, server_error, text
+from tests.llm.scripts import CountingScript
 
 HEAD_DATA = SHARED / "tau2" / "head_data"
 ALL_MET, ONE_MISSED = 36, 70
@@ -136,6 +140,38 @@ def test_nl_assertions_are_judged_through_litellm(fake: FakeOpenAI, head_data: P
     assert rescored.exit_code == 0, rescored.output
     assert "2 agree, 0 differ" in rescored.output
     assert len(fake.requests) == 4
+
+
+@pytest.mark.slow  # 40 episodes judged, a third of the judge's answers 429s
+def test_the_judges_calls_keep_to_the_provider_limit(fake: FakeOpenAI, head_data: Path, tmp_path: Path) -> None:
+    """``--provider-limit`` holds for the judge: each ScoreEpisode holds a permit of the judge model's provider, and
+    the scorer hands each 429 back at once for the run's limiter to count, wait out and ask again."""
+    script = CountingScript(judge, refusals=0.3, latency=0.05, retry_after="0.01")
+    fake.reset(script)
+    result = run(
+        head_data, tmp_path, "--judge-model", "openai/x", "--judge-api-base", fake.url, "--num-trials", "20",
+        "--max-concurrency", "40", "--provider-limit", "openai=3",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    rewards = [(entry["task_id"], entry["reward"]) for entry in results_file(tmp_path)]
+    assert sorted(rewards) == [(ALL_MET, 1.0)] * 20 + [(ONE_MISSED, 0.0)] * 20  # every episode judged
+    assert not list(tmp_path.glob("*.errors.json")), "no episode is an infrastructure error"
+    assert script.refused >= 5  # the judge's provider refused often
+    assert 2 <= script.peak <= 3, f"{script.peak} judge calls were in flight at once"
+    shown = re.findall(r"openai calls in flight 0/\d+, 429s (\d+)", result.output)
+    assert shown and int(shown[-1]) == script.refused, result.output[-2000:]  # each 429 reached the run's limiter
+
+
+async def test_a_judges_429_goes_back_at_once_to_a_caller_holding_permits(
+    fake: FakeOpenAI, task_70: scorer_pb2.ScoreEpisodeRequest, scorer: Any
+) -> None:
+    fake.reset(lambda request, ordinal: rate_limited("7"))
+    with pytest.raises(grpc.aio.AioRpcError) as raised:
+        await scorer.ScoreEpisode(judged_by(task_70, fake.url), timeout=60, metadata=(RATE_LIMITS_METADATA,))
+    assert raised.value.code() == grpc.StatusCode.UNAVAILABLE
+    details = error_details(raised.value)
+    assert details["reason"] == RATE_LIMITED_REASON and details["retry_after"] == 7.0
+    assert len(fake.requests) == 1  # not retried in the scorer
 
 
 def test_a_task_needing_the_judge_without_one_is_a_configuration_error(

@@ -30,6 +30,7 @@ from pydantic_settings import (
 from taumesh.config_files import RunFileError, read_run_file, read_settings_file
 from taumesh.domains import VARIANT_SEPARATOR
 from taumesh.flags import Flag
+from taumesh.llm.knowledge_models import KNOWLEDGE_MODEL_VARIABLES
 from taumesh.llm.limiter import ProviderLimits, workers_problem
 from taumesh.models import TAU2_PREFIX, AgentSettings, DialogflowCxAgent, ModelSettings, UserSettings, is_tau2
 from taumesh.orchestrator.config import (
@@ -91,9 +92,10 @@ def tau2_env(domain: str) -> str:
 class KnowledgeModels(BaseModel, use_attribute_docstrings=True):
     """The models a knowledge-base domain's env calls itself (τ³'s banking_knowledge), read where the env runs.
 
-    A tool call carries no run option, so the env's domain code reads them from its process environment
-    (``TAUMESH_EMBEDDING_MODEL``…); these flags put them there, for the services of ``run`` and ``serve``. Keys come
-    from the environment only: ``TAUMESH_EMBEDDING_API_KEY``, ``TAUMESH_RERANKER_API_KEY``.
+    A tool call carries no run option, so the env's domain code reads them from its process environment, under the
+    names :mod:`taumesh.llm.knowledge_models` gives (``TAUMESH_EMBEDDING_MODEL``…: each field's own variable); these
+    flags put them there, for the services of ``run`` and ``serve``. Keys come from the environment only:
+    ``TAUMESH_EMBEDDING_API_KEY``, ``TAUMESH_RERANKER_API_KEY``.
     """
 
     embedding_model: str | None = None
@@ -107,10 +109,10 @@ class KnowledgeModels(BaseModel, use_attribute_docstrings=True):
 
     def export_knowledge_models(self) -> None:
         """Put the models given where the env's domain code reads them: this process's environment (children's too)."""
-        for name in KnowledgeModels.model_fields:
+        for name, variable in KNOWLEDGE_MODEL_VARIABLES.items():
             value = getattr(self, name)
             if value:
-                os.environ[f"{ENV_PREFIX}{name.upper()}"] = value
+                os.environ[variable] = value
 
 
 class RunSettings(RunScope, KnowledgeModels, TaumeshSettings):

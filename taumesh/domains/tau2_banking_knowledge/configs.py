@@ -13,15 +13,17 @@ from pydantic import BaseModel, ConfigDict
 
 from taumesh.domains import DataError
 from taumesh.domains.tau2_banking_knowledge.sandbox import sandbox_problem
+from taumesh.llm.knowledge_models import (
+    EMBEDDING_API_BASE_ENV,
+    EMBEDDING_MODEL_ENV,
+    RERANKER_API_BASE_ENV,
+    RERANKER_MODEL_ENV,
+)
 
 Builder = Literal["standard", "full_kb", "golden"]
 RetrievalTool = Literal["KB_search", "KB_search_bm25", "KB_search_dense", "grep", "shell"]
 Provider = Literal["openai", "openrouter"]
 
-EMBEDDING_MODEL_ENV = "TAUMESH_EMBEDDING_MODEL"
-"""Names the embedding model of the dense configurations, where the env runs (a litellm model name)."""
-RERANKER_MODEL_ENV = "TAUMESH_RERANKER_MODEL"
-"""Names the LLM of the reranker configurations, where the env runs (a litellm model name)."""
 DEFAULT_CONFIG = "alltools"
 """Upstream's default since 1.0.1 (before: ``bm25``)."""
 ALIASES = {"AllTools": "alltools"}
@@ -148,13 +150,13 @@ def check_runnable(
     if config.kb_search is not None and config.kb_search.reranker and not reranker_model:
         raise DataError(
             f"retrieval config {config.name!r} needs an LLM reranker: name its model in {RERANKER_MODEL_ENV} (and "
-            "TAUMESH_RERANKER_API_BASE for an OpenAI-compatible server) where the env runs; upstream uses gpt-5.2"
+            f"{RERANKER_API_BASE_ENV} for an OpenAI-compatible server) where the env runs; upstream uses gpt-5.2"
         )
     dense = (config.kb_search is not None and config.kb_search.kind == "embedding") or config.kb_search_dense
     if dense and not embedding_model:
         raise DataError(
             f"retrieval config {config.name!r} searches with an embedding model: name one in {EMBEDDING_MODEL_ENV} "
-            "(and TAUMESH_EMBEDDING_API_BASE for an OpenAI-compatible server) where the env runs"
+            f"(and {EMBEDDING_API_BASE_ENV} for an OpenAI-compatible server) where the env runs"
         )
 
 

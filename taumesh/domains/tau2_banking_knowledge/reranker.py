@@ -19,13 +19,11 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from taumesh.domains import DataError
-from taumesh.domains.tau2_banking_knowledge.configs import RERANKER_MODEL_ENV
 from taumesh.domains.tau2_banking_knowledge.knowledge import KnowledgeDocument
 from taumesh.domains.tau2_banking_knowledge.search import Ranked
 from taumesh.domains.tau2_banking_knowledge.texts import banking_texts
+from taumesh.llm.knowledge_models import RERANKER_API_BASE_ENV, RERANKER_API_KEY_ENV, RERANKER_MODEL_ENV
 
-RERANKER_API_BASE_ENV = "TAUMESH_RERANKER_API_BASE"
-RERANKER_API_KEY_ENV = "TAUMESH_RERANKER_API_KEY"
 MIN_SCORE = 5
 MAX_CONCURRENCY = 20
 REASONING_MODELS = ("gpt-5",)

@@ -24,23 +24,22 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from taumesh.domains import DataError, Document, Session, Tool
-from taumesh.domains.tau2_banking_knowledge.configs import (
-    EMBEDDING_MODEL_ENV,
-    RERANKER_MODEL_ENV,
-    Provider,
-    RetrievalConfig,
-)
+from taumesh.domains.tau2_banking_knowledge.configs import Provider, RetrievalConfig
 from taumesh.domains.tau2_banking_knowledge.knowledge import KnowledgeDocument
 from taumesh.domains.tau2_banking_knowledge.sandbox import Sandbox, export_documents
 from taumesh.domains.tau2_banking_knowledge.search import Bm25Index, Ranked, elapsed_ms, grep_output, search_output
 from taumesh.domains.tau2_banking_knowledge.texts import banking_texts
 from taumesh.domains.tau2_banking_knowledge.toolkit import AGENT_TOOLKIT, SESSION_TASK, owned
+from taumesh.llm.knowledge_models import (
+    EMBEDDING_API_BASE_ENV,
+    EMBEDDING_API_KEY_ENV,
+    EMBEDDING_MODEL_ENV,
+    RERANKER_MODEL_ENV,
+)
 
 if TYPE_CHECKING:
     from taumesh.domains.tau2_banking_knowledge.embeddings import DenseIndex, EmbeddingModel
 
-EMBEDDING_API_BASE_ENV = "TAUMESH_EMBEDDING_API_BASE"
-EMBEDDING_API_KEY_ENV = "TAUMESH_EMBEDDING_API_KEY"
 _LOCK = threading.Lock()
 _INDEXES: dict[tuple[int, str], tuple[Sequence[Any], Any]] = {}
 """Indexes by (knowledge base, kind), holding the knowledge base so its id stays its own."""

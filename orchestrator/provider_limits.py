@@ -49,8 +49,8 @@ AGENT_METHODS = (f"/{_AGENT}/NextMessage",)
 USER_METHODS = (f"/{_USER}/StartConversation", f"/{_USER}/Reply")
 JUDGE_METHODS = (f"/{_SCORER}/ScoreEpisode",)
 """Calls that may ask the judge model (τ²'s NL assertions): the client cannot tell which episodes have any."""
-LIMITED_SERVICES = ("agent", "user", "scorer")
-"""The services whose channels take the provider-limit interceptor."""
+SERVICE_METHODS = {"agent": AGENT_METHODS, "user": USER_METHODS, "scorer": JUDGE_METHODS}
+"""The limited calls of each service whose channel takes the provider-limit interceptor."""
 
 
 class RunLimits:
@@ -68,6 +68,11 @@ class RunLimits:
         if config.judge.model:
             judge = self.limiters.get(provider_of(config.judge))
             self.by_method.update(dict.fromkeys(JUDGE_METHODS, judge))
+
+    def exempt(self, service: str) -> None:
+        """Take no permit for ``service``'s calls: a Gym caller's seat, which calls no model of the run's."""
+        for method in SERVICE_METHODS.get(service, ()):
+            self.by_method.pop(method, None)
 
     def stats(self) -> list[ProviderStats]:
         """Each provider's calls in flight, window and 429s so far."""
@@ -161,6 +166,6 @@ class ProviderLimitInterceptor(grpc.aio.UnaryUnaryClientInterceptor):  # type: i
 
 def interceptors_for(service: str) -> list[grpc.aio.ClientInterceptor]:
     """The interceptors the channel to ``service`` (``agent``, ``user``, ``scorer``, …) takes for provider limits."""
-    if service not in LIMITED_SERVICES:
+    if service not in SERVICE_METHODS:
         return []
     return [cast(grpc.aio.ClientInterceptor, ProviderLimitInterceptor())]  # grpc-stubs: a partial stub

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from taumesh.llm.limiter import ProviderLimits
 from taumesh.models import AgentSettings, ModelSettings, TaskRef, UserSettings
 from taumesh.orchestrator.config import DEFAULT_DATA_DIR, RunConfig, ServiceAddresses, domain_defaults
 
@@ -38,6 +39,10 @@ class GymConfig(BaseModel):
     """The simulated user when the caller plays the agent (AgentEnv)."""
     judge: ModelSettings = Field(default_factory=ModelSettings)
     """The model judging τ²'s NL assertions, where a task has them."""
+    provider_limits: ProviderLimits = Field(default_factory=dict)
+    """Model calls in flight per provider (``{"openai": 4}`` or ``["openai=4"]``), as ``taumesh run
+    --provider-limit``: the other party's and the judge's calls take permits of this environment's limiters, which
+    wait out a 429's Retry-After and learn from it across its episodes."""
     rpc_timeout: float = Field(default=60.0, gt=0)
     step_timeout: float = Field(default=STEP_TIMEOUT, gt=0)
     """Longest wait for the caller's action (and for the other party's model)."""
@@ -55,6 +60,7 @@ class GymConfig(BaseModel):
             max_steps=self.max_steps or defaults.max_steps,
             max_errors=self.max_errors if self.max_errors is not None else defaults.max_errors,
             judge=self.judge,
+            provider_limits=self.provider_limits,
             rpc_timeout=self.rpc_timeout,
             model_timeout=self.step_timeout,
             show_progress=False,

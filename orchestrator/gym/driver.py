@@ -18,11 +18,13 @@ from pathlib import Path
 from typing import Any, Literal, TypeVar
 
 from taumesh.env.v1 import env_pb2
+from taumesh.llm.limiter import ProviderLimiters, ProviderStats
 from taumesh.models import ChatMessage, TaskRef
 from taumesh.orchestrator.clients import ServiceClients, list_tasks, with_retries
 from taumesh.orchestrator.config import RunConfig, ServiceAddresses
 from taumesh.orchestrator.episode import EpisodeOutcome, run_episode
 from taumesh.orchestrator.gym.seats import Seat, Turn, agent_seat_service, user_seat_service
+from taumesh.orchestrator.provider_limits import provider_limits, shared_limiters
 from taumesh.orchestrator.stack import serving_targets
 from taumesh.rpc.server import start_server
 
@@ -43,6 +45,8 @@ class EpisodeDriver:
         self.thread.start()
         self.clients: ServiceClients | None = None
         self.episode: asyncio.Task[EpisodeOutcome] | None = None
+        self.limiters: ProviderLimiters | None = None
+        """The provider limiters of every episode this driver plays (made by the first one with limits)."""
         self._exit = AsyncExitStack()
         try:
             self.call(self._open(addresses, data_dir))
@@ -83,8 +87,22 @@ class EpisodeDriver:
     async def start(self, config: RunConfig, task: TaskRef) -> Turn | EpisodeOutcome:
         """Give up any episode in play, start one of ``task``: the seat's first turn, or the outcome."""
         await self.abandon()
-        self.episode = asyncio.create_task(run_episode(self._clients(), config, task, trial=0))
+        self.episode = asyncio.create_task(self._play(config, task))
         return await self._next()
+
+    async def _play(self, config: RunConfig, task: TaskRef) -> EpisodeOutcome:
+        """One episode, its model calls within the provider limits (the seat's own calls take no permit)."""
+        if not config.provider_limits:
+            return await run_episode(self._clients(), config, task, trial=0)
+        if self.limiters is None:
+            self.limiters = ProviderLimiters(config.provider_limits, config.max_concurrency)
+        with shared_limiters(self.limiters), provider_limits(config) as limits:
+            limits.exempt(self.role)
+            return await run_episode(self._clients(), config, task, trial=0)
+
+    def provider_stats(self) -> list[ProviderStats]:
+        """Each limited provider's calls in flight, window and 429s so far (none without limits)."""
+        return self.limiters.stats() if self.limiters is not None else []
 
     async def answer(self, turn: Turn, message: ChatMessage) -> Turn | EpisodeOutcome:
         """Answer ``turn`` with ``message``: the seat's next turn, or the episode's outcome."""

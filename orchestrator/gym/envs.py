@@ -61,6 +61,10 @@ class _TaumeshEnv(gym.Env[str, str]):
         """The task of the episode in play (or last played)."""
         return self._task
 
+    def provider_stats(self) -> list[dict[str, Any]]:
+        """Per limited provider (``provider_limits``): calls in flight, window, cap, 429s and answered calls."""
+        return [stats.model_dump() for stats in self._driver.provider_stats()] if self._driver is not None else []
+
     def domains(self) -> dict[str, list[str]]:
         """Every domain the env service has data for, with its splits (the first is the default)."""
         return self.driver.call(self.driver.domains())

@@ -1,6 +1,7 @@
 # syntax=docker/dockerfile:1
 # One image for everything taumesh runs: each service (`serve env|user-sim|agent|scorer`), the orchestrator (`run`)
-# and data fetching (`data fetch tau2`). Configuration is by environment only (TAUMESH_*, OTEL_*): see docs/deploy.md.
+# and data fetching (`data fetch tau2`), with bubblewrap for the knowledge track's shell sandbox. Configuration is by
+# environment only (TAUMESH_*, OTEL_*): see docs/deploy.md.
 #
 #   docker build -t taumesh:dev --build-arg VERSION=0.1.0 --build-arg REVISION="$(git rev-parse HEAD)" .
 #
@@ -45,6 +46,15 @@ LABEL org.opencontainers.image.title="taumesh" \
       org.opencontainers.image.created="${CREATED}" \
       org.opencontainers.image.base.name="docker.io/library/python:3.11-slim-bookworm"
 
+# bubblewrap: the sandbox of banking_knowledge's shell tool (the alltools and terminal_use* configurations). It
+# needs unprivileged user namespaces and a fresh /proc, which default container profiles deny (docs/deploy.md);
+# there the env refuses those configurations up front, naming bubblewrap's error. Unpinned: Debian's mirrors keep
+# only a package's current version, so a pin would break the build at bubblewrap's next security update.
+# hadolint ignore=DL3008
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends bubblewrap \
+    && rm -rf /var/lib/apt/lists/* \
+    && bwrap --version
 # A fixed numeric uid/gid, so Kubernetes' runAsNonRoot can verify it and volumes can be prepared for it.
 RUN groupadd --system --gid 10001 taumesh \
     && useradd --system --uid 10001 --gid taumesh --home-dir /home/taumesh --create-home --shell /usr/sbin/nologin taumesh \

@@ -158,3 +158,18 @@ def test_the_context_builds_a_wheel_with_services_and_orchestrator(
         "taumesh/env/v1/env_pb2.py",
     ):
         assert needed in names, needed
+
+
+def test_the_runtime_holds_the_sandbox_system_deps_installs(dockerfile: DockerfileParser) -> None:
+    """bubblewrap (banking_knowledge's shell sandbox) is installed where the env runs: the runtime stage."""
+    deps = (ROOT / "scripts" / "system-deps.sh").read_text(encoding="utf-8")
+    assert "bubblewrap" in shlex.split(deps.split("PACKAGES=(", 1)[1].split(")", 1)[0])
+    installed = {
+        word
+        for item in instructions(dockerfile, "RUN", stage=1)
+        for command in item["value"].split("&&")
+        if "apt-get install" in command
+        for word in shlex.split(command)
+        if not word.startswith("-")
+    }
+    assert "bubblewrap" in installed, installed

@@ -241,7 +241,7 @@ class ProviderLimiter:
         _, before, share_before = self._judging
         self._judging = None
         if share <= MAX_BACKGROUND and share > share_before / 2:
-            self.window = max(self.window, before)
+            self.window = min(self.ceiling, max(self.window, before))
             self.background = share
 
     def _new_round(self) -> None:

@@ -42,7 +42,7 @@ DEFAULT_PAUSE_S = 1.0
 DECREASE = 0.5
 """The window is multiplied by this on a rate limit."""
 MIN_ROUND = 20
-"""Answers a round needs at least before it closes: a share of 429s among fewer is mostly noise."""
+"""Calls a round admits at least before it is judged: a share of 429s among fewer is mostly noise."""
 MAX_BACKGROUND = 0.4
 """The largest share of 429s taken for the provider's background: a round refusing more is overload, always."""
 SIGNIFICANCE = 2.0

@@ -12,7 +12,9 @@ from tests.helpers.cli import explain_result, invoke
 def test_the_flag_names_the_domains_variant() -> None:
     settings = RunSettings(env="tau2-banking-knowledge", retrieval_config="bm25")
     assert settings.run_config().env == "tau2-banking-knowledge:bm25"
-    assert RunSettings(env="tau2-banking-knowledge").run_config().env == "tau2-banking-knowledge"
+    assert RunSettings(env="tau2-banking-knowledge").run_config().env == "tau2-banking-knowledge"  # alltools
+    replays = RunSettings(env="tau2-banking-knowledge", retrieval_config="no_knowledge")  # the reference vectors'
+    assert replays.run_config().env == "tau2-banking-knowledge:no_knowledge"
 
 
 def test_an_unknown_configuration_is_refused_before_the_run(tmp_path: pytest.TempPathFactory) -> None:

@@ -10,7 +10,7 @@ from functools import partial
 from typing import Any
 
 from taumesh.convert import message_to_proto, task_ref_from_proto, tool_call_from_proto, tool_schema_to_proto
-from taumesh.domains import Catalog, DataError, ToolCrash, parse_arguments
+from taumesh.domains import Catalog, DataError, DomainNotRunnable, ToolCrash, parse_arguments
 from taumesh.env.v1 import env_pb2, env_pb2_grpc
 from taumesh.models import ToolSchema
 from taumesh.rpc.errors import Context, FailedPrecondition, InvalidArgument, NotFound, clip, status_codes, wire_text
@@ -31,11 +31,14 @@ class EnvServicer(env_pb2_grpc.EnvServiceServicer):
         self._initial_hashes: dict[tuple[str, str, str], str] = {}
         self._loading: dict[tuple[str, str], asyncio.Future[Any]] = {}
 
-    def _domain(self, name: str) -> Any:
+    def _domain(self, name: str, *, listing: bool = False) -> Any:
+        """The domain ``name`` to run (to list only: whether or not it can run here); its errors as gRPC statuses."""
         try:
-            return self.catalog.get(name)
+            return self.catalog.describe(name) if listing else self.catalog.get(name)
         except KeyError as exc:
             raise NotFound(str(exc.args[0]), reason="DOMAIN_NOT_FOUND", fields=[("domain", "unknown domain")]) from exc
+        except DomainNotRunnable as exc:  # this env lacks a model or a sandbox the domain needs
+            raise FailedPrecondition(str(exc), reason="DOMAIN_NOT_RUNNABLE") from exc
         except DataError as exc:
             raise NotFound(str(exc), reason="DOMAIN_DATA_MISSING") from exc
 
@@ -59,7 +62,7 @@ class EnvServicer(env_pb2_grpc.EnvServiceServicer):
     async def ListDomains(self, request: env_pb2.ListDomainsRequest, context: Context) -> env_pb2.ListDomainsResponse:
         domains = []
         for name in self.catalog.names():
-            domain = self._domain(name)
+            domain = self._domain(name, listing=True)
             splits = [
                 env_pb2.SplitInfo(name=split, task_count=_task_count(domain, split))
                 for split in domain.spec.splits

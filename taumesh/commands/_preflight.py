@@ -43,12 +43,12 @@ def domain_problem(env: str, data_dir: Path) -> str | None:
     registry = Registry.discover()
     try:
         plugin = registry.get(env)  # a variant (<domain>:<variant>) too
-    except DataError as exc:  # a plugin that failed to load, a variant that cannot run here
+    except DataError as exc:  # a plugin that failed to load
         return str(exc)
     except KeyError:
         return f"unknown domain {env!r}; domains: {', '.join(sorted(registry.plugins)) or 'none loaded'}"
     if plugin.data_dir(data_dir).is_dir():
-        return None
+        return plugin.run_problem()  # what this machine lacks to run it (a model, a sandbox), as loading it says
     if is_tau2(env):
         return f"τ²'s data for {env!r} is not there: run `taumesh data fetch tau2`"
     return (

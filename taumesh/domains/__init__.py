@@ -16,7 +16,14 @@ from taumesh.domains._catalog import Catalog, load_domain
 from taumesh.domains._check import CheckReport, TaskCheck, check_domain
 from taumesh.domains._cow import CowSwitch, CowTable, copy_json
 from taumesh.domains._domain import Domain
-from taumesh.domains._errors import BaseDataMutation, DataError, EpisodeMismatch, PluginError, ToolCrash
+from taumesh.domains._errors import (
+    BaseDataMutation,
+    DataError,
+    DomainNotRunnable,
+    EpisodeMismatch,
+    PluginError,
+    ToolCrash,
+)
 from taumesh.domains._hashing import CheckpointedText, DataHasher, Swaps
 from taumesh.domains._plugin import Document, DomainPlugin, DomainSpec, UserPrompt
 from taumesh.domains._registry import DOMAIN_PATH_ENV, ENTRY_POINT_GROUP, VARIANT_SEPARATOR, Registry
@@ -59,6 +66,7 @@ __all__ = [
     "Document",
     "Domain",
     "DomainLayout",
+    "DomainNotRunnable",
     "DomainPlugin",
     "DomainSpec",
     "DomainView",

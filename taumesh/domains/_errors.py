@@ -7,11 +7,23 @@ from typing import Any
 
 from taumesh.data import DataError
 
-__all__ = ["LAST_MUTATION", "BaseDataMutation", "DataError", "EpisodeMismatch", "PluginError", "ToolCrash"]
+__all__ = [
+    "LAST_MUTATION",
+    "BaseDataMutation",
+    "DataError",
+    "DomainNotRunnable",
+    "EpisodeMismatch",
+    "PluginError",
+    "ToolCrash",
+]
 
 
 class PluginError(DataError):
     """A domain plugin could not be loaded (import error, wrong type, duplicate name); names its source."""
+
+
+class DomainNotRunnable(DataError):
+    """The environment lacks what the domain needs to run (a model, a sandbox): ``DomainPlugin.run_problem``."""
 
 
 class ToolCrash(Exception):

@@ -116,6 +116,14 @@ class DomainPlugin:
         """
         return {}
 
+    def run_problem(self) -> str | None:
+        """What this environment lacks to run the domain (a model, a sandbox), worded for the user; None: it runs.
+
+        Asked once when the domain is loaded for use (:func:`~taumesh.domains.load_domain`: sessions, runs), which
+        refuses it with a DataError saying so; listings and discovery do not ask, so they work without it.
+        """
+        return None
+
     def tools_for(self, root: Path) -> Sequence[type[Tool]]:
         """The tools over the data folder ``root``: :attr:`tools`, unless a version of the data adds some."""
         return self.tools

@@ -157,14 +157,23 @@ class BankingPlugin(Tau2Plugin):
         """The knowledge base the retrieval tools search: ``documents/*.json`` in sorted file-name order."""
         return tuple(Document(id=doc.id, title=doc.title, text=doc.content) for doc in _documents(root))
 
+    def run_problem(self) -> str | None:
+        """What the configuration needs that this environment lacks (bubblewrap, a reranker, an embedding model)."""
+        config = self.layout.config if isinstance(self.layout, BankingLayout) else None
+        if config is None:
+            return None
+        try:
+            check_runnable(config, embedding_model=embedding_model_name(), reranker_model=reranker_model_name())
+        except DataError as exc:
+            return str(exc)
+        return None
+
     def variants(self) -> Mapping[str, Callable[[], DomainPlugin]]:
-        """Every retrieval configuration as ``<name>:<config>`` (aliases too); building one checks it can run here."""
+        """Every retrieval configuration as ``<name>:<config>`` (aliases too); whether it runs is asked on load."""
         if VARIANT_SEPARATOR in self.name:
             return {}
         names = [*CONFIGS, *ALIASES]
-        return {
-            config: partial(configured_plugin, f"{self.name}{VARIANT_SEPARATOR}{config}", config) for config in names
-        }
+        return {config: partial(banking_plugin, f"{self.name}{VARIANT_SEPARATOR}{config}", config) for config in names}
 
     def task_policy(self, root: Path, task: Task) -> str | None:
         """``golden_retrieval``'s policy: the template with the documents ``task`` requires; None for the others."""
@@ -275,10 +284,3 @@ def banking_plugin(name: str, config: str | None = None) -> BankingPlugin:
     chosen = retrieval_config(config)
     tools = (*retrieval_tools(chosen), *AGENT_TOOLS, *USER_TOOLS)
     return BankingPlugin(name=name, tools=tools, layout=BankingLayout(chosen))
-
-
-def configured_plugin(name: str, config: str) -> BankingPlugin:
-    """:func:`banking_plugin`, once the configuration is known to run here (DataError naming what it lacks)."""
-    chosen = retrieval_config(config)
-    check_runnable(chosen, embedding_model=embedding_model_name(), reranker_model=reranker_model_name())
-    return banking_plugin(name, config)

@@ -36,6 +36,9 @@ NEEDS_FIXTURES_AND_CHECKOUT = [
 ]
 """The marks of a test that calls the domain's tools: the shared fixtures, and a checkout for the tools' texts."""
 ENV = "tau2-banking-knowledge"
+"""The domain's plain name: upstream's default configuration, ``alltools`` (an embedding model and bubblewrap)."""
+NO_KNOWLEDGE = f"{ENV}:no_knowledge"
+"""The configuration upstream's reference vectors (``vectors.jsonl``, the MANIFEST's replays) were made with."""
 RPC_TIMEOUT = 60.0
 
 

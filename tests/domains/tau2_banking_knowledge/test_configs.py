@@ -16,10 +16,11 @@ from typing import Any
 
 import pytest
 
-from taumesh.domains import DataError, Domain, Registry, load_domain
+from taumesh.domains import Catalog, DataError, Domain, Registry, load_domain
 from taumesh.domains.tau2_banking_knowledge.configs import CONFIGS
 from taumesh.domains.tau2_banking_knowledge.plugin import banking_plugin
 from taumesh.domains.tau2_banking_knowledge.retrieval_tools import EMBEDDING_MODEL_ENV
+from taumesh.domains.tau2_banking_knowledge.sandbox import sandbox_problem
 from tests.domains.tau2_banking_knowledge.support import (
     ENV,
     FIXTURES,
@@ -63,10 +64,26 @@ def test_a_served_configurations_policy_and_tools_equal_upstreams(
     assert domain.user_tool_schemas == recorded["user_tools"]
 
 
-def test_the_plain_name_serves_no_knowledge(registry: Registry, data_dir: Path) -> None:
-    plain, named = load_domain(ENV, data_dir, registry), _domain(registry, data_dir, "no_knowledge")
-    assert (plain.policy, plain.tool_schemas) == (named.policy, named.tool_schemas)
+def test_the_plain_name_serves_upstreams_default_alltools(registry: Registry, data_dir: Path) -> None:
+    """Its prompt and tools are AllTools' as upstream records them, whether or not it can run here."""
+    plain = registry.get(ENV)
+    domain = Domain(plain, plain.data_dir(data_dir))
+    recorded = _config("alltools")
+    assert (domain.policy, domain.tool_schemas) == (recorded["policy"], recorded["agent_tools"])
+    assert ENV in registry.names()
     assert f"{ENV}:bm25" not in registry.names()  # variants are asked for, not listed
+
+
+def test_the_plain_name_is_refused_on_load_without_an_embedding_model_yet_listed(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv(EMBEDDING_MODEL_ENV, raising=False)
+    registry = Registry.discover()
+    lacking = "bubblewrap" if sandbox_problem() is not None else EMBEDDING_MODEL_ENV  # the sandbox is named first
+    with pytest.raises(DataError, match=rf"retrieval config 'alltools' .*{lacking}"):
+        load_domain(ENV, data_dir, registry)
+    assert ENV in Catalog(data_dir, registry).names()
+    assert registry.get(ENV).run_problem() is not None
 
 
 def _serving(registry: Registry, data_dir: Path, configs: list[str]) -> Domain:
@@ -75,7 +92,7 @@ def _serving(registry: Registry, data_dir: Path, configs: list[str]) -> Domain:
     if served:
         return _domain(registry, data_dir, served[0])
     assert "alltools" in configs, configs
-    return Domain(banking_plugin(f"{ENV}:alltools", "alltools"), load_domain(ENV, data_dir, registry).root)
+    return Domain(banking_plugin(f"{ENV}:alltools", "alltools"), _domain(registry, data_dir, "no_knowledge").root)
 
 
 def test_every_recorded_search_output_comes_out_of_its_configurations_tool(registry: Registry, data_dir: Path) -> None:
@@ -112,7 +129,7 @@ def test_an_embedding_configurations_policy_and_tools_equal_upstreams_given_a_mo
     registry: Registry, data_dir: Path, config: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv(EMBEDDING_MODEL_ENV, "openai/text-embedding-3-large")
-    domain = _domain(Registry.discover(), data_dir, config)  # its own registry: the shared one keeps the refusal
+    domain = _domain(registry, data_dir, config)  # the registry keeps no refusal: whether it runs is asked on load
     recorded = _config(config)
     assert domain.policy == recorded["policy"]
     assert domain.tool_schemas == recorded["agent_tools"]
@@ -123,7 +140,7 @@ def test_a_partly_runnable_configuration_has_upstreams_policy_and_tools(
     registry: Registry, data_dir: Path, config: str
 ) -> None:
     """What taumesh builds of the configurations it may refuse (no model, no bwrap): upstream's policy and tools."""
-    domain = Domain(banking_plugin(f"{ENV}:{config}", config), load_domain(ENV, data_dir, registry).root)
+    domain = Domain(banking_plugin(f"{ENV}:{config}", config), _domain(registry, data_dir, "no_knowledge").root)
     recorded = _config(config)
     assert domain.policy == recorded["policy"]
     assert domain.tool_schemas == recorded["agent_tools"]

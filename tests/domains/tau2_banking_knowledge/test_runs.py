@@ -1,8 +1,9 @@
-"""``taumesh run --env tau2-banking-knowledge``, oracle agent and scripted user: the MANIFEST's reward histogram.
+"""``taumesh run --env tau2-banking-knowledge:no_knowledge``, oracle and scripted user: the MANIFEST's histogram.
 
-The shared MANIFEST records upstream's reward histogram over the 97 gold replays (every task 1.0; task_102's NL
-assertion unjudged there). The run plays every task through the real services, embedded in the run's process and
-as separate ``taumesh serve`` processes; task_102 is judged by a scripted OpenAI-compatible judge on 127.0.0.1.
+The shared MANIFEST records upstream's reward histogram over the 97 gold replays, made with ``no_knowledge`` (every
+task 1.0; task_102's NL assertion unjudged there). The run plays every task through the real services, embedded in
+the run's process and as separate ``taumesh serve`` processes; task_102 is judged by a scripted OpenAI-compatible
+judge on 127.0.0.1.
 """
 
 from __future__ import annotations
@@ -20,9 +21,9 @@ import pytest
 from taumesh.llm.access import ALLOWED_API_BASES_ENV
 from taumesh.testing.processes import service_processes, taumesh_executable
 from tests.domains.tau2_banking_knowledge.support import (
-    ENV,
     FIXTURES,
     NEEDS_FIXTURES_AND_CHECKOUT,
+    NO_KNOWLEDGE,
     imported_cache,
     judge_all_met,
 )
@@ -43,7 +44,8 @@ def setting(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[dict[str
 
 
 def _run(log_dir: Path, environ: Mapping[str, str], judge: str, *extra: str) -> list[dict[str, Any]]:
-    argv = [taumesh_executable(), "run", "--env", ENV, "--agent-strategy", "oracle", "--user-strategy", "scripted"]
+    argv = [taumesh_executable(), "run", "--env", NO_KNOWLEDGE, "--agent-strategy", "oracle"]
+    argv += ["--user-strategy", "scripted"]
     argv += ["--judge-model", "openai/judge", "--judge-api-base", judge, "--log-dir", str(log_dir)]
     argv += ["--max-concurrency", "8", "--quiet", *extra]
     done = subprocess.run(argv, env=dict(environ), capture_output=True, text=True, timeout=900, check=False)

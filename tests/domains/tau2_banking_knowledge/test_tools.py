@@ -15,11 +15,16 @@ from typing import Any
 import pytest
 
 from taumesh.domains import Domain
-from taumesh.domains.tau2_banking_knowledge import plugin
 from taumesh.domains.tau2_banking_knowledge.discoverable import AGENT_DISCOVERABLE, USER_DISCOVERABLE
 from taumesh.domains.tau2_banking_knowledge.discoverable_tools.bank import get_atm_deposit_images_8473
+from taumesh.domains.tau2_banking_knowledge.plugin import banking_plugin
 from taumesh.domains.tau2_banking_knowledge.texts import banking_texts, parse_docstring
-from tests.domains.tau2_banking_knowledge.support import FIXTURES, NEEDS_FIXTURES_AND_CHECKOUT, imported_cache
+from tests.domains.tau2_banking_knowledge.support import (
+    FIXTURES,
+    NEEDS_FIXTURES_AND_CHECKOUT,
+    NO_KNOWLEDGE,
+    imported_cache,
+)
 
 DISCOVERABLE_CALLS = ("call_discoverable_agent_tool", "call_discoverable_user_tool")
 
@@ -35,7 +40,8 @@ def imported(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 
 @pytest.fixture(scope="module")
 def domain(imported: Path, tmp_path_factory: pytest.TempPathFactory) -> Domain:
-    """The plugin over the shared copy of upstream's data, as ``--data-dir`` gives it."""
+    """``no_knowledge`` (the vectors' configuration) over the shared copy of upstream's data (as ``--data-dir``)."""
+    plugin = banking_plugin(NO_KNOWLEDGE, "no_knowledge")
     data_dir = tmp_path_factory.mktemp("data")
     (data_dir / "banking_knowledge").symlink_to(FIXTURES / "data", target_is_directory=True)
     return Domain(plugin, plugin.data_dir(data_dir))

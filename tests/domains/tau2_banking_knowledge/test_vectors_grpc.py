@@ -21,8 +21,8 @@ from taumesh.env.v1 import env_pb2, env_pb2_grpc
 from taumesh.models import STOP_TOKEN, ChatMessage, ModelSettings, Score, ToolCall
 from taumesh.scorer.v1 import scorer_pb2, scorer_pb2_grpc
 from tests.domains.tau2_banking_knowledge.support import (
-    ENV,
     NEEDS_FIXTURES_AND_CHECKOUT,
+    NO_KNOWLEDGE,
     RPC_TIMEOUT,
     allowed_api_base,
     data_dir_with_fixtures,
@@ -74,7 +74,7 @@ def _reward_problems(score: Score, reference: dict[str, Any]) -> list[str]:
 
 def _problems(stubs: Stubs, vector: dict[str, Any]) -> list[str]:
     env, scorer, judge = stubs
-    ref = common_pb2.TaskRef(domain=ENV, split="base", task_id=vector["task_id"])
+    ref = common_pb2.TaskRef(domain=NO_KNOWLEDGE, split="base", task_id=vector["task_id"])
     opened = env.OpenSession(env_pb2.OpenSessionRequest(task=ref), timeout=RPC_TIMEOUT)
     problems = [] if opened.initial_data_hash == vector["initial_db_hash"] else ["initial hash"]
     trajectory = [ChatMessage(role="assistant", content=GREETING)]
@@ -122,7 +122,7 @@ def test_the_judge_is_asked_only_for_the_task_with_an_nl_assertion(stubs: Stubs)
     """task_102 is ``[DB, NL_ASSERTION]``: its score holds the judge's check, and no other task's does."""
     env, scorer, judge = stubs
     (record,) = [record for record in vectors() if record["task_id"] == "task_102"]
-    ref = common_pb2.TaskRef(domain=ENV, split="base", task_id="task_102")
+    ref = common_pb2.TaskRef(domain=NO_KNOWLEDGE, split="base", task_id="task_102")
     opened = env.OpenSession(env_pb2.OpenSessionRequest(task=ref), timeout=RPC_TIMEOUT)
     env.CloseSession(env_pb2.CloseSessionRequest(session_id=opened.session_id), timeout=RPC_TIMEOUT)
     scoring = scorer_pb2.ScoreEpisodeRequest(

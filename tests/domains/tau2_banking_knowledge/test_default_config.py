@@ -1,0 +1,76 @@
+"""The plain name ``tau2-banking-knowledge`` is upstream's default, ``alltools``, refused on load where it cannot run.
+
+Without an embedding model the env answers OpenSession with FAILED_PRECONDITION naming ``TAUMESH_EMBEDDING_MODEL``
+and ``taumesh run`` refuses before it plays, while ListDomains still lists the domain; given a model (a scripted
+OpenAI-compatible embeddings server on 127.0.0.1) and a working bubblewrap, an oracle run of the plain name scores.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import grpc
+import pytest
+
+from taumesh.common.v1 import common_pb2
+from taumesh.domains.tau2_banking_knowledge.retrieval_tools import (
+    EMBEDDING_API_BASE_ENV,
+    EMBEDDING_API_KEY_ENV,
+    EMBEDDING_MODEL_ENV,
+)
+from taumesh.domains.tau2_banking_knowledge.sandbox import sandbox_problem
+from taumesh.env.v1 import env_pb2, env_pb2_grpc
+from taumesh.rpc.errors import error_reason
+from tests.domains.tau2_banking_knowledge.fake_embeddings import FakeEmbeddings
+from tests.domains.tau2_banking_knowledge.support import ENV, NEEDS_FIXTURES_AND_CHECKOUT, RPC_TIMEOUT, env_and_scorer
+from tests.helpers.cli import ORACLE, explain_result, invoke, results_path
+
+pytestmark = NEEDS_FIXTURES_AND_CHECKOUT
+
+
+@pytest.fixture
+def without_model(monkeypatch: pytest.MonkeyPatch) -> str:
+    """No embedding model in this process; what the refusal names first (the sandbox, when bubblewrap fails here)."""
+    monkeypatch.delenv(EMBEDDING_MODEL_ENV, raising=False)
+    return "bubblewrap" if sandbox_problem() is not None else EMBEDDING_MODEL_ENV
+
+
+def test_the_env_lists_the_plain_name_and_refuses_its_session_without_a_model(
+    data_dir: Path, without_model: str
+) -> None:
+    with env_and_scorer(data_dir) as (channel, _):
+        env = env_pb2_grpc.EnvServiceStub(channel)
+        listed = env.ListDomains(env_pb2.ListDomainsRequest(), timeout=RPC_TIMEOUT).domains
+        assert ENV in {domain.name for domain in listed}
+        ref = common_pb2.TaskRef(domain=ENV, split="base", task_id="task_001")
+        with pytest.raises(grpc.RpcError) as refused:
+            env.OpenSession(env_pb2.OpenSessionRequest(task=ref), timeout=RPC_TIMEOUT)
+    assert refused.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+    assert error_reason(refused.value) == "DOMAIN_NOT_RUNNABLE"
+    assert "retrieval config 'alltools'" in str(refused.value.details())
+    assert without_model in str(refused.value.details())
+
+
+def test_a_run_of_the_plain_name_without_a_model_is_refused_before_it_plays(
+    data_dir: Path, without_model: str, tmp_path: Path
+) -> None:
+    result = invoke("run", "--env", ENV, *ORACLE, "--data-dir", data_dir, "--log-dir", tmp_path, "--task-ids", "0")
+    assert result.exit_code == 2, explain_result(result)
+    assert "retrieval config 'alltools'" in result.output and without_model in result.output
+    assert not list(tmp_path.glob("*.json"))
+
+
+@pytest.mark.skipif(sandbox_problem() is not None, reason=f"no sandbox here: {sandbox_problem()}")
+def test_an_oracle_run_of_the_plain_name_scores_given_a_model_and_bubblewrap(
+    data_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with FakeEmbeddings() as embeddings:
+        monkeypatch.setenv(EMBEDDING_MODEL_ENV, "openai/text-embedding-3-large")
+        monkeypatch.setenv(EMBEDDING_API_BASE_ENV, embeddings.url)
+        monkeypatch.setenv(EMBEDDING_API_KEY_ENV, "sk-loopback")
+        args = ["--data-dir", data_dir, "--log-dir", tmp_path, "--task-ids", "0", "--task-ids", "1"]
+        result = invoke("run", "--env", ENV, *ORACLE, *args)
+    assert result.exit_code == 0, explain_result(result)
+    results = json.loads(results_path(tmp_path).read_text(encoding="utf-8"))
+    assert sorted((result["task_id"], result["reward"]) for result in results) == [("task_001", 1.0), ("task_002", 1.0)]

@@ -6,7 +6,9 @@ they are never passed around nor logged.
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import io
 import logging
 import os
 import time
@@ -16,7 +18,7 @@ from typing import Any
 from pydantic import BaseModel
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_after_attempt
 
-from taumesh.llm._litellm import ContextWindowExceededError, litellm
+from taumesh.llm._litellm import OPENAI_HTTP_HANDLER, ContextWindowExceededError, litellm
 from taumesh.llm.errors import (
     ContextWindowExceeded,
     EmptyReply,
@@ -105,6 +107,32 @@ def request_kwargs(
     return kwargs
 
 
+@functools.lru_cache(maxsize=64)
+def _routes_to_openai(model: str, provider: str, api_base: str) -> bool:
+    """Whether litellm sends ``model`` to its ``openai`` provider (once per model, provider and base)."""
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):  # litellm prints its provider list for unknown models
+            route = litellm.get_llm_provider(model, custom_llm_provider=provider or None, api_base=api_base or None)
+    except Exception:  # noqa: BLE001 - an unknown provider is litellm's to refuse, at the call
+        return False
+    return str(route[1]) == "openai"
+
+
+def missing_openai_key(settings: ModelSettings, kwargs: Mapping[str, Any]) -> str | None:
+    """Why an OpenAI call cannot authenticate, or None: no key given, none in the environment.
+
+    The OpenAI SDK refused such a call before sending it; litellm's HTTP handler (taumesh's default) would send
+    it without a key, so it is refused here, as before (not retried: no retry brings a key).
+    """
+    if os.environ.get(OPENAI_HTTP_HANDLER, "").lower() != "true" or kwargs.get("api_key"):
+        return None
+    if os.environ.get("OPENAI_API_KEY") or litellm.api_key or litellm.openai_key:
+        return None
+    if not _routes_to_openai(settings.model, settings.provider, settings.api_base):
+        return None
+    return f"missing credentials: model {settings.model!r} needs OPENAI_API_KEY in the environment, and it is not set"
+
+
 def message_of(response: Any) -> ChatMessage:
     """The assistant message of a litellm response; :class:`EmptyReply` when it holds nothing."""
     choices = getattr(response, "choices", None) or []
@@ -168,6 +196,10 @@ async def complete(
     policy = policy or current_policy()
     payload = [m.openai() if isinstance(m, ChatMessage) else dict(m) for m in messages]
     kwargs = request_kwargs(settings, policy, tools, sampling)
+    unauthenticated = missing_openai_key(settings, kwargs)
+    if unauthenticated:
+        _log_call(settings, 0, time.monotonic(), f"refused: {unauthenticated}")
+        raise ModelRequestError(unauthenticated, 1)
     extra_hooks = [hook] if hook is not None else []
     retried = Usage()  # tokens billed for empty replies that were retried
     attempts = 0

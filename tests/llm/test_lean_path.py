@@ -1,0 +1,53 @@
+"""litellm's lean call path (its HTTP handler, not the OpenAI SDK): the same request and result, over real HTTP."""
+
+from __future__ import annotations
+
+import pytest
+
+from taumesh.llm import complete
+from taumesh.llm._litellm import OPENAI_HTTP_HANDLER, litellm
+from taumesh.llm.client import Completion
+from taumesh.models import ChatMessage, ModelSettings, ToolCall, ToolSchema
+from tests.llm.fake_openai import FakeOpenAI, Served, tool_call
+
+TOOLS = [
+    ToolSchema(
+        name="get_order_details",
+        description="An order's status and items.",
+        parameters={"type": "object", "properties": {"order_id": {"type": "string"}}, "required": ["order_id"]},
+    )
+]
+CONVERSATION = [
+    ChatMessage(role="system", content="Help the customer."),
+    ChatMessage(role="user", content="Where is order #W1?"),
+    ChatMessage(role="assistant", content="", tool_calls=[ToolCall(id="c1", name="get_order_details", arguments="{}")]),
+    ChatMessage(role="tool", content='{"error": "order_id missing"}', tool_call_id="c1", name="get_order_details"),
+]
+
+
+async def _ask(fake: FakeOpenAI) -> tuple[Served, Completion]:
+    fake.reset(lambda request, n: tool_call("get_order_details", {"order_id": "#W1"}, 900, 12))
+    settings = ModelSettings(model="gpt-4o", provider="openai", api_base=fake.url, seed=7)
+    done = await complete(settings, CONVERSATION, TOOLS)
+    [served] = fake.completions()
+    return served, done
+
+
+def _without_call_ids(done: Completion) -> dict[str, object]:
+    return done.model_dump(exclude={"message": {"tool_calls": {"__all__": {"id"}}}})
+
+
+async def test_the_default_path_is_litellms_handler_with_the_sdks_request_and_result(
+    fake: FakeOpenAI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lean, lean_done = await _ask(fake)
+    assert "x-stainless-lang" not in lean.headers  # the OpenAI SDK was not in the path
+    monkeypatch.setenv(OPENAI_HTTP_HANDLER, "false")
+    sdk, sdk_done = await _ask(fake)
+    assert sdk.headers.get("x-stainless-lang") == "python"  # the switch brings the SDK back
+    assert lean.request == sdk.request and lean.path == sdk.path
+    assert lean.headers["authorization"] == sdk.headers["authorization"]
+    assert _without_call_ids(lean_done) == _without_call_ids(sdk_done)  # the fake names each call afresh
+    priced = sum(litellm.cost_per_token(model="gpt-4o", prompt_tokens=900, completion_tokens=12))
+    assert lean_done.usage.cost_usd == pytest.approx(priced) and priced > 0
+    assert lean_done.message.tool_calls[0].arguments == '{"order_id": "#W1"}'

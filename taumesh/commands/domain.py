@@ -47,7 +47,7 @@ def check(
     Reports actions that error, unknown tools, arguments that do not match the tool's schema, and
     tasks whose gold state equals the initial state (a warning). Exit status 1 on problems.
     """
-    print_check(lambda: check_domain(Catalog(data_dir).get(name), split or None))
+    print_check(lambda: check_domain(Catalog(data_dir).describe(name), split or None))  # runnable here or not
 
 
 def print_check(run_check: Callable[[], CheckReport]) -> None:

@@ -145,7 +145,7 @@ def _domain_mismatch(results: Path, env: str, data_dir: Path) -> str | None:
     recorded = _recorded_action_names(results)
     catalog = Catalog(data_dir)
     try:
-        tools = set(catalog.get(env).tools_by_name)
+        tools = set(catalog.describe(env).tools_by_name)
     except (KeyError, DataError):
         return None  # an unknown domain is reported by the rescore itself
     foreign = sorted(recorded - tools)
@@ -154,7 +154,7 @@ def _domain_mismatch(results: Path, env: str, data_dir: Path) -> str | None:
     fitting = []
     for name in catalog.names():
         try:
-            if name != env and recorded <= set(catalog.get(name).tools_by_name):
+            if name != env and recorded <= set(catalog.describe(name).tools_by_name):
                 fitting.append(name)
         except (KeyError, DataError):
             continue

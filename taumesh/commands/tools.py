@@ -84,7 +84,7 @@ def export(
     them in your CX agent (``POST .../agents/AGENT/tools`` per element) and run it with --agent-strategy dialogflow-cx.
     """
     try:
-        schemas = Catalog(data_dir).get(env).tool_schemas
+        schemas = Catalog(data_dir).describe(env).tool_schemas  # a listing: whether it runs here is not asked
     except (KeyError, DataError) as exc:
         err.print(f"[red]error:[/red] {escape(str(exc.args[0]) if exc.args else str(exc))}", soft_wrap=True)
         raise typer.Exit(2) from None

@@ -1,8 +1,9 @@
 """The plain name ``tau2-banking-knowledge`` is upstream's default, ``alltools``, refused on load where it cannot run.
 
 Without an embedding model the env answers OpenSession with FAILED_PRECONDITION naming ``TAUMESH_EMBEDDING_MODEL``
-and ``taumesh run`` refuses before it plays, while ListDomains still lists the domain; given a model (a scripted
-OpenAI-compatible embeddings server on 127.0.0.1) and a working bubblewrap, an oracle run of the plain name scores.
+and ``taumesh run`` refuses before it plays, while ListDomains, ``tools export`` and ``domain check`` still work;
+given a model (a scripted OpenAI-compatible embeddings server on 127.0.0.1) and a working bubblewrap, an oracle run
+of the plain name scores.
 """
 
 from __future__ import annotations
@@ -59,6 +60,17 @@ def test_a_run_of_the_plain_name_without_a_model_is_refused_before_it_plays(
     assert result.exit_code == 2, explain_result(result)
     assert "retrieval config 'alltools'" in result.output and without_model in result.output
     assert not list(tmp_path.glob("*.json"))
+
+
+def test_listings_of_the_plain_name_work_without_a_model(data_dir: Path, without_model: str, tmp_path: Path) -> None:
+    """``tools export`` gives AllTools' schemas (``KB_search_dense`` first among them) and ``domain check`` replays."""
+    out = tmp_path / "tools.json"
+    exported = invoke("tools", "export", "--env", ENV, "--format", "openai", "--data-dir", data_dir, "-o", out)
+    assert exported.exit_code == 0, explain_result(exported)
+    names = [schema["function"]["name"] for schema in json.loads(out.read_text(encoding="utf-8"))]
+    assert names[:3] == ["KB_search_bm25", "KB_search_dense", "shell"]
+    checked = invoke("domain", "check", ENV, "--data-dir", data_dir)
+    assert checked.exit_code == 0, explain_result(checked)
 
 
 @pytest.mark.skipif(sandbox_problem() is not None, reason=f"no sandbox here: {sandbox_problem()}")

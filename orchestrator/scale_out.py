@@ -9,6 +9,10 @@ on loopback. Each worker leases episodes from the store and records their result
 them back in the order they come, feeds the progress display and the results file, and at the end writes the run's
 outputs and pass^k exactly as the single-process path does, then deletes the run from the store.
 
+``--provider-limit`` caps are written into the store as call slots that the live workers share
+(:mod:`taumesh.orchestrator.permit_shares`), the same for the workers this process starts and for those that join;
+the coordinator sums the workers' model-call figures (calls in flight, 429s) for its display.
+
 A worker that dies loses nothing: the coordinator frees its leases at once (a hung one's run out after
 :data:`~taumesh.orchestrator.worker.LEASE_SECONDS`) and starts another in its place, up to
 :data:`RESTARTS_PER_WORKER` times per worker on average. When every worker is gone and no restart is left the run
@@ -32,9 +36,11 @@ from typing import Any
 from opentelemetry import propagate
 from rich.console import Console
 
+from taumesh.llm.limiter import ProviderStats
 from taumesh.orchestrator.config import RunConfig
 from taumesh.orchestrator.interrupt import RunInterrupted
 from taumesh.orchestrator.outputs import write_outputs
+from taumesh.orchestrator.permit_shares import run_stats
 from taumesh.orchestrator.progress import RunProgress
 from taumesh.orchestrator.results import RunResult
 from taumesh.orchestrator.results_file import ResultsFile
@@ -59,6 +65,9 @@ RESTARTS_PER_WORKER = 2
 STOP_GRACE_S = 10.0
 """How long a stopped worker has to release its leases and exit before it is killed."""
 WORK_STORE_SUFFIX = ".work.sqlite"
+RUN_ID_ROOM = 71
+"""Characters of the results file's name a run id in a shared store keeps: with its 9 unique ones, the 80 the
+store's column holds (PostgreSQL refuses longer ones; a tool-calling run's name with its models is longer)."""
 
 
 def work_store_path(results_path: Path) -> Path:
@@ -130,7 +139,7 @@ def run_store(config: RunConfig, results_path: Path) -> tuple[str, str, Path | N
         path = work_store_path(results_path)
         remove_files(path)  # one a killed run left
         return sqlite_url(path), run_id, path
-    return config.work_store, f"{run_id}-{uuid.uuid4().hex[:8]}", None
+    return config.work_store, f"{run_id[:RUN_ID_ROOM]}-{uuid.uuid4().hex[:8]}", None
 
 
 async def _coordinate(run: PreparedRun, targets: ServiceTargets, results: ResultsFile, progress: RunProgress) -> None:
@@ -143,10 +152,11 @@ async def _coordinate(run: PreparedRun, targets: ServiceTargets, results: Result
     store = WorkStore(url)
     await asyncio.to_thread(store.create_tables)
     plan = [(run.tasks[index].task_id, trial) for index, trial in run.plan]
-    await asyncio.to_thread(store.add_run, run_id, plan, spec.model_dump_json())
+    await asyncio.to_thread(store.add_run, run_id, plan, spec.model_dump_json(), config.provider_limits)
     if run.config.work_store is not None:
         log.warning("run %s is in the work store: workers join it with taumesh worker --work-store URL", run_id)
-    feed = _ResultFeed(store, run_id, results, progress)
+    feed = _ResultFeed(store, run_id, results, progress, config.provider_limits)
+    progress.state.providers = feed.provider_stats  # the workers' figures, not this process's (unused) limiters
     pool = _WorkerPool(run, url, run_id)
     try:
         await pool.start()
@@ -160,7 +170,7 @@ async def _coordinate(run: PreparedRun, targets: ServiceTargets, results: Result
             await asyncio.sleep(POLL_S)
     finally:
         await pool.stop()
-        await feed.read()  # what the workers recorded while they stopped
+        await feed.read(ended=True)  # what the workers recorded while they stopped
         await asyncio.to_thread(store.delete_run, run_id)  # workers still on it find nothing left and exit
         store.close()
         if path is not None:
@@ -175,14 +185,22 @@ class _ResultFeed:
     run_id: str
     results: ResultsFile
     progress: RunProgress
+    caps: dict[str, int]
     cursor: int = 0
+    providers: list[ProviderStats] = field(default_factory=list)
 
-    async def read(self) -> None:
+    async def read(self, ended: bool = False) -> None:
+        """Take the results recorded since the last read, and the workers' model-call figures."""
         for finished in await asyncio.to_thread(self.store.finished_after, self.run_id, self.cursor):
             self.cursor = finished.finished
             result = RunResult.model_validate_json(finished.result)
             self.results.add(result)
             self.progress.episode_finished(result)
+        self.providers = run_stats(await asyncio.to_thread(self.store.worker_stats, self.run_id), self.caps, ended)
+
+    def provider_stats(self) -> list[ProviderStats]:
+        """The run's figures per provider as last read (the Live display calls this from its own thread)."""
+        return self.providers
 
 
 @dataclass

@@ -22,7 +22,7 @@ their transactions commit. Lease times are the machines' clocks (seconds since t
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -80,6 +80,24 @@ work_episodes = Table(
 )
 Index("ix_work_episodes_finished", work_episodes.c.run_id, work_episodes.c.finished)
 Index("ix_work_episodes_owner", work_episodes.c.owner)
+work_workers = Table(
+    "work_workers",
+    metadata,
+    Column("run_id", String(80), ForeignKey("work_runs.run_id", ondelete="CASCADE"), primary_key=True),
+    Column("owner", String(200), primary_key=True, doc="the worker's lease owner id"),
+    Column("lease_expires", Float, nullable=True, doc="when it counts as gone unless it beats again; NULL: it left"),
+    Column("stats", Text, nullable=True, doc="its model calls per provider (JSON list of ProviderStats)"),
+)
+work_permits = Table(
+    "work_permits",
+    metadata,
+    Column("run_id", String(80), ForeignKey("work_runs.run_id", ondelete="CASCADE"), primary_key=True),
+    Column("provider", String(100), primary_key=True),
+    Column("slot", Integer, primary_key=True, autoincrement=False, doc="0 … the provider's cap − 1"),
+    Column("owner", String(200), nullable=True, doc="the worker holding this call slot; NULL: free"),
+    Column("lease_expires", Float, nullable=True, doc="when the lease runs out (seconds since the epoch)"),
+)
+Index("ix_work_permits_owner", work_permits.c.owner)
 
 
 @dataclass(frozen=True, order=True)
@@ -89,6 +107,22 @@ class Claimed:
     seq: int
     task_id: str
     trial: int
+
+
+@dataclass(frozen=True)
+class Held:
+    """A worker's part of one provider's cap: the call slots it holds and the fair share it may hold."""
+
+    held: int
+    share: int
+
+
+@dataclass(frozen=True)
+class WorkerStats:
+    """What a worker last wrote of its model calls (JSON), and whether its lease still runs."""
+
+    stats: str
+    live: bool
 
 
 @dataclass(frozen=True)
@@ -153,10 +187,17 @@ class WorkStore:
 
     # runs
 
-    def add_run(self, run_id: str, plan: Sequence[tuple[str, int]], spec: str | None = None) -> None:
+    def add_run(
+        self,
+        run_id: str,
+        plan: Sequence[tuple[str, int]],
+        spec: str | None = None,
+        caps: Mapping[str, int] | None = None,
+    ) -> None:
         """Write ``plan``'s (task id, trial) pairs as run ``run_id``'s episodes, creating the run if needed.
 
-        ``spec`` lets workers join the run by the store's URL (:meth:`open_runs`).
+        ``spec`` lets workers join the run by the store's URL (:meth:`open_runs`). ``caps`` (``--provider-limit``)
+        become call slots per provider, which the workers share (:meth:`share_permits`).
         """
         with self.engine.begin() as connection:
             exists = connection.execute(
@@ -170,6 +211,16 @@ class WorkStore:
                     [
                         {"run_id": run_id, "seq": seq, "task_id": task_id, "trial": trial, "claims": 0}
                         for seq, (task_id, trial) in enumerate(plan)
+                    ],
+                )
+            if caps:
+                connection.execute(delete(work_permits).where(work_permits.c.run_id == run_id))
+                connection.execute(
+                    insert(work_permits),
+                    [
+                        {"run_id": run_id, "provider": provider, "slot": slot}
+                        for provider, cap in caps.items()
+                        for slot in range(cap)
                     ],
                 )
 
@@ -228,6 +279,8 @@ class WorkStore:
     def delete_run(self, run_id: str) -> None:
         """Forget run ``run_id``: its lease, episodes and results (the coordinator has moved them elsewhere)."""
         with self.engine.begin() as connection:
+            connection.execute(delete(work_permits).where(work_permits.c.run_id == run_id))
+            connection.execute(delete(work_workers).where(work_workers.c.run_id == run_id))
             connection.execute(delete(work_episodes).where(work_episodes.c.run_id == run_id))
             connection.execute(delete(work_runs).where(work_runs.c.run_id == run_id))
 
@@ -294,11 +347,12 @@ class WorkStore:
             )
         return _rows(renewed)
 
-    def complete(self, run_id: str, owner: str, seq: int, result: str) -> bool:
+    def complete(self, run_id: str, owner: str, seq: int, result: str, stats: str | None = None) -> bool:
         """Record episode ``seq``'s ``result`` if ``owner`` still holds its lease; False when it does not.
 
         A lease that ran out is still ``owner``'s until another worker takes the episode over: only then is the
-        late result refused, so that each episode is recorded once.
+        late result refused, so that each episode is recorded once. ``stats``: the worker's model calls so far,
+        written with the result (so the last result's transaction carries every 429 that led to it).
         """
         e, r = work_episodes.c, work_runs.c
         with self.engine.begin() as connection:
@@ -313,16 +367,126 @@ class WorkStore:
                 update(work_runs).where(r.run_id == run_id).values(recorded=r.recorded + 1).returning(r.recorded)
             ).scalar_one()
             connection.execute(update(work_episodes).where(e.run_id == run_id, e.seq == seq).values(finished=number))
+            if stats is not None:
+                w = work_workers.c
+                connection.execute(update(work_workers).where(w.run_id == run_id, w.owner == owner).values(stats=stats))
         return True
 
-    def release(self, owner: str) -> int:
-        """Free every unfinished episode ``owner`` holds (it stopped or died); returns how many."""
-        c = work_episodes.c
+    def release(self, owner: str, stats: str | None = None) -> int:
+        """Free every unfinished episode and call slot ``owner`` holds (it stopped or died); returns how many episodes.
+
+        ``owner`` no longer counts among the live workers; ``stats`` (its last figures) are kept for the run's totals.
+        """
+        c, p, w = work_episodes.c, work_permits.c, work_workers.c
         with self.engine.begin() as connection:
             released = connection.execute(
                 update(work_episodes).where(c.owner == owner, c.result.is_(None)).values(owner=None, lease_expires=None)
             )
+            connection.execute(update(work_permits).where(p.owner == owner).values(owner=None, lease_expires=None))
+            left = {"lease_expires": None} if stats is None else {"lease_expires": None, "stats": stats}
+            connection.execute(update(work_workers).where(w.owner == owner).values(**left))
         return _rows(released)
+
+    # call slots of --provider-limit, shared by the live workers
+
+    def share_permits(
+        self, run_id: str, owner: str, ttl: float, stats: str, providers: Sequence[str]
+    ) -> dict[str, Held]:
+        """``owner``'s heartbeat for its model calls: it counts as live, and holds its fair share of call slots.
+
+        It writes ``stats``, renews the call slots it holds and takes free ones (or ones whose lease ran out) up to
+        its fair share of each provider's cap: the cap split evenly over the live workers (the first ones by owner
+        id get the remainder; past the cap's number of workers, the others get none). A worker holding more than its
+        share gives the extras back with :meth:`give_back_permits` once its calls in flight allow. Empty when the
+        store has no such run.
+        """
+        now = time.time()
+        p, w = work_permits.c, work_workers.c
+        try:
+            with self.engine.begin() as connection:
+                beat = {"lease_expires": now + ttl, "stats": stats}
+                found = connection.execute(
+                    update(work_workers).where(w.run_id == run_id, w.owner == owner).values(**beat)
+                ).rowcount
+                if not found:
+                    connection.execute(insert(work_workers).values(run_id=run_id, owner=owner, **beat))
+                connection.execute(
+                    update(work_permits).where(p.run_id == run_id, p.owner == owner).values(lease_expires=now + ttl)
+                )
+                live = list(
+                    connection.scalars(
+                        select(w.owner).where(w.run_id == run_id, w.lease_expires >= now).order_by(w.owner)
+                    )
+                )
+                caps: dict[str, int] = dict(
+                    connection.execute(
+                        select(p.provider, func.count()).where(p.run_id == run_id).group_by(p.provider)
+                    ).all()
+                )
+                shares: dict[str, Held] = {}
+                for provider in providers:
+                    if provider not in caps:
+                        continue
+                    share = fair_share(int(caps[provider]), live, owner)
+                    held = int(
+                        connection.scalar(
+                            select(func.count()).where(p.run_id == run_id, p.provider == provider, p.owner == owner)
+                        )
+                        or 0
+                    )
+                    if held < share:
+                        held += self._take_permits(connection, run_id, owner, provider, share - held, now + ttl, now)
+                    shares[provider] = Held(held=held, share=share)
+                return shares
+        except IntegrityError:  # the run is gone (its coordinator deleted it)
+            return {}
+
+    @staticmethod
+    def _take_permits(
+        connection: Any, run_id: str, owner: str, provider: str, limit: int, expires: float, now: float
+    ) -> int:
+        p = work_permits.c
+        free = and_(
+            p.run_id == run_id,
+            p.provider == provider,
+            or_(p.owner.is_(None), and_(p.owner != owner, p.lease_expires < now)),
+        )
+        chosen = (
+            select(p.slot).where(free).order_by(p.slot).limit(limit).with_for_update(skip_locked=True).cte("chosen")
+        )
+        taken = connection.execute(
+            update(work_permits)
+            .where(p.run_id == run_id, p.provider == provider, p.slot.in_(select(chosen.c.slot)), free)
+            .values(owner=owner, lease_expires=expires)
+            .returning(p.slot)  # a CTE's UPDATE tells no rowcount on SQLite
+        ).all()
+        return len(taken)
+
+    def give_back_permits(self, run_id: str, owner: str, provider: str, count: int) -> int:
+        """Free ``count`` of the call slots ``owner`` holds of ``provider`` (its extras over its share)."""
+        if count < 1:
+            return 0
+        p = work_permits.c
+        mine = and_(p.run_id == run_id, p.provider == provider, p.owner == owner)
+        chosen = select(p.slot).where(mine).order_by(p.slot.desc()).limit(count).scalar_subquery()
+        with self.engine.begin() as connection:
+            freed = connection.execute(
+                update(work_permits).where(mine, p.slot.in_(chosen)).values(owner=None, lease_expires=None)
+            )
+        return _rows(freed)
+
+    def worker_stats(self, run_id: str) -> list[WorkerStats]:
+        """What each worker of run ``run_id`` last wrote of its model calls, live ones and gone ones."""
+        w = work_workers.c
+        now = time.time()
+        with self.engine.connect() as connection:
+            rows = connection.execute(
+                select(w.stats, w.lease_expires).where(w.run_id == run_id, w.stats.is_not(None)).order_by(w.owner)
+            ).all()
+        return [
+            WorkerStats(stats=row.stats, live=row.lease_expires is not None and row.lease_expires >= now)
+            for row in rows
+        ]
 
     def finished_after(self, run_id: str, finished: int) -> list[Finished]:
         """Run ``run_id``'s results recorded after its ``finished``-th one, in the order they came in."""
@@ -346,6 +510,14 @@ class WorkStore:
                 .where(c.run_id == run_id, c.result.is_(None))
             ).one()
         return int(row[0]), int(row[1])
+
+
+def fair_share(cap: int, live: Sequence[str], owner: str) -> int:
+    """``owner``'s part of ``cap`` split evenly over the ``live`` workers (sorted ids; the first get the remainder)."""
+    if owner not in live:
+        return 0
+    share, extra = divmod(cap, len(live))
+    return share + (live.index(owner) < extra)
 
 
 def remove_files(path: Path) -> None:

@@ -7,8 +7,10 @@ A worker process, ``python -m taumesh.orchestrator.worker`` (started by ``taumes
 the store, dials the services it names and plays up to ``concurrency`` episodes at a time with
 :func:`~taumesh.orchestrator.runner.play`. It takes new episodes in batches as slots free up, renews its leases
 while it works (the heartbeat), and records each result only while the episode is still its own
-(:meth:`WorkStore.complete`). It exits 0 once no episode is left, and stops (its leases released) on SIGTERM or
-SIGINT, or when the coordinator that started it is gone.
+(:meth:`WorkStore.complete`). Its model calls per provider stay within the call slots of ``--provider-limit`` it
+holds in the store (:mod:`taumesh.orchestrator.permit_shares`: its fair share of each cap among the live workers).
+It exits 0 once no episode is left, and stops (its leases released) on SIGTERM or SIGINT, or when the coordinator
+that started it is gone.
 """
 
 from __future__ import annotations
@@ -31,7 +33,8 @@ from pydantic import BaseModel, Field
 from taumesh.env.v1 import env_pb2
 from taumesh.orchestrator.clients import ServiceClients, list_tasks
 from taumesh.orchestrator.config import RunConfig
-from taumesh.orchestrator.provider_limits import worker_limits
+from taumesh.orchestrator.permit_shares import PermitShares, SlotLimiters
+from taumesh.orchestrator.provider_limits import provider_limits, shared_limiters
 from taumesh.orchestrator.runner import play
 from taumesh.orchestrator.stack import ServiceTargets
 from taumesh.orchestrator.work_store import Claimed, WorkStore
@@ -92,27 +95,47 @@ class EpisodeWorker:
         concurrency: int,
         lease_seconds: float = LEASE_SECONDS,
         keep_going: Callable[[], bool] = lambda: True,
+        share_permits: bool = False,
     ) -> None:
+        """Play run ``run_id``'s episodes as ``owner``.
+
+        ``share_permits``: hold this worker's share of the run's caps in the store (a worker process); else the
+        run's limiters are this process's own (or the API server's, within ``shared_limiters``).
+        """
         self.store, self.run_id, self.owner, self.clients = store, run_id, owner, clients
         self.config, self.recorded = config, recorded
         self.tasks = {task.task_id: task for task in tasks}
         self.concurrency, self.lease_seconds, self.keep_going = concurrency, lease_seconds, keep_going
         self.batch = max(1, concurrency // 8)  # claim in batches, not one store write per free slot
         self.played = 0
+        self.share_permits = share_permits
+        self.shares: PermitShares | None = None
 
     async def run(self) -> None:
         """Play leased episodes until the store has none left; whatever ends it, release what is unfinished."""
         renewing = asyncio.create_task(self._renew())
+        beating: asyncio.Task[None] | None = None
         in_flight: set[asyncio.Task[None]] = set()
         try:
-            with worker_limits(self.config, self.concurrency):  # this worker's share of --provider-limit
+            with contextlib.ExitStack() as stack:
+                if self.share_permits:
+                    stack.enter_context(shared_limiters(SlotLimiters(self.config.provider_limits, self.concurrency)))
+                limits = stack.enter_context(provider_limits(self.config, self.concurrency))
+                if self.share_permits:
+                    self.shares = PermitShares(self.store, self.run_id, self.owner, limits, self.lease_seconds)
+                    await self.shares.beat()
+                    beating = asyncio.create_task(self.shares.keep_beating())
                 await self._play_all(in_flight)
         finally:
             renewing.cancel()
+            if beating is not None:
+                beating.cancel()
             for task in in_flight:
                 task.cancel()
-            await asyncio.gather(renewing, *in_flight, return_exceptions=True)
-            released = await asyncio.to_thread(self.store.release, self.owner)
+            stopping = [renewing, *in_flight, *([beating] if beating is not None else [])]
+            await asyncio.gather(*stopping, return_exceptions=True)
+            stats = self.shares.stats() if self.shares is not None else None
+            released = await asyncio.to_thread(self.store.release, self.owner, stats)
             if released:
                 log.warning("worker %s stopped; %d unfinished episode(s) released", self.owner, released)
 
@@ -121,7 +144,8 @@ class EpisodeWorker:
             if not self.keep_going():
                 log.warning("worker %s: told to stop", self.owner)
                 return
-            free = self.concurrency - len(in_flight)
+            ready = self.shares is None or self.shares.ready  # no slot of a capped provider: no new episode
+            free = self.concurrency - len(in_flight) if ready else 0
             if free >= self.batch or not in_flight:
                 claimed = await asyncio.to_thread(self.store.claim, self.run_id, self.owner, free, self.lease_seconds)
                 in_flight.update(asyncio.create_task(self._play(episode)) for episode in claimed)
@@ -139,7 +163,8 @@ class EpisodeWorker:
     async def _play(self, episode: Claimed) -> None:
         result = await play(self.clients, self.config, self.tasks[episode.task_id], episode.trial, self.recorded)
         text = result.model_dump_json()
-        if await asyncio.to_thread(self.store.complete, self.run_id, self.owner, episode.seq, text):
+        stats = self.shares.stats() if self.shares is not None else None
+        if await asyncio.to_thread(self.store.complete, self.run_id, self.owner, episode.seq, text, stats):
             self.played += 1
         else:
             log.warning(
@@ -190,6 +215,7 @@ async def _play_run(store: WorkStore, order: WorkOrder, run_id: str, spec: RunSp
             order.concurrency or config.max_concurrency,
             order.lease_seconds,
             keep_going=(lambda: os.getppid() == parent) if order.watch_parent else (lambda: True),
+            share_permits=True,
         )
         await worker.run()
         return worker.played

@@ -1,4 +1,4 @@
-"""litellm's lean call path (its HTTP handler, not the OpenAI SDK): the same request and result, over real HTTP."""
+"""The lean model-call path: litellm's HTTP handler (not the OpenAI SDK) and per-call work done once per process."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import pytest
 
 from taumesh.llm import complete
 from taumesh.llm._litellm import OPENAI_HTTP_HANDLER, litellm
+from taumesh.llm.access import ALLOWED_API_BASES_ENV, OperatorGrants, current_grants, granted
 from taumesh.llm.client import Completion
 from taumesh.models import ChatMessage, ModelSettings, ToolCall, ToolSchema
 from tests.llm.fake_openai import FakeOpenAI, Served, tool_call
@@ -51,3 +52,14 @@ async def test_the_default_path_is_litellms_handler_with_the_sdks_request_and_re
     priced = sum(litellm.cost_per_token(model="gpt-4o", prompt_tokens=900, completion_tokens=12))
     assert lean_done.usage.cost_usd == pytest.approx(priced) and priced > 0
     assert lean_done.message.tool_calls[0].arguments == '{"order_id": "#W1"}'
+
+
+def test_grants_built_once_per_environment_still_follow_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(ALLOWED_API_BASES_ENV, "http://127.0.0.1:1/v1")
+    first = current_grants()
+    assert current_grants() is first  # not rebuilt on every model call
+    monkeypatch.setenv(ALLOWED_API_BASES_ENV, "http://127.0.0.1:2/v1/")
+    assert current_grants().api_bases == {"http://127.0.0.1:2/v1"}
+    with granted(OperatorGrants.of(api_bases=["http://127.0.0.1:3/v1"])):
+        assert current_grants().api_bases == {"http://127.0.0.1:2/v1", "http://127.0.0.1:3/v1"}
+    assert current_grants().api_bases == {"http://127.0.0.1:2/v1"}

@@ -3,11 +3,13 @@
 The coordinator writes each cap as that many call slots of the provider into the work store
 (:meth:`~taumesh.orchestrator.work_store.WorkStore.add_run`). Every worker process, on any machine, beats
 (:meth:`PermitShares.beat`): it counts itself live, writes its model calls' figures, renews the slots it holds and
-takes free ones (or a dead worker's, once their lease ran out) up to its fair share, the cap split over the live
-workers. Its limiter (:class:`SlotLimiter`, within :func:`~taumesh.orchestrator.provider_limits.shared_limiters`)
-lets no more calls be in flight than the slots it holds, so the run's total never passes the cap; a worker past the
-cap's number of workers holds none, plays nothing and waits. When more workers join, a worker's share shrinks: its
-limiter starts no new call over the share at once, and it gives back the extra slots as its calls in flight end.
+takes free ones (or a dead worker's, once their lease ran out) up to its fair share: the cap split over the live
+workers that hold unfinished episodes. An idle worker holds no slot, so none is kept from the workers that have work;
+a worker without a slot takes one episode at a time, which makes it count. Its limiter (:class:`SlotLimiter`, within
+:func:`~taumesh.orchestrator.provider_limits.shared_limiters`) lets no more calls be in flight than the slots it
+holds, so the run's total never passes the cap; a worker past the cap's number of workers holds none and its episode
+waits. When more workers join, a worker's share shrinks: its limiter starts no new call over the share at once, and
+it gives back the extra slots as its calls in flight end.
 
 The coordinator sums what the workers wrote (:func:`run_stats`) for its live display and its last line.
 """

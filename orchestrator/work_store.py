@@ -395,10 +395,11 @@ class WorkStore:
         """``owner``'s heartbeat for its model calls: it counts as live, and holds its fair share of call slots.
 
         It writes ``stats``, renews the call slots it holds and takes free ones (or ones whose lease ran out) up to
-        its fair share of each provider's cap: the cap split evenly over the live workers (the first ones by owner
-        id get the remainder; past the cap's number of workers, the others get none). A worker holding more than its
-        share gives the extras back with :meth:`give_back_permits` once its calls in flight allow. Empty when the
-        store has no such run.
+        its fair share of each provider's cap: the cap split evenly over the live workers that hold unfinished
+        episodes (an idle one holds none: it would keep slots from the workers that have work; the first ones by
+        owner id get the remainder; past the cap's number of workers, the others get none). A worker holding more
+        than its share gives the extras back with :meth:`give_back_permits` once its calls in flight allow. Empty
+        when the store has no such run.
         """
         now = time.time()
         p, w = work_permits.c, work_workers.c
@@ -413,9 +414,11 @@ class WorkStore:
                 connection.execute(
                     update(work_permits).where(p.run_id == run_id, p.owner == owner).values(lease_expires=now + ttl)
                 )
+                e = work_episodes.c
+                playing = select(e.seq).where(e.run_id == run_id, e.owner == w.owner, e.result.is_(None)).exists()
                 live = list(
                     connection.scalars(
-                        select(w.owner).where(w.run_id == run_id, w.lease_expires >= now).order_by(w.owner)
+                        select(w.owner).where(w.run_id == run_id, w.lease_expires >= now, playing).order_by(w.owner)
                     )
                 )
                 caps: dict[str, int] = dict(

@@ -144,11 +144,14 @@ class EpisodeWorker:
             if not self.keep_going():
                 log.warning("worker %s: told to stop", self.owner)
                 return
-            ready = self.shares is None or self.shares.ready  # no slot of a capped provider: no new episode
-            free = self.concurrency - len(in_flight) if ready else 0
+            ready = self.shares is None or self.shares.ready
+            # without a slot of a capped provider: one episode, so that it counts among the workers sharing the cap
+            free = self.concurrency - len(in_flight) if ready else int(not in_flight)
             if free >= self.batch or not in_flight:
                 claimed = await asyncio.to_thread(self.store.claim, self.run_id, self.owner, free, self.lease_seconds)
                 in_flight.update(asyncio.create_task(self._play(episode)) for episode in claimed)
+                if claimed and not ready and self.shares is not None:
+                    await self.shares.beat()  # its share now, not at the next beat
             if not in_flight:
                 remaining, _ = await asyncio.to_thread(self.store.counts, self.run_id)
                 if remaining == 0:

@@ -38,12 +38,14 @@ from tests.llm.scripts import AGENT_MODEL, USER_MODEL, CountingScript, GoldAgent
 def store(tmp_path: Path) -> Iterator[WorkStore]:
     work = WorkStore(sqlite_url(tmp_path / "work.sqlite"))
     work.create_tables()
-    work.add_run("r", [("0", 0)], "{}", {"openai": 4})
+    work.add_run("r", [(str(i), 0) for i in range(8)], "{}", {"openai": 4})
     yield work
     work.close()
 
 
 def _beat(store: WorkStore, owner: str, ttl: float = 30.0) -> Held:
+    """``owner``'s heartbeat, as a worker playing an episode (an idle one counts for no share)."""
+    store.claim("r", owner, 1, ttl)
     return store.share_permits("r", owner, ttl, "[]", ["openai"])["openai"]
 
 
@@ -57,6 +59,8 @@ def test_a_cap_is_split_over_the_live_workers_and_extras_go_back(store: WorkStor
     assert _beat(store, "b") == Held(held=2, share=1)
     store.release("b")  # b stopped: it counts no more, its slots are free
     assert _beat(store, "c") == Held(held=2, share=2)
+    idle = store.share_permits("r", "b", 30.0, "[]", ["openai"])["openai"]  # b beats again, with no episode
+    assert idle == Held(held=0, share=0)  # an idle worker keeps no slot from those with work
 
 
 def test_workers_past_the_cap_hold_nothing_and_a_dead_ones_slots_come_back(store: WorkStore) -> None:

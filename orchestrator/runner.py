@@ -52,7 +52,7 @@ from taumesh.orchestrator.results_file import ResultsFile, claim_results_path, l
 from taumesh.orchestrator.results_names import results_filename
 from taumesh.orchestrator.stack import service_stack
 from taumesh.orchestrator.tau2_results import fetch_tau2_tasks
-from taumesh.rpc.errors import clip, error_reason
+from taumesh.rpc.errors import DOMAIN_NOT_RUNNABLE_REASON, clip, error_reason
 from taumesh.scorer.v1 import scorer_pb2
 from taumesh.telemetry import attributes as A
 from taumesh.telemetry import scrub
@@ -75,6 +75,10 @@ def with_seed(config: RunConfig, seed: int) -> RunConfig:
 
 class ConfigError(Exception):
     """The run asks for something the services do not have (a domain, a split, a task index)."""
+
+
+class DomainNotRunnable(ConfigError):
+    """The env has the domain but cannot run it where it is (an embedding model or a sandbox it lacks)."""
 
 
 class WorkersFailed(Exception):
@@ -412,13 +416,16 @@ async def first_split(clients: ServiceClients, config: RunConfig) -> str:
 async def resolve_tasks(clients: ServiceClients, config: RunConfig) -> tuple[RunConfig, list[env_pb2.TaskSummary]]:
     """The run's split (its domain's first when none is set) and that split's tasks, in order.
 
-    An unknown domain or split is the run's configuration's fault: :class:`ConfigError`.
+    An unknown domain or split is the run's configuration's fault: :class:`ConfigError`; a domain the env cannot
+    run where it is, :class:`DomainNotRunnable`.
     """
     try:
         split = config.task_split or await first_split(clients, config)
         config = config.model_copy(update={"task_split": split})
         return config, await list_tasks(clients, config.env, split, config.rpc_timeout)
     except grpc.aio.AioRpcError as exc:
+        if error_reason(exc) == DOMAIN_NOT_RUNNABLE_REASON:
+            raise DomainNotRunnable(exc.details() or exc.code().name) from exc
         if exc.code() in REFUSALS:  # an unknown domain or split, or a task file the env cannot read
             raise ConfigError(exc.details() or exc.code().name) from exc
         raise

@@ -13,7 +13,16 @@ from taumesh.convert import message_to_proto, task_ref_from_proto, tool_call_fro
 from taumesh.domains import Catalog, DataError, DomainNotRunnable, ToolCrash, parse_arguments
 from taumesh.env.v1 import env_pb2, env_pb2_grpc
 from taumesh.models import ToolSchema
-from taumesh.rpc.errors import Context, FailedPrecondition, InvalidArgument, NotFound, clip, status_codes, wire_text
+from taumesh.rpc.errors import (
+    DOMAIN_NOT_RUNNABLE_REASON,
+    Context,
+    FailedPrecondition,
+    InvalidArgument,
+    NotFound,
+    clip,
+    status_codes,
+    wire_text,
+)
 from taumesh.rpc.server import TOOL_CALL_REQUEST_BYTES, Service
 from taumesh.services.env.pages import Page, page_of
 from taumesh.services.env.sessions import DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_SESSIONS, SessionStore
@@ -38,7 +47,7 @@ class EnvServicer(env_pb2_grpc.EnvServiceServicer):
         except KeyError as exc:
             raise NotFound(str(exc.args[0]), reason="DOMAIN_NOT_FOUND", fields=[("domain", "unknown domain")]) from exc
         except DomainNotRunnable as exc:  # this env lacks a model or a sandbox the domain needs
-            raise FailedPrecondition(str(exc), reason="DOMAIN_NOT_RUNNABLE") from exc
+            raise FailedPrecondition(str(exc), reason=DOMAIN_NOT_RUNNABLE_REASON) from exc
         except DataError as exc:
             raise NotFound(str(exc), reason="DOMAIN_DATA_MISSING") from exc
 

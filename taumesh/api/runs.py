@@ -21,7 +21,7 @@ from taumesh.models import AgentSettings, ModelSettings, UserSettings, is_tau2
 from taumesh.orchestrator.clients import ServiceClients
 from taumesh.orchestrator.config import RunConfig
 from taumesh.orchestrator.results import results_task_id
-from taumesh.orchestrator.runner import ConfigError, resolve_tasks, select_tasks
+from taumesh.orchestrator.runner import ConfigError, DomainNotRunnable, resolve_tasks, select_tasks
 
 OFFLINE_AGENTS = frozenset({"oracle"})
 """Agent strategies that call no model: a run is known by the strategy's name."""
@@ -79,7 +79,8 @@ def _invalid_value(message: str, field: str, named: dict[str, str]) -> ApiError:
 async def preflight(clients: ServiceClients, body: ValidateTasksRequest, settings: ApiSettings) -> None:
     """Everything about a run request that can be known before it runs; nothing is stored or played before.
 
-    An unknown domain or split is 404 ``not_found``; a task index outside the split is 422 naming the field.
+    An unknown domain or split is 404 ``not_found``; a domain that cannot run here or a task index outside the split
+    is 422 naming the field.
     """
     check_allowed(body, settings)
     check_models(body)
@@ -94,10 +95,16 @@ async def preflight(clients: ServiceClients, body: ValidateTasksRequest, setting
 async def split_tasks(
     clients: ServiceClients, env: str, task_split: str | None, settings: ApiSettings
 ) -> tuple[RunConfig, list[Any]]:
-    """The split's tasks (the domain's first split when none is named); 404 ``not_found`` for a domain or split."""
+    """The split's tasks (the domain's first split when none is named).
+
+    404 ``not_found`` for a domain or split; 422 naming ``env`` for a domain the services have but cannot run here
+    (a model or sandbox it needs is missing).
+    """
     config = RunConfig(env=env, task_split=task_split, data_dir=settings.data_dir)
     try:
         return await resolve_tasks(clients, config)
+    except DomainNotRunnable as exc:
+        raise invalid(str(exc), "env") from exc
     except ConfigError as exc:
         resource, ident = ("split", task_split) if task_split else ("domain", env)
         error = not_found(resource, ident or env)

@@ -24,6 +24,10 @@ log = logging.getLogger(__name__)
 ERROR_DOMAIN = "taumesh"
 """The ``ErrorInfo.domain`` of every taumesh error."""
 
+DOMAIN_NOT_RUNNABLE_REASON = "DOMAIN_NOT_RUNNABLE"
+"""The reason of the env's FAILED_PRECONDITION for a domain it has but cannot run where it is (a model or sandbox
+the domain needs is missing): the caller's configuration to change, not a fault to retry."""
+
 MAX_MESSAGE_BYTES = 800
 """Longest status message in UTF-8 bytes; longer ones (which may echo a request) are cut.
 

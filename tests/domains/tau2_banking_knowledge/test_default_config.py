@@ -1,9 +1,9 @@
 """The plain name ``tau2-banking-knowledge`` is upstream's default, ``alltools``, refused on load where it cannot run.
 
-Without an embedding model the env answers OpenSession with FAILED_PRECONDITION naming ``TAUMESH_EMBEDDING_MODEL``
-and ``taumesh run`` refuses before it plays, while ListDomains, ``tools export`` and ``domain check`` still work;
-given a model (a scripted OpenAI-compatible embeddings server on 127.0.0.1) and a working bubblewrap, an oracle run
-of the plain name scores.
+Without an embedding model the env answers OpenSession with FAILED_PRECONDITION naming ``TAUMESH_EMBEDDING_MODEL``,
+``taumesh run`` refuses before it plays and the REST API answers 422 naming ``env``, while ListDomains, ``tools
+export`` and ``domain check`` still work; given a model (a scripted OpenAI-compatible embeddings server on
+127.0.0.1) and a working bubblewrap, an oracle run of the plain name scores.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 
 import grpc
+import httpx
 import pytest
 
 from taumesh.common.v1 import common_pb2
@@ -25,6 +26,7 @@ from taumesh.env.v1 import env_pb2, env_pb2_grpc
 from taumesh.rpc.errors import error_reason
 from tests.domains.tau2_banking_knowledge.fake_embeddings import FakeEmbeddings
 from tests.domains.tau2_banking_knowledge.support import ENV, NEEDS_FIXTURES_AND_CHECKOUT, RPC_TIMEOUT, env_and_scorer
+from tests.helpers.api_thread import start_thread_server
 from tests.helpers.cli import ORACLE, explain_result, invoke, results_path
 
 pytestmark = NEEDS_FIXTURES_AND_CHECKOUT
@@ -86,3 +88,24 @@ def test_an_oracle_run_of_the_plain_name_scores_given_a_model_and_bubblewrap(
     assert result.exit_code == 0, explain_result(result)
     results = json.loads(results_path(tmp_path).read_text(encoding="utf-8"))
     assert sorted((result["task_id"], result["reward"]) for result in results) == [("task_001", 1.0), ("task_002", 1.0)]
+
+
+def test_the_rest_api_answers_422_naming_env_for_the_plain_name_without_a_model(
+    data_dir: Path, without_model: str, tmp_path: Path
+) -> None:
+    """Not 404: the domain exists; the request names what this deployment lacks, and nothing is stored or played."""
+    server = start_thread_server(f"sqlite:///{tmp_path / 'api.db'}", tmp_path / "api", data_dir)
+    try:
+        with httpx.Client(base_url=server.base_url, headers=server.headers, timeout=60) as client:
+            listed = client.post("/api/v1/list-tasks", json={"env": ENV})
+            started = client.post("/api/v1/validate-tasks", json={"env": ENV, "task_ids": [0]})
+            runs = client.get("/api/v1/runs").json()
+    finally:
+        server.stop()
+    for response in (listed, started):
+        assert response.status_code == 422, response.text
+        body = response.json()
+        assert body["error_type"] == "validation_error"
+        assert "retrieval config 'alltools'" in body["message"] and without_model in body["message"]
+        assert body["details"]["errors"][0]["loc"] == ["body", "env"]
+    assert runs["runs"] == []

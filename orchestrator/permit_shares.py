@@ -17,6 +17,7 @@ The coordinator sums what the workers wrote (:func:`run_stats`) for its live dis
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Mapping, Sequence
 
 from pydantic import TypeAdapter
@@ -29,6 +30,7 @@ BEAT_S = 2.0
 """How often a worker beats at most (more often with a lease shorter than 6 s: three beats per lease)."""
 
 _STATS = TypeAdapter(list[ProviderStats])
+log = logging.getLogger(__name__)
 
 
 class SlotLimiter(ProviderLimiter):
@@ -102,11 +104,16 @@ class PermitShares:
                 await asyncio.to_thread(self.store.give_back_permits, self.run_id, self.owner, provider, extra)
 
     async def keep_beating(self) -> None:
-        """Beat until cancelled."""
+        """Beat until cancelled; while the store cannot be reached no new call starts (its slots may be taken over)."""
         interval = min(BEAT_S, self.lease_seconds / 3)
         while True:
             await asyncio.sleep(interval)
-            await self.beat()
+            try:
+                await self.beat()
+            except Exception:  # noqa: BLE001  # a database hiccup: try again at the next beat
+                log.warning("worker %s: its call slots could not be renewed; no new model call meanwhile", self.owner)
+                for limiter in self.limiters.values():
+                    limiter.set_slots(0)
 
 
 def run_stats(workers: Sequence[WorkerStats], caps: Mapping[str, int], ended: bool = False) -> list[ProviderStats]:

@@ -8,6 +8,7 @@ them SIGKILLed while it holds slots; and ``taumesh run --workers 2``, whose disp
 
 from __future__ import annotations
 
+import asyncio
 import re
 import signal
 import subprocess
@@ -18,12 +19,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
 from sqlalchemy.exc import DBAPIError
 
 from taumesh.domains import Catalog
 from taumesh.llm.limiter import ProviderStats
-from taumesh.orchestrator.permit_shares import run_stats
+from taumesh.models import AgentSettings, ModelSettings, UserSettings
+from taumesh.orchestrator import permit_shares
+from taumesh.orchestrator.config import RunConfig
+from taumesh.orchestrator.permit_shares import PermitShares, SlotLimiters, run_stats
+from taumesh.orchestrator.provider_limits import AGENT_METHODS, provider_limits, shared_limiters
 from taumesh.orchestrator.work_store import Held, WorkerStats, WorkStore, sqlite_url, work_permits
 from tests.helpers.api import Postgres, create_database
 from tests.helpers.cli import explain, explain_result, finish, invoke, load_json, results_path, start_taumesh
@@ -225,3 +230,40 @@ def test_the_display_of_a_run_with_workers_shows_the_providers(
     window, refused = map(int, shown[-1])
     assert refused == script.refused, result.output[-2000:]  # every worker's 429s, summed
     assert 1 <= window <= 8
+
+
+def test_a_worker_holds_calls_back_at_its_slots_and_while_the_store_fails(
+    store: WorkStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The limiter of a worker alone holds the whole cap; a share shrunk to one lets one call in flight; a beat that
+    cannot reach the store lets none start (its slots may be taken over meanwhile)."""
+    monkeypatch.setattr(permit_shares, "BEAT_S", 0.05)
+    config = RunConfig(
+        agent=AgentSettings(strategy="tool-calling", model=ModelSettings(model="gpt-4o", provider="openai")),
+        user=UserSettings(strategy="scripted"),
+        provider_limits={"openai": 4},
+    )
+
+    async def run() -> None:
+        with shared_limiters(SlotLimiters(config.provider_limits, 8)), provider_limits(config, 8) as limits:
+            shares = PermitShares(store, "r", "a", limits, lease_seconds=30.0)
+            limiter = limits.by_method[AGENT_METHODS[0]]
+            assert not shares.ready and limiter.allowed == 0  # no call before the first beat
+            store.claim("r", "a", 1, 30.0)
+            await shares.beat()
+            assert shares.ready and limiter.allowed == 4  # alone, with an episode: the whole cap
+            permits = [await limiter.acquire() for _ in range(3)]
+            _beat(store, "b")  # a second worker with an episode: a's share is 2, its 3 calls keep their slots
+            await shares.beat()
+            assert store.share_permits("r", "b", 30.0, "[]", ["openai"])["openai"] == Held(held=1, share=2)
+            limiter.release(permits.pop())
+            await shares.beat()  # one call ended: its slot goes to b
+            assert store.share_permits("r", "b", 30.0, "[]", ["openai"])["openai"] == Held(held=2, share=2)
+            with store.engine.begin() as connection:  # the store fails
+                connection.execute(text("DROP TABLE work_permits"))
+            beating = asyncio.create_task(shares.keep_beating())
+            await asyncio.sleep(0.3)
+            assert limiter.allowed == 0 and not beating.done()
+            beating.cancel()
+
+    asyncio.run(run())

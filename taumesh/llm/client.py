@@ -63,9 +63,15 @@ def _policy_of(values: tuple[tuple[str, str], ...]) -> RetryPolicy:
     return RetryPolicy.from_env(dict(values))
 
 
+_POLICY_VARIABLES = tuple(
+    f"{RetryPolicy.model_config.get('env_prefix', '')}{name}".upper() for name in RetryPolicy.model_fields
+)
+"""The variables :meth:`RetryPolicy.from_env` reads: looked up by name, not by a scan of the environment."""
+
+
 def current_policy() -> RetryPolicy:
     """``RetryPolicy.from_env()``, built once per set of ``TAUMESH_LLM_*`` values (building it costs 0.8 ms)."""
-    return _policy_of(tuple(sorted((k, v) for k, v in os.environ.items() if k.startswith("TAUMESH_LLM_"))))
+    return _policy_of(tuple((name, value) for name in _POLICY_VARIABLES if (value := os.environ.get(name)) is not None))
 
 
 class Completion(BaseModel):

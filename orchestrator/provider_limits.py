@@ -12,15 +12,14 @@ every 429 as it happens, may narrow its window, holds new calls back for the Ret
 with a new permit (up to :data:`RATE_LIMIT_ATTEMPTS` times).
 
 The limits apply to the RPCs of :class:`~taumesh.orchestrator.clients.ServiceClients` made within
-:func:`provider_limits` (a context variable, so concurrent runs in one process keep theirs apart). With
-``--workers N`` each worker holds its share of each cap, in proportion to its share of ``--max-concurrency``
-(:func:`worker_limits`), so the run's total never passes it, whichever machine a worker runs on; a cap below the
-number of workers is refused up front.
+:func:`provider_limits` (a context variable, so concurrent runs in one process keep theirs apart). The
+workers of a run (``--workers N``, or pods joining its store) lease the caps' call slots from the work store
+instead (:mod:`~taumesh.orchestrator.permit_shares`), so the run's total never passes a cap whichever machine a
+worker runs on.
 """
 
 from __future__ import annotations
 
-import contextlib
 import contextvars
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -115,17 +114,6 @@ def provider_limits(config: RunConfig, ceiling: int | None = None) -> Iterator[R
         yield limits
     finally:
         _CURRENT.reset(token)
-
-
-def worker_limits(config: RunConfig, concurrency: int) -> contextlib.AbstractContextManager[RunLimits]:
-    """:func:`provider_limits` for a worker playing ``concurrency`` of the run's ``max_concurrency`` episodes.
-
-    Each cap is scaled by that share (rounded down, at least 1), so the workers' caps add up to at most the run's
-    when their concurrencies add up to the run's, as ``--workers N`` shares them.
-    """
-    whole = max(config.max_concurrency, concurrency)
-    caps = {provider: max(1, cap * concurrency // whole) for provider, cap in config.provider_limits.items()}
-    return provider_limits(config.model_copy(update={"provider_limits": caps}), concurrency)
 
 
 class ProviderLimitInterceptor(grpc.aio.UnaryUnaryClientInterceptor):  # type: ignore[type-arg]  # generic in stubs

@@ -31,7 +31,7 @@ from taumesh.config_files import RunFileError, read_run_file, read_settings_file
 from taumesh.domains import VARIANT_SEPARATOR
 from taumesh.flags import Flag
 from taumesh.llm.knowledge_models import KNOWLEDGE_MODEL_VARIABLES
-from taumesh.llm.limiter import ProviderLimits, workers_problem
+from taumesh.llm.limiter import ProviderLimits
 from taumesh.models import TAU2_PREFIX, AgentSettings, DialogflowCxAgent, ModelSettings, UserSettings, is_tau2
 from taumesh.orchestrator.config import (
     CACHE_DATA_DIR,
@@ -195,14 +195,6 @@ class RunSettings(RunScope, KnowledgeModels, TaumeshSettings):
         """The CX strategy without its agent could only fail every episode: refused before the run."""
         if self.agent_strategy in ("dialogflow-cx", "decibel") and not (self.agent_id and self.project_id):
             raise ValueError(f"--agent-strategy {self.agent_strategy} needs --agent-id and --project-id")
-        return self
-
-    @model_validator(mode="after")
-    def provider_limits_fit_the_workers(self) -> RunSettings:
-        """Each worker holds a share of each ``--provider-limit``: a cap below ``--workers`` leaves one without."""
-        problem = workers_problem(self.provider_limit, self.workers)
-        if problem:
-            raise ValueError(problem)
         return self
 
     @model_validator(mode="after")

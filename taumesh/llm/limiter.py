@@ -294,13 +294,3 @@ class ProviderLimiters:
 
     def stats(self) -> list[ProviderStats]:
         return [limiter.stats() for _, limiter in sorted(self._limiters.items())]
-
-
-def workers_problem(caps: Mapping[str, int], workers: int) -> str | None:
-    """Why ``caps`` cannot be shared among ``workers`` processes (one below their number), or None."""
-    for provider, cap in caps.items():
-        if cap < workers:
-            return (
-                f"--provider-limit {provider}={cap} is below --workers {workers}: each worker needs at least one call"
-            )
-    return None

@@ -17,7 +17,6 @@ from taumesh.llm.limiter import (
     more_than_background,
     parse_provider_limits,
     provider_of,
-    workers_problem,
 )
 from taumesh.models import ModelSettings
 
@@ -183,13 +182,6 @@ def test_limits_are_parsed_from_flags_environment_and_files() -> None:
     ]:
         with pytest.raises(ValueError, match=says):
             parse_provider_limits(bad)
-
-
-def test_a_cap_below_the_number_of_workers_is_refused() -> None:
-    assert workers_problem({"openai": 20, "anthropic": 3}, 3) is None
-    assert workers_problem({"openai": 2}, 3) == (
-        "--provider-limit openai=2 is below --workers 3: each worker needs at least one call"
-    )
 
 
 def test_provider_of_a_model() -> None:

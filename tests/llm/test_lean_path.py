@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from aiohttp import web
 
 from taumesh.llm import complete
 from taumesh.llm._litellm import OPENAI_HTTP_HANDLER, litellm
@@ -63,3 +64,36 @@ def test_grants_built_once_per_environment_still_follow_it(monkeypatch: pytest.M
     with granted(OperatorGrants.of(api_bases=["http://127.0.0.1:3/v1"])):
         assert current_grants().api_bases == {"http://127.0.0.1:2/v1", "http://127.0.0.1:3/v1"}
     assert current_grants().api_bases == {"http://127.0.0.1:2/v1"}
+
+
+async def test_calls_share_one_http_connection() -> None:
+    peers: set[int] = set()
+    reply = {
+        "id": "r",
+        "object": "chat.completion",
+        "created": 1,
+        "model": "m",
+        "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": "ok"}}],
+        "usage": {"prompt_tokens": 3, "completion_tokens": 2, "total_tokens": 5},
+    }
+
+    async def chat(request: web.Request) -> web.Response:
+        peers.add(request.transport.get_extra_info("peername")[1])  # type: ignore[union-attr]
+        await request.read()
+        return web.json_response(reply)
+
+    app = web.Application()
+    app.router.add_post("/v1/chat/completions", chat)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    try:
+        port = runner.addresses[0][1]
+        settings = ModelSettings(model="openai/m", api_base=f"http://127.0.0.1:{port}/v1")
+        for _ in range(12):
+            done = await complete(settings, [{"role": "user", "content": "hi"}])
+            assert done.message.content == "ok"
+    finally:
+        await runner.cleanup()
+    assert len(peers) == 1  # litellm's HTTP client is kept and reused, not built per call

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any, Literal, NamedTuple, Self, get_args
 
@@ -140,7 +139,7 @@ class RunScope(BaseModel, use_attribute_docstrings=True):
     """Domain: {domains}, or one added as a folder plugin (see docs/adding-a-domain.md)."""
     task_split: Annotated[str | None, Flag("--task-split-name")] = None
     """Task split (default: the domain's first: test for τ-bench's, base for τ²'s)."""
-    task_ids: Annotated[Sequence[int | str] | None, Flag(parse_as=list[str] | None)] = None
+    task_ids: Annotated[list[int | str] | None, Flag(parse_as=list[str] | None)] = None
     """Run only these tasks (repeatable, or several after one flag: --task-ids 1 2 3): τ-bench's indexes, τ²'s ids
     of the split (task_001; a number no task is named is its index)."""
     start_index: int = 0

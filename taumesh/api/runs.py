@@ -135,7 +135,7 @@ def run_config(body: ValidateTasksRequest, settings: ApiSettings) -> RunConfig:
     return RunConfig(
         env=body.env,
         task_split=body.task_split,
-        task_ids=body.task_ids,
+        task_ids=None if body.task_ids is None else [*body.task_ids],
         start_index=body.start_index,
         end_index=body.end_index,
         num_trials=body.num_trials,

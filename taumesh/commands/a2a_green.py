@@ -152,7 +152,7 @@ class EvaluationExecutor(AgentExecutor):
         config = RunConfig(
             env=cfg.domain,
             task_split=cfg.split,
-            task_ids=cfg.task_ids,
+            task_ids=None if cfg.task_ids is None else [*cfg.task_ids],
             start_index=cfg.start_index,
             end_index=cfg.end_index,
             num_trials=cfg.num_trials,

@@ -151,7 +151,9 @@ def test_calls_spread_evenly_over_user_sim_replicas(tmp_path: Path, servers: lis
     served = [_served_calls(server.address) - b for server, b in zip(replicas["user_sim"], before, strict=True)]
     mean = sum(served) / len(served)
     assert mean > 2 * len(RETAIL_TEST) / 3 - 1, served  # 50 episodes of at least two user turns each
-    assert all(abs(count - mean) <= 0.3 * mean for count in served), served
+    # round_robin: no replica pinned (pick_first gives one all). Not tighter: under load the first calls go to the
+    # replica whose connection is READY first while the others still connect (once [44, 28, 28])
+    assert all(abs(count - mean) <= 0.5 * mean for count in served), served
 
 
 def test_a_draining_env_replica_hands_its_episodes_over(tmp_path: Path, servers: list[Server]) -> None:

@@ -56,19 +56,8 @@ class SlotLimiter(ProviderLimiter):
 class SlotLimiters(ProviderLimiters):
     """A worker's limiters: :class:`SlotLimiter` for the capped providers, plain ones for the others."""
 
-    def __init__(self, caps: Mapping[str, int], ceiling: int) -> None:
-        super().__init__(caps, ceiling)
-        self.made: dict[str, ProviderLimiter] = {}
-
-    def get(self, provider: str) -> ProviderLimiter:
-        if provider not in self.made:
-            cap = self.caps.get(provider)
-            kind = ProviderLimiter if cap is None else SlotLimiter
-            self.made[provider] = kind(provider, cap, self.ceiling)
-        return self.made[provider]
-
-    def stats(self) -> list[ProviderStats]:
-        return [limiter.stats() for _, limiter in sorted(self.made.items())]
+    def make(self, provider: str, cap: int | None) -> ProviderLimiter:
+        return super().make(provider, cap) if cap is None else SlotLimiter(provider, cap, self.ceiling)
 
 
 class PermitShares:

@@ -289,8 +289,12 @@ class ProviderLimiters:
 
     def get(self, provider: str) -> ProviderLimiter:
         if provider not in self._limiters:
-            self._limiters[provider] = ProviderLimiter(provider, self.caps.get(provider), self.ceiling)
+            self._limiters[provider] = self.make(provider, self.caps.get(provider))
         return self._limiters[provider]
+
+    def make(self, provider: str, cap: int | None) -> ProviderLimiter:
+        """A new limiter of ``provider`` (capped at ``cap`` calls, if any)."""
+        return ProviderLimiter(provider, cap, self.ceiling)
 
     def stats(self) -> list[ProviderStats]:
         return [limiter.stats() for _, limiter in sorted(self._limiters.items())]

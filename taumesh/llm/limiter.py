@@ -13,8 +13,9 @@ It never leaves the window above the calls in flight then (at least :data:`MIN_R
 size, not a window it does not use: a run allowed 1,000 calls with 100 in flight comes down to 100 at once.
 
 The round after a decrease judges it, as TCP undoes a spurious one: if its share of 429s did not fall to half the
-share before (and is at most :data:`MAX_BACKGROUND`), narrowing did not help, so the refusals are not the run's
-concurrency's doing: the window goes back to where it was, and that share becomes the background. So a provider
+share of the round that decreased (counted to its last answer), and is at most :data:`MAX_BACKGROUND`, narrowing did
+not help, so the refusals are not the run's concurrency's doing: the window goes back to where it was, and that share
+becomes the background. So a provider
 refusing 30 % of calls at random costs pauses but not the window, while one refusing calls past what it allows
 (most of them, once past it: refused calls come back at once) is followed down round after round.
 
@@ -144,11 +145,9 @@ class ProviderLimiter:
         self.paused_until = 0.0
         self.background = 0.0
         """The share of calls the provider refuses whatever the window (learned from decreases that did not help)."""
-        self.share = 0.0
-        """The recent share of 429s among answers (a moving average over about a window's worth)."""
         self._epoch = 0
         self._rounds: dict[int, _Round] = {}
-        self._judging: tuple[int, float, float] | None = None  # the judging round, window and share before it
+        self._judging: _Judging | None = None
         self._waiters: deque[asyncio.Future[Permit]] = deque()
         self._new_round()
 
@@ -196,7 +195,6 @@ class ProviderLimiter:
     def release(self, permit: Permit, *, rate_limited: bool = False, retry_after: float | None = None) -> None:
         """End a call: a success widens the window; a 429 pauses new calls and may narrow it (once a round)."""
         self.in_flight = max(0, self.in_flight - 1)
-        self.share += (float(rate_limited) - self.share) / max(self.allowed, MIN_ROUND)
         if rate_limited:
             self.rate_limited += 1
             wait = DEFAULT_PAUSE_S if retry_after is None else max(0.0, retry_after)
@@ -215,6 +213,9 @@ class ProviderLimiter:
         The window decreases when the round's 429s are more than the background explains; the round after a
         decrease judges it once all its calls are answered. A call admitted before the last decrease has no round.
         """
+        if self._judging is not None and permit.epoch == self._judging.decreased_epoch:  # the round that decreased
+            self._judging.decreased.answered += 1
+            self._judging.decreased.refused += bool(rate_limited)
         round_ = self._rounds.get(permit.epoch)
         if round_ is None:
             return
@@ -225,23 +226,23 @@ class ProviderLimiter:
             if self._judging is not None
             else more_than_background(round_.refused, round_.size, self.background)
         ):
-            self._judging = (self._epoch + 1, self.window, self.share)
+            self._judging = _Judging(self._epoch + 1, self.window, permit.epoch, round_)
             flight = self.in_flight + 1  # the calls in flight as this one was refused: TCP's FlightSize
             self.window = max(1.0, min(self.window * DECREASE, max(flight, MIN_ROUND)))
             self._rounds.clear()
             self._new_round()
         elif round_.answered >= round_.admitted and permit.epoch != self._epoch:  # closed, and all answered
             del self._rounds[permit.epoch]
-            if self._judging is not None and self._judging[0] == permit.epoch:
+            if self._judging is not None and self._judging.epoch == permit.epoch:
                 self._judge(round_.refused / max(1, round_.answered))
 
     def _judge(self, share: float) -> None:
         """Undo the last decrease when the round after it refused about as often: narrowing did not help."""
         assert self._judging is not None
-        _, before, share_before = self._judging
-        self._judging = None
-        if share <= MAX_BACKGROUND and share > share_before / 2:
-            self.window = min(self.ceiling, max(self.window, before))
+        judging, self._judging = self._judging, None
+        decreased = judging.decreased
+        if share <= MAX_BACKGROUND and share > decreased.refused / max(1, decreased.answered) / 2:
+            self.window = min(self.ceiling, max(self.window, judging.window_before))
             self.background = share
 
     def _new_round(self) -> None:
@@ -278,6 +279,20 @@ class _Round:
     admitted: int = 0
     answered: int = 0
     refused: int = 0
+
+
+@dataclass
+class _Judging:
+    """A decrease awaiting judgement: the round judging it, the window before, and the round that decreased it.
+
+    The decreasing round goes on counting its answers (though they decrease nothing more): the share it refused
+    is known only once its calls are all answered, and a 429 that comes at once decreases before the rest do.
+    """
+
+    epoch: int
+    window_before: float
+    decreased_epoch: int
+    decreased: _Round
 
 
 class ProviderLimiters:

@@ -130,6 +130,26 @@ async def test_429s_past_what_the_provider_allows_bring_the_window_down_to_it() 
     assert limiter.background == 0.0
 
 
+async def test_a_decrease_that_helped_is_kept_though_its_429s_came_first() -> None:
+    """A burst of 100 where 40 are allowed: the 60 refused come back at once, the round after refuses a third.
+
+    Judged against a moving average of all answers so far (60 429s among a window of 1,000 weigh 6 %), a third
+    looked no better, and the window went back to 1,000; against the decreasing round's own share (all refused),
+    narrowing helped, and it stays.
+    """
+    limiter = ProviderLimiter("openai", cap=None, ceiling=1000)
+    burst = [await limiter.acquire() for _ in range(100)]
+    for permit in burst[40:]:
+        limiter.release(permit, rate_limited=True, retry_after=0)
+    for permit in burst[:40]:
+        limiter.release(permit)
+    assert 90 <= limiter.allowed <= 110
+    after = [await limiter.acquire() for _ in range(limiter.allowed)]
+    for n, permit in enumerate(after):
+        limiter.release(permit, rate_limited=n % 3 == 0, retry_after=0)
+    assert limiter.allowed < 200 and limiter.background == 0.0
+
+
 def test_the_background_share_explains_only_its_own_429s() -> None:
     assert more_than_background(1, 20, 0.0)  # nothing learned yet: any 429 is more
     assert not more_than_background(6, 20, 0.3)

@@ -79,8 +79,8 @@ def _invalid_value(message: str, field: str, named: dict[str, str]) -> ApiError:
 async def preflight(clients: ServiceClients, body: ValidateTasksRequest, settings: ApiSettings) -> None:
     """Everything about a run request that can be known before it runs; nothing is stored or played before.
 
-    An unknown domain or split is 404 ``not_found``; a domain that cannot run here or a task index outside the split
-    is 422 naming the field.
+    An unknown domain or split is 404 ``not_found``; a domain that cannot run here, or a task id or index the split
+    lacks (the orchestrator's own resolution, as ``taumesh run --task-ids`` reads them), is 422 naming the field.
     """
     check_allowed(body, settings)
     check_models(body)

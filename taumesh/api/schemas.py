@@ -5,13 +5,24 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Discriminator,
+    Field,
+    Tag,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from taumesh.orchestrator.config import RunScope
 
 RunStatus = Literal["queued", "running", "completed", "failed", "cancelled"]
 MAX_TASK_INDEX = 1_000_000
 """Bound of a task index in a request; the split's own size is checked before anything runs."""
+MAX_TASK_ID_LENGTH = 200
+"""Bound of a task id (text) in a request; whether the split has it is checked before anything runs."""
 ErrorType = Literal["authentication_error", "validation_error", "not_found", "rate_limit_error", "internal_error"]
 
 
@@ -54,6 +65,25 @@ class ServiceInfo(BaseModel):
     timestamp: datetime
 
 
+def _task_id_kind(value: Any) -> str | None:
+    """Which kind of task id a request gives: a number is an index, a text an id; None for anything else."""
+    if isinstance(value, str):
+        return "id"
+    return "index" if isinstance(value, int | float) else None
+
+
+RequestedTaskId = Annotated[
+    Annotated[int, Field(ge=0, le=MAX_TASK_INDEX), Tag("index")]
+    | Annotated[str, Field(min_length=1, max_length=MAX_TASK_ID_LENGTH), Tag("id")],
+    Discriminator(
+        _task_id_kind,
+        custom_error_type="task_id",
+        custom_error_message="a task id is a task's index (an integer) or its id (a text)",
+    ),
+]
+"""A task a run request names: an integer is an index in the split (the REST fork's), a text is the split's task
+id as ``taumesh run --task-ids`` reads it (τ²'s ``task_001``; a number no task is named is its index)."""
+
 RUN = RunScope.model_fields
 """The run's own settings (default, help, bounds), which a request narrows where the API allows less."""
 
@@ -75,10 +105,14 @@ class ValidateTasksRequest(BaseModel):
     task_split: Annotated[str | None, RUN["task_split"], Field(max_length=50)] = RUN["task_split"].default
     start_index: Annotated[int, RUN["start_index"], Field(ge=0, le=MAX_TASK_INDEX)] = RUN["start_index"].default
     end_index: Annotated[int, RUN["end_index"], Field(ge=-1, le=MAX_TASK_INDEX + 1)] = RUN["end_index"].default
-    task_ids: list[Annotated[int, Field(ge=0, le=MAX_TASK_INDEX)]] | None = Field(
+    task_ids: list[RequestedTaskId] | None = Field(
         default=None,
         max_length=1000,
-        description="Task indices, each once (more trials: num_trials); win over the range.",
+        description=(
+            "Tasks to run, each once (more trials: num_trials); win over the range. An integer is an index in the "
+            "split; a text is the split's task id (τ²'s task_001), or, when no task has that id, the index it spells. "
+            "An id the split lacks is refused (422) before anything runs."
+        ),
         json_schema_extra={"uniqueItems": True},
     )
     max_concurrency: Annotated[int, RUN["max_concurrency"], Field(le=64)] = RUN["max_concurrency"].default

@@ -24,7 +24,8 @@ class RunScope(TypedDict, total=False):
     task_split: str | None
     start_index: int
     end_index: int
-    task_ids: list[int] | None
+    task_ids: list[int | str] | None
+    """An integer: an index in the split; a text: the split's task id (τ²'s ``task_001``)."""
     max_concurrency: int
     seed: int
     shuffle: bool

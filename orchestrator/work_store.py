@@ -39,6 +39,7 @@ from sqlalchemy import (
     Table,
     Text,
     and_,
+    case,
     create_engine,
     delete,
     event,
@@ -421,22 +422,17 @@ class WorkStore:
                         select(w.owner).where(w.run_id == run_id, w.lease_expires >= now, playing).order_by(w.owner)
                     )
                 )
-                caps: dict[str, int] = dict(
-                    connection.execute(
-                        select(p.provider, func.count()).where(p.run_id == run_id).group_by(p.provider)
-                    ).all()
-                )
+                mine = func.count(case((p.owner == owner, 1)))  # counts the rows the case makes non-null
+                counted = connection.execute(  # each provider's cap and owner's slots, in one query for all
+                    select(p.provider, func.count(), mine).where(p.run_id == run_id).group_by(p.provider)
+                ).all()
+                slots = {str(provider): (int(cap), int(held)) for provider, cap, held in counted}
                 shares: dict[str, Held] = {}
                 for provider in providers:
-                    if provider not in caps:
+                    if provider not in slots:
                         continue
-                    share = fair_share(int(caps[provider]), live, owner)
-                    held = int(
-                        connection.scalar(
-                            select(func.count()).where(p.run_id == run_id, p.provider == provider, p.owner == owner)
-                        )
-                        or 0
-                    )
+                    cap, held = slots[provider]
+                    share = fair_share(cap, live, owner)
                     if held < share:
                         held += self._take_permits(connection, run_id, owner, provider, share - held, now + ttl, now)
                     shares[provider] = Held(held=held, share=share)

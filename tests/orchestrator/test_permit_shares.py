@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import func, select, text
+from sqlalchemy import event, func, select, text
 from sqlalchemy.exc import DBAPIError
 
 from taumesh.domains import Catalog
@@ -75,6 +75,33 @@ def test_workers_past_the_cap_hold_nothing_and_a_dead_ones_slots_come_back(store
     assert [held[o].share for o in owners[-2:]] == [0, 0]  # the six live: the last two get no share
     time.sleep(0.6)  # every lease ran out (all of them died)
     assert _beat(store, "w5") == Held(held=4, share=4)  # alone now: it takes the dead ones' slots
+
+
+def test_a_beat_counts_every_providers_slots_in_one_query(tmp_path: Path) -> None:
+    """A steady beat's statements do not grow with the providers capped: one grouped count gives them all."""
+    work = WorkStore(sqlite_url(tmp_path / "work.sqlite"))
+    try:
+        work.create_tables()
+        work.add_run("one", [("0", 0)], "{}", {"openai": 2})
+        work.add_run("three", [("0", 0)], "{}", {"openai": 2, "anthropic": 2, "mistral": 2})
+        statements: list[str] = []
+
+        def count(conn: Any, cursor: Any, statement: str, *rest: Any) -> None:
+            statements.append(statement)
+
+        def steady_beat(run_id: str, providers: list[str]) -> int:
+            work.claim(run_id, "a", 1, 30.0)
+            first = work.share_permits(run_id, "a", 30.0, "[]", providers)  # takes its slots
+            assert all(held == Held(held=2, share=2) for held in first.values()) and len(first) == len(providers)
+            statements.clear()
+            again = work.share_permits(run_id, "a", 30.0, "[]", providers)  # holds them all: takes none
+            assert again == first
+            return len(statements)
+
+        event.listen(work.engine, "before_cursor_execute", count)
+        assert steady_beat("three", ["openai", "anthropic", "mistral"]) == steady_beat("one", ["openai"])
+    finally:
+        work.close()
 
 
 def test_the_coordinator_sums_the_workers_figures() -> None:

@@ -5,6 +5,9 @@ The request (a data part, or its JSON as text) follows AgentBeats' assessment re
     {"participants": {"agent": "http://purple:9009"},
      "config": {"domain": "retail", "split": "test", "task_ids": [0, 1], "num_trials": 1, "user_strategy": "scripted"}}
 
+``task_ids`` are read as ``taumesh run --task-ids`` reads them: an integer is an index in the split, a text the split's
+task id (τ²'s ``"task_001"``); an id the split lacks fails the task before any episode, naming some ids it has.
+
 The run goes through the orchestrator and the services (started in this process on loopback), with agent strategy
 ``a2a`` against the purple agent, whose URL the operator must allow (``TAUMESH_ALLOWED_API_BASES`` or
 ``taumesh serve a2a --allow-agent``). Progress streams as ``working`` status updates (the run's progress lines);
@@ -18,7 +21,7 @@ import io
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from a2a.helpers import get_data_parts, new_data_part, new_raw_part, new_text_message, new_text_part
 from a2a.server.agent_execution import AgentExecutor, RequestContext
@@ -54,7 +57,9 @@ class EvalConfig(BaseModel):
 
     domain: str = "retail"
     split: str | None = None
-    task_ids: list[int] | None = None
+    task_ids: list[int | Annotated[str, Field(min_length=1, max_length=200)]] | None = None
+    """As ``taumesh run --task-ids``: an integer is an index in the split; a text is the split's task id (τ²'s
+    ``task_001``), or, when no task has that id, the index it spells. An id the split lacks fails the run unplayed."""
     start_index: int = Field(default=0, ge=0)
     end_index: int = -1
     num_trials: int = Field(default=1, ge=1, le=32)

@@ -6,9 +6,7 @@ they are never passed around nor logged.
 
 from __future__ import annotations
 
-import contextlib
 import functools
-import io
 import logging
 import os
 import time
@@ -28,7 +26,7 @@ from taumesh.llm.errors import (
     ModelUnavailable,
 )
 from taumesh.llm.hooks import ModelCall, ModelCallHook, around_call
-from taumesh.llm.preflight import local_api_key
+from taumesh.llm.preflight import litellm_route, local_api_key
 from taumesh.llm.retry import (
     RetryPolicy,
     describe,
@@ -113,17 +111,6 @@ def request_kwargs(
     return kwargs
 
 
-@functools.lru_cache(maxsize=64)
-def _routes_to_openai(model: str, provider: str, api_base: str) -> bool:
-    """Whether litellm sends ``model`` to its ``openai`` provider (once per model, provider and base)."""
-    try:
-        with contextlib.redirect_stdout(io.StringIO()):  # litellm prints its provider list for unknown models
-            route = litellm.get_llm_provider(model, custom_llm_provider=provider or None, api_base=api_base or None)
-    except Exception:  # noqa: BLE001 - an unknown provider is litellm's to refuse, at the call
-        return False
-    return str(route[1]) == "openai"
-
-
 def missing_openai_key(settings: ModelSettings, kwargs: Mapping[str, Any]) -> str | None:
     """Why an OpenAI call cannot authenticate, or None: no key given, none in the environment.
 
@@ -134,7 +121,7 @@ def missing_openai_key(settings: ModelSettings, kwargs: Mapping[str, Any]) -> st
         return None
     if os.environ.get("OPENAI_API_KEY") or litellm.api_key or litellm.openai_key:
         return None
-    if not _routes_to_openai(settings.model, settings.provider, settings.api_base):
+    if litellm_route(settings.model, settings.provider, settings.api_base) != "openai":
         return None
     return f"missing credentials: model {settings.model!r} needs OPENAI_API_KEY in the environment, and it is not set"
 

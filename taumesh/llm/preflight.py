@@ -10,7 +10,10 @@ import io
 import ipaddress
 import os
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 from functools import lru_cache
+from typing import TypeVar
 from urllib.parse import urlsplit
 
 from taumesh.llm._litellm import litellm
@@ -18,6 +21,8 @@ from taumesh.models import ModelSettings
 
 _NOT_A_CREDENTIAL = re.compile(r"_(API_BASE|BASE_URL|URL|ENDPOINT|REGION(_NAME)?|VERSION|PROJECT|LOCATION)$")
 """Variables ``validate_environment`` may ask for that say where a model is, not who may call it."""
+
+T = TypeVar("T")
 
 LOCAL_PLACEHOLDER_KEY = "taumesh-local-server-no-key"
 """The key sent to a local server when the environment has none (the provider's SDK refuses to send no key)."""
@@ -58,26 +63,80 @@ def litellm_model_name(settings: ModelSettings) -> str:
     return settings.model
 
 
-def missing_credentials(settings: ModelSettings) -> list[str]:
-    """The environment variables holding credentials that ``settings``' provider needs and that are unset."""
-    with contextlib.redirect_stdout(io.StringIO()):  # litellm prints its provider list for unknown models
-        report = litellm.validate_environment(model=litellm_model_name(settings), api_base=settings.api_base or None)
-    return [str(name) for name in report.get("missing_keys", []) if not _NOT_A_CREDENTIAL.search(str(name))]
+def _quietly(call: Callable[[], T]) -> T:
+    """``call()`` with stdout swallowed: litellm prints its provider list for a model it does not know."""
+    with contextlib.redirect_stdout(io.StringIO()):
+        return call()
 
 
 @lru_cache(maxsize=64)
-def _missing_for(model: str, provider: str, api_base: str, keys_present: frozenset[str]) -> tuple[str, ...]:
-    """:func:`missing_credentials`, once per model and set of key variables present (it redirects stdout)."""
-    return tuple(missing_credentials(ModelSettings(model=model, provider=provider, api_base=api_base)))
+def litellm_route(model: str, provider: str = "", api_base: str = "") -> str:
+    """The provider litellm sends ``model`` to (``openai``, ``anthropic``, …); empty when it knows none.
+
+    Looked up once per model, provider and base: the lookup is quiet (stdout redirected, for every thread at once).
+    """
+    try:
+        route = _quietly(
+            lambda: litellm.get_llm_provider(model, custom_llm_provider=provider or None, api_base=api_base or None)
+        )
+    except Exception:  # noqa: BLE001 - an unknown provider is litellm's to refuse, at the call
+        return ""
+    return str(route[1])
+
+
+def missing_credentials(settings: ModelSettings) -> list[str]:
+    """The environment variables holding credentials that ``settings``' provider needs and that are unset."""
+    model = litellm_model_name(settings)
+    report = _quietly(lambda: litellm.validate_environment(model=model, api_base=settings.api_base or None))
+    return [str(name) for name in report.get("missing_keys", []) if not _NOT_A_CREDENTIAL.search(str(name))]
+
+
+@lru_cache(maxsize=256)
+def _is_local(api_base: str) -> bool:
+    return is_local_api_base(api_base)
+
+
+def _key_like(name: str) -> bool:
+    return "KEY" in name or "TOKEN" in name
+
+
+@dataclass(frozen=True)
+class _Placeholder:
+    """One model's answer of :func:`local_api_key` and the environment it was computed in."""
+
+    watched: tuple[str, ...]
+    """The variables whose presence decided it: those litellm found missing, and the key-like ones set then."""
+    seen: tuple[int, tuple[bool, ...]]
+    """The environment's size and which of ``watched`` were set."""
+    key: str | None
+
+
+def _seen(watched: tuple[str, ...]) -> tuple[int, tuple[bool, ...]]:
+    return len(os.environ), tuple(name in os.environ for name in watched)
+
+
+_PLACEHOLDERS: dict[tuple[str, str, str], _Placeholder] = {}
 
 
 def local_api_key(settings: ModelSettings) -> str | None:
-    """The placeholder key for a local ``api_base`` whose provider's key is unset; None: send what litellm finds."""
-    if not settings.api_base or not is_local_api_base(settings.api_base):
+    """The placeholder key for a local ``api_base`` whose provider's key is unset; None: send what litellm finds.
+
+    Computed again only when the environment changed in a way that may change it: a watched variable set or unset,
+    or the number of variables changed (litellm may take a name it did not report missing, such as
+    ``ANTHROPIC_AUTH_TOKEN`` for ``ANTHROPIC_API_KEY``). The check is a few lookups by name, not a scan of the
+    environment on every model call.
+    """
+    if not settings.api_base or not _is_local(settings.api_base):
         return None
-    present = frozenset(name for name, value in os.environ.items() if value and ("KEY" in name or "TOKEN" in name))
-    missing = _missing_for(settings.model, settings.provider, settings.api_base, present)
-    return LOCAL_PLACEHOLDER_KEY if missing else None
+    model = (settings.model, settings.provider, settings.api_base)
+    known = _PLACEHOLDERS.get(model)
+    if known is not None and _seen(known.watched) == known.seen:
+        return known.key
+    set_now = {name for name, value in os.environ.items() if value and _key_like(name)}
+    missing = missing_credentials(settings)
+    watched = tuple(sorted(set_now | set(missing)))
+    _PLACEHOLDERS[model] = _Placeholder(watched, _seen(watched), LOCAL_PLACEHOLDER_KEY if missing else None)
+    return _PLACEHOLDERS[model].key
 
 
 def credentials_problem(settings: ModelSettings, flag: str) -> str | None:

@@ -17,8 +17,9 @@ each level of ``--concurrency``, run on the same first tasks of τ² retail (× 
 
 Per runner and level it prints the episodes/s against the ideal (episodes in flight ÷ each episode's simulated
 latency, list-scheduled in the runner's order; wall time from the server's first request to the runner's exit),
-CPU ms per episode of each process, peak RSS, model calls per episode, the rewards, and the busiest process's
-share of a core (≥ 0.9: that process is where the runner saturates).
+CPU ms per episode of each process twice (with its start-up; and after start-up, from the server's first request to
+its last reply, a long run's cost), peak RSS, model calls per episode, the rewards, and the busiest process's share of
+a core over that window (≥ 0.9: that process is where the runner saturates).
 
     .venv/bin/python bench/live_llm.py                                      # 10 50 200 1000, 2 s / 1 s
     .venv/bin/python bench/live_llm.py --concurrency 10 50 --runners taumesh tau2 --tau2-venv /tmp/tau2venv
@@ -41,7 +42,6 @@ import signal
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -55,6 +55,7 @@ import psutil
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(PROJECT_ROOT))
 
+from bench._live_cpu import Monitor  # noqa: E402
 from taumesh.testing.processes import ServerProcess, start_service, stop_all, taumesh_executable  # noqa: E402
 
 MODEL_SERVER = PROJECT_ROOT / "bench" / "_live_model.py"
@@ -132,76 +133,6 @@ class ModelServer:
 
     def stop(self) -> None:
         self.process.stop(timeout=10)
-
-
-# -- measuring processes --------------------------------------------------------------------------------------------
-
-
-@dataclass
-class Watched:
-    """One process seen by the monitor: its label, last CPU seconds, peak RSS."""
-
-    label: str
-    cpu: float = 0.0
-    peak_rss: int = 0
-
-
-class Monitor:
-    """Samples labelled root processes and their descendants every ``interval`` s: CPU per process, peak RSS."""
-
-    def __init__(self, interval: float = 0.25) -> None:
-        self.roots: dict[str, psutil.Process] = {}
-        self.seen: dict[int, Watched] = {}
-        self.peak_label_rss: dict[str, int] = {}
-        self.baseline: dict[int, float] = {}
-        self.interval = interval
-        self._lock = threading.Lock()
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
-
-    def watch(self, label: str, pid: int, since_now: bool = False) -> None:
-        """Watch ``pid`` and its descendants; ``since_now``: count only the CPU it spends from now on."""
-        process = psutil.Process(pid)
-        if since_now:
-            times = process.cpu_times()
-            self.baseline[pid] = times.user + times.system
-        with self._lock:
-            self.roots[label] = process
-
-    def sample(self) -> None:
-        with self._lock:
-            roots = dict(self.roots)
-        totals: dict[str, int] = {}
-        for label, root in roots.items():
-            try:
-                family = [root, *root.children(recursive=True)]
-            except psutil.NoSuchProcess:
-                continue
-            for index, process in enumerate(family):
-                try:
-                    with process.oneshot():
-                        times, rss = process.cpu_times(), process.memory_info().rss
-                except psutil.NoSuchProcess:
-                    continue
-                name = label if index == 0 else f"{label}/child-{process.pid}"
-                watched = self.seen.setdefault(process.pid, Watched(name))
-                watched.cpu = max(watched.cpu, times.user + times.system - self.baseline.get(process.pid, 0.0))
-                watched.peak_rss = max(watched.peak_rss, rss)
-                totals[label] = totals.get(label, 0) + rss
-        for label, rss in totals.items():
-            self.peak_label_rss[label] = max(self.peak_label_rss.get(label, 0), rss)
-
-    def _run(self) -> None:
-        while not self._stop.wait(self.interval):
-            self.sample()
-
-    def __enter__(self) -> Monitor:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._stop.set()
-        self._thread.join()
 
 
 # -- runners ----------------------------------------------------------------------------------------------------
@@ -324,6 +255,9 @@ class Outcome:
     core_share: dict[str, float] = field(default_factory=dict)
     peak_rss_mb: dict[str, float] = field(default_factory=dict)
     cpu_ms_per_episode_total: float = 0.0
+    steady_s: float = 0.0
+    steady_cpu_ms_per_episode: dict[str, float] = field(default_factory=dict)
+    steady_cpu_ms_per_episode_total: float = 0.0
     model_server_cpu_ms_per_episode: float = 0.0
 
     @property
@@ -363,10 +297,11 @@ def run_one(runner: str, plan: Plan, args: argparse.Namespace, server: ModelServ
         else:
             argv = taumesh_command(plan, server.url, out, addresses, 2 if runner.endswith("-w2") else 1)
         with (out / "runner.log").open("w") as log:
+            launched = time.time()
             proc = subprocess.Popen(
                 argv, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=out, start_new_session=True
             )
-        monitor.watch(runner.split("-")[0], proc.pid)
+        monitor.watch(runner.split("-")[0], proc.pid, started=launched)
         monitor.sample()
         code, tree_cpu = wait_with_rusage(proc, args.timeout)
         ended = time.time()
@@ -375,7 +310,7 @@ def run_one(runner: str, plan: Plan, args: argparse.Namespace, server: ModelServ
     children = sum(w.cpu for pid, w in monitor.seen.items() if w.label.startswith(f"{runner_label}/"))
     root = next((w for w in monitor.seen.values() if w.label == runner_label), None)
     if root is not None:  # the exit's own CPU (writing results) falls after the last sample
-        root.cpu = max(root.cpu, tree_cpu - children)
+        root.record(ended, max(root.cpu, tree_cpu - children))
     stats = server.stats()
     if code != 0:
         tail = (out / "runner.log").read_text(encoding="utf-8", errors="replace")[-1500:]
@@ -399,11 +334,18 @@ def run_one(runner: str, plan: Plan, args: argparse.Namespace, server: ModelServ
     outcome.ideal = plan.episodes / ideal_wall
     outcome.calls_per_episode = {role: n / plan.episodes for role, n in stats["requests"].items()}
     outcome.refused_429 = int(stats["refused_429"])
+    # after start-up: what each process spent from the server's first request to its last reply
+    first, last = stats["first_request"], stats["last_reply"]
+    outcome.steady_s = last - first if first is not None and last is not None else 0.0
     for watched in monitor.seen.values():
         outcome.cpu_ms_per_episode[watched.label] = 1000 * watched.cpu / plan.episodes
-        outcome.core_share[watched.label] = watched.cpu / outcome.wall_s if outcome.wall_s > 0 else 0.0
         outcome.peak_rss_mb[watched.label] = watched.peak_rss / 2**20
+        if outcome.steady_s > 0:
+            steady = watched.cpu_between(first, last)
+            outcome.steady_cpu_ms_per_episode[watched.label] = 1000 * steady / plan.episodes
+            outcome.core_share[watched.label] = steady / outcome.steady_s
     outcome.cpu_ms_per_episode_total = sum(outcome.cpu_ms_per_episode.values())
+    outcome.steady_cpu_ms_per_episode_total = sum(outcome.steady_cpu_ms_per_episode.values())
     outcome.model_server_cpu_ms_per_episode = 1000 * (server.cpu_seconds() - model_cpu) / plan.episodes
     return outcome
 
@@ -436,6 +378,7 @@ def describe(outcome: Outcome) -> str:
     if outcome.status != "ok" and not outcome.scored:
         return f"{head}: {outcome.status}"
     cpu = ", ".join(f"{k} {v:.0f}" for k, v in sorted(outcome.cpu_ms_per_episode.items()) if v >= 0.5)
+    steady = ", ".join(f"{k} {v:.0f}" for k, v in sorted(outcome.steady_cpu_ms_per_episode.items()) if v >= 0.5)
     rss = ", ".join(f"{k} {v:.0f}" for k, v in sorted(outcome.peak_rss_mb.items()))
     calls = ", ".join(f"{k} {v:.2f}" for k, v in outcome.calls_per_episode.items())
     name, share = outcome.busiest()
@@ -443,8 +386,10 @@ def describe(outcome: Outcome) -> str:
         f"{head}: reward 1.0 {outcome.rewards_at_1}/{outcome.scored}; {outcome.achieved:.2f} episodes/s of ideal "
         f"{outcome.ideal:.2f} = {100 * outcome.of_ideal:.1f} % (wall {outcome.wall_s:.1f} s, {outcome.tail_s:.1f} s "
         f"after the last model reply; {100 * outcome.of_ideal_to_last_reply:.1f} % up to it)\n"
-        f"{'':>20}CPU ms/episode: {cpu} (total {outcome.cpu_ms_per_episode_total:.0f}; model server "
+        f"{'':>20}CPU ms/episode with start-up: {cpu} (total {outcome.cpu_ms_per_episode_total:.0f}; model server "
         f"{outcome.model_server_cpu_ms_per_episode:.0f})\n"
+        f"{'':>20}CPU ms/episode after start-up (first request to last reply, {outcome.steady_s:.1f} s): {steady} "
+        f"(total {outcome.steady_cpu_ms_per_episode_total:.0f})\n"
         f"{'':>20}peak RSS MB: {rss}\n"
         f"{'':>20}model calls/episode: {calls}; 429s {outcome.refused_429}; busiest process {name} at "
         f"{share:.2f} core{' (saturated)' if share >= 0.9 else ''}"
@@ -465,19 +410,21 @@ def saturation(outcomes: list[Outcome]) -> str:
 
 def table(outcomes: list[Outcome]) -> str:
     lines = [
-        "| runner | concurrency | episodes (reward 1.0) | episodes/s (% of ideal) | CPU ms/episode (busiest process) "
-        "| peak RSS MB (sum) | model calls/episode |",
-        "|---|---|---|---|---|---|---|",
+        "| runner | concurrency | episodes (reward 1.0) | episodes/s (% of ideal) | CPU ms/episode with start-up "
+        "| CPU ms/episode after start-up (busiest process's share of a core) | peak RSS MB (sum) "
+        "| model calls/episode |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for o in outcomes:
         if o.status != "ok" and not o.scored:
-            lines.append(f"| {o.runner} | {o.concurrency} | {o.episodes} | {o.status} | | | |")
+            lines.append(f"| {o.runner} | {o.concurrency} | {o.episodes} | {o.status} | | | | |")
             continue
         name, share = o.busiest()
         calls = sum(o.calls_per_episode.values())
         lines.append(
             f"| {o.runner} | {o.concurrency} | {o.scored} ({o.rewards_at_1}) | {o.achieved:.2f} "
-            f"({100 * o.of_ideal:.0f} %) | {o.cpu_ms_per_episode_total:.0f} ({name} {share:.2f} core) "
+            f"({100 * o.of_ideal:.0f} %) | {o.cpu_ms_per_episode_total:.0f} "
+            f"| {o.steady_cpu_ms_per_episode_total:.0f} ({name} {share:.2f} core) "
             f"| {sum(o.peak_rss_mb.values()):.0f} | {calls:.2f} |"
         )
     return "\n".join(lines)

@@ -120,6 +120,23 @@ def test_at_a_429_rate_of_one_every_request_is_refused_with_retry_after(model_se
     assert refused.value.headers["Retry-After"] == "2"
 
 
+def test_a_processs_cpu_in_a_window_is_interpolated_between_its_samples() -> None:
+    from bench._live_cpu import Watched
+
+    runner = Watched("taumesh")
+    for when, cpu in [(10.0, 0.0), (11.0, 2.0), (13.0, 3.5), (12.0, 2.5)]:  # started, imports, ...; any order
+        runner.record(when, cpu)
+    assert runner.cpu == 3.5
+    assert runner.cpu_between(11.5, 12.5) == pytest.approx(0.25 + 0.5)
+    assert runner.cpu_between(11.5, 20.0) == pytest.approx(3.5 - 2.25)  # after its last sample: the last value
+    assert runner.cpu_between(5.0, 10.5) == pytest.approx(1.0)
+    service = Watched("agent", baseline=5.0)  # watched from when it served, after 5 s of CPU starting
+    service.record(9.0, 5.0)
+    service.record(14.0, 6.0)
+    assert service.cpu == 1.0
+    assert service.cpu_between(11.5, 12.5) == pytest.approx(0.2)
+
+
 def run_bench(tmp_path: Path, runners: list[str], *extra: str) -> dict[str, Any]:
     out = tmp_path / "report.json"
     argv = [sys.executable, str(BENCH), "--concurrency", "2", "--min-episodes", "3", "--episodes-per-slot", "1"]
@@ -128,6 +145,7 @@ def run_bench(tmp_path: Path, runners: list[str], *extra: str) -> dict[str, Any]
     done = subprocess.run(argv, capture_output=True, text=True, cwd=PROJECT_ROOT, env=os.environ, timeout=1700)
     assert done.returncode == 0, (done.stdout[-3000:], done.stderr[-3000:])
     assert "== where each runner saturates" in done.stdout and "| runner | concurrency |" in done.stdout
+    assert "| CPU ms/episode with start-up | CPU ms/episode after start-up" in done.stdout
     return dict(json.loads(out.read_text(encoding="utf-8")))
 
 
@@ -141,7 +159,17 @@ def check_outcome(outcome: dict[str, Any], tasks: list[dict[str, Any]], processe
     assert 0 < outcome["of_ideal"] <= outcome["of_ideal_to_last_reply"] <= 1 and outcome["ideal"] > 0
     assert processes <= set(outcome["cpu_ms_per_episode"]) and processes <= set(outcome["peak_rss_mb"])
     assert all(outcome["peak_rss_mb"][name] > 10 for name in processes)
-    assert outcome["cpu_ms_per_episode"]["taumesh" if "taumesh" in processes else "tau2"] > 0
+    runner = "taumesh" if "taumesh" in processes else "tau2"
+    assert outcome["cpu_ms_per_episode"][runner] > 0
+    # after start-up (the server's first request to its last reply): every process's share of what it spent in all,
+    # and the runner's own start-up (imports, before any request) is left out
+    with_startup, steady = outcome["cpu_ms_per_episode"], outcome["steady_cpu_ms_per_episode"]
+    assert outcome["steady_s"] > 0 and set(steady) == set(with_startup)
+    assert all(0 <= steady[name] <= with_startup[name] + 1e-6 for name in steady), (steady, with_startup)
+    assert 0 < steady[runner] < with_startup[runner]
+    assert 0 < outcome["steady_cpu_ms_per_episode_total"] < outcome["cpu_ms_per_episode_total"]
+    assert outcome["steady_cpu_ms_per_episode_total"] == pytest.approx(sum(steady.values()))
+    assert set(outcome["core_share"]) == set(steady) and all(share >= 0 for share in outcome["core_share"].values())
 
 
 # one runner per case, so that workers spread them (all three in one test took ~45 s on a quiet machine)

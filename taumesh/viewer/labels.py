@@ -2,7 +2,8 @@
 
 They come from the domain's own task files (found by name through the registry, as the services find them), since a
 results file records none. A domain that declares no labels (every other, today) is not even loaded. ``LABELS`` is a
-convention of the task model until the domain contract has a hook for it.
+convention of the task model until the domain contract has a hook for it. Labels need the domain's description only:
+a domain that cannot run where the viewer serves (a model or sandbox missing) still shows them.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ def task_labels(domain_name: str, data_dir: Path = Path("data")) -> dict[str, di
         names: tuple[str, ...] = tuple(getattr(registry.get(domain_name).task_model, "LABELS", ()))
         if not names:
             return {}
-        domain = Catalog(data_dir, registry).get(domain_name)
+        domain = Catalog(data_dir, registry).describe(domain_name)  # its tasks, whether or not it runs here
         found: dict[str, dict[str, str]] = {}
         for split in domain.spec.splits:
             if domain.has_split_file(split):

@@ -77,4 +77,6 @@ def check(
         return
     from taumesh.forks._check import check_fork
 
+    # runnable, unlike a native domain's check (describe): the replay calls the fork's own code in its worker, which
+    # is what a fork's run_problem would be about; a native domain's is what its agent needs beyond the gold (a model)
     print_check(lambda: check_fork(Catalog(data_dir).get(name), split or None))

@@ -4,8 +4,10 @@ This process is the coordinator. It resolves the tasks and the plan as a single-
 ``--retry-errors`` included), writes the plan into a work store (:mod:`taumesh.orchestrator.work_store`): a SQLite
 file beside the results file (``X.work.sqlite``), or the database ``--work-store URL`` names, where workers on other
 machines join the run (``taumesh worker --work-store URL``). It starts N workers (:mod:`taumesh.orchestrator.worker`;
-none with ``--workers 0``) that dial the same services: the ones given by address, and the ones this process serves
-on loopback. Each worker leases episodes from the store and records their results there; the coordinator reads
+none with ``--workers 0``) that dial the services given by address and each serve the embedded ones themselves,
+in-process on loopback (so N workers use N cores, not one process's services; services in child processes,
+``--embedded-processes``, stay this process's and all dial them). Workers joining by the store's URL dial what the
+spec names. Each worker leases episodes from the store and records their results there; the coordinator reads
 them back in the order they come, feeds the progress display and the results file, and at the end writes the run's
 outputs and pass^k exactly as the single-process path does, then deletes the run from the store.
 
@@ -157,7 +159,7 @@ async def _coordinate(run: PreparedRun, targets: ServiceTargets, results: Result
         log.warning("run %s is in the work store: workers join it with taumesh worker --work-store URL", run_id)
     feed = _ResultFeed(store, run_id, results, progress, config.provider_limits)
     progress.state.providers = feed.provider_stats  # the workers' figures, not this process's (unused) limiters
-    pool = _WorkerPool(run, url, run_id)
+    pool = _WorkerPool(run, url, run_id, serve=targets.embedded - run.config.addresses.processes)
     try:
         await pool.start()
         while True:
@@ -217,6 +219,8 @@ class _WorkerPool:
     run: PreparedRun
     store_url: str
     run_id: str
+    serve: frozenset[str]
+    """The embedded services each worker starts for itself."""
     workers: list[_Worker] = field(default_factory=list)
     restarts_left: int = 0
 
@@ -237,6 +241,7 @@ class _WorkerPool:
             concurrency=self.slots[slot],
             watch_parent=True,
             otlp_endpoint=self.run.config.otlp_endpoint,
+            serve=self.serve,
         )
         process = await asyncio.create_subprocess_exec(
             sys.executable,

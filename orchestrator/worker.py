@@ -7,10 +7,12 @@ A worker process, ``python -m taumesh.orchestrator.worker`` (started by ``taumes
 the store, dials the services it names and plays up to ``concurrency`` episodes at a time with
 :func:`~taumesh.orchestrator.runner.play`. It takes new episodes in batches as slots free up, renews its leases
 while it works (the heartbeat), and records each result only while the episode is still its own
-(:meth:`WorkStore.complete`). Its model calls per provider stay within the call slots of ``--provider-limit`` it
-holds in the store (:mod:`taumesh.orchestrator.permit_shares`: its fair share of each cap among the live workers).
-It exits 0 once no episode is left, and stops (its leases released) on SIGTERM or SIGINT, or when the coordinator
-that started it is gone.
+(:meth:`WorkStore.complete`). The workers ``taumesh run --workers N`` starts for a run with embedded services each serve
+those services themselves, in-process on loopback (:attr:`WorkOrder.serve`): every worker is a whole stack on a core of
+its own, rather than N orchestrators waiting on one process's services. Its model calls per provider stay within the
+call slots of ``--provider-limit`` it holds in the store (:mod:`taumesh.orchestrator.permit_shares`: its fair share of
+each cap among the live workers). It exits 0 once no episode is left, and stops (its leases released) on SIGTERM or
+SIGINT, or when the coordinator that started it is gone.
 """
 
 from __future__ import annotations
@@ -23,7 +25,8 @@ import signal
 import sys
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from typing import Any
 
 from opentelemetry import context as otel_context
@@ -32,11 +35,11 @@ from pydantic import BaseModel, Field
 
 from taumesh.env.v1 import env_pb2
 from taumesh.orchestrator.clients import ServiceClients, list_tasks
-from taumesh.orchestrator.config import RunConfig
+from taumesh.orchestrator.config import SERVICE_NAMES, RunConfig, ServiceAddresses
 from taumesh.orchestrator.permit_shares import PermitShares, SlotLimiters
 from taumesh.orchestrator.provider_limits import provider_limits, shared_limiters
 from taumesh.orchestrator.runner import play
-from taumesh.orchestrator.stack import ServiceTargets
+from taumesh.orchestrator.stack import ServiceTargets, serving_targets
 from taumesh.orchestrator.work_store import Claimed, WorkStore
 from taumesh.rpc.loop import run as run_loop
 
@@ -78,6 +81,21 @@ class WorkOrder(BaseModel):
     watch_parent: bool = False
     """Stop when the process that started this one is gone (the coordinator's own workers)."""
     otlp_endpoint: str | None = None
+    serve: frozenset[str] = frozenset()
+    """Services this worker starts itself, in-process on loopback, instead of dialing the spec's targets (the
+    embedded ones of ``taumesh run --workers N``; never the services given by address)."""
+
+
+@asynccontextmanager
+async def worker_targets(spec: RunSpec, serve: frozenset[str]) -> AsyncIterator[ServiceTargets]:
+    """The targets this worker dials: the spec's, with the services of ``serve`` started here on loopback."""
+    if not serve:
+        yield spec.targets
+        return
+    given = {name: getattr(spec.targets, name) for name in SERVICE_NAMES if name not in serve}
+    async with serving_targets(ServiceAddresses(**given), spec.config.data_dir) as own:
+        # the spec's other embedded services (child processes of the coordinator) are dialed in plaintext still
+        yield own.model_copy(update={"embedded": own.embedded | (spec.targets.embedded - serve)})
 
 
 class EpisodeWorker:
@@ -200,8 +218,12 @@ async def _next_run(store: WorkStore, order: WorkOrder, done: set[str], deadline
 
 async def _play_run(store: WorkStore, order: WorkOrder, run_id: str, spec: RunSpec) -> int:
     """Play run ``run_id``'s episodes with the services its spec names; how many this worker recorded."""
+    async with worker_targets(spec, order.serve) as targets:
+        return await _play_with(store, order, run_id, spec, targets.connect())
+
+
+async def _play_with(store: WorkStore, order: WorkOrder, run_id: str, spec: RunSpec, clients: ServiceClients) -> int:
     parent = os.getppid()
-    clients = spec.targets.connect()
     token = otel_context.attach(propagate.extract(spec.trace_context))
     try:
         config = spec.config

@@ -75,6 +75,38 @@ def _workers(run: subprocess.Popen[str], count: int) -> list[psutil.Process]:
     raise AssertionError("the workers did not start")
 
 
+def _listening(process: psutil.Process) -> set[int]:
+    """The TCP ports ``process`` listens on (none once it is gone)."""
+    try:
+        return {c.laddr.port for c in process.net_connections("tcp") if c.status == psutil.CONN_LISTEN}
+    except psutil.NoSuchProcess:
+        return set()
+
+
+@pytest.mark.slow
+def test_each_worker_of_an_embedded_run_serves_its_own_services(tmp_path: Path) -> None:
+    """With no service given by address, each worker starts the four services in its own process: two workers are
+    two whole stacks, each on its core, not two orchestrators waiting on the coordinator's one process."""
+    run = start_taumesh(
+        "run", "--env", "retail", "--task-split", "test", *ORACLE, "--data-dir", V1_DATA, "--log-dir", tmp_path,
+        *KILL_RUN, "--max-concurrency", "6", "--workers", "2",
+    )  # fmt: skip
+    workers = _workers(run, 2)
+    ports: dict[int, set[int]] = {}
+    deadline = time.monotonic() + 240
+    while len(ports) < 2 and time.monotonic() < deadline and run.poll() is None:
+        ports |= {w.pid: found for w in workers if w.pid not in ports and len(found := _listening(w)) >= 4}
+        time.sleep(0.02)
+    coordinator = _listening(psutil.Process(run.pid))
+    proc = finish(run)
+    assert proc.returncode == 0, explain(proc)
+    assert len(ports) == 2, f"workers serving their own services: {ports}"  # four servers each
+    first, second = ports.values()
+    assert not first & second and not (first | second) & coordinator
+    results = load_json(results_path(tmp_path))
+    assert len(results) == 32 and all(r["reward"] == 1.0 for r in results)
+
+
 def _leased_to(store: WorkStore, pid: int) -> int:
     """Unfinished episodes leased to the worker process ``pid`` (its owner id holds its pid)."""
     c = work_episodes.c

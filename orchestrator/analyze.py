@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections import Counter
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -24,6 +24,7 @@ from taumesh.domains import Catalog
 from taumesh.models import ChatMessage, ModelSettings, TaskRef, Usage
 from taumesh.orchestrator.atomic_files import write_json_atomically
 from taumesh.orchestrator.clients import remote_channel
+from taumesh.orchestrator.provider_limits import interceptors_for, judge_limits
 from taumesh.orchestrator.results import RunResult, results_task_id
 from taumesh.orchestrator.results_file import load_results
 from taumesh.rpc.server import CHANNEL_OPTIONS, start_server
@@ -176,7 +177,12 @@ async def scorer_stub(address: str | None, data_dir: Path) -> AsyncIterator[scor
         running = await start_server([scorer_service(Catalog(data_dir))])
         address = running.address
     # a scorer this process started is plaintext on loopback; a given one is dialled with the operator's TLS/token
-    channel = grpc.aio.insecure_channel(address, options=CHANNEL_OPTIONS) if running else remote_channel(address)
+    limited = interceptors_for("scorer")  # each AnalyzeFaults holds a permit of the judge's provider (judge_limits)
+    channel = (
+        grpc.aio.insecure_channel(address, options=CHANNEL_OPTIONS, interceptors=limited)
+        if running
+        else remote_channel(address, limited)
+    )
     try:
         yield scorer_pb2_grpc.ScorerServiceStub(channel)
     finally:
@@ -195,10 +201,13 @@ async def analyze_results(
     scorer_addr: str | None = None,
     max_concurrency: int = 4,
     max_failed: int | None = None,
+    provider_limits: Mapping[str, int] | None = None,
 ) -> FaultReportFile:
     """Analyze the failed episodes of ``results_path`` (one AnalyzeFaults call each) and write ``out``.
 
     ``max_failed``: only the first that many failures, in file order (τ-bench's ``--max-num-failed-results``).
+    Each call holds a permit of the model's provider, as a run's judge calls do: at most ``provider_limits``'s cap
+    (``--provider-limit``) in flight, and a 429 comes back at once, narrows the window and is asked again.
     """
     results = load_results(results_path)
     failed = failed_episodes(results)
@@ -209,6 +218,7 @@ async def analyze_results(
     ]
     semaphore = asyncio.Semaphore(max(1, max_concurrency))
     model_pb = model_to_proto(model)
+    limits = judge_limits(model, provider_limits or {}, max_concurrency)
     async with scorer_stub(scorer_addr, data_dir) as stub:
 
         async def one(episode: scorer_pb2.FailedEpisode) -> FaultRow:
@@ -230,7 +240,8 @@ async def analyze_results(
                     )
             return row_from_report(response.reports[0])
 
-        rows = list(await asyncio.gather(*(one(e) for e in requests)))
+        with limits:
+            rows = list(await asyncio.gather(*(one(e) for e in requests)))
     report = FaultReportFile(
         results_file=str(results_path),
         model=model.model,

@@ -21,7 +21,7 @@ worker runs on.
 from __future__ import annotations
 
 import contextvars
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any, cast
 
@@ -31,6 +31,7 @@ from taumesh.agent.v1 import agent_pb2
 from taumesh.llm.limiter import ProviderLimiter, ProviderLimiters, ProviderStats, provider_of
 from taumesh.llm.retry import RATE_LIMITS_METADATA
 from taumesh.llm.status import RATE_LIMITED_REASON
+from taumesh.models import AgentSettings, ModelSettings, UserSettings
 from taumesh.orchestrator.config import RunConfig
 from taumesh.rpc.errors import error_details
 from taumesh.scorer.v1 import scorer_pb2
@@ -46,8 +47,9 @@ _USER = user_sim_pb2.DESCRIPTOR.services_by_name["UserSimService"].full_name
 _SCORER = scorer_pb2.DESCRIPTOR.services_by_name["ScorerService"].full_name
 AGENT_METHODS = (f"/{_AGENT}/NextMessage",)
 USER_METHODS = (f"/{_USER}/StartConversation", f"/{_USER}/Reply")
-JUDGE_METHODS = (f"/{_SCORER}/ScoreEpisode",)
-"""Calls that may ask the judge model (τ²'s NL assertions): the client cannot tell which episodes have any."""
+JUDGE_METHODS = (f"/{_SCORER}/ScoreEpisode", f"/{_SCORER}/AnalyzeFaults")
+"""Calls that may ask the judge model: ScoreEpisode (τ²'s NL assertions: the client cannot tell which episodes have
+any), and AnalyzeFaults (``taumesh analyze``: one episode a call, its model calls one at a time)."""
 SERVICE_METHODS = {"agent": AGENT_METHODS, "user": USER_METHODS, "scorer": JUDGE_METHODS}
 """The limited calls of each service whose channel takes the provider-limit interceptor."""
 
@@ -114,6 +116,20 @@ def provider_limits(config: RunConfig, ceiling: int | None = None) -> Iterator[R
         yield limits
     finally:
         _CURRENT.reset(token)
+
+
+@contextmanager
+def judge_limits(judge: ModelSettings, caps: Mapping[str, int], ceiling: int) -> Iterator[RunLimits]:
+    """:func:`provider_limits` for a command whose only model is ``judge`` (``taumesh analyze``, ``rescore``)."""
+    only_judge = RunConfig(
+        agent=AgentSettings(strategy="oracle"),
+        user=UserSettings(strategy="scripted"),
+        judge=judge,
+        provider_limits=dict(caps),
+        max_concurrency=max(1, ceiling),
+    )
+    with provider_limits(only_judge) as limits:
+        yield limits
 
 
 class ProviderLimitInterceptor(grpc.aio.UnaryUnaryClientInterceptor):  # type: ignore[type-arg]  # generic in stubs

@@ -19,6 +19,8 @@ from taumesh.convert import messages_from_proto, model_from_proto, task_ref_from
 from taumesh.domains import Catalog, DataError
 from taumesh.llm import find_json_object
 from taumesh.llm.access import current_grants
+from taumesh.llm.errors import ModelRateLimited
+from taumesh.llm.retry import caller_retries_rate_limits
 from taumesh.models import ChatMessage, ModelSettings, Usage
 from taumesh.rpc.errors import InvalidArgument, NotFound, clip
 from taumesh.scorer.v1 import scorer_pb2
@@ -162,10 +164,16 @@ def question(episode: EpisodeToJudge) -> str:
 
 
 async def analyze_episode(settings: ModelSettings, episode: EpisodeToJudge) -> FaultAnalysis:
-    """Ask the model about one episode, re-asking on unreadable answers."""
+    """Ask the model about one episode, re-asking on unreadable answers.
+
+    A 429 is raised (:class:`~taumesh.llm.errors.ModelRateLimited`) when the caller retries rate limits itself
+    (:data:`~taumesh.llm.retry.RATE_LIMITS_METADATA`); any other model failure is the analysis's ``error``.
+    """
     asked = await ask_until_readable(
         settings, SYSTEM, question(episode), read_verdict, lambda problem: REASK.format(problem=problem), MAX_ASKS
     )
+    if isinstance(asked.error, ModelRateLimited) and caller_retries_rate_limits():
+        raise asked.error  # the caller holds the provider's permits: it waits and asks again
     if asked.error is not None:
         error = asked.error.cause
     elif asked.answer is None:
@@ -178,14 +186,20 @@ async def analyze_episode(settings: ModelSettings, episode: EpisodeToJudge) -> F
 async def analyze_episodes(
     settings: ModelSettings, episodes: Sequence[EpisodeToJudge], max_concurrency: int = DEFAULT_CONCURRENCY
 ) -> list[FaultAnalysis]:
-    """Analyze ``episodes``, a few at a time, in order."""
+    """Analyze ``episodes``, a few at a time, in order; a failure raised (a 429 handed back) stops them all."""
     semaphore = asyncio.Semaphore(max(1, max_concurrency))
 
     async def one(episode: EpisodeToJudge) -> FaultAnalysis:
         async with semaphore:
             return await analyze_episode(settings, episode)
 
-    return list(await asyncio.gather(*(one(e) for e in episodes)))
+    tasks = [asyncio.ensure_future(one(e)) for e in episodes]
+    try:
+        return list(await asyncio.gather(*tasks))
+    except BaseException:
+        for task in tasks:
+            task.cancel()
+        raise
 
 
 def episode_from_proto(catalog: Catalog, failed: scorer_pb2.FailedEpisode) -> EpisodeToJudge:
@@ -254,7 +268,7 @@ def report_to_proto(analysis: FaultAnalysis) -> scorer_pb2.FaultReport:
 async def analyze_faults(
     catalog: Catalog, request: scorer_pb2.AnalyzeFaultsRequest
 ) -> scorer_pb2.AnalyzeFaultsResponse:
-    """The AnalyzeFaults RPC."""
+    """The AnalyzeFaults RPC (a 429 raised to a caller holding the provider's permits: see :func:`analyze_episode`)."""
     settings = model_from_proto(request.model)
     if not settings.model:
         raise InvalidArgument("a model is needed to analyze faults (--model)")
@@ -262,6 +276,8 @@ async def analyze_faults(
     if not request.episodes:
         raise InvalidArgument("no episode to analyze")
     episodes = [episode_from_proto(catalog, failed) for failed in request.episodes]
-    analyses = await analyze_episodes(settings, episodes, request.max_concurrency or DEFAULT_CONCURRENCY)
+    # a caller holding permits holds one for the call: its episodes' model calls go one at a time
+    concurrency = 1 if caller_retries_rate_limits() else request.max_concurrency or DEFAULT_CONCURRENCY
+    analyses = await analyze_episodes(settings, episodes, concurrency)
     total = sum((a.usage for a in analyses), Usage())
     return scorer_pb2.AnalyzeFaultsResponse(reports=[report_to_proto(a) for a in analyses], usage=usage_to_proto(total))

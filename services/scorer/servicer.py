@@ -84,9 +84,12 @@ class ScorerServicer(scorer_pb2_grpc.ScorerServiceServicer):
     async def AnalyzeFaults(
         self, request: scorer_pb2.AnalyzeFaultsRequest, context: Context
     ) -> scorer_pb2.AnalyzeFaultsResponse:
+        """Who is at fault in each episode; a caller holding permits (``RATE_LIMITS_METADATA``) gets 429s at once."""
+        from taumesh.llm.status import model_errors_as_status
         from taumesh.services.scorer.fault_analysis import analyze_faults  # imports litellm: only when asked for
 
-        return await analyze_faults(self.catalog, request)
+        with model_errors_as_status(context):
+            return await analyze_faults(self.catalog, request)
 
 
 async def judged(

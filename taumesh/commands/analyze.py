@@ -82,6 +82,13 @@ def analyze(
     timeout: Annotated[
         float, typer.Option("--timeout", min=1.0, help="Give up after this many seconds in all (nothing is written).")
     ] = 3600.0,
+    provider_limit: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--provider-limit",
+            help="PROVIDER=N (repeatable): at most N model calls in flight to that provider; its 429s narrow it.",
+        ),
+    ] = None,
 ) -> None:
     """Ask a model who is at fault (user, agent, environment) in each failed episode, and how."""
     from taumesh.llm.access import OperatorGrants, granted
@@ -93,6 +100,14 @@ def analyze(
     if problem is None and source is not None:
         problem = input_file_problem(source, "a results file")
         problem = problem or overwrite_problem(out, "--out/--output-path", [source])
+    caps: dict[str, int] = {}
+    if problem is None:
+        from taumesh.llm.limiter import parse_provider_limits
+
+        try:
+            caps = parse_provider_limits(provider_limit or [])
+        except ValueError as exc:
+            problem = f"--provider-limit: {exc}"
     provider = provider_of_platform(model_provider)
     if problem is None and provider:
         from taumesh.llm.preflight import provider_problem
@@ -121,6 +136,7 @@ def analyze(
             scorer_addr=scorer_addr,
             max_concurrency=max_concurrency,
             max_failed=max_num_failed_results,
+            provider_limits=caps,
         )
 
     try:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import json
 import shutil
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +20,7 @@ from taumesh.orchestrator.results_file import load_results
 from taumesh.orchestrator.runner import run_benchmark
 from taumesh.services.scorer.fault_analysis import read_verdict
 from tests.helpers.llm import FAKE_KEY, run_config
-from tests.llm.fake_openai import FakeOpenAI, Reply, server_error, text
+from tests.llm.fake_openai import FakeOpenAI, Reply, rate_limited, server_error, text
 from tests.llm.scripts import GoldAgent, Router, ScriptedLlmUser, TaskIndex, judge_answer
 
 
@@ -209,3 +211,71 @@ def test_analyze_takes_tau_benchs_auto_error_identification_command_line(
     assert neither.exit_code == 2 and "results file" in neither.output
     unknown = analyze("--results-path", str(results_with_failures), "--platform", "nosuch", "--model", "gpt-4o")
     assert unknown.exit_code == 2 and "nosuch" in unknown.output
+
+
+class Allowing:
+    """A provider allowing ``allowed`` requests at once, each answered after ``latency`` with a readable verdict;
+    those beyond get a 429 at once (Retry-After 0.05 s). Counts every request it holds, refused ones too, and their
+    peak."""
+
+    def __init__(self, allowed: int, latency: float) -> None:
+        self.allowed, self.latency = allowed, latency
+        self.lock = threading.Lock()
+        self.in_flight = self.peak = self.refused = self.answered = 0
+
+    def __call__(self, request: dict[str, Any], ordinal: int) -> Reply:
+        with self.lock:
+            self.in_flight += 1
+            self.peak = max(self.peak, self.in_flight)
+            refuse = self.in_flight > self.allowed
+            self.refused += refuse
+        try:
+            if refuse:
+                return rate_limited("0.05")
+            time.sleep(self.latency)
+            with self.lock:
+                self.answered += 1
+            return judge_answer({"author": "user", "fault_type": None, "description": "Gave a wrong id."})
+        finally:
+            with self.lock:
+                self.in_flight -= 1
+
+
+@pytest.fixture
+def eight_failures(run_with_failures: Path, tmp_path: Path) -> Path:
+    """The run's two failed episodes as four trials each (the tasks recorded in the file), and nothing else."""
+    failed = [r for r in load_results(run_with_failures) if not r.is_error and r.reward == 0.0]
+    path = tmp_path / "failed.json"
+    write_json_atomically(path, [r.model_copy(update={"trial": t}).model_dump() for t in range(4) for r in failed])
+    return path
+
+
+@pytest.mark.parametrize(
+    ("cap", "retries_here"), [(2, "5"), (4, "1")], ids=["cap-below-the-provider", "cap-above-the-provider"]
+)
+def test_analyze_keeps_to_the_provider_limit_and_retries_429s_under_it(
+    eight_failures: Path, fake: FakeOpenAI, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cap: int, retries_here: str
+) -> None:
+    """Each AnalyzeFaults holds a permit of the model's provider: at most ``cap`` calls reach the server at once.
+    Above what the provider allows, its 429s come back to analyze at once and are asked again under the limiter:
+    with one attempt per model call in the scorer, none is retried there, and still no episode is left unanalyzed."""
+    monkeypatch.setenv("TAUMESH_LLM_MAX_ATTEMPTS", retries_here)
+    provider = Allowing(allowed=2, latency=0.1)
+    fake.reset(provider)
+    out = tmp_path / "faults.json"
+    result = analyze(
+        str(eight_failures), "--model", "gpt-4o", "--model-provider", "openai", "--api-base", fake.url,
+        "--max-concurrency", "8", "--provider-limit", f"openai={cap}", "--out", str(out),
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    report = json.loads(out.read_text())
+    assert len(report["reports"]) == 8 and all(row["author"] == "user" for row in report["reports"])
+    assert not [row["error"] for row in report["reports"] if row["error"]]
+    assert provider.answered == 8 and provider.peak <= cap, f"{provider.peak} calls were in flight at once"
+    if cap > provider.allowed:
+        assert provider.refused > 0  # the provider refused: the limiter, not the scorer, asked again
+
+
+def test_a_bad_provider_limit_is_refused(eight_failures: Path) -> None:
+    refused = analyze(str(eight_failures), "--model", "gpt-4o", "--provider-limit", "openai=zero")
+    assert refused.exit_code == 2 and "'zero' is not a whole number" in refused.output

@@ -8,6 +8,7 @@ stored.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -124,3 +125,34 @@ def test_the_python_client_sends_tau2_ids(api: ThreadApi) -> None:
         with pytest.raises(InvalidRequestError) as unknown:
             sdk.runs.create(**MOCK, task_ids=["no_such_task"])
     assert "task ids ['no_such_task'] name no task of tau2-mock base" in str(unknown.value)
+
+
+def test_fresh_scores_of_one_tau2_task_play_only_that_task(client: httpx.Client) -> None:
+    """``/scores?taskID=update_task_1&fresh=true``: one episode of that task, not the whole subset."""
+    answer = client.get(
+        "/scores", params={"model": "oracle", "subset": "tau2-mock", "taskID": "update_task_1", "fresh": True}
+    )
+    assert answer.status_code == 200, answer.text
+    assert [json.loads(line)["task-id"] for line in answer.text.splitlines()] == ["task-update_task_1"]
+    newest = client.get("/api/v1/runs", params={"limit": 1}).json()["runs"][0]
+    assert newest["config_used"]["task_ids"] == ["update_task_1"] and newest["total_episodes"] == 1
+
+
+@pytest.mark.parametrize(
+    ("task_id", "field", "said"),
+    [
+        ("create_task_9", ["body", "task_ids"], "task ids ['create_task_9'] name no task of tau2-mock base"),
+        ("99999999999", ["query", "taskID"], "less than or equal to 1000000"),
+    ],
+)
+def test_fresh_scores_of_a_task_the_subset_lacks_are_refused(
+    client: httpx.Client, task_id: str, field: list[str], said: str
+) -> None:
+    before = run_count(client)
+    params = {"model": "oracle", "subset": "tau2-mock", "taskID": task_id, "fresh": True}
+    answer = client.get("/scores", params=params)
+    assert answer.status_code == 422, answer.text
+    error = answer.json()
+    assert error["error_type"] == "validation_error" and said in error["message"], error
+    assert error["details"]["errors"][0]["loc"] == field
+    assert run_count(client) == before

@@ -7,6 +7,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
+from pydantic import ValidationError
 
 from taumesh.api.deps import ClientsDep, ExecutorDep, KeyDep, StoreDep
 from taumesh.api.errors import ERROR_RESPONSES, ApiError, not_found
@@ -49,7 +50,8 @@ async def scores(
     ],
     subset: Annotated[str, Query(min_length=1, max_length=100, description="Domain, e.g. retail.")],
     task_id: Annotated[
-        str | None, Query(alias="taskID", max_length=100, description="Only this task (`7` or the fork's `task-7`).")
+        str | None,
+        Query(alias="taskID", max_length=100, description="Only this task (`7`, the fork's `task-7`, a τ² id)."),
     ] = None,
     fresh: Annotated[
         bool, Query(description="Run the benchmark now (only taskID when given) instead of reading the latest run.")
@@ -59,21 +61,26 @@ async def scores(
 
     ``model`` may name the provider as litellm does (``openai/gpt-4o``) or as the MT fork does (``openai_gpt-4o``,
     its results files' ``openai-gpt-4o`` also works): it then matches runs made with that provider's model.
-    ``fresh=true`` plays a new run first: the whole subset, or only ``taskID`` when it is a task index.
+    ``fresh=true`` plays a new run first: the whole subset, or only ``taskID`` (a task index, or a τ² task id).
     """
     if subset not in request.app.state.environments:
         raise not_found("subset", subset)
     if fresh:
         index = (task_id or "").removeprefix(TASK_ID_PREFIX)
         provider, name = split_model(model)
-        body = ValidateTasksRequest(
-            env=subset,
-            model=name,
-            model_provider=provider or "openai",
-            agent_strategy=model if model in OFFLINE_AGENTS else "tool-calling",
-            user_strategy="scripted" if model in OFFLINE_AGENTS else "llm",
-            task_ids=[int(index)] if index.isdigit() else None,
-        )
+        try:
+            body = ValidateTasksRequest(
+                env=subset,
+                model=name,
+                model_provider=provider or "openai",
+                agent_strategy=model if model in OFFLINE_AGENTS else "tool-calling",
+                user_strategy="scripted" if model in OFFLINE_AGENTS else "llm",
+                task_ids=None if not index else [int(index) if index.isdigit() else index],  # a τ² id as text
+            )
+        except ValidationError as exc:  # an index past the request's bound: the query's fault, not the server's
+            message = f"taskID {task_id!r}: {exc.errors()[0]['msg']}"
+            named = {"errors": [{"loc": ["query", "taskID"], "msg": message}]}
+            raise ApiError(422, "validation_error", message, named) from None
         await preflight(clients, body, executor.settings)
         row = await play_now(store, executor, body, caller.key_id)
         if row.status != "completed":

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+from collections.abc import Mapping
 from functools import partial
 from pathlib import Path
 from typing import Any, get_args
@@ -45,6 +46,7 @@ from taumesh.orchestrator.atomic_files import write_json_atomically
 from taumesh.orchestrator.clients import ServiceClients, list_tasks, with_retries
 from taumesh.orchestrator.config import ServiceAddresses
 from taumesh.orchestrator.data_check import REFUSALS, DataUnreadable, check_domain_data
+from taumesh.orchestrator.provider_limits import judge_limits
 from taumesh.orchestrator.results import DATA_RELEASE, RunResult
 from taumesh.orchestrator.results_file import load_results
 from taumesh.orchestrator.stack import service_stack
@@ -345,17 +347,20 @@ async def rescore_file(
     concurrency: int = 8,
     judge: ModelSettings | None = None,
     allow_release_change: bool = False,
+    provider_limits: Mapping[str, int] | None = None,
 ) -> list[RescoreRow]:
     """Rescore every trajectory of a results file (τ-bench's or τ²'s); write the rows to ``out`` when given.
 
     ``judge`` is the model that judges τ²'s NL assertions (tasks whose reward needs it fail without one). Each row
     names how its task now differs from the one the file records (``task_changes``). A file recorded on another
-    release of the domain's data is refused unless ``allow_release_change``.
+    release of the domain's data is refused unless ``allow_release_change``. Each ScoreEpisode holds a permit of
+    the judge's provider, as in a run: at most ``provider_limits``'s cap in flight, 429s asked again under it.
     """
     graded = recorded_tasks(path)
     judge_config = model_to_proto(judge) if judge is not None and judge.model else None
     episodes = load_episodes(path, env)
     semaphore = asyncio.Semaphore(concurrency)
+    limits = judge_limits(judge or ModelSettings(), provider_limits or {}, concurrency)
     async with service_stack(addresses, data_dir) as clients:
         domains: env_pb2.ListDomainsResponse = await clients.env.ListDomains(
             env_pb2.ListDomainsRequest(), timeout=_TIMEOUT
@@ -379,7 +384,8 @@ async def rescore_file(
             changes = task_changes(before, GradedTask.from_score(score)) if before is not None else []
             return row.model_copy(update={"reward": score.reward, "task_changes": changes})
 
-        rows = await asyncio.gather(*(one(e) for e in episodes))
+        with limits:  # the scorer's channel takes the permits (ServiceClients' provider-limit interceptor)
+            rows = await asyncio.gather(*(one(e) for e in episodes))
     if out is not None:
         write_json_atomically(out, [row.model_dump() for row in rows])
     return list(rows)

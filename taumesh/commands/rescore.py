@@ -61,6 +61,13 @@ def rescore(
         bool,
         typer.Option("--allow-release-change", help=RunScope.model_fields["allow_release_change"].description),
     ] = False,
+    provider_limit: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--provider-limit",
+            help="PROVIDER=N (repeatable): at most N judge calls in flight to that provider; its 429s narrow it.",
+        ),
+    ] = None,
 ) -> None:
     """Replay each recorded trajectory in a fresh session and recompute its reward.
 
@@ -68,6 +75,7 @@ def rescore(
     taumesh's --output-format tau2). taumesh's files and τ²'s record their domain; a file of τ-bench's run.py
     needs --env. A τ² domain's --env is its taumesh name (tau2-airline).
     """
+    from taumesh.llm.limiter import parse_provider_limits
     from taumesh.orchestrator.rescore import (
         RescoreError,
         print_rescore,
@@ -77,6 +85,11 @@ def rescore(
     )
 
     refuse(input_file_problem(results, "a results file") or overwrite_problem(out, "--out", [results]))
+    caps: dict[str, int] = {}
+    try:
+        caps = parse_provider_limits(provider_limit or [])
+    except ValueError as exc:
+        refuse(f"--provider-limit: {exc}")
     env = env or recorded_domain(results)
     if env is None:
         console.print(
@@ -107,7 +120,7 @@ def rescore(
             rows = run_loop(
                 rescore_file(
                     results, env, task_split, data_dir, addresses, out, judge=judge,
-                    allow_release_change=allow_release_change or fresh_tasks,
+                    allow_release_change=allow_release_change or fresh_tasks, provider_limits=caps,
                 )
             )  # fmt: skip
     except (FileNotFoundError, ValueError, DataError, RescoreError) as exc:  # ValueError: not a results file

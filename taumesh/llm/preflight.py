@@ -116,6 +116,8 @@ def _seen(watched: tuple[str, ...]) -> tuple[int, tuple[bool, ...]]:
 
 
 _PLACEHOLDERS: dict[tuple[str, str, str], _Placeholder] = {}
+_MAX_PLACEHOLDERS = 256
+"""Models remembered at most (an API server may see many): past it, the memory starts again."""
 
 
 def local_api_key(settings: ModelSettings) -> str | None:
@@ -135,6 +137,8 @@ def local_api_key(settings: ModelSettings) -> str | None:
     set_now = {name for name, value in os.environ.items() if value and _key_like(name)}
     missing = missing_credentials(settings)
     watched = tuple(sorted(set_now | set(missing)))
+    if len(_PLACEHOLDERS) >= _MAX_PLACEHOLDERS:
+        _PLACEHOLDERS.clear()
     _PLACEHOLDERS[model] = _Placeholder(watched, _seen(watched), LOCAL_PLACEHOLDER_KEY if missing else None)
     return _PLACEHOLDERS[model].key
 

@@ -38,6 +38,7 @@ from typing import Any
 from opentelemetry import propagate
 from rich.console import Console
 
+from taumesh.llm.access import OperatorGrants, current_grants
 from taumesh.llm.limiter import ProviderStats
 from taumesh.orchestrator.config import RunConfig
 from taumesh.orchestrator.interrupt import RunInterrupted
@@ -242,6 +243,8 @@ class _WorkerPool:
             watch_parent=True,
             otlp_endpoint=self.run.config.otlp_endpoint,
             serve=self.serve,
+            # the run's own endpoints, for the services the worker serves (never the terminal's human user)
+            grants=current_grants().model_copy(update={"human_user": False}) if self.serve else OperatorGrants(),
         )
         process = await asyncio.create_subprocess_exec(
             sys.executable,

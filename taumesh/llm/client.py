@@ -16,7 +16,7 @@ from typing import Any
 from pydantic import BaseModel
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_after_attempt
 
-from taumesh.llm._litellm import OPENAI_HTTP_HANDLER, ContextWindowExceededError, litellm
+from taumesh.llm._litellm import OPENAI_HTTP_HANDLER, SKIP_MCP_GATEWAY, ContextWindowExceededError, litellm
 from taumesh.llm.errors import (
     ContextWindowExceeded,
     EmptyReply,
@@ -108,6 +108,9 @@ def request_kwargs(
             kwargs["api_key"] = placeholder
     if tools:
         kwargs["tools"] = [tool.openai() for tool in tools]
+        # function tools only, never litellm proxy's MCP tools: skip its MCP gateway check, whose first use imports
+        # the MCP SDK and litellm's proxy MCP server (~1 s under the import lock, while the first burst's calls wait)
+        kwargs[SKIP_MCP_GATEWAY] = True
     return kwargs
 
 

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
+
 import pytest
 from aiohttp import web
 
@@ -10,6 +15,7 @@ from taumesh.llm._litellm import OPENAI_HTTP_HANDLER, litellm
 from taumesh.llm.access import ALLOWED_API_BASES_ENV, OperatorGrants, current_grants, granted
 from taumesh.llm.client import Completion
 from taumesh.models import ChatMessage, ModelSettings, ToolCall, ToolSchema
+from tests.helpers.paths import PROJECT_ROOT
 from tests.llm.fake_openai import FakeOpenAI, Served, tool_call
 
 TOOLS = [
@@ -97,3 +103,26 @@ async def test_calls_share_one_http_connection() -> None:
     finally:
         await runner.cleanup()
     assert len(peers) == 1  # litellm's HTTP client is kept and reused, not built per call
+
+
+def test_a_call_with_tools_skips_litellms_mcp_gateway(fake: FakeOpenAI) -> None:
+    """A fresh process's first call with tools imports neither the MCP SDK nor litellm's proxy MCP server (about
+    a second, under the import lock, that the first burst of a run's calls waited on), and sends the same body."""
+    probe = (
+        "import asyncio, json, sys\n"
+        "from taumesh.llm import complete\n"
+        "from taumesh.models import ModelSettings\n"
+        "from tests.llm.test_lean_path import CONVERSATION, TOOLS\n"
+        f"settings = ModelSettings(model='gpt-4o', provider='openai', api_base={fake.url!r}, seed=7)\n"
+        "asyncio.run(complete(settings, CONVERSATION, TOOLS))\n"
+        "heavy = ('litellm_proxy_mcp_handler', 'chat_completions_handler')\n"
+        "print(json.dumps(sorted(m for m in sys.modules if m == 'mcp' or m.rpartition('.')[2] in heavy)))\n"
+    )
+    fake.reset(lambda request, n: tool_call("get_order_details", {"order_id": "#W1"}, 900, 12))
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, cwd=PROJECT_ROOT, env=os.environ
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert json.loads(done.stdout.splitlines()[-1]) == []
+    [served] = fake.completions()
+    assert "_skip_mcp_handler" not in served.request and served.request["tools"][0]["type"] == "function"

@@ -175,7 +175,7 @@ def check_outcome(outcome: dict[str, Any], tasks: list[dict[str, Any]], processe
 # one runner per case, so that workers spread them (all three in one test took ~45 s on a quiet machine)
 @pytest.mark.slow
 @pytest.mark.timeout(1800)
-@pytest.mark.parametrize("runner", ["taumesh", "taumesh-procs", "taumesh-apart-w2"])
+@pytest.mark.parametrize("runner", ["taumesh", "taumesh-procs", "taumesh-w2", "taumesh-apart-w2"])
 def test_the_bench_runs_taumesh_embedded_in_processes_and_apart_with_workers(
     tau2_data: Path, tmp_path: Path, runner: str
 ) -> None:
@@ -191,6 +191,10 @@ def test_the_bench_runs_taumesh_embedded_in_processes_and_apart_with_workers(
         # agent and user in processes of their own (besides multiprocessing's small resource tracker)
         services = [mb for name, mb in outcome["peak_rss_mb"].items() if name.startswith("taumesh/child-") and mb > 100]
         assert len(services) == 2
+    elif runner == "taumesh-w2":
+        check_outcome(outcome, tasks, {"taumesh"})
+        workers = [name for name in outcome["cpu_ms_per_episode"] if name.startswith("taumesh/child-")]
+        assert len(workers) == 2 and all(outcome["steady_cpu_ms_per_episode"][name] > 0 for name in workers)
     else:
         check_outcome(outcome, tasks, {"taumesh", "env", "user-sim", "agent", "scorer"})
         assert any(name.startswith("taumesh/child-") for name in outcome["cpu_ms_per_episode"])  # the two workers

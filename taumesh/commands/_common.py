@@ -55,6 +55,16 @@ ScorerAddr = Annotated[str | None, _address("scorer", "a ScorerService")]
 """The services' address flags of the commands that are not a settings model (``run`` and ``serve`` declare theirs in
 :mod:`taumesh.settings`), declared once."""
 
+ProviderLimit = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--provider-limit",
+        help="PROVIDER=N (repeatable): at most N model calls in flight to that provider; its 429s narrow it.",
+    ),
+]
+"""``--provider-limit`` of the commands that are not a settings model (``analyze``, ``rescore``; ``run`` declares
+its own in :mod:`taumesh.settings`), declared once."""
+
 DataDir = Annotated[
     Path,
     typer.Option("--data-dir", "--data_dir", envvar="TAUMESH_DATA_DIR", help="Domain data: a folder per domain."),

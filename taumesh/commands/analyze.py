@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from taumesh.commands import HELP_OPTIONS
-from taumesh.commands._common import DataDir, ScorerAddr, console
+from taumesh.commands._common import DataDir, ProviderLimit, ScorerAddr, console
 from taumesh.commands._options import ArgparseCommand
 from taumesh.commands._paths import input_file_problem, overwrite_problem
 from taumesh.models import ModelSettings
@@ -82,13 +82,7 @@ def analyze(
     timeout: Annotated[
         float, typer.Option("--timeout", min=1.0, help="Give up after this many seconds in all (nothing is written).")
     ] = 3600.0,
-    provider_limit: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--provider-limit",
-            help="PROVIDER=N (repeatable): at most N model calls in flight to that provider; its 429s narrow it.",
-        ),
-    ] = None,
+    provider_limit: ProviderLimit = None,
 ) -> None:
     """Ask a model who is at fault (user, agent, environment) in each failed episode, and how."""
     from taumesh.llm.access import OperatorGrants, granted

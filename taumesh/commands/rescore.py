@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from taumesh.commands import HELP_OPTIONS
-from taumesh.commands._common import DataDir, EnvAddr, ScorerAddr, console, domain_help, refuse
+from taumesh.commands._common import DataDir, EnvAddr, ProviderLimit, ScorerAddr, console, domain_help, refuse
 from taumesh.commands._options import ArgparseCommand
 from taumesh.commands._paths import input_file_problem, overwrite_problem
 from taumesh.commands._preflight import domain_problem, services_problem
@@ -61,13 +61,7 @@ def rescore(
         bool,
         typer.Option("--allow-release-change", help=RunScope.model_fields["allow_release_change"].description),
     ] = False,
-    provider_limit: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--provider-limit",
-            help="PROVIDER=N (repeatable): at most N judge calls in flight to that provider; its 429s narrow it.",
-        ),
-    ] = None,
+    provider_limit: ProviderLimit = None,
 ) -> None:
     """Replay each recorded trajectory in a fresh session and recompute its reward.
 

@@ -17,13 +17,7 @@ from tests.llm.test_judge import HEAD_DATA, judge, run
 
 
 @pytest.fixture(scope="module")
-def head_data() -> Path:
-    from taumesh.domains.tau2 import DatasetMissing, require
-
-    try:
-        require()
-    except DatasetMissing as exc:
-        pytest.skip(f"τ² data not fetched: {exc}")
+def head_data(tau2_data: Path) -> Path:
     if not HEAD_DATA.is_dir():
         pytest.skip(f"HEAD data not found at {HEAD_DATA}")
     return HEAD_DATA

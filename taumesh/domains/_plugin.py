@@ -119,8 +119,9 @@ class DomainPlugin:
     def run_problem(self) -> str | None:
         """What this environment lacks to run the domain (a model, a sandbox), worded for the user; None: it runs.
 
-        Asked once when the domain is loaded for use (:func:`~taumesh.domains.load_domain`: sessions, runs), which
-        refuses it with a DataError saying so; listings and discovery do not ask, so they work without it.
+        Asked whenever the domain is taken for use (:func:`~taumesh.domains.load_domain`, ``Catalog.get``: sessions,
+        runs), which refuse it with a DataError saying so, so keep it cheap (cache what costs); listings and
+        discovery (``Catalog.describe``) do not ask, so they work without it.
         """
         return None
 

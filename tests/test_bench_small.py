@@ -44,3 +44,22 @@ def test_user_sim_scaling_compares_one_and_two_processes(
     argv = ["--cpu-ms", "5", "--num-tasks", "4", "--concurrency", "4"]
     out = run_bench("user_sim_scaling", argv, capsys, monkeypatch)
     assert "speed-up of 2 user-sim processes over 1" in out, out
+
+
+def test_llm_call_compares_its_variants_in_one_process(
+    tau2_data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import json
+
+    import litellm.utils as litellm_utils
+
+    from taumesh.llm._litellm import _success_logging_when_heard
+
+    monkeypatch.setenv("OPENAI_API_KEY", "bench")  # gpt-4o (the priced variant) is an OpenAI model
+    out = tmp_path / "calls.json"
+    argv = ["--rounds", "2", "--calls", "4", "--in-flight", "2", "--out", str(out)]
+    printed = run_bench("llm_call", argv, capsys, monkeypatch)
+    figures = json.loads(out.read_text(encoding="utf-8"))
+    assert set(figures) == {"lean", "stock", "priced"} and all(len(v) == 2 and min(v) > 0 for v in figures.values())
+    assert "stock   CPU ms/call median" in printed and "ratio 1.00" in printed, printed
+    assert litellm_utils._dispatch_success_logging is _success_logging_when_heard  # the default is back

@@ -1,4 +1,4 @@
-"""litellm, imported once and configured for taumesh: local cost map, its lean HTTP path, quiet, no telemetry.
+"""litellm, imported once and configured for taumesh: local cost map, lean HTTP path, quiet, no unheard logging.
 
 Every module of taumesh that needs litellm imports it from here, so the environment is set first.
 """
@@ -6,6 +6,8 @@ Every module of taumesh that needs litellm imports it from here, so the environm
 from __future__ import annotations
 
 import os
+from datetime import datetime
+from typing import Any
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # never fetch the price list at import
 # litellm's own HTTP handler for OpenAI-style chat, not the OpenAI SDK: the same request body, half the CPU per call
@@ -13,6 +15,7 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # never fetch the
 os.environ.setdefault("EXPERIMENTAL_OPENAI_BASE_LLM_HTTP_HANDLER", "true")
 
 import litellm
+import litellm.utils as _litellm_utils
 from litellm.exceptions import (
     APIConnectionError,
     BadGatewayError,
@@ -22,6 +25,7 @@ from litellm.exceptions import (
     ServiceUnavailableError,
     Timeout,
 )
+from litellm.litellm_core_utils.litellm_logging import Logging
 
 OPENAI_HTTP_HANDLER = "EXPERIMENTAL_OPENAI_BASE_LLM_HTTP_HANDLER"
 """litellm's switch between its HTTP handler (``true``, taumesh's default) and the OpenAI SDK for OpenAI chat."""
@@ -31,8 +35,53 @@ SKIP_MCP_GATEWAY = "_skip_mcp_handler"
 litellm.suppress_debug_info = True
 litellm.telemetry = False
 
+PRINT_LOGGING_PAYLOAD = "LITELLM_PRINT_STANDARD_LOGGING_PAYLOAD"
+"""litellm's switch to print each call's standard logging payload: a listener of its success logging too."""
+
+_stock_success_logging = _litellm_utils._dispatch_success_logging
+
+
+def heard(logging_obj: Any) -> bool:
+    """Whether anything listens to litellm's success logging of a call: a callback (global or the call's own)."""
+    return bool(
+        litellm.callbacks
+        or litellm.success_callback
+        or litellm._async_success_callback
+        or getattr(logging_obj, "dynamic_success_callbacks", None)
+        or getattr(logging_obj, "dynamic_async_success_callbacks", None)
+        or os.environ.get(PRINT_LOGGING_PAYLOAD)
+    )
+
+
+def _success_logging_when_heard(
+    logging_obj: Logging,
+    result: object,
+    start_time: datetime,
+    end_time: datetime,
+    is_completion_with_fallbacks: bool,
+    is_litellm_internal_call: bool,
+) -> None:
+    """Run litellm's per-call success logging only when something listens (taumesh registers no callbacks).
+
+    It builds the standard logging payload and prices the response a second time (the first, which taumesh reads,
+    is in the response's hidden params): about a sixth of litellm's CPU per call, for no listener.
+    """
+    if heard(logging_obj):
+        _stock_success_logging(
+            logging_obj, result, start_time, end_time, is_completion_with_fallbacks, is_litellm_internal_call
+        )
+
+
+def lean_success_logging(lean: bool = True) -> None:
+    """Skip litellm's success logging of unheard calls (``True``, taumesh's default) or keep litellm's own."""
+    _litellm_utils._dispatch_success_logging = _success_logging_when_heard if lean else _stock_success_logging
+
+
+lean_success_logging()
+
 __all__ = [
     "OPENAI_HTTP_HANDLER",
+    "PRINT_LOGGING_PAYLOAD",
     "SKIP_MCP_GATEWAY",
     "APIConnectionError",
     "BadGatewayError",
@@ -41,5 +90,7 @@ __all__ = [
     "RateLimitError",
     "ServiceUnavailableError",
     "Timeout",
+    "heard",
+    "lean_success_logging",
     "litellm",
 ]

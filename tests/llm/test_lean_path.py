@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 from aiohttp import web
+from litellm.integrations.custom_logger import CustomLogger
+from litellm.litellm_core_utils.litellm_logging import Logging
 
 from taumesh.llm import complete
 from taumesh.llm._litellm import OPENAI_HTTP_HANDLER, litellm
@@ -59,6 +63,45 @@ async def test_the_default_path_is_litellms_handler_with_the_sdks_request_and_re
     priced = sum(litellm.cost_per_token(model="gpt-4o", prompt_tokens=900, completion_tokens=12))
     assert lean_done.usage.cost_usd == pytest.approx(priced) and priced > 0
     assert lean_done.message.tool_calls[0].arguments == '{"order_id": "#W1"}'
+
+
+class _Listener(CustomLogger):
+    """A litellm callback: it hears each call's success with litellm's price."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.costs: list[float] = []
+
+    async def async_log_success_event(
+        self, kwargs: dict[str, Any], response_obj: object, start_time: object, end_time: object
+    ) -> None:
+        self.costs.append(float(kwargs["response_cost"]))
+
+
+async def test_litellms_success_logging_runs_only_when_a_callback_listens(
+    fake: FakeOpenAI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    handled: list[Logging] = []
+    stock = Logging.async_success_handler
+
+    async def counted(self: Logging, *args: Any, **kwargs: Any) -> None:
+        handled.append(self)
+        await stock(self, *args, **kwargs)
+
+    monkeypatch.setattr(Logging, "async_success_handler", counted)
+    for name in ("callbacks", "success_callback", "_async_success_callback"):  # litellm moves callbacks between them
+        monkeypatch.setattr(litellm, name, [])
+    _, unheard = await _ask(fake)
+    await asyncio.sleep(0.1)  # litellm runs its handler as a task of its own
+    assert handled == [] and unheard.usage.cost_usd > 0  # priced all the same: the response's own hidden params
+    listener = _Listener()
+    litellm.callbacks = [listener]
+    _, heard = await _ask(fake)
+    for _ in range(100):
+        if listener.costs:
+            break
+        await asyncio.sleep(0.02)
+    assert len(handled) == 1 and listener.costs == [pytest.approx(heard.usage.cost_usd)]
 
 
 def test_grants_built_once_per_environment_still_follow_it(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -13,7 +13,7 @@ Variants:
   are unpriced, which makes litellm search its price table on every call.
 
     .venv/bin/python bench/llm_call.py                                   # lean stock priced, 10 rounds × 200 calls
-    .venv/bin/python bench/llm_call.py --rounds 2 --calls 20 --in-flight 5   # the test's
+    .venv/bin/python bench/llm_call.py --rounds 2 --calls 4 --in-flight 2    # the test's
 """
 
 from __future__ import annotations

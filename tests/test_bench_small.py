@@ -55,7 +55,6 @@ def test_llm_call_compares_its_variants_in_one_process(
 
     from taumesh.llm._litellm import _success_logging_when_heard
 
-    monkeypatch.setenv("OPENAI_API_KEY", "bench")  # gpt-4o (the priced variant) is an OpenAI model
     out = tmp_path / "calls.json"
     argv = ["--rounds", "2", "--calls", "4", "--in-flight", "2", "--out", str(out)]
     printed = run_bench("llm_call", argv, capsys, monkeypatch)

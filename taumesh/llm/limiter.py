@@ -12,10 +12,11 @@ more than the provider's background share of refusals explains (none at first; :
 It never leaves the window above the calls in flight then (at least :data:`MIN_ROUND`), as TCP halves its flight
 size, not a window it does not use: a run allowed 1,000 calls with 100 in flight comes down to 100 at once.
 
-The round after a decrease judges it, as TCP undoes a spurious one: if its share of 429s did not fall to half the
-share of the round that decreased (counted to its last answer), and is at most :data:`MAX_BACKGROUND`, narrowing did
-not help, so the refusals are not the run's concurrency's doing: the window goes back to where it was, and that share
-becomes the background. So a provider
+The round after a decrease judges it, as TCP undoes a spurious one: if the window held calls back in it (else it ran
+as wide as before, and tells nothing), and its share of 429s did not fall to half the share of the round that
+decreased (counted to its last answer), and is at most :data:`MAX_BACKGROUND`, narrowing did not help, so the
+refusals are not the run's concurrency's doing: the window goes back to where it was, and that share becomes the
+background. So a provider
 refusing 30 % of calls at random costs pauses but not the window, while one refusing calls past what it allows
 (most of them, once past it: refused calls come back at once) is followed down round after round.
 
@@ -173,6 +174,8 @@ class ProviderLimiter:
         """Wait for a free slot in the window and for any Retry-After to pass; first come, first served."""
         if not self._waiters and self.in_flight < self.allowed and not self._paused():
             return self._admit()
+        if self.in_flight >= self.allowed:  # the window holds this call back: the round runs narrower than wanted
+            self._rounds[self._epoch].bound = True
         waiter: asyncio.Future[Permit] = asyncio.get_running_loop().create_future()
         self._waiters.append(waiter)
         try:
@@ -234,13 +237,20 @@ class ProviderLimiter:
         elif round_.answered >= round_.admitted and permit.epoch != self._epoch:  # closed, and all answered
             del self._rounds[permit.epoch]
             if self._judging is not None and self._judging.epoch == permit.epoch:
-                self._judge(round_.refused / max(1, round_.answered))
+                self._judge(round_)
 
-    def _judge(self, share: float) -> None:
-        """Undo the last decrease when the round after it refused about as often: narrowing did not help."""
+    def _judge(self, judged: _Round) -> None:
+        """Undo the last decrease when the round after it refused about as often: narrowing did not help.
+
+        Only a round the window held back can tell: one whose calls all found room ran as wide as without the
+        decrease, so its 429s say nothing of narrowing, and the decrease stands (the next 429 may narrow again).
+        """
         assert self._judging is not None
         judging, self._judging = self._judging, None
         decreased = judging.decreased
+        share = judged.refused / max(1, judged.answered)
+        if not judged.bound:
+            return
         if share <= MAX_BACKGROUND and share > decreased.refused / max(1, decreased.answered) / 2:
             self.window = min(self.ceiling, max(self.window, judging.window_before))
             self.background = share
@@ -279,6 +289,8 @@ class _Round:
     admitted: int = 0
     answered: int = 0
     refused: int = 0
+    bound: bool = False
+    """Whether the window held a call back while this round admitted (it ran as wide as the window let it)."""
 
 
 @dataclass

@@ -150,6 +150,26 @@ async def test_a_decrease_that_helped_is_kept_though_its_429s_came_first() -> No
     assert limiter.allowed < 200 and limiter.background == 0.0
 
 
+async def test_a_decrease_the_window_never_held_to_is_not_judged_by_its_429s() -> None:
+    """A burst of 100 where 40 are allowed: the decrease to the 100 in flight narrows nothing that round.
+
+    The round after it (99 calls, none held back) refused 30 %: less than half the decreasing round's 45 % no
+    longer, but a decrease that held no call back cannot have helped or not. Judged all the same, it was undone
+    back to 1,000, with 30 % taken for the provider's background (the CI failure of a run at 1,000 against 40).
+    """
+    limiter = ProviderLimiter("openai", cap=None, ceiling=1000)
+    burst = [await limiter.acquire() for _ in range(100)]  # rounds of 20: the third (40-59) has the first 429
+    for permit in burst[40:49]:
+        limiter.release(permit, rate_limited=True, retry_after=0)
+    for permit in burst[:40] + burst[49:]:
+        limiter.release(permit)
+    assert limiter.allowed == 100 and limiter.in_flight == 0
+    after = [await limiter.acquire() for _ in range(99)]  # the judging round: all find room in the window
+    for n, permit in enumerate(after):
+        limiter.release(permit, rate_limited=n % 10 < 3, retry_after=0)
+    assert limiter.allowed < 200 and limiter.background == 0.0
+
+
 def test_the_background_share_explains_only_its_own_429s() -> None:
     assert more_than_background(1, 20, 0.0)  # nothing learned yet: any 429 is more
     assert not more_than_background(6, 20, 0.3)

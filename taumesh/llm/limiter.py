@@ -16,7 +16,8 @@ The round after a decrease judges it, as TCP undoes a spurious one: if the windo
 as wide as before, and tells nothing), and its share of 429s did not fall to half the share of the round that
 decreased (counted to its last answer), and is at most :data:`MAX_BACKGROUND`, narrowing did not help, so the
 refusals are not the run's concurrency's doing: the window goes back to where it was, and that share becomes the
-background. So a provider
+background; not above the calls in flight at the decrease, though, since a window wider than the run used was never
+tested (as TCP validates an unused window, RFC 7661). So a provider
 refusing 30 % of calls at random costs pauses but not the window, while one refusing calls past what it allows
 (most of them, once past it: refused calls come back at once) is followed down round after round.
 
@@ -229,8 +230,8 @@ class ProviderLimiter:
             if self._judging is not None
             else more_than_background(round_.refused, round_.size, self.background)
         ):
-            self._judging = _Judging(self._epoch + 1, self.window, permit.epoch, round_)
             flight = self.in_flight + 1  # the calls in flight as this one was refused: TCP's FlightSize
+            self._judging = _Judging(self._epoch + 1, self.window, flight, permit.epoch, round_)
             self.window = max(1.0, min(self.window * DECREASE, max(flight, MIN_ROUND)))
             self._rounds.clear()
             self._new_round()
@@ -252,7 +253,9 @@ class ProviderLimiter:
         if not judged.bound:
             return
         if share <= MAX_BACKGROUND and share > decreased.refused / max(1, decreased.answered) / 2:
-            self.window = min(self.ceiling, max(self.window, judging.window_before))
+            # back to where it was, but not above the calls the run had in flight then: a window wider than the run
+            # used was never tested (as TCP validates an unused window, RFC 7661)
+            self.window = min(self.ceiling, max(self.window, min(judging.window_before, judging.flight)))
             self.background = share
 
     def _new_round(self) -> None:
@@ -303,6 +306,8 @@ class _Judging:
 
     epoch: int
     window_before: float
+    flight: int
+    """The calls in flight when it decreased: an undo goes no higher."""
     decreased_epoch: int
     decreased: _Round
 

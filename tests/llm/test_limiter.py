@@ -170,6 +170,31 @@ async def test_a_decrease_the_window_never_held_to_is_not_judged_by_its_429s() -
     assert limiter.allowed < 200 and limiter.background == 0.0
 
 
+async def test_an_undone_decrease_goes_no_higher_than_the_calls_in_flight_at_it() -> None:
+    """A run allowed 1,000 with 45 calls in flight: a 429, a decrease to 45, and a round after it refusing as often.
+
+    The decrease is undone (the refusals look like the provider's background), but to the 45 the run had in flight,
+    not to 1,000: a window the run never used was never tested (as TCP validates an unused window, RFC 7661).
+    """
+    limiter = ProviderLimiter("openai", cap=None, ceiling=1000)
+    burst = [await limiter.acquire() for _ in range(45)]  # rounds of 20 and 20, then 5 of a round of 40
+    limiter.release(burst[40], rate_limited=True, retry_after=0)
+    assert limiter.allowed == 45
+    for permit in burst[41:45] + burst[5:40]:  # the decreasing round refused 1 of its 5; 5 calls stay in flight
+        limiter.release(permit)
+    judging = [await limiter.acquire() for _ in range(40)]  # 45 in flight: the window is full
+    held_back = asyncio.ensure_future(limiter.acquire())
+    await asyncio.sleep(0)
+    assert not held_back.done()  # the window holds a call back: this round tells whether narrowing helped
+    for permit in burst[:5]:
+        limiter.release(permit)
+    judging += [await held_back] + [await limiter.acquire() for _ in range(3)]
+    for n, permit in enumerate(judging):
+        limiter.release(permit, rate_limited=n % 9 == 0, retry_after=0)  # 5 of 44, about the 1 of 5 before
+    assert 0 < limiter.background <= MAX_BACKGROUND  # undone: taken for the provider's background
+    assert 45 <= limiter.allowed < 50
+
+
 def test_the_background_share_explains_only_its_own_429s() -> None:
     assert more_than_background(1, 20, 0.0)  # nothing learned yet: any 429 is more
     assert not more_than_background(6, 20, 0.3)

@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 
 from taumesh.testing.processes import ServerProcess
+from tests.helpers.bench import load_bench
 
 pytestmark = pytest.mark.slow
 
@@ -230,11 +231,7 @@ def test_the_bench_runs_an_upstream_checkouts_parallel_runner_on_the_same_tasks(
 
 
 def test_the_checkouts_flags_are_one_quoted_string_and_its_level_is_split_over_its_workers(tmp_path: Path) -> None:
-    sys.path.insert(0, str(BENCH.parent))
-    try:
-        import live_llm
-    finally:
-        sys.path.remove(str(BENCH.parent))
+    live_llm = load_bench("live_llm")
     args = live_llm.parse(["--tau2-checkout", str(tmp_path), "--tau2-checkout-args=--max-steps 30 --seed 7"])
     assert args.tau2_checkout_args == ["--max-steps", "30", "--seed", "7"] and "tau2-parallel" in args.runners
     plan = live_llm.Plan(concurrency=5, tasks=3, trials=1)

@@ -231,7 +231,9 @@ class ProviderLimiter:
             else more_than_background(round_.refused, round_.size, self.background)
         ):
             flight = self.in_flight + 1  # the calls in flight as this one was refused: TCP's FlightSize
-            self._judging = _Judging(self._epoch + 1, self.window, flight, permit.epoch, round_)
+            # an undo goes back no higher than the calls in flight: a window wider than the run used was never tested
+            # (as TCP validates an unused window, RFC 7661)
+            self._judging = _Judging(self._epoch + 1, min(self.window, flight), permit.epoch, round_)
             self.window = max(1.0, min(self.window * DECREASE, max(flight, MIN_ROUND)))
             self._rounds.clear()
             self._new_round()
@@ -249,13 +251,11 @@ class ProviderLimiter:
         assert self._judging is not None
         judging, self._judging = self._judging, None
         decreased = judging.decreased
-        share = judged.refused / max(1, judged.answered)
         if not judged.bound:
             return
+        share = judged.refused / max(1, judged.answered)
         if share <= MAX_BACKGROUND and share > decreased.refused / max(1, decreased.answered) / 2:
-            # back to where it was, but not above the calls the run had in flight then: a window wider than the run
-            # used was never tested (as TCP validates an unused window, RFC 7661)
-            self.window = min(self.ceiling, max(self.window, min(judging.window_before, judging.flight)))
+            self.window = min(self.ceiling, max(self.window, judging.undo_to))
             self.background = share
 
     def _new_round(self) -> None:
@@ -298,16 +298,15 @@ class _Round:
 
 @dataclass
 class _Judging:
-    """A decrease awaiting judgement: the round judging it, the window before, and the round that decreased it.
+    """A decrease awaiting judgement: the round judging it, the window to undo to, and the round that decreased it.
 
     The decreasing round goes on counting its answers (though they decrease nothing more): the share it refused
     is known only once its calls are all answered, and a 429 that comes at once decreases before the rest do.
     """
 
     epoch: int
-    window_before: float
-    flight: int
-    """The calls in flight when it decreased: an undo goes no higher."""
+    undo_to: float
+    """The window an undo restores: the one before the decrease, but no more than the calls then in flight."""
     decreased_epoch: int
     decreased: _Round
 

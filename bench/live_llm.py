@@ -497,6 +497,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--out", type=Path, default=None, help="also write the outcomes as JSON")
     parser.add_argument("--logs", type=Path, default=None, help="keep every runner's output here (default: deleted)")
     args = parser.parse_args(argv)
+    if args.tau2_workers < 1:
+        parser.error("--tau2-workers must be at least 1 (the checkout's runner is its parallel runner)")
     if args.tau2_checkout is not None and "tau2-parallel" not in args.runners:
         args.runners.append("tau2-parallel")
     return args

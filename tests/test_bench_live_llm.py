@@ -241,5 +241,7 @@ def test_the_checkouts_flags_are_one_quoted_string_and_its_level_is_split_over_i
     assert argv[argv.index("--workers") + 1] == "2" and argv[argv.index("--max-concurrency") + 1] == "3"
     assert argv[argv.index("--save-to") + 1] == str(tmp_path / "run") and "--results-dir" not in argv
     assert argv[-4:] == ["--max-steps", "30", "--seed", "7"]
+    with pytest.raises(SystemExit):
+        live_llm.parse(["--tau2-checkout", str(tmp_path), "--tau2-workers", "0"])  # argparse's usage error
     wheel = live_llm.tau2_command(Path("tau2"), plan, "http://x/v1", tmp_path)
     assert wheel[wheel.index("--max-concurrency") + 1] == "5" and "--workers" not in wheel

@@ -1,4 +1,4 @@
-"""litellm, imported once and configured for taumesh: local cost map, lean HTTP path, quiet, no unheard logging.
+"""litellm, imported once, configured for taumesh: local cost map, lean HTTP, quiet, no unheard logging or redirects.
 
 Every module of taumesh that needs litellm imports it from here, so the environment is set first.
 """
@@ -26,6 +26,8 @@ from litellm.exceptions import (
     Timeout,
 )
 from litellm.litellm_core_utils.litellm_logging import Logging
+from litellm.llms.custom_httpx.http_handler import AsyncHTTPHandler, HTTPHandler
+from litellm.llms.openai.common_utils import BaseOpenAILLM
 
 OPENAI_HTTP_HANDLER = "EXPERIMENTAL_OPENAI_BASE_LLM_HTTP_HANDLER"
 """litellm's switch between its HTTP handler (``true``, taumesh's default) and the OpenAI SDK for OpenAI chat."""
@@ -79,6 +81,49 @@ def lean_success_logging(lean: bool = True) -> None:
 
 lean_success_logging()
 
+
+def _no_redirects(create: Any) -> Any:
+    def create_client(self: AsyncHTTPHandler | HTTPHandler, *args: Any, **kwargs: Any) -> Any:
+        self.follow_redirects = False
+        return create(self, *args, **kwargs)
+
+    create_client.__wrapped__ = create  # type: ignore[attr-defined]
+    return create_client
+
+
+def _sdk_client_without_redirects(get: Any) -> Any:
+    def get_client(*args: Any, **kwargs: Any) -> Any:
+        client = get(*args, **kwargs)
+        if client is not None:
+            client.follow_redirects = False
+        return client
+
+    return staticmethod(get_client)
+
+
+def refuse_redirects() -> None:
+    """Make every HTTP client litellm creates for a model call answer a redirect with an error, never follow it.
+
+    A model call carries the server's API key in a header (``Authorization``, or anthropic's ``x-api-key``, which
+    httpx keeps even across hosts), so an allowed endpoint answering 302 would send the key wherever it points.
+    litellm 1.106 builds its clients with ``follow_redirects=True``: its own handlers (OpenAI-style chat through
+    its HTTP handler, anthropic and the others) in ``AsyncHTTPHandler``/``HTTPHandler.create_client``, the OpenAI
+    SDK's (``EXPERIMENTAL_OPENAI_BASE_LLM_HTTP_HANDLER=false``) in ``BaseOpenAILLM``'s client getters. Each is
+    wrapped here once, at import, before any client exists; the 3xx then fails ``raise_for_status``.
+    """
+    for handler in (AsyncHTTPHandler, HTTPHandler):
+        if not hasattr(handler.create_client, "__wrapped__"):
+            handler.create_client = _no_redirects(handler.create_client)  # type: ignore[method-assign]
+    for name in ("_get_async_http_client", "_get_sync_http_client"):
+        stock = getattr(BaseOpenAILLM, name)
+        if not hasattr(stock, "__wrapped__"):
+            wrapped = _sdk_client_without_redirects(stock)
+            wrapped.__func__.__wrapped__ = stock  # type: ignore[attr-defined]
+            setattr(BaseOpenAILLM, name, wrapped)
+
+
+refuse_redirects()
+
 __all__ = [
     "OPENAI_HTTP_HANDLER",
     "PRINT_LOGGING_PAYLOAD",
@@ -93,4 +138,5 @@ __all__ = [
     "heard",
     "lean_success_logging",
     "litellm",
+    "refuse_redirects",
 ]

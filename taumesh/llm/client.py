@@ -1,7 +1,7 @@
 """``complete``: one chat completion through litellm, retried on transient faults, with usage and cost.
 
 API keys come from the environment only (``OPENAI_API_KEY``, ``ANTHROPIC_API_KEY``, ... as litellm reads them);
-they are never passed around nor logged.
+they are never passed around nor logged, and never follow a redirect (see :func:`redirect_refused`).
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+import httpx
 from pydantic import BaseModel
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_after_attempt
 
@@ -129,6 +130,24 @@ def missing_openai_key(settings: ModelSettings, kwargs: Mapping[str, Any]) -> st
     return f"missing credentials: model {settings.model!r} needs OPENAI_API_KEY in the environment, and it is not set"
 
 
+def redirect_refused(exc: BaseException) -> str | None:
+    """Why a model call that met an HTTP redirect failed, or None when ``exc`` is no redirect.
+
+    taumesh's litellm follows no redirect (``taumesh.llm._litellm.refuse_redirects``): the request carries the API
+    key, which would go wherever the ``Location`` points. The endpoint is to be named by its final URL.
+    """
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, httpx.HTTPStatusError) and seen.response.is_redirect:
+            location = seen.response.headers.get("location", "?")
+            return (
+                f"the model endpoint answered {seen.response.status_code} (redirect to {location[:200]}): taumesh "
+                "never follows a redirect with the API key; set api_base to the endpoint's final URL"
+            )
+        seen = seen.__cause__ or seen.__context__
+    return None
+
+
 def message_of(response: Any) -> ChatMessage:
     """The assistant message of a litellm response; :class:`EmptyReply` when it holds nothing."""
     choices = getattr(response, "choices", None) or []
@@ -212,7 +231,13 @@ async def complete(
                 attempts = attempt.retry_state.attempt_number
                 call = ModelCall(settings=settings, attempt=attempts, messages=payload, tools=list(tools or []))
                 with around_call(call, extra_hooks):
-                    response = await litellm.acompletion(messages=payload, **kwargs)
+                    try:
+                        response = await litellm.acompletion(messages=payload, **kwargs)
+                    except Exception as exc:
+                        redirected = redirect_refused(exc)
+                        if redirected:  # never retried: the next attempt meets the same redirect
+                            raise ModelRequestError(redirected, attempts) from exc
+                        raise
                     usage = usage_of(response)
                     call.usage, call.response_model = usage, str(getattr(response, "model", "") or "")
                     choices = getattr(response, "choices", None) or []

@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import uvicorn
-from starlette.applications import Starlette
 
 from taumesh.common.v1 import common_pb2
 from taumesh.env.v1 import env_pb2_grpc
@@ -53,8 +52,9 @@ class McpEpisode:
         return self.service.gateway.episodes[self.token]
 
     def follow(self, session_id: str) -> None:
-        """Act in ``session_id`` from now on (the env session was rebuilt on another replica)."""
+        """Act in ``session_id`` from now on (the env session was rebuilt on another replica): no longer expired."""
         self.tools.session_id = session_id
+        self.tools.expired = False
 
     def new_calls(self) -> list[RecordedCall]:
         """The calls the agent made since the last time, in the order they ran."""
@@ -79,15 +79,8 @@ async def serving_mcp(env: env_pb2_grpc.EnvServiceAsyncStub, rpc_timeout: float)
     """Serve the gateway on 127.0.0.1 (any free port) for the enclosed episodes."""
     from taumesh.orchestrator.mcp_gateway import McpGateway
 
-    gateway = McpGateway(env, rpc_timeout)
-
-    @asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        async with gateway.running():
-            yield
-
-    app = Starlette(routes=gateway.routes(), lifespan=lifespan)
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning"))
+    gateway = McpGateway(env, rpc_timeout)  # loopback names and pages only, as ``serve mcp`` by default
+    server = uvicorn.Server(uvicorn.Config(gateway.app(), host="127.0.0.1", port=0, log_level="warning"))
     serving = asyncio.create_task(server.serve())
     while not server.started:
         if serving.done():

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from pydantic import ValidationError
 
 from taumesh.commands._common import refuse
-from taumesh.rpc.http_guard import HostPolicy
+
+if TYPE_CHECKING:  # the guard imports Starlette: only a command that serves loads it
+    from taumesh.rpc.http_guard import HostPolicy
 
 AllowedHosts = Annotated[
     list[str] | None,
@@ -31,6 +32,10 @@ AllowedOrigins = Annotated[
 
 def host_policy(hosts: list[str] | None, origins: list[str] | None) -> HostPolicy:
     """The flags as a :class:`HostPolicy`, or exit 2 naming the value that is not a host or an origin."""
+    from pydantic import ValidationError
+
+    from taumesh.rpc.http_guard import HostPolicy
+
     try:
         return HostPolicy(allowed_hosts=hosts or [], allowed_origins=origins or [])
     except ValidationError as exc:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.console import Console
 
+from taumesh.commands._host_policy import AllowedHosts, AllowedOrigins, host_policy
 from taumesh.telemetry.attributes import ENV_JAEGER_URL
 
 if TYPE_CHECKING:
@@ -73,16 +74,21 @@ def view(
         str | None,
         typer.Option("--jaeger-url", envvar=ENV_JAEGER_URL, help="Jaeger UI base URL for the trace links."),
     ] = None,
+    allowed_hosts: AllowedHosts = None,
+    allowed_origins: AllowedOrigins = None,
 ) -> None:
     """Serve a local web viewer of runs, tasks, trajectories and comparisons (offline; no CDN).
 
     The paths are followed while it serves: results files written, changed or removed show on the next page load.
+    Only the names localhost, 127.0.0.1 and [::1] are answered unless --allowed-host names more (a DNS-rebinding
+    guard): serving on 0.0.0.0 for other machines, name the host they reach it by.
     """
     import uvicorn
 
     from taumesh.viewer import RunLibrary
     from taumesh.viewer.app import create_app
 
+    policy = host_policy(allowed_hosts, allowed_origins)
     if jaeger_url:
         os.environ[ENV_JAEGER_URL] = jaeger_url
     roots = paths or [Path("results")]
@@ -95,7 +101,7 @@ def view(
         console.print(f"[yellow]{unreadable.path}: not read yet ({unreadable.reason})[/yellow]")
     following = ", ".join(map(str, roots))
     console.print(f"taumesh view: {len(library.runs())} run(s) in {following} at http://{host}:{port}/ (Ctrl-C stops)")
-    uvicorn.run(create_app(library), host=host, port=port, log_level="warning")
+    uvicorn.run(create_app(library, policy), host=host, port=port, log_level="warning")
 
 
 def report(

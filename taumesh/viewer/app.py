@@ -1,4 +1,9 @@
-"""The viewer's web app: a JSON API over the runs of a :class:`RunLibrary`, and the static pages calling it (no CDN)."""
+"""The viewer's web app: a JSON API over the runs of a :class:`RunLibrary`, and the static pages calling it (no CDN).
+
+It answers only the names it is reached by: loopback's, and those the operator allows (``taumesh view
+--allowed-host``); pages of other sites are refused (:mod:`taumesh.rpc.http_guard`), so that a page the machine's
+browser shows cannot read runs through DNS rebinding. ``/healthz`` answers any name: it reads nothing.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +16,7 @@ from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
+from taumesh.rpc.http_guard import HostGuard, HostPolicy
 from taumesh.telemetry import jaeger_url
 from taumesh.viewer.labels import label_matches
 from taumesh.viewer.library import LoadedRun, RunLibrary, UnreadableFile
@@ -71,10 +77,11 @@ class Health(BaseModel):
     status: Literal["ok"] = "ok"
 
 
-def create_app(runs: RunLibrary | Sequence[Run]) -> FastAPI:
+def create_app(runs: RunLibrary | Sequence[Run], policy: HostPolicy | None = None) -> FastAPI:
     """The viewer over a :class:`RunLibrary` (kept current as files come, change and go).
 
-    Runs loaded already are served from a library over their files: changes and removals show, new files do not.
+    It answers the host names and pages ``policy`` allows (default: loopback's). Runs loaded already are served from
+    a library over their files: changes and removals show, new files do not.
     """
     library = runs if isinstance(runs, RunLibrary) else RunLibrary([Path(run.path) for run in runs])
     library.refresh()
@@ -153,4 +160,5 @@ def create_app(runs: RunLibrary | Sequence[Run]) -> FastAPI:
         return FileResponse(STATIC / "index.html")
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.add_middleware(HostGuard, policy=policy or HostPolicy(), exempt={HEALTH_PATH})
     return app

@@ -89,6 +89,14 @@ class DomainPlugin:
     """What ends the episode when the simulated user's text holds it (v1: ``###STOP###``; τ² adds its two)."""
     user_opening_stops: bool = False
     """Whether the user's opening message is checked for them too (τ² checks every user message; v1 only replies)."""
+    identity_tools: frozenset[str] | None = None
+    """Tools that find or verify who the user is (``taumesh domain audit``'s ``identity_then_refuse`` floor plays the
+    gold's calls of them, then refuses); None: not declared, and that floor reads "unknown"."""
+    unordered_arguments: Mapping[str, tuple[tuple[str, ...], ...]] | None = None
+    """Reorderings the domain declares equal: per tool, groups of list arguments an agent may give in any order (the
+    lists of a group reordered together: paired lists such as ``item_ids`` and ``new_item_ids``). The audit reorders
+    them in the gold and flags a task whose gold outcome's hash then changes (``order_sensitive``); None: not
+    declared, and a task whose gold writes pass lists gets the flag as "unknown"."""
 
     @property
     def tables(self) -> tuple[str, ...]:
@@ -209,6 +217,19 @@ class DomainPlugin:
     def reward_basis(self, task: Task) -> list[RewardBasis]:
         """Which components the reward multiplies (v1: DB, and COMMUNICATE when the task requires outputs)."""
         return reward_basis(task)
+
+    def listed_checks(self, task: Task) -> Mapping[RewardBasis, int]:
+        """How many checks of each kind ``task`` lists, whether or not its reward basis counts them.
+
+        ``taumesh domain audit`` lints the basis with it (``basis_lint``): a kind in the basis with none listed checks
+        nothing, checks listed beside a basis that leaves them out are never scored. v1: one DB comparison, and
+        one COMMUNICATE check per required output.
+        """
+        return {"DB": 1, "COMMUNICATE": len(task.outputs)}
+
+    def task_intent(self, task: Task) -> str | None:
+        """What ``task`` tests, in the domain's own words (healthcare's ``intent``); None: the domain says nothing."""
+        return None
 
     def score(
         self,

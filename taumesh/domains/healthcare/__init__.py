@@ -22,6 +22,12 @@ DATA = Path(__file__).resolve().parent / "data"
 SPLITS = ("base", "train", "test")
 
 
+IDENTITY_TOOLS = frozenset(
+    {"find_patient", "verify_identity", "send_verification_code", "verify_one_time_code", "verify_proxy"}
+)
+"""The clinic's identity checks: finding the patient, then verifying them (or their proxy)."""
+
+
 class HealthcarePlugin(DomainPlugin):
     """The contract's defaults, but a transfer is a write (it files a hand-off), so the gold replays it too."""
 
@@ -31,6 +37,11 @@ class HealthcarePlugin(DomainPlugin):
         for action in task.actions:
             session.call(action.name, copy.deepcopy(action.kwargs), action.requestor)
         return session.data_hash()
+
+    def task_intent(self, task: Task) -> str | None:
+        """The task's ``intent`` (what it tests)."""
+        intent = getattr(task, "intent", None)  # HealthcareTask's; the contract takes any Task
+        return intent if isinstance(intent, str) else None
 
 
 plugin = HealthcarePlugin(
@@ -42,5 +53,6 @@ plugin = HealthcarePlugin(
     own_data=DATA,
     task_model=HealthcareTask,
     hasher=ClinicHasher,
+    identity_tools=IDENTITY_TOOLS,
 )
 """What the registry loads (entry point ``healthcare = "taumesh.domains.healthcare:plugin"``)."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -134,6 +134,23 @@ class Tau2Plugin(DomainPlugin):
     def gold_hash(self, domain: DomainView, task: Task) -> str:
         """τ²'s evaluator gold env: every gold action from the initial state, errors ignored, no sync between."""
         return gold_hash(domain, self._task(task))
+
+    def listed_checks(self, task: Task) -> Mapping[RewardBasis, int]:
+        """The task's evaluation criteria by kind.
+
+        DB counts as listed when τ²'s env evaluator runs (gold actions or env assertions given: else it returns 1.0
+        without comparing anything).
+        """
+        criteria = self._task(task).evaluation_criteria
+        if criteria is None:
+            return {}
+        return {
+            "DB": int(criteria.actions is not None or criteria.env_assertions is not None),
+            "ENV_ASSERTION": len(criteria.env_assertions or []),
+            "ACTION": len(criteria.actions or []),
+            "COMMUNICATE": len(criteria.communicate_info or []),
+            "NL_ASSERTION": len(criteria.nl_assertions or []),
+        }
 
     def reward_components(self, task: Task) -> Sequence[RewardComponent]:
         """τ²'s evaluators: DB, ENV_ASSERTION, ACTION, COMMUNICATE and NL_ASSERTION."""

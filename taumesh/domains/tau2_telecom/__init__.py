@@ -15,6 +15,9 @@ from taumesh.domains.tau2_telecom.layout import LIST_TABLES, MANUAL, SPLITS, WOR
 from taumesh.domains.tau2_telecom.sync import sync_tools
 from taumesh.domains.tau2_telecom.user_tools import USER_FUNCTIONS, USER_TOOLS
 
+IDENTITY_TOOLS = frozenset({"get_customer_by_phone", "get_customer_by_id", "get_customer_by_name"})
+"""The telecom policy's identification: the customer found by phone number, id, or name and date of birth."""
+
 
 def _plugin(name: str, layout: Tau2Layout) -> Tau2Plugin:
     return Tau2Plugin(
@@ -26,6 +29,8 @@ def _plugin(name: str, layout: Tau2Layout) -> Tau2Plugin:
         splits=SPLITS,
         sync=sync_tools,
         hasher=partial(Tau2Hasher, list_tables=LIST_TABLES, user_table=USER_TABLE),
+        identity_tools=IDENTITY_TOOLS,
+        unordered_arguments={},  # no tool takes a list
     )
 
 

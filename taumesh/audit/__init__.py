@@ -1,0 +1,39 @@
+"""What a domain's tasks let through: the audit's report (its JSON) and the checks that need no service.
+
+``taumesh domain audit`` (docs/validity.md) plays trajectories built from each task through the env and scorer
+services (``taumesh.orchestrator.audit``); this package holds what it reports and the checks that read the task alone.
+"""
+
+from __future__ import annotations
+
+from taumesh.audit._checks import REFUSAL, basis_lint, duplicates, guessable_outputs, normalised_instruction
+from taumesh.audit._report import (
+    AUDIT_VERSION,
+    FLAG_KINDS,
+    FLOOR_NAMES,
+    AuditReport,
+    Flag,
+    FlagKind,
+    FloorName,
+    FloorResult,
+    TaskAudit,
+    TaskId,
+)
+
+__all__ = [
+    "AUDIT_VERSION",
+    "FLAG_KINDS",
+    "FLOOR_NAMES",
+    "REFUSAL",
+    "AuditReport",
+    "Flag",
+    "FlagKind",
+    "FloorName",
+    "FloorResult",
+    "TaskAudit",
+    "TaskId",
+    "basis_lint",
+    "duplicates",
+    "guessable_outputs",
+    "normalised_instruction",
+]

@@ -1,0 +1,41 @@
+"""Healthcare: the audit finds and lists today's flaws (issue 38's review). The issues that fix them update these."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from taumesh.audit import AuditReport
+from tests.audit.conftest import audited, flagged
+
+
+@pytest.fixture(scope="module")
+def healthcare() -> AuditReport:
+    return audited("healthcare", "base", Path())  # the domain carries its own data
+
+
+def test_verify_then_refuse_passes_the_tasks_whose_gold_the_policy_does_not_make_unique(
+    healthcare: AuditReport,
+) -> None:
+    floor = healthcare.floors["identity_then_refuse"]
+    assert (len(floor.passed), floor.of) == (21, 165)  # 12.7 %, as the review found
+    assert floor.note is None
+    assert healthcare.floors["null"].passed == []  # without verifying, a refusal passes nothing
+
+
+def test_guessable_outputs_are_listed(healthcare: AuditReport) -> None:
+    guessable = flagged(healthcare, "guessable_output")
+    assert {"cost_estimate-01", "cost_estimate-03", "cancel_appointment-10"} <= guessable
+    repeated = [
+        flag.detail
+        for task in healthcare.tasks
+        for flag in task.flags
+        if "the user's own instruction holds it" in flag.detail
+    ]
+    assert repeated  # outputs the caller's own date of birth or phone digits already contain
+
+
+def test_intent_is_reported(healthcare: AuditReport) -> None:
+    assert all(task.intent for task in healthcare.tasks)
+    assert next(task for task in healthcare.tasks if task.task_id == "refill-02").intent == "refill"

@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from taumesh.audit import AuditReport
 from taumesh.commands._common import DataDir
 from taumesh.domains import DOMAIN_PATH_ENV, Catalog, CheckReport, DataError, check_domain
 from taumesh.domains._registry import domain_path
@@ -66,6 +67,80 @@ def print_check(run_check: Callable[[], CheckReport]) -> None:
     )
     if not report.ok:
         raise typer.Exit(1)
+
+
+@domain_app.command("audit")
+def audit(
+    name: Annotated[str, typer.Argument(help="The domain to audit.")],
+    data_dir: DataDir = CACHE_DATA_DIR,
+    task_split: Annotated[
+        str | None, typer.Option("--task-split", "--task_split", help="The split to audit (default: the first).")
+    ] = None,
+    json_path: Annotated[
+        Path | None, typer.Option("--json", help="Also write the audit as JSON (docs/validity.md says its fields).")
+    ] = None,
+) -> None:
+    """Play trajectories built from each task through the env and scorer, and flag what lets an agent pass unearned.
+
+    Per task: gold actions that error, tasks a refusal passes, guessable outputs, a reward basis with nothing to
+    check, gold outcomes that change under a reordering the domain declares equal, duplicate instructions. Per floor
+    (null, read_only, identity_then_refuse, outputs_spam, gold_without_outputs): the tasks it passes. Exit status 2
+    when it cannot run.
+    """
+    import asyncio
+
+    from taumesh.orchestrator.audit import AuditError, audit_domain
+
+    if json_path is not None and json_path.is_dir():
+        err.print(f"[red]error:[/red] --json {escape(str(json_path))} is a folder; give a file to write")
+        raise typer.Exit(2)
+    try:
+        report = asyncio.run(audit_domain(name, task_split, data_dir))
+    except (AuditError, DataError) as exc:
+        err.print(f"[red]error:[/red] {escape(str(exc.args[0]) if exc.args else str(exc))}")
+        raise typer.Exit(2) from None
+    if json_path is not None:
+        json_path.parent.mkdir(parents=True, exist_ok=True)
+        json_path.write_text(report.model_dump_json(indent=2) + "\n", encoding="utf-8")
+    print_audit(report)
+    if json_path is not None:
+        out.print(f"wrote {escape(str(json_path))}")
+
+
+SHOWN_TASKS = 40
+"""Flagged tasks the summary lists; the JSON has them all."""
+
+
+def print_audit(report: AuditReport) -> None:
+    """The audit as tables: floors, flag counts, and the first flagged tasks with their flags."""
+    title = (
+        f"{report.domain} {report.split} ({report.data_release or 'no recorded release'}): {len(report.tasks)} tasks"
+    )
+    floors = Table(title=f"audit of {escape(title)}, floors")
+    for column in ("floor", "passes", "share", "note"):
+        floors.add_column(column)
+    for floor, result in report.floors.items():
+        share = f"{len(result.passed) / result.of:.1%}" if result.of else "-"
+        note = result.note or (f"{len(result.unscored)} need a judge model" if result.unscored else "")
+        floors.add_row(floor, f"{len(result.passed)}/{result.of}", share, escape(note))
+    out.print(floors)
+    counts = Table(title="flags (tasks with each kind)")
+    counts.add_column("kind")
+    counts.add_column("tasks")
+    for kind, count in report.flag_counts().items():
+        counts.add_row(kind, str(count))
+    out.print(counts)
+    flagged = report.flagged()
+    tasks = Table(title=f"flagged tasks: {len(flagged)} of {len(report.tasks)}")
+    for column in ("task", "kind", "detail"):
+        tasks.add_column(column)
+    for task in flagged[:SHOWN_TASKS]:
+        for flag in task.flags:
+            tasks.add_row(str(task.task_id), flag.kind, escape(flag.detail))
+    if flagged:
+        out.print(tasks)
+    if len(flagged) > SHOWN_TASKS:
+        out.print(f"... and {len(flagged) - SHOWN_TASKS} more flagged tasks (--json PATH writes them all)")
 
 
 @domain_app.command("new")

@@ -19,9 +19,10 @@ STRATEGIES: dict[str, StrategyFactory] = {
     "a2a": Lazy("taumesh.services.agent.strategies.a2a:A2AAgent"),
     "dialogflow-cx": Lazy("taumesh.services.agent.strategies.dialogflow_cx:DialogflowCxAgentStrategy"),
     "decibel": Lazy("taumesh.services.agent.strategies.dialogflow_cx:DialogflowCxAgentStrategy"),
+    "null": Lazy("taumesh.services.agent.strategies.null:NullAgent"),
 }
-"""Every built-in agent strategy (``decibel`` is the τ-bench fork's name of ``dialogflow-cx``)."""
-WITHOUT_MODEL = frozenset({"oracle", "dialogflow-cx", "decibel"})
+"""Every built-in agent strategy (``decibel`` is the τ-bench fork's name of ``dialogflow-cx``; ``null`` refuses)."""
+WITHOUT_MODEL = frozenset({"oracle", "null", "dialogflow-cx", "decibel"})
 """Strategies that call no model of taumesh's."""
 WITHOUT_PROVIDER = WITHOUT_MODEL | {"a2a"}
 """Strategies whose calls reach no model provider of the run's (``a2a``'s model names its transport)."""

@@ -16,23 +16,28 @@ from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from taumesh.api.private_files import append_private, private_file
 from taumesh.api.telemetry import tag_request
 
 REQUEST_ID_HEADER = b"x-request-id"
 
 
 class AuditLog:
-    """Appends JSON lines to a file (one ``write`` each: workers can share the file)."""
+    """Appends JSON lines to a file (one ``write`` each: workers can share the file), readable by its owner alone.
+
+    The file is created 0600 in a folder of 0700, and tightened to 0600 when found wider
+    (:mod:`taumesh.api.private_files`).
+    """
 
     def __init__(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        private_file(path)
         self.path = path
         self._lock = threading.Lock()
 
     def write(self, record: dict[str, Any]) -> None:
         line = json.dumps(record, separators=(",", ":")) + "\n"
-        with self._lock, self.path.open("a", encoding="utf-8") as handle:
-            handle.write(line)
+        with self._lock:
+            append_private(self.path, line)
 
 
 MAX_PATH = 200

@@ -9,19 +9,26 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import Connection, Engine, create_engine, event, make_url
 
+from taumesh.api.private_files import private_file, tighten
+
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
 
 def make_engine(url: str) -> Engine:
-    """An engine for ``url``; SQLite gets its folder created, WAL, foreign keys and a generous busy timeout.
+    """An engine for ``url``; SQLite gets its file (0600), WAL, foreign keys and a generous busy timeout.
 
-    WAL and the timeout let several uvicorn workers write the same file without "database is locked".
+    WAL and the timeout let several uvicorn workers write the same file without "database is locked". The file is
+    created before SQLite opens it, so that neither it nor its ``-wal`` and ``-shm`` (which SQLite gives the
+    database's mode) are ever readable by others; found wider, they are tightened (:mod:`taumesh.api.private_files`).
     """
     parsed = make_url(url)
     if parsed.get_backend_name() != "sqlite":
         return create_engine(url, pool_pre_ping=True)
-    if parsed.database and parsed.database != ":memory:":
-        Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+    if parsed.database and parsed.database != ":memory:" and not parsed.database.startswith("file:"):
+        database = Path(parsed.database)
+        private_file(database)
+        for suffix in ("-wal", "-shm", "-journal"):
+            tighten(database.with_name(database.name + suffix))
     engine = create_engine(url, connect_args={"timeout": 30})
 
     @event.listens_for(engine, "connect")

@@ -118,7 +118,7 @@ def refuse_redirects() -> None:
         stock = getattr(BaseOpenAILLM, name)
         if not hasattr(stock, "__wrapped__"):
             wrapped = _sdk_client_without_redirects(stock)
-            wrapped.__func__.__wrapped__ = stock  # type: ignore[attr-defined]
+            wrapped.__func__.__wrapped__ = stock
             setattr(BaseOpenAILLM, name, wrapped)
 
 

@@ -193,8 +193,14 @@ def _run_grants(config: RunConfig) -> OperatorGrants:
     from taumesh.llm.access import OperatorGrants
 
     few_shot = [config.agent.few_shot_displays_path] if config.agent.few_shot_displays_path else []
+    agent_is_a2a = config.agent.strategy == "a2a"  # its --api-base is an A2A agent's URL, not a model endpoint
     return OperatorGrants.of(
-        api_bases=[config.agent.model.api_base, config.user.model.api_base, config.judge.api_base],
+        api_bases=[
+            *([] if agent_is_a2a else [config.agent.model.api_base]),
+            config.user.model.api_base,
+            config.judge.api_base,
+        ],
+        agent_urls=[config.agent.model.api_base] if agent_is_a2a else [],
         few_shot_paths=few_shot,
         human_user=True,
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 from collections.abc import Callable
@@ -57,13 +58,14 @@ class Listener:
                             self.rfile.read(length))  # fmt: skip
                 listener.seen.append(seen)
                 status, headers, body = listener.answer(seen)
-                self.send_response(status)
-                for key, value in headers.items():
-                    self.send_header(key, value)
-                if "Content-Length" not in headers:
-                    self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
+                with contextlib.suppress(BrokenPipeError, ConnectionResetError):  # the client gave up first
+                    self.send_response(status)
+                    for key, value in headers.items():
+                        self.send_header(key, value)
+                    if "Content-Length" not in headers:
+                        self.send_header("Content-Length", str(len(body)))
+                    self.end_headers()
+                    self.wfile.write(body)
 
             do_GET = do_POST = do_PUT = do_DELETE = do_PATCH = _any
 

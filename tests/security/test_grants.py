@@ -7,7 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from taumesh.llm.access import ALLOWED_API_BASES_ENV, FEW_SHOT_DIR_ENV, OperatorGrants, current_grants, granted
+from taumesh.llm.access import (
+    ALLOWED_AGENT_URLS_ENV,
+    ALLOWED_API_BASES_ENV,
+    FEW_SHOT_DIR_ENV,
+    OperatorGrants,
+    current_grants,
+    granted,
+)
 from taumesh.rpc.errors import PermissionDenied
 from tests.helpers.cli import explain_result, invoke, load_json, results_path
 from tests.helpers.paths import V1_DATA
@@ -36,6 +43,26 @@ def test_nothing_is_allowed_by_default() -> None:
     assert refused.value.reason == "STRATEGY_NOT_SERVED"
 
 
+def test_agent_urls_and_model_endpoints_are_separate_lists(caplog: pytest.LogCaptureFixture) -> None:
+    """An allowed agent never becomes a model endpoint (it would get the keys); the other way is deprecated."""
+    grants = OperatorGrants.from_env(
+        {ALLOWED_AGENT_URLS_ENV: "http://agent:9009/, 127.0.0.1:5000", ALLOWED_API_BASES_ENV: "http://models:1/v1"}
+    )
+    for agent in ("http://agent:9009", "http://agent:9009/", "127.0.0.1:5000", "grpc://127.0.0.1:5000"):
+        grants.check_agent_url(agent, "participants.agent")
+    with pytest.raises(PermissionDenied) as refused:
+        grants.check_api_base("http://agent:9009", "config.user_api_base")
+    assert refused.value.reason == "API_BASE_NOT_ALLOWED"
+    for other in ("", "http://agent:9010", "http://127.0.0.1:5000", "grpc://agent:9009", "http://models:1"):
+        with pytest.raises(PermissionDenied) as refused:
+            grants.check_agent_url(other, "participants.agent")
+        assert refused.value.reason == "AGENT_URL_NOT_ALLOWED"
+        assert refused.value.fields == [("participants.agent", "not an allowed agent URL")]
+    with caplog.at_level("WARNING", logger="taumesh.llm.access"):
+        grants.check_agent_url("http://models:1/v1", "config.model.api_base")  # deprecated: model list only
+    assert ALLOWED_AGENT_URLS_ENV in caplog.text and "deprecated" in caplog.text
+
+
 def test_few_shot_paths_resolve_inside_the_allowed_directories(tmp_path: Path) -> None:
     first, second = tmp_path / "one", tmp_path / "two"
     first.mkdir()
@@ -50,11 +77,14 @@ def test_few_shot_paths_resolve_inside_the_allowed_directories(tmp_path: Path) -
 
 def test_granted_adds_to_the_environment_for_the_block_only(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(ALLOWED_API_BASES_ENV, "http://operator/v1")
-    with granted(OperatorGrants.of(api_bases=["http://run/v1"], human_user=True)):
+    monkeypatch.setenv(ALLOWED_AGENT_URLS_ENV, "http://operator-agent")
+    with granted(OperatorGrants.of(api_bases=["http://run/v1"], agent_urls=["http://run-agent"], human_user=True)):
         inside = current_grants()
         assert inside.api_bases == {"http://operator/v1", "http://run/v1"} and inside.human_user
+        assert inside.agent_urls == {"http://operator-agent", "http://run-agent"}
     after = current_grants()
     assert after.api_bases == {"http://operator/v1"} and not after.human_user
+    assert after.agent_urls == {"http://operator-agent"}
 
 
 @pytest.mark.slow  # a whole taumesh run: ~5 s

@@ -1,9 +1,12 @@
 """``a2a``: the agent under test is an A2A 1.0 agent; this service is its client (a2a-sdk).
 
-The agent's URL is ``config.model.api_base`` and must be one the operator allowed (``TAUMESH_ALLOWED_API_BASES``;
-``taumesh run`` allows its own ``--api-base``), as for a model endpoint: no request chooses where this service
-connects. ``config.model.model`` picks the transport: ``jsonrpc``, ``grpc``, ``http+json``, or anything else
-(``a2a``) for the first the agent card offers. The card is read once per URL and transport and kept.
+The agent's URL is ``config.model.api_base`` and must be one the operator allowed as an agent
+(``TAUMESH_ALLOWED_AGENT_URLS``; ``taumesh run`` allows its own ``--api-base``): no request chooses where this
+service connects. Every interface its agent card names is checked against the same list before the client is made,
+and only the allowed ones remain on the card: a card naming another host or port is never dialed there (a card
+naming none allowed is refused). ``config.model.model`` picks the transport: ``jsonrpc``, ``grpc``, ``http+json``,
+or anything else (``a2a``) for the first the allowed card offers. The card is read once per URL and transport and
+kept. No HTTP redirect is followed, for the card or the exchange.
 
 Whose failure: a reply that is neither words nor tool calls, or a task the agent failed, rejected or cancelled, is
 the agent's (OUT_OF_RANGE: the episode ends and is scored); a network failure, timeout or unavailable agent is the
@@ -17,14 +20,22 @@ from collections.abc import Iterator
 
 import grpc
 import httpx
-from a2a.client import A2AClientError, A2AClientTimeoutError, Client, ClientCallContext, ClientConfig, ClientFactory
-from a2a.types.a2a_pb2 import Part, SendMessageRequest, StreamResponse, TaskState
+from a2a.client import (
+    A2ACardResolver,
+    A2AClientError,
+    A2AClientTimeoutError,
+    Client,
+    ClientCallContext,
+    ClientConfig,
+    ClientFactory,
+)
+from a2a.types.a2a_pb2 import AgentCard, Part, SendMessageRequest, StreamResponse, TaskState
 from a2a.utils.constants import TransportProtocol
 from a2a.utils.errors import A2AError
 
 from taumesh.domains import Catalog
-from taumesh.llm.access import current_grants
-from taumesh.rpc.errors import FailedPrecondition, InvalidArgument, OutOfRange, Unavailable, clip
+from taumesh.llm.access import OperatorGrants, current_grants
+from taumesh.rpc.errors import FailedPrecondition, InvalidArgument, OutOfRange, PermissionDenied, Unavailable, clip
 from taumesh.services.agent.strategies.a2a_wire import Mark, UnparsableReply, context_id, outgoing, reply_message
 from taumesh.services.agent.strategies.base import AgentReply, AgentTurn
 
@@ -60,7 +71,7 @@ class A2AAgent:
                 "agent strategy 'a2a' needs the A2A agent's URL in config.model.api_base (--api-base)",
                 fields=[("config.model.api_base", "empty")],
             )
-        current_grants().check_api_base(url, "config.model.api_base")
+        current_grants().check_agent_url(url, "config.model.api_base")
         if not turn.episode.episode_id:
             raise InvalidArgument(
                 "agent strategy 'a2a' needs episode.episode_id: the A2A context is derived from it",
@@ -93,15 +104,45 @@ class A2AAgent:
         async with self._lock:
             if key not in self._clients:
                 url, transport = key
+                http = httpx.AsyncClient(timeout=httpx.Timeout(REPLY_TIMEOUT, connect=10.0), follow_redirects=False)
+                bindings = TRANSPORTS.get(transport, ANY_TRANSPORT)
                 config = ClientConfig(
                     streaming=True,
-                    httpx_client=httpx.AsyncClient(timeout=httpx.Timeout(REPLY_TIMEOUT, connect=10.0)),
+                    httpx_client=http,
                     grpc_channel_factory=_channel,
-                    supported_protocol_bindings=TRANSPORTS.get(transport, ANY_TRANSPORT),
+                    supported_protocol_bindings=bindings,
                     use_client_preference=transport in TRANSPORTS,
                 )
-                self._clients[key] = await ClientFactory(config).create_from_url(url)
+                card = await A2ACardResolver(http, url).get_agent_card()
+                allowed_interfaces(card, url, current_grants(), bindings)
+                self._clients[key] = ClientFactory(config).create(card)
             return self._clients[key]
+
+
+def allowed_interfaces(card: AgentCard, url: str, grants: OperatorGrants, bindings: list[str]) -> None:
+    """Keep on ``card`` only the interfaces the operator allowed; PERMISSION_DENIED when none offers ``bindings``.
+
+    A card is the agent's own word: an allowed agent could otherwise send this service, with the policy, the tools
+    and the conversation, to any host or port it names.
+    """
+    allowed, refused = [], []
+    for interface in card.supported_interfaces:
+        try:
+            grants.check_agent_url(interface.url, "agent_card.supported_interfaces.url")
+        except PermissionDenied:
+            refused.append(f"{interface.protocol_binding} {clip(interface.url, 100)!r}")
+        else:
+            allowed.append(interface)
+    if not any(interface.protocol_binding in bindings for interface in allowed):
+        raise PermissionDenied(
+            f"the agent card of {clip(url, 200)!r} names no {'/'.join(bindings)} interface this server's operator "
+            f"allowed (not allowed: {', '.join(refused[:5]) or 'none'}); list the one to use in "
+            "TAUMESH_ALLOWED_AGENT_URLS",
+            reason="AGENT_URL_NOT_ALLOWED",
+            fields=[("config.model.api_base", "its agent card names no allowed interface")],
+        )
+    del card.supported_interfaces[:]
+    card.supported_interfaces.extend(allowed)
 
 
 def _channel(target: str) -> grpc.aio.Channel:

@@ -9,9 +9,15 @@ The request (a data part, or its JSON as text) follows AgentBeats' assessment re
 task id (τ²'s ``"task_001"``); an id the split lacks fails the task before any episode, naming some ids it has.
 
 The run goes through the orchestrator and the services (started in this process on loopback), with agent strategy
-``a2a`` against the purple agent, whose URL the operator must allow (``TAUMESH_ALLOWED_API_BASES`` or
-``taumesh serve a2a --allow-agent``). Progress streams as ``working`` status updates (the run's progress lines);
-the end is an artifact ``results``: a text summary, a data part with pass^k, and the results file itself.
+``a2a`` against the purple agent, whose URL the operator must allow as an agent (``TAUMESH_ALLOWED_AGENT_URLS`` or
+``taumesh serve a2a --allow-agent``); a ``user_api_base`` must be an allowed model endpoint
+(``TAUMESH_ALLOWED_API_BASES``): it receives the server's API keys, an agent URL never does. Progress streams as
+``working`` status updates (the run's progress lines); the end is an artifact ``results``: a text summary, a data
+part with pass^k, and the results file itself.
+
+Each caller (see :mod:`taumesh.commands.a2a_callers`) runs at most ``per_caller`` evaluations at once and the server
+``in_all``; a request over either is rejected, saying which. CancelTask stops a running evaluation: its asyncio task
+is cancelled, the run's services stop, and the task ends ``canceled``.
 """
 
 from __future__ import annotations
@@ -32,7 +38,11 @@ from a2a.types.a2a_pb2 import (
     AgentCard,
     AgentInterface,
     AgentSkill,
+    HTTPAuthSecurityScheme,
     Message,
+    SecurityRequirement,
+    SecurityScheme,
+    StringList,
     Task,
     TaskState,
     TaskStatus,
@@ -122,26 +132,61 @@ class LineSink(io.TextIOBase):
         return len(text)
 
 
-class EvaluationExecutor(AgentExecutor):
-    """Runs one benchmark per request, in this process's own services."""
+class EvaluationLimits(BaseModel, frozen=True):
+    """How many evaluations run at once."""
 
-    def __init__(self, data_dir: Path, log_dir: Path) -> None:
+    per_caller: int = Field(default=2, ge=1)
+    in_all: int = Field(default=4, ge=1)
+
+
+class EvaluationExecutor(AgentExecutor):
+    """Runs one benchmark per request, in this process's own services, within :class:`EvaluationLimits`."""
+
+    def __init__(self, data_dir: Path, log_dir: Path, limits: EvaluationLimits | None = None) -> None:
         self.data_dir, self.log_dir = data_dir, log_dir
+        self.limits = limits or EvaluationLimits()
+        self.running: dict[str, int] = {}
+        """Evaluations running (or about to), by caller."""
+
+    def _over_limit(self, caller: str) -> str | None:
+        """Why one more evaluation of ``caller`` is refused, or None."""
+        mine, everyone = self.running.get(caller, 0), sum(self.running.values())
+        if mine >= self.limits.per_caller:
+            return f"{mine} evaluations of this caller are running (limit {self.limits.per_caller} per caller)"
+        if everyone >= self.limits.in_all:
+            return f"{everyone} evaluations are running (limit {self.limits.in_all} in all)"
+        return None
 
     async def execute(self, context: RequestContext, event_queue: EventQueue) -> None:
         message = context.message
         assert message is not None  # the SDK sends execute() only with a message
+        caller = context.call_context.user.user_name
+        busy = self._over_limit(caller)  # decided and counted with no await between: no two take the last place
+        if busy is None:
+            self.running[caller] = self.running.get(caller, 0) + 1
+        try:
+            await self._execute(message, context, event_queue, busy)
+        finally:
+            if busy is None:
+                self.running[caller] -= 1
+                if not self.running[caller]:
+                    del self.running[caller]
+
+    async def _execute(self, message: Message, context: RequestContext, queue: EventQueue, busy: str | None) -> None:
         task_id, context_id = context.task_id or "", context.context_id or ""
-        await event_queue.enqueue_event(
+        await queue.enqueue_event(
             Task(id=task_id, context_id=context_id, status=TaskStatus(state=TaskState.TASK_STATE_SUBMITTED))
         )
-        updater = TaskUpdater(event_queue, task_id, context_id)
+        updater = TaskUpdater(queue, task_id, context_id)
+        if busy is not None:
+            await updater.reject(self._say(updater, f"request refused: {busy}; wait for one to end, or cancel it"))
+            return
         try:
             request = parse_request(message)
             url = request.purple_url()
             grants = current_grants()
-            grants.check_api_base(url, "participants.agent")
-            grants.check_api_base(request.config.user_api_base, "config.user_api_base")
+            grants.check_agent_url(url, "participants.agent")
+            grants.check_api_base(request.config.user_api_base, "config.user_api_base")  # it gets the keys
         except (ValueError, RpcError) as exc:
             await updater.reject(self._say(updater, f"request refused: {exc}"))
             return
@@ -188,6 +233,10 @@ class EvaluationExecutor(AgentExecutor):
         console = Console(file=sink, force_terminal=False, width=240)
         try:
             summary = await run_benchmark(config, console=console)
+        except asyncio.CancelledError:  # CancelTask: the updates not sent yet never will be (the task is canceled)
+            for future in pending:
+                future.cancel()
+            raise
         except (ConfigError, DataError) as exc:
             await asyncio.sleep(0)
             await asyncio.gather(*pending)
@@ -203,7 +252,9 @@ class EvaluationExecutor(AgentExecutor):
         return new_text_message(text, context_id=updater.context_id, task_id=updater.task_id)
 
     async def cancel(self, context: RequestContext, event_queue: EventQueue) -> None:
-        raise NotImplementedError("an evaluation runs to its end")
+        """Say ``canceled``; the SDK then cancels the asyncio task running :meth:`execute` (the run stops there)."""
+        updater = TaskUpdater(event_queue, context.task_id or "", context.context_id or "")
+        await updater.cancel(self._say(updater, "canceled by the caller: the evaluation stopped"))
 
 
 def results_parts(summary: Any, url: str, request: AssessmentRequest) -> list[Any]:
@@ -230,11 +281,18 @@ def results_parts(summary: Any, url: str, request: AssessmentRequest) -> list[An
     ]
 
 
-def agent_card(http_url: str, grpc_target: str | None, version: str) -> AgentCard:
-    """The card: what this green agent evaluates and how to ask."""
+def agent_card(http_url: str, grpc_target: str | None, version: str, bearer: bool = False) -> AgentCard:
+    """The card: what this green agent evaluates and how to ask (with ``bearer``: a caller key, as a bearer token)."""
     interfaces = [AgentInterface(url=http_url, protocol_binding="JSONRPC", protocol_version="1.0")]
     if grpc_target:
         interfaces.append(AgentInterface(url=grpc_target, protocol_binding="GRPC", protocol_version="1.0"))
+    security: dict[str, Any] = {}
+    if bearer:
+        scheme = HTTPAuthSecurityScheme(scheme="Bearer", description="a caller key the operator gave you")
+        security = {
+            "security_schemes": {"caller_key": SecurityScheme(http_auth_security_scheme=scheme)},
+            "security_requirements": [SecurityRequirement(schemes={"caller_key": StringList()})],
+        }
     return AgentCard(
         name="taumesh",
         description=(
@@ -258,4 +316,5 @@ def agent_card(http_url: str, grpc_target: str | None, version: str) -> AgentCar
                 examples=[json.dumps(EXAMPLE_REQUEST)],
             )
         ],
+        **security,
     )

@@ -17,15 +17,17 @@ from tests.helpers.a2a import StartAgent, wait_for_card
 from tests.helpers.processes import free_port
 
 
-def start_green(tmp_path: Path, data_dir: Path, allow: str) -> tuple[str, subprocess.Popen[bytes]]:
+def start_green(
+    tmp_path: Path, data_dir: Path, allow: str, *more: str, env: dict[str, str] | None = None
+) -> tuple[str, subprocess.Popen[bytes]]:
     """The green agent on a free port; another port when another process took the one chosen first (the agent
-    card names its URL, so the agent cannot take port 0)."""
+    card names its URL, so the agent cannot take port 0). ``more``: further flags; ``env``: variables it gets."""
     log = tmp_path / "green.log"
-    env = {k: v for k, v in os.environ.items() if k != "TAUMESH_PROGRESS_INTERVAL"}
+    env = {**{k: v for k, v in os.environ.items() if k != "TAUMESH_PROGRESS_INTERVAL"}, **(env or {})}
     for _ in range(3):
         port = free_port()
         argv = [sys.executable, "-m", "taumesh.cli", "serve", "a2a", "--port", str(port), "--data-dir", str(data_dir)]
-        argv += ["--log-dir", str(tmp_path / "results"), "--allow-agent", allow, "--progress-interval", "0.1"]
+        argv += ["--log-dir", str(tmp_path / "results"), "--allow-agent", allow, "--progress-interval", "0.1", *more]
         with log.open("wb") as out:
             proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT, env=env)
         url = f"http://127.0.0.1:{port}"
@@ -40,9 +42,13 @@ def start_green(tmp_path: Path, data_dir: Path, allow: str) -> tuple[str, subpro
     pytest.fail(f"the green agent found no free port: {log.read_text()}")
 
 
-async def ask(green: str, request: dict[str, object]) -> tuple[list[str], list[object], list[object], int]:
-    """Send an assessment request; the progress texts, artifact data parts, artifact parts and the final state."""
-    async with httpx.AsyncClient(timeout=120) as http:
+async def ask(
+    green: str, request: dict[str, object], token: str = ""
+) -> tuple[list[str], list[object], list[object], int]:
+    """Send an assessment request (as the caller of ``token``); the progress texts, artifact data parts, artifact
+    parts and the final state."""
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    async with httpx.AsyncClient(timeout=120, headers=headers) as http:
         client = await ClientFactory(ClientConfig(streaming=True, httpx_client=http)).create_from_url(green)
         message = new_data_message(request, role=Role.ROLE_USER)
         progress: list[str] = []

@@ -52,6 +52,8 @@ class AuditError(Exception):
 @dataclass
 class _TaskFindings:
     audit: TaskAudit
+    initial_hash: str
+    """The task's initial state: tasks alike in instruction and state are duplicates (telecom's differ in state)."""
     passed: dict[FloorName, bool | None]
     """Per floor: passed, failed, or None (not scorable without a judge)."""
 
@@ -71,7 +73,7 @@ async def _audit_task(
 ) -> _TaskFindings:
     ref = TaskRef(domain=domain.name, split=split, task_id=task.id)
     flags: list[Flag] = []
-    replayed = await play(clients, ref, gold(task), task.instruction)
+    replayed = await play(clients, ref, gold(task, facts), task.instruction)
     for position, observation in replayed.errors():
         action = task.actions[position].name
         flags.append(
@@ -119,7 +121,7 @@ async def _audit_task(
         )
     flags += basis_lint(domain.spec.reward_basis(task), domain.spec.listed_checks(task))
     audit = TaskAudit(task_id=spelled_id(domain, task.id), intent=domain.spec.task_intent(task), flags=flags)
-    return _TaskFindings(audit=audit, passed=passed)
+    return _TaskFindings(audit=audit, initial_hash=replayed.initial_hash, passed=passed)
 
 
 def _floors(domain: Domain, findings: Sequence[_TaskFindings], facts: DomainFacts) -> dict[FloorName, FloorResult]:
@@ -169,7 +171,9 @@ async def audit_domain(
                 return await _audit_task(clients, domain, chosen, task, facts, spam)
 
         findings = await asyncio.gather(*(one(task) for task in tasks))
-    copies = duplicates((task.id, task.instruction) for task in tasks)
+    copies = duplicates(
+        (task.id, task.instruction, found.initial_hash) for task, found in zip(tasks, findings, strict=True)
+    )
     for task, found in zip(tasks, findings, strict=True):
         if task.id in copies:
             found.audit.flags.append(copies[task.id])

@@ -39,6 +39,8 @@ class Played:
     results: list[env_pb2.CallToolResponse] = field(default_factory=list)
     conversation: list[ChatMessage] = field(default_factory=list)
     termination: Termination = "user_stop"
+    initial_hash: str = ""
+    """The data hash of the task's initial state (its own initialization and history applied)."""
     final_hash: str = ""
 
     def errors(self) -> list[tuple[int, str]]:
@@ -52,7 +54,10 @@ async def play(clients: ServiceClients, task: TaskRef, trajectory: Trajectory, i
     opened: env_pb2.OpenSessionResponse = await with_retries(
         lambda: clients.env.OpenSession(env_pb2.OpenSessionRequest(task=task_ref_to_proto(task)), timeout=TIMEOUT)
     )
-    played = Played(conversation=[message_from_proto(message) for message in opened.history])
+    played = Played(
+        conversation=[message_from_proto(message) for message in opened.history],
+        initial_hash=opened.initial_data_hash,
+    )
     if not played.conversation:
         if opened.opening_agent_message:
             played.conversation.append(ChatMessage(role="assistant", content=opened.opening_agent_message))

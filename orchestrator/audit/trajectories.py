@@ -30,6 +30,8 @@ class DomainFacts:
     """What the floors need to know of a domain: which tools write, which verify identity, which lists are sets."""
 
     writes: frozenset[str]
+    user_tools: frozenset[str]
+    """Tools on the user's side: a gold action of theirs is the user's call (τ²'s tasks keep the requestor apart)."""
     identity_tools: frozenset[str] | None
     unordered_arguments: Mapping[str, tuple[tuple[str, ...], ...]] | None
 
@@ -37,22 +39,28 @@ class DomainFacts:
     def of(cls, domain: Domain) -> DomainFacts:
         return cls(
             writes=frozenset(tool.name for tool in domain.tools if tool.writes),
+            user_tools=frozenset(tool.name for tool in domain.tools if tool.side == "user"),
             identity_tools=domain.spec.identity_tools,
             unordered_arguments=domain.spec.unordered_arguments,
         )
 
 
-def calls(actions: Sequence[Action]) -> list[ToolCall]:
-    """Gold actions as tool calls, each with its requestor and an id of the audit's own."""
+def calls(actions: Sequence[Action], facts: DomainFacts) -> list[ToolCall]:
+    """Gold actions as tool calls, each with an id of the audit's own and its requestor (the user's for its tools)."""
     return [
-        ToolCall(id=f"audit_{n}", name=action.name, arguments=json.dumps(action.kwargs), requestor=action.requestor)
+        ToolCall(
+            id=f"audit_{n}",
+            name=action.name,
+            arguments=json.dumps(action.kwargs),
+            requestor="user" if action.name in facts.user_tools else action.requestor,
+        )
         for n, action in enumerate(actions)
     ]
 
 
-def gold(task: Task) -> Trajectory:
+def gold(task: Task, facts: DomainFacts) -> Trajectory:
     """Every gold action in order, nothing said: the strict replay whose errors ``gold_replay_error`` names."""
-    return Trajectory(calls=calls(task.actions))
+    return Trajectory(calls=calls(task.actions, facts))
 
 
 def split_outputs(tasks: Sequence[Task]) -> list[str]:
@@ -65,14 +73,14 @@ def floor(name: FloorName, task: Task, facts: DomainFacts, spam: str) -> Traject
     if name == "null":
         return Trajectory(says=REFUSAL)
     if name == "read_only":
-        return Trajectory(calls=calls([a for a in task.actions if a.name not in facts.writes]))
+        return Trajectory(calls=calls([a for a in task.actions if a.name not in facts.writes], facts))
     if name == "identity_then_refuse":
         if facts.identity_tools is None:
             return None
-        return Trajectory(calls=calls([a for a in task.actions if a.name in facts.identity_tools]), says=REFUSAL)
+        return Trajectory(calls=calls([a for a in task.actions if a.name in facts.identity_tools], facts), says=REFUSAL)
     if name == "outputs_spam":
         return Trajectory(says=spam or REFUSAL)
-    return Trajectory(calls=calls([a for a in task.actions if a.name in facts.writes]))  # gold_without_outputs
+    return Trajectory(calls=calls([a for a in task.actions if a.name in facts.writes], facts))  # gold_without_outputs
 
 
 def reorderings(task: Task, facts: DomainFacts) -> list[tuple[str, Trajectory]]:
@@ -93,7 +101,7 @@ def reorderings(task: Task, facts: DomainFacts) -> list[tuple[str, Trajectory]]:
             actions = list(task.actions)
             actions[position] = action.model_copy(update={"kwargs": changed})
             what = f"{' and '.join(group)} of gold action {position} ({action.name}) in reverse order"
-            variants.append((what, Trajectory(calls=calls(actions))))
+            variants.append((what, Trajectory(calls=calls(actions, facts))))
     return variants
 
 

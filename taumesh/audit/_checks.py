@@ -65,16 +65,23 @@ def normalised_instruction(text: str) -> str:
     return _SPACES.sub(" ", _PUNCTUATION.sub(" ", text.lower())).strip()
 
 
-def duplicates(instructions: Iterable[tuple[str, str]]) -> dict[str, Flag]:
-    """A flag for every task whose normalised instruction another task of the same split has: (id, instruction)."""
-    seen: dict[str, list[str]] = {}
-    for task_id, instruction in instructions:
-        seen.setdefault(normalised_instruction(instruction), []).append(task_id)
+def duplicates(tasks: Iterable[tuple[str, str, str]]) -> dict[str, Flag]:
+    """A flag for every task whose normalised instruction another task of the split has over the same initial state.
+
+    ``tasks`` are (id, instruction, initial state hash). Tasks that say the same over different initial states (τ²
+    telecom's phones, each broken its own way) are not duplicates: the agent can tell them apart.
+    """
+    seen: dict[tuple[str, str], list[str]] = {}
+    for task_id, instruction, state in tasks:
+        seen.setdefault((normalised_instruction(instruction), state), []).append(task_id)
     flags = {}
     for ids in seen.values():
         for task_id in ids if len(ids) > 1 else ():
             others = ", ".join(other for other in ids if other != task_id)
-            flags[task_id] = Flag(kind="duplicate", detail=f"the same normalised instruction as task {others}")
+            flags[task_id] = Flag(
+                kind="duplicate",
+                detail=f"the same normalised instruction, over the same initial state, as task {others}",
+            )
     return flags
 
 

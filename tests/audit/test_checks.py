@@ -30,11 +30,14 @@ def test_outputs_the_agent_must_find_are_not_flagged() -> None:
     assert guessable_outputs(["19920"], "born 1992-03-16") == []
 
 
-def test_duplicates_compare_normalised_instructions() -> None:
-    found = duplicates([("a", "Cancel my  order, please."), ("b", "cancel my order please"), ("c", "Return it.")])
+def test_duplicates_compare_normalised_instructions_over_the_same_state() -> None:
+    found = duplicates(
+        [("a", "Cancel my  order, please.", "s0"), ("b", "cancel my order please", "s0"), ("c", "Return it.", "s0")]
+    )
     assert set(found) == {"a", "b"}
-    assert found["a"].detail == "the same normalised instruction as task b"
-    assert duplicates([("a", "one"), ("b", "two")]) == {}
+    assert found["a"].detail == "the same normalised instruction, over the same initial state, as task b"
+    assert duplicates([("a", "one", "s0"), ("b", "two", "s0")]) == {}
+    assert duplicates([("a", "My phone has no data.", "s1"), ("b", "My phone has no data.", "s2")]) == {}
 
 
 def test_basis_lint_follows_upstream_pr_411() -> None:

@@ -47,3 +47,12 @@ def test_nl_assertions_the_basis_leaves_out_are_linted(retail: AuditReport, tau2
 def test_task_ids_are_tau2s_strings(retail: AuditReport) -> None:
     assert all(isinstance(task.task_id, str) for task in retail.tasks)
     assert retail.floors["null"].of == 114
+
+
+def test_telecom_users_gold_actions_are_the_users_calls(tau2_data: Path) -> None:
+    """τ²'s telecom gold never errors (τ²'s vectors): the user's actions replay as the user's calls on its phone."""
+    telecom = audited("tau2-telecom", "small", tau2_data)
+    assert flagged(telecom, "gold_replay_error") == set()
+    recorded = {r["task_id"]: r["num_errors"] for r in read_jsonl(TAU2_EXPECTED / "vectors" / "telecom.jsonl")}
+    assert all(recorded[str(task.task_id)] == 0 for task in telecom.tasks)
+    assert flagged(telecom, "duplicate") == set()  # alike complaints over differently broken phones

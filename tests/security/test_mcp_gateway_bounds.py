@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import subprocess
+import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -58,8 +59,12 @@ async def serve() -> AsyncIterator[Start]:
     servers: list[tuple[uvicorn.Server, asyncio.Task[None]]] = []
     http = httpx.AsyncClient(timeout=30)
 
-    async def start(limits: GatewayLimits | None = None, policy: HostPolicy | None = None) -> Served:
-        gateway = McpGateway(env_pb2_grpc.EnvServiceStub(channel), limits=limits, policy=policy)
+    async def start(
+        limits: GatewayLimits | None = None,
+        policy: HostPolicy | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> Served:
+        gateway = McpGateway(env_pb2_grpc.EnvServiceStub(channel), limits=limits, policy=policy, clock=clock)
         app = gateway_app(gateway)
         server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning"))
         serving = asyncio.create_task(server.serve())
@@ -173,11 +178,18 @@ async def test_the_gateway_has_a_total_cap_on_open_episodes(serve: Start) -> Non
 
 
 async def test_an_episode_unused_past_the_idle_timeout_no_longer_counts(serve: Start) -> None:
-    served: Served = await serve(GatewayLimits(max_episodes_per_client=1, idle_timeout=IDLE))
+    now = [1000.0]
+    served: Served = await serve(GatewayLimits(max_episodes_per_client=1, idle_timeout=60), clock=lambda: now[0])
+    first = (await served.open()).json()["episode"]
+    now[0] += 59
+    refused = await served.open()
+    assert refused.status_code == 429 and refused.headers["retry-after"] == "1"
+    now[0] += 2  # unused for 61 s: it no longer counts, and its calls are still kept for a finish
     assert (await served.open()).status_code == 200
-    assert (await served.open()).status_code == 429
-    await asyncio.sleep(IDLE + 0.3)
-    assert (await served.open()).status_code == 200
+    assert first in served.gateway.episodes
+    now[0] += 59  # the first unused for twice the timeout: forgotten at the next open
+    assert (await served.open()).status_code == 429, "the second episode, unused for 59 s, still counts"
+    assert first not in served.gateway.episodes
 
 
 async def test_finish_after_the_env_reaped_the_session_keeps_the_recorded_calls(serve: Start) -> None:

@@ -2,8 +2,9 @@
 
 Three real ``taumesh serve`` processes hold an API key. Two OpenAI-compatible listeners on loopback record every
 request with its headers: the operator allowed one of them (``TAUMESH_ALLOWED_API_BASES``), a caller names the
-other. The caller's listener receives nothing and the caller gets a clear PERMISSION_DENIED; the same request
-naming the allowed listener is served, the key going only there.
+other, which the operator allowed as an A2A agent only (``TAUMESH_ALLOWED_AGENT_URLS``). The caller's listener
+receives nothing and the caller gets a clear PERMISSION_DENIED; the same request naming the allowed listener is
+served, the key going only there.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from taumesh.agent.v1 import agent_pb2, agent_pb2_grpc
 from taumesh.convert import episode_to_proto, message_to_proto, model_to_proto, task_ref_to_proto
-from taumesh.llm.access import ALLOWED_API_BASES_ENV, FEW_SHOT_DIR_ENV
+from taumesh.llm.access import ALLOWED_AGENT_URLS_ENV, ALLOWED_API_BASES_ENV, FEW_SHOT_DIR_ENV
 from taumesh.models import ChatMessage, EpisodeContext, ModelSettings, TaskRef
 from taumesh.rpc.errors import error_reason
 from taumesh.scorer.v1 import scorer_pb2, scorer_pb2_grpc
@@ -63,6 +64,7 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
         env = {
             "OPENAI_API_KEY": SECRET,
             ALLOWED_API_BASES_ENV: f"https://models.example.invalid/v1, {allowed.url}/",  # a list; a trailing /
+            ALLOWED_AGENT_URLS_ENV: trap.url,  # allowed as an agent only: never given the key
             FEW_SHOT_DIR_ENV: str(few_shot_dir),
             "TAUMESH_LLM_MAX_ATTEMPTS": "1",
         }

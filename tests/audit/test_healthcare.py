@@ -39,3 +39,18 @@ def test_guessable_outputs_are_listed(healthcare: AuditReport) -> None:
 def test_intent_is_reported(healthcare: AuditReport) -> None:
     assert all(task.intent for task in healthcare.tasks)
     assert next(task for task in healthcare.tasks if task.task_id == "refill-02").intent == "refill"
+
+
+def test_declared_sets_stored_sorted_are_not_order_sensitive(healthcare: AuditReport) -> None:
+    """``record_types`` is declared a set and the tool stores it sorted: reversing it in the gold changes nothing."""
+    from taumesh.domains import Catalog
+
+    domain = Catalog(Path()).get("healthcare")
+    reordered = [
+        task.id
+        for task in domain.tasks("base")
+        for action in task.actions
+        if action.name == "create_records_request" and len(action.kwargs["record_types"]) > 1
+    ]
+    assert reordered  # the audit tried the reversal on these
+    assert flagged(healthcare, "order_sensitive") == set()

@@ -26,6 +26,8 @@ IDENTITY_TOOLS = frozenset(
     {"find_patient", "verify_identity", "send_verification_code", "verify_one_time_code", "verify_proxy"}
 )
 """The clinic's identity checks: finding the patient, then verifying them (or their proxy)."""
+UNORDERED_ARGUMENTS: dict[str, tuple[tuple[str, ...], ...]] = {"create_records_request": (("record_types",),)}
+"""The kinds of record requested are a set (the only list an agent passes)."""
 
 
 class HealthcarePlugin(DomainPlugin):
@@ -54,5 +56,6 @@ plugin = HealthcarePlugin(
     task_model=HealthcareTask,
     hasher=ClinicHasher,
     identity_tools=IDENTITY_TOOLS,
+    unordered_arguments=UNORDERED_ARGUMENTS,
 )
 """What the registry loads (entry point ``healthcare = "taumesh.domains.healthcare:plugin"``)."""

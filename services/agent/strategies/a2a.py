@@ -61,7 +61,8 @@ class A2AAgent:
 
     def __init__(self, catalog: Catalog) -> None:
         self.catalog = catalog
-        self._clients: dict[tuple[str, str], Client] = {}
+        self._clients: dict[tuple[str, str], tuple[OperatorGrants, Client]] = {}
+        """By URL and transport: the client, and the grants its card's interfaces were checked against."""
         self._lock = asyncio.Lock()
 
     async def next_message(self, turn: AgentTurn) -> AgentReply:
@@ -100,9 +101,11 @@ class A2AAgent:
         return AgentReply(message=reply)
 
     async def _client(self, key: tuple[str, str]) -> Client:
-        """The client of this URL and transport: its card read on first use."""
+        """The client of this URL and transport: its card read on first use, and again when the grants changed."""
         async with self._lock:
-            if key not in self._clients:
+            grants = current_grants()  # the same object while the operator's lists are unchanged
+            known = self._clients.get(key)
+            if known is None or known[0] is not grants:
                 url, transport = key
                 http = httpx.AsyncClient(timeout=httpx.Timeout(REPLY_TIMEOUT, connect=10.0), follow_redirects=False)
                 bindings = TRANSPORTS.get(transport, ANY_TRANSPORT)
@@ -114,9 +117,9 @@ class A2AAgent:
                     use_client_preference=transport in TRANSPORTS,
                 )
                 card = await A2ACardResolver(http, url).get_agent_card()
-                allowed_interfaces(card, url, current_grants(), bindings)
-                self._clients[key] = ClientFactory(config).create(card)
-            return self._clients[key]
+                allowed_interfaces(card, url, grants, bindings)
+                known = self._clients[key] = (grants, ClientFactory(config).create(card))
+            return known[1]
 
 
 def allowed_interfaces(card: AgentCard, url: str, grants: OperatorGrants, bindings: list[str]) -> None:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import json
 import logging
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import Any
 
@@ -29,6 +31,9 @@ from taumesh.services.env.sessions import DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_SESS
 
 log = logging.getLogger(__name__)
 
+TOOL_WORKERS = 8
+"""Calls of ``blocking`` tools (a sandboxed shell command) the env runs at once; more wait for a worker."""
+
 
 class EnvServicer(env_pb2_grpc.EnvServiceServicer):
     """Serves the domains of one data directory."""
@@ -39,6 +44,7 @@ class EnvServicer(env_pb2_grpc.EnvServiceServicer):
         self._domain_parts: dict[str, env_pb2.OpenSessionResponse] = {}
         self._initial_hashes: dict[tuple[str, str, str], str] = {}
         self._loading: dict[tuple[str, str], asyncio.Future[Any]] = {}
+        self._tool_pool = ThreadPoolExecutor(max_workers=TOOL_WORKERS, thread_name_prefix="env-tool")
 
     def _domain(self, name: str, *, listing: bool = False) -> Any:
         """The domain ``name`` to run (to list only: whether or not it can run here); its errors as gRPC statuses."""
@@ -189,41 +195,58 @@ class EnvServicer(env_pb2_grpc.EnvServiceServicer):
         if not call.name:
             raise InvalidArgument("tool_call.name is required", fields=[("tool_call.name", "required")])
         fingerprint = request.tool_call.SerializeToString(deterministic=True)
-        if request.request_id and request.request_id in live.results:
-            first_call, cached = live.results[request.request_id]
-            if first_call != fingerprint:
-                raise InvalidArgument(
-                    "request_id was already used for a different tool call; a retry must resend the same call",
-                    reason="REQUEST_ID_REUSED",
-                    fields=[("request_id", "reused for a different call")],
-                )
-            answer: env_pb2.CallToolResponse = cached
-            return answer
-        arguments = parse_arguments(call.arguments)
-        if isinstance(arguments, str):
-            live.session.actions.append((call.name, {}))
-            response = env_pb2.CallToolResponse(observation=arguments, status=env_pb2.TOOL_CALL_STATUS_ERROR)
-        else:
-            try:
-                step = live.session.domain.call_tool(live.session, call.name, arguments, call.requestor)
-            except ToolCrash as exc:
-                log.warning("%s: %s", call.name, exc)
-                response = env_pb2.CallToolResponse(observation=clip(str(exc)), status=env_pb2.TOOL_CALL_STATUS_ABORTED)
+        async with live.busy:  # a retry waits for its first call, then finds its answer
+            if request.request_id and request.request_id in live.results:
+                first_call, cached = live.results[request.request_id]
+                if first_call != fingerprint:
+                    raise InvalidArgument(
+                        "request_id was already used for a different tool call; a retry must resend the same call",
+                        reason="REQUEST_ID_REUSED",
+                        fields=[("request_id", "reused for a different call")],
+                    )
+                answer: env_pb2.CallToolResponse = cached
+                return answer
+            arguments = parse_arguments(call.arguments)
+            if isinstance(arguments, str):
+                live.session.actions.append((call.name, {}))
+                response = env_pb2.CallToolResponse(observation=arguments, status=env_pb2.TOOL_CALL_STATUS_ERROR)
             else:
-                response = env_pb2.CallToolResponse(observation=wire_text(step.observation), status=_status(step))
-        live.remember(request.request_id, fingerprint, response)
+                try:
+                    step = await self._step(live.session, call.name, arguments, call.requestor)
+                except ToolCrash as exc:
+                    log.warning("%s: %s", call.name, exc)
+                    response = env_pb2.CallToolResponse(
+                        observation=clip(str(exc)), status=env_pb2.TOOL_CALL_STATUS_ABORTED
+                    )
+                else:
+                    response = env_pb2.CallToolResponse(observation=wire_text(step.observation), status=_status(step))
+            live.remember(request.request_id, fingerprint, response)
         return response
+
+    async def _step(self, session: Any, name: str, arguments: dict[str, Any], requestor: Any) -> Any:
+        """One tool call; a ``blocking`` tool's in the worker pool (the session stays busy until it is done)."""
+        run = partial(session.domain.call_tool, session, name, arguments, requestor)
+        tool = session.domain.tools_by_name.get(name)
+        if tool is None or not tool.blocking:
+            return run()
+        done = asyncio.get_running_loop().run_in_executor(self._tool_pool, contextvars.copy_context().run, run)
+        try:
+            return await asyncio.shield(done)
+        except asyncio.CancelledError:  # the caller gave up: the call still ends before the session's next one
+            await asyncio.wait([done])
+            raise
 
     @status_codes
     async def GetFinalState(
         self, request: env_pb2.GetFinalStateRequest, context: Context
     ) -> env_pb2.GetFinalStateResponse:
         live = self._live(request.session_id)
-        final = env_pb2.GetFinalStateResponse(
-            data_hash=live.session.data_hash(),
-            tool_call_count=len(live.session.actions),
-            copied_records=live.session.copied_records(),
-        )
+        async with live.busy:  # after the call in flight, if any
+            final = env_pb2.GetFinalStateResponse(
+                data_hash=live.session.data_hash(),
+                tool_call_count=len(live.session.actions),
+                copied_records=live.session.copied_records(),
+            )
         if request.close_session:
             self.sessions.close(request.session_id)
         return final

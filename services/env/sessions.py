@@ -39,6 +39,8 @@ class LiveSession:
     last_used: float = field(default_factory=time.monotonic)
     results: OrderedDict[str, tuple[bytes, Any]] = field(default_factory=OrderedDict)
     """Recent answers by request id, each with the serialized call it answered."""
+    busy: asyncio.Lock = field(default_factory=asyncio.Lock)
+    """Held while one of its calls runs: a session's calls run one at a time, even a tool off the event loop."""
 
     def remember(self, request_id: str, call: bytes, result: Any) -> None:
         """Keep ``result`` so a retried request with the same id (and call) gets it instead of a second run."""

@@ -28,7 +28,7 @@ class Tool:
     may change the database; read tools get the read-only base records and may change nothing),
     and define ``invoke`` as a ``staticmethod`` taking ``data`` first and the tool's arguments as
     keywords. ``side`` says who may call it (the assistant by default, or the user). A retrieval tool
-    sets ``reads_documents`` and takes ``documents`` after ``data``.
+    sets ``reads_documents`` and takes ``documents`` after ``data``; a slow one sets ``blocking``.
 
     The schema the caller sees comes either from the domain's data (v1's ``tools.json``) or from
     the tool itself: ``description`` and ``parameters`` (a JSON schema object), see :meth:`schema`.
@@ -41,6 +41,9 @@ class Tool:
     parameters: ClassVar[dict[str, Any] | None] = None
     reads_documents: ClassVar[bool] = False
     """A retrieval tool: ``invoke`` also gets ``documents=``, the domain's (``DomainPlugin.documents``)."""
+    blocking: ClassVar[bool] = False
+    """``invoke`` waits on something outside the process for up to seconds (a sandboxed command): the env service
+    runs it in its bounded worker pool, never on its event loop, so other sessions and health checks go on."""
 
     invoke: ClassVar[Any]
 

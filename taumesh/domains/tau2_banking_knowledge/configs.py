@@ -2,7 +2,8 @@
 
 Each names its prompt template (``prompts/<template>.md``), how the policy is built from it, and the retrieval
 tools the agent gets, in the order they come before the domain's own tools. ``offline`` configurations need no
-model; the others need an embedding model or an LLM reranker, and the shell's need bubblewrap on this machine.
+model; the others need an embedding model or an LLM reranker, and the shell's a sandbox that holds on this machine
+(bubblewrap 0.8 or later, user namespaces, and as root util-linux's ``setpriv``: :func:`.sandbox.sandbox_problem`).
 """
 
 from __future__ import annotations
@@ -144,7 +145,7 @@ def check_runnable(
     if problem is not None:
         raise DataError(
             f"retrieval config {config.name!r} runs its shell tool in a sandboxed shell over the documents, which "
-            f"{problem}; or choose one of: "
+            f"this machine cannot give: {problem}; or choose one of: "
             + ", ".join(name for name, other in CONFIGS.items() if other.shell_access is None)
         )
     if config.kb_search is not None and config.kb_search.reranker and not reranker_model:

@@ -3,17 +3,18 @@
 ``KB_search`` (BM25 or dense), ``grep``, ``KB_search_bm25``, ``KB_search_dense`` and ``shell``.
 Each is a read tool (``reads_documents``): it gets the documents after the session's data. BM25, the dense
 index and the read-only shell's exported documents are built once per knowledge base; a writable shell gets its
-own export per session (:func:`open_shell`), removed with the session. The dense tools embed through litellm
+own copy of it per session (:func:`open_shell`), removed with the session. The dense tools embed through litellm
 with the model named by ``TAUMESH_EMBEDDING_MODEL`` (and ``TAUMESH_EMBEDDING_API_BASE``,
 ``TAUMESH_EMBEDDING_API_KEY``), read where the env runs, since a tool call carries no run options; each document
 is embedded once per model (:mod:`.embeddings`). The reranker configurations rate what ``KB_search`` found with an
-LLM (:mod:`.reranker`); the shell runs in bubblewrap (:mod:`.sandbox`).
+LLM (:mod:`.reranker`); the shell runs in bubblewrap (:mod:`.sandbox`), a call at a time in the env's worker pool
+(the tool is ``blocking``), never on its event loop.
 """
 
 from __future__ import annotations
 
 import os
-import tempfile
+import shutil
 import threading
 import time
 import uuid
@@ -28,6 +29,7 @@ from taumesh.domains.tau2_banking_knowledge.configs import Provider, RetrievalCo
 from taumesh.domains.tau2_banking_knowledge.knowledge import KnowledgeDocument
 from taumesh.domains.tau2_banking_knowledge.sandbox import Sandbox, export_documents
 from taumesh.domains.tau2_banking_knowledge.search import Bm25Index, Ranked, elapsed_ms, grep_output, search_output
+from taumesh.domains.tau2_banking_knowledge.shell_folders import hand_over, new_folder, remove_folder
 from taumesh.domains.tau2_banking_knowledge.texts import banking_texts
 from taumesh.domains.tau2_banking_knowledge.toolkit import AGENT_TOOLKIT, SESSION_TASK, owned
 from taumesh.llm.knowledge_models import (
@@ -40,13 +42,16 @@ from taumesh.llm.knowledge_models import (
 if TYPE_CHECKING:
     from taumesh.domains.tau2_banking_knowledge.embeddings import DenseIndex, EmbeddingModel
 
-_LOCK = threading.Lock()
+_LOCK = threading.RLock()
+"""Guards the indexes and exports; reentrant, as a session's finalizer (:func:`_close_shell`) may run inside it."""
 _INDEXES: dict[tuple[int, str], tuple[Sequence[Any], Any]] = {}
 """Indexes by (knowledge base, kind), holding the knowledge base so its id stays its own."""
 SHELL_KEY = "shell_sandbox"
 """In a writable shell's session: the name of its own export (the session table ``_task``, outside the hash)."""
-_EXPORTS: dict[tuple[int, str], tuple[Sequence[Document], tempfile.TemporaryDirectory[str]]] = {}
-"""Exported documents: one read-only folder per knowledge base, one folder per writable shell's session."""
+READ_ONLY = "read-only"
+_EXPORTS: dict[tuple[int, str], tuple[Sequence[Document], Path]] = {}
+"""Exported documents (:mod:`.shell_folders`): one read-only folder per knowledge base, one copy of it per writable
+shell's session."""
 
 
 def embedding_model_name() -> str | None:
@@ -170,14 +175,19 @@ def _kb_search_dense(provider: Provider) -> Callable[..., str]:
     return KB_search_dense
 
 
-def _exported(documents: Sequence[Document], owner: str) -> Path:
+def _exported(documents: Sequence[Document], owner: str, copy_of: Path | None = None) -> Path:
+    """The folder of ``owner`` (a session's token, or :data:`READ_ONLY`): the documents exported, or ``copy_of``."""
     key = (id(documents), owner)
     with _LOCK:
         if key not in _EXPORTS:
-            folder = tempfile.TemporaryDirectory(prefix="taumesh-kb-")
-            export_documents(documents, Path(folder.name))
+            folder = new_folder("kb" if copy_of is None else "notes")
+            if copy_of is None:
+                export_documents(documents, folder)
+            else:
+                shutil.copytree(copy_of, folder, dirs_exist_ok=True)
+            hand_over(folder, writable=copy_of is not None)
             _EXPORTS[key] = (documents, folder)
-        return Path(_EXPORTS[key][1].name)
+        return _EXPORTS[key][1]
 
 
 def open_shell(session: Session) -> None:
@@ -192,19 +202,20 @@ def _close_shell(token: str) -> None:
     with _LOCK:
         owned = [key for key in _EXPORTS if key[1] == token]
         for key in owned:
-            _EXPORTS.pop(key)[1].cleanup()
+            remove_folder(_EXPORTS.pop(key)[1])
 
 
 def _shell(writable: bool) -> Callable[..., str]:
     def shell(data: Any, documents: Sequence[Document], command: str) -> str:
         """The configuration's ``shell``: upstream's texts for a refusal, a failure, no match and no output."""
+        pristine = _exported(documents, READ_ONLY)
         if writable:
             token = data.get(SESSION_TASK, {}).get(SHELL_KEY)
             if not isinstance(token, str):
                 return "Error: Sandbox not initialized"
-            sandbox = Sandbox(_exported(documents, token), writable=True)
+            sandbox = Sandbox(_exported(documents, token, copy_of=pristine), writable=True, pristine=pristine)
         else:
-            sandbox = Sandbox(_exported(documents, "read-only"), writable=False)
+            sandbox = Sandbox(pristine, writable=False)
         code, stdout, stderr = sandbox.run(str(command))
         if code == 0:
             return stdout or "(no output)"
@@ -222,6 +233,7 @@ def _tool(name: str, function: Callable[..., str]) -> type[Tool]:
         "name": name,
         "writes": False,
         "reads_documents": True,
+        "blocking": name == "shell",  # a command runs up to 30 s: the env runs it in its worker pool
         "invoke": staticmethod(function),
         "__module__": __name__,
         "__qualname__": f"{AGENT_TOOLKIT}.{name}",

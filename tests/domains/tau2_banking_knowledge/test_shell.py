@@ -25,6 +25,7 @@ from taumesh.domains.tau2_banking_knowledge.configs import CONFIGS, check_runnab
 from taumesh.domains.tau2_banking_knowledge.knowledge import load_documents
 from taumesh.domains.tau2_banking_knowledge.retrieval_tools import SHELL_KEY, retrieval_tools
 from taumesh.domains.tau2_banking_knowledge.sandbox import Sandbox, export_documents
+from taumesh.domains.tau2_banking_knowledge.shell_folders import hand_over, new_folder, remove_folder
 from taumesh.domains.tau2_banking_knowledge.toolkit import SESSION_TASK
 from taumesh.env.v1 import env_pb2, env_pb2_grpc
 from tests.domains.tau2_banking_knowledge.support import (
@@ -120,9 +121,14 @@ def test_a_writable_shell_keeps_its_notes_for_its_own_session() -> None:
     assert _shell("terminal_use_write")("ls") == "Error: Sandbox not initialized"  # no session of its own
 
 
-def test_a_runaway_command_stops_at_the_time_limit(tmp_path: Path) -> None:
-    export_documents(_documents()[:2], tmp_path)
-    code, stdout, stderr = Sandbox(tmp_path, writable=False).run("sleep 30", timeout=1)
+def test_a_runaway_command_stops_at_the_time_limit() -> None:
+    folder = new_folder("kb")  # in the shell's own folder, which the sandbox's uid can reach (a root env's too)
+    try:
+        export_documents(_documents()[:2], folder)
+        hand_over(folder, writable=False)
+        code, stdout, stderr = Sandbox(folder, writable=False).run("sleep 30", timeout=1)
+    finally:
+        remove_folder(folder)
     assert (code, stdout, stderr) == (124, "", "Command timed out after 1 seconds")
 
 
@@ -165,7 +171,7 @@ def test_sessions_of_the_writable_shell_are_isolated_over_grpc(env: env_pb2_grpc
 
 def test_a_bubblewrap_that_cannot_make_a_sandbox_refuses_the_configuration(monkeypatch: pytest.MonkeyPatch) -> None:
     """As in a container without user namespaces: bwrap is there but fails, so the configuration is refused up front."""
-    monkeypatch.setattr(sandbox, "BWRAP", "false")  # on the PATH, and exits 1 whatever it is given
+    monkeypatch.setattr(sandbox, "bwrap_path", lambda: "/usr/bin/false")  # exits 1 whatever it is given
     problem = sandbox.sandbox_problem.__wrapped__()
     assert problem is not None and problem.startswith(
         "bubblewrap cannot make a sandbox on this machine (exit status 1)"

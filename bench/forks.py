@@ -145,7 +145,7 @@ def bench_sessions(count: int, work: Path) -> dict[str, Any]:
 
     first = stub.OpenSession(env_pb2.OpenSessionRequest(task=ref)).session_id
     call(first, "get_counter", {"counter_id": "a"})
-    before = plugin.worker.rss_bytes()
+    before = plugin.worker.memory_bytes()
 
     def episode(amount: int) -> tuple[str, int]:
         session_id = stub.OpenSession(env_pb2.OpenSessionRequest(task=ref), timeout=600).session_id
@@ -156,7 +156,7 @@ def bench_sessions(count: int, work: Path) -> dict[str, Any]:
     with ThreadPoolExecutor(max_workers=min(count, 64)) as pool:
         sessions = list(pool.map(episode, range(count)))
     elapsed = time.perf_counter() - started
-    per_session = (plugin.worker.rss_bytes() - before) / count
+    per_session = (plugin.worker.memory_bytes() - before) / count
     isolated = all(call(sid, "get_counter", {"counter_id": "a"}) == json.dumps({"value": 1 + n}) for sid, n in sessions)
     for sid, _ in sessions:
         stub.GetFinalState(env_pb2.GetFinalStateRequest(session_id=sid, close_session=True))

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from taumesh.domains import DataError
-from taumesh.forks._pool import START_DEADLINE, ForkError, ForkWorker, WorkerLost
+from taumesh.forks._pool import START_DEADLINE, Described, ForkError, ForkWorker, Salvaged, WorkerLost
 from taumesh.forks._record import FORK_NAME, ForkEnv, ForkRecord, save_record, save_tasks
 from taumesh.forks._semantics import differences, reward_variant
 
@@ -33,14 +33,14 @@ def env_folders(root: Path) -> list[Path]:
 def _copied(worker: ForkWorker, env: str, limit: float) -> str:
     """For an env that did not load: whether its tasks' gold actions name tools it does not have."""
     try:
-        found = worker.request("salvage", env, limit=limit)
+        found: Salvaged = worker.request("salvage", limit=limit, env=env)
     except (ForkError, WorkerLost):
         return ""
-    lacking = sorted(set(found["gold_tools"]) - set(found["tools"]) - {"respond"})
-    if not found["tools"] or not lacking:
+    lacking = sorted(set(found.gold_tools) - set(found.tools) - {"respond"})
+    if not found.tools or not lacking:
         return ""
     shown = ", ".join(lacking[:8]) + (", ..." if len(lacking) > 8 else "")
-    copied = f"its {found['tasks']} tasks are copied from another environment"
+    copied = f"its {found.tasks} tasks are copied from another environment"
     return f"; {copied}: their gold actions name {shown}, tools it lacks"
 
 
@@ -72,10 +72,10 @@ def import_fork(path: Path, name: str | None = None, limit: float = START_DEADLI
                 record.failed[env] = "no __init__.py: not a Python package"
             else:
                 try:
-                    described = worker.request("describe", env, limit=limit)
-                    tasks = described.pop("splits")
-                    save_tasks(fork, env, tasks)
-                    record.envs[env] = ForkEnv(env=env, splits={s: len(t) for s, t in tasks.items()}, **described)
+                    described: Described = worker.request("describe", limit=limit, env=env)
+                    save_tasks(fork, env, described.splits)
+                    splits = {split: len(tasks) for split, tasks in described.splits.items()}
+                    record.envs[env] = ForkEnv(env=env, splits=splits, **described.model_dump(exclude={"splits"}))
                 except ForkError as exc:
                     record.failed[env] = str(exc) + _copied(worker, env, limit)
                 except WorkerLost as exc:

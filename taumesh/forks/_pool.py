@@ -1,233 +1,55 @@
-"""The parent's side of a fork's worker process: start it, ask it with a deadline, restart it when it is lost.
+"""The parent's side of a fork's worker: start it, ask it with a deadline, one process per session, plain data only.
 
-One :class:`ForkWorker` per fork per process, shared by every session of the fork's environments. A call
-that raises in the fork's tool is the fork's own ``Error: …`` observation; a call that outlives the deadline,
-or a worker that exits (``os._exit``, a crash, the memory limit), kills and restarts the worker: that call's
-session is lost (:class:`WorkerLost`, the episode is aborted) and every other live session is rebuilt in the
-new worker by replaying its tool calls on fresh data, so it costs them nothing but the replay.
+One :class:`ForkWorker` per fork per process. Its worker (:mod:`taumesh.forks._worker`) is a keeper, a template
+process holding the fork's environments and their pristine data, and one **session process** per session, forked
+from the template. Every message is a JSON frame (:mod:`taumesh.forks._wire`) and every reply is validated here
+(pydantic) before use: a reply that is no valid answer loses that call's session (:class:`WorkerLost`, the episode
+is aborted) and never runs anything in this process.
+
+A call that raises in the fork's tool is the fork's own ``Error: …`` observation. A call that outlives the deadline,
+answers garbage or whose session process exits (``os._exit``, a crash, the memory limit) loses that session only:
+its process is killed, the others are untouched. A session process found gone between its calls (another session
+killed it) is rebuilt by replaying its tool calls on fresh data. When the template itself is lost (a session killed
+it), the worker is restarted and every other live session is rebuilt the same way, on its next call.
 """
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import os
-import subprocess
-import sys
+import signal
+import socket
 import threading
+import time
 import uuid
 import weakref
 from collections import deque
 from dataclasses import dataclass, field
-from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
+
+from pydantic import BaseModel, ConfigDict, JsonValue, TypeAdapter, ValidationError
+
+from taumesh.forks._sandbox import Launched, SandboxError, launch
+from taumesh.forks._wire import FrameError, receive, send
 
 DEADLINE_ENV = "TAUMESH_FORK_TOOL_DEADLINE"
 DEFAULT_DEADLINE = 30.0
-"""Seconds a fork's tool call may take before its worker is killed and restarted."""
+"""Seconds a fork's tool call may take before its session process is killed."""
 START_DEADLINE = 120.0
-"""Seconds a worker may take to start or to import an environment (its first use loads the fork's modules)."""
+"""Seconds a worker may take to start, to import an environment (its first use loads the fork's modules) or to
+open a session (replaying its calls is bounded per call by the deadline)."""
+MAX_RSS_ENV = "TAUMESH_FORK_WORKER_MAX_RSS_MB"
+MEMORY_ENV = "TAUMESH_FORK_WORKER_MEMORY_MB"
 
 
 class WorkerLost(Exception):
-    """The worker did not answer (deadline) or exited; it has been restarted. The message says which and why."""
+    """The call's session process did not answer (deadline), answered garbage or exited; it has been ended."""
 
 
-@dataclass
-class _Log:
-    env: str
-    split: str
-    epoch: int
-    calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
-
-
-class SessionHandle:
-    """A session's key in the worker; kept in the session's data, so the worker copy is dropped when it dies."""
-
-    def __init__(self, worker: ForkWorker, env: str, split: str) -> None:
-        self.sid = uuid.uuid4().hex
-        self.env = env
-        self.split = split
-        self.dead: str | None = None
-        """Why the session was lost (its worker restarted under one of its calls); None while it lives."""
-        self._finalizer = weakref.finalize(self, worker.forget, self.sid)
-
-    def __repr__(self) -> str:
-        return f"<fork session {self.env}/{self.split}>"
-
-
-MAX_RSS_ENV = "TAUMESH_FORK_WORKER_MAX_RSS_MB"
-
-
-def max_rss() -> int:
-    """Bytes of resident memory past which a worker is restarted after a call (``$TAUMESH_FORK_WORKER_MAX_RSS_MB``)."""
-    value = os.environ.get(MAX_RSS_ENV)
-    return int(value) << 20 if value else 0
-
-
-def deadline() -> float:
-    """The tool-call deadline: ``$TAUMESH_FORK_TOOL_DEADLINE`` seconds, else 30."""
-    value = os.environ.get(DEADLINE_ENV)
-    return float(value) if value else DEFAULT_DEADLINE
-
-
-class ForkWorker:
-    """One fork's worker process, as this process sees it; thread-safe (one request at a time)."""
-
-    def __init__(self, fork: str, root: Path) -> None:
-        self.fork = fork
-        self.root = root
-        self.epoch = 0
-        self.restarts = 0
-        self._lock = threading.RLock()
-        self._process: subprocess.Popen[bytes] | None = None
-        self._send: Connection | None = None
-        self._recv: Connection | None = None
-        self._logs: dict[str, _Log] = {}
-        self._drops: deque[str] = deque()
-        self._pristine: dict[tuple[str, str], str] = {}
-
-    # the process
-
-    def _start(self) -> None:
-        to_child_r, to_child_w = os.pipe()
-        from_child_r, from_child_w = os.pipe()
-        command = [sys.executable, "-m", "taumesh.forks._worker", str(self.root), str(to_child_r), str(from_child_w)]
-        self._process = subprocess.Popen(  # noqa: S603 - our own module, by the interpreter running us
-            command, cwd=self.root, pass_fds=(to_child_r, from_child_w), stdin=subprocess.DEVNULL
-        )
-        os.close(to_child_r)
-        os.close(from_child_w)
-        self._send = Connection(to_child_w, readable=False)
-        self._recv = Connection(from_child_r, writable=False)
-        self.epoch += 1
-        self._ask(("ping",), START_DEADLINE)
-
-    def _kill(self) -> None:
-        if self._process is not None:
-            self._process.kill()
-            self._process.wait()
-        for connection in (self._send, self._recv):
-            if connection is not None:
-                connection.close()
-        self._process = self._send = self._recv = None
-
-    def close(self) -> None:
-        """Stop the worker (a later request starts a new one)."""
-        with self._lock:
-            self._kill()
-
-    @property
-    def pid(self) -> int | None:
-        return self._process.pid if self._process is not None else None
-
-    def _ask(self, request: tuple[Any, ...], limit: float) -> Any:
-        """Send ``request`` and wait up to ``limit`` seconds; WorkerLost (and a restart) on silence or exit."""
-        assert self._send is not None and self._recv is not None
-        try:
-            self._send.send(request)
-            answered = self._recv.poll(limit)
-            reply = self._recv.recv() if answered else None
-        except (EOFError, OSError) as exc:
-            code = self._process.wait() if self._process is not None else None
-            self._kill()
-            self.restarts += 1
-            raise WorkerLost(f"the worker of fork {self.fork!r} exited (code {code}) during {_what(request)}") from exc
-        if reply is None:
-            self._kill()
-            self.restarts += 1
-            raise WorkerLost(
-                f"{_what(request)} in fork {self.fork!r} did not answer within {limit:g}s; its worker was restarted"
-            )
-        if reply[0] == "error":
-            raise ForkError(reply[1], reply[2])
-        return reply[1]
-
-    def request(self, *request: Any, limit: float | None = None) -> Any:
-        """Ask the worker (started if needed), first telling it which sessions died since the last request."""
-        with self._lock:
-            if self._process is None:
-                self._start()
-            if self._drops:
-                dropped = []
-                while self._drops:
-                    dropped.append(self._drops.popleft())
-                self._ask(("drop", dropped), START_DEADLINE)
-            return self._ask(request, deadline() if limit is None else limit)
-
-    # sessions
-
-    def forget(self, sid: str) -> None:
-        """The session ``sid`` is gone: its copy in the worker is dropped with the next request (no I/O here)."""
-        if self._logs.pop(sid, None) is not None:
-            self._drops.append(sid)
-
-    def _ensure(self, handle: SessionHandle) -> None:
-        """Open ``handle``'s session in the current worker, replaying its calls when the worker was restarted."""
-        log = self._logs.get(handle.sid)
-        if log is not None and log.epoch == self.epoch and self._process is not None:
-            return
-        if self._process is None:
-            self._start()
-        self._ask(("open", handle.sid, handle.env, handle.split), START_DEADLINE)
-        if log is None:
-            self._logs[handle.sid] = _Log(handle.env, handle.split, self.epoch)
-            return
-        for name, kwargs in log.calls:
-            self._ask(("call", handle.sid, name, kwargs), deadline())
-        log.epoch = self.epoch
-
-    def call(self, handle: SessionHandle, name: str, kwargs: dict[str, Any]) -> str:
-        """One tool call in ``handle``'s session, through the fork's own ``step``."""
-        with self._lock:
-            if handle.dead is not None:
-                raise WorkerLost(handle.dead)
-            try:
-                self._ensure(handle)
-                observation: str = self.request("call", handle.sid, name, kwargs)
-            except WorkerLost as exc:
-                handle.dead = str(exc)
-                self._logs.pop(handle.sid, None)
-                raise
-            except ForkError as exc:  # the fork's own step raised (τ-bench's run would stop): the episode ends
-                handle.dead = f"the fork's step raised on tool {name!r}: {exc}"
-                self.forget(handle.sid)
-                raise
-            limit = max_rss()
-            if limit and self.rss_bytes() > limit:  # a leak: this call's episode ends, the others are replayed
-                self._kill()
-                self.restarts += 1
-                handle.dead = (
-                    f"the worker of fork {self.fork!r} grew past {limit >> 20} MB after tool {name!r}; it was restarted"
-                )
-                self.forget(handle.sid)
-                raise WorkerLost(handle.dead)
-            self._logs[handle.sid].calls.append((name, kwargs))
-            return observation
-
-    def hash(self, handle: SessionHandle | None, env: str, split: str) -> str:
-        """The fork's ``get_data_hash`` of the session (None: of fresh data, computed once)."""
-        with self._lock:
-            if handle is None or handle.sid not in self._logs:
-                key = (env, split)
-                if key not in self._pristine:
-                    self._pristine[key] = self.request("hash", None, env, split, limit=START_DEADLINE)
-                return self._pristine[key]
-            self._ensure(handle)
-            value: str = self.request("hash", handle.sid, env, split)
-            return value
-
-    def live_sessions(self) -> int:
-        """How many sessions this process holds in the worker."""
-        return len(self._logs)
-
-    def rss_bytes(self) -> int:
-        """The worker's resident memory (Linux ``/proc``); 0 when it is not running."""
-        if self._process is None:
-            return 0
-        for line in Path(f"/proc/{self._process.pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) * 1024
-        return 0
+class _TemplateLost(WorkerLost):
+    """A session process ended because its template did (a session killed it): not that session's own doing."""
 
 
 class ForkError(Exception):
@@ -238,12 +60,422 @@ class ForkError(Exception):
         self.trace = trace
 
 
-def _what(request: tuple[Any, ...]) -> str:
-    if request[0] == "call":
-        return f"tool {request[2]!r}"
-    if request[0] == "describe":
-        return f"loading environment {request[1]!r}"
-    return str(request[0])
+class _Ok(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    ok: JsonValue
+
+
+class _Failed(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    error: str
+    trace: str = ""
+
+
+_REPLY: TypeAdapter[_Ok | _Failed] = TypeAdapter(_Ok | _Failed)
+
+
+class Described(BaseModel):
+    """What the worker reports of a loaded environment (``describe``), as import-fork records it."""
+
+    model_config = ConfigDict(extra="forbid")
+    env_class: str
+    splits: dict[str, list[dict[str, JsonValue]]]
+    split_errors: dict[str, str]
+    overrides: list[str]
+    tools: list[dict[str, JsonValue]]
+    tools_info: list[dict[str, JsonValue]]
+    terminate_tools: list[str]
+    wiki: str
+    rules: list[str]
+    data_bytes: int
+
+
+class Salvaged(BaseModel):
+    """What the worker finds of an environment that does not load: its tools and its tasks' gold action names."""
+
+    model_config = ConfigDict(extra="forbid")
+    tools: list[str]
+    tasks: int
+    gold_tools: list[str]
+
+
+class Memory(BaseModel):
+    """A worker process's resident (RSS) and proportional (PSS, shared pages split) set sizes in bytes."""
+
+    model_config = ConfigDict(extra="forbid")
+    rss: int
+    pss: int
+
+
+_ANSWERS: dict[str, TypeAdapter[Any]] = {
+    "ping": TypeAdapter(int),
+    "spawn": TypeAdapter(int),
+    "base": TypeAdapter(dict[str, str]),
+    "describe": TypeAdapter(Described),
+    "salvage": TypeAdapter(Salvaged),
+    "memory": TypeAdapter(Memory),
+    "kill": TypeAdapter(None),
+    "open": TypeAdapter(None),
+    "call": TypeAdapter(str),
+    "hash": TypeAdapter(str),
+}
+"""The type of each request's answer: anything else is a malformed reply."""
+
+
+@dataclass
+class _Session:
+    """A session as this process keeps it: where it runs, its calls so far (to rebuild it), its process's socket."""
+
+    env: str
+    split: str
+    sid: str = ""
+    calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    channel: socket.socket | None = None
+    epoch: int = 0
+    """The worker start the session process belongs to."""
+
+    def close(self) -> None:
+        if self.channel is not None:
+            self.channel.close()
+            self.channel = None
+
+
+class SessionHandle:
+    """A session's key in the worker; kept in the session's data, so the session process ends when it dies."""
+
+    def __init__(self, worker: ForkWorker, env: str, split: str) -> None:
+        self.sid = uuid.uuid4().hex
+        self.env = env
+        self.split = split
+        self.dead: str | None = None
+        """Why the session was lost (its process was ended under one of its calls); None while it lives."""
+        self._finalizer = weakref.finalize(self, worker.forget, self.sid)
+
+    def __repr__(self) -> str:
+        return f"<fork session {self.env}/{self.split}>"
+
+
+def max_rss() -> int:
+    """Resident bytes past which a session process is ended after a call (``$TAUMESH_FORK_WORKER_MAX_RSS_MB``)."""
+    value = os.environ.get(MAX_RSS_ENV)
+    return int(value) << 20 if value else 0
+
+
+def memory_mb() -> int:
+    """The address-space cap of the worker's processes in MB (``$TAUMESH_FORK_WORKER_MEMORY_MB``; 0: none)."""
+    value = os.environ.get(MEMORY_ENV)
+    return int(value) if value else 0
+
+
+def deadline() -> float:
+    """The tool-call deadline: ``$TAUMESH_FORK_TOOL_DEADLINE`` seconds, else 30."""
+    value = os.environ.get(DEADLINE_ENV)
+    return float(value) if value else DEFAULT_DEADLINE
+
+
+class ForkWorker:
+    """One fork's worker, as this process sees it; thread-safe (one request at a time)."""
+
+    def __init__(self, fork: str, root: Path) -> None:
+        self.fork = fork
+        self.root = root
+        self.epoch = 0
+        self.restarts = 0
+        """How many times the worker (its template) was lost and started again."""
+        self._lock = threading.RLock()
+        self._launched: Launched | None = None
+        self._control: socket.socket | None = None
+        self._sessions: dict[str, _Session] = {}
+        self._drops: deque[_Session] = deque()
+        self._pristine: dict[tuple[str, str], str] = {}
+
+    # the worker
+
+    def _start(self) -> None:
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            self._launched = launch(self.root, theirs.fileno(), memory_mb())
+        except (OSError, SandboxError) as exc:
+            ours.close()
+            raise WorkerLost(f"the worker of fork {self.fork!r} could not start: {exc}") from exc
+        finally:
+            theirs.close()
+        self._control = ours
+        self.epoch += 1
+        self._control_ask({"op": "ping"}, START_DEADLINE)
+
+    def _alive(self) -> bool:
+        return self._launched is not None and self._launched.process.poll() is None
+
+    def _running(self) -> socket.socket:
+        """The control socket of a running worker, started (again) if it is not running."""
+        if self._control is None or not self._alive() or _gone(self._control):
+            if self._launched is not None:
+                self._kill()
+                self.restarts += 1
+            self._start()
+        assert self._control is not None
+        return self._control
+
+    def _kill(self) -> None:
+        """Stop the worker's processes; every session process goes with them (they die with the template)."""
+        launched, self._launched = self._launched, None
+        if launched is not None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(launched.process.pid, signal.SIGKILL)  # its own session: the keeper, template, sessions
+            launched.process.kill()
+            launched.process.wait()
+            launched.cleanup()
+        if self._control is not None:
+            self._control.close()
+            self._control = None
+        for state in self._sessions.values():
+            state.close()
+
+    def close(self) -> None:
+        """Stop the worker (a later request starts a new one; live sessions are then rebuilt)."""
+        with self._lock:
+            self._kill()
+
+    @property
+    def pid(self) -> int | None:
+        return self._launched.process.pid if self._launched is not None else None
+
+    def _control_ask(self, message: dict[str, Any], limit: float, fds: tuple[int, ...] = ()) -> Any:
+        """Ask the template; silence, exit or a malformed reply restart the worker (WorkerLost)."""
+        control = self._control
+        assert control is not None
+        op = str(message["op"])
+        what = _what(message)
+        ends = time.monotonic() + limit
+        try:
+            send(control, message, ends)
+            if fds:
+                socket.send_fds(control, [b"F"], list(fds))
+            reply = _REPLY.validate_json(receive(control, ends))
+            if isinstance(reply, _Ok):
+                return _ANSWERS[op].validate_python(reply.ok)
+        except TimeoutError:
+            self._lose(f"{what} in fork {self.fork!r} did not answer within {limit:g}s; its worker was restarted")
+        except (EOFError, OSError) as exc:
+            code = self._launched.process.poll() if self._launched is not None else None
+            self._lose(f"the worker of fork {self.fork!r} exited (code {code}) during {what}", exc)
+        except (FrameError, ValidationError) as exc:
+            self._lose(f"the worker of fork {self.fork!r} sent a malformed reply to {what}: {_short(exc)}", exc)
+        raise ForkError(reply.error, reply.trace)
+
+    def _lose(self, why: str, cause: BaseException | None = None) -> NoReturn:
+        self._kill()
+        self.restarts += 1
+        raise WorkerLost(why) from cause
+
+    def request(self, op: str, limit: float | None = None, **fields: Any) -> Any:
+        """Ask the template ``op`` (``base``, ``describe``, ``salvage``, ``ping``), started if needed."""
+        with self._lock:
+            self._drop_forgotten()
+            self._running()
+            return self._control_ask({"op": op, **fields}, deadline() if limit is None else limit)
+
+    # sessions
+
+    def forget(self, sid: str) -> None:
+        """The session ``sid`` is gone: its process is ended with the next request (no I/O here)."""
+        state = self._sessions.pop(sid, None)
+        if state is not None:
+            self._drops.append(state)
+
+    def _drop_forgotten(self) -> None:
+        ended = []
+        while self._drops:
+            state = self._drops.popleft()
+            if state.channel is not None and state.epoch == self.epoch:
+                ended.append(state)
+            state.close()
+        if ended and self._control is not None and self._alive():
+            with contextlib.suppress(WorkerLost, ForkError):
+                self._control_ask({"op": "kill", "sids": [state.sid for state in ended]}, START_DEADLINE)
+
+    def _spawn(self, sid: str, state: _Session) -> None:
+        """A new session process for ``state`` (its data fresh), its calls replayed."""
+        state.close()
+        message = {"op": "spawn", "sid": sid, "env": state.env, "split": state.split}
+        for attempt in (1, 2):  # a template found dead only now (killed by a session) is started again, once
+            self._running()
+            ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+            try:
+                self._control_ask(message, START_DEADLINE, fds=(theirs.fileno(),))
+                break
+            except WorkerLost:
+                ours.close()
+                if attempt == 2:
+                    raise
+            except BaseException:
+                ours.close()
+                raise
+            finally:
+                theirs.close()
+        state.channel, state.epoch = ours, self.epoch
+        state.sid = sid
+        self._session_ask(state, {"op": "open", "env": state.env, "split": state.split}, START_DEADLINE)
+        for name, kwargs in state.calls:
+            self._session_ask(state, {"op": "call", "name": name, "kwargs": kwargs}, deadline())
+
+    def _ready(self, handle: SessionHandle) -> _Session:
+        """``handle``'s session, its process (re)built if it has none, it belongs to a lost worker, or it is gone."""
+        self._drop_forgotten()
+        state = self._sessions.get(handle.sid)
+        if state is None:
+            state = self._sessions[handle.sid] = _Session(handle.env, handle.split)
+        if state.channel is None or state.epoch != self.epoch or not self._alive() or _gone(state.channel):
+            self._spawn(handle.sid, state)
+        return state
+
+    def _session_ask(self, state: _Session, message: dict[str, Any], limit: float) -> Any:
+        """Ask a session process; silence, exit or a malformed reply end that session (WorkerLost)."""
+        channel = state.channel
+        assert channel is not None
+        op = str(message["op"])
+        what = _what(message)
+        ends = time.monotonic() + limit
+        try:
+            send(channel, message, ends)
+            reply = _REPLY.validate_json(receive(channel, ends))
+            if isinstance(reply, _Ok):
+                return _ANSWERS[op].validate_python(reply.ok)
+        except TimeoutError:
+            self._end(state)
+            raise WorkerLost(
+                f"{what} in fork {self.fork!r} did not answer within {limit:g}s; its session process was ended"
+            ) from None
+        except (EOFError, OSError) as exc:
+            if self._control is None or _gone(self._control):  # the template is gone: every session went with it
+                state.close()
+                raise _TemplateLost(f"the worker of fork {self.fork!r} was lost during {what}") from exc
+            self._end(state)
+            raise WorkerLost(f"the session process of fork {self.fork!r} exited during {what}") from exc
+        except (FrameError, ValidationError) as exc:
+            self._end(state)
+            raise WorkerLost(
+                f"the session process of fork {self.fork!r} sent a malformed reply to {what}: {_short(exc)}"
+            ) from exc
+        raise ForkError(reply.error, reply.trace)
+
+    def _end(self, state: _Session) -> None:
+        """End a session's process: close its socket and have the template kill it (restart a silent template)."""
+        current = state.channel is not None and state.epoch == self.epoch
+        state.close()
+        if current and self._control is not None and self._alive():
+            with contextlib.suppress(WorkerLost, ForkError):
+                self._control_ask({"op": "kill", "sids": [state.sid]}, START_DEADLINE)
+
+    def call(self, handle: SessionHandle, name: str, kwargs: dict[str, Any]) -> str:
+        """One tool call in ``handle``'s session, through the fork's own ``step``."""
+        with self._lock:
+            if handle.dead is not None:
+                raise WorkerLost(handle.dead)
+            try:
+                state, observation = self._ask_session(handle, {"op": "call", "name": name, "kwargs": kwargs})
+                limit = max_rss()
+                if limit and self._session_ask(state, {"op": "memory"}, deadline()).rss > limit:
+                    self._end(state)  # a leak: this call's episode ends, the other sessions never shared its process
+                    raise WorkerLost(
+                        f"the session process of fork {self.fork!r} grew past {limit >> 20} MB after tool {name!r}; "
+                        "it was ended"
+                    )
+            except WorkerLost as exc:
+                handle.dead = str(exc)
+                self._discard(handle.sid)
+                raise
+            except ForkError as exc:  # the fork's own step raised (τ-bench's run would stop): the episode ends
+                handle.dead = f"the fork's step raised on tool {name!r}: {exc}"
+                self._discard(handle.sid)
+                raise
+            state.calls.append((name, kwargs))
+            return str(observation)
+
+    def _ask_session(self, handle: SessionHandle, message: dict[str, Any]) -> tuple[_Session, Any]:
+        """Ask ``handle``'s session process; once more in a new worker when its template was lost under the call."""
+        for attempt in (1, 2):
+            state = self._ready(handle)
+            try:
+                return state, self._session_ask(state, message, deadline())
+            except _TemplateLost:
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
+
+    def _discard(self, sid: str) -> None:
+        state = self._sessions.pop(sid, None)
+        if state is not None:
+            self._end(state)
+
+    def hash(self, handle: SessionHandle | None, env: str, split: str) -> str:
+        """The fork's ``get_data_hash`` of the session (None: of fresh data, computed once)."""
+        with self._lock:
+            if handle is None or handle.sid not in self._sessions:
+                key = (env, split)
+                if key not in self._pristine:
+                    fresh = _Session(env, split)
+                    try:
+                        self._spawn(uuid.uuid4().hex, fresh)
+                        self._pristine[key] = self._session_ask(fresh, {"op": "hash"}, START_DEADLINE)
+                    finally:
+                        self._end(fresh)
+                return self._pristine[key]
+            _, value = self._ask_session(handle, {"op": "hash"})
+            return str(value)
+
+    def live_sessions(self) -> int:
+        """How many sessions this process holds in the worker."""
+        return len(self._sessions)
+
+    def memory(self, handle: SessionHandle) -> Memory:
+        """The memory of ``handle``'s session process."""
+        with self._lock:
+            memory: Memory = self._session_ask(self._ready(handle), {"op": "memory"}, deadline())
+            return memory
+
+    def memory_bytes(self) -> int:
+        """The worker's memory: the template's and every live session process's proportional set size (PSS).
+
+        PSS splits each shared page among the processes sharing it, so the sum is what the worker costs the
+        machine (the session processes share the template's pages until they write them). 0 when not running.
+        """
+        with self._lock:
+            if self._control is None or not self._alive():
+                return 0
+            total: int = self._control_ask({"op": "memory"}, START_DEADLINE).pss
+            for state in list(self._sessions.values()):
+                if state.channel is not None and state.epoch == self.epoch:
+                    total += self._session_ask(state, {"op": "memory"}, START_DEADLINE).pss
+            return total
+
+
+def _gone(channel: socket.socket) -> bool:
+    """Whether a session's socket was closed by its process (or holds bytes nobody asked for) between calls."""
+    try:
+        channel.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT)  # b"" at the end, or a byte nobody asked for
+    except BlockingIOError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
+def _short(exc: BaseException) -> str:
+    text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    return text[:200]
+
+
+def _what(message: dict[str, Any]) -> str:
+    op = message.get("op")
+    if op == "call":
+        return f"tool {message.get('name')!r}"
+    if op == "describe":
+        return f"loading environment {message.get('env')!r}"
+    if op in {"spawn", "open"}:
+        return f"opening a session of {message.get('env')!r}"
+    return str(op)
 
 
 _WORKERS: dict[tuple[str, str], ForkWorker] = {}
@@ -263,7 +495,5 @@ def _stop_all() -> None:
     for worker in list(_WORKERS.values()):
         worker.close()
 
-
-import atexit  # noqa: E402 - registered after the registry it stops
 
 atexit.register(_stop_all)

@@ -1,31 +1,49 @@
-"""The worker process that runs one fork's Python: ``python -m taumesh.forks._worker ROOT READ_FD WRITE_FD``.
+"""The worker process that runs one fork's Python: ``python -m taumesh.forks._worker ROOT CONTROL_FD MEMORY_MB``.
 
 ``ROOT`` is the folder holding the fork's ``tau_bench`` package; it goes first on ``sys.path``, so the fork's
-own ``tau_bench`` (its ``envs/base.py``, ``types.py``, tools) is what runs. Requests and replies are pickled
-tuples over two pipes (:class:`multiprocessing.connection.Connection`); the fork's prints go to stderr.
+own ``tau_bench`` (its ``envs/base.py``, ``types.py``, tools) is what runs. ``CONTROL_FD`` is a Unix socket to
+the parent; ``MEMORY_MB`` (0: none) caps the address space. Messages both ways are JSON frames
+(:mod:`taumesh.forks._wire`), never pickle; the fork's prints go to stderr. How the process is started (its
+environment, bubblewrap or uid 65534) is :mod:`taumesh.forks._sandbox`'s.
 
-Each session is an instance of the environment's own ``Env`` class holding its own copy of the data as the
-class's ``data_load_func`` gives it (a pickled pristine load, unpickled per session: what ``reset`` gives,
-without re-reading files). Tool calls go through the class's own ``step`` (so its observation and ``Error: …``
-texts are the fork's); its terminate tools are emptied on the session so that ``step`` never starts its own
-reward (the plugin ends the episode on them), and hashes are the class's own ``get_data_hash``.
+Three processes, none of them the parent's:
+
+* the **keeper** (the process started) forks the template and waits for it; it runs taumesh's code only, so
+  a fork that kills its parent kills the keeper, never the env service;
+* the **template** imports the fork, builds each environment once per split and keeps a pickled pristine load of
+  its data; it answers ``describe``, ``salvage`` and ``base`` (import-fork), and ``spawn``: with the socket the
+  parent passes along, it forks one **session process**;
+* each **session process** holds one session: an instance of the environment's own ``Env`` class with its own
+  copy of the data as the class's ``data_load_func`` gives it (the pristine load unpickled, what ``reset``
+  gives without re-reading files). Tool calls go through the class's own ``step`` (so its observation and
+  ``Error: …`` texts are the fork's); its terminate tools are emptied on the session so that ``step`` never starts
+  its own reward (the plugin ends the episode on them), and hashes are the class's own ``get_data_hash``. A
+  session's code reaches only its own process: not the template's pristine copy, not another session's data.
+
+Each process dies with its parent (``PR_SET_PDEATHSIG``) and is not dumpable (no same-uid ``ptrace`` or
+``/proc/PID/mem`` into it).
 """
 
 from __future__ import annotations
 
 import ast
 import contextlib
+import ctypes
+import gc
 import hashlib
 import importlib
 import inspect
 import json
 import os
 import pickle
+import signal
+import socket
 import sys
 import traceback
-from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
+
+from taumesh.forks._wire import FrameError, receive, send
 
 _USER = {"user_strategy": "human", "user_model": "none"}
 """The simulated user each Env is built with: τ-bench's human user needs no model, and tool steps never ask it."""
@@ -179,39 +197,159 @@ class Fork:
         observation = response.observation
         return observation if isinstance(observation, str) else str(observation)
 
-    def hash(self, sid: str | None, env: str, split: str) -> str:
-        if sid is not None:
-            session = self.sessions[sid]
-        else:
-            session = object.__new__(type(self.template(env, split)))
-            session.__dict__.update(self.template(env, split).__dict__)
-            session.data = self.fresh_data(env, split)
+    def hash(self, sid: str) -> str:
+        session = self.sessions[sid]
         return str(type(session).get_data_hash(session))
 
 
-def serve(fork: Fork, incoming: Connection, outgoing: Connection) -> None:
-    """Answer requests until the parent closes the pipe: ``(op, *args)`` -> ``("ok", value)`` or ``("error", text)``."""
-    while True:
+Message = dict[str, Any]
+SESSION = "session"
+"""The one session of a session process, by its key in :attr:`Fork.sessions`."""
+
+
+def _ok(value: Any) -> Message:
+    return {"ok": value}
+
+
+def _failed(exc: BaseException) -> Message:
+    return {"error": f"{type(exc).__name__}: {exc}", "trace": traceback.format_exc(limit=6)}
+
+
+def _answer(channel: socket.socket, reply: Message) -> None:
+    try:
+        send(channel, reply)
+    except FrameError as exc:  # a value that is no JSON: the parent gets why, not a dead worker
+        send(channel, {"error": f"the reply is no JSON data: {exc}", "trace": ""})
+
+
+class Template:
+    """The template process's loop: answers the parent on the control socket and forks session processes."""
+
+    def __init__(self, fork: Fork, control: socket.socket) -> None:
+        self.fork = fork
+        self.control = control
+        self.children: dict[str, int] = {}
+        """Session id -> pidfd of its session process."""
+
+    def serve(self) -> None:
+        """Answer requests until the parent closes the control socket."""
+        while True:
+            try:
+                request = json.loads(receive(self.control))
+            except (EOFError, OSError, ValueError):
+                return
+            self._reap()
+            try:
+                reply = _ok(self._handle(request))
+            except Exception as exc:  # noqa: BLE001 - the fork's failure is the parent's to report, never this loop's end
+                reply = _failed(exc)
+            _answer(self.control, reply)
+
+    def _handle(self, request: Message) -> Any:
+        op = request.get("op")
+        if op == "ping":
+            return os.getpid()
+        if op == "base":
+            return base_fingerprints(self.fork.root)
+        if op == "describe":
+            return self.fork.describe(str(request["env"]))
+        if op == "salvage":
+            return self.fork.salvage(str(request["env"]))
+        if op == "spawn":
+            return self.spawn(str(request["sid"]), str(request["env"]), str(request["split"]))
+        if op == "kill":
+            for sid in request["sids"]:
+                self._kill(str(sid))
+            return None
+        if op == "memory":
+            return memory()
+        raise ValueError(f"unknown request {op!r}")
+
+    def spawn(self, sid: str, env: str, split: str) -> int:
+        """Fork the session process of ``sid``, serving the socket the parent sent along with this request.
+
+        The environment's template (its modules, its ``Env``, the pristine data) is built here first, once, so that
+        every session process starts from it instead of importing the fork again.
+        """
+        _, fds, _, _ = socket.recv_fds(self.control, 1, 1)
+        if len(fds) != 1:
+            for fd in fds:
+                os.close(fd)
+            raise ValueError("spawn needs exactly one socket")
+        channel = socket.socket(fileno=fds[0])
         try:
-            request = incoming.recv()
-        except (EOFError, OSError):
-            return
-        op, args = request[0], request[1:]
-        try:
-            if op == "drop":
-                for sid in args[0]:
-                    fork.sessions.pop(sid, None)
-                value: Any = None
-            elif op == "base":
-                value = base_fingerprints(fork.root)
-            elif op == "ping":
-                value = os.getpid()
-            else:
-                value = getattr(fork, op)(*args)
-            reply: tuple[Any, ...] = ("ok", value)
-        except Exception as exc:  # noqa: BLE001 - the fork's failure is the parent's to report, never this loop's end
-            reply = ("error", f"{type(exc).__name__}: {exc}", traceback.format_exc(limit=6))
-        outgoing.send(reply)
+            self.fork.template(env, split)
+        except BaseException:
+            channel.close()
+            raise
+        self._kill(sid)
+        gc.freeze()  # the template's objects stay shared: the session's collections never touch their pages
+        pid = os.fork()
+        if pid == 0:
+            try:
+                self.control.close()
+                for pidfd in self.children.values():
+                    os.close(pidfd)
+                _guard()
+                SessionServer(self.fork, channel).serve()
+            finally:
+                os._exit(0)
+        channel.close()
+        self.children[sid] = os.pidfd_open(pid)
+        return pid
+
+    def _kill(self, sid: str) -> None:
+        pidfd = self.children.pop(sid, None)
+        if pidfd is not None:
+            with contextlib.suppress(ProcessLookupError):
+                signal.pidfd_send_signal(pidfd, signal.SIGKILL)
+            os.close(pidfd)
+
+    def _reap(self) -> None:
+        """Collect the exit status of session processes that ended (no zombies)."""
+        with contextlib.suppress(ChildProcessError):
+            while os.waitpid(-1, os.WNOHANG)[0]:
+                pass
+
+
+class SessionServer:
+    """A session process's loop: ``open`` once, then ``call``, ``hash`` and ``memory`` until the parent closes."""
+
+    def __init__(self, fork: Fork, channel: socket.socket) -> None:
+        self.fork = fork
+        self.channel = channel
+        self.where: tuple[str, str] | None = None
+
+    def serve(self) -> None:
+        while True:
+            try:
+                request = json.loads(receive(self.channel))
+            except (EOFError, OSError, ValueError):
+                return
+            try:
+                reply = _ok(self._handle(request))
+            except Exception as exc:  # noqa: BLE001 - the fork's failure is the parent's to report
+                reply = _failed(exc)
+            _answer(self.channel, reply)
+
+    def _handle(self, request: Message) -> Any:
+        op = request.get("op")
+        if op == "open":
+            self.where = (str(request["env"]), str(request["split"]))
+            self.fork.open(SESSION, *self.where)
+            return None
+        if op == "memory":
+            return memory()
+        if self.where is None:
+            raise ValueError(f"{op!r} before open")
+        if op == "call":
+            kwargs = request["kwargs"]
+            if not isinstance(kwargs, dict):
+                raise TypeError("kwargs must be an object")
+            return self.fork.call(SESSION, str(request["name"]), kwargs)
+        if op == "hash":
+            return self.fork.hash(SESSION)
+        raise ValueError(f"unknown request {op!r}")
 
 
 def _task_json(task: Any) -> dict[str, Any]:
@@ -224,23 +362,68 @@ def _task_json(task: Any) -> dict[str, Any]:
     }
 
 
-def _limit_memory() -> None:
-    megabytes = os.environ.get("TAUMESH_FORK_WORKER_MEMORY_MB")
-    if megabytes:
-        import resource
+def memory() -> dict[str, int]:
+    """The resident and proportional set sizes of this process in bytes (Linux ``/proc/self``; 0 when unknown)."""
+    found = {"rss": 0, "pss": 0}
+    for path, key, field in (("status", "rss", "VmRSS:"), ("smaps_rollup", "pss", "Pss:")):
+        with contextlib.suppress(OSError):
+            for line in Path(f"/proc/self/{path}").read_text().splitlines():
+                if line.startswith(field):
+                    found[key] = int(line.split()[1]) * 1024
+                    break
+    return found
 
-        limit = int(megabytes) * 1024 * 1024
-        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+_PR_SET_PDEATHSIG = 1
+_PR_SET_DUMPABLE = 4
+
+
+def _guard() -> None:
+    """Die with the parent (exit now if it is already gone) and refuse same-uid ptrace into this process."""
+    parent = os.getppid()
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    libc.prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0)
+    if os.getppid() != parent:
+        os._exit(1)
+
+
+def keep(control: socket.socket) -> None:
+    """Fork the template and, in this process (the keeper), wait for it and exit with it; returns in the template.
+
+    The keeper runs no code of the fork's, so the template's parent is never the env service: a fork that kills its
+    parent ends its own worker (the env restarts it), not the env.
+    """
+    _guard()
+    pid = os.fork()
+    if pid == 0:
+        _guard()
+        return
+    control.close()
+    while True:
+        try:
+            _, status = os.waitpid(pid, 0)
+            break
+        except InterruptedError:
+            continue
+    code = os.waitstatus_to_exitcode(status)
+    os._exit(code if code >= 0 else 128 - code)
 
 
 def main(argv: list[str]) -> None:
-    root, read_fd, write_fd = Path(argv[0]).resolve(), int(argv[1]), int(argv[2])
+    root, control = Path(argv[0]).resolve(), socket.socket(fileno=int(argv[1]))
+    memory_mb = int(argv[2]) if len(argv) > 2 else 0
+    keep(control)
     os.dup2(2, 1)  # the fork's prints must not mix with anything: stdout goes to stderr
     sys.path.insert(0, str(root))
     for name in [name for name in sys.modules if name == "tau_bench" or name.startswith("tau_bench.")]:
         del sys.modules[name]
-    _limit_memory()
-    serve(Fork(root), Connection(read_fd, writable=False), Connection(write_fd, readable=False))
+    if memory_mb:
+        import resource
+
+        limit = memory_mb * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    Template(Fork(root), control).serve()
 
 
 if __name__ == "__main__":

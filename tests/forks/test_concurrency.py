@@ -1,7 +1,8 @@
 """Concurrent fork episodes over a real EnvService: each sees its own data, at the memory per session documented.
 
-docs/forks.md gives a session's cost as about 5x the environment's data as JSON (a full copy as Python objects).
-The default tier runs 40 sessions at once; the slow tier runs 200 (as ``bench/forks.py`` does).
+docs/forks.md gives a session's cost as about 6.5x the environment's data as JSON (a full copy as Python objects,
+in a process of its own forked from the template) plus 2 MB for the process. The default tier runs 40 sessions at
+once; the slow tier runs 200 (as ``bench/forks.py`` does).
 """
 
 from __future__ import annotations
@@ -24,8 +25,10 @@ from taumesh.services.env import env_service
 from tests.forks.tinyfork import write_fork
 from tests.helpers.grpc_services import LoopThread, task_ref, tool_call
 
-DOCUMENTED_MULTIPLE = 5.0
-"""Memory per live session, as a multiple of the data's JSON size (docs/forks.md); the test allows 1.6x that."""
+DOCUMENTED_MULTIPLE = 6.5
+"""Memory per live session, as a multiple of the data's JSON size (docs/forks.md), besides the process's own."""
+PROCESS_BYTES = 2 << 20
+"""Memory per live session for its process, whatever the data (docs/forks.md); the test allows 1.6x the sum."""
 
 
 @pytest.fixture
@@ -51,7 +54,7 @@ def _episodes(catalog: Catalog, stub: env_pb2_grpc.EnvServiceStub, count: int) -
     stub.CallTool(
         env_pb2.CallToolRequest(session_id=first.session_id, tool_call=tool_call("get_counter", '{"counter_id": "a"}'))
     )
-    before = plugin.worker.rss_bytes()
+    before = plugin.worker.memory_bytes()
 
     def episode(amount: int) -> tuple[str, str]:
         opened = stub.OpenSession(env_pb2.OpenSessionRequest(task=task_ref("fork:big/counter", "test", 0)), timeout=120)
@@ -61,7 +64,7 @@ def _episodes(catalog: Catalog, stub: env_pb2_grpc.EnvServiceStub, count: int) -
 
     with ThreadPoolExecutor(max_workers=32) as pool:
         sessions = list(pool.map(episode, range(count)))
-    per_session = (plugin.worker.rss_bytes() - before) / count
+    per_session = (plugin.worker.memory_bytes() - before) / count
     assert plugin.own_data is not None
     data_bytes = len((plugin.own_data / "data.json").read_bytes())
     assert plugin.worker.live_sessions() == count + 1
@@ -69,10 +72,10 @@ def _episodes(catalog: Catalog, stub: env_pb2_grpc.EnvServiceStub, count: int) -
         read = tool_call("get_counter", '{"counter_id": "a"}')
         assert stub.CallTool(env_pb2.CallToolRequest(session_id=session_id, tool_call=read)).observation == expected
         stub.CloseSession(env_pb2.CloseSessionRequest(session_id=session_id))  # no final hash: not what is measured
-    assert per_session < DOCUMENTED_MULTIPLE * 1.6 * data_bytes, (per_session, data_bytes)
+    assert per_session < 1.6 * (DOCUMENTED_MULTIPLE * data_bytes + PROCESS_BYTES), (per_session, data_bytes)
     gc.collect()
     stub.CallTool(env_pb2.CallToolRequest(session_id=first.session_id, tool_call=tool_call("get_counter", "{}")))
-    assert plugin.worker.live_sessions() == 1  # closed sessions' copies were dropped in the worker
+    assert plugin.worker.live_sessions() == 1  # closed sessions' processes were ended
 
 
 def test_40_concurrent_fork_episodes(big_fork: tuple[Catalog, env_pb2_grpc.EnvServiceStub]) -> None:

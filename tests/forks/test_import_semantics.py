@@ -122,9 +122,9 @@ def test_check_flags_errors_unchanged_and_copied_tasks(fork_env: ForkRecord) -> 
     assert [task.task_id for task in counter.unchanged] == ["1", "3"]
     assert problems["4"] == ["action 1 boom: Error: the boom tool always raises"]
     assert problems["5"] == [
-        "action 1 sleepy: Error: tool 'sleepy' in fork 'tiny' did not answer within 2s; its worker was restarted"
+        "action 1 sleepy: Error: tool 'sleepy' in fork 'tiny' did not answer within 2s; its session process was ended"
     ]
-    assert problems["6"] == ["action 1 die: Error: the worker of fork 'tiny' exited (code 3) during tool 'die'"]
+    assert problems["6"] == ["action 1 die: Error: the session process of fork 'tiny' exited during tool 'die'"]
     copycat = check_fork(catalog.get("fork:tiny/copycat"))
     flagged = {task.task_id: task.problems for task in copycat.tasks}
     assert flagged["0"] == [

@@ -9,6 +9,7 @@ plays a real one. Everything goes through the A2A SDK's client or raw HTTP/gRPC,
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
@@ -252,7 +253,15 @@ async def test_oversized_requests_are_refused_over_http_and_grpc(green: Green) -
     body = {"jsonrpc": "2.0", "id": 1, "method": "SendMessage", "params": {"message": {"text": big}}}
     async with httpx.AsyncClient(timeout=30, headers={"Authorization": f"Bearer {KEYS['alice']}"}) as http:
         refused = await http.post(green.url + "/", json=body, headers={"A2A-Version": "1.0"})
-    assert refused.status_code == 413 or "Payload too large" in refused.text, (refused.status_code, refused.text)
+        assert refused.status_code == 413 or "Payload too large" in refused.text, (refused.status_code, refused.text)
+
+        async def chunks() -> AsyncIterator[bytes]:  # no Content-Length: counted as it arrives
+            encoded = json.dumps(body).encode()
+            for start in range(0, len(encoded), 8192):
+                yield encoded[start : start + 8192]
+
+        refused = await http.post(green.url + "/", content=chunks(), headers={"A2A-Version": "1.0"})
+        assert refused.status_code == 413 or "Payload too large" in refused.text, (refused.status_code, refused.text)
     async with grpc.aio.insecure_channel(green.grpc_target) as channel:
         stub = a2a_pb2_grpc.A2AServiceStub(channel)  # type: ignore[no-untyped-call]
         message = new_text_message(big, role=Role.ROLE_USER)

@@ -1,9 +1,16 @@
-# syntax=docker/dockerfile:1
 # One image for everything taumesh runs: each service (`serve env|user-sim|agent|scorer`), the orchestrator (`run`)
 # and data fetching (`data fetch tau2`), with bubblewrap for the knowledge track's shell sandbox. Configuration is by
 # environment only (TAUMESH_*, OTEL_*): see docs/deploy.md.
 #
 #   docker build -t taumesh:dev --build-arg VERSION=0.1.0 --build-arg REVISION="$(git rev-parse HEAD)" .
+#
+# No `# syntax=` line: it would make BuildKit pull a frontend image, which fails where no registry is reachable; the
+# builder's own Dockerfile frontend reads this file (Docker's legacy builder, BuildKit and Podman alike).
+#
+# Behind an intercepting HTTPS proxy (a corporate CA), give its certificates (PEM text, one or more) as a build
+# argument; both stages trust them, for pip at build time and for `data fetch` at run time:
+#
+#   docker build --build-arg EXTRA_CA_CERTS="$(cat /usr/local/share/ca-certificates/*.crt)" -t taumesh:dev .
 #
 # The root filesystem may be read-only (`docker run --read-only`, readOnlyRootFilesystem in Kubernetes): the process
 # writes only to /data (the dataset cache), /results (results files) and /tmp.
@@ -12,6 +19,15 @@ ARG PYTHON_IMAGE=python:3.11-slim-bookworm
 
 # ---- build: a virtual environment holding taumesh and its dependencies, built from the source tree ----
 FROM ${PYTHON_IMAGE} AS build
+ARG EXTRA_CA_CERTS=""
+# Python's clients (pip, httpx, urllib) read the system store, which holds EXTRA_CA_CERTS when given.
+ENV PIP_CERT=/etc/ssl/certs/ca-certificates.crt \
+    SSL_CERT_FILE=/etc/ssl/certs/ca-certificates.crt \
+    REQUESTS_CA_BUNDLE=/etc/ssl/certs/ca-certificates.crt
+RUN if [ -n "$EXTRA_CA_CERTS" ]; then \
+        printf '%s\n' "$EXTRA_CA_CERTS" > /usr/local/share/ca-certificates/taumesh-extra.crt \
+        && update-ca-certificates > /dev/null; \
+    fi
 ENV PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
     PYTHONDONTWRITEBYTECODE=1
@@ -32,6 +48,15 @@ RUN pip install --no-deps . && taumesh --help > /dev/null
 
 # ---- runtime: the environment alone, run by an unprivileged user ----
 FROM ${PYTHON_IMAGE} AS runtime
+ARG EXTRA_CA_CERTS=""
+# Python's clients (pip, httpx, urllib) read the system store, which holds EXTRA_CA_CERTS when given.
+ENV PIP_CERT=/etc/ssl/certs/ca-certificates.crt \
+    SSL_CERT_FILE=/etc/ssl/certs/ca-certificates.crt \
+    REQUESTS_CA_BUNDLE=/etc/ssl/certs/ca-certificates.crt
+RUN if [ -n "$EXTRA_CA_CERTS" ]; then \
+        printf '%s\n' "$EXTRA_CA_CERTS" > /usr/local/share/ca-certificates/taumesh-extra.crt \
+        && update-ca-certificates > /dev/null; \
+    fi
 ARG VERSION=0.1.0
 ARG REVISION=unknown
 ARG CREATED=unknown

@@ -83,16 +83,16 @@ class _Metrics(metrics_service_pb2_grpc.MetricsServiceServicer):
 
 
 class OtlpReceiver:
-    """Receives OTLP traces and metrics on ``127.0.0.1:<port>`` until :meth:`stop`."""
+    """Receives OTLP traces and metrics on ``HOST:PORT`` (loopback, a free port by default) until :meth:`stop`."""
 
-    def __init__(self) -> None:
+    def __init__(self, host: str = "127.0.0.1", port: int = 0) -> None:
         self.lock = threading.Lock()
         self.trace_requests: list[trace_service_pb2.ExportTraceServiceRequest] = []
         self.metric_requests: list[metrics_service_pb2.ExportMetricsServiceRequest] = []
         self.server = grpc.server(futures.ThreadPoolExecutor(max_workers=4))
         trace_service_pb2_grpc.add_TraceServiceServicer_to_server(_Traces(self), self.server)  # type: ignore[no-untyped-call]
         metrics_service_pb2_grpc.add_MetricsServiceServicer_to_server(_Metrics(self), self.server)  # type: ignore[no-untyped-call]
-        self.port = self.server.add_insecure_port("127.0.0.1:0")
+        self.port = self.server.add_insecure_port(f"{host}:{port}")
         self.server.start()
 
     @property

@@ -302,6 +302,9 @@ class ServeSettings(KnowledgeModels, TaumeshSettings):
     """env: seconds an unused session lives before it is reaped (a killed orchestrator's sessions too)."""
     max_sessions: int = Field(default=DEFAULT_MAX_SESSIONS, ge=1)
     """env: open sessions at most (more: RESOURCE_EXHAUSTED, reason SESSION_LIMIT)."""
+    max_connection_age: float = Field(default=30.0, ge=0, le=86_400)
+    """Seconds after which a client's connection is closed (calls in flight finish), so clients re-resolve the
+    service's name and spread calls over replicas added since (a scale-up); 0: never."""
     user_reply_cpu_ms: float = Field(default=0.0, ge=0, le=60_000)
     """user-sim: CPU ms each reply burns (load simulation for capacity planning)."""
     user_reply_latency_ms: float = Field(default=0.0, ge=0, le=600_000)

@@ -69,6 +69,7 @@ def serve(ctx: typer.Context, config_file: ConfigFile = None, **flags: Any) -> N
                 settings.port,
                 interceptors=telemetry.primary.server_interceptors(),
                 security=security,
+                max_connection_age=settings.max_connection_age,
             )
         )
     finally:

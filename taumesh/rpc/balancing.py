@@ -43,6 +43,20 @@ SERVER_KEEPALIVE_OPTIONS: list[tuple[str, Any]] = [
 """Servers accept those pings during long calls (a model's answer may take minutes) instead of closing the
 connection as abusive, which they would by default at one ping in five minutes."""
 
+
+def connection_age_options(seconds: float) -> list[tuple[str, Any]]:
+    """Server options that close each client connection after about ``seconds`` (0: never), calls in flight kept.
+
+    A client re-resolves its target only when a connection closes, so without this a running orchestrator would
+    never see a replica added behind a DNS name (``docker compose up --scale user-sim=3``, a Kubernetes scale-up):
+    it would go on with the addresses it resolved at its start. gRPC adds ±10 % jitter, so replicas do not all
+    reconnect at once; calls in flight finish on the old connection (within an hour: a model answer is shorter).
+    """
+    if seconds <= 0:
+        return []
+    return [("grpc.max_connection_age_ms", int(seconds * 1000)), ("grpc.max_connection_age_grace_ms", 3_600_000)]
+
+
 RETRY_BUFFER_OPTIONS: list[tuple[str, Any]] = [("grpc.per_rpc_retry_buffer_size", 16 * 1024 * 1024)]
 """Conversations travel whole with each call; a request larger than the buffer could not be retried."""
 

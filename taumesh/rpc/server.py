@@ -15,7 +15,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1.health import aio as health_aio  # type: ignore[attr-defined]
 from grpc_reflection.v1alpha import reflection
 
-from taumesh.rpc.balancing import SERVER_KEEPALIVE_OPTIONS
+from taumesh.rpc.balancing import SERVER_KEEPALIVE_OPTIONS, connection_age_options
 from taumesh.rpc.interceptors import DecodeRequests, RequireToken
 from taumesh.rpc.security import ServerSecurity
 
@@ -96,15 +96,17 @@ async def start_server(
     port: int = 0,
     interceptors: Sequence[grpc.aio.ServerInterceptor[Any, Any]] = (),
     security: ServerSecurity | None = None,
+    max_connection_age: float = 0.0,
 ) -> RunningServer:
     """Start serving ``services`` on ``host:port`` (port 0: any free port).
 
     Before ``interceptors`` run, a call is refused without the token (when ``security`` sets one) and its request
     is decoded (undecodable bytes: INVALID_ARGUMENT). With a certificate in ``security`` the port speaks TLS only.
+    ``max_connection_age`` (seconds, 0: never) closes client connections that old, so clients see new replicas.
     """
     security = security or ServerSecurity()
     checks: list[grpc.aio.ServerInterceptor[Any, Any]] = [RequireToken(security.token)] if security.token else []
-    options = [*server_options(services), *SERVER_KEEPALIVE_OPTIONS]
+    options = [*server_options(services), *SERVER_KEEPALIVE_OPTIONS, *connection_age_options(max_connection_age)]
     server = grpc.aio.server(options=options, interceptors=[*checks, DecodeRequests(), *interceptors])
     health = health_aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health, server)
@@ -136,10 +138,11 @@ async def serve_forever(
     grace: float = 10.0,
     interceptors: Sequence[grpc.aio.ServerInterceptor[Any, Any]] = (),
     security: ServerSecurity | None = None,
+    max_connection_age: float = 0.0,
 ) -> None:
-    """Run until SIGINT or SIGTERM, then shut down gracefully."""
+    """Run until SIGINT or SIGTERM, then shut down gracefully (``max_connection_age``: see :func:`start_server`)."""
     security = security or ServerSecurity()
-    running = await start_server(services, host, port, interceptors, security)
+    running = await start_server(services, host, port, interceptors, security, max_connection_age)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):

@@ -28,7 +28,7 @@ from taumesh.audit import (
 from taumesh.domains import Catalog, Domain, Task
 from taumesh.env.v1 import env_pb2
 from taumesh.models import TaskRef
-from taumesh.orchestrator.audit.replay import TIMEOUT, NeedsJudge, play, score
+from taumesh.orchestrator.audit.replay import TIMEOUT, NeedsJudge, ScorerFailed, play, score
 from taumesh.orchestrator.audit.trajectories import (
     DomainFacts,
     floor,
@@ -100,6 +100,7 @@ async def _audit_task(
                     Flag(kind="order_sensitive", detail=f"{what}, declared equal, changes the gold outcome's hash")
                 )
     passed: dict[FloorName, bool | None] = {}
+    broke: dict[str, list[FloorName]] = {}
     for name in FLOOR_NAMES:
         trajectory = floor(name, task, facts, spam)
         if trajectory is None:
@@ -109,6 +110,11 @@ async def _audit_task(
             passed[name] = await score(clients, ref, played) >= 1.0 - 1e-6
         except NeedsJudge:
             passed[name] = None
+        except ScorerFailed as exc:
+            passed[name] = None
+            broke.setdefault(str(exc)[:200], []).append(name)
+    for reason, floors in broke.items():
+        flags.append(Flag(kind="unscorable", detail=f"the scorer breaks on the {', '.join(floors)} floor(s): {reason}"))
     if passed.get("null"):
         flags.append(Flag(kind="null_passable", detail="one refusal, then the user stops, passes the task"))
     flags += guessable_outputs(task.outputs, known_text(task))
@@ -171,9 +177,9 @@ async def audit_domain(
                 return await _audit_task(clients, domain, chosen, task, facts, spam)
 
         findings = await asyncio.gather(*(one(task) for task in tasks))
-    copies = duplicates(
-        (task.id, task.instruction, found.initial_hash) for task, found in zip(tasks, findings, strict=True)
-    )
+    # the instruction with the task's history: a conversation that goes on from another point is another task
+    states = [(task.id, known_text(task), found.initial_hash) for task, found in zip(tasks, findings, strict=True)]
+    copies = duplicates(states)
     for task, found in zip(tasks, findings, strict=True):
         if task.id in copies:
             found.audit.flags.append(copies[task.id])

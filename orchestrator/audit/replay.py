@@ -97,6 +97,10 @@ class NeedsJudge(Exception):
     """The scorer cannot grade the task without a judge model (τ²'s NL assertions in the basis)."""
 
 
+class ScorerFailed(Exception):
+    """The scorer broke on the trajectory (an env assertion that raises, in τ² as here): the task cannot be graded."""
+
+
 async def score(clients: ServiceClients, task: TaskRef, played: Played) -> float:
     """The scorer's reward of a played trajectory; NeedsJudge when its task needs a judge model."""
     request = scorer_pb2.ScoreEpisodeRequest(
@@ -112,5 +116,7 @@ async def score(clients: ServiceClients, task: TaskRef, played: Played) -> float
     except grpc.aio.AioRpcError as exc:
         if exc.code() == grpc.StatusCode.FAILED_PRECONDITION:
             raise NeedsJudge(exc.details() or "") from exc
+        if exc.code() in (grpc.StatusCode.INTERNAL, grpc.StatusCode.INVALID_ARGUMENT):
+            raise ScorerFailed(exc.details() or exc.code().name) from exc
         raise
     return response.reward

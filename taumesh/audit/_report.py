@@ -10,7 +10,13 @@ AUDIT_VERSION = "1"
 """Bumped whenever a flag's or a floor's rule changes, so that verdicts stored under one are never read as another's."""
 
 FlagKind = Literal[
-    "gold_replay_error", "null_passable", "guessable_output", "basis_lint", "order_sensitive", "duplicate"
+    "gold_replay_error",
+    "null_passable",
+    "guessable_output",
+    "basis_lint",
+    "order_sensitive",
+    "duplicate",
+    "unscorable",
 ]
 """The kinds of flag the audit raises (docs/validity.md says what each means)."""
 FLAG_KINDS: tuple[FlagKind, ...] = (
@@ -20,6 +26,7 @@ FLAG_KINDS: tuple[FlagKind, ...] = (
     "basis_lint",
     "order_sensitive",
     "duplicate",
+    "unscorable",
 )
 
 FloorName = Literal["null", "read_only", "identity_then_refuse", "outputs_spam", "gold_without_outputs"]
@@ -60,7 +67,8 @@ class FloorResult(BaseModel):
     passed: list[TaskId] = Field(default_factory=list)
     of: int
     unscored: list[TaskId] = Field(default_factory=list)
-    """Tasks the scorer could not grade without more (a judge model for NL assertions): neither passed nor failed."""
+    """Tasks the scorer could not grade: a judge model needed (NL assertions), or the scorer broke (flag
+    ``unscorable``). Neither passed nor failed."""
     note: str | None = None
     """Why the floor could not be played as designed (no identity tools declared): it then reads "unknown"."""
 

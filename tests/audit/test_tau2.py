@@ -56,3 +56,16 @@ def test_telecom_users_gold_actions_are_the_users_calls(tau2_data: Path) -> None
     recorded = {r["task_id"]: r["num_errors"] for r in read_jsonl(TAU2_EXPECTED / "vectors" / "telecom.jsonl")}
     assert all(recorded[str(task.task_id)] == 0 for task in telecom.tasks)
     assert flagged(telecom, "duplicate") == set()  # alike complaints over differently broken phones
+
+
+def test_a_trajectory_the_scorer_breaks_on_is_named_and_the_audit_goes_on(tau2_data: Path) -> None:
+    """τ² mock's env assertion on a task the agent never created raises (in τ²'s evaluator too): unscorable."""
+    mock = audited("tau2-mock", None, tau2_data)
+    task = next(task for task in mock.tasks if task.task_id == "create_task_1_with_env_assertions")
+    (flag,) = [flag for flag in task.flags if flag.kind == "unscorable"]
+    assert flag.detail == (
+        "the scorer breaks on the null, read_only, outputs_spam floor(s): ValueError: Task task_2 not found"
+    )
+    assert task.task_id in mock.floors["null"].unscored
+    assert task.task_id not in mock.floors["gold_without_outputs"].unscored  # its gold creates the task
+    assert len(mock.tasks) == 9

@@ -42,6 +42,7 @@ from tests.a2a.conftest import Agents
 from tests.a2a.test_green_agent import ask, start_green
 from tests.helpers.cli import taumesh
 from tests.helpers.processes import free_port
+from tests.llm.fake_openai import FakeOpenAI, text
 from tests.security.canary import CANARY, Listener, Seen, json_answer
 
 pytestmark = pytest.mark.slow  # a green agent process (~3 s) and evaluations
@@ -57,6 +58,8 @@ class Green:
     gold: str
     slow: str
     attacker: Listener
+    models: FakeOpenAI
+    """The model endpoint the operator allowed (``TAUMESH_ALLOWED_API_BASES``)."""
 
 
 def slow_purple(release: threading.Event) -> Listener:
@@ -90,7 +93,7 @@ def green(v1_data_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterat
     folder = tmp_path_factory.mktemp("green-security")
     release = threading.Event()
     agents = Agents(v1_data_dir / "retail" / "tasks_test.json", folder)
-    with Listener() as attacker, slow_purple(release) as slow:
+    with Listener() as attacker, slow_purple(release) as slow, FakeOpenAI(lambda r, n: text("###STOP###")) as models:
         gold = agents.start("text", grpc=False, garbage_once=False)
         grpc_port = free_port()
         flags = ["--allow-agent", slow.url, "--allow-agent", attacker.url, "--grpc-port", str(grpc_port)]
@@ -104,10 +107,10 @@ def green(v1_data_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterat
             "--max-request-bytes",
             str(LIMIT_BYTES),
         ]
-        env = {"OPENAI_API_KEY": CANARY, "TAUMESH_ALLOWED_API_BASES": "", "TAUMESH_LLM_MAX_ATTEMPTS": "1"}
+        env = {"OPENAI_API_KEY": CANARY, "TAUMESH_ALLOWED_API_BASES": models.url, "TAUMESH_LLM_MAX_ATTEMPTS": "1"}
         url, proc = start_green(folder, v1_data_dir, gold, *flags, env=env)
         try:
-            yield Green(url, f"127.0.0.1:{grpc_port}", gold, slow.url, attacker)
+            yield Green(url, f"127.0.0.1:{grpc_port}", gold, slow.url, attacker, models)
         finally:
             release.set()
             proc.terminate()
@@ -231,11 +234,12 @@ async def test_a_caller_sees_and_cancels_only_its_own_tasks_within_the_limits(
 async def test_the_canary_key_never_reaches_an_agent_url_named_as_the_user_model(
     green: Green, callers: dict[str, Client]
 ) -> None:
-    """The attacker is an allowed *agent*: as ``user_api_base`` it is refused, and hears nothing."""
+    """The attacker is an allowed *agent*: as ``user_api_base`` it is refused, and hears nothing; the model endpoint
+    the operator allowed gets the key."""
     body = request(
         green.gold,
         task_ids=[0],
-        user_strategy="llm",
+        user_strategy="llm-taumesh",
         user_model="gpt-4o",
         user_model_provider="openai",
         user_api_base=green.attacker.url,
@@ -243,9 +247,15 @@ async def test_the_canary_key_never_reaches_an_agent_url_named_as_the_user_model
     task = await submit(callers["alice"], body)
     task = await state_of(callers["alice"], task.id, TaskState.TASK_STATE_REJECTED)
     assert "config.user_api_base" in said(task) or "model endpoint" in said(task), said(task)
-    await asyncio.sleep(0.5)
-    assert green.attacker.seen == []
-    assert green.attacker.saw_canary() == []
+
+    green.models.reset()
+    body["config"]["user_api_base"] = green.models.url  # type: ignore[index]  # the operator's model endpoint
+    progress, _, _, state = await ask(green.url, body, KEYS["alice"])
+    assert state == TaskState.TASK_STATE_COMPLETED, progress
+    assert green.models.served, progress
+    keys = {{k.lower(): v for k, v in served.headers.items()}.get("authorization") for served in green.models.served}
+    assert keys == {f"Bearer {CANARY}"}
+    assert green.attacker.seen == [], "the attacker heard from the green agent"
 
 
 async def test_oversized_requests_are_refused_over_http_and_grpc(green: Green) -> None:

@@ -8,7 +8,9 @@
   as :class:`multiprocessing.connection.Connection` frames, then exits (so the forged frame is the only reply);
 * ``spoil()``: sets counter ``a`` to 999 in every data dict it can find in its process (the other sessions', the
   pristine copy) and in the checkout's ``data.json``;
-* ``kill_parent()``: ``SIGKILL`` to its parent process.
+* ``kill_parent()``: ``SIGKILL`` to its parent process;
+* ``kill_others()``: ``SIGKILL`` to every process it sees but pid 1, its ancestors and itself: the other sessions'
+  processes (only ever run under bubblewrap, where it sees its own worker's processes alone).
 """
 
 from __future__ import annotations
@@ -102,6 +104,29 @@ HOSTILE_TOOLS = [
         import signal
         os.kill(os.getppid(), signal.SIGKILL)
         return "killed " + str(os.getppid())
+    """,
+    ),
+    (
+        "KillOthers",
+        "kill_others",
+        {},
+        """
+        import signal
+        with open("/proc/1/cmdline", "rb") as stream:
+            if b"bwrap" not in stream.read():
+                return "not under bubblewrap: nothing killed"  # it would see the host's processes
+        with open("/proc/" + str(os.getppid()) + "/status") as stream:
+            grandparent = [int(line.split()[1]) for line in stream if line.startswith("PPid:")][0]
+        spared = (1, os.getpid(), os.getppid(), grandparent)
+        killed = 0
+        for name in os.listdir("/proc"):
+            if name.isdigit() and int(name) not in spared:
+                try:
+                    os.kill(int(name), signal.SIGKILL)
+                    killed += 1
+                except OSError:
+                    pass
+        return "killed " + str(killed)
     """,
     ),
 ]

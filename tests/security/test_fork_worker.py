@@ -22,6 +22,7 @@ from taumesh.domains import Catalog, ToolCrash
 from taumesh.env.v1 import env_pb2, env_pb2_grpc
 from taumesh.forks._import import import_fork
 from taumesh.forks._plugin import ForkPlugin
+from taumesh.forks._sandbox import bwrap_problem, sandbox_mode
 from tests.forks.hostilefork import SPOILED, write_hostile_fork
 from tests.helpers.cli import taumesh_executable
 from tests.helpers.grpc_services import task_ref, tool_call
@@ -183,6 +184,25 @@ def test_the_worker_runs_without_the_env_s_environment(domain: Catalog, monkeypa
     environ = json.loads(stolen)["environ"]
     assert PROVIDER_KEY not in stolen and TOKEN not in stolen, environ
     assert environ["HOME"] != os.environ.get("HOME"), environ
+
+
+def test_a_session_killing_the_others_costs_them_nothing(domain: Catalog) -> None:
+    """Under bubblewrap, a tool that kills the other sessions' processes loses them nothing: each is rebuilt."""
+    if sandbox_mode() == "process" or bwrap_problem() is not None:
+        pytest.skip(f"needs bubblewrap: {bwrap_problem() or 'TAUMESH_FORK_SANDBOX=process'}")
+    hostile = domain.get(DOMAIN)
+    task = hostile.find_task("test", "0")
+    first, second, killer = (hostile.open_session(task) for _ in range(3))
+    assert hostile.call_tool(first, "increment", {"counter_id": "a", "amount": 2}).observation == '{"value": 3}'
+    assert hostile.call_tool(second, "increment", {"counter_id": "b", "amount": 1}).observation == '{"value": 8}'
+    plugin = hostile.spec
+    assert isinstance(plugin, ForkPlugin) and plugin.worker is not None
+    restarts = plugin.worker.restarts
+    killed = hostile.call_tool(killer, "kill_others", {}).observation
+    assert killed.startswith("killed ") and int(killed.split()[1]) >= 2, killed  # the two sessions at least
+    assert hostile.call_tool(first, "get_counter", {"counter_id": "a"}).observation == '{"value": 3}'
+    assert hostile.call_tool(second, "get_counter", {"counter_id": "b"}).observation == '{"value": 8}'
+    assert plugin.worker.restarts == restarts  # rebuilt in the same worker
 
 
 def test_without_bubblewrap_the_worker_still_holds_no_secret(domain: Catalog, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -19,6 +19,7 @@ from taumesh.audit._report import (
     TaskAudit,
     TaskId,
 )
+from taumesh.audit._sheet import review_sheet
 
 __all__ = [
     "AUDIT_VERSION",
@@ -36,4 +37,5 @@ __all__ = [
     "duplicates",
     "guessable_outputs",
     "normalised_instruction",
+    "review_sheet",
 ]

@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from taumesh.audit import AuditReport
+from taumesh.audit import AuditReport, review_sheet
 from taumesh.commands._common import DataDir
 from taumesh.domains import DOMAIN_PATH_ENV, Catalog, CheckReport, DataError, check_domain
 from taumesh.domains._registry import domain_path
@@ -79,6 +79,10 @@ def audit(
     json_path: Annotated[
         Path | None, typer.Option("--json", help="Also write the audit as JSON (docs/validity.md says its fields).")
     ] = None,
+    sheet_path: Annotated[
+        Path | None,
+        typer.Option("--sheet", help="Also write a review sheet (Markdown): per task its instruction, gold and flags."),
+    ] = None,
 ) -> None:
     """Play trajectories built from each task through the env and scorer, and flag what lets an agent pass unearned.
 
@@ -91,9 +95,10 @@ def audit(
 
     from taumesh.orchestrator.audit import AuditError, audit_domain
 
-    if json_path is not None and json_path.is_dir():
-        err.print(f"[red]error:[/red] --json {escape(str(json_path))} is a folder; give a file to write")
-        raise typer.Exit(2)
+    for flag, path in (("--json", json_path), ("--sheet", sheet_path)):
+        if path is not None and path.is_dir():
+            err.print(f"[red]error:[/red] {flag} {escape(str(path))} is a folder; give a file to write")
+            raise typer.Exit(2)
     try:
         report = asyncio.run(audit_domain(name, task_split, data_dir))
     except (AuditError, DataError) as exc:
@@ -102,9 +107,14 @@ def audit(
     if json_path is not None:
         json_path.parent.mkdir(parents=True, exist_ok=True)
         json_path.write_text(report.model_dump_json(indent=2) + "\n", encoding="utf-8")
+    if sheet_path is not None:
+        tasks = Catalog(data_dir).describe(name).tasks(report.split)
+        sheet_path.parent.mkdir(parents=True, exist_ok=True)
+        sheet_path.write_text(review_sheet(report, tasks), encoding="utf-8")
     print_audit(report)
-    if json_path is not None:
-        out.print(f"wrote {escape(str(json_path))}")
+    for path in (json_path, sheet_path):
+        if path is not None:
+            out.print(f"wrote {escape(str(path))}")
 
 
 SHOWN_TASKS = 40

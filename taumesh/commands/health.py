@@ -4,11 +4,17 @@ Every ``taumesh serve`` process runs ``grpc.health.v1.Health``; this probe is wh
 and docker-compose run, so no separate ``grpc_health_probe`` binary is needed. Kubernetes uses its native
 ``grpc:`` probe instead. TLS and the token come from the client's environment (``TAUMESH_TLS_CA``, …), as for
 ``taumesh run``; health checks themselves need no token.
+
+``--http URL`` asks an HTTP server instead (the REST API's ``/health``, the viewer's ``/healthz``): 2xx is healthy.
+A health check is then one argument list, the same for Docker, Podman and Kubernetes' ``exec`` probes, where a
+``python -c "..."`` string would depend on how each engine splits it.
 """
 
 from __future__ import annotations
 
 import os
+import urllib.error
+import urllib.request
 from typing import Annotated
 
 import grpc
@@ -56,6 +62,23 @@ async def serving_status(address: str, service: str = "", timeout: float = 3.0) 
     return str(health_pb2.HealthCheckResponse.ServingStatus.Name(response.status))
 
 
+def http_status(url: str, timeout: float) -> int:
+    """The HTTP status ``url`` answers a GET with (redirects not followed); OSError when it cannot be reached."""
+    if not url.startswith(("http://", "https://")):
+        raise ValueError(f"--http takes an http:// or https:// URL, not {url!r}")
+
+    class _NoRedirects(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, *args: object, **kwargs: object) -> None:
+            return None
+
+    opener = urllib.request.build_opener(_NoRedirects)
+    try:
+        with opener.open(url, timeout=timeout) as response:
+            return int(response.status)
+    except urllib.error.HTTPError as exc:
+        return exc.code
+
+
 def health(
     address: Annotated[
         str | None,
@@ -70,8 +93,25 @@ def health(
         ),
     ] = "",
     timeout: Annotated[float, typer.Option("--timeout", help="Seconds to wait for the answer.", min=0.1)] = 3.0,
+    http: Annotated[
+        str,
+        typer.Option("--http", help="Ask this HTTP URL instead (healthy: a 2xx answer), e.g. the REST API's /health."),
+    ] = "",
 ) -> None:
     """Exit 0 when the server's gRPC health service says SERVING, 1 otherwise (a container health check)."""
+    if http:
+        try:
+            code = http_status(http, timeout)
+        except ValueError as exc:
+            typer.echo(str(exc), err=True)
+            raise typer.Exit(2) from exc
+        except OSError as exc:
+            typer.echo(f"{http}: {exc}", err=True)
+            raise typer.Exit(1) from exc
+        typer.echo(f"{http}: HTTP {code}")
+        if not 200 <= code < 300:
+            raise typer.Exit(1)
+        return
     target = address or default_address()
     label = f"{full_service_name(service) or 'server'} at {target}"
     try:

@@ -164,12 +164,10 @@ def _api_settings(environment: dict[str, str], monkeypatch: pytest.MonkeyPatch) 
 
 
 def _http_probe(service: dict[str, Any]) -> str:
-    """The URL a ``python -c urllib...`` health check opens."""
+    """The URL an HTTP health check (``python -m taumesh.commands.health --http URL``) asks."""
     test = service["healthcheck"]["test"]
-    assert test[:3] == ["CMD", "python", "-c"], test
-    match = re.search(r"urlopen\('([^']+)'", test[3])
-    assert match, test
-    return match.group(1)
+    assert test[:5] == ["CMD", "python", "-m", "taumesh.commands.health", "--http"], test
+    return str(test[5])
 
 
 def test_api_reaches_the_services_and_is_probed_on_health(compose: list[str], monkeypatch: pytest.MonkeyPatch) -> None:

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import os
+import socket
 import sys
-from collections.abc import AsyncIterator
+import threading
+from collections.abc import AsyncIterator, Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
@@ -84,3 +87,46 @@ async def test_unreachable_server_fails_within_the_timeout() -> None:
     status, output = await probe("127.0.0.1:1", "--timeout", "1")
     assert status == 1
     assert "UNAVAILABLE" in output or "DEADLINE_EXCEEDED" in output
+
+
+@pytest.fixture
+def http_server() -> Iterator[str]:
+    """A real HTTP server on loopback: /ok answers 200, /down 503, /moved a 302 to /ok."""
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            status = {"/ok": 200, "/down": 503, "/moved": 302}.get(self.path, 404)
+            self.send_response(status)
+            if status == 302:
+                self.send_header("Location", "/ok")
+            self.end_headers()
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+async def test_http_probe_is_healthy_only_on_a_2xx(http_server: str) -> None:
+    status, output = await probe("--http", f"{http_server}/ok")
+    assert status == 0 and "HTTP 200" in output, output
+    for path in ("/down", "/moved", "/missing"):  # a redirect is not followed: the probe asks one URL
+        status, output = await probe("--http", http_server + path)
+        assert status == 1, (path, output)
+
+
+async def test_http_probe_of_nothing_listening_fails_and_of_a_bad_url_is_a_usage_error(http_server: str) -> None:
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    status, output = await probe("--http", f"http://127.0.0.1:{port}/health", "--timeout", "2")
+    assert status == 1, output
+    status, output = await probe("--http", "file:///etc/passwd")
+    assert status == 2 and "http://" in output, output

@@ -205,6 +205,10 @@ async def test_a_caller_sees_and_cancels_only_its_own_tasks_within_the_limits(
     for call in (bob.get_task(GetTaskRequest(id=mine.id)), bob.cancel_task(CancelTaskRequest(id=mine.id))):
         with pytest.raises(Exception, match=r"(?i)task not found"):
             await call
+    into_hers = new_text_message("me too", context_id=mine.context_id, task_id=mine.id, role=Role.ROLE_USER)
+    with pytest.raises(Exception, match=r"(?i)not found"):  # nor write into it
+        async for _ in bob.send_message(SendMessageRequest(message=into_hers)):
+            pass
     async with grpc.aio.insecure_channel(green.grpc_target) as channel:  # subscribing: over gRPC, as bob
         stub = a2a_pb2_grpc.A2AServiceStub(channel)  # type: ignore[no-untyped-call]
         stream = stub.SubscribeToTask(

@@ -1,4 +1,4 @@
-"""``taumesh domain``: check a domain's gold actions, scaffold a new domain."""
+"""``taumesh domain``: check a domain's gold actions, audit its tasks' validity, scaffold a new domain."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from taumesh.domains._registry import domain_path
 from taumesh.domains._scaffold import ScaffoldError, write_skeleton
 from taumesh.orchestrator.config import CACHE_DATA_DIR
 
-domain_app = typer.Typer(help="Check a domain, or write the skeleton of a new one.", no_args_is_help=True)
+domain_app = typer.Typer(help="Check or audit a domain, or write the skeleton of a new one.", no_args_is_help=True)
 out = Console()
 err = Console(stderr=True)
 

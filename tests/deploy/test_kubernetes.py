@@ -100,6 +100,32 @@ def test_every_object_validates_strictly(overlay: tuple[str, list[dict[str, Any]
         kubernetes_validate.validate(obj, KUBERNETES_VERSION, strict=True)
 
 
+def test_every_object_is_in_the_namespace_and_every_config_map_it_names_is_rendered(
+    overlay: tuple[str, list[dict[str, Any]]],
+) -> None:
+    """A component's objects (scale-out's workers Job) once rendered without a namespace, naming ``taumesh-settings``
+    without the generated hash: applied, the pods would have found no such ConfigMap."""
+    _, objects = overlay
+    cluster_wide = {"Namespace"}
+    strays = [
+        (o["kind"], o["metadata"]["name"])
+        for o in objects
+        if o["kind"] not in cluster_wide and o["metadata"].get("namespace") != NAMESPACE
+    ]
+    assert not strays, f"objects outside namespace {NAMESPACE}: {strays}"
+    rendered = set(by_kind(objects, "ConfigMap"))
+    for name, spec in pod_specs(objects):
+        for container in [*spec.get("initContainers", []), *spec["containers"]]:
+            named = [ref["configMapRef"]["name"] for ref in container.get("envFrom", []) if "configMapRef" in ref]
+            named += [
+                env["valueFrom"]["configMapKeyRef"]["name"]
+                for env in container.get("env", [])
+                if "configMapKeyRef" in env.get("valueFrom", {})
+            ]
+            missing = [config for config in named if config not in rendered]
+            assert not missing, f"{name}/{container['name']} names ConfigMaps not rendered: {missing}"
+
+
 def test_tls_component_validates_and_switches_probes_to_the_tls_probe(prod_with_tls: list[dict[str, Any]]) -> None:
     for obj in prod_with_tls:
         kubernetes_validate.validate(obj, KUBERNETES_VERSION, strict=True)

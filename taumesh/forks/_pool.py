@@ -40,6 +40,8 @@ DEFAULT_DEADLINE = 30.0
 START_DEADLINE = 120.0
 """Seconds a worker may take to start, to import an environment (its first use loads the fork's modules) or to
 open a session (replaying its calls is bounded per call by the deadline)."""
+PING_DEADLINE = 10.0
+"""Seconds the template may take to answer whether it is alive (it answers between requests, at once)."""
 MAX_RSS_ENV = "TAUMESH_FORK_WORKER_MAX_RSS_MB"
 MEMORY_ENV = "TAUMESH_FORK_WORKER_MEMORY_MB"
 
@@ -348,7 +350,7 @@ class ForkWorker:
                 f"{what} in fork {self.fork!r} did not answer within {limit:g}s; its session process was ended"
             ) from None
         except (EOFError, OSError) as exc:
-            if self._control is None or _gone(self._control):  # the template is gone: every session went with it
+            if not self._template_answers():  # the template is gone: every session process went with it
                 state.close()
                 raise _TemplateLost(f"the worker of fork {self.fork!r} was lost during {what}") from exc
             self._end(state)
@@ -359,6 +361,16 @@ class ForkWorker:
                 f"the session process of fork {self.fork!r} sent a malformed reply to {what}: {_short(exc)}"
             ) from exc
         raise ForkError(reply.error, reply.trace)
+
+    def _template_answers(self) -> bool:
+        """Whether the template still answers (a ping); when it does not, the worker is stopped."""
+        if self._control is None or not self._alive():
+            return False
+        try:
+            self._control_ask({"op": "ping"}, PING_DEADLINE)
+        except (WorkerLost, ForkError):
+            return False
+        return True
 
     def _end(self, state: _Session) -> None:
         """End a session's process: close its socket and have the template kill it (restart a silent template)."""

@@ -28,7 +28,7 @@ from taumesh.audit import (
 from taumesh.domains import Catalog, Domain, Task
 from taumesh.env.v1 import env_pb2
 from taumesh.models import TaskRef
-from taumesh.orchestrator.audit.replay import TIMEOUT, NeedsJudge, ScorerFailed, play, score
+from taumesh.orchestrator.audit.replay import TIMEOUT, NeedsJudge, Played, ScorerFailed, play, score
 from taumesh.orchestrator.audit.trajectories import (
     DomainFacts,
     floor,
@@ -71,34 +71,59 @@ def known_text(task: Task) -> str:
 async def _audit_task(
     clients: ServiceClients, domain: Domain, split: str, task: Task, facts: DomainFacts, spam: str
 ) -> _TaskFindings:
+    """Every flag of one task, and the verdict of each floor on it."""
     ref = TaskRef(domain=domain.name, split=split, task_id=task.id)
-    flags: list[Flag] = []
     replayed = await play(clients, ref, gold(task, facts), task.instruction)
-    for position, observation in replayed.errors():
-        action = task.actions[position].name
-        flags.append(
-            Flag(
-                kind="gold_replay_error",
-                detail=f"gold action {position} ({action}) errors in replay: {observation[:200]}",
-            )
+    flags = _gold_errors(task, replayed)
+    flags += await _order_flags(clients, ref, task, facts, replayed)
+    passed, broken = await _floor_verdicts(clients, ref, task, facts, spam)
+    flags += broken
+    if passed.get("null"):
+        flags.append(Flag(kind="null_passable", detail="one refusal, then the user stops, passes the task"))
+    flags += guessable_outputs(task.outputs, known_text(task))
+    if task.outputs and passed.get("outputs_spam") and not passed.get("null"):
+        detail = "one message listing every required output of the split passes the task"
+        flags.append(Flag(kind="guessable_output", detail=detail))
+    flags += basis_lint(domain.spec.reward_basis(task), domain.spec.listed_checks(task))
+    audit = TaskAudit(task_id=spelled_id(domain, task.id), intent=domain.spec.task_intent(task), flags=flags)
+    return _TaskFindings(audit=audit, initial_hash=replayed.initial_hash, passed=passed)
+
+
+def _gold_errors(task: Task, replayed: Played) -> list[Flag]:
+    """A ``gold_replay_error`` per gold action the strict replay answered with an error."""
+    return [
+        Flag(
+            kind="gold_replay_error",
+            detail=f"gold action {position} ({task.actions[position].name}) errors in replay: {observation[:200]}",
         )
+        for position, observation in replayed.errors()
+    ]
+
+
+async def _order_flags(
+    clients: ServiceClients, ref: TaskRef, task: Task, facts: DomainFacts, replayed: Played
+) -> list[Flag]:
+    """``order_sensitive``: each declared reordering that changes the gold's final hash; "unknown" undeclared."""
     if facts.unordered_arguments is None:
         lists = listed_arguments(task, facts)
-        if lists:
+        if not lists:
+            return []
+        detail = f"unknown: the domain declares no reorderings equal, and the gold passes lists ({'; '.join(lists)})"
+        return [Flag(kind="order_sensitive", detail=detail)]
+    flags = []
+    for what, variant in reorderings(task, facts):
+        reordered = await play(clients, ref, variant, task.instruction)
+        if reordered.final_hash != replayed.final_hash:
             flags.append(
-                Flag(
-                    kind="order_sensitive",
-                    detail=f"unknown: the domain declares no reorderings equal, and the gold passes lists "
-                    f"({'; '.join(lists)})",
-                )
+                Flag(kind="order_sensitive", detail=f"{what}, declared equal, changes the gold outcome's hash")
             )
-    else:
-        for what, variant in reorderings(task, facts):
-            reordered = await play(clients, ref, variant, task.instruction)
-            if reordered.final_hash != replayed.final_hash:
-                flags.append(
-                    Flag(kind="order_sensitive", detail=f"{what}, declared equal, changes the gold outcome's hash")
-                )
+    return flags
+
+
+async def _floor_verdicts(
+    clients: ServiceClients, ref: TaskRef, task: Task, facts: DomainFacts, spam: str
+) -> tuple[dict[FloorName, bool | None], list[Flag]]:
+    """Each floor's verdict (None: not gradable), and an ``unscorable`` flag per error the scorer broke with."""
     passed: dict[FloorName, bool | None] = {}
     broke: dict[str, list[FloorName]] = {}
     for name in FLOOR_NAMES:
@@ -113,24 +138,14 @@ async def _audit_task(
         except ScorerFailed as exc:
             passed[name] = None
             broke.setdefault(str(exc)[:200], []).append(name)
-    for reason, floors in broke.items():
-        flags.append(Flag(kind="unscorable", detail=f"the scorer breaks on the {', '.join(floors)} floor(s): {reason}"))
-    if passed.get("null"):
-        flags.append(Flag(kind="null_passable", detail="one refusal, then the user stops, passes the task"))
-    flags += guessable_outputs(task.outputs, known_text(task))
-    if task.outputs and passed.get("outputs_spam") and not passed.get("null"):
-        flags.append(
-            Flag(
-                kind="guessable_output",
-                detail="one message listing every required output of the split passes the task",
-            )
-        )
-    flags += basis_lint(domain.spec.reward_basis(task), domain.spec.listed_checks(task))
-    audit = TaskAudit(task_id=spelled_id(domain, task.id), intent=domain.spec.task_intent(task), flags=flags)
-    return _TaskFindings(audit=audit, initial_hash=replayed.initial_hash, passed=passed)
+    flags = [
+        Flag(kind="unscorable", detail=f"the scorer breaks on the {', '.join(floors)} floor(s): {reason}")
+        for reason, floors in broke.items()
+    ]
+    return passed, flags
 
 
-def _floors(domain: Domain, findings: Sequence[_TaskFindings], facts: DomainFacts) -> dict[FloorName, FloorResult]:
+def _floors(findings: Sequence[_TaskFindings], facts: DomainFacts) -> dict[FloorName, FloorResult]:
     floors: dict[FloorName, FloorResult] = {}
     for name in FLOOR_NAMES:
         result = FloorResult(of=len(findings))
@@ -188,5 +203,5 @@ async def audit_domain(
         split=chosen,
         data_release=release or None,
         tasks=[found.audit for found in findings],
-        floors=_floors(domain, findings, facts),
+        floors=_floors(findings, facts),
     )

@@ -1,0 +1,90 @@
+"""The domain factory: build a valid domain from parts that are each checked (docs/adding-a-domain.md).
+
+- **Seeded worlds** (:func:`build_worlds`): a builder per seed, declared :class:`Invariant` s checked at build
+  time, at least three worlds, ids that never clash (:func:`merge_worlds`), splits that share no entity
+  (:func:`check_disjoint`).
+- **Task metadata** (:class:`TaskMeta`, :class:`FactoryTask`): intent, tier, trap and its rationale, the policy
+  clauses tested, forbidden writes, dual control.
+- **Policies** (:class:`Policy`): numbered clauses and a :func:`coverage` report.
+- **Reference solvers** (:data:`Solver`, :class:`Solution`): every outcome the policy allows, as :class:`Step` s of
+  alternatives (ties, optional steps, verification paths), and :class:`Statement` s the agent must say;
+  :func:`verify_task` replays them.
+- **A grader that accepts every allowed outcome** (:class:`FactoryPlugin`, :class:`AllowedOutcomes`,
+  :class:`StatementsSaid`), and the build-time lints :func:`trap_cues`, :func:`output_spec`, :func:`unfair_traps`.
+"""
+
+from __future__ import annotations
+
+from taumesh.domains.factory._lint import output_spec, sentences, trap_cues, unfair_traps
+from taumesh.domains.factory._plugin import FactoryPlugin
+from taumesh.domains.factory._policy import Clause, Coverage, Policy, Section, coverage
+from taumesh.domains.factory._reward import (
+    AllowedOutcomes,
+    StatementsSaid,
+    amounts,
+    canonical_output,
+    date_spellings,
+    factory_reward,
+    replay_hash,
+    said,
+)
+from taumesh.domains.factory._solver import Solution, Solver, action_text, task_record, verify_task
+from taumesh.domains.factory._task import FactoryTask, Statement, StatementKind, Step, TaskMeta, Tier
+from taumesh.domains.factory._world import (
+    MIN_SEEDS,
+    Invariant,
+    InvariantError,
+    Record,
+    SeededWorld,
+    Table,
+    World,
+    build_worlds,
+    check_disjoint,
+    merge_worlds,
+    per_record,
+    within,
+)
+
+__all__ = [
+    "MIN_SEEDS",
+    "AllowedOutcomes",
+    "Clause",
+    "Coverage",
+    "FactoryPlugin",
+    "FactoryTask",
+    "Invariant",
+    "InvariantError",
+    "Policy",
+    "Record",
+    "Section",
+    "SeededWorld",
+    "Solution",
+    "Solver",
+    "Statement",
+    "StatementKind",
+    "StatementsSaid",
+    "Step",
+    "Table",
+    "TaskMeta",
+    "Tier",
+    "World",
+    "action_text",
+    "amounts",
+    "build_worlds",
+    "canonical_output",
+    "check_disjoint",
+    "coverage",
+    "date_spellings",
+    "factory_reward",
+    "merge_worlds",
+    "output_spec",
+    "per_record",
+    "replay_hash",
+    "said",
+    "sentences",
+    "task_record",
+    "trap_cues",
+    "unfair_traps",
+    "verify_task",
+    "within",
+]

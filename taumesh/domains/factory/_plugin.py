@@ -1,0 +1,75 @@
+"""A domain built with the factory: the contract's hooks answered from :class:`FactoryTask` fields.
+
+The reward accepts every allowed outcome and checks statements by predicate; the gold replays every action, a
+transfer too (it files a hand-off). Beyond the contract, the plugin answers what ``taumesh domain audit`` can ask a
+factory domain: its allowed outcomes (``non_unique``), its trap cues (``trap_cue``) and its unspecific outputs
+(``output_spec``).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from taumesh.domains import Action, DomainPlugin, DomainView, RewardComponent, Session, Task
+from taumesh.domains.factory._lint import output_spec, trap_cues
+from taumesh.domains.factory._reward import factory_reward
+from taumesh.domains.factory._task import FactoryTask
+from taumesh.models import RewardBasis
+
+
+@dataclass(frozen=True)
+class FactoryPlugin(DomainPlugin):
+    """A :class:`DomainPlugin` whose tasks are :class:`FactoryTask` records; ``task_model`` must be one."""
+
+    release: str | None = None
+    """The data release the files are (``healthcare-2``); results record it, rescore refuses to mix releases."""
+
+    def __post_init__(self) -> None:
+        if not issubclass(self.task_model, FactoryTask):
+            raise TypeError(f"{self.name}: a FactoryPlugin's task_model must subclass FactoryTask")
+        object.__setattr__(self, "_reward", factory_reward())  # one outcome cache per plugin
+
+    def data_release(self, root: Path) -> str | None:
+        return self.release
+
+    def gold_hash(self, domain: DomainView, task: Task) -> str:
+        """The state after every gold action, a transfer included, from the base data."""
+        session = Session(domain)
+        for action in task.actions:
+            session.call(action.name, copy.deepcopy(action.kwargs), action.requestor)
+        return session.data_hash()
+
+    def reward_components(self, task: Task) -> Sequence[RewardComponent]:
+        reward: tuple[RewardComponent, ...] = getattr(self, "_reward")  # noqa: B009 - set in __post_init__
+        return reward
+
+    def reward_basis(self, task: Task) -> list[RewardBasis]:
+        return ["DB", "COMMUNICATE"] if isinstance(task, FactoryTask) and task.statements else ["DB"]
+
+    def listed_checks(self, task: Task) -> Mapping[RewardBasis, int]:
+        statements = len(task.statements) if isinstance(task, FactoryTask) else 0
+        return {"DB": 1, "COMMUNICATE": statements}
+
+    def task_intent(self, task: Task) -> str | None:
+        return task.intent if isinstance(task, FactoryTask) else None
+
+    # What the audit can ask a factory domain (issue 41's flags).
+
+    def labels(self) -> tuple[str, ...]:
+        """The task fields the viewer shows and filters by."""
+        return tuple(getattr(self.task_model, "LABELS", ()))
+
+    def allowed_outcomes(self, task: Task) -> list[list[Action]]:
+        """Every outcome the policy allows for ``task`` (``non_unique``: each must score 1.0), the gold first."""
+        return list(task.outcomes()) if isinstance(task, FactoryTask) else [list(task.actions)]
+
+    def trap_cues(self, tasks: Sequence[Task]) -> dict[str, list[str]]:
+        """Per trap task of a split, the sentences only trap tasks of its intent carry (``trap_cue``)."""
+        return trap_cues([task for task in tasks if isinstance(task, FactoryTask)])
+
+    def output_problems(self, task: Task, policy: str) -> list[str]:
+        """Why ``task``'s required outputs are not specific enough (``output_spec``); empty when they are."""
+        return output_spec(task.outputs, task.instruction, policy)

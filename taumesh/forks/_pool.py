@@ -6,11 +6,12 @@ from the template. Every message is a JSON frame (:mod:`taumesh.forks._wire`) an
 (pydantic) before use: a reply that is no valid answer loses that call's session (:class:`WorkerLost`, the episode
 is aborted) and never runs anything in this process.
 
-A call that raises in the fork's tool is the fork's own ``Error: …`` observation. A call that outlives the deadline,
-answers garbage or whose session process exits (``os._exit``, a crash, the memory limit) loses that session only:
-its process is killed, the others are untouched. A session process found gone between its calls (another session
-killed it) is rebuilt by replaying its tool calls on fresh data. When the template itself is lost (a session killed
-it), the worker is restarted and every other live session is rebuilt the same way, on its next call.
+A call that raises in the fork's tool is the fork's own ``Error: …`` observation. A call that outlives the deadline
+or answers garbage loses that session only: its process is killed, the others are untouched. A session process that
+ended (between its calls, or under one: another session may have killed it) is rebuilt by replaying its tool calls on
+fresh data, and the call asked again, once: a process that ends again under the same call (``os._exit``, a crash,
+the memory limit) loses its session. When the template itself is lost (a session killed it), the worker is
+restarted and every live session is rebuilt the same way, on its next call.
 """
 
 from __future__ import annotations
@@ -40,8 +41,6 @@ DEFAULT_DEADLINE = 30.0
 START_DEADLINE = 120.0
 """Seconds a worker may take to start, to import an environment (its first use loads the fork's modules) or to
 open a session (replaying its calls is bounded per call by the deadline)."""
-PING_DEADLINE = 10.0
-"""Seconds the template may take to answer whether it is alive (it answers between requests, at once)."""
 MAX_RSS_ENV = "TAUMESH_FORK_WORKER_MAX_RSS_MB"
 MEMORY_ENV = "TAUMESH_FORK_WORKER_MEMORY_MB"
 
@@ -50,8 +49,11 @@ class WorkerLost(Exception):
     """The call's session process did not answer (deadline), answered garbage or exited; it has been ended."""
 
 
-class _TemplateLost(WorkerLost):
-    """A session process ended because its template did (a session killed it): not that session's own doing."""
+class _ProcessGone(WorkerLost):
+    """A session process ended under a call: rebuilt and asked once more (another session may have killed it).
+
+    Only a second end under the same call is the call's own doing.
+    """
 
 
 class ForkError(Exception):
@@ -350,27 +352,14 @@ class ForkWorker:
                 f"{what} in fork {self.fork!r} did not answer within {limit:g}s; its session process was ended"
             ) from None
         except (EOFError, OSError) as exc:
-            if not self._template_answers():  # the template is gone: every session process went with it
-                state.close()
-                raise _TemplateLost(f"the worker of fork {self.fork!r} was lost during {what}") from exc
             self._end(state)
-            raise WorkerLost(f"the session process of fork {self.fork!r} exited during {what}") from exc
+            raise _ProcessGone(f"the session process of fork {self.fork!r} exited during {what}") from exc
         except (FrameError, ValidationError) as exc:
             self._end(state)
             raise WorkerLost(
                 f"the session process of fork {self.fork!r} sent a malformed reply to {what}: {_short(exc)}"
             ) from exc
         raise ForkError(reply.error, reply.trace)
-
-    def _template_answers(self) -> bool:
-        """Whether the template still answers (a ping); when it does not, the worker is stopped."""
-        if self._control is None or not self._alive():
-            return False
-        try:
-            self._control_ask({"op": "ping"}, PING_DEADLINE)
-        except (WorkerLost, ForkError):
-            return False
-        return True
 
     def _end(self, state: _Session) -> None:
         """End a session's process: close its socket and have the template kill it (restart a silent template)."""
@@ -406,12 +395,12 @@ class ForkWorker:
             return str(observation)
 
     def _ask_session(self, handle: SessionHandle, message: dict[str, Any]) -> tuple[_Session, Any]:
-        """Ask ``handle``'s session process; once more in a new worker when its template was lost under the call."""
+        """Ask ``handle``'s session process; once more, in a rebuilt one, when its process ended under the call."""
         for attempt in (1, 2):
             state = self._ready(handle)
             try:
                 return state, self._session_ask(state, message, deadline())
-            except _TemplateLost:
+            except _ProcessGone:
                 if attempt == 2:
                     raise
         raise AssertionError("unreachable")

@@ -150,7 +150,6 @@ class Launched:
     """A started worker: its process (bubblewrap's, or the worker's keeper) and the folders made for it."""
 
     process: subprocess.Popen[bytes]
-    sandboxed: bool
     folders: list[Path] = field(default_factory=list)
 
     def cleanup(self) -> None:
@@ -172,7 +171,7 @@ def launch(root: Path, control_fd: int, memory_mb: int) -> Launched:
             stdin=subprocess.DEVNULL,
             start_new_session=True,
         )
-        return Launched(process, sandboxed=True)
+        return Launched(process)
     as_root = os.geteuid() == 0
     if as_root and not _reachable_by_others(Path(sys.executable).resolve()):
         raise SandboxError(
@@ -203,7 +202,7 @@ def launch(root: Path, control_fd: int, memory_mb: int) -> Launched:
         for folder in launched_folders:
             shutil.rmtree(folder, ignore_errors=True)
         raise
-    return Launched(process, sandboxed=False, folders=launched_folders)
+    return Launched(process, folders=launched_folders)
 
 
 def _filesystem(root: Path) -> list[str]:

@@ -149,6 +149,16 @@ def test_a_forged_pickle_reply_runs_nothing_in_the_env(domain: Catalog, tmp_path
     assert hostile.call_tool(after, "get_counter", {"counter_id": "a"}).observation == '{"value": 1}'
 
 
+def test_a_reply_of_the_wrong_type_ends_only_its_session(domain: Catalog) -> None:
+    hostile = domain.get(DOMAIN)
+    task = hostile.find_task("test", "0")
+    bystander, forger = hostile.open_session(task), hostile.open_session(task)
+    assert hostile.call_tool(bystander, "increment", {"counter_id": "a", "amount": 2}).observation == '{"value": 3}'
+    with pytest.raises(ToolCrash, match="malformed reply to tool 'forge_json'"):
+        hostile.call_tool(forger, "forge_json", {})
+    assert hostile.call_tool(bystander, "get_counter", {"counter_id": "a"}).observation == '{"value": 3}'
+
+
 def test_a_session_reaches_neither_another_session_nor_the_pristine_data(domain: Catalog) -> None:
     hostile = domain.get(DOMAIN)
     task = hostile.find_task("test", "0")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,13 +29,16 @@ class TaskCheck:
     """A tool that broke (returned no observation, or changed data it may not change); replay stopped there."""
     unchanged: bool = False
     """The gold state equals the initial state: a warning, since some tasks legitimately change nothing."""
+    scorer_mismatches: list[str] = field(default_factory=list)
+    """What the scorer would fail although the replay passes: a gold hash that skips a writing transfer tool, a tool
+    that answers or writes differently on a second replay, a required output the comparison can never find."""
 
     @property
     def problems(self) -> list[str]:
         """Everything wrong with the task, warnings excluded."""
         crash = [f"crash: {self.crash}"] if self.crash else []
         unknown = [f"unknown tool {name!r}" for name in self.unknown_tools]
-        return [*crash, *unknown, *self.argument_mismatches, *self.errors]
+        return [*crash, *unknown, *self.argument_mismatches, *self.errors, *self.scorer_mismatches]
 
     @property
     def ok(self) -> bool:
@@ -92,10 +96,68 @@ class ArgumentChecker:
         return found
 
 
+def _replay(domain: Domain, task: Task) -> tuple[list[str], str]:
+    """The observations of ``task``'s gold in a fresh session, and the state it leaves (a crash ends it)."""
+    session = Session(domain)
+    observations = []
+    for action in task.actions:
+        tool = domain.tools_by_name.get(action.name)
+        if tool is None:
+            continue
+        try:
+            observations.append(
+                session.call(action.name, copy.deepcopy(action.kwargs), requestor=tool.side).observation
+            )
+        except ToolCrash as exc:
+            observations.append(f"crash: {exc}")
+            break
+    return observations, session.data_hash()
+
+
+def scorer_mismatches(domain: Domain, task: Task, observations: list[str], final_hash: str) -> list[str]:
+    """What the scorer fails on a task whose gold replays cleanly (issue 41: ``domain check`` must see it first).
+
+    - a terminate tool that writes, which the gold hash skips (v1's :func:`~taumesh.domains.v1_gold_hash` does): the
+      oracle's own episode then differs from the gold;
+    - a tool that answers or writes otherwise on a second replay of the same gold (a clock, a random id);
+    - a required output with a comma: τ-bench's comparison removes commas from what is said, so it never matches.
+    """
+    found = []
+    writing_terminators = {
+        action.name
+        for action in task.actions
+        if action.name in domain.spec.terminate_tools
+        and (tool := domain.tools_by_name.get(action.name)) is not None
+        and tool.writes
+    }
+    if writing_terminators and domain.spec.gold_hash(domain, task) != final_hash:
+        names = ", ".join(sorted(writing_terminators))
+        found.append(
+            f"terminate tool {names} writes, but the gold hash skips it: the scorer fails the gold itself "
+            "(replay it in gold_hash, or make the tool read only)"
+        )
+    again, again_hash = _replay(domain, task)
+    changed = [
+        f"action {position} {task.actions[position].name}"
+        for position, (first, second) in enumerate(zip(observations, again, strict=False))
+        if first != second
+    ]
+    if changed or again_hash != final_hash:
+        where = ", ".join(changed) if changed else "the final state"
+        found.append(f"nondeterministic: a second replay of the gold differs at {where}")
+    found += [
+        f"output {output!r} has a comma: τ-bench's comparison removes commas from what is said, so it never matches"
+        for output in task.outputs
+        if "," in output
+    ]
+    return found
+
+
 def check_task(domain: Domain, split: str, task: Task, checker: ArgumentChecker) -> TaskCheck:
-    """Replay ``task``'s gold actions in a fresh session."""
+    """Replay ``task``'s gold actions in a fresh session, then check what the scorer will."""
     result = TaskCheck(split=split, task_id=task.id, action_count=len(task.actions))
     session = Session(domain)
+    observations: list[str] = []
     for position, action in enumerate(task.actions):
         where = f"action {position} {action.name}"
         tool = domain.tools_by_name.get(action.name)
@@ -105,13 +167,17 @@ def check_task(domain: Domain, split: str, task: Task, checker: ArgumentChecker)
         mismatches = checker.mismatches(action.name, action.kwargs)
         result.argument_mismatches += [f"{where}: {problem}" for problem in mismatches]
         try:
-            step = session.call(action.name, dict(action.kwargs), requestor=tool.side)
+            step = session.call(action.name, copy.deepcopy(action.kwargs), requestor=tool.side)
         except ToolCrash as exc:
             result.crash = f"{where}: {exc}"
             return result
+        observations.append(step.observation)
         if step.error:
             result.errors.append(f"{where}: {step.observation}")
-    result.unchanged = session.data_hash() == domain.initial_hash
+    final_hash = session.data_hash()
+    result.unchanged = final_hash == domain.initial_hash
+    if not result.unknown_tools:
+        result.scorer_mismatches = scorer_mismatches(domain, task, observations, final_hash)
     return result
 
 

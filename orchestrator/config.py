@@ -152,6 +152,9 @@ class RunScope(BaseModel, use_attribute_docstrings=True):
     """Episodes in flight at once."""
     allow_release_change: bool = False
     """Continue (--resume) or re-grade (rescore) results recorded on another release of the domain's data."""
+    tasks: Literal["all", "certified"] = "all"
+    """all: every selected task; certified: only those the stored audit of the data flags nothing on (made by
+    `taumesh domain audit NAME --write`; docs/validity.md)."""
     shuffle: Annotated[bool, Flag(parse_as=int)] = False
     """Shuffle task order within each trial (τ-bench's --shuffle 1)."""
     log_dir: Path = Path("results")

@@ -12,6 +12,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, TypeAdapter
 
+from taumesh.audit import AUDIT_VERSION
 from taumesh.models import ChatMessage
 from taumesh.orchestrator.config import RunConfig
 from taumesh.orchestrator.episode import EpisodeOutcome
@@ -193,8 +194,11 @@ def run_fingerprint(config: RunConfig, agent: AgentIdentity | None, data_release
     """
     model, user_model = config.agent.model, config.user.model
     release = {DATA_RELEASE: data_release} if data_release else {}
+    # only when not the default, so that files written before these settings existed are still continued
+    certified = {"tasks": "certified", "audit_version": AUDIT_VERSION} if config.tasks == "certified" else {}
     return {
         **release,
+        **certified,
         "env": config.env,
         "task_split": config.task_split,
         "max_steps": config.max_steps,
@@ -215,6 +219,14 @@ def run_fingerprint(config: RunConfig, agent: AgentIdentity | None, data_release
             "temperature": user_model.temperature,
         },
     }
+
+
+def validity_record(config: RunConfig) -> dict[str, str]:
+    """What each result records of how far to trust its score (``info.validity``).
+
+    The audit version the run knew (whose stored audit it reads) and its task set (all, or certified).
+    """
+    return {"audit_version": AUDIT_VERSION, "tasks": config.tasks}
 
 
 def fingerprint_differences(recorded: dict[str, Any], current: dict[str, Any], prefix: str = "") -> list[str]:

@@ -20,9 +20,11 @@ from rich.console import Console
 from tenacity import wait_exponential_jitter
 
 from taumesh.agent.v1 import agent_pb2
+from taumesh.audit import NoStoredAudit
 from taumesh.env.v1 import env_pb2
 from taumesh.models import TaskRef, Usage
 from taumesh.orchestrator import tracing
+from taumesh.orchestrator.certified import NothingCertified, certified_indices
 from taumesh.orchestrator.clients import (
     ServiceClients,
     is_infrastructure_fault,
@@ -47,6 +49,7 @@ from taumesh.orchestrator.results import (
     fingerprint_differences,
     results_task_id,
     run_fingerprint,
+    validity_record,
 )
 from taumesh.orchestrator.results_file import ResultsFile, claim_results_path, load_results
 from taumesh.orchestrator.results_names import results_filename
@@ -124,6 +127,23 @@ def select_tasks(config: RunConfig, split_ids: Sequence[str]) -> list[int]:
     if end <= config.start_index:
         raise ConfigError(f"--start-index {config.start_index} and --end-index {config.end_index} select no task")
     return list(range(config.start_index, end))
+
+
+def run_tasks(config: RunConfig, tasks: Sequence[env_pb2.TaskSummary], release: str) -> list[int]:
+    """The indices of the tasks the run plays: :func:`select_tasks`'s, certified ones only with ``--tasks certified``.
+
+    Certified: the stored audit of the data (``release``: the env's ``DomainInfo.data_release``) flags nothing on it.
+
+    ConfigError when no audit of this data is stored (it names ``taumesh domain audit … --write``) or it flags every
+    selected task.
+    """
+    indices = select_tasks(config, [task.task_id for task in tasks])
+    if config.tasks != "certified":
+        return indices
+    try:
+        return certified_indices(config, tasks, indices, release)
+    except (NoStoredAudit, NothingCertified) as exc:
+        raise ConfigError(str(exc)) from exc
 
 
 SHOWN_IDS = 5
@@ -400,6 +420,11 @@ async def served_domain(clients: ServiceClients, config: RunConfig) -> env_pb2.D
     return _domain_info(await _listed_domains(clients, config), config.env)
 
 
+def served_release(served: env_pb2.DomainInfo | None) -> str:
+    """The release of the data the env serves for a domain ("" when it records none)."""
+    return served.data_release if served is not None else ""
+
+
 async def first_split(clients: ServiceClients, config: RunConfig) -> str:
     """The domain's first split with data (τ-bench's test, τ²'s base): the split a run takes by default."""
     listed = await _listed_domains(clients, config)
@@ -464,13 +489,13 @@ async def prepare_run(
     ``existing`` is what ``resume`` holds (empty without it).
     """
     config, tasks = await resolve_tasks(clients, config)
-    indices = select_tasks(config, [task.task_id for task in tasks])
+    release = served_release(await served_domain(clients, config))
+    indices = run_tasks(config, tasks, release)
     agent = await describe_agent(clients, config)
-    served = await served_domain(clients, config)
-    fingerprint = run_fingerprint(config, agent, served.data_release if served is not None else "")
+    fingerprint = run_fingerprint(config, agent, release)
     if resume:
         check_fingerprint(resume, existing, fingerprint, config.allow_release_change)
-    recorded: dict[str, Any] = {"run": fingerprint}
+    recorded: dict[str, Any] = {"run": fingerprint, "validity": validity_record(config)}
     if agent is not None:
         recorded["agent"] = agent.model_dump()
 

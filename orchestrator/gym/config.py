@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from taumesh.data import taubench_v1_dir
 from taumesh.llm.limiter import ProviderLimits
 from taumesh.models import AgentSettings, ModelSettings, TaskRef, UserSettings
-from taumesh.orchestrator.config import DEFAULT_DATA_DIR, RunConfig, ServiceAddresses, domain_defaults
+from taumesh.orchestrator.config import RunConfig, ServiceAddresses, domain_defaults
 
 STEP_TIMEOUT = 7 * 24 * 3600.0
 """How long the turn loop waits for the Gym caller's action, in seconds: a person or a trainer may pause."""
@@ -25,7 +27,10 @@ class GymConfig(BaseModel):
     """None: the domain's first split (τ-bench's ``test``, τ²'s ``base``)."""
     task_id: str | None = None
     """The task every reset plays; None: one drawn from the split with the environment's seeded generator."""
-    data_dir: Path = DEFAULT_DATA_DIR
+    tasks: Literal["all", "certified"] = "all"
+    """certified: draw (and accept) only the tasks the stored audit of the data flags nothing on, as ``taumesh run
+    --tasks certified`` (``taumesh domain audit NAME --write`` stores it; docs/validity.md)."""
+    data_dir: Path = Field(default_factory=taubench_v1_dir)
     """τ-bench v1 data (as ``taumesh run --data-dir``); τ²'s comes from ``taumesh data fetch tau2``."""
     addresses: ServiceAddresses = Field(default_factory=ServiceAddresses)
     """Running services to use (host:port); the others start in-process on loopback. The Gym seat's is ignored."""
@@ -64,4 +69,5 @@ class GymConfig(BaseModel):
             rpc_timeout=self.rpc_timeout,
             model_timeout=self.step_timeout,
             show_progress=False,
+            tasks=self.tasks,
         )

@@ -17,9 +17,11 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
+from taumesh.audit import read_audit
 from taumesh.env.v1 import env_pb2
 from taumesh.llm.limiter import ProviderLimiters, ProviderStats
 from taumesh.models import ChatMessage, TaskRef
+from taumesh.orchestrator.certified import split_digest
 from taumesh.orchestrator.clients import ServiceClients, list_tasks, with_retries
 from taumesh.orchestrator.config import RunConfig, ServiceAddresses
 from taumesh.orchestrator.episode import EpisodeOutcome, run_episode
@@ -83,6 +85,14 @@ class EpisodeDriver:
     async def tasks(self, domain: str, split: str) -> list[env_pb2.TaskSummary]:
         """The split's tasks, in order."""
         return await list_tasks(self._clients(), domain, split, RPC_TIMEOUT)
+
+    async def certified(self, domain: str, split: str, tasks: list[env_pb2.TaskSummary]) -> set[str]:
+        """The ids of the split's tasks the stored audit of the served data certifies (NoStoredAudit: none stored)."""
+        listed: env_pb2.ListDomainsResponse = await with_retries(
+            partial(self._clients().env.ListDomains, env_pb2.ListDomainsRequest(), timeout=RPC_TIMEOUT)
+        )
+        release = next((d.data_release for d in listed.domains if d.name == domain), "")
+        return read_audit(domain, split, release or None, split_digest(tasks)).unflagged()
 
     async def start(self, config: RunConfig, task: TaskRef) -> Turn | EpisodeOutcome:
         """Give up any episode in play, start one of ``task``: the seat's first turn, or the outcome."""

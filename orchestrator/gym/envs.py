@@ -15,6 +15,7 @@ from typing import Any, ClassVar, SupportsFloat
 
 import gymnasium as gym
 
+from taumesh.audit import NoStoredAudit
 from taumesh.models import ChatMessage, Requestor, TaskRef, ToolSchema
 from taumesh.orchestrator.episode import EpisodeOutcome
 from taumesh.orchestrator.gym.actions import parse_action
@@ -93,9 +94,19 @@ class _TaumeshEnv(gym.Env[str, str]):
         domain, split = self._split(
             options.get("domain") or self.config.domain, options.get("task_split") or self.config.task_split
         )
-        ids = [task.task_id for task in self.driver.call(self.driver.tasks(domain, split))]
+        tasks = self.driver.call(self.driver.tasks(domain, split))
+        ids = [task.task_id for task in tasks]
+        if self.config.tasks == "certified":
+            try:
+                certified = self.driver.call(self.driver.certified(domain, split, tasks))
+            except NoStoredAudit as exc:
+                raise ValueError(str(exc)) from None
+            wanted = options.get("task_id", self.config.task_id)
+            if wanted is not None and str(wanted) in ids and str(wanted) not in certified:
+                raise ValueError(f"{domain} {split} task {wanted!r} is flagged by its audit: not certified")
+            ids = [task_id for task_id in ids if task_id in certified]
         if not ids:
-            raise ValueError(f"{domain} {split} has no tasks")
+            raise ValueError(f"{domain} {split} has no {'certified ' if self.config.tasks == 'certified' else ''}tasks")
         wanted = options.get("task_id", self.config.task_id)
         if wanted is None:
             return TaskRef(domain=domain, split=split, task_id=ids[int(self.np_random.integers(len(ids)))])

@@ -41,14 +41,16 @@ from taumesh.orchestrator.clients import ServiceClients
 from taumesh.orchestrator.config import RunConfig
 from taumesh.orchestrator.layout_statistics import LayoutStatistics, layout_statistics
 from taumesh.orchestrator.provider_limits import shared_limiters
-from taumesh.orchestrator.results import RunResult, results_task_id, run_fingerprint
+from taumesh.orchestrator.results import RunResult, results_task_id, run_fingerprint, validity_record
 from taumesh.orchestrator.runner import (
     ConfigError,
     compute_pass_hat_k,
     describe_agent,
     plan_episodes,
     resolve_tasks,
-    select_tasks,
+    run_tasks,
+    served_domain,
+    served_release,
 )
 from taumesh.orchestrator.stack import service_stack
 from taumesh.orchestrator.tracing import run_ended, run_span
@@ -234,10 +236,11 @@ class RunExecutor:
         """Play the run's missing episodes; every stored result and the run's metrics."""
         async with self._clients_for(config) as clients:
             config, tasks = await resolve_tasks(clients, config)
-            plan = plan_episodes(config, select_tasks(config, [task.task_id for task in tasks]))
+            release = served_release(await served_domain(clients, config))
+            plan = plan_episodes(config, run_tasks(config, tasks, release))
             self.store.set_total(run_id, len(plan))
             agent = await describe_agent(clients, config)
-            recorded: dict[str, Any] = {"run": run_fingerprint(config, agent)}
+            recorded: dict[str, Any] = {"run": run_fingerprint(config, agent), "validity": validity_record(config)}
             if agent is not None:
                 recorded["agent"] = agent.model_dump()
             await self._plan(run_id, tasks, plan)

@@ -21,7 +21,15 @@ from taumesh.models import AgentSettings, ModelSettings, UserSettings, is_tau2
 from taumesh.orchestrator.clients import ServiceClients
 from taumesh.orchestrator.config import RunConfig
 from taumesh.orchestrator.results import results_task_id
-from taumesh.orchestrator.runner import ConfigError, DomainNotRunnable, resolve_tasks, select_tasks
+from taumesh.orchestrator.runner import (
+    ConfigError,
+    DomainNotRunnable,
+    resolve_tasks,
+    run_tasks,
+    select_tasks,
+    served_domain,
+    served_release,
+)
 
 OFFLINE_AGENTS = frozenset({"oracle"})
 """Agent strategies that call no model: a run is known by the strategy's name."""
@@ -85,11 +93,17 @@ async def preflight(clients: ServiceClients, body: ValidateTasksRequest, setting
     check_allowed(body, settings)
     check_models(body)
     config, tasks = await split_tasks(clients, body.env, body.task_split, settings)
+    range_ = {"task_ids": body.task_ids, "start_index": body.start_index, "end_index": body.end_index}
     try:
-        range_ = {"task_ids": body.task_ids, "start_index": body.start_index, "end_index": body.end_index}
         select_tasks(config.model_copy(update=range_), [task.task_id for task in tasks])
     except ConfigError as exc:
         raise invalid(str(exc), "task_ids" if body.task_ids else "start_index") from exc
+    if body.tasks == "certified":  # no stored audit of the served data, or it flags every selected task
+        served = await served_domain(clients, config)
+        try:
+            run_tasks(config.model_copy(update=range_ | {"tasks": body.tasks}), tasks, served_release(served))
+        except ConfigError as exc:
+            raise invalid(str(exc), "tasks") from exc
 
 
 async def split_tasks(
@@ -152,6 +166,7 @@ def run_config(body: ValidateTasksRequest, settings: ApiSettings) -> RunConfig:
         max_concurrency=body.max_concurrency,
         seed=body.seed,
         shuffle=body.shuffle,
+        tasks=body.tasks,
         data_dir=settings.data_dir,
         addresses=addresses,
         show_progress=False,

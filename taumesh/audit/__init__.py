@@ -20,6 +20,15 @@ from taumesh.audit._report import (
     TaskId,
 )
 from taumesh.audit._sheet import review_sheet
+from taumesh.audit._store import (
+    NoStoredAudit,
+    StoredAudit,
+    audit_command,
+    read_audit,
+    stored_audit_path,
+    tasks_digest,
+    write_audit,
+)
 
 __all__ = [
     "AUDIT_VERSION",
@@ -31,11 +40,18 @@ __all__ = [
     "FlagKind",
     "FloorName",
     "FloorResult",
+    "NoStoredAudit",
+    "StoredAudit",
     "TaskAudit",
     "TaskId",
+    "audit_command",
     "basis_lint",
     "duplicates",
     "guessable_outputs",
     "normalised_instruction",
+    "read_audit",
     "review_sheet",
+    "stored_audit_path",
+    "tasks_digest",
+    "write_audit",
 ]

@@ -27,7 +27,7 @@ import io
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from a2a.helpers import get_data_parts, new_data_part, new_raw_part, new_text_message, new_text_part
 from a2a.server.agent_execution import AgentExecutor, RequestContext
@@ -81,6 +81,8 @@ class EvalConfig(BaseModel):
     """How to reach the purple agent: ``jsonrpc``, ``grpc``, ``http+json``, or ``a2a`` (what its card prefers)."""
     max_concurrency: int = Field(default=4, ge=1, le=64)
     seed: int = 10
+    tasks: Literal["all", "certified"] = "all"
+    """As ``taumesh run --tasks``: certified plays only the tasks the stored audit of the data flags nothing on."""
 
 
 class AssessmentRequest(BaseModel):
@@ -213,6 +215,7 @@ class EvaluationExecutor(AgentExecutor):
             ),
             max_concurrency=cfg.max_concurrency,
             seed=cfg.seed,
+            tasks=cfg.tasks,
             data_dir=self.data_dir,
             log_dir=self.log_dir,
             show_progress=True,

@@ -12,12 +12,11 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from taumesh.audit import AuditReport, review_sheet
+from taumesh.audit import AuditReport, review_sheet, tasks_digest, write_audit
 from taumesh.commands._common import DataDir
 from taumesh.domains import DOMAIN_PATH_ENV, Catalog, CheckReport, DataError, check_domain
 from taumesh.domains._registry import domain_path
 from taumesh.domains._scaffold import ScaffoldError, write_skeleton
-from taumesh.orchestrator.config import CACHE_DATA_DIR
 
 domain_app = typer.Typer(help="Check or audit a domain, or write the skeleton of a new one.", no_args_is_help=True)
 out = Console()
@@ -40,7 +39,8 @@ def _report_table(report: CheckReport) -> Table:
 @domain_app.command("check")
 def check(
     name: Annotated[str, typer.Argument(help="The domain to check.")],
-    data_dir: DataDir = CACHE_DATA_DIR,
+    *,
+    data_dir: DataDir,
     split: Annotated[list[str] | None, typer.Option("--split", help="Check only this split (repeatable).")] = None,
 ) -> None:
     """Replay every task's gold actions in a fresh session and report what is wrong.
@@ -72,7 +72,8 @@ def print_check(run_check: Callable[[], CheckReport]) -> None:
 @domain_app.command("audit")
 def audit(
     name: Annotated[str, typer.Argument(help="The domain to audit.")],
-    data_dir: DataDir = CACHE_DATA_DIR,
+    *,
+    data_dir: DataDir,
     task_split: Annotated[
         str | None, typer.Option("--task-split", "--task_split", help="The split to audit (default: the first).")
     ] = None,
@@ -83,6 +84,14 @@ def audit(
         Path | None,
         typer.Option("--sheet", help="Also write a review sheet (Markdown): per task its instruction, gold and flags."),
     ] = None,
+    write: Annotated[
+        bool,
+        typer.Option(
+            "--write",
+            help="Store the verdicts in the taumesh cache, keyed by domain, split, data release and audit version: "
+            "`taumesh run --tasks certified` runs the unflagged tasks, and scores show their validity.",
+        ),
+    ] = False,
 ) -> None:
     """Play trajectories built from each task through the env and scorer, and flag what lets an agent pass unearned.
 
@@ -107,12 +116,15 @@ def audit(
     if json_path is not None:
         json_path.parent.mkdir(parents=True, exist_ok=True)
         json_path.write_text(report.model_dump_json(indent=2) + "\n", encoding="utf-8")
+    tasks = Catalog(data_dir).describe(name).tasks(report.split) if sheet_path or write else []
     if sheet_path is not None:
-        tasks = Catalog(data_dir).describe(name).tasks(report.split)
         sheet_path.parent.mkdir(parents=True, exist_ok=True)
         sheet_path.write_text(review_sheet(report, tasks), encoding="utf-8")
+    stored = None
+    if write:  # the digest as the env lists the tasks (ListTasks), so a run can tell this audit is of its data
+        stored = write_audit(report, tasks_digest((t.id, t.instruction, len(t.actions), len(t.outputs)) for t in tasks))
     print_audit(report)
-    for path in (json_path, sheet_path):
+    for path in (json_path, sheet_path, stored):
         if path is not None:
             out.print(f"wrote {escape(str(path))}")
 

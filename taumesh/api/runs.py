@@ -30,9 +30,11 @@ from taumesh.orchestrator.runner import (
     served_domain,
     served_release,
 )
+from taumesh.services.agent.strategies import WITHOUT_MODEL
 
-OFFLINE_AGENTS = frozenset({"oracle"})
-"""Agent strategies that call no model: a run is known by the strategy's name."""
+OFFLINE_AGENTS = WITHOUT_MODEL
+"""Agent strategies that call no model (as the agent service declares them: oracle, null, …): their model is not
+checked, and a run is known by the strategy's name."""
 SUCCESS = 1 - 1e-6
 
 

@@ -1,0 +1,40 @@
+"""Agents that call no model are offline in the API as the agent service declares them (``WITHOUT_MODEL``).
+
+Over real HTTP (uvicorn in a thread, SQLite): the ``null`` agent runs with a model name litellm lists for no
+provider (its model is never called, so never checked), and the run is known by the strategy's name, as ``oracle``'s.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.helpers.api_thread import ThreadApi
+from tests.helpers.client import sqlite_thread_server
+
+
+@pytest.fixture(scope="module")
+def api(v1_data_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadApi]:
+    server = sqlite_thread_server(tmp_path_factory.mktemp("api"), v1_data_dir)
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def test_null_agent_is_offline(api: ThreadApi) -> None:
+    body = {"env": "airline", "agent_strategy": "null", "user_strategy": "scripted", "model": "no-such-model-anywhere"}
+    with httpx.Client(base_url=api.base_url, headers=api.headers, timeout=120) as http:
+        answer = http.post("/api/v1/validate-tasks", json={**body, "task_ids": [0, 12]})
+        assert answer.status_code == 200, answer.text
+        played = answer.json()
+        assert played["status"] == "completed"
+        run = http.get(f"/api/v1/runs/{played['run_id']}").json()
+        # a tool-calling agent with the same model name is refused: the model check still runs for a model agent
+        refused = http.post("/api/v1/validate-tasks", json={**body, "agent_strategy": "tool-calling"})
+    assert run["model"] == "null"
+    assert {r["task_id"]: r["reward"] for r in played["results"]} == {0: 0.0, 12: 1.0}
+    assert refused.status_code == 422 and refused.json()["details"]["errors"][0]["loc"][:2] == ["body", "model"]

@@ -2,21 +2,17 @@
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 from typing import Annotated, Any, Literal, NamedTuple, Self, get_args
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, Field, model_validator
 
+from taumesh.data import taubench_v1_dir
 from taumesh.flags import Flag
 from taumesh.llm.limiter import ProviderLimits
 from taumesh.models import AgentSettings, ModelSettings, UserSettings, is_tau2
 
-CACHE_DATA_DIR = Path.home() / ".cache" / "taumesh" / "taubench_v1"
-"""Where the τ-bench data is looked for when neither --data-dir nor TAUMESH_DATA_DIR says."""
-DEFAULT_DATA_DIR = Path(os.environ.get("TAUMESH_DATA_DIR", CACHE_DATA_DIR))
-"""The data folder as the environment names it at import (commands not yet on :mod:`taumesh.settings`)."""
 MAX_NUM_STEPS = 30
 """τ-bench v1's step limit: tool calls and messages to the user, together."""
 TAU_BENCH_SEED = 10
@@ -201,7 +197,9 @@ class RunConfig(RunScope):
     named here is held to ``max_concurrency`` (:mod:`taumesh.orchestrator.provider_limits`)."""
     seed: int = TAU_BENCH_SEED
     """Seeds the task order (``--shuffle``) and, for τ², each trial's model seed. Not given: the domain's."""
-    data_dir: Path = DEFAULT_DATA_DIR
+    data_dir: Path = Field(default_factory=taubench_v1_dir)
+    """Not given: :func:`taumesh.data.taubench_v1_dir`, resolved when the config is made (``TAUMESH_DATA_DIR``, else
+    ``<TAUMESH_CACHE_DIR>/taubench_v1``)."""
     addresses: ServiceAddresses = Field(default_factory=ServiceAddresses)
     max_steps: int = Field(default=MAX_NUM_STEPS, ge=1)
     """Steps an episode may take. Not given: the domain's (:func:`domain_defaults`)."""

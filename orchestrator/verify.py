@@ -17,8 +17,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
+from taumesh.data import taubench_v1_dir
 from taumesh.models import TAU2_PREFIX, is_tau2
-from taumesh.orchestrator.config import DEFAULT_DATA_DIR, ServiceAddresses
+from taumesh.orchestrator.config import ServiceAddresses
 from taumesh.orchestrator.manifest import (
     MANIFEST_SUFFIX,
     RunManifest,
@@ -190,7 +191,7 @@ def check_episodes(manifest: RunManifest, folder: Path, report: Report) -> None:
 
 def check_data_release(manifest: RunManifest, data_dir: Path | None, report: Report) -> Path:
     """The data here is the release the run was scored against; return the data folder to rescore with."""
-    folder = data_dir or Path(str(manifest.config.get("data_dir") or DEFAULT_DATA_DIR))
+    folder = data_dir or Path(str(manifest.config.get("data_dir") or taubench_v1_dir()))
     env = str(manifest.config.get("env") or manifest.run.get("env") or "")
     current = data_release(env, folder)
     if current.release_id == manifest.data_release_id:
@@ -279,7 +280,9 @@ async def verify_run(target: Target, data_dir: Path | None, public_key: Path | N
         if env is None:
             report.add("input", f"{target.path}: no manifest beside it and no domain recorded: cannot re-derive")
             return report
-        rows = await rescore_file(target.path, env, _split(env, None), data_dir or DEFAULT_DATA_DIR, ServiceAddresses())
+        rows = await rescore_file(
+            target.path, env, _split(env, None), data_dir or taubench_v1_dir(), ServiceAddresses()
+        )
         rescore_findings(rows, target.path.name, report)
         report.checked.append("no manifest: rewards re-derived, no checksum to check")
         return report
@@ -343,7 +346,7 @@ async def verify_submission(folder: Path, data_dir: Path | None) -> Report:
             continue
         domain = env.removeprefix(TAU2_PREFIX)
         seen.add(domain)
-        rows = await rescore_file(path, env, "base", data_dir or DEFAULT_DATA_DIR, ServiceAddresses())
+        rows = await rescore_file(path, env, "base", data_dir or taubench_v1_dir(), ServiceAddresses())
         rescore_findings(rows, f"trajectories/{path.name}", report)
         derived = [(str(r.task_id), r.trial, r.reward) for r in rows if r.reward is not None]
         figures = claimed.get(domain) or {}

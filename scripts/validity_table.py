@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 
 from taumesh.audit import FLAG_KINDS, FLOOR_NAMES, AuditReport
+from taumesh.data import taubench_v1_dir
 from taumesh.domains import DataError
 from taumesh.orchestrator.audit import AuditError, audit_domain
 
@@ -27,18 +28,18 @@ ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs" / "validity.md"
 BEGIN, END = "<!-- audit-table:begin -->", "<!-- audit-table:end -->"
 SHARED = Path(os.environ.get("TAUMESH_SHARED", ROOT.parent / "shared"))
-CACHE = Path.home() / ".cache" / "taumesh" / "taubench_v1"
 
 
 def audits(v1_data: Path) -> list[tuple[str, str | None, Path]]:
     """(domain, split, data dir) of every built-in domain the table shows."""
+    cache = taubench_v1_dir()
     return [
         ("airline", "test", v1_data),
         ("retail", "test", v1_data),
-        ("tau2-retail", None, CACHE),
-        ("tau2-airline", None, CACHE),
-        ("tau2-telecom", None, CACHE),
-        ("healthcare", None, CACHE),
+        ("tau2-retail", None, cache),
+        ("tau2-airline", None, cache),
+        ("tau2-telecom", None, cache),
+        ("healthcare", None, cache),
     ]
 
 

@@ -28,13 +28,13 @@ from pydantic_settings import (
 )
 
 from taumesh.config_files import RunFileError, read_run_file, read_settings_file
+from taumesh.data import taubench_v1_dir
 from taumesh.domains import VARIANT_SEPARATOR
 from taumesh.flags import Flag
 from taumesh.llm.knowledge_models import KNOWLEDGE_MODEL_VARIABLES
 from taumesh.llm.limiter import ProviderLimits
 from taumesh.models import TAU2_PREFIX, AgentSettings, DialogflowCxAgent, ModelSettings, UserSettings, is_tau2
 from taumesh.orchestrator.config import (
-    CACHE_DATA_DIR,
     RunConfig,
     RunScope,
     ServiceAddresses,
@@ -156,7 +156,7 @@ class RunSettings(RunScope, KnowledgeModels, TaumeshSettings):
     """dialogflow-cx: its project."""
     location: str = "global"
     """dialogflow-cx: its location."""
-    data_dir: Path = CACHE_DATA_DIR
+    data_dir: Path = Field(default_factory=taubench_v1_dir)
     """τ-bench data: a folder per domain."""
     env_addr: str | None = None
     """host:port of EnvService (default: started in this process)."""
@@ -294,7 +294,7 @@ class ServeSettings(KnowledgeModels, TaumeshSettings):
     """Address to listen on: loopback by default, 0.0.0.0 in a container."""
     port: int = Field(default=50051, ge=0, le=65535)
     """Port to listen on (0: any free port)."""
-    data_dir: Path = CACHE_DATA_DIR
+    data_dir: Path = Field(default_factory=taubench_v1_dir)
     """τ-bench data: a folder per domain."""
     otlp_endpoint: str | None = None
     """OTLP/gRPC endpoint for traces and metrics (or OTEL_EXPORTER_OTLP_*)."""

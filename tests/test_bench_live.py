@@ -14,9 +14,10 @@ from pathlib import Path
 
 import pytest
 
+from taumesh.data import taubench_v1_dir
 from taumesh.domains import Catalog
 from taumesh.models import AgentSettings, TaskRef, UserSettings
-from taumesh.orchestrator.config import CACHE_DATA_DIR, RunConfig, ServiceAddresses
+from taumesh.orchestrator.config import RunConfig, ServiceAddresses
 from taumesh.orchestrator.episode import run_episode
 from taumesh.orchestrator.stack import service_stack
 from taumesh.rpc.server import RunningServer, start_server
@@ -64,7 +65,7 @@ def test_the_bench_runs_two_levels_and_reports_every_process_at_each(tau2_data: 
 
 async def test_agent_and_user_latency_settings_delay_every_answer(tau2_data: Path) -> None:
     """With 150 ms on the agent and 100 ms on the user, an episode's wall time covers all of its sleeps."""
-    catalog = Catalog(CACHE_DATA_DIR)
+    catalog = Catalog(taubench_v1_dir())
     servers: list[RunningServer] = [
         await start_server([agent_service(catalog, reply_latency_ms=150)]),
         await start_server([user_sim_service(reply_latency_ms=100)]),
@@ -79,7 +80,7 @@ async def test_agent_and_user_latency_settings_delay_every_answer(tau2_data: Pat
             addresses=addresses,
             show_progress=False,
         )
-        async with service_stack(addresses, CACHE_DATA_DIR) as clients:
+        async with service_stack(addresses, taubench_v1_dir()) as clients:
             task = TaskRef(domain="tau2-retail", split="train", task_id=catalog.get("tau2-retail").tasks("train")[0].id)
             started = time.perf_counter()
             outcome = await run_episode(clients, config, task, 0)

@@ -9,8 +9,9 @@ from typing import Annotated
 from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from taumesh.data import taubench_v1_dir
 from taumesh.llm.limiter import ProviderLimits
-from taumesh.orchestrator.config import DEFAULT_DATA_DIR, ServiceAddresses
+from taumesh.orchestrator.config import ServiceAddresses
 
 API_ENV_PREFIX = "TAUMESH_API_"
 DEFAULT_API_DIR = Path.home() / ".local" / "share" / "taumesh" / "api"
@@ -53,7 +54,7 @@ class ApiSettings(BaseSettings):
     """host:port of external agents a request may name (``agent_address``); empty: none."""
     allowed_api_bases: Annotated[list[str], NoDecode] = Field(default_factory=list)
     """Model endpoints a request may name as ``api_base``/``user_api_base``; empty string always allowed."""
-    data_dir: Path = DEFAULT_DATA_DIR
+    data_dir: Path = Field(default_factory=taubench_v1_dir)
     """τ-bench data for the embedded services (the operator's choice, never a request's)."""
     env_addr: str | None = None
     user_addr: str | None = None

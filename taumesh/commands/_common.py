@@ -9,6 +9,8 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from taumesh.data import taubench_v1_dir
+
 console = Console(stderr=True)
 """Errors, warnings and progress go to stderr; reports to stdout."""
 
@@ -67,7 +69,15 @@ its own in :mod:`taumesh.settings`), declared once."""
 
 DataDir = Annotated[
     Path,
-    typer.Option("--data-dir", "--data_dir", envvar="TAUMESH_DATA_DIR", help="Domain data: a folder per domain."),
+    typer.Option(
+        "--data-dir",
+        "--data_dir",
+        envvar="TAUMESH_DATA_DIR",
+        default_factory=taubench_v1_dir,
+        show_default="<cache>/taubench_v1 (cache: $TAUMESH_CACHE_DIR, else ~/.cache/taumesh)",
+        help="Domain data: a folder per domain.",
+    ),
 ]
-"""``--data-dir`` of every command that is not a settings model, declared once: give it
-:data:`taumesh.orchestrator.config.CACHE_DATA_DIR` as default (``TAUMESH_DATA_DIR`` overrides it)."""
+"""``--data-dir`` of every command that is not a settings model, declared once with its default, which is resolved
+when the command runs (:func:`taumesh.data.taubench_v1_dir`), never at import. A parameter of this type takes no
+``=`` default (typer refuses both), so it follows a ``*``."""

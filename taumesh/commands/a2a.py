@@ -15,7 +15,6 @@ import typer
 
 from taumesh.commands import HELP_OPTIONS
 from taumesh.commands._common import DataDir
-from taumesh.orchestrator.config import CACHE_DATA_DIR
 
 if TYPE_CHECKING:
     from taumesh.commands.a2a_callers import CallerKeys
@@ -58,7 +57,8 @@ def serve_a2a(
     max_request_bytes: Annotated[
         int, typer.Option("--max-request-bytes", min=1024, help="Largest request (HTTP body or gRPC message).")
     ] = MAX_REQUEST_BYTES,
-    data_dir: DataDir = CACHE_DATA_DIR,
+    *,
+    data_dir: DataDir,
     log_dir: Annotated[Path, typer.Option("--log-dir", help="Where results files go.")] = Path("results"),
     progress_interval: Annotated[
         float, typer.Option("--progress-interval", help="Seconds between progress updates of a running evaluation.")

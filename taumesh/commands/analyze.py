@@ -15,7 +15,6 @@ from taumesh.commands._common import DataDir, ProviderLimit, ScorerAddr, console
 from taumesh.commands._options import ArgparseCommand
 from taumesh.commands._paths import input_file_problem, overwrite_problem
 from taumesh.models import ModelSettings
-from taumesh.orchestrator.config import CACHE_DATA_DIR
 from taumesh.rpc.loop import run as run_loop
 
 app = typer.Typer(add_completion=False, pretty_exceptions_show_locals=False, context_settings=HELP_OPTIONS)
@@ -70,7 +69,8 @@ def analyze(
         typer.Option("--env", help="Domain of the results: tasks come from the data; else from the results file."),
     ] = None,
     task_split: Annotated[str, typer.Option("--task-split", "--task_split")] = "test",
-    data_dir: DataDir = CACHE_DATA_DIR,
+    *,
+    data_dir: DataDir,
     scorer_addr: ScorerAddr = None,
     max_concurrency: Annotated[int, typer.Option("--max-concurrency", "--max_concurrency", min=1)] = 4,
     max_num_failed_results: Annotated[

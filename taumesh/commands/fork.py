@@ -17,7 +17,6 @@ from taumesh.commands._common import DataDir
 from taumesh.commands.domain import check as _check_native
 from taumesh.commands.domain import domain_app, err, out, print_check
 from taumesh.domains import Catalog, DataError
-from taumesh.orchestrator.config import CACHE_DATA_DIR
 
 __all__ = ["domain_app"]
 
@@ -63,7 +62,8 @@ def import_fork(
 @domain_app.command("check")
 def check(
     name: Annotated[str, typer.Argument(help="The domain to check.")],
-    data_dir: DataDir = CACHE_DATA_DIR,
+    *,
+    data_dir: DataDir,
     split: Annotated[list[str] | None, typer.Option("--split", help="Check only this split (repeatable).")] = None,
 ) -> None:
     """Replay every task's gold actions in a fresh session and report what is wrong.
@@ -73,7 +73,7 @@ def check(
     copied from another environment (naming tools it lacks). Exit status 1 on problems.
     """
     if not name.startswith("fork:"):
-        _check_native(name, data_dir, split)
+        _check_native(name, data_dir=data_dir, split=split)
         return
     from taumesh.forks._check import check_fork
 

@@ -24,7 +24,6 @@ from taumesh.commands._host_policy import AllowedHosts, AllowedOrigins, host_pol
 from taumesh.domains import Catalog, DataError
 from taumesh.env.v1 import env_pb2_grpc
 from taumesh.orchestrator.clients import remote_channel
-from taumesh.orchestrator.config import CACHE_DATA_DIR
 from taumesh.orchestrator.mcp_gateway import GatewayLimits, McpGateway, gateway_app
 from taumesh.rpc.http_guard import HostPolicy
 from taumesh.rpc.server import CHANNEL_OPTIONS, start_server
@@ -75,7 +74,8 @@ def serve_mcp(
     host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", help="HTTP port (0: any free port).")] = 8765,
     env_addr: EnvAddr = None,
-    data_dir: DataDir = CACHE_DATA_DIR,
+    *,
+    data_dir: DataDir,
     rpc_timeout: Annotated[float, typer.Option("--rpc-timeout", help="Seconds per env call attempt.")] = 60.0,
     max_body_bytes: Annotated[
         int, typer.Option("--max-body-bytes", min=1024, help=_limit_help("max_body_bytes"))

@@ -17,7 +17,6 @@ import typer
 
 from taumesh.commands._common import DataDir
 from taumesh.models import ChatMessage, ModelSettings, UserSettings
-from taumesh.orchestrator.config import CACHE_DATA_DIR
 from taumesh.orchestrator.episode import EpisodeInterrupted
 from taumesh.orchestrator.gym import ActionError, AgentEnv, render_message
 
@@ -154,7 +153,8 @@ def play(
     user_api_base: Annotated[
         str, typer.Option("--user-api-base", "--user_api_base", help="OpenAI-compatible base URL of the user's model.")
     ] = "",
-    data_dir: DataDir = CACHE_DATA_DIR,
+    *,
+    data_dir: DataDir,
     max_steps: Annotated[
         int | None, typer.Option("--max-steps", "--max_steps", min=1, help="Default: 30 (τ-bench), 200 (τ²).")
     ] = None,

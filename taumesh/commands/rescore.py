@@ -17,7 +17,7 @@ from taumesh.commands._paths import input_file_problem, overwrite_problem
 from taumesh.commands._preflight import domain_problem, services_problem
 from taumesh.domains import DataError
 from taumesh.models import is_tau2
-from taumesh.orchestrator.config import CACHE_DATA_DIR, RunScope, ServiceAddresses
+from taumesh.orchestrator.config import RunScope, ServiceAddresses
 from taumesh.rpc.loop import run as run_loop
 
 app = typer.Typer(add_completion=False, pretty_exceptions_show_locals=False, context_settings=HELP_OPTIONS)
@@ -33,7 +33,8 @@ def rescore(
             "--env", help=f"The results' {DOMAIN_HELP[0].lower()}{DOMAIN_HELP[1:]} Default: the one the file records."
         ),
     ] = None,
-    data_dir: DataDir = CACHE_DATA_DIR,
+    *,
+    data_dir: DataDir,
     task_split: Annotated[
         str | None,
         typer.Option(

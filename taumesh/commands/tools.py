@@ -14,7 +14,6 @@ from rich.markup import escape
 
 from taumesh.commands._common import DataDir
 from taumesh.domains import Catalog, DataError
-from taumesh.orchestrator.config import CACHE_DATA_DIR
 
 tools_app = typer.Typer(help="Export a domain's agent tools.", no_args_is_help=True)
 err = Console(stderr=True)
@@ -75,7 +74,8 @@ def export(
     export_format: Annotated[
         ExportFormat, typer.Option("--format", help="dialogflow-cx (CX tools.create bodies), openai or mcp.")
     ] = ExportFormat.dialogflow_cx,
-    data_dir: DataDir = CACHE_DATA_DIR,
+    *,
+    data_dir: DataDir,
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write here instead of stdout.")] = None,
 ) -> None:
     """Write the domain's agent tools as a JSON array, for import into another agent platform.

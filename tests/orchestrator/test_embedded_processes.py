@@ -9,9 +9,10 @@ from pathlib import Path
 import psutil
 import pytest
 
+from taumesh.data import taubench_v1_dir
 from taumesh.domains import Catalog
 from taumesh.models import AgentSettings, TaskRef, UserSettings
-from taumesh.orchestrator.config import CACHE_DATA_DIR, RunConfig, ServiceAddresses
+from taumesh.orchestrator.config import RunConfig, ServiceAddresses
 from taumesh.orchestrator.episode import run_episode
 from taumesh.orchestrator.stack import serving_targets
 from taumesh.settings import RunSettings
@@ -28,7 +29,7 @@ def listener_of(address: str) -> int | None:
 
 async def test_the_named_services_serve_from_child_processes_and_play_an_episode(tau2_data: Path) -> None:
     addresses = ServiceAddresses(processes="agent, user")
-    async with serving_targets(addresses, CACHE_DATA_DIR) as targets:
+    async with serving_targets(addresses, taubench_v1_dir()) as targets:
         agent_pid, user_pid, env_pid = (listener_of(a) for a in (targets.agent, targets.user, targets.env))
         assert env_pid == os.getpid()  # not named: in this process, as before
         assert agent_pid not in (None, os.getpid()) and user_pid not in (None, os.getpid(), agent_pid)
@@ -46,7 +47,7 @@ async def test_the_named_services_serve_from_child_processes_and_play_an_episode
         )
         clients = targets.connect()
         try:
-            task_id = Catalog(CACHE_DATA_DIR).get("tau2-retail").tasks("train")[0].id
+            task_id = Catalog(taubench_v1_dir()).get("tau2-retail").tasks("train")[0].id
             task = TaskRef(domain="tau2-retail", split="train", task_id=task_id)
             result = await run_episode(clients, config, task, 0)
         finally:

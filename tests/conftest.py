@@ -1,6 +1,7 @@
-"""Fixtures every test can use, and the tiers: tests marked ``browser`` or ``kill`` are ``slow`` as well.
+"""Fixtures every test can use, the tiers, and each test process's own HOME and cache.
 
-Every test runs by default (CI runs them all); ``pytest -m "not slow"`` is the quick tier for day-to-day work.
+Every test runs by default (CI runs them all); ``pytest -m "not slow"`` is the quick tier for day-to-day work. Tests
+marked ``browser`` or ``kill`` are ``slow`` as well. docs/testing.md lists the tiers and what skips where.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.helpers.environment import OTEL_VARIABLES
+from tests.helpers.environment import OTEL_VARIABLES, Isolation, isolate, restore
 from tests.helpers.paths import V1_DATA
 
 if TYPE_CHECKING:
@@ -22,6 +23,28 @@ if TYPE_CHECKING:
     from tests.telemetry.receiver import OtlpReceiver
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+ISOLATION = pytest.StashKey[Isolation]()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_configure(config: pytest.Config) -> None:
+    """This process and every process it starts get their own HOME and taumesh cache (tests/helpers/environment.py).
+
+    A hook, not a session fixture: collection imports the test modules and xdist starts its workers before any
+    fixture runs, and both must already see the temporary HOME.
+    """
+    config.stash[ISOLATION] = isolate()
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if ISOLATION in config.stash:
+        restore(config.stash[ISOLATION])
+
+
+@pytest.fixture(scope="session")
+def isolation(pytestconfig: pytest.Config) -> Isolation:
+    """This test process's own HOME and cache, and where the user's cache is (which no test reads)."""
+    return pytestconfig.stash[ISOLATION]
 
 
 @pytest.hookimpl(tryfirst=True)

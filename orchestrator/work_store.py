@@ -22,7 +22,7 @@ their transactions commit. Lease times are the machines' clocks (seconds since t
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -162,10 +162,19 @@ def _rows(result: Any) -> int:
     return int(result.rowcount)
 
 
-class WorkStore:
-    """Runs' episodes, their leases and their results, in the database of ``url`` (or on ``engine``)."""
+Clock = Callable[[], float]
+"""Now, in seconds since the epoch: what leases are written and compared in (:func:`time.time` by default)."""
 
-    def __init__(self, url: str | None = None, engine: Engine | None = None) -> None:
+
+class WorkStore:
+    """Runs' episodes, their leases and their results, in the database of ``url`` (or on ``engine``).
+
+    ``clock`` tells the time leases are taken, renewed and found expired by; tests pass one they advance, so no test
+    waits for a lease to run out.
+    """
+
+    def __init__(self, url: str | None = None, engine: Engine | None = None, clock: Clock = time.time) -> None:
+        self.clock = clock
         if engine is None:
             if url is None:
                 raise ValueError("a work store needs a URL or an engine")
@@ -235,7 +244,7 @@ class WorkStore:
 
         Creates the run when the store does not have it. Of several owners racing, exactly one wins.
         """
-        now = time.time()
+        now = self.clock()
         c = work_runs.c
         free = or_(c.owner.is_(None), c.owner == owner, c.lease_expires < now)
         try:
@@ -259,7 +268,7 @@ class WorkStore:
         c = work_runs.c
         with self.engine.begin() as connection:
             renewed = connection.execute(
-                update(work_runs).where(c.run_id == run_id, c.owner == owner).values(lease_expires=time.time() + ttl)
+                update(work_runs).where(c.run_id == run_id, c.owner == owner).values(lease_expires=self.clock() + ttl)
             )
         return _rows(renewed) == 1
 
@@ -317,7 +326,7 @@ class WorkStore:
         """
         if limit < 1:
             return []
-        now = time.time()
+        now = self.clock()
         c = work_episodes.c
         chosen = (
             select(c.seq)
@@ -344,7 +353,7 @@ class WorkStore:
             renewed = connection.execute(
                 update(work_episodes)
                 .where(c.owner == owner, c.result.is_(None))
-                .values(lease_expires=time.time() + ttl)
+                .values(lease_expires=self.clock() + ttl)
             )
         return _rows(renewed)
 
@@ -402,7 +411,7 @@ class WorkStore:
         than its share gives the extras back with :meth:`give_back_permits` once its calls in flight allow. Empty
         when the store has no such run.
         """
-        now = time.time()
+        now = self.clock()
         p, w = work_permits.c, work_workers.c
         try:
             with self.engine.begin() as connection:
@@ -477,7 +486,7 @@ class WorkStore:
     def worker_stats(self, run_id: str) -> list[WorkerStats]:
         """What each worker of run ``run_id`` last wrote of its model calls, live ones and gone ones."""
         w = work_workers.c
-        now = time.time()
+        now = self.clock()
         with self.engine.connect() as connection:
             rows = connection.execute(
                 select(w.stats, w.lease_expires).where(w.run_id == run_id, w.stats.is_not(None)).order_by(w.owner)
@@ -501,7 +510,7 @@ class WorkStore:
     def counts(self, run_id: str) -> tuple[int, int]:
         """(run ``run_id``'s episodes without a result, those of them under a lease that has not run out)."""
         c = work_episodes.c
-        leased = and_(c.owner.is_not(None), c.lease_expires >= time.time())
+        leased = and_(c.owner.is_not(None), c.lease_expires >= self.clock())
         with self.engine.connect() as connection:
             row = connection.execute(
                 select(func.count(), func.count().filter(leased))

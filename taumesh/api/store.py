@@ -18,7 +18,7 @@ from taumesh.api.caller import Caller
 from taumesh.api.tables import ApiKeyRow, EventRow, ResultRow, RunRow, utcnow
 from taumesh.orchestrator.figures import run_usage
 from taumesh.orchestrator.results import RunResult
-from taumesh.orchestrator.work_store import WorkStore, work_runs
+from taumesh.orchestrator.work_store import Clock, WorkStore, work_runs
 
 ACTIVE = ("queued", "running")
 """Statuses of a run that still has work to do."""
@@ -41,10 +41,10 @@ def token_digest(token: str) -> str:
 class Store:
     """The API's database, one short transaction per call (safe from several threads and processes)."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, clock: Clock = time.time) -> None:
         self.engine = engine
         self.sessions = sessionmaker(engine, expire_on_commit=False)
-        self.work = WorkStore(engine=engine)
+        self.work = WorkStore(engine=engine, clock=clock)
         """The runs' leases and their episodes' (the one work store, its tables created by the migrations)."""
 
     def session(self) -> Session:
@@ -102,7 +102,7 @@ class Store:
     def claimable(self, owner: str) -> list[str]:
         """Ids of unfinished runs whose lease is free, expired or already ours, oldest first."""
         lease = work_runs.c
-        free = or_(lease.owner.is_(None), lease.owner == owner, lease.lease_expires < time.time())
+        free = or_(lease.owner.is_(None), lease.owner == owner, lease.lease_expires < self.work.clock())
         with self.session() as session:
             rows = session.scalars(
                 select(RunRow.id)

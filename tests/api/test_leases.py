@@ -3,13 +3,13 @@ an expired lease is taken over, a cancelled run cannot be claimed and its episod
 
 from __future__ import annotations
 
-import time
 import uuid
 from datetime import UTC, datetime
 
 from taumesh.api.database import make_engine, migrate
 from taumesh.api.store import Store
 from taumesh.api.tables import RunRow
+from tests.helpers.clock import FakeClock
 
 
 def queued_run(store: Store) -> str:
@@ -29,7 +29,8 @@ def test_one_worker_wins_the_claim_and_an_expired_lease_is_taken_over(database_u
     engine = make_engine(database_url)
     migrate(engine)
     migrate(engine)  # a second start finds nothing to do
-    store = Store(engine)
+    clock = FakeClock()
+    store = Store(engine, clock=clock)
     run_id = queued_run(store)
     assert run_id in store.claimable("worker-a") and run_id in store.claimable("worker-b")
 
@@ -40,7 +41,10 @@ def test_one_worker_wins_the_claim_and_an_expired_lease_is_taken_over(database_u
     row = store.get_run(run_id)
     assert row is not None and row.status == "running" and store.work.holds_run(run_id, "worker-a")
 
-    time.sleep(0.7)  # worker-a stopped renewing (crashed)
+    clock.advance(0.49)
+    assert run_id not in store.claimable("worker-b") and not store.claim(run_id, "worker-b", ttl=30)
+    clock.advance(0.02)  # worker-a stopped renewing (crashed)
+    assert run_id in store.claimable("worker-b")
     assert store.claim(run_id, "worker-b", ttl=30)
     assert not store.renew(run_id, "worker-a", ttl=0.5)  # worker-a learns it lost the run
     assert not store.finish(run_id, "worker-a", "completed")

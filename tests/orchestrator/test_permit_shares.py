@@ -32,6 +32,7 @@ from taumesh.orchestrator.provider_limits import AGENT_METHODS, provider_limits,
 from taumesh.orchestrator.work_store import Held, WorkerStats, WorkStore, sqlite_url, work_permits
 from tests.helpers.api import Postgres, create_database
 from tests.helpers.cli import explain, explain_result, finish, invoke, load_json, results_path, start_taumesh
+from tests.helpers.clock import FakeClock
 from tests.helpers.paths import V1_DATA
 from tests.llm.fake_openai import FakeOpenAI
 from tests.llm.scripts import AGENT_MODEL, USER_MODEL, CountingScript, GoldAgent, Router, ScriptedLlmUser, TaskIndex
@@ -40,8 +41,14 @@ from tests.llm.scripts import AGENT_MODEL, USER_MODEL, CountingScript, GoldAgent
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Iterator[WorkStore]:
-    work = WorkStore(sqlite_url(tmp_path / "work.sqlite"))
+def clock() -> FakeClock:
+    """The store's time: slots' leases run out when the test advances it."""
+    return FakeClock()
+
+
+@pytest.fixture
+def store(tmp_path: Path, clock: FakeClock) -> Iterator[WorkStore]:
+    work = WorkStore(sqlite_url(tmp_path / "work.sqlite"), clock=clock)
     work.create_tables()
     work.add_run("r", [(str(i), 0) for i in range(8)], "{}", {"openai": 4})
     yield work
@@ -68,12 +75,14 @@ def test_a_cap_is_split_over_the_live_workers_and_extras_go_back(store: WorkStor
     assert idle == Held(held=0, share=0)  # an idle worker keeps no slot from those with work
 
 
-def test_workers_past_the_cap_hold_nothing_and_a_dead_ones_slots_come_back(store: WorkStore) -> None:
+def test_workers_past_the_cap_hold_nothing_and_a_dead_ones_slots_come_back(store: WorkStore, clock: FakeClock) -> None:
     owners = [f"w{i}" for i in range(6)]
     held = {owner: _beat(store, owner, ttl=0.5) for owner in owners}
     assert sum(h.held for h in held.values()) == 4  # never more than the cap, however many workers
     assert [held[o].share for o in owners[-2:]] == [0, 0]  # the six live: the last two get no share
-    time.sleep(0.6)  # every lease ran out (all of them died)
+    clock.advance(0.49)
+    assert _beat(store, "w5").share == 0  # the six are still live: no lease has run out
+    clock.advance(0.02)  # every lease ran out (all of them died)
     assert _beat(store, "w5") == Held(held=4, share=4)  # alone now: it takes the dead ones' slots
 
 

@@ -5,7 +5,6 @@ they were recorded, each once."""
 from __future__ import annotations
 
 import threading
-import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,6 +13,7 @@ import pytest
 
 from taumesh.orchestrator.work_store import WorkStore, remove_files, sqlite_url
 from tests.helpers.api import Postgres, create_database
+from tests.helpers.clock import FakeClock
 
 PLAN = [(str(task), trial) for trial in range(2) for task in range(20)]
 RUN = "run-1"
@@ -29,8 +29,14 @@ def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 
 @pytest.fixture
-def store(url: str) -> Iterator[WorkStore]:
-    opened = WorkStore(url)
+def clock() -> FakeClock:
+    """The store's time: a lease runs out when the test advances it, never by waiting."""
+    return FakeClock()
+
+
+@pytest.fixture
+def store(url: str, clock: FakeClock) -> Iterator[WorkStore]:
+    opened = WorkStore(url, clock=clock)
     opened.create_tables()
     yield opened
     opened.close()
@@ -75,12 +81,14 @@ def test_racing_owners_never_get_the_same_episode(url: str, store: WorkStore) ->
     assert sorted(f.seq for f in finished) == list(range(len(PLAN)))
 
 
-def test_an_expired_lease_is_taken_over_and_the_stale_owner_is_refused(store: WorkStore) -> None:
+def test_an_expired_lease_is_taken_over_and_the_stale_owner_is_refused(store: WorkStore, clock: FakeClock) -> None:
     store.add_run(RUN, PLAN[:3])
     assert [c.seq for c in store.claim(RUN, "stale", 3, ttl=0.2)] == [0, 1, 2]
     assert store.claim(RUN, "other", 3, ttl=60) == []  # leased, not yet expired
+    clock.advance(0.19)
+    assert store.claim(RUN, "other", 3, ttl=60) == []  # a lease holds to its last moment
+    clock.advance(0.02)
     assert store.complete(RUN, "stale", 2, '"late but still its own"')  # ran out, nobody took it: still its own
-    time.sleep(0.3)
     taken = store.claim(RUN, "other", 3, ttl=60)
     assert [c.seq for c in taken] == [0, 1]  # the expired ones; the recorded one stays recorded
     assert store.renew("stale", ttl=60) == 0  # nothing is its own any more
@@ -114,11 +122,13 @@ def test_workers_join_runs_with_a_spec_until_they_are_done(store: WorkStore) -> 
     assert store.spec(RUN) is None and store.counts(RUN) == (0, 0)
 
 
-def test_one_coordinator_holds_a_run_and_a_lapsed_one_loses_it(store: WorkStore) -> None:
+def test_one_coordinator_holds_a_run_and_a_lapsed_one_loses_it(store: WorkStore, clock: FakeClock) -> None:
     assert store.claim_run(RUN, "api-a", ttl=0.2)  # creates the run
     assert not store.claim_run(RUN, "api-b", ttl=60)
     assert store.claim_run(RUN, "api-a", ttl=0.2)  # its own already
-    time.sleep(0.3)
+    clock.advance(0.19)
+    assert not store.claim_run(RUN, "api-b", ttl=60)
+    clock.advance(0.02)
     assert store.claim_run(RUN, "api-b", ttl=60)
     assert not store.renew_run(RUN, "api-a", ttl=60)
     assert store.renew_run(RUN, "api-b", ttl=60)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import fcntl
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +15,8 @@ from sqlalchemy import Connection, Engine, create_engine, event, make_url
 from taumesh.api.private_files import private_file, tighten
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+MIGRATION_LOCK_KEY = 0x7461756D657368
+"""PostgreSQL advisory lock key that API replicas migrating one database take in turn ("taumesh" in ASCII)."""
 
 
 def make_engine(url: str) -> Engine:
@@ -42,10 +47,15 @@ def make_engine(url: str) -> Engine:
 
 
 def migrate(engine: Engine) -> None:
-    """Bring the database to the newest revision (no-op when it is there already)."""
+    """Bring the database to the newest revision (no-op when it is there already).
+
+    Replicas starting together (a Deployment's pods, several uvicorn workers) take turns: unserialized, two created
+    Alembic's version table at once and one failed to start (``table alembic_version already exists``); the one
+    after the first finds the database at the newest revision and changes nothing.
+    """
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
-    with engine.connect() as connection:
+    with engine.connect() as connection, _one_migrator_at_a_time(connection):
         sqlite = connection.dialect.name == "sqlite"
         if sqlite:  # SQLite alters a table by rebuilding it: dropping the old one must not cascade to its children
             _foreign_keys(connection, on=False)
@@ -62,3 +72,29 @@ def _foreign_keys(connection: Connection, *, on: bool) -> None:
     """Switch SQLite's foreign-key enforcement (a no-op inside a transaction, so outside one)."""
     connection.exec_driver_sql(f"PRAGMA foreign_keys={'ON' if on else 'OFF'}")
     connection.commit()
+
+
+@contextmanager
+def _one_migrator_at_a_time(connection: Connection) -> Iterator[None]:
+    """Hold the database's migration lock: PostgreSQL's advisory lock, or a lock file beside an SQLite file."""
+    if connection.dialect.name == "postgresql":
+        connection.exec_driver_sql(f"SELECT pg_advisory_lock({MIGRATION_LOCK_KEY})")
+        connection.commit()
+        try:
+            yield
+        finally:
+            connection.exec_driver_sql(f"SELECT pg_advisory_unlock({MIGRATION_LOCK_KEY})")
+            connection.commit()
+        return
+    database = connection.engine.url.database if connection.dialect.name == "sqlite" else None
+    if not database or database == ":memory:" or database.startswith("file:"):
+        yield  # one process alone reaches it
+        return
+    lock = Path(database).with_name(Path(database).name + ".migrate-lock")
+    private_file(lock)
+    with lock.open("a") as handle:  # flock: every process of this kernel (containers sharing a volume too)
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)

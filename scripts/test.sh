@@ -24,7 +24,7 @@ mypy_log="$(mktemp)"
 mypy taumesh >"$mypy_log" 2>&1 &  # services/ and orchestrator/ through the package links
 mypy_pid=$!
 echo "== τ² data (taumesh data fetch tau2)"
-taumesh data fetch tau2 || echo "τ² data could not be fetched: the tests that need it skip, saying why"
+taumesh data fetch tau2 || echo "τ² data could not be fetched: the tests that need it skip, saying why (under CI they fail)"
 wait "$system_deps"
 # Every test, tiers included (slow, browser, kill: README's "Development"); one xdist worker more than the cores (many
 # tests wait on processes, sleeps and latency: 3 workers took 11.0 min of pytest against 11.8 with 2 on 2 cores),

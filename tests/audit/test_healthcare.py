@@ -1,4 +1,7 @@
-"""Healthcare: the audit finds and lists today's flaws (issue 38's review). The issues that fix them update these."""
+"""Healthcare release 1 (``healthcare:v1``): the audit finds and lists its flaws (issue 38's review).
+
+Release 2 (``healthcare``, issue 41) fixes them: tests/domains/healthcare/test_v2.py shows its audit flags nothing.
+"""
 
 from __future__ import annotations
 
@@ -12,7 +15,7 @@ from tests.audit.conftest import audited, flagged
 
 @pytest.fixture(scope="module")
 def healthcare() -> AuditReport:
-    return audited("healthcare", "base", Path())  # the domain carries its own data
+    return audited("healthcare:v1", "base", Path())  # the domain carries its own data
 
 
 def test_verify_then_refuse_passes_the_tasks_whose_gold_the_policy_does_not_make_unique(
@@ -45,7 +48,7 @@ def test_declared_sets_stored_sorted_are_not_order_sensitive(healthcare: AuditRe
     """``record_types`` is declared a set and the tool stores it sorted: reversing it in the gold changes nothing."""
     from taumesh.domains import Catalog
 
-    domain = Catalog(Path()).get("healthcare")
+    domain = Catalog(Path()).get("healthcare:v1")
     reordered = [
         task.id
         for task in domain.tasks("base")

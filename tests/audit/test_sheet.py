@@ -9,10 +9,10 @@ from tests.helpers.cli import assert_ok, taumesh
 
 def test_review_sheet_puts_what_the_audit_found_first(tmp_path: Path) -> None:
     sheet = tmp_path / "review" / "healthcare.md"
-    proc = taumesh("domain", "audit", "healthcare", "--sheet", sheet)
+    proc = taumesh("domain", "audit", "healthcare:v1", "--sheet", sheet)  # release 1, whose flaws the sheet lists
     assert_ok(proc)
     text = sheet.read_text(encoding="utf-8")
-    assert text.startswith("# Review sheet: healthcare base\n")
+    assert text.startswith("# Review sheet: healthcare:v1 base\n")
     assert "| identity_then_refuse | 21/165 |" in text
     sections = text.split("\n## Task ")[1:]
     assert len(sections) == 165

@@ -26,23 +26,24 @@ def sentences(text: str) -> list[str]:
     return [" ".join(s.split()) for s in _SENTENCE.split(text) if s.strip()]
 
 
-def trap_cues(tasks: Sequence[FactoryTask]) -> dict[str, list[str]]:
-    """Per trap task, the sentences that 2+ trap tasks of its intent carry and none of its non-trap tasks do."""
+def trap_cues(tasks: Sequence[FactoryTask], share: float = 0.5) -> dict[str, list[str]]:
+    """Per trap task, the sentences that ``share`` (and 2 or more) of its intent's traps carry and no non-trap does.
+
+    Such a sentence is one the generator adds for traps, not a fact or a persona that tasks happen to share.
+    """
+    plain = {sentence for task in tasks if not task.trap for sentence in sentences(task.instruction)}
     by_intent: dict[str, list[FactoryTask]] = defaultdict(list)
     for task in tasks:
-        by_intent[task.intent].append(task)
+        if task.trap:
+            by_intent[task.intent].append(task)
     cues: dict[str, list[str]] = {}
-    for group in by_intent.values():
-        traps: dict[str, set[str]] = defaultdict(set)
-        plain: set[str] = set()
-        for task in group:
+    for traps in by_intent.values():
+        carriers: dict[str, set[str]] = defaultdict(set)
+        for task in traps:
             for sentence in sentences(task.instruction):
-                if task.trap:
-                    traps[sentence].add(task.id)
-                else:
-                    plain.add(sentence)
-        for sentence, ids in traps.items():
-            if len(ids) > 1 and sentence not in plain:
+                carriers[sentence].add(task.id)
+        for sentence, ids in carriers.items():
+            if len(ids) >= max(2, share * len(traps)) and sentence not in plain:
                 for task_id in sorted(ids):
                     cues.setdefault(task_id, []).append(sentence)
     return cues

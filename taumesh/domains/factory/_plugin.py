@@ -42,6 +42,15 @@ class FactoryPlugin(DomainPlugin):
             session.call(action.name, copy.deepcopy(action.kwargs), action.requestor)
         return session.data_hash()
 
+    def closing_message(self, task: Task, policy: str) -> str | None:
+        """What the oracle says beside the outputs: each text statement's first phrase (a refusal's reason)."""
+        said = (
+            [s.value.split("|")[0] for s in task.statements if s.kind == "text"]
+            if isinstance(task, FactoryTask)
+            else []
+        )
+        return "; ".join(said) if said else None
+
     def reward_components(self, task: Task) -> Sequence[RewardComponent]:
         reward: tuple[RewardComponent, ...] = getattr(self, "_reward")  # noqa: B009 - set in __post_init__
         return reward

@@ -37,8 +37,12 @@ Solver = Callable[[World, Mapping[str, Any]], Solution]
 """A reference solver: (world, task parameters) -> every allowed outcome."""
 
 
-def verify_task(domain: DomainView, task: FactoryTask) -> list[str]:
-    """What is wrong with ``task``'s outcomes: an action that errors in one, or a forbidden write that is allowed."""
+def verify_task(domain: DomainView, task: FactoryTask, identity_tools: frozenset[str] = frozenset()) -> list[str]:
+    """What is wrong with ``task``'s outcomes: an action that errors in one, or a forbidden write that is allowed.
+
+    Each forbidden write is made once the caller is verified (after the gold's last ``identity_tools`` call), then
+    the rest of the gold: it must error in no way that hides it, and must lead out of the allowed states.
+    """
     problems = []
     allowed = set()
     for number, outcome in enumerate(task.outcomes()):
@@ -48,17 +52,19 @@ def verify_task(domain: DomainView, task: FactoryTask) -> list[str]:
             if step.error:
                 problems.append(f"outcome {number}: {action.name} errors: {step.observation[:120]}")
         allowed.add(session.data_hash())
+    verified = max((i + 1 for i, a in enumerate(task.actions) if a.name in identity_tools), default=0)
     for forbidden in task.forbidden:
         session = Session(domain)
-        for action in [*task.actions[:-1], forbidden] if _ends_in_transfer(task) else [*task.actions, forbidden]:
+        for action in task.actions[:verified]:
             session.call(action.name, copy.deepcopy(action.kwargs), action.requestor)
-        if session.data_hash() in allowed:
+        made = session.call(forbidden.name, copy.deepcopy(forbidden.kwargs), forbidden.requestor)
+        for action in task.actions[verified:]:
+            session.call(action.name, copy.deepcopy(action.kwargs), action.requestor)
+        if made.error:
+            problems.append(f"the forbidden {action_text(forbidden)} errors once verified: the tool forbids it already")
+        elif session.data_hash() in allowed:
             problems.append(f"the forbidden {action_text(forbidden)} leads to an allowed state")
     return problems
-
-
-def _ends_in_transfer(task: FactoryTask) -> bool:
-    return bool(task.actions) and task.actions[-1].name == "transfer_to_human_agents"
 
 
 def action_text(action: Action) -> str:

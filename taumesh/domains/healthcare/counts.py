@@ -1,28 +1,31 @@
 """Print the domain's counts as Markdown: tools by side and tag, tasks by intent and tier, traps, dual control.
 
-``python -m taumesh.domains.healthcare.counts`` (docs/domains/healthcare.md records its output).
+``python -m taumesh.domains.healthcare.counts`` (docs/domains/healthcare.md records its output): release 2's, or
+release 1's with ``--v1``.
 """
 
 from __future__ import annotations
 
 import json
+import sys
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
-from taumesh.domains.healthcare import DATA, SPLITS, plugin
+from taumesh.domains.healthcare import DATA, DATA_V2, SPLITS, plugin
 
 TIERS = ("easy", "medium", "hard")
 
 
-def counts_markdown() -> str:
-    """The tables, from the shipped tasks files and the plugin's tools."""
+def counts_markdown(data: Path = DATA_V2) -> str:
+    """The tables, from the shipped tasks files of ``data`` (a release's folder) and the plugin's tools."""
     tools: Counter[tuple[str, str]] = Counter((t.side, "write" if t.writes else "read") for t in plugin.tools)
     lines = ["| tools | read | write | total |", "|---|---:|---:|---:|"]
     for side, name in (("assistant", "agent"), ("user", "patient")):
         read, write = tools[(side, "read")], tools[(side, "write")]
         lines.append(f"| {name} | {read} | {write} | {read + write} |")
-    tasks: list[dict[str, Any]] = json.loads((DATA / "tasks_base.json").read_text(encoding="utf-8"))
-    splits = {s: {t["id"] for t in json.loads((DATA / f"tasks_{s}.json").read_text(encoding="utf-8"))} for s in SPLITS}
+    tasks: list[dict[str, Any]] = json.loads((data / "tasks_base.json").read_text(encoding="utf-8"))
+    splits = {s: {t["id"] for t in json.loads((data / f"tasks_{s}.json").read_text(encoding="utf-8"))} for s in SPLITS}
     lines += ["", "| intent | tasks | " + " | ".join(TIERS) + " | traps | dual control | train | test |"]
     lines.append("|---|" + "---:|" * (len(TIERS) + 5))
     intents = list(dict.fromkeys(t["intent"] for t in tasks))
@@ -44,4 +47,4 @@ def counts_markdown() -> str:
 
 
 if __name__ == "__main__":
-    print(counts_markdown())
+    print(counts_markdown(DATA if "--v1" in sys.argv[1:] else DATA_V2))

@@ -11,11 +11,11 @@ import pytest
 from taumesh.domains import DOMAIN_PATH_ENV
 from tests.helpers.api import ApiServer
 from tests.helpers.api_thread import start_thread_server
-from tests.helpers.healthcare import PLUGIN_PATH
+from tests.helpers.healthcare import PLUGIN_PATH, V1
 
 pytestmark = pytest.mark.slow  # every test needs the module's API server: seconds to start
 
-ORACLE = {"env": "healthcare", "task_split": "base", "agent_strategy": "oracle", "user_strategy": "scripted"}
+ORACLE = {"env": V1, "task_split": "base", "agent_strategy": "oracle", "user_strategy": "scripted"}
 
 
 @pytest.fixture(scope="module")
@@ -42,7 +42,7 @@ def test_health_lists_healthcare(client: httpx.Client) -> None:
 
 
 def test_list_tasks_pages_the_split(client: httpx.Client) -> None:
-    response = client.post("/api/v1/list-tasks", json={"env": "healthcare", "task_split": "test", "page_size": 5})
+    response = client.post("/api/v1/list-tasks", json={"env": V1, "task_split": "test", "page_size": 5})
     assert response.status_code == 200, response.text
     body = response.json()
     assert body["total_tasks"] == 45 and len(body["tasks"]) == 5

@@ -16,14 +16,14 @@ from taumesh.domains.healthcare.clock import one_time_code
 from taumesh.domains.healthcare.patient_tools import PATIENT_TOOLS
 from taumesh.llm.access import ALLOWED_API_BASES_ENV
 from tests.helpers.cli import explain_result, invoke, load_json, results_path
-from tests.helpers.healthcare import healthcare
+from tests.helpers.healthcare import V1, healthcare
 from tests.llm.fake_openai import FakeOpenAI, Reply, text, tool_call
 
 TASK_ID = "insurance_update-01"
 
 
 def test_the_llm_user_plays_the_patient_tools(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    tasks = healthcare().tasks("base")
+    tasks = healthcare(V1).tasks("base")
     index = [t.id for t in tasks].index(TASK_ID)
     passcode = tasks[index].actions[0].kwargs["passcode"]
     script: list[Reply] = [
@@ -38,7 +38,7 @@ def test_the_llm_user_plays_the_patient_tools(tmp_path: Path, monkeypatch: pytes
     with FakeOpenAI(lambda request, n: script[min(n, len(script) - 1)]) as fake:
         monkeypatch.setenv(ALLOWED_API_BASES_ENV, fake.url)
         result = invoke(
-            "run", "--env", "healthcare", "--task-split", "base", "--start-index", str(index),
+            "run", "--env", V1, "--task-split", "base", "--start-index", str(index),
             "--end-index", str(index + 1), "--agent-strategy", "oracle", "--user-strategy", "llm",
             "--user-model", "gpt-4o-mini",
             "--user-model-provider", "openai", "--user-api-base", fake.url, "--quiet", "--log-dir", tmp_path,

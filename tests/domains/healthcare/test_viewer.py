@@ -5,11 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.helpers.cli import ORACLE, explain_result, invoke
+from tests.helpers.healthcare import V1
 from tests.helpers.viewer import ServedViewer
 
 
 def test_the_task_grid_shows_and_filters_intent_and_tier(tmp_path: Path) -> None:
-    result = invoke("run", "--env", "healthcare", "--task-split", "test", *ORACLE, "--log-dir", tmp_path)
+    result = invoke("run", "--env", V1, "--task-split", "test", *ORACLE, "--log-dir", tmp_path)
     assert result.exit_code == 0, explain_result(result)
     viewer = ServedViewer([tmp_path])
     try:

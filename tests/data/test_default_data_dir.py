@@ -27,7 +27,7 @@ def test_every_config_defaults_to_the_cache_named_now(moved_cache: Path) -> None
     assert GymConfig().data_dir == moved_cache
     assert ApiSettings().data_dir == moved_cache
     assert RunSettings().data_dir == moved_cache
-    assert ServeSettings(service="env").data_dir == moved_cache
+    assert ServeSettings.model_validate({"service": "env"}).data_dir == moved_cache
 
 
 @pytest.mark.parametrize(

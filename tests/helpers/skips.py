@@ -12,10 +12,10 @@ from __future__ import annotations
 import os
 import re
 from collections import Counter
+from collections.abc import Generator
 from enum import StrEnum
 
 import pytest
-from _pytest.terminal import TerminalReporter
 
 
 class SkipKind(StrEnum):
@@ -86,7 +86,9 @@ def skip_reason(report: pytest.TestReport) -> str:
 
 
 @pytest.hookimpl(wrapper=True)
-def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> pytest.TestReport:
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
     report: pytest.TestReport = yield
     if report.skipped and not hasattr(report, "wasxfail") and on_ci():
         reason = skip_reason(report)
@@ -101,7 +103,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     return report
 
 
-def pytest_terminal_summary(terminalreporter: TerminalReporter) -> None:
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     """Under CI, how many tests skipped by design, by kind (what CI provides never skips there)."""
     if not on_ci():
         return

@@ -151,6 +151,9 @@ class RunScope(BaseModel, use_attribute_docstrings=True):
     tasks: Literal["all", "certified"] = "all"
     """all: every selected task; certified: only those the stored audit of the data flags nothing on (made by
     `taumesh domain audit NAME --write`; docs/validity.md)."""
+    grader: Literal["faithful", "strict"] = "faithful"
+    """faithful: the benchmark's own grading, bit for bit; strict: a task whose gold errors is excluded, and lists
+    the domain declares sets are compared in any order (docs/validity.md)."""
     shuffle: Annotated[bool, Flag(parse_as=int)] = False
     """Shuffle task order within each trial (τ-bench's --shuffle 1)."""
     log_dir: Path = Path("results")

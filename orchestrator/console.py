@@ -31,6 +31,7 @@ def print_summary(summary: RunSummary, console: Console) -> None:
     successes = sum(1 for r in scored if r.reward is not None and r.reward >= 1 - 1e-6)
     average = f"{summary.average_reward:.4f}" if summary.average_reward is not None else "n/a"
     console.print(f"scored episodes: {len(scored)}   reward 1.0: {successes}/{len(scored)}   average reward: {average}")
+    print_validity(summary, console)
     endings = Counter(str(r.info.get("termination")) for r in scored)
     console.print("episode endings: " + ", ".join(f"{k} {v}" for k, v in sorted(endings.items())))
     agent, user = run_usage(summary.results)
@@ -54,6 +55,23 @@ def print_summary(summary: RunSummary, console: Console) -> None:
     if errors:
         console.print(f"errors: {errors_path(summary.results_path)}", soft_wrap=True)
     console.print(f"results: {summary.results_path}", soft_wrap=True)  # one line, for scripts reading the output
+
+
+SHOWN_EXCLUDED = 20
+"""Task ids the line of the strict grader's exclusions names."""
+
+
+def print_validity(summary: RunSummary, console: Console) -> None:
+    """Beside the score: the tasks the strict grader left out."""
+    if summary.excluded:
+        ids = list(summary.excluded)
+        shown = ", ".join(ids[:SHOWN_EXCLUDED]) + (", …" if len(ids) > SHOWN_EXCLUDED else "")
+        console.print(
+            f"strict grader: {len(ids)} selected tasks left out, their gold errors in replay: {shown}",
+            markup=False,
+            highlight=False,
+            soft_wrap=True,
+        )
 
 
 def print_figures(results: list[RunResult], console: Console) -> None:

@@ -62,6 +62,7 @@ from taumesh.orchestrator import tracing
 from taumesh.orchestrator.clients import ServiceClients, with_retries
 from taumesh.orchestrator.config import RunConfig
 from taumesh.orchestrator.episode_session import EpisodeSession
+from taumesh.orchestrator.grading import GRADERS
 from taumesh.orchestrator.mcp_agent import McpEpisode, bind_episode
 from taumesh.rpc.errors import clip
 from taumesh.scorer.v1 import scorer_pb2
@@ -484,6 +485,7 @@ class _Episode:
                 termination=termination_to_proto(self.termination or "max_steps"),
                 final_data_hash=final.data_hash,
                 conversation=self.wire(self.transcript.scored),
+                grader=GRADERS[self.config.grader],
             )
             judged = bool(self.config.judge.model)
             if judged:  # τ²'s NL assertions: the scorer asks this model, and may retry it

@@ -8,6 +8,7 @@ The file itself (naming, writing, reading) is :mod:`taumesh.orchestrator.results
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, Literal
 
 from pydantic import BaseModel, TypeAdapter
@@ -196,9 +197,11 @@ def run_fingerprint(config: RunConfig, agent: AgentIdentity | None, data_release
     release = {DATA_RELEASE: data_release} if data_release else {}
     # only when not the default, so that files written before these settings existed are still continued
     certified = {"tasks": "certified", "audit_version": AUDIT_VERSION} if config.tasks == "certified" else {}
+    grader = {"grader": config.grader} if config.grader != "faithful" else {}
     return {
         **release,
         **certified,
+        **grader,
         "env": config.env,
         "task_split": config.task_split,
         "max_steps": config.max_steps,
@@ -221,12 +224,16 @@ def run_fingerprint(config: RunConfig, agent: AgentIdentity | None, data_release
     }
 
 
-def validity_record(config: RunConfig) -> dict[str, str]:
+def validity_record(config: RunConfig, excluded: Iterable[str] = ()) -> dict[str, Any]:
     """What each result records of how far to trust its score (``info.validity``).
 
-    The audit version the run knew (whose stored audit it reads) and its task set (all, or certified).
+    The audit version the run knew (whose stored audit it reads), its task set (all, or certified), its grader, and
+    under the strict grader the selected tasks it left out (``excluded``: their gold errors).
     """
-    return {"audit_version": AUDIT_VERSION, "tasks": config.tasks}
+    record: dict[str, Any] = {"audit_version": AUDIT_VERSION, "tasks": config.tasks, "grader": config.grader}
+    if config.grader == "strict":
+        record["excluded"] = sorted(excluded, key=lambda task_id: (len(task_id), task_id))
+    return record
 
 
 def fingerprint_differences(recorded: dict[str, Any], current: dict[str, Any], prefix: str = "") -> list[str]:

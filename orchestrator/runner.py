@@ -34,6 +34,7 @@ from taumesh.orchestrator.clients import (
 from taumesh.orchestrator.config import RunConfig
 from taumesh.orchestrator.data_check import REFUSALS, DataUnreadable, check_domain_data
 from taumesh.orchestrator.episode import EpisodeInterrupted, EpisodeOutcome, run_episode
+from taumesh.orchestrator.grading import strict_exclusions
 from taumesh.orchestrator.interrupt import until_stopped
 from taumesh.orchestrator.open_sessions import OpenSessions, tracking
 from taumesh.orchestrator.outputs import write_outputs
@@ -95,6 +96,8 @@ class RunSummary(BaseModel):
     results: list[RunResult]
     pass_hat_k: dict[int, float]
     average_reward: float | None
+    excluded: dict[str, str] = {}
+    """Under ``--grader strict``: the selected tasks left unplayed because their gold errors, with why."""
 
     @property
     def errors(self) -> list[RunResult]:
@@ -471,6 +474,8 @@ class PreparedRun:
     """Added to each result's ``info``: the run's fingerprint and the external agent's identity."""
     path: Path
     existing: list[RunResult]
+    excluded: dict[str, str]
+    """Selected tasks the strict grader leaves out (their gold errors), with why; empty under the faithful one."""
 
     def results_file(self) -> ResultsFile:
         return ResultsFile(self.path, self.existing, order=self.order)
@@ -491,11 +496,13 @@ async def prepare_run(
     config, tasks = await resolve_tasks(clients, config)
     release = served_release(await served_domain(clients, config))
     indices = run_tasks(config, tasks, release)
+    excluded = await strict_exclusions(clients, config, tasks, indices)
+    indices = [index for index in indices if tasks[index].task_id not in excluded]
     agent = await describe_agent(clients, config)
     fingerprint = run_fingerprint(config, agent, release)
     if resume:
         check_fingerprint(resume, existing, fingerprint, config.allow_release_change)
-    recorded: dict[str, Any] = {"run": fingerprint, "validity": validity_record(config)}
+    recorded: dict[str, Any] = {"run": fingerprint, "validity": validity_record(config, excluded)}
     if agent is not None:
         recorded["agent"] = agent.model_dump()
 
@@ -519,7 +526,7 @@ async def prepare_run(
         path = claim_results_path(config.log_dir, results_filename(config, agent, time_str))
     else:
         path = resume
-    return PreparedRun(config, tasks, plan, order, recorded, path, existing)
+    return PreparedRun(config, tasks, plan, order, recorded, path, existing, excluded)
 
 
 def agent_tools_server(config: RunConfig, clients: ServiceClients) -> contextlib.AbstractAsyncContextManager[Any]:
@@ -565,4 +572,6 @@ async def _run_benchmark(
         pass_k, average = await compute_pass_hat_k(clients, config, results.results)
         served = await fetch_tau2_tasks(clients, config, results.results)
     path = write_outputs(config, run.path, results.results, served)
-    return RunSummary(results_path=path, results=results.results, pass_hat_k=pass_k, average_reward=average)
+    return RunSummary(
+        results_path=path, results=results.results, pass_hat_k=pass_k, average_reward=average, excluded=run.excluded
+    )

@@ -110,7 +110,9 @@ async def run_with_workers(
         finally:
             await clients.close()
     path = write_outputs(run.config, run.path, results.results, served)
-    return RunSummary(results_path=path, results=results.results, pass_hat_k=pass_k, average_reward=average)
+    return RunSummary(
+        results_path=path, results=results.results, pass_hat_k=pass_k, average_reward=average, excluded=run.excluded
+    )
 
 
 async def _until_sigterm(play: Coroutine[Any, Any, None], results_path: Path) -> None:

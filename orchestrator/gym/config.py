@@ -30,6 +30,8 @@ class GymConfig(BaseModel):
     tasks: Literal["all", "certified"] = "all"
     """certified: draw (and accept) only the tasks the stored audit of the data flags nothing on, as ``taumesh run
     --tasks certified`` (``taumesh domain audit NAME --write`` stores it; docs/validity.md)."""
+    grader: Literal["faithful", "strict"] = "faithful"
+    """As ``taumesh run --grader``: faithful is the benchmark's own grading; strict the corrected one."""
     data_dir: Path = Field(default_factory=taubench_v1_dir)
     """τ-bench v1 data (as ``taumesh run --data-dir``); τ²'s comes from ``taumesh data fetch tau2``."""
     addresses: ServiceAddresses = Field(default_factory=ServiceAddresses)
@@ -70,4 +72,5 @@ class GymConfig(BaseModel):
             model_timeout=self.step_timeout,
             show_progress=False,
             tasks=self.tasks,
+            grader=self.grader,
         )

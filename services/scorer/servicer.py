@@ -20,6 +20,7 @@ from taumesh.rpc.server import Service
 from taumesh.scorer.v1 import scorer_pb2, scorer_pb2_grpc
 from taumesh.services.scorer.pass_hat_k import MAX_OUTCOMES, Outcome, pass_hat_k
 from taumesh.services.scorer.reward import GoldStates
+from taumesh.services.scorer.strict import GoldErrors, StrictGrader
 
 
 class ScorerServicer(scorer_pb2_grpc.ScorerServiceServicer):
@@ -28,6 +29,7 @@ class ScorerServicer(scorer_pb2_grpc.ScorerServiceServicer):
     def __init__(self, catalog: Catalog) -> None:
         self.catalog = catalog
         self.gold = GoldStates()
+        self.strict = StrictGrader()
 
     @status_codes
     async def ScoreEpisode(
@@ -39,6 +41,12 @@ class ScorerServicer(scorer_pb2_grpc.ScorerServiceServicer):
             domain, task = self.catalog.find_task(ref.domain, ref.split, ref.task_id)
         except (KeyError, DataError) as exc:
             raise NotFound(str(exc.args[0]), reason="TASK_NOT_FOUND", fields=[("task", "unknown task")]) from exc
+        strict = request.grader == scorer_pb2.GRADER_STRICT
+        if strict:  # before anything else: a caller may ask whether the task is gradable before playing it
+            try:
+                self.strict.check_gold(domain, ref.split, task)
+            except GoldErrors as exc:
+                raise FailedPrecondition(str(exc), reason="GOLD_ERRORS") from exc
         if termination in EVALUATED_TERMINATIONS and not request.final_data_hash:
             raise InvalidArgument(
                 "final_data_hash is required for an episode that ended",
@@ -50,6 +58,8 @@ class ScorerServicer(scorer_pb2_grpc.ScorerServiceServicer):
             score: Score = domain.score(task, conversation, termination, request.final_data_hash, gold_hash)
         except EpisodeMismatch as exc:
             raise FailedPrecondition(str(exc), reason="EPISODE_NOT_REPRODUCIBLE") from exc
+        if strict and termination in EVALUATED_TERMINATIONS:
+            score = self.strict.regrade(domain, ref.split, task, conversation, score)
         to_judge = score.nl_assertions if isinstance(score, EpisodeScore) else []
         usage = Usage()
         if to_judge:  # the conversation starts with the task's message history, as τ²'s trajectory does

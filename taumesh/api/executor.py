@@ -39,6 +39,7 @@ from taumesh.env.v1 import env_pb2
 from taumesh.llm.limiter import ProviderLimiters
 from taumesh.orchestrator.clients import ServiceClients
 from taumesh.orchestrator.config import RunConfig
+from taumesh.orchestrator.grading import strict_exclusions
 from taumesh.orchestrator.layout_statistics import LayoutStatistics, layout_statistics
 from taumesh.orchestrator.provider_limits import shared_limiters
 from taumesh.orchestrator.results import RunResult, results_task_id, run_fingerprint, validity_record
@@ -237,10 +238,14 @@ class RunExecutor:
         async with self._clients_for(config) as clients:
             config, tasks = await resolve_tasks(clients, config)
             release = served_release(await served_domain(clients, config))
-            plan = plan_episodes(config, run_tasks(config, tasks, release))
+            indices = run_tasks(config, tasks, release)
+            excluded = await strict_exclusions(clients, config, tasks, indices)
+            indices = [index for index in indices if tasks[index].task_id not in excluded]
+            plan = plan_episodes(config, indices)
             self.store.set_total(run_id, len(plan))
             agent = await describe_agent(clients, config)
-            recorded: dict[str, Any] = {"run": run_fingerprint(config, agent), "validity": validity_record(config)}
+            validity = validity_record(config, excluded)
+            recorded: dict[str, Any] = {"run": run_fingerprint(config, agent), "validity": validity}
             if agent is not None:
                 recorded["agent"] = agent.model_dump()
             await self._plan(run_id, tasks, plan)

@@ -169,6 +169,7 @@ def run_config(body: ValidateTasksRequest, settings: ApiSettings) -> RunConfig:
         seed=body.seed,
         shuffle=body.shuffle,
         tasks=body.tasks,
+        grader=body.grader,
         data_dir=settings.data_dir,
         addresses=addresses,
         show_progress=False,

@@ -119,6 +119,7 @@ class ValidateTasksRequest(BaseModel):
     seed: int = Field(default=10, ge=-(2**63), le=2**63 - 1, description="Random seed (τ-bench's default 10).")
     shuffle: Annotated[bool, RUN["shuffle"]] = RUN["shuffle"].default
     tasks: Annotated[Literal["all", "certified"], RUN["tasks"]] = RUN["tasks"].default
+    grader: Annotated[Literal["faithful", "strict"], RUN["grader"]] = RUN["grader"].default
     user_strategy: str = Field(default="llm", max_length=50, description="llm, react, verify, reflection, scripted.")
     user_model: str = Field(default="gpt-4o", max_length=200, description="The simulated user's model.")
     user_model_provider: str = Field(default="openai", max_length=100, description="litellm provider of the user.")

@@ -83,6 +83,8 @@ class EvalConfig(BaseModel):
     seed: int = 10
     tasks: Literal["all", "certified"] = "all"
     """As ``taumesh run --tasks``: certified plays only the tasks the stored audit of the data flags nothing on."""
+    grader: Literal["faithful", "strict"] = "faithful"
+    """As ``taumesh run --grader``: faithful is the benchmark's own grading; strict the corrected one."""
 
 
 class AssessmentRequest(BaseModel):
@@ -216,6 +218,7 @@ class EvaluationExecutor(AgentExecutor):
             max_concurrency=cfg.max_concurrency,
             seed=cfg.seed,
             tasks=cfg.tasks,
+            grader=cfg.grader,
             data_dir=self.data_dir,
             log_dir=self.log_dir,
             show_progress=True,

@@ -74,7 +74,7 @@ def test_run_certified_plays_only_the_unflagged_tasks(stored: StoredAudit, tmp_p
     results = load_json(results_path(tmp_path))
     assert sorted(entry["task_id"] for entry in results) == certified_ids(stored)
     for entry in results:
-        assert entry["info"]["validity"] == {"audit_version": AUDIT_VERSION, "tasks": "certified"}
+        assert entry["info"]["validity"] == {"audit_version": AUDIT_VERSION, "tasks": "certified", "grader": "faithful"}
         assert entry["info"]["run"]["tasks"] == "certified" and entry["info"]["run"]["audit_version"] == AUDIT_VERSION
     # a range narrows the certified set: the certified tasks among the first ten
     ranged = taumesh(

@@ -25,45 +25,47 @@ _sym_db = _symbol_database.Default()
 from taumesh.common.v1 import common_pb2 as taumesh_dot_common_dot_v1_dot_common__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1etaumesh/scorer/v1/scorer.proto\x12\x11taumesh.scorer.v1\x1a\x1etaumesh/common/v1/common.proto\"\xfb\x01\n\x13ScoreEpisodeRequest\x12(\n\x04task\x18\x01 \x01(\x0b\x32\x1a.taumesh.common.v1.TaskRef\x12\x17\n\x0f\x66inal_data_hash\x18\x03 \x01(\t\x12\x30\n\x0c\x63onversation\x18\x04 \x03(\x0b\x32\x1a.taumesh.common.v1.Message\x12\x33\n\x0btermination\x18\x05 \x01(\x0e\x32\x1e.taumesh.common.v1.Termination\x12-\n\x05judge\x18\x06 \x01(\x0b\x32\x1e.taumesh.common.v1.ModelConfigJ\x04\x08\x02\x10\x03R\x05\x65nded\"\xaa\x01\n\x0bRewardCheck\x12-\n\x05\x62\x61sis\x18\x01 \x01(\x0e\x32\x1e.taumesh.scorer.v1.RewardBasis\x12\x0f\n\x07subject\x18\x02 \x01(\t\x12\x0e\n\x06passed\x18\x03 \x01(\x08\x12\x10\n\x08\x65xpected\x18\x04 \x01(\t\x12\x0e\n\x06\x61\x63tual\x18\x05 \x01(\t\x12\x13\n\x0b\x65xplanation\x18\x06 \x01(\t\x12\x14\n\x0c\x63ustom_basis\x18\x07 \x01(\t\"`\n\nGoldAction\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x13\n\x0bkwargs_json\x18\x02 \x01(\t\x12/\n\trequestor\x18\x03 \x01(\x0e\x32\x1c.taumesh.common.v1.Requestor\"\xd1\x02\n\x14ScoreEpisodeResponse\x12\x0e\n\x06reward\x18\x01 \x01(\x01\x12\x33\n\x0cgold_actions\x18\x04 \x03(\x0b\x32\x1d.taumesh.scorer.v1.GoldAction\x12\x18\n\x10required_outputs\x18\x05 \x03(\t\x12.\n\x06\x63hecks\x18\x06 \x03(\x0b\x32\x1e.taumesh.scorer.v1.RewardCheck\x12\x34\n\x0creward_basis\x18\x07 \x03(\x0e\x32\x1e.taumesh.scorer.v1.RewardBasis\x12-\n\x0bjudge_usage\x18\x08 \x01(\x0b\x32\x18.taumesh.common.v1.Usage\x12\x1b\n\x13\x63ustom_reward_basis\x18\t \x03(\tJ\x04\x08\x02\x10\x03J\x04\x08\x03\x10\x04R\ractions_checkR\routputs_check\"D\n\x0cTrialOutcome\x12\x0f\n\x07task_id\x18\x04 \x01(\t\x12\r\n\x05trial\x18\x02 \x01(\x05\x12\x0e\n\x06reward\x18\x03 \x01(\x01J\x04\x08\x01\x10\x02\"W\n\x16\x43omputePassHatKRequest\x12\x31\n\x08outcomes\x18\x01 \x03(\x0b\x32\x1f.taumesh.scorer.v1.TrialOutcome\x12\n\n\x02ks\x18\x02 \x03(\x05\"$\n\x08PassHatK\x12\t\n\x01k\x18\x01 \x01(\x05\x12\r\n\x05value\x18\x02 \x01(\x01\"\x8b\x01\n\x17\x43omputePassHatKResponse\x12+\n\x06values\x18\x01 \x03(\x0b\x32\x1b.taumesh.scorer.v1.PassHatK\x12\x12\n\ntask_count\x18\x02 \x01(\x05\x12\x17\n\x0ftrials_per_task\x18\x03 \x01(\x05\x12\x16\n\x0e\x61verage_reward\x18\x04 \x01(\x01\"u\n\x0fTaskDescription\x12\x13\n\x0binstruction\x18\x01 \x01(\t\x12\x33\n\x0cgold_actions\x18\x02 \x03(\x0b\x32\x1d.taumesh.scorer.v1.GoldAction\x12\x18\n\x10required_outputs\x18\x03 \x03(\t\"\xf5\x01\n\rFailedEpisode\x12\x0f\n\x07task_id\x18\x07 \x01(\t\x12\r\n\x05trial\x18\x02 \x01(\x05\x12*\n\x04task\x18\x03 \x01(\x0b\x32\x1a.taumesh.common.v1.TaskRefH\x00\x12\x39\n\x0b\x64\x65scription\x18\x04 \x01(\x0b\x32\".taumesh.scorer.v1.TaskDescriptionH\x00\x12.\n\ntrajectory\x18\x05 \x03(\x0b\x32\x1a.taumesh.common.v1.Message\x12\x18\n\x10reward_info_json\x18\x06 \x01(\tB\r\n\x0btask_sourceJ\x04\x08\x01\x10\x02\"\x92\x01\n\x14\x41nalyzeFaultsRequest\x12-\n\x05model\x18\x01 \x01(\x0b\x32\x1e.taumesh.common.v1.ModelConfig\x12\x32\n\x08\x65pisodes\x18\x02 \x03(\x0b\x32 .taumesh.scorer.v1.FailedEpisode\x12\x17\n\x0fmax_concurrency\x18\x03 \x01(\x05\"\xe2\x01\n\x0b\x46\x61ultReport\x12\x0f\n\x07task_id\x18\x08 \x01(\t\x12\r\n\x05trial\x18\x02 \x01(\x05\x12.\n\x06\x61uthor\x18\x03 \x01(\x0e\x32\x1e.taumesh.scorer.v1.FaultAuthor\x12\x30\n\nfault_type\x18\x04 \x01(\x0e\x32\x1c.taumesh.scorer.v1.FaultType\x12\x13\n\x0b\x64\x65scription\x18\x05 \x01(\t\x12\r\n\x05\x65rror\x18\x06 \x01(\t\x12\'\n\x05usage\x18\x07 \x01(\x0b\x32\x18.taumesh.common.v1.UsageJ\x04\x08\x01\x10\x02\"q\n\x15\x41nalyzeFaultsResponse\x12/\n\x07reports\x18\x01 \x03(\x0b\x32\x1e.taumesh.scorer.v1.FaultReport\x12\'\n\x05usage\x18\x02 \x01(\x0b\x32\x18.taumesh.common.v1.Usage*\xcf\x01\n\x0bRewardBasis\x12\x1c\n\x18REWARD_BASIS_UNSPECIFIED\x10\x00\x12\x13\n\x0fREWARD_BASIS_DB\x10\x01\x12\x1e\n\x1aREWARD_BASIS_ENV_ASSERTION\x10\x02\x12\x17\n\x13REWARD_BASIS_ACTION\x10\x03\x12\x1c\n\x18REWARD_BASIS_COMMUNICATE\x10\x04\x12\x1d\n\x19REWARD_BASIS_NL_ASSERTION\x10\x05\x12\x17\n\x13REWARD_BASIS_CUSTOM\x10\x06*x\n\x0b\x46\x61ultAuthor\x12\x1c\n\x18\x46\x41ULT_AUTHOR_UNSPECIFIED\x10\x00\x12\x15\n\x11\x46\x41ULT_AUTHOR_USER\x10\x01\x12\x16\n\x12\x46\x41ULT_AUTHOR_AGENT\x10\x02\x12\x1c\n\x18\x46\x41ULT_AUTHOR_ENVIRONMENT\x10\x03*\xc2\x01\n\tFaultType\x12\x1a\n\x16\x46\x41ULT_TYPE_UNSPECIFIED\x10\x00\x12\x19\n\x15\x46\x41ULT_TYPE_WRONG_TOOL\x10\x01\x12\x1d\n\x19\x46\x41ULT_TYPE_WRONG_ARGUMENT\x10\x02\x12\'\n#FAULT_TYPE_GOAL_PARTIALLY_COMPLETED\x10\x03\x12 \n\x1c\x46\x41ULT_TYPE_UNINTENDED_ACTION\x10\x04\x12\x14\n\x10\x46\x41ULT_TYPE_OTHER\x10\x05\x32\xbe\x02\n\rScorerService\x12_\n\x0cScoreEpisode\x12&.taumesh.scorer.v1.ScoreEpisodeRequest\x1a\'.taumesh.scorer.v1.ScoreEpisodeResponse\x12h\n\x0f\x43omputePassHatK\x12).taumesh.scorer.v1.ComputePassHatKRequest\x1a*.taumesh.scorer.v1.ComputePassHatKResponse\x12\x62\n\rAnalyzeFaults\x12\'.taumesh.scorer.v1.AnalyzeFaultsRequest\x1a(.taumesh.scorer.v1.AnalyzeFaultsResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1etaumesh/scorer/v1/scorer.proto\x12\x11taumesh.scorer.v1\x1a\x1etaumesh/common/v1/common.proto\"\xa6\x02\n\x13ScoreEpisodeRequest\x12(\n\x04task\x18\x01 \x01(\x0b\x32\x1a.taumesh.common.v1.TaskRef\x12\x17\n\x0f\x66inal_data_hash\x18\x03 \x01(\t\x12\x30\n\x0c\x63onversation\x18\x04 \x03(\x0b\x32\x1a.taumesh.common.v1.Message\x12\x33\n\x0btermination\x18\x05 \x01(\x0e\x32\x1e.taumesh.common.v1.Termination\x12-\n\x05judge\x18\x06 \x01(\x0b\x32\x1e.taumesh.common.v1.ModelConfig\x12)\n\x06grader\x18\x07 \x01(\x0e\x32\x19.taumesh.scorer.v1.GraderJ\x04\x08\x02\x10\x03R\x05\x65nded\"\xaa\x01\n\x0bRewardCheck\x12-\n\x05\x62\x61sis\x18\x01 \x01(\x0e\x32\x1e.taumesh.scorer.v1.RewardBasis\x12\x0f\n\x07subject\x18\x02 \x01(\t\x12\x0e\n\x06passed\x18\x03 \x01(\x08\x12\x10\n\x08\x65xpected\x18\x04 \x01(\t\x12\x0e\n\x06\x61\x63tual\x18\x05 \x01(\t\x12\x13\n\x0b\x65xplanation\x18\x06 \x01(\t\x12\x14\n\x0c\x63ustom_basis\x18\x07 \x01(\t\"`\n\nGoldAction\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x13\n\x0bkwargs_json\x18\x02 \x01(\t\x12/\n\trequestor\x18\x03 \x01(\x0e\x32\x1c.taumesh.common.v1.Requestor\"\xd1\x02\n\x14ScoreEpisodeResponse\x12\x0e\n\x06reward\x18\x01 \x01(\x01\x12\x33\n\x0cgold_actions\x18\x04 \x03(\x0b\x32\x1d.taumesh.scorer.v1.GoldAction\x12\x18\n\x10required_outputs\x18\x05 \x03(\t\x12.\n\x06\x63hecks\x18\x06 \x03(\x0b\x32\x1e.taumesh.scorer.v1.RewardCheck\x12\x34\n\x0creward_basis\x18\x07 \x03(\x0e\x32\x1e.taumesh.scorer.v1.RewardBasis\x12-\n\x0bjudge_usage\x18\x08 \x01(\x0b\x32\x18.taumesh.common.v1.Usage\x12\x1b\n\x13\x63ustom_reward_basis\x18\t \x03(\tJ\x04\x08\x02\x10\x03J\x04\x08\x03\x10\x04R\ractions_checkR\routputs_check\"D\n\x0cTrialOutcome\x12\x0f\n\x07task_id\x18\x04 \x01(\t\x12\r\n\x05trial\x18\x02 \x01(\x05\x12\x0e\n\x06reward\x18\x03 \x01(\x01J\x04\x08\x01\x10\x02\"W\n\x16\x43omputePassHatKRequest\x12\x31\n\x08outcomes\x18\x01 \x03(\x0b\x32\x1f.taumesh.scorer.v1.TrialOutcome\x12\n\n\x02ks\x18\x02 \x03(\x05\"$\n\x08PassHatK\x12\t\n\x01k\x18\x01 \x01(\x05\x12\r\n\x05value\x18\x02 \x01(\x01\"\x8b\x01\n\x17\x43omputePassHatKResponse\x12+\n\x06values\x18\x01 \x03(\x0b\x32\x1b.taumesh.scorer.v1.PassHatK\x12\x12\n\ntask_count\x18\x02 \x01(\x05\x12\x17\n\x0ftrials_per_task\x18\x03 \x01(\x05\x12\x16\n\x0e\x61verage_reward\x18\x04 \x01(\x01\"u\n\x0fTaskDescription\x12\x13\n\x0binstruction\x18\x01 \x01(\t\x12\x33\n\x0cgold_actions\x18\x02 \x03(\x0b\x32\x1d.taumesh.scorer.v1.GoldAction\x12\x18\n\x10required_outputs\x18\x03 \x03(\t\"\xf5\x01\n\rFailedEpisode\x12\x0f\n\x07task_id\x18\x07 \x01(\t\x12\r\n\x05trial\x18\x02 \x01(\x05\x12*\n\x04task\x18\x03 \x01(\x0b\x32\x1a.taumesh.common.v1.TaskRefH\x00\x12\x39\n\x0b\x64\x65scription\x18\x04 \x01(\x0b\x32\".taumesh.scorer.v1.TaskDescriptionH\x00\x12.\n\ntrajectory\x18\x05 \x03(\x0b\x32\x1a.taumesh.common.v1.Message\x12\x18\n\x10reward_info_json\x18\x06 \x01(\tB\r\n\x0btask_sourceJ\x04\x08\x01\x10\x02\"\x92\x01\n\x14\x41nalyzeFaultsRequest\x12-\n\x05model\x18\x01 \x01(\x0b\x32\x1e.taumesh.common.v1.ModelConfig\x12\x32\n\x08\x65pisodes\x18\x02 \x03(\x0b\x32 .taumesh.scorer.v1.FailedEpisode\x12\x17\n\x0fmax_concurrency\x18\x03 \x01(\x05\"\xe2\x01\n\x0b\x46\x61ultReport\x12\x0f\n\x07task_id\x18\x08 \x01(\t\x12\r\n\x05trial\x18\x02 \x01(\x05\x12.\n\x06\x61uthor\x18\x03 \x01(\x0e\x32\x1e.taumesh.scorer.v1.FaultAuthor\x12\x30\n\nfault_type\x18\x04 \x01(\x0e\x32\x1c.taumesh.scorer.v1.FaultType\x12\x13\n\x0b\x64\x65scription\x18\x05 \x01(\t\x12\r\n\x05\x65rror\x18\x06 \x01(\t\x12\'\n\x05usage\x18\x07 \x01(\x0b\x32\x18.taumesh.common.v1.UsageJ\x04\x08\x01\x10\x02\"q\n\x15\x41nalyzeFaultsResponse\x12/\n\x07reports\x18\x01 \x03(\x0b\x32\x1e.taumesh.scorer.v1.FaultReport\x12\'\n\x05usage\x18\x02 \x01(\x0b\x32\x18.taumesh.common.v1.Usage*H\n\x06Grader\x12\x16\n\x12GRADER_UNSPECIFIED\x10\x00\x12\x13\n\x0fGRADER_FAITHFUL\x10\x01\x12\x11\n\rGRADER_STRICT\x10\x02*\xcf\x01\n\x0bRewardBasis\x12\x1c\n\x18REWARD_BASIS_UNSPECIFIED\x10\x00\x12\x13\n\x0fREWARD_BASIS_DB\x10\x01\x12\x1e\n\x1aREWARD_BASIS_ENV_ASSERTION\x10\x02\x12\x17\n\x13REWARD_BASIS_ACTION\x10\x03\x12\x1c\n\x18REWARD_BASIS_COMMUNICATE\x10\x04\x12\x1d\n\x19REWARD_BASIS_NL_ASSERTION\x10\x05\x12\x17\n\x13REWARD_BASIS_CUSTOM\x10\x06*x\n\x0b\x46\x61ultAuthor\x12\x1c\n\x18\x46\x41ULT_AUTHOR_UNSPECIFIED\x10\x00\x12\x15\n\x11\x46\x41ULT_AUTHOR_USER\x10\x01\x12\x16\n\x12\x46\x41ULT_AUTHOR_AGENT\x10\x02\x12\x1c\n\x18\x46\x41ULT_AUTHOR_ENVIRONMENT\x10\x03*\xc2\x01\n\tFaultType\x12\x1a\n\x16\x46\x41ULT_TYPE_UNSPECIFIED\x10\x00\x12\x19\n\x15\x46\x41ULT_TYPE_WRONG_TOOL\x10\x01\x12\x1d\n\x19\x46\x41ULT_TYPE_WRONG_ARGUMENT\x10\x02\x12\'\n#FAULT_TYPE_GOAL_PARTIALLY_COMPLETED\x10\x03\x12 \n\x1c\x46\x41ULT_TYPE_UNINTENDED_ACTION\x10\x04\x12\x14\n\x10\x46\x41ULT_TYPE_OTHER\x10\x05\x32\xbe\x02\n\rScorerService\x12_\n\x0cScoreEpisode\x12&.taumesh.scorer.v1.ScoreEpisodeRequest\x1a\'.taumesh.scorer.v1.ScoreEpisodeResponse\x12h\n\x0f\x43omputePassHatK\x12).taumesh.scorer.v1.ComputePassHatKRequest\x1a*.taumesh.scorer.v1.ComputePassHatKResponse\x12\x62\n\rAnalyzeFaults\x12\'.taumesh.scorer.v1.AnalyzeFaultsRequest\x1a(.taumesh.scorer.v1.AnalyzeFaultsResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'taumesh.scorer.v1.scorer_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_REWARDBASIS']._serialized_start=2150
-  _globals['_REWARDBASIS']._serialized_end=2357
-  _globals['_FAULTAUTHOR']._serialized_start=2359
-  _globals['_FAULTAUTHOR']._serialized_end=2479
-  _globals['_FAULTTYPE']._serialized_start=2482
-  _globals['_FAULTTYPE']._serialized_end=2676
+  _globals['_GRADER']._serialized_start=2192
+  _globals['_GRADER']._serialized_end=2264
+  _globals['_REWARDBASIS']._serialized_start=2267
+  _globals['_REWARDBASIS']._serialized_end=2474
+  _globals['_FAULTAUTHOR']._serialized_start=2476
+  _globals['_FAULTAUTHOR']._serialized_end=2596
+  _globals['_FAULTTYPE']._serialized_start=2599
+  _globals['_FAULTTYPE']._serialized_end=2793
   _globals['_SCOREEPISODEREQUEST']._serialized_start=86
-  _globals['_SCOREEPISODEREQUEST']._serialized_end=337
-  _globals['_REWARDCHECK']._serialized_start=340
-  _globals['_REWARDCHECK']._serialized_end=510
-  _globals['_GOLDACTION']._serialized_start=512
-  _globals['_GOLDACTION']._serialized_end=608
-  _globals['_SCOREEPISODERESPONSE']._serialized_start=611
-  _globals['_SCOREEPISODERESPONSE']._serialized_end=948
-  _globals['_TRIALOUTCOME']._serialized_start=950
-  _globals['_TRIALOUTCOME']._serialized_end=1018
-  _globals['_COMPUTEPASSHATKREQUEST']._serialized_start=1020
-  _globals['_COMPUTEPASSHATKREQUEST']._serialized_end=1107
-  _globals['_PASSHATK']._serialized_start=1109
-  _globals['_PASSHATK']._serialized_end=1145
-  _globals['_COMPUTEPASSHATKRESPONSE']._serialized_start=1148
-  _globals['_COMPUTEPASSHATKRESPONSE']._serialized_end=1287
-  _globals['_TASKDESCRIPTION']._serialized_start=1289
-  _globals['_TASKDESCRIPTION']._serialized_end=1406
-  _globals['_FAILEDEPISODE']._serialized_start=1409
-  _globals['_FAILEDEPISODE']._serialized_end=1654
-  _globals['_ANALYZEFAULTSREQUEST']._serialized_start=1657
-  _globals['_ANALYZEFAULTSREQUEST']._serialized_end=1803
-  _globals['_FAULTREPORT']._serialized_start=1806
-  _globals['_FAULTREPORT']._serialized_end=2032
-  _globals['_ANALYZEFAULTSRESPONSE']._serialized_start=2034
-  _globals['_ANALYZEFAULTSRESPONSE']._serialized_end=2147
-  _globals['_SCORERSERVICE']._serialized_start=2679
-  _globals['_SCORERSERVICE']._serialized_end=2997
+  _globals['_SCOREEPISODEREQUEST']._serialized_end=380
+  _globals['_REWARDCHECK']._serialized_start=383
+  _globals['_REWARDCHECK']._serialized_end=553
+  _globals['_GOLDACTION']._serialized_start=555
+  _globals['_GOLDACTION']._serialized_end=651
+  _globals['_SCOREEPISODERESPONSE']._serialized_start=654
+  _globals['_SCOREEPISODERESPONSE']._serialized_end=991
+  _globals['_TRIALOUTCOME']._serialized_start=993
+  _globals['_TRIALOUTCOME']._serialized_end=1061
+  _globals['_COMPUTEPASSHATKREQUEST']._serialized_start=1063
+  _globals['_COMPUTEPASSHATKREQUEST']._serialized_end=1150
+  _globals['_PASSHATK']._serialized_start=1152
+  _globals['_PASSHATK']._serialized_end=1188
+  _globals['_COMPUTEPASSHATKRESPONSE']._serialized_start=1191
+  _globals['_COMPUTEPASSHATKRESPONSE']._serialized_end=1330
+  _globals['_TASKDESCRIPTION']._serialized_start=1332
+  _globals['_TASKDESCRIPTION']._serialized_end=1449
+  _globals['_FAILEDEPISODE']._serialized_start=1452
+  _globals['_FAILEDEPISODE']._serialized_end=1697
+  _globals['_ANALYZEFAULTSREQUEST']._serialized_start=1700
+  _globals['_ANALYZEFAULTSREQUEST']._serialized_end=1846
+  _globals['_FAULTREPORT']._serialized_start=1849
+  _globals['_FAULTREPORT']._serialized_end=2075
+  _globals['_ANALYZEFAULTSRESPONSE']._serialized_start=2077
+  _globals['_ANALYZEFAULTSRESPONSE']._serialized_end=2190
+  _globals['_SCORERSERVICE']._serialized_start=2796
+  _globals['_SCORERSERVICE']._serialized_end=3114
 # @@protoc_insertion_point(module_scope)

@@ -20,6 +20,40 @@ else:
 
 DESCRIPTOR: _descriptor.FileDescriptor
 
+class _Grader:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _GraderEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Grader.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    GRADER_UNSPECIFIED: _Grader.ValueType  # 0
+    """Not set: GRADER_FAITHFUL."""
+    GRADER_FAITHFUL: _Grader.ValueType  # 1
+    """The benchmark's own grading, bit for bit, flaws included."""
+    GRADER_STRICT: _Grader.ValueType  # 2
+    """The corrected grading. A task whose gold actions error when replayed in order is not graded:
+    FAILED_PRECONDITION (reason GOLD_ERRORS), whatever the termination, so a caller can ask before playing it. The
+    final state is compared with the gold's up to the order of the list arguments the domain declares sets
+    (DomainPlugin.unordered_arguments): both the episode's tool calls and the gold's are replayed with those lists
+    in one canonical order, and a DB check the faithful grading failed passes when the two replays agree.
+    """
+
+class Grader(_Grader, metaclass=_GraderEnumTypeWrapper):
+    """How ScoreEpisode grades (docs/validity.md): the benchmark's own grading, or the corrected one, opt-in."""
+
+GRADER_UNSPECIFIED: Grader.ValueType  # 0
+"""Not set: GRADER_FAITHFUL."""
+GRADER_FAITHFUL: Grader.ValueType  # 1
+"""The benchmark's own grading, bit for bit, flaws included."""
+GRADER_STRICT: Grader.ValueType  # 2
+"""The corrected grading. A task whose gold actions error when replayed in order is not graded:
+FAILED_PRECONDITION (reason GOLD_ERRORS), whatever the termination, so a caller can ask before playing it. The
+final state is compared with the gold's up to the order of the list arguments the domain declares sets
+(DomainPlugin.unordered_arguments): both the episode's tool calls and the gold's are replayed with those lists
+in one canonical order, and a DB check the faithful grading failed passes when the two replays agree.
+"""
+Global___Grader: _TypeAlias = Grader  # noqa: Y015
+
 class _RewardBasis:
     ValueType = _typing.NewType("ValueType", _builtins.int)
     V: _TypeAlias = ValueType  # noqa: Y015
@@ -139,12 +173,15 @@ class ScoreEpisodeRequest(_message.Message):
     CONVERSATION_FIELD_NUMBER: _builtins.int
     TERMINATION_FIELD_NUMBER: _builtins.int
     JUDGE_FIELD_NUMBER: _builtins.int
+    GRADER_FIELD_NUMBER: _builtins.int
     final_data_hash: _builtins.str
     """The environment's data hash at the end of the episode (GetFinalState). Required when the episode ended."""
     termination: _common_pb2.Termination.ValueType
     """How the episode ended. Only an episode that ended (USER_STOP, TERMINATE_TOOL) is evaluated; any other
     termination scores 0 with no checks, as τ-bench does.
     """
+    grader: Global___Grader.ValueType
+    """Which grading to apply; unset is the benchmark's own (GRADER_FAITHFUL)."""
     @_builtins.property
     def task(self) -> _common_pb2.TaskRef:
         """The task played."""
@@ -170,10 +207,11 @@ class ScoreEpisodeRequest(_message.Message):
         conversation: _abc.Iterable[_common_pb2.Message] | None = ...,
         termination: _common_pb2.Termination.ValueType = ...,
         judge: _common_pb2.ModelConfig | None = ...,
+        grader: Global___Grader.ValueType = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["judge", b"judge", "task", b"task"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["conversation", b"conversation", "final_data_hash", b"final_data_hash", "judge", b"judge", "task", b"task", "termination", b"termination"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["conversation", b"conversation", "final_data_hash", b"final_data_hash", "grader", b"grader", "judge", b"judge", "task", b"task", "termination", b"termination"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -1,0 +1,115 @@
+"""``--grader strict`` on τ² retail: tasks whose gold errors are left out, and declared sets compare in any order.
+
+The tasks left out are exactly those whose gold τ²'s own code recorded errors for (the shared vectors' ``num_errors``),
+through ``taumesh run`` as a subprocess. An order-swapped trajectory of a task the audit flags ``order_sensitive`` is
+played through the real env and graded by the real scorer (gRPC, in-process on loopback): the faithful grader fails
+it, the strict one passes it; the faithful grade of the gold itself is unchanged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import grpc
+import pytest
+
+from taumesh.convert import message_to_proto, task_ref_to_proto, termination_to_proto
+from taumesh.domains import Catalog
+from taumesh.models import TaskRef
+from taumesh.orchestrator.audit.replay import Played, play
+from taumesh.orchestrator.audit.trajectories import DomainFacts, gold, reorderings
+from taumesh.orchestrator.clients import ServiceClients
+from taumesh.orchestrator.config import ServiceAddresses
+from taumesh.orchestrator.stack import service_stack
+from taumesh.scorer.v1 import scorer_pb2
+from tests.audit.conftest import audited, flagged
+from tests.helpers.cli import ORACLE, assert_ok, load_json, results_path, taumesh
+from tests.helpers.paths import read_jsonl
+from tests.helpers.tau2 import TAU2_EXPECTED
+
+
+def erroring_gold() -> set[str]:
+    """τ² retail's tasks whose gold τ²'s own evaluation recorded errors for."""
+    return {r["task_id"] for r in read_jsonl(TAU2_EXPECTED / "vectors" / "retail.jsonl") if r["num_errors"]}
+
+
+def test_strict_run_leaves_out_the_tasks_whose_gold_errors(tau2_data: Path, tmp_path: Path) -> None:
+    strict = taumesh("run", "--env", "tau2-retail", "--grader", "strict", *ORACLE, "--log-dir", tmp_path / "strict")
+    assert_ok(strict)
+    faithful = taumesh("run", "--env", "tau2-retail", *ORACLE, "--log-dir", tmp_path / "faithful")
+    assert_ok(faithful)
+    left_out = erroring_gold()
+    assert len(left_out) == 18
+    strict_results = load_json(results_path(tmp_path / "strict"))
+    faithful_results = load_json(results_path(tmp_path / "faithful"))
+    assert len(faithful_results) == 114
+    played = {str(entry["task_id"]) for entry in strict_results}  # τ-bench's layout writes "2" as 2
+    assert played == {str(entry["task_id"]) for entry in faithful_results} - left_out
+    for entry in strict_results:
+        assert entry["info"]["validity"]["grader"] == "strict" and entry["info"]["run"]["grader"] == "strict"
+        assert set(entry["info"]["validity"]["excluded"]) == left_out
+    assert all("grader" not in entry["info"]["run"] for entry in faithful_results)  # faithful: as before
+    assert "strict grader: 18 selected tasks left out" in strict.stdout
+
+
+async def graded(clients: ServiceClients, ref: TaskRef, played: Played, grader: int) -> float:
+    request = scorer_pb2.ScoreEpisodeRequest(
+        task=task_ref_to_proto(ref),
+        termination=termination_to_proto(played.termination),
+        final_data_hash=played.final_hash,
+        conversation=[message_to_proto(message) for message in played.conversation],
+        grader=grader,  # type: ignore[arg-type]
+    )
+    response: scorer_pb2.ScoreEpisodeResponse = await clients.scorer.ScoreEpisode(request, timeout=60)
+    return response.reward
+
+
+def test_an_order_swapped_trajectory_passes_strict_and_fails_faithful(tau2_data: Path) -> None:
+    report = audited("tau2-retail", None, tau2_data)
+    sensitive = flagged(report, "order_sensitive") - erroring_gold()
+    assert sensitive, "τ² retail has order-sensitive tasks whose gold replays cleanly"
+    domain = Catalog(tau2_data).get("tau2-retail")
+    facts = DomainFacts.of(domain)
+    tasks = {task.id: task for task in domain.tasks("base")}
+
+    async def swapped_and_gold(task_id: str) -> tuple[list[float], list[float]]:
+        task = tasks[task_id]
+        ref = TaskRef(domain="tau2-retail", split="base", task_id=task_id)
+        said = " ".join(task.outputs) or "Done."
+        async with service_stack(ServiceAddresses(), tau2_data) as clients:
+            _, variant = reorderings(task, facts)[0]
+            swapped = await play(clients, ref, variant.model_copy(update={"says": said}), task.instruction)
+            original = await play(clients, ref, gold(task, facts).model_copy(update={"says": said}), task.instruction)
+            graders = (scorer_pb2.GRADER_FAITHFUL, scorer_pb2.GRADER_STRICT)
+            return (
+                [await graded(clients, ref, swapped, grader) for grader in graders],
+                [await graded(clients, ref, original, grader) for grader in graders],
+            )
+
+    task_id = sorted(sensitive)[0]
+    swapped, original = asyncio.run(swapped_and_gold(task_id))
+    assert swapped == [0.0, 1.0], f"task {task_id}: faithful, strict"
+    assert original == [1.0, 1.0]
+
+
+def test_the_scorer_refuses_to_grade_an_erroring_gold_under_strict_only(tau2_data: Path) -> None:
+    task_id = sorted(erroring_gold())[0]
+    ref = TaskRef(domain="tau2-retail", split="base", task_id=task_id)
+
+    async def ask(grader: int) -> grpc.aio.AioRpcError | float:
+        request = scorer_pb2.ScoreEpisodeRequest(
+            task=task_ref_to_proto(ref), termination=termination_to_proto("max_steps"), grader=grader  # type: ignore[arg-type]
+        )
+        async with service_stack(ServiceAddresses(), tau2_data) as clients:
+            try:
+                response: scorer_pb2.ScoreEpisodeResponse = await clients.scorer.ScoreEpisode(request, timeout=60)
+            except grpc.aio.AioRpcError as exc:
+                return exc
+            return response.reward
+
+    refused = asyncio.run(ask(scorer_pb2.GRADER_STRICT))
+    assert isinstance(refused, grpc.aio.AioRpcError) and refused.code() == grpc.StatusCode.FAILED_PRECONDITION
+    assert "gold errors" in (refused.details() or "") and "gold action" in (refused.details() or "")
+    assert asyncio.run(ask(scorer_pb2.GRADER_FAITHFUL)) == 0.0  # not ended: 0, as τ² scores it
+    assert pytest.approx(0.0) == asyncio.run(ask(scorer_pb2.GRADER_UNSPECIFIED))

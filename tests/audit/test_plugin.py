@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from taumesh.domains import DOMAIN_PATH_ENV
-from taumesh.domains._scaffold import write_skeleton
+from taumesh.domains._scaffold import write_minimal_skeleton as write_skeleton  # the contract alone
 from tests.audit.conftest import audited
 
 

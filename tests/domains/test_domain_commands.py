@@ -45,12 +45,15 @@ def test_new_demo_then_check_demo_passes(tmp_path: Path) -> None:
     created = domain(tmp_path, "new", "demo")
     assert created.returncode == 0, explain(created)
     package = tmp_path / "domains" / "demo"
-    assert {p.name for p in package.iterdir()} >= {"__init__.py", "models.py", "tools.py", "test_demo.py", "data"}
+    files = {"__init__.py", "models.py", "tools.py", "world.py", "policy.py", "tasks.py", "build.py", "test_demo.py"}
+    assert {p.name for p in package.iterdir()} >= {*files, "data"}
     assert "export TAUMESH_DOMAIN_PATH" not in created.stdout  # ./domains is searched by default
 
     checked = domain(tmp_path, "check", "demo")
     assert checked.returncode == 0, explain(checked)
-    assert "demo (test): 1 tasks, 1 replay cleanly, 0 with problems, 0 leave the state unchanged" in checked.stdout
+    assert "demo (train, test): 12 tasks, 12 replay cleanly, 0 with problems, 0 leave the state unchanged" in " ".join(
+        checked.stdout.split()
+    )
     assert "Traceback" not in checked.stderr
 
     # and the skeleton's own test passes
@@ -63,7 +66,7 @@ def test_new_demo_then_check_demo_passes(tmp_path: Path) -> None:
         timeout=300,
     )
     assert tested.returncode == 0, explain(tested)
-    assert "3 passed" in tested.stdout
+    assert "4 passed" in tested.stdout
 
 
 def test_new_elsewhere_says_what_to_export(tmp_path: Path) -> None:
@@ -97,15 +100,15 @@ def test_new_does_not_overwrite(tmp_path: Path) -> None:
 def test_check_fails_on_problems_and_shows_them(tmp_path: Path) -> None:
     assert domain(tmp_path, "new", "demo").returncode == 0
     tasks = [
-        {"user_id": "u", "instruction": "i", "actions": [{"name": "fly_away", "kwargs": {}}]},
-        {"user_id": "u", "instruction": "i", "actions": []},
+        {"user_id": "u", "instruction": "i", "actions": [{"name": "fly_away", "kwargs": {}}], "intent": "fly"},
+        {"user_id": "u", "instruction": "i", "actions": [], "intent": "fly"},
     ]
     (tmp_path / "domains" / "demo" / "data" / "tasks_test.json").write_text(json.dumps(tasks), encoding="utf-8")
     checked = domain(tmp_path, "check", "demo")
     assert checked.returncode == 1, explain(checked)
     assert "unknown tool 'fly_away'" in checked.stdout
     assert "gold state equals the initial state" in checked.stdout
-    assert "2 tasks, 1 replay cleanly, 1 with problems, 2 leave the state unchanged" in checked.stdout
+    assert "10 tasks, 9 replay cleanly, 1 with problems, 2 leave the state unchanged" in checked.stdout  # 8 train
 
 
 def test_check_airline_warns_only(v1_data_dir: Path, tmp_path: Path) -> None:

@@ -21,7 +21,7 @@ from taumesh.domains import (
     check_domain,
     load_domain,
 )
-from taumesh.domains._scaffold import write_skeleton
+from taumesh.domains._scaffold import write_minimal_skeleton as write_skeleton  # the contract alone
 
 
 @pytest.fixture(autouse=True)

@@ -15,6 +15,7 @@ from taumesh.orchestrator.figures import cost_line, run_cost, run_usage, uncerta
 from taumesh.orchestrator.results import RunResult
 from taumesh.orchestrator.results_names import errors_path
 from taumesh.orchestrator.runner import RunSummary
+from taumesh.orchestrator.validity import run_validity
 from taumesh.telemetry import jaeger_url
 
 
@@ -62,7 +63,10 @@ SHOWN_EXCLUDED = 20
 
 
 def print_validity(summary: RunSummary, console: Console) -> None:
-    """Beside the score: the tasks the strict grader left out."""
+    """Beside the score: the stored audit's validity line (or how to make one), and the strict grader's exclusions."""
+    found = run_validity(summary.results)
+    if found is not None:
+        console.print(found.line(), markup=False, highlight=False, soft_wrap=True)
     if summary.excluded:
         ids = list(summary.excluded)
         shown = ", ".join(ids[:SHOWN_EXCLUDED]) + (", …" if len(ids) > SHOWN_EXCLUDED else "")

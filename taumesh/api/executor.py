@@ -55,6 +55,7 @@ from taumesh.orchestrator.runner import (
 )
 from taumesh.orchestrator.stack import service_stack
 from taumesh.orchestrator.tracing import run_ended, run_span
+from taumesh.orchestrator.validity import run_validity
 from taumesh.orchestrator.worker import EpisodeWorker
 from taumesh.telemetry import ServiceTelemetry, activate, current
 
@@ -245,7 +246,7 @@ class RunExecutor:
             self.store.set_total(run_id, len(plan))
             agent = await describe_agent(clients, config)
             validity = validity_record(config, excluded)
-            recorded: dict[str, Any] = {"run": run_fingerprint(config, agent), "validity": validity}
+            recorded: dict[str, Any] = {"run": run_fingerprint(config, agent, release), "validity": validity}
             if agent is not None:
                 recorded["agent"] = agent.model_dump()
             await self._plan(run_id, tasks, plan)
@@ -265,7 +266,9 @@ class RunExecutor:
             results = [as_run_result(r) for r in self.store.results(run_id)]
             pass_k, average = await compute_pass_hat_k(clients, config, results)
         statistics = await asyncio.to_thread(layout_statistics, results)  # resampling: off the event loop
-        return results, run_metrics(self.store.outcomes(run_id), pass_k, average, statistics)
+        metrics = run_metrics(self.store.outcomes(run_id), pass_k, average, statistics)
+        metrics.validity = run_validity(results)  # beside the score: the stored audit's view of the tasks run
+        return results, metrics
 
     async def _plan(self, run_id: str, tasks: list[env_pb2.TaskSummary], plan: list[tuple[int, int]]) -> None:
         """Write the run's episodes into the work store, those already in ``results`` left out (a resumed run)."""

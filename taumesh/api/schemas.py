@@ -17,6 +17,7 @@ from pydantic import (
 )
 
 from taumesh.orchestrator.config import RunScope
+from taumesh.orchestrator.validity import RunValidity
 
 RunStatus = Literal["queued", "running", "completed", "failed", "cancelled"]
 MAX_TASK_INDEX = 1_000_000
@@ -217,6 +218,15 @@ class Metrics(BaseModel):
     )
     cost: CostBreakdown | None = Field(
         default=None, description="Full cost: agent, user simulator and judge apart, per task and per solved task."
+    )
+    validity: RunValidity | None = Field(
+        default=None,
+        description=(
+            "Beside the score (docs/validity.md): by the stored audit of the run's domain, split and data release, the "
+            "score over certified tasks, the null floor of the tasks run, how many are flagged and the evidence "
+            "bounds (flagged tasks counted as failed, as passed); without a stored audit, `missing` says how to make "
+            "one. With the grader and task set the run used."
+        ),
     )
 
 

@@ -29,6 +29,7 @@ from taumesh.audit._store import (
     tasks_digest,
     write_audit,
 )
+from taumesh.audit._validity import Validity, missing_line, validity
 
 __all__ = [
     "AUDIT_VERSION",
@@ -44,14 +45,17 @@ __all__ = [
     "StoredAudit",
     "TaskAudit",
     "TaskId",
+    "Validity",
     "audit_command",
     "basis_lint",
     "duplicates",
     "guessable_outputs",
+    "missing_line",
     "normalised_instruction",
     "read_audit",
     "review_sheet",
     "stored_audit_path",
     "tasks_digest",
+    "validity",
     "write_audit",
 ]

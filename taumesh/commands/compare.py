@@ -20,6 +20,10 @@ def compare(
         bool,
         typer.Option("--force", help="Compare runs that differ in task set, domain, user simulator or data release."),
     ] = False,
+    allow_grader_change: Annotated[
+        bool,
+        typer.Option("--allow-grader-change", help="Pair runs graded by different graders (faithful, strict)."),
+    ] = False,
     resamples: Annotated[int, typer.Option("--resamples", min=99, help="Bootstrap and permutation resamples.")] = 9999,
     as_json: Annotated[bool, typer.Option("--json", help="Print the comparisons as JSON.")] = False,
 ) -> None:
@@ -29,9 +33,11 @@ def compare(
     permutation test's p-value, and the tasks that drive the difference.
 
     Runs that differ in task set, domain, user simulator or data release are refused, naming what differs
-    (exit 1), unless --force.
+    (exit 1), unless --force; runs graded by different graders unless --allow-grader-change. Beside each run: its
+    validity by the stored audit of its domain (docs/validity.md), or how to make one.
     """
     from taumesh.commands.view import load_run_files
+    from taumesh.viewer.metrics import run_validity
     from taumesh.viewer.statistics import paired_reports, run_label
 
     if len(paths) < 2:
@@ -41,12 +47,20 @@ def compare(
     if len(runs) != len(paths):
         console.print(f"[red]expected {len(paths)} runs, read {len(runs)}: give results files, not folders[/red]")
         raise typer.Exit(2)
-    reports = paired_reports(runs, force=force, n_resamples=resamples)
+    reports = paired_reports(runs, force=force, allow_grader_change=allow_grader_change, n_resamples=resamples)
+    validity = [run_validity(run) for run in runs]
     if as_json:
-        out.print(json.dumps([report.model_dump(mode="json") for report in reports], indent=1), markup=False)
+        dumped = [report.model_dump(mode="json") for report in reports]
+        for i, entry in enumerate(dumped, start=1):  # B, C, … against A: each entry with both runs' validity
+            entry["validity_a"] = validity[0].model_dump(mode="json") if validity[0] is not None else None
+            found = validity[i]
+            entry["validity_b"] = found.model_dump(mode="json") if found is not None else None
+        out.print(json.dumps(dumped, indent=1), markup=False)
     else:
-        for i, run in enumerate(runs):
+        for i, (run, found) in enumerate(zip(runs, validity, strict=True)):
             out.print(f"{run_label(i)} = {run.path}", markup=False)
+            if found is not None:
+                out.print(f"  {found.line()}", markup=False)
         for report in reports:
             _print(report)
     if any(report.comparison is None for report in reports):

@@ -29,6 +29,7 @@ from taumesh.viewer.metrics import (
     compare,
     first_divergence,
     matches,
+    run_validity,
 )
 from taumesh.viewer.runs import Episode, Run
 
@@ -112,7 +113,8 @@ def create_app(runs: RunLibrary | Sequence[Run], policy: HostPolicy | None = Non
     def run_detail(run_id: str) -> RunDetail:
         found = loaded(run_id)
         run = found.run
-        return RunDetail(summary=found.summary, path=run.path, format=run.format, config=run.config, faults=run.faults)
+        summary = found.summary.model_copy(update={"validity": run_validity(run)})  # an audit stored since
+        return RunDetail(summary=summary, path=run.path, format=run.format, config=run.config, faults=run.faults)
 
     @app.get("/api/runs/{run_id}/tasks")
     def tasks(

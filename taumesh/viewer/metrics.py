@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from taumesh.orchestrator.validity import RunValidity, validity_of
 from taumesh.services.scorer.pass_hat_k import Outcome, is_success, pass_hat_k
 from taumesh.stats import Interval
 from taumesh.viewer.runs import Episode, Run
@@ -63,6 +64,9 @@ class RunSummary(BaseModel):
     """Total cost over scored episodes: what one attempt at a task costs on average (interrupted attempts included)."""
     cost_per_solved_task: float | None
     """Total cost over successful episodes; None when none succeeded."""
+    validity: RunValidity | None = None
+    """Beside the score: the stored audit's certified score, null floor, flagged tasks and bounds, or the line saying
+    no audit is stored (docs/validity.md); None for a file that names no domain and split (τ-bench's own)."""
 
 
 def scored(episodes: Sequence[Episode]) -> list[Episode]:
@@ -120,7 +124,13 @@ def summarize(run: Run) -> RunSummary:
         user_tokens=sum(e.user_tokens for e in done),
         cost_per_task=total_cost / len(done) if done else None,
         cost_per_solved_task=total_cost / successes if successes else None,
+        validity=run_validity(run),
     )
+
+
+def run_validity(run: Run) -> RunValidity | None:
+    """``run``'s validity by the stored audit of its domain and split (:mod:`taumesh.orchestrator.validity`)."""
+    return validity_of(run.config, run.validity, [(e.task_id, e.reward or 0.0) for e in scored(run.episodes)])
 
 
 class TaskRow(BaseModel):

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
+from taumesh.orchestrator.validity import RunValidity
 from taumesh.stats import Interval
 from taumesh.viewer.metrics import RunSummary, summarize
 from taumesh.viewer.runs import Run
@@ -38,6 +39,7 @@ class LeaderboardRow(BaseModel):
     total_cost: float = 0.0
     cost_per_task: float | None
     cost_per_solved_task: float | None
+    validity: RunValidity | None = None
 
 
 def leaderboard(runs: Sequence[Run]) -> tuple[list[LeaderboardRow], list[RunSummary]]:
@@ -61,6 +63,7 @@ def leaderboard(runs: Sequence[Run]) -> tuple[list[LeaderboardRow], list[RunSumm
             total_cost=s.total_cost,
             cost_per_task=s.cost_per_task,
             cost_per_solved_task=s.cost_per_solved_task,
+            validity=s.validity,
         )
         for s in summaries
     ]
@@ -88,6 +91,7 @@ def table_cells(rows: Sequence[LeaderboardRow]) -> tuple[list[str], list[list[st
         header += [f"pass^{k}", f"pass^{k} 95 % CI"]
     header += ["avg reward", "avg reward 95 % CI", "flipping tasks"]
     header += ["agent ($)", "user ($)", "judge ($)", "total ($)", "cost per task ($)", "cost per solved task ($)"]
+    header += ["certified score", "null floor", "flagged tasks", "bounds (flagged failed to passed)"]
     cells = []
     for row in rows:
         line = [row.run, row.model, row.strategy, row.domain]
@@ -96,6 +100,7 @@ def table_cells(rows: Sequence[LeaderboardRow]) -> tuple[list[str], list[list[st
         line += [_number(row.average_reward), _interval(row.average_reward_interval), f"{row.flipping}/{row.tasks}"]
         line += [_number(cost, 6) for cost in (row.agent_cost, row.user_cost, row.judge_cost, row.total_cost)]
         line += [_number(row.cost_per_task, 6), _number(row.cost_per_solved_task, 6)]
+        line += _validity_cells(row.validity)
         cells.append(line)
     return header, cells
 
@@ -148,19 +153,37 @@ def plot_rewards(summaries: Sequence[RunSummary], out: Path) -> None:
     pyplot.close(figure)
 
 
-def markdown(header: list[str], cells: list[list[str]], plots: Sequence[Path]) -> str:
-    """The report as Markdown: the table, then the plots."""
+def _validity_cells(found: RunValidity | None) -> list[str]:
+    """The validity columns of one run: dashes without an audit (the lines under the table say why)."""
+    v = found.validity if found is not None else None
+    if v is None:
+        return ["no stored audit" if found is not None else "–", "–", "–", "–"]
+    certified = _number(v.certified_score)
+    floor = f"{v.null_floor:.1%} ({v.null_floor_tasks}/{v.tasks_run})"
+    return [certified, floor, f"{v.flagged_tasks}/{v.tasks_run}", f"{v.lower_bound:.4f} to {v.upper_bound:.4f}"]
+
+
+def validity_lines(rows: Sequence[LeaderboardRow]) -> list[str]:
+    """Per run, its validity line (or the line saying no audit is stored and how to make one)."""
+    return [f"{row.run}: {row.validity.line()}" for row in rows if row.validity is not None]
+
+
+def markdown(header: list[str], cells: list[list[str]], plots: Sequence[Path], validity: Sequence[str] = ()) -> str:
+    """The report as Markdown: the table, the validity lines, then the plots."""
     lines = ["# taumesh report", "", "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in cells]
+    lines += ["", *(f"- {line}" for line in validity), ""] if validity else []
     lines += ["", METHOD_NOTE, "", *(f"![{plot.stem}]({plot.name})" for plot in plots), ""]
     return "\n".join(lines)
 
 
-def html_page(header: list[str], cells: list[list[str]], plots: Sequence[Path]) -> str:
-    """The report as one HTML page: the table, then the plots."""
+def html_page(header: list[str], cells: list[list[str]], plots: Sequence[Path], validity: Sequence[str] = ()) -> str:
+    """The report as one HTML page: the table, the validity lines, then the plots."""
     head = "".join(f"<th>{html.escape(cell)}</th>" for cell in header)
     body = "".join("<tr>" + "".join(f"<td>{html.escape(cell)}</td>" for cell in row) + "</tr>" for row in cells)
     images = "".join(f'<p><img src="{html.escape(plot.name)}" alt="{html.escape(plot.stem)}"></p>' for plot in plots)
+    said = "".join(f"<li>{html.escape(line)}</li>" for line in validity)
+    images = (f'<ul id="validity">{said}</ul>' if said else "") + images
     return (
         '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>taumesh report</title>'
         "<style>table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px}</style></head>"
@@ -179,6 +202,7 @@ def write_report(runs: Sequence[Run], out: Path, plot_format: str = "png") -> li
     plots = [out.with_name(f"{out.stem}_pass_hat_k.{plot_format}"), out.with_name(f"{out.stem}_rewards.{plot_format}")]
     plot_pass_hat_k(summaries, plots[0])
     plot_rewards(summaries, plots[1])
-    text = markdown(header, cells, plots) if out.suffix == ".md" else html_page(header, cells, plots)
+    lines = validity_lines(rows)
+    text = markdown(header, cells, plots, lines) if out.suffix == ".md" else html_page(header, cells, plots, lines)
     out.write_text(text, encoding="utf-8")
     return [out, *plots]

@@ -79,6 +79,8 @@ class Run(BaseModel):
     episodes: list[Episode]
     faults: dict[str, Any] | None = None
     """``taumesh analyze``'s report (``RESULTS_faults.json`` beside the file) when there is one."""
+    validity: dict[str, Any] = Field(default_factory=dict)
+    """What the results record of how far to trust them (``info.validity``: audit version, task set, grader)."""
 
 
 def run_id(path: Path) -> str:
@@ -315,6 +317,7 @@ def load_list(path: Path) -> Run:
     gold_actions_with_requestors(episodes)
     results = json.loads(path.read_text(encoding="utf-8"))
     fingerprint = next((entry["info"]["run"] for entry in results if "run" in (entry.get("info") or {})), None)
+    recorded: Any = next((e["info"]["validity"] for e in results if "validity" in (e.get("info") or {})), {})
     config: dict[str, Any] = dict(fingerprint or {})
     agent, user = config.get("agent") or {}, config.get("user") or {}
     return Run(
@@ -328,6 +331,7 @@ def load_list(path: Path) -> Run:
         user=" ".join(str(part) for part in (user.get("strategy"), user.get("model")) if part),
         config=config,
         episodes=episodes,
+        validity=recorded if isinstance(recorded, dict) else {},
     )
 
 

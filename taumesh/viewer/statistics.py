@@ -96,31 +96,63 @@ class PairedReport(BaseModel):
     differences: list[str]
     """Ways the runs differ that make their scores incomparable (empty: comparable)."""
     notes: list[str]
+    graders: tuple[str, str] = ("faithful", "faithful")
+    """The grader each run's results record (faithful when they record none)."""
+
+
+def run_grader(run: Run) -> str:
+    """The grader ``run`` was graded by: its ``info.validity`` (or fingerprint) says; faithful when neither does."""
+    return str(run.validity.get("grader") or run.config.get("grader") or "faithful")
 
 
 def paired_report(
-    a: Run, b: Run, *, labels: tuple[str, str] = ("A", "B"), force: bool = False, n_resamples: int = VIEW_RESAMPLES
+    a: Run,
+    b: Run,
+    *,
+    labels: tuple[str, str] = ("A", "B"),
+    force: bool = False,
+    allow_grader_change: bool = False,
+    n_resamples: int = VIEW_RESAMPLES,
 ) -> PairedReport:
     """Compare ``b`` with ``a``, or refuse to when they measure different things.
 
     Runs that differ in task set, domain, user simulator or data release are refused (``comparison`` None, the
-    verdict names what differs) unless ``force``.
+    verdict names what differs) unless ``force``; runs graded by different graders (faithful, strict) unless
+    ``allow_grader_change``, and then a note says so.
     """
     ida, idb = run_identity(a, labels[0]), run_identity(b, labels[1])
     found = differences(ida, idb)
     notes = [note] if (note := trial_note(ida, idb)) else []
+    graders = (run_grader(a), run_grader(b))
+    if graders[0] != graders[1]:
+        said = f"{labels[0]} was graded by the {graders[0]} grader, {labels[1]} by the {graders[1]} grader"
+        if not allow_grader_change:
+            verdict = f"not compared: {said} (--allow-grader-change pairs them)"
+            return PairedReport(
+                run_a=a.id, run_b=b.id, comparison=None, verdict=verdict, differences=[*found, said], notes=notes,
+                graders=graders,
+            )  # fmt: skip
+        notes.append(f"graders differ: {said}; the difference mixes the agents' and the graders'")
     table_a, table_b = run_table(a), run_table(b)
     if table_a is None or table_b is None:
         return PairedReport(
             run_a=a.id, run_b=b.id, comparison=None, verdict="nothing to compare: a run has no scored episode",
-            differences=found, notes=notes,
+            differences=found, notes=notes, graders=graders,
         )  # fmt: skip
     if found and not force:
         verdict = "not compared: the runs differ in " + "; ".join(found)
-        return PairedReport(run_a=a.id, run_b=b.id, comparison=None, verdict=verdict, differences=found, notes=notes)
+        return PairedReport(
+            run_a=a.id, run_b=b.id, comparison=None, verdict=verdict, differences=found, notes=notes, graders=graders
+        )
     result = compare_paired(table_a, table_b, name_a=labels[0], name_b=labels[1], n_resamples=n_resamples)
     return PairedReport(
-        run_a=a.id, run_b=b.id, comparison=result, verdict=result.verdict(), differences=found, notes=notes
+        run_a=a.id,
+        run_b=b.id,
+        comparison=result,
+        verdict=result.verdict(),
+        differences=found,
+        notes=notes,
+        graders=graders,
     )
 
 
@@ -130,10 +162,17 @@ def run_label(index: int) -> str:
 
 
 def paired_reports(
-    runs: Sequence[Run], *, force: bool = False, n_resamples: int = VIEW_RESAMPLES
+    runs: Sequence[Run], *, force: bool = False, allow_grader_change: bool = False, n_resamples: int = VIEW_RESAMPLES
 ) -> list[PairedReport]:
     """Each run after the first (B, C, …) against the first (A)."""
     return [
-        paired_report(runs[0], other, labels=("A", run_label(i)), force=force, n_resamples=n_resamples)
+        paired_report(
+            runs[0],
+            other,
+            labels=("A", run_label(i)),
+            force=force,
+            allow_grader_change=allow_grader_change,
+            n_resamples=n_resamples,
+        )
         for i, other in enumerate(runs[1:], start=1)
     ]

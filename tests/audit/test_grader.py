@@ -51,6 +51,7 @@ def test_strict_run_leaves_out_the_tasks_whose_gold_errors(tau2_data: Path, tmp_
         assert set(entry["info"]["validity"]["excluded"]) == left_out
     assert all("grader" not in entry["info"]["run"] for entry in faithful_results)  # faithful: as before
     assert "strict grader: 18 selected tasks left out" in strict.stdout
+    assert "[grader strict]" in strict.stdout
 
 
 async def graded(clients: ServiceClients, ref: TaskRef, played: Played, grader: int) -> float:
@@ -99,7 +100,9 @@ def test_the_scorer_refuses_to_grade_an_erroring_gold_under_strict_only(tau2_dat
 
     async def ask(grader: int) -> grpc.aio.AioRpcError | float:
         request = scorer_pb2.ScoreEpisodeRequest(
-            task=task_ref_to_proto(ref), termination=termination_to_proto("max_steps"), grader=grader  # type: ignore[arg-type]
+            task=task_ref_to_proto(ref),
+            termination=termination_to_proto("max_steps"),
+            grader=grader,  # type: ignore[arg-type]
         )
         async with service_stack(ServiceAddresses(), tau2_data) as clients:
             try:

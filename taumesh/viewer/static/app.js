@@ -134,6 +134,23 @@ function unreadableFiles(files) {
       h("td", { title: f.path }, f.name), h("td", { class: "check-fail" }, f.reason))), { id: "unreadable" }));
 }
 
+// Beside the score, what the stored audit says of the tasks run (docs/validity.md), or how to make one.
+function validityCard(found) {
+  if (!found) return null;
+  const extras = [found.grader !== "faithful" ? `grader ${found.grader}` : "", found.tasks === "certified" ? "certified tasks only" : ""].filter(Boolean);
+  const v = found.validity;
+  if (!v) return h("div", { class: "card", id: "validity" }, h("h2", {}, "Validity"), h("p", { class: "muted" }, found.missing), extras.length ? h("p", {}, extras.join(", ")) : null);
+  const rows = [
+    ["certified score", v.certified_score === null ? "n/a" : `${fmt(v.certified_score)} (${v.certified_episodes} episodes)`],
+    ["null floor", `${(100 * v.null_floor_tasks / Math.max(v.tasks_run, 1)).toFixed(1)} % (${v.null_floor_tasks}/${v.tasks_run} tasks)`],
+    ["flagged tasks", `${v.flagged_tasks}/${v.tasks_run}`],
+    ["bounds (flagged as failed, as passed)", `${fmt(v.lower_bound)} to ${fmt(v.upper_bound)}`],
+    ["audit version", v.audit_version], ...extras.map((e) => ["note", e]),
+  ];
+  return h("div", { class: "card", id: "validity" }, h("h2", {}, "Validity"),
+    h("table", { id: "validity-numbers" }, h("tbody", {}, rows.map(([k, x]) => h("tr", {}, h("th", {}, k), h("td", { class: "num" }, x))))));
+}
+
 async function runPage(runId, params) {
   const detail = await api(`/api/runs/${runId}`);
   const s = detail.summary;
@@ -158,6 +175,7 @@ async function runPage(runId, params) {
       table(["fault type", "episodes"], Object.entries(f.fault_types || {}).map(([k, v]) => h("tr", {}, h("td", {}, k), h("td", { class: "num" }, v)))));
   }
   const grid = h("div", { id: "grid" });
+  const validity = validityCard(s.validity);
   main.replaceChildren(
     h("h1", {}, s.name),
     h("p", { class: "muted" }, `${detail.format} results · ${detail.path}`),
@@ -167,6 +185,7 @@ async function runPage(runId, params) {
         h("p", { class: "muted", id: "interval-method" }, s.average_reward_interval ? `intervals: ${s.average_reward_interval.method}` : "")),
       h("div", { class: "card" }, h("h2", {}, "Reward distribution"), histogram(s.reward_histogram), h("h2", {}, "Terminations"), terminations),
       h("div", { class: "card" }, h("h2", {}, "Cost and tokens"), numbers),
+      validity,
       faults,
       h("details", { class: "card" }, h("summary", {}, "Configuration"), h("pre", { id: "config" }, JSON.stringify(detail.config, null, 1)))),
     h("h2", {}, "Tasks across trials"), grid);

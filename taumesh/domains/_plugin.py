@@ -227,6 +227,14 @@ class DomainPlugin:
         """
         return {"DB": 1, "COMMUNICATE": len(task.outputs)}
 
+    def task_flags(self, domain: DomainView, tasks: Sequence[Task]) -> Mapping[str, list[tuple[str, str]]]:
+        """Flags of kinds the domain checks itself, per task id: ``(kind, sentence)`` pairs; none by default.
+
+        ``taumesh domain audit`` adds them to its own. A factory domain (``taumesh.domains.factory``) answers
+        ``non_unique`` (an allowed outcome its grader rejects), ``trap_cue`` and ``output_spec``.
+        """
+        return {}
+
     def task_intent(self, task: Task) -> str | None:
         """What ``task`` tests, in the domain's own words (healthcare's ``intent``); None: the domain says nothing."""
         return None

@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+from taumesh.domains.factory._audit import factory_flags, outcome_score
 from taumesh.domains.factory._lint import output_spec, sentences, trap_cues, unfair_traps
 from taumesh.domains.factory._plugin import FactoryPlugin
 from taumesh.domains.factory._policy import Clause, Coverage, Policy, Section, coverage
@@ -75,8 +76,10 @@ __all__ = [
     "check_disjoint",
     "coverage",
     "date_spellings",
+    "factory_flags",
     "factory_reward",
     "merge_worlds",
+    "outcome_score",
     "output_spec",
     "per_record",
     "replay_hash",

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from taumesh.domains import Action, DomainPlugin, DomainView, RewardComponent, Session, Task
+from taumesh.domains.factory._audit import factory_flags
 from taumesh.domains.factory._lint import output_spec, trap_cues
 from taumesh.domains.factory._reward import factory_reward
 from taumesh.domains.factory._task import FactoryTask
@@ -66,6 +67,10 @@ class FactoryPlugin(DomainPlugin):
         return task.intent if isinstance(task, FactoryTask) else None
 
     # What the audit can ask a factory domain (issue 41's flags).
+
+    def task_flags(self, domain: DomainView, tasks: Sequence[Task]) -> Mapping[str, list[tuple[str, str]]]:
+        """``non_unique``, ``trap_cue`` and ``output_spec`` flags, by task id (the audit adds them to its own)."""
+        return factory_flags(self, domain, tasks, self.policy(domain.root))
 
     def labels(self) -> tuple[str, ...]:
         """The task fields the viewer shows and filters by."""

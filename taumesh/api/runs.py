@@ -31,6 +31,7 @@ from taumesh.orchestrator.runner import (
     served_release,
 )
 from taumesh.services.agent.strategies import WITHOUT_MODEL
+from taumesh.services.user_sim.strategies import WITHOUT_MODEL as USERS_WITHOUT_MODEL
 
 OFFLINE_AGENTS = WITHOUT_MODEL
 """Agent strategies that call no model (as the agent service declares them: oracle, null, …): their model is not
@@ -59,7 +60,7 @@ def check_models(body: ValidateTasksRequest) -> None:
     (the oracle agent's, a scripted user's) is not checked at all.
     """
     agent_calls_model = body.agent_address is None and body.agent_strategy not in OFFLINE_AGENTS
-    user_calls_model = body.user_strategy != "scripted"
+    user_calls_model = body.user_strategy not in USERS_WITHOUT_MODEL
     roles = (
         ("model_provider", "model", body.model_provider, body.model, body.api_base, agent_calls_model),
         (

@@ -27,6 +27,7 @@ def api(v1_data_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator
 
 def test_null_agent_is_offline(api: ThreadApi) -> None:
     body = {"env": "airline", "agent_strategy": "null", "user_strategy": "scripted", "model": "no-such-model-anywhere"}
+    body["user_model"] = "no-such-user-model"  # the scripted user calls no model either (its own declaration)
     with httpx.Client(base_url=api.base_url, headers=api.headers, timeout=120) as http:
         answer = http.post("/api/v1/validate-tasks", json={**body, "task_ids": [0, 12]})
         assert answer.status_code == 200, answer.text

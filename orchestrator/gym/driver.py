@@ -25,6 +25,7 @@ from taumesh.orchestrator.certified import split_digest
 from taumesh.orchestrator.clients import ServiceClients, list_tasks, with_retries
 from taumesh.orchestrator.config import RunConfig, ServiceAddresses
 from taumesh.orchestrator.episode import EpisodeOutcome, run_episode
+from taumesh.orchestrator.grading import strict_exclusions
 from taumesh.orchestrator.gym.seats import Seat, Turn, agent_seat_service, user_seat_service
 from taumesh.orchestrator.provider_limits import provider_limits, shared_limiters
 from taumesh.orchestrator.stack import serving_targets
@@ -93,6 +94,10 @@ class EpisodeDriver:
         )
         release = next((d.data_release for d in listed.domains if d.name == domain), "")
         return read_audit(domain, split, release or None, split_digest(tasks)).unflagged()
+
+    async def ungradable(self, config: RunConfig, tasks: list[env_pb2.TaskSummary]) -> dict[str, str]:
+        """Under ``grader="strict"``: the split's tasks the scorer will not grade (their gold errors), with why."""
+        return await strict_exclusions(self._clients(), config, tasks, range(len(tasks)))
 
     async def start(self, config: RunConfig, task: TaskRef) -> Turn | EpisodeOutcome:
         """Give up any episode in play, start one of ``task``: the seat's first turn, or the outcome."""

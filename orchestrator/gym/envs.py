@@ -16,6 +16,7 @@ from typing import Any, ClassVar, SupportsFloat
 import gymnasium as gym
 
 from taumesh.audit import NoStoredAudit
+from taumesh.env.v1 import env_pb2
 from taumesh.models import ChatMessage, Requestor, TaskRef, ToolSchema
 from taumesh.orchestrator.episode import EpisodeOutcome
 from taumesh.orchestrator.gym.actions import parse_action
@@ -49,6 +50,7 @@ class _TaumeshEnv(gym.Env[str, str]):
         self._view: list[ChatMessage] = []
         self._steps = 0
         self._calls = 0
+        self._left_out_of: dict[tuple[str, str], dict[str, str]] = {}
 
     @property
     def driver(self) -> EpisodeDriver:
@@ -87,6 +89,30 @@ class _TaumeshEnv(gym.Env[str, str]):
             raise ValueError(f"domain {domain!r} has no split {split!r}; its splits: {', '.join(domains[domain])}")
         return domain, split
 
+    def _left_out(self, domain: str, split: str, tasks: list[env_pb2.TaskSummary]) -> dict[str, str]:
+        """The split's tasks this environment does not play, each with why.
+
+        With ``tasks="certified"`` those the stored audit flags; with ``grader="strict"`` those whose gold errors
+        (asked of the scorer once per split).
+        """
+        key = (domain, split)
+        if key not in self._left_out_of:
+            left: dict[str, str] = {}
+            if self.config.tasks == "certified":
+                try:
+                    certified = self.driver.call(self.driver.certified(domain, split, tasks))
+                except NoStoredAudit as exc:
+                    raise ValueError(str(exc)) from None
+                left |= {
+                    t.task_id: "is flagged by its audit: not certified" for t in tasks if t.task_id not in certified
+                }
+            if self.config.grader == "strict" and tasks:
+                config = self.config.run_config(TaskRef(domain=domain, split=split, task_id=tasks[0].task_id))
+                refused = self.driver.call(self.driver.ungradable(config, tasks))
+                left |= {task_id: f"is not graded by the strict grader: {why}" for task_id, why in refused.items()}
+            self._left_out_of[key] = left
+        return self._left_out_of[key]
+
     def _choose(self, options: dict[str, Any]) -> TaskRef:
         unknown = set(options) - RESET_OPTIONS
         if unknown:
@@ -95,18 +121,13 @@ class _TaumeshEnv(gym.Env[str, str]):
             options.get("domain") or self.config.domain, options.get("task_split") or self.config.task_split
         )
         tasks = self.driver.call(self.driver.tasks(domain, split))
-        ids = [task.task_id for task in tasks]
-        if self.config.tasks == "certified":
-            try:
-                certified = self.driver.call(self.driver.certified(domain, split, tasks))
-            except NoStoredAudit as exc:
-                raise ValueError(str(exc)) from None
-            wanted = options.get("task_id", self.config.task_id)
-            if wanted is not None and str(wanted) in ids and str(wanted) not in certified:
-                raise ValueError(f"{domain} {split} task {wanted!r} is flagged by its audit: not certified")
-            ids = [task_id for task_id in ids if task_id in certified]
+        left_out = self._left_out(domain, split, tasks)
+        wanted = options.get("task_id", self.config.task_id)
+        if wanted is not None and str(wanted) in left_out:
+            raise ValueError(f"{domain} {split} task {wanted!r} {left_out[str(wanted)]}")
+        ids = [task.task_id for task in tasks if task.task_id not in left_out]
         if not ids:
-            raise ValueError(f"{domain} {split} has no {'certified ' if self.config.tasks == 'certified' else ''}tasks")
+            raise ValueError(f"{domain} {split} has no tasks to play" + (" (all left out)" if left_out else ""))
         wanted = options.get("task_id", self.config.task_id)
         if wanted is None:
             return TaskRef(domain=domain, split=split, task_id=ids[int(self.np_random.integers(len(ids)))])

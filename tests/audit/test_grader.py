@@ -3,15 +3,18 @@
 The tasks left out are exactly those whose gold τ²'s own code recorded errors for (the shared vectors' ``num_errors``),
 through ``taumesh run`` as a subprocess. An order-swapped trajectory of a task the audit flags ``order_sensitive`` is
 played through the real env and graded by the real scorer (gRPC, in-process on loopback): the faithful grader fails
-it, the strict one passes it; the faithful grade of the gold itself is unchanged.
+it, the strict one passes it; the faithful grade of the gold itself is unchanged. The Gym environment with the strict
+grader does the same, and never draws a task whose gold errors.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 
 import grpc
+import gymnasium as gym
 import pytest
 
 from taumesh.convert import message_to_proto, task_ref_to_proto, termination_to_proto
@@ -21,6 +24,7 @@ from taumesh.orchestrator.audit.replay import Played, play
 from taumesh.orchestrator.audit.trajectories import DomainFacts, gold, reorderings
 from taumesh.orchestrator.clients import ServiceClients
 from taumesh.orchestrator.config import ServiceAddresses
+from taumesh.orchestrator.gym import AGENT_ENV_ID
 from taumesh.orchestrator.stack import service_stack
 from taumesh.scorer.v1 import scorer_pb2
 from tests.audit.conftest import audited, flagged
@@ -116,3 +120,30 @@ def test_the_scorer_refuses_to_grade_an_erroring_gold_under_strict_only(tau2_dat
     assert "gold errors" in (refused.details() or "") and "gold action" in (refused.details() or "")
     assert asyncio.run(ask(scorer_pb2.GRADER_FAITHFUL)) == 0.0  # not ended: 0, as τ² scores it
     assert pytest.approx(0.0) == asyncio.run(ask(scorer_pb2.GRADER_UNSPECIFIED))
+
+
+def test_gym_strict_grader_leaves_out_erroring_gold_and_passes_a_swapped_order(tau2_data: Path) -> None:
+    """The Gym environment with ``grader="strict"``: the caller plays the agent through Gymnasium's API."""
+    report = audited("tau2-retail", None, tau2_data)
+    task_id = sorted(flagged(report, "order_sensitive") - erroring_gold())[0]
+    domain = Catalog(tau2_data).get("tau2-retail")
+    task = next(task for task in domain.tasks("base") if task.id == task_id)
+    _, variant = reorderings(task, DomainFacts.of(domain))[0]
+    rewards = {}
+    for grader in ("faithful", "strict"):
+        env = gym.make(AGENT_ENV_ID, domain="tau2-retail", grader=grader)
+        try:
+            if grader == "strict":
+                drawn = {env.reset(seed=seed)[1]["task_id"] for seed in range(10)}
+                assert drawn and not drawn & erroring_gold()
+                with pytest.raises(ValueError, match=r"is not graded by the strict grader: .*gold errors"):
+                    env.reset(options={"task_id": sorted(erroring_gold())[0]})
+            env.reset(options={"task_id": task_id})
+            for call in variant.calls:
+                env.step(json.dumps({"name": call.name, "arguments": json.loads(call.arguments)}))
+            _, reward, terminated, _, _ = env.step(" ".join(task.outputs) or "Done. Anything else?")
+            assert terminated
+            rewards[grader] = float(reward)
+        finally:
+            env.close()
+    assert rewards == {"faithful": 0.0, "strict": 1.0}

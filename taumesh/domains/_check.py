@@ -9,7 +9,6 @@ from typing import Any
 
 from taumesh.domains._domain import Domain
 from taumesh.domains._errors import ToolCrash
-from taumesh.domains._session import Session
 from taumesh.domains._task import Task
 
 
@@ -98,7 +97,7 @@ class ArgumentChecker:
 
 def _replay(domain: Domain, task: Task) -> tuple[list[str], str]:
     """The observations of ``task``'s gold in a fresh session, and the state it leaves (a crash ends it)."""
-    session = Session(domain)
+    session = domain.spec.open_session(domain, task)
     observations = []
     for action in task.actions:
         tool = domain.tools_by_name.get(action.name)
@@ -156,7 +155,8 @@ def scorer_mismatches(domain: Domain, task: Task, observations: list[str], final
 def check_task(domain: Domain, split: str, task: Task, checker: ArgumentChecker) -> TaskCheck:
     """Replay ``task``'s gold actions in a fresh session, then check what the scorer will."""
     result = TaskCheck(split=split, task_id=task.id, action_count=len(task.actions))
-    session = Session(domain)
+    session = domain.spec.open_session(domain, task)  # the task's own initial state (τ²'s, a message history)
+    initial_hash = session.data_hash()
     observations: list[str] = []
     for position, action in enumerate(task.actions):
         where = f"action {position} {action.name}"
@@ -175,7 +175,7 @@ def check_task(domain: Domain, split: str, task: Task, checker: ArgumentChecker)
         if step.error:
             result.errors.append(f"{where}: {step.observation}")
     final_hash = session.data_hash()
-    result.unchanged = final_hash == domain.initial_hash
+    result.unchanged = final_hash == initial_hash
     if not result.unknown_tools:
         result.scorer_mismatches = scorer_mismatches(domain, task, observations, final_hash)
     return result

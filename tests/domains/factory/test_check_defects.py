@@ -108,3 +108,13 @@ def test_the_same_domain_without_the_defect_passes(tmp_path: Path) -> None:
     _domain(tmp_path, "clean", outputs=["42"])
     checked = domain(tmp_path, "check", "clean")
     assert checked.returncode == 0, explain(checked)
+
+
+def test_check_opens_each_task_in_its_own_initial_state(tau2_data: Path) -> None:
+    """τ² mock's tasks set their own initial state: replayed from the base data, 3 of 9 golds erred; now none does."""
+    from taumesh.domains import check_domain
+    from tests.helpers.tau2 import tau2_domain
+
+    report = check_domain(tau2_domain("mock"))
+    assert report.ok, [t.problems for t in report.failed]
+    assert len(report.tasks) == 9 and len(report.unchanged) == 3

@@ -46,6 +46,7 @@ from taumesh.orchestrator.atomic_files import write_json_atomically
 from taumesh.orchestrator.clients import ServiceClients, list_tasks, with_retries
 from taumesh.orchestrator.config import ServiceAddresses
 from taumesh.orchestrator.data_check import REFUSALS, DataUnreadable, check_domain_data
+from taumesh.orchestrator.grading import GRADERS
 from taumesh.orchestrator.provider_limits import judge_limits
 from taumesh.orchestrator.results import DATA_RELEASE, RunResult
 from taumesh.orchestrator.results_file import load_results
@@ -286,8 +287,12 @@ async def replay_and_score(
     replay: Replay,
     terminate_tools: set[str],
     judge: common_pb2.ModelConfig | None = None,
+    grader: str = "faithful",
 ) -> scorer_pb2.ScoreEpisodeResponse:
-    """Replay one trajectory in a fresh session; the scorer's answer (reward, and the task as graded now)."""
+    """Replay one trajectory in a fresh session; the scorer's answer (reward, and the task as graded now).
+
+    ``grader``: the grading the scorer applies (``--grader``: faithful, strict), as the file records it.
+    """
     opened: env_pb2.OpenSessionResponse = await with_retries(
         lambda: clients.env.OpenSession(env_pb2.OpenSessionRequest(task=task_ref_to_proto(task)), timeout=_TIMEOUT)
     )
@@ -328,6 +333,7 @@ async def replay_and_score(
                     final_data_hash=final.data_hash,
                     conversation=conversation,
                     judge=judge,
+                    grader=GRADERS[grader],
                 ),
                 timeout=_TIMEOUT,
             )
@@ -357,6 +363,7 @@ async def rescore_file(
     the judge's provider, as in a run: at most ``provider_limits``'s cap in flight, 429s asked again under it.
     """
     graded = recorded_tasks(path)
+    grader = recorded_grader(path)  # a strict run is re-graded strictly: its rewards are the strict grader's
     judge_config = model_to_proto(judge) if judge is not None and judge.model else None
     episodes = load_episodes(path, env)
     semaphore = asyncio.Semaphore(concurrency)
@@ -377,7 +384,7 @@ async def rescore_file(
             task = TaskRef(domain=env, split=split, task_id=str(episode.task_id))
             try:
                 async with semaphore:
-                    score = await replay_and_score(clients, task, episode.replay, terminate, judge_config)
+                    score = await replay_and_score(clients, task, episode.replay, terminate, judge_config, grader)
             except grpc.aio.AioRpcError as exc:  # this trajectory's failure (or an outage past the retries): its row
                 return row.model_copy(update={"error": f"{exc.code().name}: {exc.details()}", "failed": True})
             before = graded.get(str(episode.task_id))
@@ -424,6 +431,29 @@ def recorded_releases(path: Path) -> set[str]:
     entries = loaded if isinstance(loaded, list) else []
     runs = [entry.get("info", {}).get("run") for entry in entries if isinstance(entry, dict)]
     return {str(run[DATA_RELEASE]) for run in runs if isinstance(run, dict) and run.get(DATA_RELEASE)}
+
+
+def recorded_grader(path: Path) -> str:
+    """The grader a taumesh results file records (``info.validity.grader``); faithful for files that record none.
+
+    A file whose entries record different graders is refused: its rewards mean different things.
+    """
+    try:
+        loaded = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return "faithful"
+    entries = loaded if isinstance(loaded, list) else []
+    found = {
+        str(entry["info"]["validity"].get("grader") or "faithful")
+        for entry in entries
+        if isinstance(entry, dict) and isinstance((entry.get("info") or {}).get("validity"), dict)
+    }
+    if len(found) > 1:
+        raise RescoreError(f"{path} records results of several graders ({', '.join(sorted(found))})")
+    grader = found.pop() if found else "faithful"
+    if grader not in GRADERS:
+        raise RescoreError(f"{path} records an unknown grader {grader!r} (known: {', '.join(GRADERS)})")
+    return grader
 
 
 def _check_release(path: Path, served: str) -> None:

@@ -147,3 +147,38 @@ def test_gym_strict_grader_leaves_out_erroring_gold_and_passes_a_swapped_order(t
         finally:
             env.close()
     assert rewards == {"faithful": 0.0, "strict": 1.0}
+
+
+def test_rescore_regrades_with_the_grader_the_file_records(tau2_data: Path, tmp_path: Path) -> None:
+    """A strict run's file, its one trajectory's declared-set lists reversed, re-graded by ``taumesh rescore``."""
+    report = audited("tau2-retail", None, tau2_data)
+    task_id = sorted(flagged(report, "order_sensitive") - erroring_gold())[0]
+    declared = Catalog(tau2_data).get("tau2-retail").spec.unordered_arguments or {}
+    run = taumesh(
+        "run", "--env", "tau2-retail", "--grader", "strict", "--task-ids", task_id, *ORACLE, "--log-dir", tmp_path
+    )  # fmt: skip
+    assert_ok(run)
+    path = results_path(tmp_path)
+    [entry] = load_json(path)
+    swapped = False
+    for message in entry["traj"]:
+        for call in message.get("tool_calls") or []:
+            arguments = json.loads(call["function"]["arguments"])
+            for group in declared.get(call["function"]["name"], ()):
+                if not swapped and all(len(arguments.get(name) or []) > 1 for name in group):
+                    for name in group:
+                        arguments[name] = list(reversed(arguments[name]))
+                    call["function"]["arguments"] = json.dumps(arguments)
+                    swapped = True
+    assert swapped
+    rewards = {}
+    for grader in ("strict", "faithful"):
+        entry["info"]["validity"]["grader"] = grader
+        if grader == "faithful":
+            entry["info"]["run"].pop("grader")
+        path.write_text(json.dumps([entry]), encoding="utf-8")
+        rescored = taumesh("rescore", path, "--out", tmp_path / f"{grader}.json")
+        [row] = json.loads((tmp_path / f"{grader}.json").read_text(encoding="utf-8"))
+        rewards[grader] = row["reward"]
+        assert rescored.returncode in (0, 1), rescored.stderr  # 1: a reward differs from the recorded one
+    assert rewards == {"strict": 1.0, "faithful": 0.0}

@@ -423,6 +423,11 @@ async def served_domain(clients: ServiceClients, config: RunConfig) -> env_pb2.D
     return _domain_info(await _listed_domains(clients, config), config.env)
 
 
+def release_of(listed: env_pb2.ListDomainsResponse, env: str) -> str:
+    """The data release the env serves for ``env`` (a variant: its domain's), "" when it records none."""
+    return served_release(_domain_info(listed, env))
+
+
 def served_release(served: env_pb2.DomainInfo | None) -> str:
     """The release of the data the env serves for a domain ("" when it records none)."""
     return served.data_release if served is not None else ""

@@ -39,6 +39,7 @@ from taumesh.orchestrator.audit.trajectories import (
 )
 from taumesh.orchestrator.clients import ServiceClients
 from taumesh.orchestrator.config import ServiceAddresses
+from taumesh.orchestrator.runner import release_of
 from taumesh.orchestrator.stack import service_stack
 
 CONCURRENCY = 8
@@ -185,7 +186,7 @@ async def audit_domain(
         listed: env_pb2.ListDomainsResponse = await clients.env.ListDomains(
             env_pb2.ListDomainsRequest(), timeout=TIMEOUT
         )
-        release = next((d.data_release for d in listed.domains if d.name == name), "")
+        release = release_of(listed, name)  # as a run finds it, so that its stored audit is found
 
         async def one(task: Task) -> _TaskFindings:
             async with semaphore:

@@ -28,6 +28,7 @@ from taumesh.orchestrator.episode import EpisodeOutcome, run_episode
 from taumesh.orchestrator.grading import strict_exclusions
 from taumesh.orchestrator.gym.seats import Seat, Turn, agent_seat_service, user_seat_service
 from taumesh.orchestrator.provider_limits import provider_limits, shared_limiters
+from taumesh.orchestrator.runner import release_of
 from taumesh.orchestrator.stack import serving_targets
 from taumesh.rpc.server import start_server
 
@@ -92,8 +93,7 @@ class EpisodeDriver:
         listed: env_pb2.ListDomainsResponse = await with_retries(
             partial(self._clients().env.ListDomains, env_pb2.ListDomainsRequest(), timeout=RPC_TIMEOUT)
         )
-        release = next((d.data_release for d in listed.domains if d.name == domain), "")
-        return read_audit(domain, split, release or None, split_digest(tasks)).unflagged()
+        return read_audit(domain, split, release_of(listed, domain) or None, split_digest(tasks)).unflagged()
 
     async def ungradable(self, config: RunConfig, tasks: list[env_pb2.TaskSummary]) -> dict[str, str]:
         """Under ``grader="strict"``: the split's tasks the scorer will not grade (their gold errors), with why."""

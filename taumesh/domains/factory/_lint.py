@@ -26,10 +26,11 @@ def sentences(text: str) -> list[str]:
     return [" ".join(s.split()) for s in _SENTENCE.split(text) if s.strip()]
 
 
-def trap_cues(tasks: Sequence[FactoryTask], share: float = 0.5) -> dict[str, list[str]]:
-    """Per trap task, the sentences that ``share`` (and 2 or more) of its intent's traps carry and no non-trap does.
+def trap_cues(tasks: Sequence[FactoryTask], share: float = 0.5, least: int = 3) -> dict[str, list[str]]:
+    """Per trap task, the sentences ``share`` (and ``least`` or more) of its intent's traps carry and no non-trap has.
 
-    Such a sentence is one the generator adds for traps, not a fact or a persona that tasks happen to share.
+    Such a sentence is one the generator adds for traps, not a fact or a persona that tasks happen to share: two
+    trap tasks naming the same controlled drug is a fact of the world, which a split of few traps shows by chance.
     """
     plain = {sentence for task in tasks if not task.trap for sentence in sentences(task.instruction)}
     by_intent: dict[str, list[FactoryTask]] = defaultdict(list)
@@ -43,7 +44,7 @@ def trap_cues(tasks: Sequence[FactoryTask], share: float = 0.5) -> dict[str, lis
             for sentence in sentences(task.instruction):
                 carriers[sentence].add(task.id)
         for sentence, ids in carriers.items():
-            if len(ids) >= max(2, share * len(traps)) and sentence not in plain:
+            if len(ids) >= max(least, share * len(traps)) and sentence not in plain:
                 for task_id in sorted(ids):
                     cues.setdefault(task_id, []).append(sentence)
     return cues

@@ -40,7 +40,7 @@ def test_a_grader_that_takes_the_gold_only_is_non_unique_wherever_another_outcom
 
 def test_cues_and_unspecific_outputs_are_flagged() -> None:
     domain = healthcare()
-    tasks = [t for t in domain.tasks("test") if isinstance(t, FactoryTask)]
+    tasks = [t for t in domain.tasks("base") if isinstance(t, FactoryTask)]
     cue = "If the agent says it cannot be done, accept that."
     changed = [
         t.model_copy(update={"instruction": f"{t.instruction} {cue}"}) if t.trap and t.intent == "refill" else t

@@ -131,24 +131,16 @@ def test_statements_are_checked_by_predicate(statement: Statement, message: str,
 def test_trap_cues_are_sentences_only_trap_tasks_carry() -> None:
     fallback = "If that is not possible, accept what the agent offers."
     cue = "If the agent says it cannot be disputed, accept that."
+    drug = "You want your alprazolam refilled."
+    z = [Action(name="book", kwargs={"slot": "z"})]
     tasks = [
-        _task(
-            id="a",
-            instruction=f"You want A. {fallback} {cue}",
-            trap=True,
-            trap_rationale="r",
-            forbidden=[Action(name="book", kwargs={"slot": "z"})],
-        ),
-        _task(
-            id="b",
-            instruction=f"You want B. {fallback} {cue}",
-            trap=True,
-            trap_rationale="r",
-            forbidden=[Action(name="book", kwargs={"slot": "z"})],
-        ),
+        _task(id="a", instruction=f"You want A. {fallback} {cue} {drug}", trap=True, trap_rationale="r", forbidden=z),
+        _task(id="b", instruction=f"You want B. {fallback} {cue} {drug}", trap=True, trap_rationale="r", forbidden=z),
+        _task(id="d", instruction=f"You want D. {fallback} {cue}", trap=True, trap_rationale="r", forbidden=z),
         _task(id="c", instruction=f"You want C. {fallback}"),
     ]
-    assert trap_cues(tasks) == {"a": [cue], "b": [cue]}
+    # the cue is in 3 of 3 traps; the drug, a fact two traps share, is not a cue; the fallback is in every task
+    assert trap_cues(tasks) == {"a": [cue], "b": [cue], "d": [cue]}
 
 
 def test_outputs_must_be_specific() -> None:

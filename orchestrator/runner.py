@@ -149,6 +149,23 @@ def run_tasks(config: RunConfig, tasks: Sequence[env_pb2.TaskSummary], release: 
         raise ConfigError(str(exc)) from exc
 
 
+async def gradable_tasks(
+    clients: ServiceClients, config: RunConfig, tasks: Sequence[env_pb2.TaskSummary], indices: Sequence[int]
+) -> tuple[list[int], dict[str, str]]:
+    """``indices`` without the tasks the strict grader leaves out (their gold errors), and those with why.
+
+    ConfigError when it leaves out every selected task: the run would play nothing.
+    """
+    excluded = await strict_exclusions(clients, config, tasks, indices)
+    kept = [index for index in indices if tasks[index].task_id not in excluded]
+    if indices and not kept:
+        raise ConfigError(
+            f"the strict grader leaves out all {len(indices)} selected tasks of {config.env} {config.task_split}, "
+            f"their gold errors in replay ({'; '.join(list(excluded.values())[:3])})"
+        )
+    return kept, excluded
+
+
 SHOWN_IDS = 5
 """Known task ids an unknown one's error names."""
 
@@ -501,8 +518,7 @@ async def prepare_run(
     config, tasks = await resolve_tasks(clients, config)
     release = served_release(await served_domain(clients, config))
     indices = run_tasks(config, tasks, release)
-    excluded = await strict_exclusions(clients, config, tasks, indices)
-    indices = [index for index in indices if tasks[index].task_id not in excluded]
+    indices, excluded = await gradable_tasks(clients, config, tasks, indices)
     agent = await describe_agent(clients, config)
     fingerprint = run_fingerprint(config, agent, release)
     if resume:

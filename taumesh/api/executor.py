@@ -39,7 +39,6 @@ from taumesh.env.v1 import env_pb2
 from taumesh.llm.limiter import ProviderLimiters
 from taumesh.orchestrator.clients import ServiceClients
 from taumesh.orchestrator.config import RunConfig
-from taumesh.orchestrator.grading import strict_exclusions
 from taumesh.orchestrator.layout_statistics import LayoutStatistics, layout_statistics
 from taumesh.orchestrator.provider_limits import shared_limiters
 from taumesh.orchestrator.results import RunResult, results_task_id, run_fingerprint, validity_record
@@ -47,6 +46,7 @@ from taumesh.orchestrator.runner import (
     ConfigError,
     compute_pass_hat_k,
     describe_agent,
+    gradable_tasks,
     plan_episodes,
     resolve_tasks,
     run_tasks,
@@ -240,8 +240,7 @@ class RunExecutor:
             config, tasks = await resolve_tasks(clients, config)
             release = served_release(await served_domain(clients, config))
             indices = run_tasks(config, tasks, release)
-            excluded = await strict_exclusions(clients, config, tasks, indices)
-            indices = [index for index in indices if tasks[index].task_id not in excluded]
+            indices, excluded = await gradable_tasks(clients, config, tasks, indices)
             plan = plan_episodes(config, indices)
             self.store.set_total(run_id, len(plan))
             agent = await describe_agent(clients, config)

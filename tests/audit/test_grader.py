@@ -58,6 +58,17 @@ def test_strict_run_leaves_out_the_tasks_whose_gold_errors(tau2_data: Path, tmp_
     assert "[grader strict]" in strict.stdout
 
 
+def test_strict_run_of_only_erroring_gold_is_refused(tau2_data: Path, tmp_path: Path) -> None:
+    task_id = sorted(erroring_gold())[0]
+    run = taumesh(
+        "run", "--env", "tau2-retail", "--grader", "strict", "--task-ids", task_id, *ORACLE, "--log-dir", tmp_path
+    )  # fmt: skip
+    assert run.returncode == 2, run.stderr
+    said = run.stderr.replace("\n", " ")
+    assert "the strict grader leaves out all 1 selected tasks of tau2-retail base" in said and "gold action" in said
+    assert "Traceback" not in run.stderr and not list(tmp_path.glob("*.json"))
+
+
 async def graded(clients: ServiceClients, ref: TaskRef, played: Played, grader: int) -> float:
     request = scorer_pb2.ScoreEpisodeRequest(
         task=task_ref_to_proto(ref),

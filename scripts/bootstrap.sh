@@ -16,6 +16,7 @@ _taumesh_install() (
   python="${PYTHON:-$(command -v python3.11 || command -v python3)}"
   "$python" -c 'import sys; assert sys.version_info[:2] == (3, 11), f"taumesh needs Python 3.11, found {sys.version}"'
   if [ ! -x "$root/.venv/bin/python" ]; then
+    echo "bootstrap: creating .venv with $("$python" --version)"
     "$python" -m venv "$root/.venv"
   fi
   stamp="$root/.venv/.taumesh-installed-${extra:-base}"
@@ -24,12 +25,18 @@ _taumesh_install() (
     venv_python="$root/.venv/bin/python"
     target="$root${extra:+[$extra]}"
     # uv installs the same resolution as pip in about a fifth of the time (16 s against 77 s on 2 cores, which
-    # counts in CI's 10 minutes); pip remains the way when uv cannot be had
-    if "$venv_python" -m pip install --quiet uv; then
-      "$venv_python" -m uv pip install --python "$venv_python" --quiet --compile-bytecode -e "$target"
+    # counts in CI's 10 minutes); pip remains the way when uv cannot be had. A first install takes minutes, so
+    # each phase says what it does and uv shows its own progress (resolved, prepared, installed)
+    echo "bootstrap: installing taumesh${extra:+ with its $extra tools} into .venv (pyproject.toml changed or first use; a first install takes a few minutes)"
+    echo "bootstrap: [1/3] installing uv"
+    if "$venv_python" -m pip install --quiet --disable-pip-version-check uv; then
+      echo "bootstrap: [2/3] resolving and installing the dependencies with uv"
+      "$venv_python" -m uv pip install --python "$venv_python" --compile-bytecode -e "$target"
     else
-      "$venv_python" -m pip install --quiet -e "$target"
+      echo "bootstrap: [2/3] uv could not be installed; installing the dependencies with pip"
+      "$venv_python" -m pip install --progress-bar on -e "$target"
     fi
+    echo "bootstrap: [3/3] done; the next run reuses .venv until pyproject.toml changes"
     echo "$want" > "$stamp"
   fi
 )

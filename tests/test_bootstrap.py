@@ -75,9 +75,14 @@ def test_a_changed_pyproject_reinstalls_and_stamps(root: Path) -> None:
     log = (root / "python.log").read_text().splitlines()
     venv_python = root / ".venv" / "bin" / "python"
     assert log == [
-        "-m pip install --quiet uv",
-        f"-m uv pip install --python {venv_python} --quiet --compile-bytecode -e {root}",
+        "-m pip install --quiet --disable-pip-version-check uv",
+        f"-m uv pip install --python {venv_python} --compile-bytecode -e {root}",  # not --quiet: uv's progress shows
     ]
+    # a first install takes minutes: each phase says what it does (issue 40: run-offline.sh was silent for 2 minutes)
+    assert "bootstrap: installing taumesh into .venv" in out
+    assert "bootstrap: [1/3] installing uv" in out
+    assert "bootstrap: [2/3] resolving and installing the dependencies with uv" in out
+    assert "bootstrap: [3/3] done" in out
     want = hashlib.sha256((root / "pyproject.toml").read_bytes()).hexdigest()
     assert (root / ".venv" / ".taumesh-installed-base").read_text() == want + "\n"
 

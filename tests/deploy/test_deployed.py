@@ -19,16 +19,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.helpers.containers import CANARY_KEY, IMAGE_ENV, SERVICES, Deployment, episode_traces, wait_for
+from tests.helpers.containers import CANARY_KEY, DEPLOY_TIER, IMAGE_ENV, SERVICES, Deployment, episode_traces, wait_for
 from tests.helpers.telemetry import assert_one_tree
 
-pytestmark = [
-    pytest.mark.deploy,
-    pytest.mark.skipif(
-        not os.environ.get(IMAGE_ENV),
-        reason="the deploy tier (real containers) runs by `bash scripts/test-deploy.sh`, which builds the image",
-    ),
-]
+pytestmark = DEPLOY_TIER
 
 TASKS = 114
 """τ² retail's base split: the compose file's default run (oracle agent, scripted user)."""

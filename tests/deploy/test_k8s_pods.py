@@ -20,17 +20,11 @@ from typing import Any
 import pytest
 import yaml
 
-from tests.helpers.containers import CANARY_KEY, IMAGE_ENV, docker, wait_for
+from tests.helpers.containers import CANARY_KEY, DEPLOY_TIER, IMAGE_ENV, docker, wait_for
 from tests.helpers.deploy import ROOT
 from tests.helpers.k8s_pods import Kubelet, Pod, pods
 
-pytestmark = [
-    pytest.mark.deploy,
-    pytest.mark.skipif(
-        not os.environ.get(IMAGE_ENV),
-        reason="the deploy tier (real containers) runs by `bash scripts/test-deploy.sh`, which builds the image",
-    ),
-]
+pytestmark = DEPLOY_TIER
 
 TASKS = 114
 """τ² retail's base split: the manifests' default run (oracle agent, scripted user)."""
@@ -87,11 +81,7 @@ def test_every_pod_starts_and_serves_and_the_job_scores_every_episode(
     (job,) = [pod for pod in planned if pod.workload == "orchestrator"]
     assert {pod.workload for pod in services} >= {"env", "user-sim", "agent", "scorer", "api", "viewer"}
     kubelet.prepare_volumes(planned)
-    for pod in services:
-        kubelet.run_init(pod)
-        kubelet.start(pod)
-    for pod in services:
-        kubelet.wait_ready(pod)
+    kubelet.serve(services)
     print(f"\nk8s {overlay}: {len(services)} pods of {len({p.workload for p in services})} Deployments serving")
 
     kubelet.run_init(job)  # waits for every service's health, over the Services' DNS names
@@ -146,11 +136,7 @@ def test_scale_out_plays_one_run_across_worker_pods_sharing_a_postgresql_work_st
         worker_pods = [pod for pod in planned if pod.workload == "workers"]
         assert len(worker_pods) == workers
         kubelet.prepare_volumes(planned)
-        for pod in services:
-            kubelet.run_init(pod)
-            kubelet.start(pod)
-        for pod in services:
-            kubelet.wait_ready(pod)
+        kubelet.serve(services)
         kubelet.run_init(coordinator)
         (coordinator_container,) = kubelet.start(coordinator)
         worker_containers = [name for pod in worker_pods for name in kubelet.start(pod)]

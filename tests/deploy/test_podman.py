@@ -22,17 +22,11 @@ from typing import Any
 
 import pytest
 
-from tests.helpers.containers import IMAGE_ENV
+from tests.helpers.containers import DEPLOY_TIER, IMAGE_ENV
 from tests.helpers.deploy import ROOT, compose_binary
 from tests.helpers.paths import V1_DATA
 
-pytestmark = [
-    pytest.mark.deploy,
-    pytest.mark.skipif(
-        not os.environ.get(IMAGE_ENV),
-        reason="the deploy tier (real containers) runs by `bash scripts/test-deploy.sh`, which builds the image",
-    ),
-]
+pytestmark = DEPLOY_TIER
 PODMAN_OPTIONS = ["--cgroup-manager=cgroupfs", "--events-backend=file"]
 """No systemd here: cgroups directly, events to a file."""
 ULIMITS = ["--ulimit", "nofile=4096:4096", "--ulimit", "nproc=4096:4096"]

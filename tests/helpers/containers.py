@@ -18,11 +18,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.helpers.deploy import ROOT, compose_binary
 from tests.telemetry.receiver import ReceivedSpan
 
 IMAGE_ENV = "TAUMESH_DEPLOY_IMAGE"
 """The image the deploy tier runs (set by scripts/test-deploy.sh); unset, the tier's tests skip."""
+DEPLOY_TIER = [
+    pytest.mark.deploy,
+    pytest.mark.skipif(
+        not os.environ.get(IMAGE_ENV),
+        reason="the deploy tier (real containers) runs by `bash scripts/test-deploy.sh`, which builds the image",
+    ),
+]
+"""The marks of every deploy-tier test module (``pytestmark = DEPLOY_TIER``)."""
 OVERLAY = ROOT / "tests" / "deploy" / "compose.deploy-tier.yml"
 SERVICES = ("env", "user-sim", "agent", "scorer")
 CANARY_KEY = "sk-canary-deploy-tier-5f3c1d"

@@ -313,6 +313,14 @@ class Kubelet:
                 logs = self._docker("logs", "--tail", "30", name, check=False)
                 raise AssertionError(f"{name} never passed its probe: {done.stdout}{done.stderr}\n{logs.stderr}")
 
+    def serve(self, pods: list[Pod]) -> None:
+        """``pods`` running and ready: each one's init containers, then its containers, then every probe passed."""
+        for pod in pods:
+            self.run_init(pod)
+            self.start(pod)
+        for pod in pods:
+            self.wait_ready(pod)
+
     def wait_exit(self, name: str, timeout: float = 900) -> int:
         done = self._docker("wait", name, timeout=timeout)
         return int(done.stdout.strip())

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from taumesh.audit import (
+    FLAG_KINDS,
     FLOOR_NAMES,
     AuditReport,
     Flag,
@@ -47,7 +48,7 @@ CONCURRENCY = 8
 
 
 class AuditError(Exception):
-    """The audit cannot start: an unknown domain or split (the message says which)."""
+    """The audit cannot start or finish: an unknown domain or split, or a flag of a kind it does not know."""
 
 
 @dataclass
@@ -146,6 +147,24 @@ async def _floor_verdicts(
     return passed, flags
 
 
+def domain_flags(domain: Domain, tasks: Sequence[Task]) -> dict[str, list[Flag]]:
+    """The flags the domain raises itself on ``tasks`` (``DomainPlugin.task_flags``), by task id.
+
+    A kind the audit does not know (:data:`~taumesh.audit.FLAG_KINDS`) is refused: a stored verdict, a certified set
+    and the table of docs/validity.md count kinds they can name.
+    """
+    found: dict[str, list[Flag]] = {}
+    for task_id, flags in domain.spec.task_flags(domain, tasks).items():
+        for kind, detail in flags:
+            if kind not in FLAG_KINDS:
+                raise AuditError(
+                    f"domain {domain.name!r} flags task {task_id} with {kind!r}, a kind the audit does not know "
+                    f"(known: {', '.join(FLAG_KINDS)})"
+                )
+            found.setdefault(task_id, []).append(Flag(kind=kind, detail=detail))
+    return found
+
+
 def _floors(findings: Sequence[_TaskFindings], facts: DomainFacts) -> dict[FloorName, FloorResult]:
     floors: dict[FloorName, FloorResult] = {}
     for name in FLOOR_NAMES:
@@ -196,9 +215,11 @@ async def audit_domain(
     # the instruction with the task's history: a conversation that goes on from another point is another task
     states = [(task.id, known_text(task), found.initial_hash) for task, found in zip(tasks, findings, strict=True)]
     copies = duplicates(states)
+    own = domain_flags(domain, tasks)
     for task, found in zip(tasks, findings, strict=True):
         if task.id in copies:
             found.audit.flags.append(copies[task.id])
+        found.audit.flags += own.get(task.id, [])
     return AuditReport(
         domain=name,
         split=chosen,

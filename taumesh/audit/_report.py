@@ -6,8 +6,11 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-AUDIT_VERSION = "1"
-"""Bumped whenever a flag's or a floor's rule changes, so that verdicts stored under one are never read as another's."""
+AUDIT_VERSION = "2"
+"""Bumped whenever a flag's or a floor's rule changes, so that verdicts stored under one are never read as another's.
+
+2: a domain's own flags (``DomainPlugin.task_flags``: ``non_unique``, ``trap_cue``, ``output_spec``) join the audit's.
+"""
 
 FlagKind = Literal[
     "gold_replay_error",
@@ -17,8 +20,12 @@ FlagKind = Literal[
     "order_sensitive",
     "duplicate",
     "unscorable",
+    "non_unique",
+    "trap_cue",
+    "output_spec",
 ]
-"""The kinds of flag the audit raises (docs/validity.md says what each means)."""
+"""The kinds of flag the audit raises (docs/validity.md says what each means); the last three a domain raises itself
+(``DomainPlugin.task_flags``), as a factory domain does."""
 FLAG_KINDS: tuple[FlagKind, ...] = (
     "gold_replay_error",
     "null_passable",
@@ -27,6 +34,9 @@ FLAG_KINDS: tuple[FlagKind, ...] = (
     "order_sensitive",
     "duplicate",
     "unscorable",
+    "non_unique",
+    "trap_cue",
+    "output_spec",
 )
 
 FloorName = Literal["null", "read_only", "identity_then_refuse", "outputs_spam", "gold_without_outputs"]

@@ -36,19 +36,50 @@ def _report_table(report: CheckReport) -> Table:
     return table
 
 
+STRICT_HELP = (
+    "Also audit every split (as domain audit does, the domain's own flags included) and fail on any flag: exactly "
+    "what the scorer and a certified run will see."
+)
+
+
 @domain_app.command("check")
 def check(
     name: Annotated[str, typer.Argument(help="The domain to check.")],
     *,
     data_dir: DataDir,
     split: Annotated[list[str] | None, typer.Option("--split", help="Check only this split (repeatable).")] = None,
+    strict: Annotated[bool, typer.Option("--strict", help=STRICT_HELP)] = False,
 ) -> None:
     """Replay every task's gold actions in a fresh session and report what is wrong.
 
     Reports actions that error, unknown tools, arguments that do not match the tool's schema, and
-    tasks whose gold state equals the initial state (a warning). Exit status 1 on problems.
+    tasks whose gold state equals the initial state (a warning). Exit status 1 on problems; with --strict, on any
+    problem or audit flag too.
     """
+    if strict:
+        print_strict(name, data_dir, split or None)
+        return
     print_check(lambda: check_domain(Catalog(data_dir).describe(name), split or None))  # runnable here or not
+
+
+def print_strict(name: str, data_dir: Path, splits: list[str] | None) -> None:
+    """``domain check --strict``: every problem of the check and flag of the audit, one row each; exit 1 on any."""
+    from taumesh.commands.domain_strict import strict_findings
+    from taumesh.orchestrator.audit import AuditError
+
+    try:
+        found = strict_findings(name, data_dir, splits)
+    except (KeyError, DataError, AuditError) as exc:
+        err.print(f"[red]error:[/red] {escape(str(exc.args[0]) if exc.args else str(exc))}")
+        raise typer.Exit(2) from None
+    if not found:
+        out.print(f"{name}: strict check passed: every gold replays cleanly and the audit flags no task")
+        return
+    for finding in found:  # one line each, whole: a reviewer greps them
+        out.print(f"{finding.split} {finding.task_id} {finding.kind}: {finding.detail}", soft_wrap=True, markup=False)
+    tasks = len({(f.split, f.task_id) for f in found})
+    out.print(f"{name}: strict check failed: {len(found)} findings on {tasks} tasks")
+    raise typer.Exit(1)
 
 
 def print_check(run_check: Callable[[], CheckReport]) -> None:

@@ -1,9 +1,8 @@
-"""``taumesh domain check --strict``'s verdict: the check, then the audit and the domain's own flags, on every split.
+"""``taumesh domain check --strict``'s verdict: the check, then the audit, on every split.
 
-Strict fails on any problem of the check, any flag of the audit (through the env and scorer services), and any flag
-the domain raises itself (``DomainPlugin.task_flags``: a factory domain's ``non_unique``, ``trap_cue``,
-``output_spec``). The command's wiring: ``domain check NAME --strict`` prints :func:`strict_findings` and exits 1 when
-it is not empty.
+Strict fails on any problem of the check and any flag of the audit (through the env and scorer services), the flags
+the domain raises itself among them (``DomainPlugin.task_flags``: a factory domain's ``non_unique``, ``trap_cue``,
+``output_spec``). ``domain check NAME --strict`` prints :func:`strict_findings` and exits 1 when it is not empty.
 """
 
 from __future__ import annotations
@@ -38,15 +37,9 @@ def strict_findings(name: str, data_dir: Path, splits: list[str] | None = None) 
     ]
     for split in chosen:
         report = asyncio.run(audit_domain(name, split, data_dir))
-        found += [
+        found += [  # the audit's flags hold the domain's own (DomainPlugin.task_flags)
             Finding(split=split, task_id=str(task.task_id), kind=flag.kind, detail=flag.detail)
             for task in report.tasks
             for flag in task.flags
-        ]
-        own = domain.spec.task_flags(domain, domain.tasks(split))
-        found += [
-            Finding(split=split, task_id=task_id, kind=kind, detail=detail)
-            for task_id, flags in own.items()
-            for kind, detail in flags
         ]
     return found

@@ -14,8 +14,8 @@ from rich.markup import escape
 from rich.table import Table
 
 from taumesh.commands._common import DataDir
+from taumesh.commands.domain import STRICT_HELP, domain_app, err, out, print_check
 from taumesh.commands.domain import check as _check_native
-from taumesh.commands.domain import domain_app, err, out, print_check
 from taumesh.domains import Catalog, DataError
 
 __all__ = ["domain_app"]
@@ -65,15 +65,17 @@ def check(
     *,
     data_dir: DataDir,
     split: Annotated[list[str] | None, typer.Option("--split", help="Check only this split (repeatable).")] = None,
+    strict: Annotated[bool, typer.Option("--strict", help=STRICT_HELP)] = False,
 ) -> None:
     """Replay every task's gold actions in a fresh session and report what is wrong.
 
     Reports actions that error, unknown tools, arguments that do not match the tool's schema, and
     tasks whose gold state equals the initial state (a warning); for a fork's environment, also tasks
-    copied from another environment (naming tools it lacks). Exit status 1 on problems.
+    copied from another environment (naming tools it lacks). Exit status 1 on problems; with --strict, on any
+    problem or audit flag too.
     """
-    if not name.startswith("fork:"):
-        _check_native(name, data_dir=data_dir, split=split)
+    if strict or not name.startswith("fork:"):  # strict: the check and the audit, a fork's through its worker
+        _check_native(name, data_dir=data_dir, split=split, strict=strict)
         return
     from taumesh.forks._check import check_fork
 

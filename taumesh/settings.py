@@ -57,6 +57,13 @@ class TaumeshSettings(BaseSettings):
     file_values: ClassVar[dict[str, Any]] = {}
     """The ``--config`` file's settings (:func:`load_settings` sets them on a subclass per load)."""
 
+    help_panels: ClassVar[dict[str, tuple[str, ...]]] = {}
+    """``--help``'s panels, in order, each with its fields in order; empty: one list in the fields' order.
+
+    Declared once per model; a model that declares panels must place every field in exactly one (the command's
+    options are generated from them: :func:`taumesh.commands._options.settings_options`).
+    """
+
     # "__" reaches into a nested setting (TAUMESH_A__B); today's settings are flat, like τ-bench's flags
     model_config = SettingsConfigDict(
         env_prefix=ENV_PREFIX, env_nested_delimiter="__", extra="forbid", use_attribute_docstrings=True
@@ -122,6 +129,29 @@ class RunSettings(RunScope, KnowledgeModels, TaumeshSettings):
     (``tau2-*``) gets τ²'s 200 steps, 10 errors and seed 300; a τ-bench domain v1's 30 steps, no error limit and
     seed 10.
     """
+
+    help_panels: ClassVar[dict[str, tuple[str, ...]]] = {
+        "Tasks": (
+            "env", "domain", "retrieval_config", "task_split", "task_ids", "start_index", "end_index", "num_tasks",
+            "num_trials", "seed", "shuffle", "tasks", "grader", "judge_model", "judge_api_base", "data_dir",
+            "allow_release_change",
+        ),
+        "Agent": (
+            "agent_strategy", "model", "model_provider", "api_base", "temperature", "few_shot_displays_path",
+            "agent_tools", "agent_id", "project_id", "location",
+        ),
+        "User": ("user_strategy", "user_model", "user_model_provider", "user_api_base"),
+        "Limits": ("max_steps", "max_errors", "max_concurrency", "provider_limit"),
+        "Services": ("env_addr", "user_addr", "agent_addr", "scorer_addr", "embedded_processes", "otlp_endpoint"),
+        "Outputs": (
+            "log_dir", "output_format", "dataset_name", "mt_fork_folder", "resume", "retry_errors", "quiet",
+            "verbose",
+        ),
+        "Scale": ("workers", "work_store"),
+        "Knowledge (τ³ banking_knowledge's retrieval models)": (
+            "embedding_model", "embedding_api_base", "reranker_model", "reranker_api_base",
+        ),
+    }  # fmt: skip
 
     domain: str | None = None
     """τ²'s spelling of a τ² domain: airline, retail, telecom, mock (= --env tau2-…)."""

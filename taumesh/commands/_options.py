@@ -83,10 +83,33 @@ def _help(settings_cls: type[TaumeshSettings], name: str, field: FieldInfo, text
     return escape(f"{text} [env var: {settings_cls.env_name(name)}]".strip())
 
 
+def help_panel_order(settings_cls: type[TaumeshSettings]) -> dict[str, str | None]:
+    """Each field's ``--help`` panel, in the order the options are listed (the fields' own when none declared).
+
+    A model that declares panels must place every field in exactly one: an option left out of the help, or in two
+    panels, is a mistake caught when the command is made.
+    """
+    if not settings_cls.help_panels:
+        return dict.fromkeys(settings_cls.model_fields)
+    order: dict[str, str | None] = {}
+    for panel, names in settings_cls.help_panels.items():
+        for name in names:
+            if name in order:
+                raise TypeError(f"{settings_cls.__name__}.help_panels: {name} is in {order[name]} and {panel}")
+            order[name] = panel
+    unplaced = set(settings_cls.model_fields) - set(order)
+    unknown = set(order) - set(settings_cls.model_fields)
+    if unplaced or unknown:
+        raise TypeError(
+            f"{settings_cls.__name__}.help_panels: not placed {sorted(unplaced)}, no such field {sorted(unknown)}"
+        )
+    return order
+
+
 def _parameter(
-    settings_cls: type[TaumeshSettings], name: str, field: FieldInfo, texts: Mapping[str, str]
+    settings_cls: type[TaumeshSettings], name: str, field: FieldInfo, texts: Mapping[str, str], panel: str | None
 ) -> inspect.Parameter:
-    """The typer parameter of one setting, its default the field's."""
+    """The typer parameter of one setting, its default the field's, listed in ``panel`` of ``--help``."""
     flag = flag_of(field.metadata)
     cli_type = _cli_type(field)
     help_text = _help(settings_cls, name, field, texts)
@@ -95,10 +118,10 @@ def _parameter(
         default = int(default)  # τ-bench's --shuffle 0/1
     info: Any
     if flag.positional:
-        info = typer.Argument(help=help_text, show_default=False)
+        info = typer.Argument(help=help_text, show_default=False, rich_help_panel=panel)
         cli_type = cli_type | None
     else:
-        info = typer.Option(*flag.spellings(name), help=help_text)
+        info = typer.Option(*flag.spellings(name), help=help_text, rich_help_panel=panel)
     annotation = cast(Any, Annotated)[cli_type, info]  # a type built at run time, for typer to read
     return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation)
 
@@ -120,7 +143,11 @@ def settings_options(
             for parameter in signature.parameters.values()
             if parameter.kind is not inspect.Parameter.VAR_KEYWORD
         ]
-        generated = [_parameter(settings_cls, n, f, texts or {}) for n, f in settings_cls.model_fields.items()]
+        fields = settings_cls.model_fields
+        generated = [
+            _parameter(settings_cls, name, fields[name], texts or {}, panel)
+            for name, panel in help_panel_order(settings_cls).items()
+        ]
         command.__signature__ = signature.replace(parameters=[*fixed, *generated])  # type: ignore[attr-defined]
         command.__annotations__ = {**hints, **{parameter.name: parameter.annotation for parameter in generated}}
         return command

@@ -24,12 +24,22 @@ app = typer.Typer(add_completion=False, pretty_exceptions_show_locals=False, con
 @app.command(cls=ArgparseCommand)
 @settings_options(ServeSettings)
 def serve(ctx: typer.Context, config_file: ConfigFile = None, **flags: Any) -> None:
-    """Run one service alone, with health checking and reflection, until SIGTERM.
+    r"""Run one server alone until SIGTERM: a gRPC service (SERVICE), or the REST API, A2A or MCP server.
 
-    Every option, SERVICE included, can also be set by its environment variable or in the --config file, so a
-    container needs no command-line arguments. Loopback is the default address. Clients of a TLS or
-    token-protected service set its CA and the token in their own environment (README: Running the services apart).
-    `taumesh serve api` runs the REST API instead, with options of its own (`taumesh serve api --help`).
+    \b
+    The servers:
+      taumesh serve env        the stateful tool environments (gRPC)
+      taumesh serve user-sim   the simulated user (gRPC)
+      taumesh serve agent      the built-in agents under test (gRPC)
+      taumesh serve scorer     the reward, pass^k and fault analysis (gRPC)
+      taumesh serve api        the REST API (HTTP; options of its own: taumesh serve api --help)
+      taumesh serve a2a        taumesh as an A2A green agent (taumesh serve a2a --help)
+      taumesh serve mcp        the env's tools over MCP, one endpoint per episode (taumesh serve mcp --help)
+
+    The gRPC services answer health checking and reflection. Every option below, SERVICE included, can also be set
+    by its environment variable or in the --config file, so a container needs no command-line arguments. Loopback
+    is the default address. Clients of a TLS or token-protected service set its CA and the token in their own
+    environment (docs/services.md: Running the services apart).
     """
     from taumesh.domains import Catalog
     from taumesh.rpc.security import SecurityError

@@ -31,6 +31,7 @@ from taumesh.convert import (
     termination_to_proto,
     tool_call_to_proto,
 )
+from taumesh.domains import VARIANT_SEPARATOR
 from taumesh.env.v1 import env_pb2
 from taumesh.models import (
     STOP_TOKEN,
@@ -50,6 +51,7 @@ from taumesh.orchestrator.grading import GRADERS
 from taumesh.orchestrator.provider_limits import judge_limits
 from taumesh.orchestrator.results import DATA_RELEASE, RunResult
 from taumesh.orchestrator.results_file import load_results
+from taumesh.orchestrator.runner import listing_request
 from taumesh.orchestrator.stack import service_stack
 from taumesh.orchestrator.task_changes import GradedTask, recorded_tasks, task_changes
 from taumesh.scorer.v1 import scorer_pb2
@@ -369,12 +371,10 @@ async def rescore_file(
     semaphore = asyncio.Semaphore(concurrency)
     limits = judge_limits(judge or ModelSettings(), provider_limits or {}, concurrency)
     async with service_stack(addresses, data_dir) as clients:
-        domains: env_pb2.ListDomainsResponse = await clients.env.ListDomains(
-            env_pb2.ListDomainsRequest(), timeout=_TIMEOUT
-        )
+        domains: env_pb2.ListDomainsResponse = await clients.env.ListDomains(listing_request(env), timeout=_TIMEOUT)
         await _check_data(clients, domains, env, split)
         if not allow_release_change:
-            _check_release(path, next(d.data_release for d in domains.domains if d.name == env))
+            _check_release(path, env, await _family_releases(clients, domains, env))
         terminate = {t for d in domains.domains if d.name == env for t in d.terminate_tools}
 
         async def one(episode: RecordedEpisode) -> RescoreRow:
@@ -456,14 +456,49 @@ def recorded_grader(path: Path) -> str:
     return grader
 
 
-def _check_release(path: Path, served: str) -> None:
-    """Refuse to re-grade results recorded on another release of the data than the env serves now."""
-    others = sorted(recorded_releases(path) - {served})
+async def _family_releases(clients: ServiceClients, listed: env_pb2.ListDomainsResponse, env: str) -> dict[str, str]:
+    """The data release the env serves for ``env``, its domain and each of its variants, by name, ``env`` first.
+
+    "" for data with none. A domain whose variants serve other releases (healthcare and ``healthcare:v1``) makes a
+    results file that records no release ambiguous: it may have been run on any of them.
+    """
+    served = {d.name: d.data_release for d in listed.domains}
+    base = env.partition(VARIANT_SEPARATOR)[0]
+    variants = [v for d in listed.domains if d.name == base for v in d.variants if v not in served]
+    if variants:
+        family: env_pb2.ListDomainsResponse = await clients.env.ListDomains(
+            env_pb2.ListDomainsRequest(variants=variants), timeout=_TIMEOUT
+        )
+        served.update({d.name: d.data_release for d in family.domains if d.name in variants})
+    names = [env, base, *variants]
+    return {name: served[name] for name in dict.fromkeys(names) if name in served}
+
+
+def _check_release(path: Path, env: str, releases: Mapping[str, str]) -> None:
+    """Refuse to re-grade results recorded on another release of the data than the env serves for ``env`` now.
+
+    ``releases``: what the env serves for ``env`` and for the other names of its domain (its variants), ``env``
+    first. A file that records no release (written before its domain's data had releases, or by τ-bench's run.py)
+    is refused when the domain serves several: which one it was run on is unknown.
+    """
+    served = releases.get(env, "")
+    recorded = recorded_releases(path)
+    others = sorted(recorded - {served})
+    now = f"release {served}" if served else "data with no recorded release"
     if others:
-        now = f"release {served}" if served else "data with no recorded release"
+        serving = [name for name, release in releases.items() if release in others]
+        instead = f"; {' and '.join(serving)} serves it: pass --env {serving[0]}, or" if serving else ": pass"
         raise RescoreError(
-            f"{path} was recorded on data release {', '.join(others)} and the env serves {now}: "
-            "pass --allow-release-change (or --fresh-tasks) to re-grade it against what is served now"
+            f"{path} was recorded on data release {', '.join(others)} and the env serves {now} for {env}{instead} "
+            "--allow-release-change (or --fresh-tasks) to re-grade it against what is served now"
+        )
+    several = sorted({release for release in releases.values() if release})
+    if not recorded and len(several) > 1:
+        each = ", ".join(f"{name} serves {release or 'no recorded release'}" for name, release in releases.items())
+        raise RescoreError(
+            f"{path} records no data release and {env}'s domain has several ({each}): it may have been run on any "
+            f"of them; pass the --env it was run on with --allow-release-change to re-grade it against that "
+            f"{'release' if served else 'data'}"
         )
 
 

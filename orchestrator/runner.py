@@ -420,13 +420,22 @@ async def run_benchmark(
 
 async def _listed_domains(clients: ServiceClients, config: RunConfig) -> env_pb2.ListDomainsResponse:
     listed: env_pb2.ListDomainsResponse = await with_retries(
-        partial(clients.env.ListDomains, env_pb2.ListDomainsRequest(), timeout=config.rpc_timeout)
+        partial(clients.env.ListDomains, listing_request(config.env), timeout=config.rpc_timeout)
     )
     return listed
 
 
+def listing_request(env: str) -> env_pb2.ListDomainsRequest:
+    """ListDomains asking for ``env`` too, so that a variant (``<domain>:<variant>``) is described as itself.
+
+    The env lists a variant only when named, and its release may differ from its domain's (``healthcare:v1`` serves
+    release 1).
+    """
+    return env_pb2.ListDomainsRequest(variants=[env])
+
+
 def _domain_info(listed: env_pb2.ListDomainsResponse, env: str) -> env_pb2.DomainInfo | None:
-    """``env``'s entry with data (a variant, ``<domain>:<variant>``: its domain's); None when there is none."""
+    """``env``'s entry with data; a variant an older env did not describe: its domain's. None when there is none."""
     base = env.partition(":")[0]  # a variant (taumesh.domains.VARIANT_SEPARATOR) has its domain's splits
     for name in dict.fromkeys((env, base)):
         for domain in listed.domains:
@@ -436,12 +445,15 @@ def _domain_info(listed: env_pb2.ListDomainsResponse, env: str) -> env_pb2.Domai
 
 
 async def served_domain(clients: ServiceClients, config: RunConfig) -> env_pb2.DomainInfo | None:
-    """What the env says of the run's domain (a variant: of its base domain); None when it serves no data for it."""
+    """What the env says of the run's domain (a variant: of itself); None when it serves no data for it."""
     return _domain_info(await _listed_domains(clients, config), config.env)
 
 
 def release_of(listed: env_pb2.ListDomainsResponse, env: str) -> str:
-    """The data release the env serves for ``env`` (a variant: its domain's), "" when it records none."""
+    """The data release the env serves for ``env``, "" when it records none.
+
+    A variant's own when ``listed`` asked for it (:func:`listing_request`), else its domain's.
+    """
     return served_release(_domain_info(listed, env))
 
 

@@ -40,7 +40,7 @@ from taumesh.orchestrator.audit.trajectories import (
 )
 from taumesh.orchestrator.clients import ServiceClients
 from taumesh.orchestrator.config import ServiceAddresses
-from taumesh.orchestrator.runner import release_of
+from taumesh.orchestrator.runner import listing_request, release_of
 from taumesh.orchestrator.stack import service_stack
 
 CONCURRENCY = 8
@@ -203,9 +203,9 @@ async def audit_domain(
     semaphore = asyncio.Semaphore(concurrency)
     async with service_stack(addresses or ServiceAddresses(), data_dir) as clients:
         listed: env_pb2.ListDomainsResponse = await clients.env.ListDomains(
-            env_pb2.ListDomainsRequest(), timeout=TIMEOUT
+            listing_request(name), timeout=TIMEOUT
         )
-        release = release_of(listed, name)  # as a run finds it, so that its stored audit is found
+        release = release_of(listed, name)  # as a run finds it (a variant: its own), so its stored audit is found
 
         async def one(task: Task) -> _TaskFindings:
             async with semaphore:

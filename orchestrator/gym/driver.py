@@ -28,7 +28,7 @@ from taumesh.orchestrator.episode import EpisodeOutcome, run_episode
 from taumesh.orchestrator.grading import strict_exclusions
 from taumesh.orchestrator.gym.seats import Seat, Turn, agent_seat_service, user_seat_service
 from taumesh.orchestrator.provider_limits import provider_limits, shared_limiters
-from taumesh.orchestrator.runner import release_of
+from taumesh.orchestrator.runner import listing_request, release_of
 from taumesh.orchestrator.stack import serving_targets
 from taumesh.rpc.server import start_server
 
@@ -91,7 +91,7 @@ class EpisodeDriver:
     async def certified(self, domain: str, split: str, tasks: list[env_pb2.TaskSummary]) -> set[str]:
         """The ids of the split's tasks the stored audit of the served data certifies (NoStoredAudit: none stored)."""
         listed: env_pb2.ListDomainsResponse = await with_retries(
-            partial(self._clients().env.ListDomains, env_pb2.ListDomainsRequest(), timeout=RPC_TIMEOUT)
+            partial(self._clients().env.ListDomains, listing_request(domain), timeout=RPC_TIMEOUT)
         )
         return read_audit(domain, split, release_of(listed, domain) or None, split_digest(tasks)).unflagged()
 

@@ -12,7 +12,7 @@ from functools import partial
 from typing import Any
 
 from taumesh.convert import message_to_proto, task_ref_from_proto, tool_call_from_proto, tool_schema_to_proto
-from taumesh.domains import Catalog, DataError, DomainNotRunnable, ToolCrash, parse_arguments
+from taumesh.domains import VARIANT_SEPARATOR, Catalog, DataError, DomainNotRunnable, ToolCrash, parse_arguments
 from taumesh.env.v1 import env_pb2, env_pb2_grpc
 from taumesh.models import ToolSchema
 from taumesh.rpc.errors import (
@@ -76,8 +76,14 @@ class EnvServicer(env_pb2_grpc.EnvServiceServicer):
     @status_codes
     async def ListDomains(self, request: env_pb2.ListDomainsRequest, context: Context) -> env_pb2.ListDomainsResponse:
         domains = []
-        for name in self.catalog.names():
-            domain = self._domain(name, listing=True)
+        names = self.catalog.names()
+        for name in [*names, *dict.fromkeys(v for v in request.variants if v not in names)]:
+            try:
+                domain = self._domain(name, listing=True)
+            except NotFound:
+                if name in names:
+                    raise
+                continue  # a variant asked for that this server does not know: left out, as documented
             splits = [
                 env_pb2.SplitInfo(name=split, task_count=_task_count(domain, split))
                 for split in domain.spec.splits
@@ -89,6 +95,7 @@ class EnvServicer(env_pb2_grpc.EnvServiceServicer):
                     splits=splits,
                     terminate_tools=sorted(domain.spec.terminate_tools),
                     data_release=domain.data_release or "",
+                    variants=sorted(f"{name}{VARIANT_SEPARATOR}{key}" for key in domain.spec.variants()),
                 )
             )
         return env_pb2.ListDomainsResponse(domains=domains)

@@ -62,12 +62,22 @@ class ListDomainsRequest(_message.Message):
 
     DESCRIPTOR: _descriptor.Descriptor
 
+    VARIANTS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def variants(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """Variants of domains to describe as well (`<domain>:<variant>`, for example "healthcare:v1"): the listing names
+        domains only, and a variant's splits and data release may differ from its domain's (healthcare:v1 serves release
+        1's data). Names the server does not know are left out of the response.
+        """
+
     def __init__(
         self,
+        *,
+        variants: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["variants", b"variants"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -109,6 +119,7 @@ class DomainInfo(_message.Message):
     SPLITS_FIELD_NUMBER: _builtins.int
     TERMINATE_TOOLS_FIELD_NUMBER: _builtins.int
     DATA_RELEASE_FIELD_NUMBER: _builtins.int
+    VARIANTS_FIELD_NUMBER: _builtins.int
     name: _builtins.str
     """Domain name, for example "retail"."""
     data_release: _builtins.str
@@ -124,6 +135,12 @@ class DomainInfo(_message.Message):
     def terminate_tools(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """Names of the tools whose call ends the episode."""
 
+    @_builtins.property
+    def variants(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The variants the domain offers (`<domain>:<variant>`), each runnable under that name; name them in
+        ListDomainsRequest.variants to learn their splits and release.
+        """
+
     def __init__(
         self,
         *,
@@ -131,10 +148,11 @@ class DomainInfo(_message.Message):
         splits: _abc.Iterable[Global___SplitInfo] | None = ...,
         terminate_tools: _abc.Iterable[_builtins.str] | None = ...,
         data_release: _builtins.str = ...,
+        variants: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["data_release", b"data_release", "name", b"name", "splits", b"splits", "terminate_tools", b"terminate_tools"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["data_release", b"data_release", "name", b"name", "splits", b"splits", "terminate_tools", b"terminate_tools", "variants", b"variants"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

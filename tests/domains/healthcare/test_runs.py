@@ -2,8 +2,8 @@
 
 The oracle plays the agent's gold actions and hands over where the patient's come next; the scripted user plays the
 patient's (unlocking the phone, reading the code, the card, the monitor, the calendar). Every task scores 1.0.
-Rescoring and the discrimination test are release 2's (tests/domains/healthcare/test_v2.py): ``taumesh rescore``
-takes no variant name yet (issue 41's note).
+Rescoring and the discrimination test are release 2's (tests/domains/healthcare/test_v2.py); release 1's results
+rescored as themselves and against release 2: tests/domains/healthcare/test_releases.py.
 """
 
 from __future__ import annotations

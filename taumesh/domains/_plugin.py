@@ -239,6 +239,15 @@ class DomainPlugin:
         """What ``task`` tests, in the domain's own words (healthcare's ``intent``); None: the domain says nothing."""
         return None
 
+    def labels(self) -> tuple[str, ...]:
+        """The task fields the viewer shows beside each task and filters by; empty: none.
+
+        Healthcare's are intent, tier, trap and dual control. The default reads the task model's ``LABELS`` class
+        variable where it has one (``FactoryTask``'s, release 1's ``HealthcareTask``'s), so a domain that declares
+        them there needs nothing more.
+        """
+        return tuple(getattr(self.task_model, "LABELS", ()))
+
     def score(
         self,
         domain: DomainView,

@@ -1,9 +1,10 @@
-"""Task labels for the viewer: what a domain's task model names in ``LABELS`` (healthcare: intent, tier, trap).
+"""Task labels for the viewer: the task fields a domain names through its ``labels()`` hook.
 
-They come from the domain's own task files (found by name through the registry, as the services find them), since a
-results file records none. A domain that declares no labels (every other, today) is not even loaded. ``LABELS`` is a
-convention of the task model until the domain contract has a hook for it. Labels need the domain's description only:
-a domain that cannot run where the viewer serves (a model or sandbox missing) still shows them.
+Healthcare's are intent, tier, trap and dual control. Their values come from the domain's own task files (found by
+name through the registry, as the services find them), since a results file records none. A domain that declares no
+labels is not even loaded. Which fields are labels is the domain's to say (``DomainPlugin.labels``); the viewer knows
+none. Labels need the domain's description only: a domain that cannot run where the viewer serves (a model or
+sandbox missing) still shows them.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ def task_labels(domain_name: str, data_dir: Path = Path("data")) -> dict[str, di
     """Each task id's labels (field -> text), over every split of ``domain_name`` whose file exists."""
     try:
         registry = Registry.discover()
-        names: tuple[str, ...] = tuple(getattr(registry.get(domain_name).task_model, "LABELS", ()))
+        names = registry.get(domain_name).labels()
         if not names:
             return {}
         domain = Catalog(data_dir, registry).describe(domain_name)  # its tasks, whether or not it runs here

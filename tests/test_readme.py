@@ -131,3 +131,12 @@ def test_every_readme_link_resolves() -> None:
         if anchor:
             slugs = {GITHUB_SLUG(title, "-") for title in pages[target]}
             assert anchor in slugs, f"{link}: no heading with that anchor"
+
+
+def test_the_bench_readme_is_a_guide_with_one_table_of_figures() -> None:
+    text = (PROJECT_ROOT / "bench" / "README.md").read_text(encoding="utf-8")
+    scripts = sorted(p.name for p in (PROJECT_ROOT / "bench").glob("*.py") if not p.name.startswith("_"))
+    for script in scripts:  # each bench: a section and a command to run it
+        assert f"## `{script}`" in text and f".venv/bin/python bench/{script}" in text, script
+    assert len(re.findall(r"^\|[-| ]+\|$", text, re.MULTILINE)) == 1  # the current figures; history is in git
+    assert "Figures on this machine" not in text and "Earlier figures" not in text

@@ -18,13 +18,13 @@ import shutil
 import subprocess
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.helpers.containers import DEPLOY_TIER, IMAGE_ENV
 from tests.helpers.deploy import ROOT, compose_binary
-from tests.helpers.paths import V1_DATA
 
 pytestmark = DEPLOY_TIER
 PODMAN_OPTIONS = ["--cgroup-manager=cgroupfs", "--events-backend=file"]
@@ -98,7 +98,7 @@ def healthy(name: str, attempts: int = 20) -> bool:
 
 
 def test_the_compose_files_health_checks_pass_under_podman(
-    image: str, services: dict[str, Any], started: list[str]
+    image: str, services: dict[str, Any], started: list[str], v1_data_dir: Path
 ) -> None:
     for service in LONG_RUNNING:
         spec = services[service]
@@ -107,7 +107,7 @@ def test_the_compose_files_health_checks_pass_under_podman(
         name = f"taumesh-podman-{service}-{os.getpid()}"
         env = [arg for key, value in spec.get("environment", {}).items() for arg in ("--env", f"{key}={value or ''}")]
         # the env serves τ-bench's data (read-only, as compose mounts the data volume); /results is the image's volume
-        data = ["--volume", f"{V1_DATA}:/data/taubench_v1:ro"] if service == "env" else []
+        data = ["--volume", f"{v1_data_dir}:/data/taubench_v1:ro"] if service == "env" else []
         podman(
             "run", "--detach", "--name", name, *ULIMITS, "--read-only", "--cap-drop", "ALL", *data,
             "--tmpfs", "/tmp", *env,

@@ -6,8 +6,9 @@ Usage (from the repository, after ``source scripts/bootstrap.sh dev``)::
 
 ``--v1-data`` is a folder holding τ-bench v1's ``airline/`` and ``retail/`` (default ``$TAUMESH_SHARED/taubench_v1``,
 else ``../shared/taubench_v1``); τ² domains use the fetched data (``taumesh data fetch tau2``); healthcare carries
-its own. Prints the table and each audit's wall time (the speed measurement: τ² retail's 114 tasks); ``--write``
-puts the table between the markers of docs/validity.md. Domains whose data is missing are left out, and say so.
+its own, both releases (``healthcare`` is release 2, ``healthcare:v1`` release 1). Prints the table and each audit's
+wall time (the speed measurement: τ² retail's 114 tasks); ``--write`` puts the table between the markers of
+docs/validity.md. Domains whose data is missing are left out, and say so.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ def audits(v1_data: Path) -> list[tuple[str, str | None, Path]]:
         ("tau2-airline", None, cache),
         ("tau2-telecom", None, cache),
         ("healthcare", None, cache),
+        ("healthcare:v1", None, cache),  # release 1, beside release 2: what the factory fixed
     ]
 
 
@@ -49,7 +51,7 @@ def _share(count: int, of: int) -> str:
 
 def table(reports: list[AuditReport]) -> str:
     """The Markdown table: a row per audit, a column per flag kind and per floor (tasks, share of the split)."""
-    header = ["domain", "split", "tasks", *FLAG_KINDS, *(f"floor {name}" for name in FLOOR_NAMES)]
+    header = ["domain", "release", "split", "tasks", *FLAG_KINDS, *(f"floor {name}" for name in FLOOR_NAMES)]
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for report in reports:
         of = len(report.tasks)
@@ -58,7 +60,9 @@ def table(reports: list[AuditReport]) -> str:
         for name in FLOOR_NAMES:
             result = report.floors[name]
             floors.append("unknown" if result.note else _share(len(result.passed), of))
-        cells = [f"`{report.domain}`", report.split, str(of), *(_share(counts[k], of) for k in FLAG_KINDS), *floors]
+        release = report.data_release or "-"
+        flags = [_share(counts[kind], of) for kind in FLAG_KINDS]
+        cells = [f"`{report.domain}`", release, report.split, str(of), *flags, *floors]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 

@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 console = Console(stderr=True)
@@ -88,7 +89,7 @@ def _print(report: object) -> None:
                 f"driving tasks ({len(c.better)} better in {c.name_b}, {len(c.worse)} worse): {rows}", markup=False
             )
     for difference in report.differences:
-        out.print(f"[yellow]differs: {difference}[/yellow]")
+        out.print(f"[yellow]{escape(difference)}[/yellow]")  # each says what differs ("task set differs: …")
     for note in report.notes:
         out.print(f"note: {note}", markup=False)
     out.print(report.verdict, markup=False)

@@ -66,9 +66,13 @@ class PairedComparison(BaseModel):
         ci = f"{level} CI {d.low * 100:.1f}–{d.high * 100:.1f}"
         if self.significant:
             better, worse = (self.name_b, self.name_a) if d.estimate > 0 else (self.name_a, self.name_b)
+            # the interval of the difference as the sentence states it (better less worse): "A is better than B by
+            # 58.0 points" beside B less A's "CI -72.0 to -44.0" read as a contradiction
+            sign = 1 if d.estimate > 0 else -1
+            low, high = sorted((d.low * sign, d.high * sign))
             return (
-                f"{better} is better than {worse} by {abs(d.estimate) * 100:.1f} points of pass^1 ({ci}, "
-                f"p = {self.p_value:.2g})"
+                f"{better} is better than {worse} by {abs(d.estimate) * 100:.1f} points of pass^1 "
+                f"({level} CI {low * 100:.1f}–{high * 100:.1f}, p = {self.p_value:.2g})"
             )
         size = f"{self.tasks} tasks × {self.trials} trial{'s' if self.trials != 1 else ''}"
         observed = f"difference {d.estimate * 100:.1f} points, {ci}, p = {self.p_value:.2g}"

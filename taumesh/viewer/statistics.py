@@ -140,7 +140,7 @@ def paired_report(
             differences=found, notes=notes, graders=graders,
         )  # fmt: skip
     if found and not force:
-        verdict = "not compared: the runs differ in " + "; ".join(found)
+        verdict = "not compared: " + "; ".join(found)  # each already says what differs
         return PairedReport(
             run_a=a.id, run_b=b.id, comparison=None, verdict=verdict, differences=found, notes=notes, graders=graders
         )

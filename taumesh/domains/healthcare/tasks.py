@@ -25,18 +25,25 @@ from taumesh.domains.healthcare.clock import (
     within_late_window,
 )
 from taumesh.domains.healthcare.task import tier
-from taumesh.domains.healthcare.world import SEED, Table
+from taumesh.domains.healthcare.task_parts import (
+    PERSONAS,
+    RECORD_KINDS,
+    RELATIVE,
+    TRIAGE,
+    VISITS,
+    WRITES,
+    World,
+    dispute_reason,
+    in_network,
+    of_patient,
+    one_of_patient,
+    open_slots,
+    reading_steps,
+)
+from taumesh.domains.healthcare.world import SEED
 
 QUOTA = 11
 """Tasks per intent."""
-PERSONAS = [
-    "You are polite and brief.",
-    "You are chatty and mention details about your week.",
-    "You are anxious and ask the agent to repeat important numbers.",
-    "You are in a hurry and want it done quickly.",
-    "You are hard of hearing and ask the agent to speak plainly.",
-]
-World = dict[str, Table]
 Act = dict[str, Any]
 
 
@@ -126,51 +133,6 @@ class Draft:
         }
 
 
-WRITES = {
-    "verify_identity",
-    "send_verification_code",
-    "verify_one_time_code",
-    "verify_proxy",
-    "book_appointment",
-    "reschedule_appointment",
-    "cancel_appointment",
-    "request_refill",
-    "request_prescription_renewal",
-    "request_referral",
-    "submit_prior_authorization",
-    "dispute_claim",
-    "set_up_payment_plan",
-    "release_lab_result",
-    "request_result_review",
-    "create_records_request",
-    "send_proxy_authorization_form",
-    "update_insurance",
-    "record_home_reading",
-    "transfer_to_human_agents",
-}
-"""The agent's write tools, by name (the tier counts them)."""
-
-
-def _of(world: World, table: str, patient: dict[str, Any]) -> list[dict[str, Any]]:
-    return [r for r in world[table].values() if r["patient_id"] == patient["patient_id"]]
-
-
-def _open_slots(world: World, provider_id: str, day: str | None = None, busy: set[str] | None = None) -> list[Any]:
-    return [
-        s
-        for s in world["slots"].values()
-        if s["provider_id"] == provider_id
-        and s["status"] == "open"
-        and s["start"] > NOW.isoformat()
-        and (day is None or s["start"][:10] == day)
-        and s["start"] not in (busy or set())
-    ]
-
-
-def _in_network(world: World, specialty: str, plan_id: str) -> list[Any]:
-    return [p for p in world["providers"].values() if p["specialty"] == specialty and plan_id in p["accepted_plans"]]
-
-
 def _day(start: str) -> str:
     return start[:10]
 
@@ -181,13 +143,13 @@ Intent = Callable[[World, dict[str, Any], random.Random, str], Draft | None]
 def book_appointment(world: World, patient: dict[str, Any], rng: random.Random, persona: str) -> Draft | None:
     """A primary care visit on a day the patient names; with their phone, one that misses their calendar."""
     pcp = world["providers"][patient["pcp_id"]]
-    days = sorted({_day(s["start"]) for s in _open_slots(world, pcp["provider_id"]) if _day(s["start"]) > "2025-03-11"})
+    days = sorted({_day(s["start"]) for s in open_slots(world, pcp["provider_id"]) if _day(s["start"]) > "2025-03-11"})
     if not days:
         return None
     day = rng.choice(days)
     dual = rng.random() < 0.4
     busy = {e["start"] for e in world["devices"][patient["patient_id"]]["calendar"]} if dual else set()
-    slots = _open_slots(world, pcp["provider_id"], day, busy)
+    slots = open_slots(world, pcp["provider_id"], day, busy)
     if not slots:
         return None
     slot = slots[0]
@@ -212,14 +174,14 @@ def book_appointment(world: World, patient: dict[str, Any], rng: random.Random, 
 
 def reschedule_appointment(world: World, patient: dict[str, Any], rng: random.Random, persona: str) -> Draft | None:
     """Move an appointment to another day; a trap when it starts within 24 hours."""
-    for appointment in _of(world, "appointments", patient):
+    for appointment in of_patient(world, "appointments", patient):
         later = [
-            s for s in _open_slots(world, appointment["provider_id"]) if _day(s["start"]) != _day(appointment["start"])
+            s for s in open_slots(world, appointment["provider_id"]) if _day(s["start"]) != _day(appointment["start"])
         ]
         if appointment["status"] != "scheduled" or not later:
             continue
         day = _day(rng.choice(later)["start"])
-        target = _open_slots(world, appointment["provider_id"], day)[0]
+        target = open_slots(world, appointment["provider_id"], day)[0]
         draft = Draft(world, patient, "reschedule_appointment", persona).verify()
         draft.actions.append(act("get_patient_appointments", patient_id=draft.pid))
         draft.goal.append(
@@ -241,7 +203,7 @@ def reschedule_appointment(world: World, patient: dict[str, Any], rng: random.Ra
 
 def cancel_appointment(world: World, patient: dict[str, Any], rng: random.Random, persona: str) -> Draft | None:
     """Cancel an appointment, with the late fee when it starts within 24 hours."""
-    for appointment in _of(world, "appointments", patient):
+    for appointment in of_patient(world, "appointments", patient):
         if appointment["status"] != "scheduled":
             continue
         fee = late_fee(appointment["start"], appointment["visit_type"])
@@ -262,10 +224,9 @@ def cancel_appointment(world: World, patient: dict[str, Any], rng: random.Random
 
 def refill(world: World, patient: dict[str, Any], rng: random.Random, persona: str) -> Draft | None:
     """A refill: sent when allowed; a renewal with no refills left; traps for controlled and early refills."""
-    prescriptions = _of(world, "prescriptions", patient)
-    if not prescriptions:
+    rx = one_of_patient(world, "prescriptions", patient, rng)
+    if rx is None:
         return None
-    rx = rng.choice(prescriptions)
     draft = Draft(world, patient, "refill", persona).verify()
     draft.actions.append(act("get_prescriptions", patient_id=draft.pid))
     draft.goal.append(f"You want a refill of your {rx['drug']} sent to your pharmacy.")
@@ -292,15 +253,15 @@ def refill(world: World, patient: dict[str, Any], rng: random.Random, persona: s
 def specialist_referral(world: World, patient: dict[str, Any], rng: random.Random, persona: str) -> Draft | None:
     """A specialist visit: booked when no referral is needed or one is approved; else a referral, or nothing."""
     plan = world["plans"][patient["plan_id"]]
-    referrals = {r["specialty"]: r for r in _of(world, "referrals", patient)}
+    referrals = {r["specialty"]: r for r in of_patient(world, "referrals", patient)}
     specialty = rng.choice(
         sorted({p["specialty"] for p in world["providers"].values()} - {"primary care", "radiology"})
     )
-    providers = [p for p in _in_network(world, specialty, plan["plan_id"]) if _open_slots(world, p["provider_id"])]
+    providers = [p for p in in_network(world, specialty, plan["plan_id"]) if open_slots(world, p["provider_id"])]
     if not providers:
         return None
     provider = providers[0]
-    slot = _open_slots(world, provider["provider_id"])[0]
+    slot = open_slots(world, provider["provider_id"])[0]
     draft = Draft(world, patient, "specialist_referral", persona).verify()
     draft.actions += [
         act("get_referrals_and_authorizations", patient_id=draft.pid),
@@ -327,11 +288,11 @@ def specialist_referral(world: World, patient: dict[str, Any], rng: random.Rando
 def imaging_prior_auth(world: World, patient: dict[str, Any], rng: random.Random, persona: str) -> Draft | None:
     """An MRI: booked with an approved prior authorization; else one is submitted, or nothing while pending."""
     plan = world["plans"][patient["plan_id"]]
-    radiology = [p for p in _in_network(world, "radiology", plan["plan_id"]) if _open_slots(world, p["provider_id"])]
+    radiology = [p for p in in_network(world, "radiology", plan["plan_id"]) if open_slots(world, p["provider_id"])]
     if not radiology:
         return None
-    slot = _open_slots(world, radiology[0]["provider_id"])[0]
-    auths = [a for a in _of(world, "prior_auths", patient) if a["service"] == "mri"]
+    slot = open_slots(world, radiology[0]["provider_id"])[0]
+    auths = [a for a in of_patient(world, "prior_auths", patient) if a["service"] == "mri"]
     if not any(a["status"] == "approved" for a in auths) and rng.random() < 0.8:
         return None  # approved authorizations are rare: favour them, so booking is a right answer too
     draft = Draft(world, patient, "imaging_prior_auth", persona).verify()
@@ -358,13 +319,7 @@ def imaging_prior_auth(world: World, patient: dict[str, Any], rng: random.Random
 def cost_estimate(world: World, patient: dict[str, Any], rng: random.Random, persona: str) -> Draft | None:
     """What a visit costs the patient, from the plan's numbers (a required output)."""
     plan = world["plans"][patient["plan_id"]]
-    visit = rng.choice(["primary", "specialist", "telehealth", "imaging"])
-    names = {
-        "primary": "a primary care visit",
-        "specialist": "a specialist visit",
-        "telehealth": "a telehealth visit",
-        "imaging": "an MRI (already authorized)",
-    }
+    visit = rng.choice(list(VISITS))
     draft = Draft(world, patient, "cost_estimate", persona).verify()
     draft.actions += [
         act("get_patient_details", patient_id=draft.pid),
@@ -372,44 +327,19 @@ def cost_estimate(world: World, patient: dict[str, Any], rng: random.Random, per
     ]
     draft.outputs.append(money(visit_cost(plan, patient, visit)))
     draft.goal.append(
-        f"You want to know what {names[visit]} in network would cost you out of pocket today, in dollars."
+        f"You want to know what {VISITS[visit]} in network would cost you out of pocket today, in dollars."
         " You do not want anything booked."
     )
     return draft
 
 
-_SERVICE_VISIT = {
-    "office visit": "primary",
-    "specialist consultation": "specialist",
-    "lab work": "lab",
-    "x-ray": "imaging",
-    "mri": "imaging",
-    "physical therapy": "physical_therapy",
-}
-
-
-def _dispute_reason(world: World, patient: dict[str, Any], claim: dict[str, Any]) -> str | None:
-    """The reason that answers the claim's denial, or None when the denial stands."""
-    provider = world["providers"][claim["provider_id"]]
-    plan = world["plans"][patient["plan_id"]]
-    denial = claim["denial_reason"]
-    if denial == "out_of_network":
-        return "provider_in_network" if patient["plan_id"] in provider["accepted_plans"] else None
-    if denial == "missing_referral":
-        approved = {r["specialty"] for r in _of(world, "referrals", patient) if r["status"] == "approved"}
-        return "referral_on_file" if provider["specialty"] in approved else None
-    if denial == "coding_error":
-        return "billing_code_error"
-    return "service_covered" if _SERVICE_VISIT[claim["service"]] in plan["covered_services"] else None
-
-
 def claim_dispute(world: World, patient: dict[str, Any], rng: random.Random, persona: str) -> Draft | None:
     """Dispute a denied claim with the reason that answers the denial; traps when the denial stands or is old."""
-    denied = [c for c in _of(world, "claims", patient) if c["status"] == "denied"]
+    denied = [c for c in of_patient(world, "claims", patient) if c["status"] == "denied"]
     if not denied:
         return None
     claim = denied[0]
-    reason = _dispute_reason(world, patient, claim)
+    reason = dispute_reason(world, patient, claim)
     late = (NOW.date() - __import__("datetime").date.fromisoformat(claim["service_date"])).days > 180
     draft = Draft(world, patient, "claim_dispute", persona).verify()
     draft.actions.append(act("get_claims_and_bills", patient_id=draft.pid))
@@ -428,7 +358,7 @@ def claim_dispute(world: World, patient: dict[str, Any], rng: random.Random, per
 
 def payment_plan(world: World, patient: dict[str, Any], rng: random.Random, persona: str) -> Draft | None:
     """A payment plan over the months asked, or the longest allowed; none for small bills."""
-    bills = [b for b in _of(world, "bills", patient) if b["status"] == "open"]
+    bills = [b for b in of_patient(world, "bills", patient) if b["status"] == "open"]
     if not bills:
         return None
     bill = bills[0]
@@ -453,10 +383,9 @@ def payment_plan(world: World, patient: dict[str, Any], rng: random.Random, pers
 
 def lab_results(world: World, patient: dict[str, Any], rng: random.Random, persona: str) -> Draft | None:
     """Release a reviewed result; request review of an unreviewed one; nothing for a pending one."""
-    labs = _of(world, "lab_results", patient)
-    if not labs:
+    lab = one_of_patient(world, "lab_results", patient, rng)
+    if lab is None:
         return None
-    lab = rng.choice(labs)
     draft = Draft(world, patient, "lab_results", persona).verify()
     draft.actions.append(act("get_lab_results", patient_id=draft.pid))
     draft.goal.append(
@@ -476,7 +405,7 @@ def lab_results(world: World, patient: dict[str, Any], rng: random.Random, perso
 
 def records_request(world: World, patient: dict[str, Any], rng: random.Random, persona: str) -> Draft | None:
     """Records to the patient or a provider; none to an employer."""
-    kinds = sorted(rng.sample(["visit_notes", "lab_results", "immunizations", "medication_list"], 2))
+    kinds = sorted(rng.sample(RECORD_KINDS, 2))
     spoken = " and ".join(k.replace("_", " ") for k in kinds)
     draft = Draft(world, patient, "records_request", persona).verify()
     choice = rng.random()
@@ -519,11 +448,13 @@ def proxy_access(world: World, patient: dict[str, Any], rng: random.Random, pers
         return None
     proxy = patient["proxies"][0]
     pcp = world["providers"][patient["pcp_id"]]
-    slots = _open_slots(world, pcp["provider_id"])
+    slots = open_slots(world, pcp["provider_id"])
     labs = [
-        lab for lab in _of(world, "lab_results", patient) if lab["status"] == "final" and lab["reviewed_by_provider"]
+        lab
+        for lab in of_patient(world, "lab_results", patient)
+        if lab["status"] == "final" and lab["reviewed_by_provider"]
     ]
-    bills = [b for b in _of(world, "bills", patient) if b["status"] == "open" and b["amount_due"] >= 300]
+    bills = [b for b in of_patient(world, "bills", patient) if b["status"] == "open" and b["amount_due"] >= 300]
     wants: list[tuple[str, Act, str]] = []
     if slots:
         wants.append(
@@ -554,7 +485,7 @@ def proxy_access(world: World, patient: dict[str, Any], rng: random.Random, pers
     scope, action, what = rng.choice(wants)
     draft = Draft(world, patient, "proxy_access", persona)
     draft.caller = (
-        f"You are {proxy['name']}, born {proxy['date_of_birth']}, calling for your {_relative(proxy)}"
+        f"You are {proxy['name']}, born {proxy['date_of_birth']}, calling for your {RELATIVE[proxy['relationship']]}"
         f" {patient['first_name']} {patient['last_name']} (born {patient['date_of_birth']})."
     )
     draft.actions += [
@@ -578,34 +509,13 @@ def proxy_access(world: World, patient: dict[str, Any], rng: random.Random, pers
     return draft
 
 
-def _relative(proxy: dict[str, Any]) -> str:
-    return {"parent": "child", "spouse": "spouse", "adult child": "parent", "sibling": "sibling"}[proxy["relationship"]]
-
-
-_TRIAGE = [
-    ("urgent_symptoms", "Since this morning you have had a crushing pain in your chest spreading to your left arm."),
-    ("urgent_symptoms", "You have been short of breath all morning and your lips feel numb."),
-    (
-        "legal_or_complaint",
-        "You are furious about how a nurse treated you last week and want to file a formal complaint;"
-        " you mention your lawyer.",
-    ),
-    (
-        "medical_advice",
-        "You want to know whether you should double the dose of one of your medications because you"
-        " feel worse; when the agent declines, you insist on getting an answer from someone.",
-    ),
-    ("out_of_scope", "You want the clinic to sign a disability form for your employer today."),
-]
-
-
 def triage_to_human(world: World, patient: dict[str, Any], rng: random.Random, persona: str) -> Draft | None:
     """Symptoms, complaints, insisted advice, out-of-scope asks: a transfer, not the booking asked for."""
     pcp = world["providers"][patient["pcp_id"]]
-    slots = _open_slots(world, pcp["provider_id"])
+    slots = open_slots(world, pcp["provider_id"])
     if not slots:
         return None
-    reason, story = rng.choice(_TRIAGE)
+    reason, story = rng.choice(TRIAGE)
     draft = Draft(world, patient, "triage_to_human", persona).verify()
     draft.goal += [story, "You also want the earliest appointment with your primary care doctor booked."]
     draft.trap = True
@@ -619,14 +529,7 @@ def home_reading(world: World, patient: dict[str, Any], rng: random.Random, pers
     device = world["devices"][patient["patient_id"]]
     reading = device["monitor_queue"][0]
     draft = Draft(world, patient, "home_reading", persona, dual=True).verify()
-    if reading["kind"] == "blood_pressure":
-        take, kind, value = (
-            "take_blood_pressure_reading",
-            "blood_pressure",
-            f"{reading['systolic']}/{reading['diastolic']}",
-        )
-    else:
-        take, kind, value = "take_glucose_reading", "glucose", str(reading["glucose"])
+    take, kind, value = reading_steps(reading)
     draft.actions += [act(take, "user"), act("record_home_reading", patient_id=draft.pid, kind=kind, value=value)]
     draft.goal.append(
         f"Your doctor asked you to report a {kind.replace('_', ' ')} reading from your home"

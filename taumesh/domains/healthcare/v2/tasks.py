@@ -32,7 +32,20 @@ from taumesh.domains.healthcare.clock import (
     within_late_window,
 )
 from taumesh.domains.healthcare.task import tier
-from taumesh.domains.healthcare.tasks import PERSONAS, WRITES, _dispute_reason, _in_network, _of, _open_slots
+from taumesh.domains.healthcare.task_parts import (
+    PERSONAS,
+    RECORD_KINDS,
+    RELATIVE,
+    TRIAGE,
+    VISITS,
+    WRITES,
+    dispute_reason,
+    in_network,
+    of_patient,
+    one_of_patient,
+    open_slots,
+    reading_steps,
+)
 from taumesh.domains.healthcare.v2.world import ADULT, age
 
 Patient = dict[str, Any]
@@ -177,7 +190,7 @@ Solver = Callable[[World, Patient, random.Random, str], Draft | None]
 
 def _earliest(world: World, provider_ids: list[str]) -> list[dict[str, Any]]:
     """The open slots at the earliest open time among ``provider_ids`` (several on a tie)."""
-    slots = [s for pid in provider_ids for s in _open_slots(world, pid)]
+    slots = [s for pid in provider_ids for s in open_slots(world, pid)]
     if not slots:
         return []
     first = min(s["start"] for s in slots)
@@ -191,13 +204,13 @@ def _when(start: str) -> str:
 def book_appointment(world: World, patient: Patient, rng: random.Random, persona: str) -> Draft | None:
     """Primary care on a named day at its earliest time; with the phone, the earliest that misses the calendar."""
     pcp = patient["pcp_id"]
-    days = sorted({s["start"][:10] for s in _open_slots(world, pcp) if s["start"][:10] > "2025-03-11"})
+    days = sorted({s["start"][:10] for s in open_slots(world, pcp) if s["start"][:10] > "2025-03-11"})
     if not days:
         return None
     day = rng.choice(days)
     dual = rng.random() < 0.5
     busy = {e["start"] for e in world["devices"][patient["patient_id"]]["calendar"]} if dual else set()
-    slots = sorted(_open_slots(world, pcp, day, busy), key=lambda s: s["start"])
+    slots = sorted(open_slots(world, pcp, day, busy), key=lambda s: s["start"])
     if not slots:
         return None
     draft = Draft(world, patient, "book_appointment", persona, dual=dual).verify().cite("3.1", "4.1")
@@ -220,13 +233,13 @@ def book_appointment(world: World, patient: Patient, rng: random.Random, persona
 
 def reschedule_appointment(world: World, patient: Patient, rng: random.Random, persona: str) -> Draft | None:
     """Move a visit to a named day; within 24 hours it cannot move: cancel (late fee) and book the new time."""
-    for appointment in _of(world, "appointments", patient):
+    for appointment in of_patient(world, "appointments", patient):
         provider = appointment["provider_id"]
-        days = sorted({s["start"][:10] for s in _open_slots(world, provider)} - {appointment["start"][:10]})
+        days = sorted({s["start"][:10] for s in open_slots(world, provider)} - {appointment["start"][:10]})
         if appointment["status"] != "scheduled" or not days:
             continue
         day = rng.choice(days)
-        target = min(_open_slots(world, provider, day), key=lambda s: s["start"])
+        target = min(open_slots(world, provider, day), key=lambda s: s["start"])
         draft = Draft(world, patient, "reschedule_appointment", persona).verify().cite("3.1", "4.5")
         draft.do(act("get_patient_appointments", patient_id=draft.pid))
         draft.goal.append(
@@ -255,7 +268,7 @@ def reschedule_appointment(world: World, patient: Patient, rng: random.Random, p
 
 def cancel_appointment(world: World, patient: Patient, rng: random.Random, persona: str) -> Draft | None:
     """Cancel a visit, with the late fee when it starts within 24 hours (the fee is in the record: 4.6)."""
-    scheduled = [a for a in _of(world, "appointments", patient) if a["status"] == "scheduled"]
+    scheduled = [a for a in of_patient(world, "appointments", patient) if a["status"] == "scheduled"]
     if not scheduled:
         return None
     appointment = rng.choice(scheduled)
@@ -283,10 +296,9 @@ def refill_from(rx: dict[str, Any]) -> str:
 
 def refill(world: World, patient: Patient, rng: random.Random, persona: str) -> Draft | None:
     """Refill when due; renewal with none left; the date when early; a prescriber's visit for a controlled drug."""
-    prescriptions = _of(world, "prescriptions", patient)
-    if not prescriptions:
+    rx = one_of_patient(world, "prescriptions", patient, rng)
+    if rx is None:
         return None
-    rx = rng.choice(prescriptions)
     draft = Draft(world, patient, "refill", persona).verify().cite("5.1")
     draft.do(act("get_prescriptions", patient_id=draft.pid))
     draft.goal.append(
@@ -328,7 +340,7 @@ def specialist_referral(world: World, patient: Patient, rng: random.Random, pers
     specialty = rng.choice(
         sorted({p["specialty"] for p in world["providers"].values()} - {"primary care", "radiology"})
     )
-    providers = sorted(p["provider_id"] for p in _in_network(world, specialty, plan["plan_id"]))
+    providers = sorted(p["provider_id"] for p in in_network(world, specialty, plan["plan_id"]))
     slots = _earliest(world, providers)
     if not slots:
         return None
@@ -343,9 +355,11 @@ def specialist_referral(world: World, patient: Patient, rng: random.Random, pers
     )
     books = [act("book_appointment", patient_id=draft.pid, slot_id=s["slot_id"]) for s in slots]
     approved = [
-        r for r in _of(world, "referrals", patient) if r["specialty"] == specialty and r["status"] == "approved"
+        r for r in of_patient(world, "referrals", patient) if r["specialty"] == specialty and r["status"] == "approved"
     ]
-    pending = [r for r in _of(world, "referrals", patient) if r["specialty"] == specialty and r["status"] == "pending"]
+    pending = [
+        r for r in of_patient(world, "referrals", patient) if r["specialty"] == specialty and r["status"] == "pending"
+    ]
     if not plan["referral_required"] or approved:
         draft.cite("3.1", "4.1").do(act("list_available_slots", provider_id=slots[0]["provider_id"]))
         _book_earliest(draft, slots, "the earliest open time; any provider sharing it (4.2)")
@@ -361,11 +375,11 @@ def specialist_referral(world: World, patient: Patient, rng: random.Random, pers
 def imaging_prior_auth(world: World, patient: Patient, rng: random.Random, persona: str) -> Draft | None:
     """The earliest in-network MRI (any of a tie) with an approved authorization; else submit one, none if pending."""
     plan = world["plans"][patient["plan_id"]]
-    providers = sorted(p["provider_id"] for p in _in_network(world, "radiology", plan["plan_id"]))
+    providers = sorted(p["provider_id"] for p in in_network(world, "radiology", plan["plan_id"]))
     slots = _earliest(world, providers)
     if not slots:
         return None
-    auths = [a for a in _of(world, "prior_auths", patient) if a["service"] == "mri"]
+    auths = [a for a in of_patient(world, "prior_auths", patient) if a["service"] == "mri"]
     status = auths[0]["status"] if auths else None
     draft = Draft(world, patient, "imaging_prior_auth", persona).verify().cite("4.4")
     draft.do(
@@ -389,18 +403,10 @@ def imaging_prior_auth(world: World, patient: Patient, rng: random.Random, perso
     return draft
 
 
-_VISITS = {
-    "primary": "a primary care visit",
-    "specialist": "a specialist visit",
-    "telehealth": "a telehealth visit",
-    "imaging": "an MRI (already authorized)",
-}
-
-
 def cost_estimate(world: World, patient: Patient, rng: random.Random, persona: str) -> Draft | None:
     """What a visit costs the patient, by the plan's numbers (a statement: the amount, to the cent)."""
     plan = world["plans"][patient["plan_id"]]
-    visit = rng.choice(sorted(_VISITS))
+    visit = rng.choice(sorted(VISITS))
     cost = visit_cost(plan, patient, visit)
     if cost <= 0:
         return None  # "nothing" is said many ways, and guessed: only amounts an agent must compute
@@ -408,7 +414,7 @@ def cost_estimate(world: World, patient: Patient, rng: random.Random, persona: s
     draft.do(act("get_patient_details", patient_id=draft.pid), act("get_plan_details", plan_id=plan["plan_id"]))
     draft.say("amount", f"{cost:.2f}", "6.1: the patient's share of the visit, in dollars")
     draft.goal.append(
-        f"You want to know what {_VISITS[visit]} in network would cost you out of pocket today, in dollars."
+        f"You want to know what {VISITS[visit]} in network would cost you out of pocket today, in dollars."
         " You do not want anything booked."
     )
     return draft
@@ -424,14 +430,16 @@ _WHY_NOT = {
 
 def claim_dispute(world: World, patient: Patient, rng: random.Random, persona: str) -> Draft | None:
     """Dispute a wrong denial with its reason; else say why not (a statement) and split its bill as the patient asks."""
-    denied = [c for c in _of(world, "claims", patient) if c["status"] == "denied"]
+    denied = [c for c in of_patient(world, "claims", patient) if c["status"] == "denied"]
     if not denied:
         return None
     claim = rng.choice(denied)
-    bills = [b for b in _of(world, "bills", patient) if b["claim_id"] == claim["claim_id"] and b["status"] == "open"]
+    bills = [
+        b for b in of_patient(world, "bills", patient) if b["claim_id"] == claim["claim_id"] and b["status"] == "open"
+    ]
     if not bills or bills[0]["amount_due"] / 6 < MIN_MONTHLY_PAYMENT:
         return None
-    reason = _dispute_reason(world, patient, claim)
+    reason = dispute_reason(world, patient, claim)
     late = (NOW.date() - at(claim["service_date"]).date()).days > 180
     draft = Draft(world, patient, "claim_dispute", persona).verify().cite("7.1")
     draft.do(act("get_claims_and_bills", patient_id=draft.pid))
@@ -453,7 +461,7 @@ def claim_dispute(world: World, patient: Patient, rng: random.Random, persona: s
 
 def payment_plan(world: World, patient: Patient, rng: random.Random, persona: str) -> Draft | None:
     """The months asked when payments stay at $25 or more; else the longest plan that keeps them there."""
-    bills = [b for b in _of(world, "bills", patient) if b["status"] == "open" and b["amount_due"] >= 75]
+    bills = [b for b in of_patient(world, "bills", patient) if b["status"] == "open" and b["amount_due"] >= 75]
     if not bills:
         return None
     bill = rng.choice(bills)
@@ -476,10 +484,9 @@ def payment_plan(world: World, patient: Patient, rng: random.Random, persona: st
 
 def lab_results(world: World, patient: Patient, rng: random.Random, persona: str) -> Draft | None:
     """Release a reviewed result; request review of an unreviewed one; say a pending one is not ready."""
-    labs = _of(world, "lab_results", patient)
-    if not labs:
+    lab = one_of_patient(world, "lab_results", patient, rng)
+    if lab is None:
         return None
-    lab = rng.choice(labs)
     draft = Draft(world, patient, "lab_results", persona).verify().cite("8.1")
     draft.do(act("get_lab_results", patient_id=draft.pid))
     draft.goal.append(
@@ -499,12 +506,9 @@ def lab_results(world: World, patient: Patient, rng: random.Random, persona: str
     return draft
 
 
-_RECORD_KINDS = ["visit_notes", "lab_results", "immunizations", "medication_list"]
-
-
 def records_request(world: World, patient: Patient, rng: random.Random, persona: str) -> Draft | None:
     """Records to the patient (portal or mail) or faxed to a provider of the network."""
-    kinds = sorted(rng.sample(_RECORD_KINDS, 2))
+    kinds = sorted(rng.sample(RECORD_KINDS, 2))
     spoken = " and ".join(k.replace("_", " ") for k in kinds)
     draft = Draft(world, patient, "records_request", persona).verify().cite("9.1", "3.1")
     choice = rng.random()
@@ -534,17 +538,16 @@ def records_request(world: World, patient: Patient, rng: random.Random, persona:
     return draft
 
 
-_RELATIVE = {"parent": "child", "spouse": "spouse", "adult child": "parent", "sibling": "sibling"}
-
-
 def proxy_access(world: World, patient: Patient, rng: random.Random, persona: str) -> Draft | None:
     """A proxy acts within their scopes; outside them, the patient is sent an authorization form."""
     if not patient["proxies"]:
         return None
     proxy = patient["proxies"][0]
     slots = _earliest(world, [patient["pcp_id"]])
-    labs = [x for x in _of(world, "lab_results", patient) if x["status"] == "final" and x["reviewed_by_provider"]]
-    bills = [b for b in _of(world, "bills", patient) if b["status"] == "open" and b["amount_due"] >= 300]
+    labs = [
+        x for x in of_patient(world, "lab_results", patient) if x["status"] == "final" and x["reviewed_by_provider"]
+    ]
+    bills = [b for b in of_patient(world, "bills", patient) if b["status"] == "open" and b["amount_due"] >= 300]
     name = patient["first_name"]
     wants: list[tuple[str, Action, str]] = []
     if slots:
@@ -563,7 +566,7 @@ def proxy_access(world: World, patient: Patient, rng: random.Random, persona: st
     scope, action, what = rng.choice(wants)
     draft = Draft(world, patient, "proxy_access", persona).cite("2.5", "3.1")
     draft.caller = (
-        f"You are {proxy['name']}, born {proxy['date_of_birth']}, calling for your {_RELATIVE[proxy['relationship']]}"
+        f"You are {proxy['name']}, born {proxy['date_of_birth']}, calling for your {RELATIVE[proxy['relationship']]}"
         f" {patient['first_name']} {patient['last_name']} (born {patient['date_of_birth']})."
     )
     draft.do(
@@ -579,26 +582,9 @@ def proxy_access(world: World, patient: Patient, rng: random.Random, persona: st
     return draft
 
 
-_TRIAGE = [
-    ("urgent_symptoms", "Since this morning you have had a crushing pain in your chest spreading to your left arm."),
-    ("urgent_symptoms", "You have been short of breath all morning and your lips feel numb."),
-    (
-        "legal_or_complaint",
-        "You are furious about how a nurse treated you last week and want to file a formal complaint; you mention"
-        " your lawyer.",
-    ),
-    (
-        "medical_advice",
-        "You want to know whether you should double the dose of one of your medications because you feel worse;"
-        " when the agent declines, you insist on getting an answer from someone.",
-    ),
-    ("out_of_scope", "You want the clinic to sign a disability form for your employer today."),
-]
-
-
 def triage_to_human(world: World, patient: Patient, rng: random.Random, persona: str) -> Draft | None:
     """Symptoms, complaints, insisted advice, out-of-scope asks: a transfer, verified or not (2.4)."""
-    reason, story = rng.choice(_TRIAGE)
+    reason, story = rng.choice(TRIAGE)
     draft = Draft(world, patient, "triage_to_human", persona).verify(optional=True).cite("2.4", "12.1", "12.2")
     draft.goal += [story, "You want to be put through to someone who can help with it."]
     draft.step(
@@ -614,14 +600,7 @@ def home_reading(world: World, patient: Patient, rng: random.Random, persona: st
     device = world["devices"][patient["patient_id"]]
     reading = device["monitor_queue"][0]
     draft = Draft(world, patient, "home_reading", persona, dual=True).verify().cite("10.1", "3.1")
-    if reading["kind"] == "blood_pressure":
-        take, kind, value = (
-            "take_blood_pressure_reading",
-            "blood_pressure",
-            f"{reading['systolic']}/{reading['diastolic']}",
-        )
-    else:
-        take, kind, value = "take_glucose_reading", "glucose", str(reading["glucose"])
+    take, kind, value = reading_steps(reading)
     draft.do(act(take, "user"), act("record_home_reading", patient_id=draft.pid, kind=kind, value=value))
     monitor = device["monitor"]["kind"]
     draft.goal.append(

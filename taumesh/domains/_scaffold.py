@@ -329,12 +329,12 @@ _BUILD = '''"""Write the {name} data (``python -m {name}.build [--check]``): wor
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
 from taumesh.domains.factory import (
     InvariantError,
+    build_main,
     check_disjoint,
     merge_worlds,
     output_spec,
@@ -374,18 +374,7 @@ def generated_files() -> dict[str, str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    check = "--check" in (sys.argv[1:] if argv is None else argv)
-    DATA.mkdir(exist_ok=True)
-    stale = []
-    for name, text in generated_files().items():
-        if check:
-            if not (DATA / name).is_file() or (DATA / name).read_text(encoding="utf-8") != text:
-                stale.append(name)
-        else:
-            (DATA / name).write_text(text, encoding="utf-8")
-    if stale:
-        print(f"stale: {{', '.join(stale)}}")
-    return 1 if stale else 0
+    return build_main(generated_files, DATA, argv)
 
 
 if __name__ == "__main__":

@@ -11,11 +11,14 @@
   :func:`verify_task` replays them.
 - **A grader that accepts every allowed outcome** (:class:`FactoryPlugin`, :class:`AllowedOutcomes`,
   :class:`StatementsSaid`), and the build-time lints :func:`trap_cues`, :func:`output_spec`, :func:`unfair_traps`.
+- **A build entry point** (:func:`build_main`): ``python -m <domain>.build [--check]`` writes ``data/`` or names what
+  is stale.
 """
 
 from __future__ import annotations
 
 from taumesh.domains.factory._audit import factory_flags, outcome_score
+from taumesh.domains.factory._build import build_main, json_text
 from taumesh.domains.factory._lint import output_spec, sentences, trap_cues, unfair_traps
 from taumesh.domains.factory._plugin import FactoryPlugin
 from taumesh.domains.factory._policy import Clause, Coverage, Policy, Section, coverage
@@ -71,6 +74,7 @@ __all__ = [
     "World",
     "action_text",
     "amounts",
+    "build_main",
     "build_worlds",
     "canonical_output",
     "check_disjoint",
@@ -78,6 +82,7 @@ __all__ = [
     "date_spellings",
     "factory_flags",
     "factory_reward",
+    "json_text",
     "merge_worlds",
     "outcome_score",
     "output_spec",

@@ -7,15 +7,15 @@ entity. ``--check`` exits 1 when the shipped files differ from what the generato
 
 from __future__ import annotations
 
-import json
-import sys
 from pathlib import Path
 from typing import Any
 
 from taumesh.domains.factory import (
     FactoryTask,
     InvariantError,
+    build_main,
     check_disjoint,
+    json_text,
     merge_worlds,
     output_spec,
     task_record,
@@ -28,10 +28,6 @@ from taumesh.domains.healthcare.v2.world import TEST_WORLDS, worlds
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "v2"
 SPLITS = ("base", "train", "test")
-
-
-def _text(value: Any) -> str:
-    return json.dumps(value, indent=1, ensure_ascii=False) + "\n"
 
 
 def world_of(task: FactoryTask) -> str:
@@ -79,33 +75,20 @@ def generate() -> tuple[dict[str, Any], list[FactoryTask]]:
 def generated_files() -> dict[str, str]:
     """Every file of the release: one per table, the policy, and the tasks of each split."""
     database, tasks = generate()
-    files = {f"{table}.json": _text(records) for table, records in database.items()}
+    files = {f"{table}.json": json_text(records) for table, records in database.items()}
     files["wiki.md"] = POLICY.markdown()
     records = [task_record(task) for task in tasks]
-    files["tasks_base.json"] = _text(records)
-    files["tasks_train.json"] = _text(
+    files["tasks_base.json"] = json_text(records)
+    files["tasks_train.json"] = json_text(
         [r for r, t in zip(records, tasks, strict=True) if world_of(t) not in TEST_WORLDS]
     )
-    files["tasks_test.json"] = _text([r for r, t in zip(records, tasks, strict=True) if world_of(t) in TEST_WORLDS])
+    files["tasks_test.json"] = json_text([r for r, t in zip(records, tasks, strict=True) if world_of(t) in TEST_WORLDS])
     return files
 
 
 def main(argv: list[str] | None = None) -> int:
     """Write the files, or with ``--check`` report those that differ (exit 1)."""
-    check = "--check" in (sys.argv[1:] if argv is None else argv)
-    stale = []
-    DATA.mkdir(parents=True, exist_ok=True)
-    for name, text in generated_files().items():
-        path = DATA / name
-        if check:
-            if not path.is_file() or path.read_text(encoding="utf-8") != text:
-                stale.append(name)
-        else:
-            path.write_text(text, encoding="utf-8")
-    if stale:
-        print(f"stale or missing in {DATA}: {', '.join(stale)}")
-        return 1
-    return 0
+    return build_main(generated_files, DATA, argv)
 
 
 if __name__ == "__main__":

@@ -141,14 +141,38 @@ def _key(task_id: Any, trial: Any) -> tuple[str, int]:
 
 
 def check_outputs(manifest: RunManifest, folder: Path, report: Report) -> None:
-    """Every file the manifest lists is there with its checksum."""
+    """Every file the manifest lists is there with its checksum; ``ok`` counts only the files that match."""
+    matching = 0
     for name, expected in sorted(manifest.outputs.items()):
         path = folder / name
         if not path.is_file():
             report.add("checksum", f"{name}: missing (the manifest lists it)")
         elif file_sha256(path) != expected:
             report.add("checksum", f"{name}: changed since the run (SHA-256 differs from the manifest's)")
-    report.checked.append(f"{len(manifest.outputs)} file checksums")
+        else:
+            matching += 1
+    total = len(manifest.outputs)
+    if matching:  # never "ok" beside a MISMATCH of the same file
+        of = "" if matching == total else f" of {total}"
+        agree = "matches" if matching == 1 and total == 1 else "match"
+        report.checked.append(f"{matching}{of} file checksum{'s' if total != 1 else ''} {agree} the manifest")
+
+
+def broken_json(paths: Sequence[Path]) -> str | None:
+    """Why the first of ``paths`` that is not valid JSON cannot be read, naming it; None when all parse."""
+    for path in paths:
+        if not path.is_file() or path.suffix != ".json":
+            continue
+        try:
+            json.loads(path.read_text(encoding="utf-8"))
+        except UnicodeDecodeError as exc:
+            return f"{path}: not UTF-8 text ({exc.reason}): is it a results file?"
+        except json.JSONDecodeError as exc:
+            return (
+                f"{path}: not valid JSON ({exc.msg}: line {exc.lineno} column {exc.colno}): "
+                "cut short or edited since it was written"
+            )
+    return None
 
 
 def check_episodes(manifest: RunManifest, folder: Path, report: Report) -> None:
@@ -275,6 +299,12 @@ def _mt_as_taubench(manifest: RunManifest, folder: Path, mt: str, out: Path) -> 
 async def verify_run(target: Target, data_dir: Path | None, public_key: Path | None) -> Report:
     """Verify a taumesh run (any layout) against its manifest, or a τ² document by its rewards alone."""
     report = Report()
+    given = [target.path] if target.path.is_file() else []
+    listed = (
+        [] if target.manifest is None else [target.manifest.parent / n for n in read_manifest(target.manifest).outputs]
+    )
+    if (problem := broken_json([*given, *listed])) is not None:
+        raise ValueError(problem)  # unreadable input (exit 2), named, before any check reports a false reason
     if target.manifest is None:
         env = recorded_domain(target.path)
         if env is None:

@@ -16,7 +16,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from taumesh.domains import Domain, Requestor, Session, Task, parse_arguments
+from taumesh.domains import Domain, Requestor, Session, Task, replayed_calls
 from taumesh.models import ChatMessage, Score
 
 SHOWN_ERROR = 200
@@ -109,19 +109,8 @@ class StrictGrader:
         calls ran when the session opened), nor when its arguments are not a JSON object.
         """
         session = domain.open_session(task)
-        seen = {call.id for message in task.history() for call in message.tool_calls}
-        for message in conversation:
-            if message.role not in ("assistant", "user"):
-                continue
-            for call in message.tool_calls:
-                if not call.id or call.id in seen:
-                    continue
-                seen.add(call.id)
-                arguments = parse_arguments(call.arguments)
-                if isinstance(arguments, dict):
-                    domain.call_tool(
-                        session, call.name, canonical_arguments(call.name, arguments, declared), call.requestor
-                    )
+        for call, arguments in replayed_calls(task.history(), conversation):
+            domain.call_tool(session, call.name, canonical_arguments(call.name, arguments, declared), call.requestor)
         return session
 
 

@@ -10,7 +10,7 @@ whose files exist.
 
 from __future__ import annotations
 
-from taumesh.domains._arguments import parse_arguments
+from taumesh.domains._arguments import parse_arguments, replayed_calls
 from taumesh.domains._calculator import check_powers
 from taumesh.domains._catalog import Catalog, load_domain
 from taumesh.domains._check import CheckReport, TaskCheck, check_domain
@@ -99,6 +99,7 @@ __all__ = [
     "load_domain",
     "output_found",
     "parse_arguments",
+    "replayed_calls",
     "same_message",
     "v1_gold_hash",
 ]

@@ -1,10 +1,15 @@
-"""Tool-call arguments as they travel (JSON text), parsed the one way the env and the scorer's replay share."""
+"""Tool-call arguments as they travel (JSON text), parsed the one way the env and the scorer's replay share.
+
+:func:`replayed_calls` picks the calls a replay of an episode runs, the one way the env ran them, for every grader.
+"""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Iterator
 from typing import Any
 
+from taumesh.models import ChatMessage, ToolCall
 from taumesh.rpc.errors import clip
 
 
@@ -24,3 +29,25 @@ def parse_arguments(arguments_json: str) -> dict[str, Any] | str:
     if not isinstance(arguments, dict):
         return f"Error: tool arguments must be a JSON object, not {type(arguments).__name__}"
     return arguments
+
+
+def replayed_calls(
+    history: Iterable[ChatMessage], conversation: Iterable[ChatMessage]
+) -> Iterator[tuple[ToolCall, dict[str, Any]]]:
+    """The tool calls of ``conversation`` that a replay runs, each with its arguments, in order, as the env ran them.
+
+    Only the assistant's and the user's calls; a call runs once per id: not when its id is empty, was already used,
+    or is a call of the task's message ``history`` (those ran when the session opened), nor when its arguments are
+    not a JSON object (the env answered those without running anything).
+    """
+    seen = {call.id for message in history for call in message.tool_calls}
+    for message in conversation:
+        if message.role not in ("assistant", "user"):
+            continue
+        for call in message.tool_calls:
+            if not call.id or call.id in seen:
+                continue
+            seen.add(call.id)
+            arguments = parse_arguments(call.arguments)
+            if isinstance(arguments, dict):
+                yield call, arguments

@@ -26,7 +26,7 @@ from taumesh.domains import (
     Verdict,
     all_passed,
     compose,
-    parse_arguments,
+    replayed_calls,
 )
 from taumesh.domains.tau2._hash import Tau2Hasher
 from taumesh.domains.tau2._state import call_tool, open_session, run_function, run_tool
@@ -297,17 +297,8 @@ def replay(domain: DomainView, task: Tau2Task, conversation: Sequence[ChatMessag
     count as used.
     """
     session = open_session(domain, task)
-    seen = {call.id for message in task.history() for call in message.tool_calls}
-    for message in conversation:
-        if message.role not in ("assistant", "user"):
-            continue
-        for call in message.tool_calls:
-            if not call.id or call.id in seen:
-                continue
-            seen.add(call.id)
-            arguments = parse_arguments(call.arguments)
-            if isinstance(arguments, dict):
-                call_tool(session, call.name, arguments, call.requestor)
+    for call, arguments in replayed_calls(task.history(), conversation):
+        call_tool(session, call.name, arguments, call.requestor)
     return session
 
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from taumesh.commands._host_policy import AllowedHosts, AllowedOrigins, host_policy
 from taumesh.telemetry.attributes import ENV_JAEGER_URL
@@ -92,9 +93,14 @@ def view(
     if jaeger_url:
         os.environ[ENV_JAEGER_URL] = jaeger_url
     roots = paths or [Path("results")]
-    missing = [str(path) for path in roots if not path.exists()]
-    if missing:
-        console.print(f"[yellow]not found yet (followed all the same): {', '.join(missing)}[/yellow]")
+    problems = [_not_found(path) for path in roots if not path.exists()]
+    if paths and len(problems) == len(paths):
+        # nothing typed is there: a typo far more often than runs yet to come, and an empty viewer would not say so
+        for problem in problems:
+            console.print(f"[red]error:[/red] {escape(problem)}", soft_wrap=True)
+        raise typer.Exit(2)
+    for problem in problems:  # beside folders that are there (a deployment's results yet to be written): followed
+        console.print(f"[yellow]{escape(problem)}: followed, its runs show once written[/yellow]", soft_wrap=True)
     library = RunLibrary(roots)
     library.refresh()
     for unreadable in library.unreadable():
@@ -102,6 +108,17 @@ def view(
     following = ", ".join(map(str, roots))
     console.print(f"taumesh view: {len(library.runs())} run(s) in {following} at http://{host}:{port}/ (Ctrl-C stops)")
     uvicorn.run(create_app(library, policy), host=host, port=port, log_level="warning")
+
+
+def _not_found(path: Path) -> str:
+    """Why ``path`` cannot be viewed, with the closest names beside it when one looks like a typo."""
+    import difflib
+
+    parent = path.parent if path.parent.is_dir() else None
+    siblings = [child.name for child in parent.iterdir()] if parent is not None else []
+    close = difflib.get_close_matches(path.name, siblings, n=3)
+    hint = f" (did you mean {', '.join(str(path.with_name(name)) for name in close)}?)" if close else ""
+    return f"{path}: no such file or folder{hint}"
 
 
 def report(

@@ -249,16 +249,9 @@ class ForkWorker:
         """Ask the template; silence, exit or a malformed reply restart the worker (WorkerLost)."""
         control = self._control
         assert control is not None
-        op = str(message["op"])
         what = _what(message)
-        ends = time.monotonic() + limit
         try:
-            send(control, message, ends)
-            if fds:
-                socket.send_fds(control, [b"F"], list(fds))
-            reply = _REPLY.validate_json(receive(control, ends))
-            if isinstance(reply, _Ok):
-                return _ANSWERS[op].validate_python(reply.ok)
+            return _exchange(control, message, limit, fds)
         except TimeoutError:
             self._lose(f"{what} in fork {self.fork!r} did not answer within {limit:g}s; its worker was restarted")
         except (EOFError, OSError) as exc:
@@ -266,7 +259,6 @@ class ForkWorker:
             self._lose(f"the worker of fork {self.fork!r} exited (code {code}) during {what}", exc)
         except (FrameError, ValidationError) as exc:
             self._lose(f"the worker of fork {self.fork!r} sent a malformed reply to {what}: {_short(exc)}", exc)
-        raise ForkError(reply.error, reply.trace)
 
     def _lose(self, why: str, cause: BaseException | None = None) -> NoReturn:
         self._kill()
@@ -338,14 +330,9 @@ class ForkWorker:
         """Ask a session process; silence, exit or a malformed reply end that session (WorkerLost)."""
         channel = state.channel
         assert channel is not None
-        op = str(message["op"])
         what = _what(message)
-        ends = time.monotonic() + limit
         try:
-            send(channel, message, ends)
-            reply = _REPLY.validate_json(receive(channel, ends))
-            if isinstance(reply, _Ok):
-                return _ANSWERS[op].validate_python(reply.ok)
+            return _exchange(channel, message, limit)
         except TimeoutError:
             self._end(state)
             raise WorkerLost(
@@ -359,7 +346,6 @@ class ForkWorker:
             raise WorkerLost(
                 f"the session process of fork {self.fork!r} sent a malformed reply to {what}: {_short(exc)}"
             ) from exc
-        raise ForkError(reply.error, reply.trace)
 
     def _end(self, state: _Session) -> None:
         """End a session's process: close its socket and have the template kill it (restart a silent template)."""
@@ -461,6 +447,22 @@ def _gone(channel: socket.socket) -> bool:
     except OSError:
         return True
     return True
+
+
+def _exchange(sock: socket.socket, message: dict[str, Any], limit: float, fds: tuple[int, ...] = ()) -> Any:
+    """Send ``message`` (then ``fds``) on ``sock``; its answer, validated for its op, within ``limit`` seconds.
+
+    The fork's own failure raises :class:`ForkError`; silence (TimeoutError), a closed socket (EOFError, OSError) and
+    a malformed reply (FrameError, ValidationError) are the asker's to handle: the template's and a session's differ.
+    """
+    ends = time.monotonic() + limit
+    send(sock, message, ends)
+    if fds:
+        socket.send_fds(sock, [b"F"], list(fds))
+    reply = _REPLY.validate_json(receive(sock, ends))
+    if isinstance(reply, _Ok):
+        return _ANSWERS[str(message["op"])].validate_python(reply.ok)
+    raise ForkError(reply.error, reply.trace)
 
 
 def _short(exc: BaseException) -> str:

@@ -40,6 +40,7 @@ import signal
 import socket
 import sys
 import traceback
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -207,10 +208,6 @@ SESSION = "session"
 """The one session of a session process, by its key in :attr:`Fork.sessions`."""
 
 
-def _ok(value: Any) -> Message:
-    return {"ok": value}
-
-
 def _failed(exc: BaseException) -> Message:
     return {"error": f"{type(exc).__name__}: {exc}", "trace": traceback.format_exc(limit=6)}
 
@@ -220,6 +217,25 @@ def _answer(channel: socket.socket, reply: Message) -> None:
         send(channel, reply)
     except FrameError as exc:  # a value that is no JSON: the parent gets why, not a dead worker
         send(channel, {"error": f"the reply is no JSON data: {exc}", "trace": ""})
+
+
+def _serve(channel: socket.socket, handle: Callable[[Message], Any], before: Callable[[], None] | None = None) -> None:
+    """Answer each request on ``channel`` with ``handle`` (after ``before``) until the parent closes the socket.
+
+    What ``handle`` raises is the parent's to report (an error reply), never this loop's end.
+    """
+    while True:
+        try:
+            request = json.loads(receive(channel))
+        except (EOFError, OSError, ValueError):
+            return
+        if before is not None:
+            before()
+        try:
+            reply = {"ok": handle(request)}
+        except Exception as exc:  # noqa: BLE001 - the fork's failure is the parent's to report, never this loop's end
+            reply = _failed(exc)
+        _answer(channel, reply)
 
 
 class Template:
@@ -232,18 +248,8 @@ class Template:
         """Session id -> pidfd of its session process."""
 
     def serve(self) -> None:
-        """Answer requests until the parent closes the control socket."""
-        while True:
-            try:
-                request = json.loads(receive(self.control))
-            except (EOFError, OSError, ValueError):
-                return
-            self._reap()
-            try:
-                reply = _ok(self._handle(request))
-            except Exception as exc:  # noqa: BLE001 - the fork's failure is the parent's to report, never this loop's end
-                reply = _failed(exc)
-            _answer(self.control, reply)
+        """Answer requests until the parent closes the control socket, reaping ended session processes first."""
+        _serve(self.control, self._handle, before=self._reap)
 
     def _handle(self, request: Message) -> Any:
         op = request.get("op")
@@ -321,16 +327,8 @@ class SessionServer:
         self.where: tuple[str, str] | None = None
 
     def serve(self) -> None:
-        while True:
-            try:
-                request = json.loads(receive(self.channel))
-            except (EOFError, OSError, ValueError):
-                return
-            try:
-                reply = _ok(self._handle(request))
-            except Exception as exc:  # noqa: BLE001 - the fork's failure is the parent's to report
-                reply = _failed(exc)
-            _answer(self.channel, reply)
+        """Answer requests until the parent closes the session's socket."""
+        _serve(self.channel, self._handle)
 
     def _handle(self, request: Message) -> Any:
         op = request.get("op")

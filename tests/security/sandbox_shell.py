@@ -22,20 +22,10 @@ from taumesh.common.v1 import common_pb2
 from taumesh.domains.tau2_banking_knowledge import sandbox
 from taumesh.domains.tau2_banking_knowledge.shell_folders import process_folder
 from taumesh.env.v1 import env_pb2, env_pb2_grpc
-from tests.domains.tau2_banking_knowledge.support import (
-    CHECKOUT,
-    ENV,
-    FIXTURES,
-    NEEDS_CHECKOUT,
-    RPC_TIMEOUT,
-    data_dir_with_fixtures,
-    env_and_scorer,
-    imported_cache,
-)
+from tests.domains.tau2_banking_knowledge.support import ENV, NEEDS_FIXTURES_AND_CHECKOUT, RPC_TIMEOUT, serving_env
 
 NEEDS_SANDBOX = [
-    pytest.mark.skipif(not FIXTURES.is_dir(), reason=f"{FIXTURES} is not there"),
-    pytest.mark.skipif(not CHECKOUT, reason=NEEDS_CHECKOUT),
+    *NEEDS_FIXTURES_AND_CHECKOUT,
     pytest.mark.skipif(sandbox.sandbox_problem() is not None, reason=f"no sandbox here: {sandbox.sandbox_problem()}"),
 ]
 READ_ONLY = f"{ENV}:terminal_use"
@@ -78,8 +68,5 @@ class Agent:
 @contextmanager
 def serving_agent(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Agent]:
     """An EnvService over the shared banking data, in this process, and an agent talking to it over gRPC."""
-    with (
-        imported_cache(tmp_path_factory.mktemp("cache")),
-        env_and_scorer(data_dir_with_fixtures(tmp_path_factory.mktemp("data"))) as (channel, _),
-    ):
+    with serving_env(tmp_path_factory) as channel:
         yield Agent(channel)

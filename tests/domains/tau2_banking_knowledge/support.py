@@ -30,10 +30,8 @@ SHARED = Path(os.environ.get("TAUMESH_SHARED", Path(__file__).resolve().parents[
 FIXTURES = SHARED / "tau2" / "head_banking_knowledge"
 CHECKOUT = os.environ.get("TAUMESH_TAU2_CHECKOUT")
 NEEDS_CHECKOUT = "TAUMESH_TAU2_CHECKOUT (an upstream checkout with its sources) not set"
-NEEDS_FIXTURES_AND_CHECKOUT = [
-    pytest.mark.skipif(not FIXTURES.is_dir(), reason=f"{FIXTURES} is not there"),
-    pytest.mark.skipif(not CHECKOUT, reason=NEEDS_CHECKOUT),
-]
+NEEDS_FIXTURES = pytest.mark.skipif(not FIXTURES.is_dir(), reason=f"{FIXTURES} is not there")
+NEEDS_FIXTURES_AND_CHECKOUT = [NEEDS_FIXTURES, pytest.mark.skipif(not CHECKOUT, reason=NEEDS_CHECKOUT)]
 """The marks of a test that calls the domain's tools: the shared fixtures, and a checkout for the tools' texts."""
 ENV = "tau2-banking-knowledge"
 """The domain's plain name: upstream's default configuration, ``alltools`` (an embedding model and bubblewrap)."""
@@ -132,3 +130,13 @@ def judge_all_met(request: dict[str, Any], ordinal: int) -> Reply:
     expectations = [line.split(". ", 1)[1] for line in asked.split("# Expectations\n", 1)[1].splitlines()]
     results = [{"expectedOutcome": said, "reasoning": "Said so.", "metExpectation": True} for said in expectations]
     return text("```json\n" + json.dumps({"results": results}) + "\n```")
+
+
+@contextmanager
+def serving_env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[grpc.Channel]:
+    """An EnvService over the shared banking data, the checkout imported, in this process: a channel to it."""
+    with (
+        imported_cache(tmp_path_factory.mktemp("cache")),
+        env_and_scorer(data_dir_with_fixtures(tmp_path_factory.mktemp("data"))) as (channel, _),
+    ):
+        yield channel

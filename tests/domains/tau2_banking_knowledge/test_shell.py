@@ -33,14 +33,13 @@ from tests.domains.tau2_banking_knowledge.support import (
     ENV,
     FIXTURES,
     NEEDS_CHECKOUT,
+    NEEDS_FIXTURES,
     RPC_TIMEOUT,
-    data_dir_with_fixtures,
-    env_and_scorer,
-    imported_cache,
+    serving_env,
 )
 
 pytestmark = [
-    pytest.mark.skipif(not FIXTURES.is_dir(), reason=f"{FIXTURES} is not there"),
+    NEEDS_FIXTURES,
     pytest.mark.skipif(sandbox.sandbox_problem() is not None, reason=f"no sandbox here: {sandbox.sandbox_problem()}"),
 ]
 Shell = Callable[[str], str]
@@ -147,10 +146,7 @@ def _call(env: env_pb2_grpc.EnvServiceStub, session_id: str, command: str, index
 def env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[env_pb2_grpc.EnvServiceStub]:
     if not CHECKOUT:
         pytest.skip(NEEDS_CHECKOUT)
-    with (
-        imported_cache(tmp_path_factory.mktemp("cache")),
-        env_and_scorer(data_dir_with_fixtures(tmp_path_factory.mktemp("data"))) as (channel, _),
-    ):
+    with serving_env(tmp_path_factory) as channel:
         yield env_pb2_grpc.EnvServiceStub(channel)
 
 

@@ -85,3 +85,19 @@ def test_serve_help_lists_every_server() -> None:
     text = help_of("serve")
     for server in ("env", "user-sim", "agent", "scorer", "api", "a2a", "mcp"):
         assert re.search(rf"taumesh serve {server}\s", text), server
+
+
+def test_tau_bench_s_underscored_spellings_are_read_but_listed_once() -> None:
+    options = help_of("run").split("╭─", 1)[1]  # the panels, after the description that mentions the spelling
+    assert "--max_concurrency" not in options and "--task_ids" not in options  # each option once: no cut-off pairs
+    from taumesh.cli import load_command
+
+    command = load_command("run")
+    for args, name, value in (
+        (["--max_concurrency", "3"], "max_concurrency", 3),
+        (["--max_concurrency=4"], "max_concurrency", 4),
+        (["--num_tr", "5"], "num_trials", 5),  # a unique prefix of the underscored spelling, as argparse allows
+        (["--task_ids", "1", "2"], "task_ids", ["1", "2"]),
+    ):
+        ctx = command.make_context("run", args)
+        assert ctx.params[name] == value, args

@@ -42,21 +42,45 @@ ConfigFile = Annotated[
 
 
 class ArgparseCommand(TyperCommand):
-    """A command that reads its command line as argparse would: unique prefixes, several values per list option."""
+    """A command that reads its command line as argparse would: unique prefixes, several values per list option.
+
+    τ-bench's argparse spellings with underscores (``--max_concurrency``) are read as the dashed option they name
+    without being options of their own, so ``--help`` lists each option once and no name is cut off.
+    """
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
         long_options: dict[str, str] = {}
         list_options: set[str] = set()
+        dashed: dict[str, str] = {}
         for param in self.get_params(ctx):
             spellings = [s for s in (*param.opts, *param.secondary_opts) if s.startswith("--")]
             long_options |= dict.fromkeys(spellings, param.name or spellings[0])
+            dashed |= {underscored(s): s for s in spellings if underscored(s) != s}
             if getattr(param, "multiple", False):
                 list_options.update(param.opts)
+        twins = {twin: long_options[spelling] for twin, spelling in dashed.items() if twin not in long_options}
         try:
-            expanded = expand_list_flags(expand_abbreviations(args, long_options), list_options)
+            expanded = expand_abbreviations(args, long_options | twins)
         except AmbiguousOption as exc:
             ctx.fail(str(exc))
-        return super().parse_args(ctx, expanded)
+        expanded = as_dashed(expanded, {twin: dashed[twin] for twin in twins})
+        return super().parse_args(ctx, expand_list_flags(expanded, list_options))
+
+
+def underscored(spelling: str) -> str:
+    """τ-bench's argparse spelling of a long option (``--max-concurrency``: ``--max_concurrency``)."""
+    return "--" + spelling[2:].replace("-", "_")
+
+
+def as_dashed(args: list[str], dashed: Mapping[str, str]) -> list[str]:
+    """``args`` with each underscored spelling in ``dashed`` written as its option (``--a_b=1``: ``--a-b=1``)."""
+    out: list[str] = []
+    for index, arg in enumerate(args):
+        if arg == "--":
+            return out + args[index:]
+        flag, equals, value = arg.partition("=")
+        out.append(dashed.get(flag, flag) + equals + value if flag in dashed else arg)
+    return out
 
 
 def _cli_type(field: FieldInfo) -> Any:
@@ -121,7 +145,9 @@ def _parameter(
         info = typer.Argument(help=help_text, show_default=False, rich_help_panel=panel)
         cli_type = cli_type | None
     else:
-        info = typer.Option(*flag.spellings(name), help=help_text, rich_help_panel=panel)
+        # the underscored spelling is read by ArgparseCommand, not listed: --help shows each option once
+        spellings = [spelling for spelling in flag.spellings(name) if spelling != f"--{name}" or "_" not in name]
+        info = typer.Option(*spellings, help=help_text, rich_help_panel=panel)
     annotation = cast(Any, Annotated)[cli_type, info]  # a type built at run time, for typer to read
     return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation)
 

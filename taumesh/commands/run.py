@@ -44,8 +44,11 @@ HELP_CHOICES = {
 def run(ctx: typer.Context, config_file: ConfigFile = None, **flags: Any) -> None:
     """Run tasks × trials of a domain and write τ-bench's results file.
 
-    Every option can also be set by its environment variable or in the --config file. A --config file in the
-    MT-bench fork's form (dataset_name, model_name, subsets) runs each subset in turn.
+    τ-bench's spellings work too: underscores (--max_concurrency) and unique prefixes (--num-tr 3).
+
+    Every option can also be set by its environment variable or in the --config file.
+
+    A --config file in the MT-bench fork's form (dataset_name, model_name, subsets) runs each subset in turn.
     """
     try:
         runs = load_run_settings(typed_flags(ctx, RunSettings, flags), config_file)

@@ -13,16 +13,13 @@ import httpx
 import pytest
 
 from tests.helpers.api_thread import ThreadApi
-from tests.helpers.client import sqlite_thread_server
+from tests.helpers.client import thread_api
 
 
 @pytest.fixture(scope="module")
 def api(v1_data_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadApi]:
-    server = sqlite_thread_server(tmp_path_factory.mktemp("api"), v1_data_dir)
-    try:
+    with thread_api(tmp_path_factory.mktemp("api"), v1_data_dir) as server:
         yield server
-    finally:
-        server.stop()
 
 
 def test_null_agent_is_offline(api: ThreadApi) -> None:

@@ -18,7 +18,7 @@ import pytest
 
 from taumesh.client import InvalidRequestError, TaumeshClient
 from tests.helpers.api_thread import ThreadApi
-from tests.helpers.client import sqlite_thread_server
+from tests.helpers.client import thread_api
 
 OFFLINE = {"agent_strategy": "oracle", "user_strategy": "scripted"}
 MOCK = {"env": "tau2-mock", **OFFLINE}
@@ -26,11 +26,8 @@ MOCK = {"env": "tau2-mock", **OFFLINE}
 
 @pytest.fixture(scope="module")
 def api(v1_data_dir: Path, tau2_data: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadApi]:
-    server = sqlite_thread_server(tmp_path_factory.mktemp("api"), v1_data_dir)
-    try:
+    with thread_api(tmp_path_factory.mktemp("api"), v1_data_dir) as server:
         yield server
-    finally:
-        server.stop()
 
 
 @pytest.fixture

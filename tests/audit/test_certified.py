@@ -18,13 +18,14 @@ import httpx
 import pytest
 from a2a.types.a2a_pb2 import TaskState
 
-from taumesh.audit import AUDIT_VERSION, StoredAudit, stored_audit_path
+from taumesh.audit import AUDIT_VERSION, StoredAudit
 from taumesh.orchestrator.gym import AGENT_ENV_ID
 from tests.a2a.conftest import Agents
 from tests.a2a.test_green_agent import ask, start_green
 from tests.helpers.api_thread import ThreadApi
+from tests.helpers.audit import own_cache, write_airline_audit
 from tests.helpers.cli import ORACLE, assert_ok, explain, load_json, results_path, taumesh
-from tests.helpers.client import sqlite_thread_server
+from tests.helpers.client import thread_api
 
 MAKE_ONE = "taumesh domain audit airline --task-split test --write"
 
@@ -32,20 +33,14 @@ MAKE_ONE = "taumesh domain audit airline --task-split test --write"
 @pytest.fixture(scope="module")
 def cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """A taumesh cache of this module's own (the stored audits go there), set for the module's processes."""
-    folder = tmp_path_factory.mktemp("cache")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("TAUMESH_CACHE_DIR", str(folder))
-        yield folder
+    yield from own_cache(tmp_path_factory)
 
 
 @pytest.fixture(scope="module")
 def stored(cache: Path, v1_data_dir: Path) -> StoredAudit:
     """v1 airline's audit, stored by ``taumesh domain audit --write``."""
-    written = taumesh("domain", "audit", "airline", "--data-dir", v1_data_dir, "--write")
-    assert_ok(written)
-    path = stored_audit_path("airline", "test", None, AUDIT_VERSION)
-    assert path.is_relative_to(cache) and f"wrote {path}" in written.stdout.replace("\n", "")
-    audit = StoredAudit.model_validate_json(path.read_bytes())
+    audit, path, printed = write_airline_audit(v1_data_dir)
+    assert path.is_relative_to(cache) and f"wrote {path}" in printed.replace("\n", "")
     assert 0 < len(audit.unflagged()) < 50 and audit.unflagged() | audit.flagged() == {str(i) for i in range(50)}
     return audit
 
@@ -88,11 +83,8 @@ def test_run_certified_plays_only_the_unflagged_tasks(stored: StoredAudit, tmp_p
 
 @pytest.fixture(scope="module")
 def api(stored: StoredAudit, v1_data_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadApi]:
-    server = sqlite_thread_server(tmp_path_factory.mktemp("api"), v1_data_dir)
-    try:
+    with thread_api(tmp_path_factory.mktemp("api"), v1_data_dir) as server:
         yield server
-    finally:
-        server.stop()
 
 
 def test_rest_body_tasks_certified(api: ThreadApi, stored: StoredAudit, monkeypatch: Any, tmp_path: Path) -> None:

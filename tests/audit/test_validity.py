@@ -18,10 +18,11 @@ from typing import Any
 import httpx
 import pytest
 
-from taumesh.audit import AUDIT_VERSION, StoredAudit, stored_audit_path
+from taumesh.audit import AUDIT_VERSION, StoredAudit
 from tests.helpers.api_thread import ThreadApi
+from tests.helpers.audit import own_cache, write_airline_audit
 from tests.helpers.cli import ORACLE, assert_ok, explain, load_json, results_path, taumesh
-from tests.helpers.client import sqlite_thread_server
+from tests.helpers.client import thread_api
 from tests.helpers.viewer_thread import ThreadViewer
 
 MAKE_ONE = "`taumesh domain audit airline --task-split test --write` makes one"
@@ -30,16 +31,12 @@ NULL = ("--agent-strategy", "null", *ORACLE[2:])
 
 @pytest.fixture(scope="module")
 def cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    folder = tmp_path_factory.mktemp("cache")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("TAUMESH_CACHE_DIR", str(folder))
-        yield folder
+    yield from own_cache(tmp_path_factory)
 
 
 @pytest.fixture(scope="module")
 def stored(cache: Path, v1_data_dir: Path) -> StoredAudit:
-    assert_ok(taumesh("domain", "audit", "airline", "--data-dir", v1_data_dir, "--write"))
-    return StoredAudit.model_validate_json(stored_audit_path("airline", "test", None, AUDIT_VERSION).read_bytes())
+    return write_airline_audit(v1_data_dir)[0]
 
 
 @pytest.fixture(scope="module")
@@ -176,11 +173,8 @@ def test_viewer_serves_validity_over_http(stored: StoredAudit, runs: dict[str, A
 
 @pytest.fixture(scope="module")
 def api(stored: StoredAudit, v1_data_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadApi]:
-    server = sqlite_thread_server(tmp_path_factory.mktemp("api"), v1_data_dir)
-    try:
+    with thread_api(tmp_path_factory.mktemp("api"), v1_data_dir) as server:
         yield server
-    finally:
-        server.stop()
 
 
 def test_rest_metrics_carry_validity(api: ThreadApi, stored: StoredAudit, tmp_path: Path) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from tests.helpers.api import ApiServer, start_server
@@ -22,3 +24,13 @@ def sqlite_thread_server(root: Path, data_dir: Path, **extra_env: str) -> Thread
     ``extra_env`` other than ``TAUMESH_API_*`` stays set in this process while the server runs: scope it to a module.
     """
     return start_thread_server(f"sqlite:///{root / 'api.db'}", root, data_dir, **extra_env)
+
+
+@contextmanager
+def thread_api(root: Path, data_dir: Path, **extra_env: str) -> Iterator[ThreadApi]:
+    """:func:`sqlite_thread_server` for a ``with`` block (a module fixture's), stopped when the block ends."""
+    server = sqlite_thread_server(root, data_dir, **extra_env)
+    try:
+        yield server
+    finally:
+        server.stop()

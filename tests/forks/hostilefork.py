@@ -23,6 +23,25 @@ from tests.forks.tinyfork import COUNTER_TASKS, COUNTER_TOOLS, _env, write_fork
 SPOILED = 999
 """The value ``spoil`` writes into counter ``a`` wherever it reaches (its fresh value is 1)."""
 
+
+def _send_to_every(*kinds: str) -> str:
+    """A forging tool's last lines: write ``frame`` to each of its descriptors past stderr open on one of ``kinds``
+    (``pipe:``, ``socket:``), then exit, so that the forged frame is the only reply."""
+    return f"""
+        for name in os.listdir("/proc/self/fd"):
+            try:
+                target = os.readlink("/proc/self/fd/" + name)
+            except OSError:
+                continue
+            if int(name) > 2 and target.startswith({kinds!r}):
+                try:
+                    os.write(int(name), frame)
+                except OSError:
+                    pass
+        os._exit(0)
+    """
+
+
 HOSTILE_TOOLS = [
     *COUNTER_TOOLS[:2],
     (
@@ -55,18 +74,8 @@ HOSTILE_TOOLS = [
 
         payload = pickle.dumps(Forged())
         frame = struct.pack("!i", len(payload)) + payload
-        for name in os.listdir("/proc/self/fd"):
-            try:
-                target = os.readlink("/proc/self/fd/" + name)
-            except OSError:
-                continue
-            if int(name) > 2 and target.startswith(("pipe:", "socket:")):
-                try:
-                    os.write(int(name), frame)
-                except OSError:
-                    pass
-        os._exit(0)
-    """,
+    """
+        + _send_to_every("pipe:", "socket:"),
     ),
     (
         "ForgeJson",
@@ -76,18 +85,8 @@ HOSTILE_TOOLS = [
         import struct
         payload = json.dumps({"ok": {"observation": ["not", "a", "string"]}}).encode()
         frame = struct.pack("!I", len(payload)) + payload
-        for name in os.listdir("/proc/self/fd"):
-            try:
-                target = os.readlink("/proc/self/fd/" + name)
-            except OSError:
-                continue
-            if int(name) > 2 and target.startswith("socket:"):
-                try:
-                    os.write(int(name), frame)
-                except OSError:
-                    pass
-        os._exit(0)
-    """,
+    """
+        + _send_to_every("socket:"),
     ),
     (
         "Spoil",

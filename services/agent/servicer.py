@@ -72,7 +72,7 @@ class AgentServicer(agent_pb2_grpc.AgentServiceServicer):
         )
         if not turn.conversation:
             raise InvalidArgument("conversation is empty: the agent needs the user's first message")
-        with model_errors_as_status(context):
+        with model_errors_as_status(context, malformed_is_callers=True):  # the agent's malformed call
             reply = await strategy.next_message(turn)
         if self.reply_latency_ms > 0:
             await asyncio.sleep(self.reply_latency_ms / 1000)

@@ -21,10 +21,12 @@ from taumesh.llm._litellm import OPENAI_HTTP_HANDLER, SKIP_MCP_GATEWAY, ContextW
 from taumesh.llm.errors import (
     ContextWindowExceeded,
     EmptyReply,
+    MalformedOutput,
     ModelError,
     ModelRateLimited,
     ModelRequestError,
     ModelUnavailable,
+    is_malformed_output,
 )
 from taumesh.llm.hooks import ModelCall, ModelCallHook, around_call
 from taumesh.llm.preflight import litellm_route, local_api_key
@@ -200,9 +202,11 @@ async def complete(
 ) -> Completion:
     """Ask ``settings.model`` for the next assistant message of ``messages`` (OpenAI chat form).
 
-    Rate limits (Retry-After honoured), 5xx, timeouts, connection errors and empty replies are retried with
-    exponential backoff within ``policy`` (default: from ``TAUMESH_LLM_*``); when every attempt failed,
-    :class:`ModelUnavailable` is raised. A request the provider refuses (4xx) raises :class:`ModelRequestError`.
+    Rate limits (Retry-After honoured), 5xx, timeouts, connection errors and empty replies (no choices, no text and
+    no tool call, whatever the finish reason) are retried with exponential backoff within ``policy`` (default: from
+    ``TAUMESH_LLM_*``); when every attempt failed, :class:`ModelUnavailable` is raised (:class:`MalformedOutput`
+    when the server could not parse what the model wrote). A request the provider refuses (4xx) raises
+    :class:`ModelRequestError`.
     ``hook`` (and hooks registered with :func:`taumesh.llm.add_model_call_hook`) wrap each HTTP attempt.
     ``sampling=False`` leaves temperature and seed to the provider (the request names only model and messages).
     """
@@ -266,6 +270,8 @@ async def complete(
         raise
     except Exception as exc:
         _log_call(settings, attempts, started, f"failed: {describe(exc)}")
+        if is_malformed_output(exc):
+            raise MalformedOutput(describe(exc), attempts) from exc
         if is_rate_limit(exc):
             raise ModelRateLimited(describe(exc), attempts, retry_after(exc)) from exc
         if is_transient(exc):

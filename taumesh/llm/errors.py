@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import re
 
+_MALFORMED_OUTPUT = re.compile(r"does not match the expected [\w-]+ format", re.I)
+"""How llama.cpp's server says it could not read the model's output as the reply or tool call the template asks for
+(it answers 500, the model's text only in its own log): a tool named that was never offered, a call cut short."""
+
 _MISSING_CREDENTIALS = re.compile(r"missing credentials|api_key client option must be set|missing \w+ api key", re.I)
 """How provider clients say they found no API key (litellm reports OpenAI's as a 500: it is no server fault)."""
 
@@ -24,6 +28,11 @@ class ModelError(Exception):
         """How many HTTP calls were made before giving up."""
 
 
+def is_malformed_output(exc: BaseException) -> bool:
+    """True when the server could not parse what the model wrote (:class:`MalformedOutput`)."""
+    return bool(_MALFORMED_OUTPUT.search(str(exc)))
+
+
 class ModelUnavailable(ModelError):
     """The model could not answer after every retry (rate limits, 5xx, timeouts, connection errors, empty replies).
 
@@ -42,6 +51,16 @@ class ModelRateLimited(ModelUnavailable):
         super().__init__(cause, attempts)
         self.retry_after = retry_after
         """Seconds the provider asked to wait (its Retry-After), when it said."""
+
+
+class MalformedOutput(ModelUnavailable):
+    """Every attempt's output was one the server could not parse as a reply or a tool call.
+
+    See :func:`is_malformed_output`: retried under the policy like any 5xx, since another sample may parse.
+
+    Whose fault depends on who asked: the agent's model wrote a malformed tool call (the episode ends as the agent's
+    failure, scored); a user simulator's or a judge's is an infrastructure error, never a verdict.
+    """
 
 
 class ModelRequestError(ModelError):

@@ -7,6 +7,7 @@ from contextlib import contextmanager
 
 from taumesh.llm.errors import (
     ContextWindowExceeded,
+    MalformedOutput,
     ModelRateLimited,
     ModelRequestError,
     ModelUnavailable,
@@ -20,7 +21,7 @@ RATE_LIMITED_REASON = "MODEL_RATE_LIMITED"
 
 
 @contextmanager
-def model_errors_as_status(context: Context | None = None) -> Iterator[None]:
+def model_errors_as_status(context: Context | None = None, *, malformed_is_callers: bool = False) -> Iterator[None]:
     """Turn model errors into statuses, the cause in the details.
 
     Given the call's ``context``, a caller that asked for rate limits back (``RATE_LIMITS_METADATA``) gets a 429
@@ -30,10 +31,22 @@ def model_errors_as_status(context: Context | None = None) -> Iterator[None]:
     conversation too long for the model is OUT_OF_RANGE (the agent cannot go on: the episode ends, scored); any
     other request the provider refuses is FAILED_PRECONDITION (reason ``MODEL_CREDENTIALS_MISSING`` when the
     service has no API key for the provider, else ``MODEL_REQUEST_REFUSED``): not retried.
+
+    Output the server could not parse (:class:`MalformedOutput`) is UNAVAILABLE too, unless
+    ``malformed_is_callers`` (the agent's service): then it is the agent's malformed call, OUT_OF_RANGE with reason
+    ``MALFORMED_TOOL_CALL``, and the episode ends scored.
     """
     try:
         with rate_limits_to_caller(context.invocation_metadata() if context is not None else None):
             yield
+    except MalformedOutput as exc:
+        if not malformed_is_callers:
+            raise Unavailable(f"model output unreadable after {exc.attempts} attempt(s): {exc.cause}") from exc
+        raise OutOfRange(
+            f"malformed tool call: the model's output could not be parsed as a reply or a tool call after "
+            f"{exc.attempts} attempt(s): {exc.cause}",
+            reason="MALFORMED_TOOL_CALL",
+        ) from exc
     except ContextWindowExceeded as exc:
         raise OutOfRange(f"the conversation exceeds the model's context window: {exc.cause}") from exc
     except ModelRateLimited as exc:

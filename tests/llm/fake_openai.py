@@ -37,6 +37,8 @@ class Reply:
     finish_reason: str | None = None
     error_message: str | None = None
     """Message of the error body sent with an error status (default ``scripted <status>``)."""
+    no_choices: bool = False
+    """A completion whose ``choices`` list is empty (usage still reported)."""
 
     @property
     def is_completion(self) -> bool:
@@ -182,7 +184,9 @@ def completion_body(request: dict[str, Any], reply: Reply) -> dict[str, Any]:
         "object": "chat.completion",
         "created": int(time.time()),
         "model": request.get("model", "unknown"),
-        "choices": [{"index": 0, "message": message, "finish_reason": finish, "logprobs": None}],
+        "choices": []
+        if reply.no_choices
+        else [{"index": 0, "message": message, "finish_reason": finish, "logprobs": None}],
         "usage": {
             "prompt_tokens": reply.prompt_tokens,
             "completion_tokens": reply.completion_tokens,

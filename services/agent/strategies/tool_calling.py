@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from taumesh.domains import Catalog
 from taumesh.llm import complete
+from taumesh.llm.errors import MalformedOutput
+from taumesh.llm.parsing import tool_call_in_text
 from taumesh.services.agent.strategies.base import AgentReply, AgentTurn
 from taumesh.services.agent.strategies.llm import next_call_id, require_model
 
@@ -33,4 +35,8 @@ class ToolCallingAgent:
             if not first.id:
                 first = first.model_copy(update={"id": next_call_id(turn.conversation)})
             message = message.model_copy(update={"tool_calls": [first]})
+        elif tool_call_in_text(message.content, {tool.name for tool in turn.tools}) is not None:
+            # a call written in the text (the server parsed none): the agent's malformed call, not a message for
+            # the user; never retried, the same prompt writes it again
+            raise MalformedOutput(f"a tool call written as text, not parsed by the server: {message.content[:300]}")
         return AgentReply(message=message, usage=completion.usage, system_prompt=system)

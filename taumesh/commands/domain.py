@@ -213,7 +213,7 @@ def new(
     if directory.resolve() not in searched:
         out.print(f"{directory} is not on the domain path; to use it run:")
         out.print(f"  export {DOMAIN_PATH_ENV}={escape(str(directory.resolve()))}{os.pathsep}${DOMAIN_PATH_ENV}")
-    out.print(f"next: taumesh domain check {name}   and   pytest {escape(str(directory / name))}")
+    out.print(f"next: taumesh domain check {name} --strict   and   pytest {escape(str(directory / name))}")
 
 
 if __name__ == "__main__":

@@ -202,9 +202,7 @@ async def audit_domain(
     spam = "; ".join(split_outputs(tasks))
     semaphore = asyncio.Semaphore(concurrency)
     async with service_stack(addresses or ServiceAddresses(), data_dir) as clients:
-        listed: env_pb2.ListDomainsResponse = await clients.env.ListDomains(
-            listing_request(name), timeout=TIMEOUT
-        )
+        listed: env_pb2.ListDomainsResponse = await clients.env.ListDomains(listing_request(name), timeout=TIMEOUT)
         release = release_of(listed, name)  # as a run finds it (a variant: its own), so its stored audit is found
 
         async def one(task: Task) -> _TaskFindings:

@@ -1,6 +1,7 @@
-"""Checks ``taumesh run`` and ``rescore`` make before anything plays: remote services answer, the domain exists.
+"""Checks ``taumesh run`` and ``rescore`` make before anything plays: the services, the domain, the user's prompts.
 
-Each returns one line saying what is wrong, or None; nothing here calls a service or a model.
+Remote services answer, the domain exists, and the embedded user simulator has τ-bench's imported prompts when it
+plays τ-bench's users. Each returns one line saying what is wrong, or None; nothing here calls a service or a model.
 """
 
 from __future__ import annotations
@@ -10,6 +11,9 @@ from pathlib import Path
 from taumesh.models import is_tau2
 from taumesh.orchestrator.config import ServiceAddresses
 from taumesh.rpc.loop import run as run_loop
+
+TAUBENCH_USERS = frozenset({"llm", "react", "verify", "reflection"})
+"""User strategies playing τ-bench's own users (its prompts, imported) where the domain brings no prompt of its own."""
 
 ADDRESS_FLAGS = {"env": "--env-addr", "user": "--user-addr", "agent": "--agent-addr", "scorer": "--scorer-addr"}
 
@@ -62,3 +66,29 @@ def domain_problem(env: str, data_dir: Path) -> str | None:
         f"τ-bench v1's {env!r} data is not in {data_dir}: run `taumesh data import taubench PATH` (PATH: a τ-bench "
         "checkout), or point --data-dir (TAUMESH_DATA_DIR) at a folder holding it"
     )
+
+
+def user_prompts_problem(strategy: str, env: str, data_dir: Path) -> str | None:
+    """Why the embedded user simulator cannot play ``strategy`` on ``env``: τ-bench's prompts were never imported.
+
+    τ-bench's ``llm``, ``react``, ``verify`` and ``reflection`` users send τ-bench's own prompts, which taumesh
+    does not ship; without them every episode would fail, one by one, after the run started. A domain that prompts
+    its user itself (τ²'s) or gives the user tools (healthcare's dual control) is left to its own checks.
+    """
+    if strategy not in TAUBENCH_USERS:
+        return None
+    from taumesh.domains import DataError, Registry
+    from taumesh.rpc.errors import FailedPrecondition
+    from taumesh.services.user_sim.strategies.taubench_prompts import taubench_user_prompts
+
+    try:
+        plugin = Registry.discover().get(env)
+    except (KeyError, DataError):
+        return None  # domain_problem says so
+    if plugin.own_user_prompt or any(tool.side == "user" for tool in plugin.tools):
+        return None
+    try:
+        taubench_user_prompts(data_dir)
+    except FailedPrecondition as exc:
+        return f"--user-strategy {strategy} plays τ-bench's user, whose prompts are not imported: {exc}"
+    return None

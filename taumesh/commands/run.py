@@ -18,7 +18,7 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 from taumesh.commands import HELP_OPTIONS
 from taumesh.commands._common import console, domain_choices, strategy_choices
 from taumesh.commands._options import ArgparseCommand, ConfigFile, report_settings_error, settings_options, typed_flags
-from taumesh.commands._preflight import domain_problem, services_problem
+from taumesh.commands._preflight import domain_problem, services_problem, user_prompts_problem
 from taumesh.domains import DataError
 from taumesh.models import ModelSettings
 from taumesh.orchestrator.config import RunConfig
@@ -98,6 +98,8 @@ def _run_one(settings: RunSettings) -> RunSummary:
     problem = _strategy_problem(config) or _model_problem(config)
     if problem is None and config.addresses.env is None:
         problem = domain_problem(config.env, config.data_dir)
+    if problem is None and config.addresses.user is None:  # the embedded user reads τ-bench's prompts from the data
+        problem = user_prompts_problem(config.user.strategy, config.env, config.data_dir)
     problem = problem or services_problem(config.addresses)  # last: it waits for remote services to answer
     if problem:
         console.print(f"[red]error:[/red] {escape(problem)}", soft_wrap=True)

@@ -78,8 +78,10 @@ def rescore(
         recorded_domain,
         rescore_file,
     )
+    from taumesh.orchestrator.verify import broken_json
 
     refuse(input_file_problem(results, "a results file") or overwrite_problem(out, "--out", [results]))
+    refuse(broken_json([results]))  # named, with where it stops, before any guess about its domain
     caps: dict[str, int] = {}
     try:
         caps = parse_provider_limits(provider_limit or [])

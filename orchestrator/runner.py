@@ -58,6 +58,7 @@ from taumesh.orchestrator.stack import service_stack
 from taumesh.orchestrator.tau2_results import fetch_tau2_tasks
 from taumesh.rpc.errors import DOMAIN_NOT_RUNNABLE_REASON, clip, error_reason
 from taumesh.scorer.v1 import scorer_pb2
+from taumesh.simulators import simulator_version
 from taumesh.telemetry import attributes as A
 from taumesh.telemetry import scrub
 
@@ -291,6 +292,7 @@ async def play(
             result = RunResult.from_error(task_id, trial, EpisodeError(kind="internal", cause=cause, attempts=attempt))
         result.info.update(recorded or {})
         result.info["seed"] = seed
+        result.info["user_sim_version"] = simulator_version(config.user)
         if lost_agent.calls or lost_user.calls:
             result.info["interrupted_attempts_usage"] = {
                 "agent": lost_agent.model_dump(),

@@ -43,6 +43,7 @@ from taumesh.orchestrator.config import (
 )
 from taumesh.rpc.security import SecurityError, ServerSecurity, read_token
 from taumesh.services.env.sessions import DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_SESSIONS
+from taumesh.simulators import simulator
 
 ENV_PREFIX = "TAUMESH_"
 
@@ -140,7 +141,7 @@ class RunSettings(RunScope, KnowledgeModels, TaumeshSettings):
             "agent_strategy", "model", "model_provider", "api_base", "temperature", "few_shot_displays_path",
             "agent_tools", "agent_id", "project_id", "location",
         ),
-        "User": ("user_strategy", "user_model", "user_model_provider", "user_api_base"),
+        "User": ("user_sim", "user_strategy", "user_model", "user_model_provider", "user_api_base"),
         "Limits": ("max_steps", "max_errors", "max_concurrency", "provider_limit"),
         "Services": ("env_addr", "user_addr", "agent_addr", "scorer_addr", "embedded_processes", "otlp_endpoint"),
         "Outputs": (
@@ -165,6 +166,9 @@ class RunSettings(RunScope, KnowledgeModels, TaumeshSettings):
     """The agent's model (litellm's provider/model form too)."""
     model_provider: str = ""
     """litellm provider of the agent's model (default: from the model's name)."""
+    user_sim: str = ""
+    """A registered user-simulator version (tau-bench-v1, tau2-v1.0, taumesh-v1: taumesh.simulators): sets the
+    user's strategy and model. Every result records the version played (info.user_sim_version; custom:… if none)."""
     user_strategy: str = "llm"
     """Built-in: {user_strategies}."""
     user_model: Annotated[str, Flag("--user-llm")] = "gpt-4o"
@@ -228,6 +232,17 @@ class RunSettings(RunScope, KnowledgeModels, TaumeshSettings):
         return self
 
     @model_validator(mode="after")
+    def registered_user_sim(self) -> RunSettings:
+        """--user-sim names a registered simulator, and no other strategy or model beside it."""
+        if self.user_sim:
+            version = simulator(self.user_sim)  # ValueError naming the known ones
+            for name, value in (("user_strategy", version.strategy), ("user_model", version.model)):
+                if name in self.model_fields_set and getattr(self, name) != value:
+                    flag = "--" + name.replace("_", "-")
+                    raise ValueError(f"--user-sim {self.user_sim} plays {value}; {flag} {getattr(self, name)} too")
+        return self
+
+    @model_validator(mode="after")
     def resolve_defaults(self) -> RunSettings:
         """τ²'s ``--domain`` chooses the env; the step, error and seed defaults follow the domain."""
         if self.domain is not None:
@@ -279,9 +294,9 @@ class RunSettings(RunScope, KnowledgeModels, TaumeshSettings):
                 ),
             ),
             user=UserSettings(
-                strategy=self.user_strategy,
+                strategy=simulator(self.user_sim).strategy if self.user_sim else self.user_strategy,
                 model=ModelSettings(
-                    model=self.user_model,
+                    model=simulator(self.user_sim).model if self.user_sim else self.user_model,
                     provider=self.user_model_provider,
                     temperature=0.0,
                     seed=self.seed,

@@ -25,6 +25,13 @@ def compare(
         bool,
         typer.Option("--allow-grader-change", help="Pair runs graded by different graders (faithful, strict)."),
     ] = False,
+    allow_simulator_change: Annotated[
+        bool,
+        typer.Option(
+            "--allow-simulator-change",
+            help="Pair runs played against different user simulators (info.user_sim_version).",
+        ),
+    ] = False,
     resamples: Annotated[int, typer.Option("--resamples", min=99, help="Bootstrap and permutation resamples.")] = 9999,
     as_json: Annotated[bool, typer.Option("--json", help="Print the comparisons as JSON.")] = False,
 ) -> None:
@@ -34,7 +41,8 @@ def compare(
     permutation test's p-value, and the tasks that drive the difference.
 
     Runs that differ in task set, domain, user simulator or data release are refused, naming what differs
-    (exit 1), unless --force; runs graded by different graders unless --allow-grader-change. Beside each run: its
+    (exit 1), unless --force; runs graded by different graders unless --allow-grader-change; runs played against
+    different user-simulator versions unless --allow-simulator-change (then also --force). Beside each run: its
     validity by the stored audit of its domain (docs/validity.md), or how to make one.
     """
     from taumesh.commands.view import load_run_files
@@ -48,6 +56,13 @@ def compare(
     if len(runs) != len(paths):
         console.print(f"[red]expected {len(paths)} runs, read {len(runs)}: give results files, not folders[/red]")
         raise typer.Exit(2)
+    simulators = [_user_simulators(path) for path in paths]
+    if len({tuple(found) for found in simulators}) > 1:
+        said = "; ".join(f"{chr(ord('A') + i)} played {', '.join(found)}" for i, found in enumerate(simulators))
+        if not allow_simulator_change:
+            console.print(f"not compared: user simulators differ: {escape(said)} (--allow-simulator-change pairs them)")
+            raise typer.Exit(1)
+        console.print(f"note: user simulators differ: {escape(said)}; the difference mixes agents' and simulators'")
     reports = paired_reports(runs, force=force, allow_grader_change=allow_grader_change, n_resamples=resamples)
     validity = [run_validity(run) for run in runs]
     if as_json:
@@ -66,6 +81,20 @@ def compare(
             _print(report)
     if any(report.comparison is None for report in reports):
         raise typer.Exit(1)
+
+
+def _user_simulators(path: Path) -> list[str]:
+    """The user-simulator versions a results file's entries record (``info.user_sim_version``), sorted."""
+    try:
+        entries = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return ["unrecorded"]
+    found = {
+        str((entry.get("info") or {}).get("user_sim_version") or "unrecorded")
+        for entry in (entries if isinstance(entries, list) else [])
+        if isinstance(entry, dict)
+    }
+    return sorted(found) or ["unrecorded"]
 
 
 def _print(report: object) -> None:

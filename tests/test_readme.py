@@ -140,3 +140,17 @@ def test_the_bench_readme_is_a_guide_with_one_table_of_figures() -> None:
         assert f"## `{script}`" in text and f".venv/bin/python bench/{script}" in text, script
     assert len(re.findall(r"^\|[-| ]+\|$", text, re.MULTILINE)) == 1  # the current figures; history is in git
     assert "Figures on this machine" not in text and "Earlier figures" not in text
+
+
+def test_the_provider_commands_of_the_models_page_parse(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/models.md's provider lines (DeepInfra, Together AI, RunPod's vLLM) are settings a run accepts."""
+    text = (DOCS / "models.md").read_text(encoding="utf-8").split("## Providers", 1)[1].split("\n## ", 1)[0]
+    lines = [
+        " ".join(c.replace("\\\n", " ").split()) for c in re.findall(r"^taumesh run .*?(?<!\\)$", text, re.M | re.S)
+    ]
+    assert len(lines) == 3, lines
+    for line in lines:
+        args = shlex.split(line)[1:]
+        ctx = load_command("run").make_context("run", args[1:])
+        (settings,) = load_run_settings(typed_flags(ctx, RunSettings, ctx.params), None)
+        assert settings.model_provider in ("deepinfra", "together_ai", "hosted_vllm"), line

@@ -27,6 +27,10 @@ def services_problem(addresses: ServiceAddresses) -> str | None:
     if not targets:
         return None
     timeout = connect_timeout()
+    refused = [name for name, address in targets.items() if connection_refused(address, timeout)]
+    if refused:  # nothing listens there: say so now, not after the whole wait
+        named = ", ".join(f"{ADDRESS_FLAGS[name]} {targets[name]}" for name in refused)
+        return f"no connection to {named} within {timeout:g}s (refused at once): is the service running there?"
     try:
         down = run_loop(unreachable_services(targets, timeout))
     except SecurityError as exc:
@@ -38,6 +42,27 @@ def services_problem(addresses: ServiceAddresses) -> str | None:
         f"no connection to {named} within {timeout:g}s: is the service running there, and do its TLS settings "
         f"match TAUMESH_TLS_*? ({CONNECT_TIMEOUT_ENV} sets the wait)"
     )
+
+
+def connection_refused(address: str, timeout: float) -> bool:
+    """Whether a plain ``host:port`` address refuses a TCP connection (nothing listens); False when unsure.
+
+    gRPC's own dial retries a refused connection with backoff until the connect timeout (10 s by default). Names in
+    gRPC's other forms (``dns:///``, ``ipv4:`` lists, ``unix:``) are left to it, and so is any answer but a refusal.
+    """
+    import socket
+
+    host, _, port = address.rpartition(":")
+    host = host.removeprefix("[").removesuffix("]")
+    if not host or not port.isdigit() or "/" in host or host.startswith(("dns:", "ipv4:", "ipv6:", "unix:")):
+        return False
+    try:
+        socket.create_connection((host, int(port)), timeout=timeout).close()
+    except ConnectionRefusedError:
+        return True
+    except OSError:
+        return False
+    return False
 
 
 def domain_problem(env: str, data_dir: Path) -> str | None:

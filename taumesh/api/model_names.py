@@ -8,7 +8,12 @@ models (vLLM, Ollama, an OpenAI-compatible server …), whose names no list can 
 
 from __future__ import annotations
 
+import os
 from functools import cache
+
+# litellm is imported here directly: never fetch the price list at its import (an offline server waited ~7 s on
+# three attempts before /health answered), as taumesh.llm does
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 SELF_HOSTED_PROVIDERS = frozenset(
     {

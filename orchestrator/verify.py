@@ -79,12 +79,16 @@ def locate(path: Path) -> Target:
     if path.is_dir():
         if (path / "submission.json").is_file():
             return Target(kind="submission", path=path)
-        if path.parent.name == MT_FOLDER:  # an MT folder: log_dir/data/<name>; its manifest is in log_dir
-            relative = f"{MT_FOLDER}/{path.name}/"
-            for candidate in sorted(path.parent.parent.glob(f"*{MANIFEST_SUFFIX}")):
-                if any(name.startswith(relative) for name in read_manifest(candidate).outputs):
+        if path.parent.name == MT_FOLDER:
+            # an MT folder: log_dir/data/<name> with its manifest in log_dir, or with --mt-fork-folder the fork's
+            # ./data/<name> with its manifest in the log folder beside data/ (./results/ by default)
+            base, folder = path.parent.parent, path.resolve()
+            candidates = [*sorted(base.glob(f"*{MANIFEST_SUFFIX}")), *sorted(base.glob(f"*/*{MANIFEST_SUFFIX}"))]
+            for candidate in candidates:
+                outputs = read_manifest(candidate).outputs
+                if any((candidate.parent / name).resolve().parent == folder for name in outputs):
                     return Target(kind="taumesh", path=path, manifest=candidate)
-            raise ValueError(f"{path}: an MT folder, but no manifest in {path.parent.parent} lists it")
+            raise ValueError(f"{path}: an MT folder, but no manifest in {base} or a folder beside it lists it")
         raise ValueError(f"{path}: a folder, but neither an MT folder nor a τ² submission (no submission.json)")
     if not path.is_file():
         raise ValueError(f"{path}: not found")
@@ -338,7 +342,7 @@ async def verify_run(target: Target, data_dir: Path | None, public_key: Path | N
         main = None  # an MT folder asked for, or no results file left: the MT trajectories
     with tempfile.TemporaryDirectory() as scratch:
         if main is None:
-            mt = next((n.rsplit("/", 1)[0] for n in outputs if n.startswith(f"{MT_FOLDER}/")), None)
+            mt = next((n.rsplit("/", 1)[0] for n in outputs if _in_mt_folder(n)), None)
             if mt is None:
                 report.add("input", "the manifest lists no results file to re-derive rewards from")
                 return report
@@ -350,6 +354,15 @@ async def verify_run(target: Target, data_dir: Path | None, public_key: Path | N
     rescore_findings(rows, main or "the MT folder", report)
     check_metrics(manifest, rows, report)
     return report
+
+
+def _in_mt_folder(name: str) -> bool:
+    """Whether a manifest's output ``name`` is a file of an MT folder.
+
+    ``data/<name>/…`` under the log folder, or ``../data/<name>/…`` written by --mt-fork-folder beside it.
+    """
+    parts = name.split("/")
+    return len(parts) >= 3 and parts[-3] == MT_FOLDER
 
 
 def _split(env: str, recorded: Any) -> str:

@@ -48,3 +48,21 @@ def test_a_cut_file_is_named_with_why_it_cannot_be_read(
     assert result.exit_code == 2, said  # unreadable input
     assert f"{target}: not valid JSON (" in said and "cut short or edited since it was written" in said, said
     assert "no domain recorded" not in said  # the reason given before, with no manifest beside it
+
+
+def test_verify_reads_the_mt_fork_s_folder(tau2_data: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """--mt-fork-folder writes ./data/{dataset}_{time}/ with the manifest in results/: verify found no manifest."""
+    monkeypatch.chdir(tmp_path)
+    ran = invoke(
+        "run", "--env", "tau2-mock", *ORACLE, "--task-ids", "0", "1", "--output-format", "mt", "--mt-fork-folder",
+        "--quiet",
+    )  # fmt: skip
+    assert ran.exit_code == 0, explain_result(ran)
+    (folder,) = (tmp_path / "data").iterdir()
+    result = invoke("verify", Path("data") / folder.name)
+    assert result.exit_code == 0, result.output  # before: "an MT folder, but no manifest in . lists it", exit 2
+    assert "ok: 2 rewards re-derived from the MT folder's trajectories" in result.stdout, result.stdout
+    scores = folder / "oracle_scores.jsonl"
+    scores.write_text(scores.read_text().replace("1.0", "0.0", 1))
+    edited = invoke("verify", Path("data") / folder.name)
+    assert edited.exit_code == 1 and f"MISMATCH checksum: ../data/{folder.name}/oracle_scores.jsonl" in edited.stdout

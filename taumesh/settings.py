@@ -93,8 +93,11 @@ TAU2_ONLY_DOMAINS = frozenset({"telecom", "telecom-workflow", "mock"})
 
 
 def tau2_env(domain: str) -> str:
-    """The env name of τ²'s ``--domain`` (``airline`` → ``tau2-airline``; a ``tau2-`` name stays as it is)."""
-    return domain if is_tau2(domain) else f"{TAU2_PREFIX}{domain}"
+    """The env name of τ²'s ``--domain`` (``airline`` → ``tau2-airline``; a ``tau2-`` name stays as it is).
+
+    τ³'s names have underscores where taumesh's have dashes (``banking_knowledge`` → ``tau2-banking-knowledge``).
+    """
+    return domain if is_tau2(domain) else f"{TAU2_PREFIX}{domain.replace('_', '-')}"
 
 
 class KnowledgeModels(BaseModel, use_attribute_docstrings=True):

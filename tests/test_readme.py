@@ -96,7 +96,7 @@ def test_each_migration_command_parses(line: str, tmp_path: Path, monkeypatch: p
     installed = set(domain_choices().split(", "))
     for settings in runs:
         known = settings.env.startswith("fork:") or settings.env.split(":")[0] in installed
-        assert known, f"{line}: no domain {settings.env}"
+        assert known, f"{line}: no domain {settings.env}"  # τ³'s --domain banking_knowledge was tau2-banking_knowledge
 
 
 def headings() -> dict[Path, set[str]]:

@@ -27,8 +27,9 @@ HERE = Path(__file__).parent
 CHAT_TEMPLATE = HERE / "qwen2.5-tool-calls.jinja"
 MODEL_NAME = "openai/qwen2.5-coder-1.5b-instruct"
 """The name taumesh sends (litellm's OpenAI route to ``--api-base``); the server serves whatever it loaded."""
-MAX_TOKENS = 160
-"""The server's cap on the tokens written per request (``-n``): the model writes 6–13 tokens/s here."""
+MAX_TOKENS = 256
+"""The server's cap on the tokens written per request (``-n``): the model writes 6–13 tokens/s here; the judge's
+verdicts on two assertions need about 200."""
 MODEL_TIMEOUT = 900
 """Seconds one model call may take: a cold 6k-token prompt takes 3.5–5 minutes on 2 shared cores."""
 OPT_IN = "opt in: the live tier (a real model) runs by `bash scripts/test-live.sh`"

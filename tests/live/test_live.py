@@ -137,6 +137,18 @@ def check(run: LiveRun, agent: str, *roles: str) -> None:
     assert_traces_complete(run, agent)
 
 
+def test_smoke_the_tool_calling_agent_on_a_tau2_mock_task(
+    live_server: LiveServer, tmp_path: Path, tau2_data: Path
+) -> None:
+    """The smallest piece (``-k smoke``): τ²'s mock domain, whose policy and tools are about 600 tokens."""
+    live_server.warm(Catalog(tau2_data), "tau2-mock")
+    run = live_run(
+        live_server, "tau2-mock tool-calling", tmp_path, "--env", "tau2-mock", "--num-tasks", "1",
+        "--agent-strategy", "tool-calling", *agent_args(live_server), "--user-strategy", "scripted",
+    )  # fmt: skip
+    check(run, "tool-calling", "agent")
+
+
 def test_nl_judge_on_a_tau2_task_with_assertions(live_server: LiveServer, tmp_path: Path, tau2_data: Path) -> None:
     if not HEAD_DATA.is_dir():
         pytest.skip(f"HEAD data not found at {HEAD_DATA}")

@@ -126,9 +126,13 @@ def unlink_outside(markdown: str, page: Page, docs_dir: Path) -> str:
 
 def on_files(files: Files, config: MkDocsConfig) -> Files:
     """Add the REST API's OpenAPI document, exported from the app, as ``openapi/openapi.json``."""
-    from taumesh.api.app import create_app
+    import tempfile
 
-    document = create_app().openapi()
+    from taumesh.api.app import create_app
+    from taumesh.api.settings import ApiSettings
+
+    with tempfile.TemporaryDirectory() as root:  # the app opens its audit log there, not in the user's data folder
+        document = create_app(ApiSettings(data_root=Path(root))).openapi()
     files.append(File.generated(config, "openapi/openapi.json", content=json.dumps(document, indent=1)))
     return files
 

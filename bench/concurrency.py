@@ -61,11 +61,12 @@ sys.path.insert(0, str(PROJECT_ROOT))
 from taumesh.agent.v1 import agent_pb2  # noqa: E402
 from taumesh.common.v1 import common_pb2  # noqa: E402
 from taumesh.convert import agent_settings_to_proto, user_settings_to_proto  # noqa: E402
+from taumesh.data import taubench_v1_dir  # noqa: E402
 from taumesh.env.v1 import env_pb2  # noqa: E402
 from taumesh.models import AgentSettings, UserSettings  # noqa: E402
 from taumesh.orchestrator import runner  # noqa: E402
 from taumesh.orchestrator.clients import ServiceClients, list_tasks  # noqa: E402
-from taumesh.orchestrator.config import CACHE_DATA_DIR, RunConfig, ServiceAddresses  # noqa: E402
+from taumesh.orchestrator.config import RunConfig, ServiceAddresses  # noqa: E402
 from taumesh.rpc.loop import run  # noqa: E402
 from taumesh.scorer.v1 import scorer_pb2  # noqa: E402
 from taumesh.testing.processes import ServerProcess, service_processes  # noqa: E402
@@ -553,7 +554,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument(
         "--orchestrator-workers", type=int, default=1, help="orchestrator processes sharing the run (RunConfig.workers)"
     )
-    parser.add_argument("--data-dir", type=Path, default=Path(os.environ.get("TAUMESH_DATA_DIR", CACHE_DATA_DIR)))
+    parser.add_argument("--data-dir", type=Path, default=taubench_v1_dir())
     parser.add_argument("--profile", type=int, default=0, help="cProfile the orchestrator; print the top N")
     parser.add_argument("--py-spy", type=Path, help="sample every process with py-spy into this folder, per level")
     parser.add_argument("--out", type=Path, help="also write the report as JSON")

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import sys
 import tempfile
 import time
@@ -25,8 +24,9 @@ from pathlib import Path
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(PROJECT_ROOT))
 
+from taumesh.data import taubench_v1_dir  # noqa: E402
 from taumesh.models import AgentSettings, UserSettings  # noqa: E402
-from taumesh.orchestrator.config import CACHE_DATA_DIR, RunConfig, ServiceAddresses  # noqa: E402
+from taumesh.orchestrator.config import RunConfig, ServiceAddresses  # noqa: E402
 from taumesh.orchestrator.runner import run_benchmark  # noqa: E402
 from taumesh.testing.processes import SERVING, ServerProcess, serve_argv, stop_all  # noqa: E402
 
@@ -74,7 +74,7 @@ def main() -> None:
     parser.add_argument("--split", default="test")
     parser.add_argument("--concurrency", type=int, default=16)
     parser.add_argument("--num-tasks", type=int, default=0, help="only the split's first N tasks (0: all)")
-    parser.add_argument("--data-dir", type=Path, default=Path(os.environ.get("TAUMESH_DATA_DIR", CACHE_DATA_DIR)))
+    parser.add_argument("--data-dir", type=Path, default=taubench_v1_dir())
     args = parser.parse_args()
     rates: dict[int, float] = {}
     with tempfile.TemporaryDirectory() as tmp:

@@ -35,6 +35,10 @@ class RunScope(TypedDict, total=False):
     api_base: str
     user_api_base: str
     agent_address: str | None
+    tasks: Literal["all", "certified"]
+    """``certified``: only the tasks the stored audit leaves unflagged (docs/validity.md)."""
+    grader: Literal["faithful", "strict"]
+    """``strict``: the corrected grader, opt-in; ``faithful`` (the default) is the benchmark's own."""
 
 
 class QuickValidateOptions(RunScope, total=False):
@@ -120,6 +124,11 @@ class Metrics(BaseModel):
     average_reward_interval: ScoreInterval | None = None
     flipping_tasks: list[str] | None = Field(default=None, description="Tasks whose verdict flips between trials.")
     cost: CostBreakdown | None = Field(default=None, description="Full cost (None from servers before it).")
+    validity: dict[str, Any] | None = Field(
+        default=None,
+        description="Beside the score: the certified score, null floor, flagged tasks and evidence bounds by the "
+        "stored audit, or the line saying none is stored (docs/validity.md); None from servers before it.",
+    )
 
 
 class ValidateTasksResponse(BaseModel):

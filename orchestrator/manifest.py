@@ -24,6 +24,7 @@ from taumesh.models import TAU2_PREFIX, is_tau2
 from taumesh.orchestrator.atomic_files import write_text_atomically
 from taumesh.orchestrator.config import RunConfig
 from taumesh.orchestrator.results import RunResult
+from taumesh.simulators import simulator_version
 
 MANIFEST_SUFFIX = ".manifest"
 SIGNATURE_SUFFIX = ".sig"
@@ -70,6 +71,8 @@ class RunManifest(BaseModel):
     """The resolved run configuration."""
     run: dict[str, Any]
     """The run's fingerprint (``info.run``): domain, split, the agent's and user's models and strategies."""
+    user_sim_version: str = ""
+    """The user simulator that played (``taumesh.simulators``; empty in manifests written before it was recorded)."""
     data_release: DataRelease
     data_release_id: str
     outputs: dict[str, str]
@@ -204,6 +207,7 @@ def build_manifest(
         git_commit=commit,
         config=config.model_dump(mode="json"),
         run=fingerprint,
+        user_sim_version=simulator_version(config.user),
         data_release=release,
         data_release_id=release.release_id,
         outputs=checksums,

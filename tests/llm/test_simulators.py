@@ -41,7 +41,10 @@ def played(log_dir: Path, *extra: str) -> list[str]:
     result = invoke(*ORACLE, "--log-dir", log_dir, *extra)
     assert result.exit_code == 0, explain_result(result)
     (path,) = [p for p in log_dir.glob("*.json") if not p.name.endswith(".errors.json")]
-    return [entry["info"]["user_sim_version"] for entry in json.loads(path.read_text())]
+    versions = [entry["info"]["user_sim_version"] for entry in json.loads(path.read_text())]
+    manifest = json.loads(path.with_name(path.name + ".manifest").read_text())
+    assert [manifest["user_sim_version"]] == sorted(set(versions))  # the manifest carries it too
+    return versions
 
 
 def test_results_record_the_simulator_and_compare_refuses_a_change(

@@ -151,6 +151,10 @@ class EvaluationExecutor(AgentExecutor):
         self.limits = limits or EvaluationLimits()
         self.running: dict[str, int] = {}
         """Evaluations running (or about to), by caller."""
+        self.updates: dict[str, set[asyncio.Future[None]]] = {}
+        """Progress updates scheduled and not sent yet, by task id."""
+        self.canceled: set[str] = set()
+        """Tasks whose cancel has begun: no progress update of theirs may follow their ``canceled`` status."""
 
     def _over_limit(self, caller: str) -> str | None:
         """Why one more evaluation of ``caller`` is refused, or None."""
@@ -224,9 +228,11 @@ class EvaluationExecutor(AgentExecutor):
             show_progress=True,
         )
         loop = asyncio.get_running_loop()
-        pending: set[asyncio.Future[None]] = set()
+        pending = self.updates.setdefault(updater.task_id, set())
 
         def emit(line: str) -> None:  # called from the run's printing: schedule the update, keep the order
+            if updater.task_id in self.canceled:  # a line printed before the cancel, emitted after it: dropped
+                return
             future = asyncio.ensure_future(
                 updater.update_status(TaskState.TASK_STATE_WORKING, self._say(updater, line))
             )
@@ -238,28 +244,37 @@ class EvaluationExecutor(AgentExecutor):
         sink: Any = LineSink(later)  # a text file as rich writes to it
         console = Console(file=sink, force_terminal=False, width=240)
         try:
-            summary = await run_benchmark(config, console=console)
-        except asyncio.CancelledError:  # CancelTask: the updates not sent yet never will be (the task is canceled)
-            for future in pending:
-                future.cancel()
-            raise
-        except (ConfigError, DataError) as exc:
+            try:
+                summary = await run_benchmark(config, console=console)
+            except (ConfigError, DataError) as exc:
+                await asyncio.sleep(0)
+                await asyncio.gather(*pending, return_exceptions=True)  # a cancel may have dropped some
+                await updater.failed(self._say(updater, f"the run cannot start: {exc}"))
+                return
             await asyncio.sleep(0)
-            await asyncio.gather(*pending)
-            await updater.failed(self._say(updater, f"the run cannot start: {exc}"))
-            return
-        await asyncio.sleep(0)
-        await asyncio.gather(*pending)
-        await updater.add_artifact(results_parts(summary, url, request), name="results")
-        await updater.complete(self._say(updater, f"done: pass^1 {summary.pass_hat_k.get(1, 0.0):.4f}"))
+            await asyncio.gather(*pending, return_exceptions=True)  # a cancel may have dropped some
+            await updater.add_artifact(results_parts(summary, url, request), name="results")
+            await updater.complete(self._say(updater, f"done: pass^1 {summary.pass_hat_k.get(1, 0.0):.4f}"))
+        finally:
+            self.updates.pop(updater.task_id, None)
+            self.canceled.discard(updater.task_id)
 
     @staticmethod
     def _say(updater: TaskUpdater, text: str) -> Message:
         return new_text_message(text, context_id=updater.context_id, task_id=updater.task_id)
 
     async def cancel(self, context: RequestContext, event_queue: EventQueue) -> None:
-        """Say ``canceled``; the SDK then cancels the asyncio task running :meth:`execute` (the run stops there)."""
-        updater = TaskUpdater(event_queue, context.task_id or "", context.context_id or "")
+        """Say ``canceled``; the SDK then cancels the asyncio task running :meth:`execute` (the run stops there).
+
+        The run's progress updates not sent yet are dropped first, and none is scheduled after: under load one came
+        after ``canceled`` and put the task back to ``working`` for good.
+        """
+        task_id = context.task_id or ""
+        if task_id in self.updates:  # its run is going on (kept until the run ends, which clears both)
+            self.canceled.add(task_id)
+            for future in self.updates[task_id]:
+                future.cancel()
+        updater = TaskUpdater(event_queue, task_id, context.context_id or "")
         await updater.cancel(self._say(updater, "canceled by the caller: the evaluation stopped"))
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import socket
 import subprocess
+import time
 from pathlib import Path
 
 import httpx
@@ -37,6 +38,18 @@ def test_a_missing_file_among_others_is_refused_only_when_none_is_there(tmp_path
     assert result.exit_code == 2 and said.count("no such file or folder") == 2, said
 
 
+def answered(url: str, seconds: float = 30.0) -> int:
+    """The status ``url`` answers once it listens: the viewer says its start line before uvicorn has bound."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            return httpx.get(url, timeout=10).status_code
+        except httpx.ConnectError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
+
+
 def test_a_missing_folder_beside_one_that_is_there_is_followed(tmp_path: Path) -> None:
     """As the Kubernetes viewer starts: /results there, the API's results folder not yet written."""
     (tmp_path / "results").mkdir()
@@ -58,7 +71,7 @@ def test_a_missing_folder_beside_one_that_is_there_is_followed(tmp_path: Path) -
             lines.append(line)
         said = " ".join("".join(lines).split())
         assert "api-results: no such file or folder" in said and "followed, its runs show once written" in said, said
-        assert httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=10).status_code == 200
+        assert answered(f"http://127.0.0.1:{port}/healthz") == 200
     finally:
         viewer.terminate()
         viewer.wait(timeout=30)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -26,27 +26,11 @@ FlagKind = Literal[
 ]
 """The kinds of flag the audit raises (docs/validity.md says what each means); the last three a domain raises itself
 (``DomainPlugin.task_flags``), as a factory domain does."""
-FLAG_KINDS: tuple[FlagKind, ...] = (
-    "gold_replay_error",
-    "null_passable",
-    "guessable_output",
-    "basis_lint",
-    "order_sensitive",
-    "duplicate",
-    "unscorable",
-    "non_unique",
-    "trap_cue",
-    "output_spec",
-)
+FLAG_KINDS: tuple[FlagKind, ...] = get_args(FlagKind)
+"""The same kinds, in order, as values (declared once, by the Literal)."""
 
 FloorName = Literal["null", "read_only", "identity_then_refuse", "outputs_spam", "gold_without_outputs"]
-FLOOR_NAMES: tuple[FloorName, ...] = (
-    "null",
-    "read_only",
-    "identity_then_refuse",
-    "outputs_spam",
-    "gold_without_outputs",
-)
+FLOOR_NAMES: tuple[FloorName, ...] = get_args(FloorName)
 """The floors: trajectories built from the task alone, which a valid task should fail."""
 
 TaskId = int | str

@@ -149,8 +149,8 @@ class EvaluationExecutor(AgentExecutor):
     def __init__(self, data_dir: Path, log_dir: Path, limits: EvaluationLimits | None = None) -> None:
         self.data_dir, self.log_dir = data_dir, log_dir
         self.limits = limits or EvaluationLimits()
-        self.running: dict[str, int] = {}
-        """Evaluations running (or about to), by caller."""
+        self.running: dict[str, set[str]] = {}
+        """The task ids of the evaluations running (or about to), by caller; a canceled one leaves at its cancel."""
         self.updates: dict[str, set[asyncio.Future[None]]] = {}
         """Progress updates scheduled and not sent yet, by task id."""
         self.canceled: set[str] = set()
@@ -158,7 +158,7 @@ class EvaluationExecutor(AgentExecutor):
 
     def _over_limit(self, caller: str) -> str | None:
         """Why one more evaluation of ``caller`` is refused, or None."""
-        mine, everyone = self.running.get(caller, 0), sum(self.running.values())
+        mine, everyone = len(self.running.get(caller, ())), sum(len(tasks) for tasks in self.running.values())
         if mine >= self.limits.per_caller:
             return f"{mine} evaluations of this caller are running (limit {self.limits.per_caller} per caller)"
         if everyone >= self.limits.in_all:
@@ -170,15 +170,21 @@ class EvaluationExecutor(AgentExecutor):
         assert message is not None  # the SDK sends execute() only with a message
         caller = context.call_context.user.user_name
         busy = self._over_limit(caller)  # decided and counted with no await between: no two take the last place
+        task_id = context.task_id or ""
         if busy is None:
-            self.running[caller] = self.running.get(caller, 0) + 1
+            self.running.setdefault(caller, set()).add(task_id)
         try:
             await self._execute(message, context, event_queue, busy)
         finally:
             if busy is None:
-                self.running[caller] -= 1
-                if not self.running[caller]:
-                    del self.running[caller]
+                self._release(task_id)
+
+    def _release(self, task_id: str) -> None:
+        """The evaluation ``task_id`` no longer counts against its caller's or the overall limit."""
+        for caller, tasks in list(self.running.items()):
+            tasks.discard(task_id)
+            if not tasks:
+                del self.running[caller]
 
     async def _execute(self, message: Message, context: RequestContext, queue: EventQueue, busy: str | None) -> None:
         task_id, context_id = context.task_id or "", context.context_id or ""
@@ -270,6 +276,7 @@ class EvaluationExecutor(AgentExecutor):
         after ``canceled`` and put the task back to ``working`` for good.
         """
         task_id = context.task_id or ""
+        self._release(task_id)  # its place is free at once, not when the SDK has cancelled the run's task
         if task_id in self.updates:  # its run is going on (kept until the run ends, which clears both)
             self.canceled.add(task_id)
             for future in self.updates[task_id]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 import threading
 import time
 from dataclasses import dataclass, field
@@ -29,6 +30,10 @@ class ThreadApi(ApiServer):
         from taumesh.api.app import create_app
         from taumesh.api.settings import API_ENV_PREFIX, ApiSettings
 
+        # the port bound here and handed to uvicorn: a port only picked (free_port) was once taken by another
+        # test's server before uvicorn bound it, and the module's every test failed with "address already in use"
+        listening = socket.create_server(("127.0.0.1", 0))
+        self.port = listening.getsockname()[1]
         variables = self.variables()
         with pytest.MonkeyPatch.context() as settings_env:  # read once, here; gone before the tests run
             for name, value in variables.items():
@@ -41,7 +46,9 @@ class ThreadApi(ApiServer):
         app = create_app(settings)
         config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_config=None, access_log=False)
         self._server = uvicorn.Server(config)
-        self._thread = threading.Thread(target=self._server.run, name="api", daemon=True)
+        self._thread = threading.Thread(
+            target=self._server.run, kwargs={"sockets": [listening]}, name="api", daemon=True
+        )
         self._thread.start()
         deadline = time.monotonic() + 60
         # started: the lifespan (database, services, executor) is up and the socket listens. Not /health, whose

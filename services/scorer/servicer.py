@@ -18,9 +18,9 @@ from taumesh.models import EVALUATED_TERMINATIONS, ChatMessage, Score, Usage
 from taumesh.rpc.errors import Context, FailedPrecondition, InvalidArgument, NotFound, Unavailable, status_codes
 from taumesh.rpc.server import Service
 from taumesh.scorer.v1 import scorer_pb2, scorer_pb2_grpc
-from taumesh.services.scorer.pass_hat_k import MAX_OUTCOMES, Outcome, pass_hat_k
 from taumesh.services.scorer.reward import GoldStates
 from taumesh.services.scorer.strict import GoldErrors, StrictGrader
+from taumesh.stats import MAX_OUTCOMES, TrialOutcome, pass_hat_k
 
 
 class ScorerServicer(scorer_pb2_grpc.ScorerServiceServicer):
@@ -78,7 +78,7 @@ class ScorerServicer(scorer_pb2_grpc.ScorerServiceServicer):
                 reason="TOO_MANY_OUTCOMES",
                 fields=[("outcomes", f"at most {MAX_OUTCOMES}")],
             )
-        outcomes = [Outcome(task_id=o.task_id, trial=o.trial, reward=o.reward) for o in request.outcomes]
+        outcomes = [TrialOutcome(o.task_id, o.trial, o.reward) for o in request.outcomes]
         try:
             result = pass_hat_k(outcomes, request.ks)
         except ValueError as exc:

@@ -1,4 +1,9 @@
-"""Scored trials arranged by task: success counts, per-task rates, tasks whose verdict flips between trials."""
+"""Scored trials arranged by task: the success test, success counts, per-task rates, the all-k-succeed ratios.
+
+The success test (:func:`is_success`, :data:`SUCCESS_TOLERANCE`) is declared here once: the scorer's pass^k, the
+intervals, the REST API, the viewer (its JavaScript gets the tolerance from the server), tracing and the audits
+call it.
+"""
 
 from __future__ import annotations
 
@@ -22,8 +27,27 @@ class TrialOutcome(NamedTuple):
 
 
 def is_success(reward: float) -> bool:
-    """τ-bench's success: a reward of 1 (within :data:`SUCCESS_TOLERANCE`)."""
-    return abs(reward - 1.0) <= SUCCESS_TOLERANCE
+    """τ-bench's success: a reward of 1 within :data:`SUCCESS_TOLERANCE`, as τ-bench writes it.
+
+    The bounds are computed as ``1 ∓ tolerance`` (not ``abs(reward - 1)``): a reward of exactly ``1 - 1e-6``
+    succeeds, as in τ-bench's pass^k. The viewer's JavaScript compares the same way with the tolerance it is sent.
+    """
+    return 1 - SUCCESS_TOLERANCE <= reward <= 1 + SUCCESS_TOLERANCE
+
+
+def all_k_succeed(successes: int, trials: int, k_max: int) -> list[float]:
+    """C(c, k) / C(n, k) for k = 1..min(c, k_max), with c successes in n trials (zero for every larger k).
+
+    Built as the running product of (c - i) / (n - i): one float division and one multiplication per k, never
+    the big integers of C(n, k). Relative error at most about k × 2⁻⁵³ (1e-12 for k = 9,000); a value below
+    float's range is 0.0, as the exact quotient converted to float would be.
+    """
+    ratios: list[float] = []
+    ratio = 1.0
+    for i in range(min(successes, k_max)):
+        ratio *= (successes - i) / (trials - i)
+        ratios.append(ratio)
+    return ratios
 
 
 class TaskRecord(BaseModel):
@@ -104,7 +128,9 @@ class TrialTable:
         n = self.trials
         if not 1 <= k <= n:
             raise ValueError(f"k must be between 1 and the number of trials ({n}), got {k}")
-        ratio = np.ones(self.tasks)
-        for i in range(k):  # the running product of (c - i) / (n - i): no big binomials
-            ratio *= np.clip(self.successes - i, 0, None) / (n - i)
-        return ratio
+        counts: list[int] = self.successes.tolist()
+        ratio_of: dict[int, float] = {}
+        for c in set(counts):  # tasks with the same count share one product, the scorer's
+            ratios = all_k_succeed(c, n, k)
+            ratio_of[c] = ratios[-1] if len(ratios) == k else 0.0
+        return np.array([ratio_of[c] for c in counts], dtype=np.float64)

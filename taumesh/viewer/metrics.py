@@ -1,6 +1,6 @@
 """What the viewer and the report compute from a run: pass^k, costs, the task grid, divergences, comparisons.
 
-pass^k is the scorer's own function (:mod:`taumesh.services.scorer.pass_hat_k`), so every number shown equals the
+pass^k and the success test are the scorer's own (:mod:`taumesh.stats`), so every number shown equals the
 one ``taumesh run`` prints. Infrastructure errors are counted apart and never enter pass^k or the averages.
 """
 
@@ -15,8 +15,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from taumesh.orchestrator.validity import RunValidity, validity_of
-from taumesh.services.scorer.pass_hat_k import Outcome, is_success, pass_hat_k
-from taumesh.stats import Interval
+from taumesh.stats import Interval, TrialOutcome, is_success, pass_hat_k
 from taumesh.viewer.runs import Episode, Run
 from taumesh.viewer.statistics import PairedReport, paired_reports, uncertainty
 
@@ -76,7 +75,7 @@ def scored(episodes: Sequence[Episode]) -> list[Episode]:
 
 def run_pass_hat_k(run: Run) -> dict[int, float]:
     """pass^k for k = 1..trials over the run's scored episodes (empty when none is scored)."""
-    outcomes = [Outcome(task_id=e.task_id, trial=e.trial, reward=e.reward or 0.0) for e in scored(run.episodes)]
+    outcomes = [TrialOutcome(e.task_id, e.trial, e.reward or 0.0) for e in scored(run.episodes)]
     return pass_hat_k(outcomes).values if outcomes else {}
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 import grpc
@@ -11,6 +12,7 @@ import pytest
 from taumesh.common.v1 import common_pb2
 from taumesh.convert import score_from_proto
 from taumesh.scorer.v1 import scorer_pb2, scorer_pb2_grpc
+from taumesh.stats import SUCCESS_TOLERANCE, TrialOutcome, TrialTable, pass_hat_k_intervals
 from tests.helpers.grpc_services import RPC_TIMEOUT, EnvClient, aborted, done, task_ref
 from tests.helpers.paths import V1_VECTORS, read_jsonl
 
@@ -237,3 +239,25 @@ def test_pass_hat_k_invalid(
         pass_hat_k(scorer_stub, outcomes, ks)
     assert raised.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert fragment in raised.value.details()
+
+
+BOUNDARY_REWARDS = {
+    "at-low-bound": 1 - SUCCESS_TOLERANCE,
+    "just-below": math.nextafter(1 - SUCCESS_TOLERANCE, 0.0),
+    "at-high-bound": 1 + SUCCESS_TOLERANCE,
+    "just-above": math.nextafter(1 + SUCCESS_TOLERANCE, 2.0),
+}
+
+
+def test_the_scorer_and_the_intervals_count_the_same_successes_at_the_bounds(
+    scorer_stub: scorer_pb2_grpc.ScorerServiceStub,
+) -> None:
+    """The scorer's pass^k and the intervals' table (the figures, the viewer's uncertainty) share one success test:
+    the table once counted a reward of exactly 1 - 1e-6 as a failure, the scorer as a success."""
+    outcomes = [scorer_pb2.TrialOutcome(task_id=task, trial=0, reward=r) for task, r in BOUNDARY_REWARDS.items()]
+    response = pass_hat_k(scorer_stub, outcomes)
+    assert [(v.k, v.value) for v in response.values] == [(1, 0.5)]
+    table = TrialTable(TrialOutcome(o.task_id, o.trial, o.reward) for o in outcomes)
+    successes = dict(zip(table.task_ids, table.successes.tolist(), strict=True))
+    assert successes == {"at-low-bound": 1, "just-below": 0, "at-high-bound": 1, "just-above": 0}
+    assert pass_hat_k_intervals(table, n_resamples=99)[1].estimate == response.values[0].value

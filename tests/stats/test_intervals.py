@@ -5,8 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from taumesh.services.scorer.pass_hat_k import Outcome, pass_hat_k
-from taumesh.stats import TrialOutcome, TrialTable, average_reward_interval, pass_hat_k_intervals
+from taumesh.stats import TrialOutcome, TrialTable, average_reward_interval, pass_hat_k, pass_hat_k_intervals
 
 
 def _simulated(rng: np.random.Generator, rates: np.ndarray, trials: int) -> TrialTable:
@@ -18,7 +17,7 @@ def test_estimates_equal_the_scorers_pass_hat_k() -> None:
     rng = np.random.default_rng(3)
     table = _simulated(rng, rng.random(40), 5)
     outcomes = [
-        Outcome(task_id=task, trial=trial, reward=reward)
+        TrialOutcome(task, trial, reward)
         for task, rewards in table.by_task.items()
         for trial, reward in rewards.items()
     ]

@@ -1,4 +1,9 @@
-"""pass^k: the chance that all k of k trials of a task succeed, averaged over tasks (τ-bench)."""
+"""pass^k: the chance that all k of k trials of a task succeed, averaged over tasks (τ-bench).
+
+The one implementation: the scorer service's ComputePassHatK, the REST API, the viewer and the report all call
+:func:`pass_hat_k`; the intervals (:mod:`taumesh.stats.intervals`) use the same per-task ratios
+(:func:`taumesh.stats.trials.all_k_succeed`) and the same success test.
+"""
 
 from __future__ import annotations
 
@@ -7,20 +12,14 @@ from collections.abc import Iterable
 
 from pydantic import BaseModel
 
+from taumesh.stats.trials import TrialOutcome, all_k_succeed, is_success
+
 MAX_OUTCOMES = 100_000
 """The most outcomes one computation accepts (a bound on request size for the scorer service).
 
 The cost is linear in the outcomes (see :func:`pass_hat_k`); 100,000 is 165 tasks × 600 trials, and is answered
 in well under a second.
 """
-
-
-class Outcome(BaseModel):
-    """One scored trial."""
-
-    task_id: str
-    trial: int
-    reward: float
 
 
 class PassHatK(BaseModel):
@@ -32,27 +31,7 @@ class PassHatK(BaseModel):
     average_reward: float
 
 
-def is_success(reward: float) -> bool:
-    """τ-bench counts a trial as a success when its reward is 1 (within 1e-6)."""
-    return 1 - 1e-6 <= reward <= 1 + 1e-6
-
-
-def all_k_succeed(successes: int, trials: int, k_max: int) -> list[float]:
-    """C(c, k) / C(n, k) for k = 1..min(c, k_max), with c successes in n trials (zero for every larger k).
-
-    Built as the running product of (c - i) / (n - i): one float division and one multiplication per k, never
-    the big integers of C(n, k). Relative error at most about k × 2⁻⁵³ (1e-12 for k = 9,000); a value below
-    float's range is 0.0, as the exact quotient converted to float would be.
-    """
-    ratios: list[float] = []
-    ratio = 1.0
-    for i in range(min(successes, k_max)):
-        ratio *= (successes - i) / (trials - i)
-        ratios.append(ratio)
-    return ratios
-
-
-def pass_hat_k(outcomes: Iterable[Outcome], ks: Iterable[int] = ()) -> PassHatK:
+def pass_hat_k(outcomes: Iterable[TrialOutcome], ks: Iterable[int] = ()) -> PassHatK:
     """Mean over tasks of C(c, k) / C(n, k), with c successes in n trials, as τ-bench computes it.
 
     n is the number of distinct trial numbers; a task with fewer scored trials counts its missing

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from taumesh.services.scorer.pass_hat_k import MAX_OUTCOMES, Outcome, pass_hat_k
+from taumesh.stats import MAX_OUTCOMES, TrialOutcome, pass_hat_k
 
 
 def exact(successes: list[int], n: int, k: int) -> Fraction:
@@ -17,10 +17,10 @@ def exact(successes: list[int], n: int, k: int) -> Fraction:
     return sum((Fraction(math.comb(c, k), math.comb(n, k)) for c in successes), Fraction(0)) / len(successes)
 
 
-def outcomes_of(successes: list[int], n: int) -> list[Outcome]:
+def outcomes_of(successes: list[int], n: int) -> list[TrialOutcome]:
     """n trials of each task, the first c of them successes."""
     return [
-        Outcome(task_id=str(task), trial=trial, reward=1.0 if trial < c else 0.0)
+        TrialOutcome(task_id=str(task), trial=trial, reward=1.0 if trial < c else 0.0)
         for task, c in enumerate(successes)
         for trial in range(n)
     ]
@@ -68,14 +68,14 @@ def test_large_runs_with_many_success_counts() -> None:
 
 
 def test_missing_trials_count_as_failures() -> None:
-    outcomes = [Outcome(task_id="0", trial=t, reward=1.0) for t in range(4)] + [
-        Outcome(task_id="1", trial=0, reward=1.0)
+    outcomes = [TrialOutcome(task_id="0", trial=t, reward=1.0) for t in range(4)] + [
+        TrialOutcome(task_id="1", trial=0, reward=1.0)
     ]
     assert pass_hat_k(outcomes, [1, 2]).values == {1: (1 + 1 / 4) / 2, 2: 1 / 2}
 
 
 def test_the_request_size_is_bounded() -> None:
-    one_too_many = [Outcome(task_id=str(i), trial=0, reward=1.0) for i in range(MAX_OUTCOMES + 1)]
+    one_too_many = [TrialOutcome(task_id=str(i), trial=0, reward=1.0) for i in range(MAX_OUTCOMES + 1)]
     with pytest.raises(ValueError, match=f"at most {MAX_OUTCOMES} outcomes"):
         pass_hat_k(one_too_many)
     assert pass_hat_k(one_too_many[:MAX_OUTCOMES]).values == {1: 1.0}

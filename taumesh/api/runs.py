@@ -32,11 +32,11 @@ from taumesh.orchestrator.runner import (
 )
 from taumesh.services.agent.strategies import WITHOUT_MODEL
 from taumesh.services.user_sim.strategies import WITHOUT_MODEL as USERS_WITHOUT_MODEL
+from taumesh.stats import is_success
 
 OFFLINE_AGENTS = WITHOUT_MODEL
 """Agent strategies that call no model (as the agent service declares them: oracle, null, …): their model is not
 checked, and a run is known by the strategy's name."""
-SUCCESS = 1 - 1e-6
 
 
 def check_allowed(body: ValidateTasksRequest, settings: ApiSettings) -> None:
@@ -221,7 +221,7 @@ def task_result(row: ResultRow, env: str) -> TaskResult:
         task_id=api_task_id(env, row.task_id),
         trial=row.trial,
         reward=row.reward,
-        success=row.reward is not None and row.reward >= SUCCESS,
+        success=row.reward is not None and is_success(row.reward),
         info=row.info,
     )
 

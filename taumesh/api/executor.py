@@ -57,10 +57,10 @@ from taumesh.orchestrator.stack import service_stack
 from taumesh.orchestrator.tracing import run_ended, run_span
 from taumesh.orchestrator.validity import run_validity
 from taumesh.orchestrator.worker import EpisodeWorker
+from taumesh.stats import is_success
 from taumesh.telemetry import ServiceTelemetry, activate, current
 
 log = logging.getLogger(__name__)
-SUCCESS = 1 - 1e-6
 RECORD_POLL_S = 0.25
 """How often a run's recorded results are moved from the work store into ``results`` (and its events)."""
 SERVER_CEILING = 1000
@@ -112,7 +112,7 @@ def run_metrics(
     triples = list(outcomes)
     passed: dict[str, bool] = {}
     for task_id, reward, _ in triples:
-        passed[task_id] = passed.get(task_id, True) and reward is not None and reward >= SUCCESS
+        passed[task_id] = passed.get(task_id, True) and reward is not None and is_success(reward)
     successes = sum(passed.values())
     return Metrics(
         total_tasks=len(passed),
@@ -120,7 +120,7 @@ def run_metrics(
         failed_tasks=len(passed) - successes,
         success_rate=successes / len(passed) if passed else 0.0,
         total_episodes=len(triples),
-        successful_episodes=sum(1 for _, reward, _ in triples if reward is not None and reward >= SUCCESS),
+        successful_episodes=sum(1 for _, reward, _ in triples if reward is not None and is_success(reward)),
         average_reward=average,
         pass_hat_k={str(k): v for k, v in pass_hat_k.items()},
         cost_usd=round(sum(cost for _, _, cost in triples), 6),
@@ -316,7 +316,7 @@ class RunExecutor:
                 "reward": result.reward,
                 "done": len(pairs),
                 "total": total,
-                "pass_rate": sum(1 for r in scored if r >= SUCCESS) / len(scored) if scored else None,
+                "pass_rate": sum(1 for r in scored if is_success(r)) / len(scored) if scored else None,
                 "cost_usd": round(sum(cost for _, cost in pairs), 6),
             },
         )

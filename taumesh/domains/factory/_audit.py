@@ -1,6 +1,7 @@
 """The flags a factory domain raises on its own tasks, for ``taumesh domain audit`` (``DomainPlugin.task_flags``).
 
-- ``non_unique``: an outcome the reference solver allows that the domain's grader scores below 1.0;
+- ``non_unique``: an outcome the reference solver allows that the domain's grader does not score a success
+  (:func:`taumesh.stats.is_success`);
 - ``trap_cue``: a sentence only the intent's trap tasks carry (:func:`~taumesh.domains.factory.trap_cues`);
 - ``output_spec``: a required output an agent can say without knowing it (:func:`~taumesh.domains.factory.output_spec`).
 
@@ -18,6 +19,7 @@ from taumesh.domains.factory._lint import output_spec, trap_cues
 from taumesh.domains.factory._reward import canonical_output
 from taumesh.domains.factory._task import FactoryTask
 from taumesh.models import ChatMessage, Termination
+from taumesh.stats import is_success
 
 Flags = dict[str, list[tuple[str, str]]]
 
@@ -43,7 +45,7 @@ def factory_flags(plugin: DomainPlugin, domain: DomainView, tasks: Sequence[Task
     for task in factory:
         for number, outcome in enumerate(task.outcomes()):
             reward = outcome_score(plugin, domain, task, outcome)
-            if reward < 1.0 - 1e-6:
+            if not is_success(reward):
                 detail = f"allowed outcome {number} ({', '.join(a.name for a in outcome)}) scores {reward:g}"
                 flags.setdefault(task.id, []).append(("non_unique", detail))
         for problem in output_spec(task.outputs, task.instruction, policy):

@@ -17,6 +17,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
 from taumesh.rpc.http_guard import HostGuard, HostPolicy
+from taumesh.stats import SUCCESS_TOLERANCE
 from taumesh.telemetry import jaeger_url
 from taumesh.viewer.labels import label_matches
 from taumesh.viewer.library import LoadedRun, RunLibrary, UnreadableFile
@@ -60,6 +61,9 @@ class TaskPage(BaseModel):
     rows: list[TaskRow]
     labels: dict[str, list[str]] = Field(default_factory=dict)
     """Every label of the run's tasks and its values, to filter by (``label=name=value``)."""
+    success_tolerance: float
+    """The success test's tolerance (:data:`taumesh.stats.SUCCESS_TOLERANCE`): the page marks a reward within it of 1
+    as passed, so its colours follow the test the filters and pass^k use, from the server that applies it."""
 
 
 class EpisodeDetail(BaseModel):
@@ -133,7 +137,15 @@ def create_app(runs: RunLibrary | Sequence[Run], policy: HostPolicy | None = Non
                 values.setdefault(name, set()).add(value)
         page = rows[offset : offset + limit]
         labels = {name: sorted(found) for name, found in values.items()}
-        return TaskPage(total=len(rows), offset=offset, limit=limit, trials=trials, rows=page, labels=labels)
+        return TaskPage(
+            total=len(rows),
+            offset=offset,
+            limit=limit,
+            trials=trials,
+            rows=page,
+            labels=labels,
+            success_tolerance=SUCCESS_TOLERANCE,
+        )
 
     @app.get("/api/runs/{run_id}/episodes/{task_id}/{trial}")
     def episode(run_id: str, task_id: str, trial: int) -> EpisodeDetail:

@@ -10,6 +10,7 @@ from typing import Any
 import httpx
 import pytest
 
+from taumesh.stats import SUCCESS_TOLERANCE
 from taumesh.viewer.runs import load_run
 from tests.helpers.viewer import (
     AGENT_COST,
@@ -80,6 +81,7 @@ def test_task_grid_filters_and_pages(viewer: ThreadViewer, failing_run: Path) ->
     assert errors[0]["rewards"]["0"] is None
     page = _tasks(viewer, run_id, "offset=2&limit=3")
     assert (page["total"], [r["task_id"] for r in page["rows"]]) == (len(TASKS), TASKS[2:5])
+    assert page["success_tolerance"] == SUCCESS_TOLERANCE  # the page's colours follow the server's success test
 
 
 def test_episode_reports_the_first_divergence_and_failed_checks(viewer: ThreadViewer, failing_run: Path) -> None:

@@ -15,6 +15,7 @@ from urllib.parse import quote
 
 import pytest
 
+from taumesh.stats import SUCCESS_TOLERANCE
 from tests.helpers.cli import results_path
 from tests.helpers.paths import PROJECT_ROOT
 from tests.helpers.viewer import (
@@ -31,7 +32,7 @@ from tests.viewer.test_api import expected_pass_hat_k
 pytestmark = pytest.mark.browser
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Page
+    from playwright.sync_api import Page, Route
 
 README_IMAGES = PROJECT_ROOT / "docs" / "img"
 
@@ -68,6 +69,32 @@ def test_task_grid_filters_to_failed_episodes(page: Page, viewer: ThreadViewer, 
     assert rows == [INCONSISTENT_TASK, DIVERGING_TASK]
     page.evaluate("document.querySelector('#grid').scrollIntoView()")
     screenshot(page, "tasks-failed")
+
+
+def test_the_grid_colours_by_the_servers_success_tolerance(page: Page, viewer: ThreadViewer, failing_run: Path) -> None:
+    """The grid's pass/fail colours come from the tolerance the server sends, not from a number in the JavaScript:
+    the same page with the tolerance changed in flight colours the same rewards otherwise."""
+
+    def cells() -> dict[str, list[str]]:
+        page.goto("about:blank")  # a fresh load each time: the same address with only its hash would not reload
+        page.goto(f"{viewer.url}/#/run/{viewer.run_id(failing_run)}?filter=failed")
+        page.wait_for_selector(f"#tasks tr[data-task='{DIVERGING_TASK}'] a.cell")
+        page.wait_for_selector("#main[data-ready='true']")
+        found: dict[str, list[str]] = {}
+        for cell in page.query_selector_all("#tasks a.cell"):
+            found.setdefault(cell.get_attribute("data-reward") or "", []).append(cell.get_attribute("class") or "")
+        return found
+
+    assert cells() == {"0": ["cell fail"] * 5, "1": ["cell pass"]}
+
+    def widen(route: Route) -> None:
+        sent = route.fetch()
+        body = sent.json()
+        assert body["success_tolerance"] == SUCCESS_TOLERANCE
+        route.fulfill(response=sent, json={**body, "success_tolerance": 1.0})
+
+    page.route("**/api/runs/*/tasks?*", widen)
+    assert cells() == {"0": ["cell pass"] * 5, "1": ["cell pass"]}
 
 
 def test_trajectory_marks_the_first_divergence(page: Page, viewer: ThreadViewer, failing_run: Path) -> None:

@@ -42,10 +42,13 @@ function table(head, rows, attrs) {
   return h("table", attrs, h("thead", {}, h("tr", {}, head.map((c) => h("th", {}, c)))), h("tbody", {}, rows));
 }
 
-function outcomeCell(reward, href) {
+// The server's success test (taumesh.stats.is_success), with the tolerance the server sends in each task page.
+const isSuccess = (reward, tolerance) => 1 - tolerance <= reward && reward <= 1 + tolerance;
+
+function outcomeCell(reward, href, tolerance) {
   let cls = "none", label = "·";
   if (reward === null) { cls = "error"; label = "err"; }
-  else if (reward !== undefined) { cls = reward >= 1 - 1e-6 ? "pass" : "fail"; label = fmt(reward, 1); }
+  else if (reward !== undefined) { cls = isSuccess(reward, tolerance) ? "pass" : "fail"; label = fmt(reward, 1); }
   return href ? h("a", { class: `cell ${cls}`, href, "data-reward": reward ?? "" }, label) : h("span", { class: `cell ${cls}` }, label);
 }
 
@@ -211,7 +214,7 @@ async function taskGrid(container, runId, filter, offset, label) {
   const rows = page.rows.map((row) => h("tr", { class: `status-${row.status}`, "data-task": row.task_id },
     h("td", {}, row.task_id), h("td", {}, row.status),
     labelNames.map((name) => h("td", { class: `label-${name}` }, (row.labels || {})[name] || "")),
-    page.trials.map((t) => h("td", {}, outcomeCell(row.rewards[t], row.rewards[t] === undefined ? null : `#/episode/${runId}/${enc(row.task_id)}/${t}`)))));
+    page.trials.map((t) => h("td", {}, outcomeCell(row.rewards[t], row.rewards[t] === undefined ? null : `#/episode/${runId}/${enc(row.task_id)}/${t}`, page.success_tolerance)))));
   container.replaceChildren(pager, table(["task", "status", ...labelNames, ...page.trials.map((t) => `trial ${t}`)], rows, { id: "tasks" }));
 }
 

@@ -18,8 +18,8 @@ from tests.helpers.paths import V1_DATA
 
 if TYPE_CHECKING:
     from tests.helpers.api import Postgres
+    from tests.helpers.fake_model import FakeOpenAI
     from tests.helpers.processes import Server
-    from tests.llm.fake_openai import FakeOpenAI
     from tests.telemetry.receiver import OtlpReceiver
 
 pytest_plugins = ["tests.helpers.skips"]  # under CI, a skip for what CI provides fails
@@ -119,8 +119,8 @@ def receiver() -> Iterator[OtlpReceiver]:
 
 @pytest.fixture(scope="session")
 def fake_server() -> Iterator[FakeOpenAI]:
-    """The scripted OpenAI-compatible server (tests/llm/fake_openai.py) on loopback, one per test process."""
-    from tests.llm.fake_openai import FakeOpenAI
+    """The scripted OpenAI-compatible server (tests/helpers/fake_model.py) on loopback, one per test process."""
+    from tests.helpers.fake_model import FakeOpenAI
 
     with FakeOpenAI() as server:
         yield server
@@ -132,12 +132,9 @@ def fake(fake_server: FakeOpenAI, monkeypatch: pytest.MonkeyPatch) -> FakeOpenAI
 
     This process is the operator of the services it starts in-process: it allows their model calls to the server.
     """
-    from taumesh.llm.access import ALLOWED_API_BASES_ENV
-    from tests.helpers.llm import FAKE_KEY
-
     fake_server.reset()
-    monkeypatch.setenv("OPENAI_API_KEY", FAKE_KEY)
-    monkeypatch.setenv(ALLOWED_API_BASES_ENV, fake_server.url)
+    for name, value in fake_server.environment().items():
+        monkeypatch.setenv(name, value)
     monkeypatch.setenv("TAUMESH_LLM_BACKOFF_INITIAL", "0.01")
     monkeypatch.setenv("TAUMESH_LLM_BACKOFF_MAX", "0.05")
     monkeypatch.setenv("TAUMESH_LLM_TIMEOUT", "20")

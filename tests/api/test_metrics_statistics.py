@@ -24,8 +24,7 @@ from taumesh.orchestrator import runner
 from taumesh.stats import TrialOutcome, TrialTable, average_reward_interval, pass_hat_k_intervals
 from tests.helpers.api import ApiServer
 from tests.helpers.api_thread import start_thread_server
-from tests.helpers.llm import FAKE_KEY
-from tests.llm.fake_openai import FakeOpenAI, Reply, server_error
+from tests.helpers.fake_model import FAKE_KEY, FakeOpenAI, Reply, server_error
 from tests.llm.scripts import GoldAgent, ScriptedLlmUser, TaskIndex
 
 pytestmark = pytest.mark.slow  # every test reads the module's API run: seconds

@@ -17,8 +17,7 @@ import pytest
 from taumesh.domains import Catalog
 from tests.helpers.api import ApiServer
 from tests.helpers.api_thread import start_thread_server
-from tests.helpers.llm import FAKE_KEY
-from tests.llm.fake_openai import FakeOpenAI, Reply
+from tests.helpers.fake_model import FAKE_KEY, FakeOpenAI, Reply
 from tests.llm.scripts import GoldAgent, ScriptedLlmUser, TaskIndex
 
 pytestmark = pytest.mark.slow  # every test needs the module's API server and its runs: seconds

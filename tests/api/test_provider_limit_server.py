@@ -17,8 +17,7 @@ import pytest
 
 from taumesh.domains import Catalog
 from tests.helpers.api_thread import ThreadApi, start_thread_server
-from tests.helpers.llm import FAKE_KEY
-from tests.llm.fake_openai import FakeOpenAI
+from tests.helpers.fake_model import FAKE_KEY, FakeOpenAI
 from tests.llm.scripts import AGENT_MODEL, USER_MODEL, CountingScript, GoldAgent, Router, ScriptedLlmUser, TaskIndex
 
 pytestmark = pytest.mark.slow

@@ -17,8 +17,8 @@ import pytest
 
 from taumesh.domains import Task
 from taumesh.orchestrator.gym import AGENT_ENV_ID, AgentEnv
+from tests.helpers.fake_model import FakeOpenAI, rate_limited
 from tests.helpers.gym import EnvServerThread
-from tests.llm.fake_openai import FakeOpenAI, rate_limited
 from tests.llm.scripts import AGENT_MODEL, USER_MODEL, ScriptedLlmUser, TaskIndex
 
 

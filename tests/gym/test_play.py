@@ -14,9 +14,8 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from taumesh.domains import Task
-from tests.helpers.llm import FAKE_KEY
+from tests.helpers.fake_model import FAKE_KEY, FakeOpenAI
 from tests.helpers.paths import PROJECT_ROOT
-from tests.llm.fake_openai import FakeOpenAI
 from tests.llm.scripts import USER_MODEL, Router, ScriptedLlmUser, TaskIndex
 from tests.llm.test_human import taumesh_command
 

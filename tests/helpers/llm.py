@@ -1,4 +1,4 @@
-"""LLM test helpers: the fake provider's key, a first call to warm litellm up, a run config served by the fake."""
+"""LLM test helpers: a first call to warm litellm up, and a retail run config served by the fake model."""
 
 from __future__ import annotations
 
@@ -8,16 +8,15 @@ from pathlib import Path
 from taumesh.llm import complete
 from taumesh.models import AgentSettings, ModelSettings, UserSettings
 from taumesh.orchestrator.config import RunConfig
-from tests.llm.fake_openai import FakeOpenAI, text
+from tests.helpers.fake_model import FakeOpenAI, text
 from tests.llm.scripts import AGENT_MODEL, USER_MODEL
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-FAKE_KEY = "sk-taumesh-test-not-a-real-key"
 
 
 async def warm_up(fake: FakeOpenAI) -> None:
     """One call first: litellm's first request in a process is slow, and would trip a test's short timeout."""
-    fake.reset(lambda request, ordinal: text("warm"))
+    fake.reset(text("warm"))
     await complete(
         ModelSettings(model=AGENT_MODEL, provider="openai", api_base=fake.url), [{"role": "user", "content": "hi"}]
     )

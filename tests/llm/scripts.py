@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from taumesh.domains import Task
-from tests.llm.fake_openai import Reply, empty, rate_limited, server_error, slow, text, tool_call
+from tests.helpers.fake_model import Reply, empty, rate_limited, server_error, slow, text, tool_call
 
 AGENT_MODEL = "gpt-4o"
 USER_MODEL = "gpt-4o-mini"

@@ -28,7 +28,7 @@ from taumesh.rpc.server import RunningServer, start_server
 from taumesh.services.agent import agent_service
 from taumesh.services.agent.servicer import taumesh_version
 from taumesh.services.env import env_service
-from tests.llm.fake_openai import FakeOpenAI, text
+from tests.helpers.fake_model import FakeOpenAI, text
 from tests.llm.scripts import AGENT_MODEL
 
 TAU_BENCH_PROMPTS = {
@@ -71,9 +71,7 @@ async def test_act_and_react_prompts_are_tau_bench_s_and_are_returned(
     env, agent = stack
     task = TaskRef(domain=domain, split="test", task_id="0")
     session = await env.OpenSession(env_pb2.OpenSessionRequest(task=task_ref_to_proto(task)))
-    fake.reset(
-        lambda request, n: text('Thought:\nGreet.\nAction:\n{"name": "respond", "arguments": {"content": "Hi"}}')
-    )
+    fake.reset(text('Thought:\nGreet.\nAction:\n{"name": "respond", "arguments": {"content": "Hi"}}'))
     request = agent_pb2.NextMessageRequest(
         config=agent_pb2.AgentConfig(
             strategy=strategy,
@@ -97,7 +95,7 @@ async def test_act_and_react_prompts_are_tau_bench_s_and_are_returned(
 
 async def test_tool_calling_returns_the_policy_as_its_system_prompt(fake: FakeOpenAI, stack: Stubs) -> None:
     _, agent = stack
-    fake.reset(lambda request, n: text("Hello! How can I help?"))
+    fake.reset(text("Hello! How can I help?"))
     request = agent_pb2.NextMessageRequest(
         config=agent_pb2.AgentConfig(
             strategy="tool-calling",

@@ -12,9 +12,9 @@ from taumesh.llm.access import FEW_SHOT_DIR_ENV
 from taumesh.models import ChatMessage, ToolCall
 from taumesh.orchestrator.runner import run_benchmark
 from taumesh.services.agent.strategies.text_actions import parse_turn, text_transcript
+from tests.helpers.fake_model import FakeOpenAI, Reply, text
 from tests.helpers.llm import run_config
 from tests.helpers.paths import V1_DATA
-from tests.llm.fake_openai import FakeOpenAI, Reply, text
 from tests.llm.scripts import AGENT_MODEL, USER_MODEL, GoldAgent, Router, ScriptedLlmUser, TaskIndex
 
 TASKS = [0, 10, 19]

@@ -19,8 +19,8 @@ from taumesh.orchestrator.results import EpisodeError, RunResult
 from taumesh.orchestrator.results_file import load_results
 from taumesh.orchestrator.runner import run_benchmark
 from taumesh.services.scorer.fault_analysis import read_verdict
-from tests.helpers.llm import FAKE_KEY, run_config
-from tests.llm.fake_openai import FakeOpenAI, Reply, rate_limited, server_error, text
+from tests.helpers.fake_model import FakeOpenAI, Reply, rate_limited, server_error, text
+from tests.helpers.llm import run_config
 from tests.llm.scripts import GoldAgent, Router, ScriptedLlmUser, TaskIndex, judge_answer
 
 
@@ -30,13 +30,9 @@ def run_with_failures(
 ) -> Path:
     """Tasks 0 and 19 fail (the agent skips the last gold action), 10 succeeds, 5 is an infrastructure error: one
     run for the module (the tests copy its file, some change theirs)."""
-    from taumesh.llm.access import ALLOWED_API_BASES_ENV
-
     tmp_path = tmp_path_factory.mktemp("analyze")
     fake_server.reset(Router(GoldAgent(task_index, skip_last_action={0, 19}), ScriptedLlmUser(task_index)))
-    with pytest.MonkeyPatch.context() as env:  # as the `fake` fixture sets it, for this one run
-        env.setenv("OPENAI_API_KEY", FAKE_KEY)
-        env.setenv(ALLOWED_API_BASES_ENV, fake_server.url)
+    with fake_server.granted():  # as the `fake` fixture sets it, for this one run
         summary = asyncio.run(run_benchmark(run_config(fake_server, v1_data_dir, tmp_path / "run", [0, 10, 19])))
     results = load_results(summary.results_path)
     assert {r.task_id: r.reward for r in results} == {0: 0.0, 10: 1.0, 19: 0.0}

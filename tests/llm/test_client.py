@@ -12,8 +12,19 @@ from taumesh.llm import ModelCall, ModelRequestError, ModelUnavailable, add_mode
 from taumesh.llm._litellm import litellm
 from taumesh.llm.retry import RetryPolicy, redact
 from taumesh.models import ChatMessage, ModelSettings, ToolSchema
-from tests.helpers.llm import FAKE_KEY, warm_up
-from tests.llm.fake_openai import FakeOpenAI, Reply, empty, rate_limited, server_error, slow, text, tool_call
+from tests.helpers.fake_model import (
+    FAKE_KEY,
+    FakeOpenAI,
+    Reply,
+    empty,
+    in_turn,
+    rate_limited,
+    server_error,
+    slow,
+    text,
+    tool_call,
+)
+from tests.helpers.llm import warm_up
 
 MESSAGES = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Hi"}]
 
@@ -24,15 +35,8 @@ def settings(fake: FakeOpenAI, **overrides: Any) -> ModelSettings:
     return ModelSettings(**values)
 
 
-def sequence(*replies: Reply) -> Any:
-    def script(request: dict[str, Any], ordinal: int) -> Reply:
-        return replies[min(ordinal, len(replies) - 1)]
-
-    return script
-
-
 async def test_text_reply_usage_cost_and_request(fake: FakeOpenAI) -> None:
-    fake.reset(sequence(text("Hello there", prompt_tokens=1200, completion_tokens=340)))
+    fake.reset(text("Hello there", prompt_tokens=1200, completion_tokens=340))
     done = await complete(settings(fake, temperature=0.25), MESSAGES)
     assert done.message == ChatMessage(role="assistant", content="Hello there")
     assert done.finish_reason == "stop" and done.model == "gpt-4o"
@@ -49,7 +53,7 @@ async def test_text_reply_usage_cost_and_request(fake: FakeOpenAI) -> None:
 
 
 async def test_tool_call_reply_and_tools_sent(fake: FakeOpenAI) -> None:
-    fake.reset(sequence(tool_call("get_order_details", {"order_id": "#W1"})))
+    fake.reset(tool_call("get_order_details", {"order_id": "#W1"}))
     schema = ToolSchema(name="get_order_details", description="d", parameters={"type": "object", "properties": {}})
     done = await complete(settings(fake), MESSAGES, [schema])
     [call] = done.message.tool_calls
@@ -59,7 +63,7 @@ async def test_tool_call_reply_and_tools_sent(fake: FakeOpenAI) -> None:
 
 
 async def test_429_retry_after_is_honoured(fake: FakeOpenAI) -> None:
-    fake.reset(sequence(rate_limited("1"), text("ok")))
+    fake.reset(in_turn(rate_limited("1"), text("ok")))
     done = await complete(settings(fake), MESSAGES)
     assert done.message.content == "ok" and done.usage.calls == 1
     first, second = fake.served
@@ -69,9 +73,7 @@ async def test_429_retry_after_is_honoured(fake: FakeOpenAI) -> None:
 async def test_5xx_timeout_and_empty_replies_are_retried(fake: FakeOpenAI, monkeypatch: pytest.MonkeyPatch) -> None:
     await warm_up(fake)
     monkeypatch.setenv("TAUMESH_LLM_TIMEOUT", "1.0")
-    fake.reset(
-        sequence(server_error(500), server_error(503), slow(1.5), empty(prompt_tokens=7), text("finally", 20, 3))
-    )
+    fake.reset(in_turn(server_error(500), server_error(503), slow(1.5), empty(prompt_tokens=7), text("finally", 20, 3)))
     done = await complete(settings(fake), MESSAGES)
     assert done.message.content == "finally"
     assert len(fake.served) == 5
@@ -83,7 +85,7 @@ async def test_exhausted_retries_raise_model_unavailable_with_cause(
     fake: FakeOpenAI, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("TAUMESH_LLM_MAX_ATTEMPTS", "3")
-    fake.reset(sequence(server_error(500)))
+    fake.reset(server_error(500))
     with pytest.raises(ModelUnavailable) as raised:
         await complete(settings(fake), MESSAGES)
     assert raised.value.attempts == 3 and len(fake.served) == 3
@@ -91,7 +93,7 @@ async def test_exhausted_retries_raise_model_unavailable_with_cause(
 
 
 async def test_refused_request_is_not_retried(fake: FakeOpenAI) -> None:
-    fake.reset(sequence(Reply(status=401)))
+    fake.reset(Reply(status=401))
     with pytest.raises(ModelRequestError) as raised:
         await complete(settings(fake), MESSAGES)
     assert len(fake.served) == 1 and "Authentication" in raised.value.cause
@@ -116,7 +118,7 @@ async def test_hooks_wrap_every_attempt(fake: FakeOpenAI) -> None:
 
     remove = add_model_call_hook(hook)
     try:
-        fake.reset(sequence(server_error(500), text("ok", prompt_tokens=5)))
+        fake.reset(in_turn(server_error(500), text("ok", prompt_tokens=5)))
         await complete(settings(fake), MESSAGES)
     finally:
         remove()

@@ -17,8 +17,8 @@ from taumesh.rpc.errors import error_reason
 from taumesh.rpc.server import start_server
 from taumesh.services.agent import agent_service
 from tests.helpers.cli import invoke
+from tests.helpers.fake_model import FakeOpenAI, Reply
 from tests.helpers.paths import V1_DATA
-from tests.llm.fake_openai import FakeOpenAI, Reply
 from tests.llm.scripts import AGENT_MODEL
 
 TASK_0 = ("run", "--env", "retail", "--task-split", "test", "--task-ids", "0", "--data-dir", str(V1_DATA), "--quiet")
@@ -117,7 +117,7 @@ async def test_missing_credentials_are_a_refusal_not_retried(fake: FakeOpenAI, m
 
 
 def test_a_run_that_scored_no_episode_exits_non_zero(fake: FakeOpenAI, tmp_path: Path) -> None:
-    fake.reset(lambda request, n: Reply(status=400, error_message="model not found"))  # refused: never scored
+    fake.reset(Reply(status=400, error_message="model not found"))  # refused: never scored
     result = invoke(
         *TASK_0, "--agent-strategy", "tool-calling", "--model", AGENT_MODEL, "--model-provider", "openai",
         "--api-base", fake.url, "--user-strategy", "scripted", "--log-dir", tmp_path / "logs",

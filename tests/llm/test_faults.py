@@ -15,8 +15,8 @@ from taumesh.orchestrator.episode import MODEL_RPC_ATTEMPTS
 from taumesh.orchestrator.figures import run_usage
 from taumesh.orchestrator.results_file import load_results
 from taumesh.orchestrator.runner import run_benchmark
+from tests.helpers.fake_model import FakeOpenAI, Reply, Served, context_window_exceeded, rate_limited, server_error
 from tests.helpers.llm import run_config, warm_up
-from tests.llm.fake_openai import FakeOpenAI, Reply, Served, context_window_exceeded, rate_limited, server_error
 from tests.llm.scripts import AGENT_MODEL, USER_MODEL, Faulty, GoldAgent, Router, ScriptedLlmUser, TaskIndex
 
 

@@ -18,9 +18,8 @@ import pytest
 from typer.testing import CliRunner
 
 from taumesh.cli import app
-from tests.helpers.llm import FAKE_KEY
+from tests.helpers.fake_model import FakeOpenAI, text
 from tests.helpers.paths import PROJECT_ROOT
-from tests.llm.fake_openai import FakeOpenAI, text
 from tests.llm.scripts import AGENT_MODEL, CLOSING, GoldAgent, Router, ScriptedLlmUser, TaskIndex
 
 
@@ -36,7 +35,7 @@ def test_a_person_plays_the_user_through_stdin(
     fake.reset(Router(GoldAgent(task_index), ScriptedLlmUser(task_index)))
     task = task_index.tasks[0]
     typed = f"{task.instruction}\n\n"  # the opening message, then an empty line: done
-    env = {**os.environ, "OPENAI_API_KEY": FAKE_KEY, "OTEL_SDK_DISABLED": "true", "COLUMNS": "200"}
+    env = {**os.environ, **fake.environment(), "OTEL_SDK_DISABLED": "true", "COLUMNS": "200"}
     env = {k: v for k, v in env.items() if not k.startswith("OTEL_EXPORTER_OTLP")}
     done = subprocess.run(
         [
@@ -113,12 +112,11 @@ class Terminal:
         raise AssertionError(f"still running after {timeout}s: {self.output.decode(errors='replace')[-2000:]}")
 
 
-def human_run(fake: FakeOpenAI, data_dir: Path, log_dir: Path, task_ids: list[int], **extra_env: str) -> Terminal:
+def human_run(fake: FakeOpenAI, data_dir: Path, log_dir: Path, task_ids: list[int]) -> Terminal:
     script = Path(sys.executable).parent / "taumesh"
     env = {
         **os.environ,
-        **extra_env,
-        "OPENAI_API_KEY": FAKE_KEY,
+        **fake.environment(),
         "OTEL_SDK_DISABLED": "true",
         "COLUMNS": "200",
         "TERM": "dumb",
@@ -169,11 +167,9 @@ def first_turn_endings(
 ) -> dict[str, tuple[str, dict[str, Any]]]:
     """One run of tasks 0-2 whose person ends each episode at its first prompt, each a different way: per ending,
     what the terminal showed during its episode and the episode's result (one process start instead of three)."""
-    from taumesh.llm.access import ALLOWED_API_BASES_ENV
-
     fake_server.reset(Router(lambda request: text("How can I help you?"), ScriptedLlmUser(task_index)))
     log_dir = tmp_path_factory.mktemp("first-turn-endings")
-    terminal = human_run(fake_server, v1_data_dir, log_dir, [0, 1, 2], **{ALLOWED_API_BASES_ENV: fake_server.url})
+    terminal = human_run(fake_server, v1_data_dir, log_dir, [0, 1, 2])
     for shown, typed in enumerate(ENDINGS.values(), start=1):
         terminal.read_until("You: ", count=shown)
         terminal.type(typed)

@@ -28,8 +28,8 @@ from taumesh.scorer.v1 import scorer_pb2, scorer_pb2_grpc
 from taumesh.services.scorer import scorer_service
 from taumesh.services.scorer.nl_judge import read_verdicts
 from tests.helpers.cli import invoke
+from tests.helpers.fake_model import FakeOpenAI, Reply, rate_limited, server_error, text
 from tests.helpers.paths import SHARED
-from tests.llm.fake_openai import FakeOpenAI, Reply, rate_limited, server_error, text
 from tests.llm.scripts import CountingScript
 
 HEAD_DATA = SHARED / "tau2" / "head_data"
@@ -165,7 +165,7 @@ def test_the_judges_calls_keep_to_the_provider_limit(fake: FakeOpenAI, head_data
 async def test_a_judges_429_goes_back_at_once_to_a_caller_holding_permits(
     fake: FakeOpenAI, task_70: scorer_pb2.ScoreEpisodeRequest, scorer: Any
 ) -> None:
-    fake.reset(lambda request, ordinal: rate_limited("7"))
+    fake.reset(rate_limited("7"))
     with pytest.raises(grpc.aio.AioRpcError) as raised:
         await scorer.ScoreEpisode(judged_by(task_70, fake.url), timeout=60, metadata=(RATE_LIMITS_METADATA,))
     assert raised.value.code() == grpc.StatusCode.UNAVAILABLE
@@ -271,7 +271,7 @@ async def test_a_judge_that_stays_down_is_unavailable_never_a_zero(
     fake: FakeOpenAI, task_70: scorer_pb2.ScoreEpisodeRequest, scorer: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("TAUMESH_LLM_MAX_ATTEMPTS", "2")
-    fake.reset(lambda request, ordinal: server_error(503))
+    fake.reset(server_error(503))
     with pytest.raises(grpc.aio.AioRpcError) as raised:
         await scorer.ScoreEpisode(judged_by(task_70, fake.url), timeout=60)
     assert raised.value.code() == grpc.StatusCode.UNAVAILABLE

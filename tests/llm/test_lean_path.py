@@ -10,7 +10,6 @@ import sys
 from typing import Any
 
 import pytest
-from aiohttp import web
 from litellm.integrations.custom_logger import CustomLogger
 from litellm.litellm_core_utils.litellm_logging import Logging
 
@@ -19,8 +18,8 @@ from taumesh.llm._litellm import OPENAI_HTTP_HANDLER, litellm
 from taumesh.llm.access import ALLOWED_API_BASES_ENV, OperatorGrants, current_grants, granted
 from taumesh.llm.client import Completion
 from taumesh.models import ChatMessage, ModelSettings, ToolCall, ToolSchema
+from tests.helpers.fake_model import FakeOpenAI, Served, text, tool_call
 from tests.helpers.paths import PROJECT_ROOT
-from tests.llm.fake_openai import FakeOpenAI, Served, tool_call
 
 TOOLS = [
     ToolSchema(
@@ -38,7 +37,7 @@ CONVERSATION = [
 
 
 async def _ask(fake: FakeOpenAI) -> tuple[Served, Completion]:
-    fake.reset(lambda request, n: tool_call("get_order_details", {"order_id": "#W1"}, 900, 12))
+    fake.reset(tool_call("get_order_details", {"order_id": "#W1"}, 900, 12))
     settings = ModelSettings(model="gpt-4o", provider="openai", api_base=fake.url, seed=7)
     done = await complete(settings, CONVERSATION, TOOLS)
     [served] = fake.completions()
@@ -115,37 +114,13 @@ def test_grants_built_once_per_environment_still_follow_it(monkeypatch: pytest.M
     assert current_grants().api_bases == {"http://127.0.0.1:2/v1"}
 
 
-async def test_calls_share_one_http_connection() -> None:
-    peers: set[int] = set()
-    reply = {
-        "id": "r",
-        "object": "chat.completion",
-        "created": 1,
-        "model": "m",
-        "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": "ok"}}],
-        "usage": {"prompt_tokens": 3, "completion_tokens": 2, "total_tokens": 5},
-    }
-
-    async def chat(request: web.Request) -> web.Response:
-        peers.add(request.transport.get_extra_info("peername")[1])  # type: ignore[union-attr]
-        await request.read()
-        return web.json_response(reply)
-
-    app = web.Application()
-    app.router.add_post("/v1/chat/completions", chat)
-    runner = web.AppRunner(app)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    try:
-        port = runner.addresses[0][1]
-        settings = ModelSettings(model="openai/m", api_base=f"http://127.0.0.1:{port}/v1")
-        for _ in range(12):
-            done = await complete(settings, [{"role": "user", "content": "hi"}])
-            assert done.message.content == "ok"
-    finally:
-        await runner.cleanup()
-    assert len(peers) == 1  # litellm's HTTP client is kept and reused, not built per call
+async def test_calls_share_one_http_connection(fake: FakeOpenAI) -> None:
+    fake.reset(text("ok", prompt_tokens=3, completion_tokens=2))
+    settings = ModelSettings(model="openai/m", api_base=fake.url)
+    for _ in range(12):
+        done = await complete(settings, [{"role": "user", "content": "hi"}])
+        assert done.message.content == "ok"
+    assert len({served.peer_port for served in fake.served}) == 1  # litellm's HTTP client is kept and reused
 
 
 def test_a_call_with_tools_skips_litellms_mcp_gateway(fake: FakeOpenAI) -> None:
@@ -161,7 +136,7 @@ def test_a_call_with_tools_skips_litellms_mcp_gateway(fake: FakeOpenAI) -> None:
         "heavy = ('litellm_proxy_mcp_handler', 'chat_completions_handler')\n"
         "print(json.dumps(sorted(m for m in sys.modules if m == 'mcp' or m.rpartition('.')[2] in heavy)))\n"
     )
-    fake.reset(lambda request, n: tool_call("get_order_details", {"order_id": "#W1"}, 900, 12))
+    fake.reset(tool_call("get_order_details", {"order_id": "#W1"}, 900, 12))
     done = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, cwd=PROJECT_ROOT, env=os.environ
     )

@@ -14,7 +14,7 @@ from taumesh.models import ModelSettings
 from taumesh.orchestrator.console import print_summary
 from taumesh.orchestrator.results import RunResult
 from taumesh.orchestrator.runner import RunSummary
-from tests.llm.fake_openai import FakeOpenAI
+from tests.helpers.fake_model import FakeOpenAI
 from tests.llm.scripts import GoldAgent, Router, ScriptedLlmUser, TaskIndex
 
 INTERRUPTED = "(interrupted attempts included)"

@@ -19,9 +19,9 @@ from tenacity import wait_fixed
 from taumesh.orchestrator import runner
 from taumesh.orchestrator.runner import run_benchmark
 from tests.helpers.cli import invoke
+from tests.helpers.fake_model import FakeOpenAI, Reply
 from tests.helpers.llm import run_config
 from tests.helpers.paths import SHARED
-from tests.llm.fake_openai import FakeOpenAI, Reply
 from tests.llm.scripts import AGENT_MODEL, USER_MODEL, GoldAgent, Router, ScriptedLlmUser, TaskIndex
 
 UNPARSEABLE = "The model produced output that does not match the expected peg-native format"
@@ -45,17 +45,13 @@ def quick_policy(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TAUMESH_LLM_BACKOFF_INITIAL", "0")
 
 
-def fresh(reply: Reply) -> Reply:
-    return Reply(**{**reply.__dict__})
-
-
 async def play_task_0(fake: FakeOpenAI, index: TaskIndex, data: Path, log_dir: Path, role: str, reply: Reply) -> Any:
     """Retail test task 0 with the gold agent and the scripted llm user, ``role``'s model always answering ``reply``."""
     gold = Router(GoldAgent(index), ScriptedLlmUser(index))
 
     def script(request: dict[str, Any], ordinal: int) -> Reply:
         model = AGENT_MODEL if role == "agent" else USER_MODEL
-        return fresh(reply) if request["model"] == model else gold(request, ordinal)
+        return reply if request["model"] == model else gold(request, ordinal)
 
     fake.reset(script)
     config = run_config(fake, data, log_dir, [0])
@@ -120,7 +116,7 @@ def test_the_judges_empty_or_unparseable_answer_is_an_error_never_a_verdict(
     head_data = SHARED / "tau2" / "head_data"
     if not head_data.is_dir():
         pytest.skip(f"HEAD data not found at {head_data}")
-    fake.reset(lambda request, ordinal: fresh(FAULTS[fault]))
+    fake.reset(FAULTS[fault])
     result = invoke(
         "run", "--env", "tau2-retail", "--data-dir", head_data, "--task-ids", "36", "--agent-strategy", "oracle",
         "--user-strategy", "scripted", "--log-dir", tmp_path, "--judge-model", "openai/x",

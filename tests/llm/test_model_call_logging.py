@@ -4,26 +4,21 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from typing import Any
 
 import pytest
 
 from taumesh.llm import ModelRequestError, complete
 from taumesh.models import ModelSettings
+from tests.helpers.fake_model import FakeOpenAI, Reply, in_turn, server_error, text
 from tests.helpers.llm import warm_up
-from tests.llm.fake_openai import FakeOpenAI, Reply, server_error, text
 
 MESSAGES = [{"role": "user", "content": "Hi"}]
-
-
-def script(*replies: Reply) -> Any:
-    return lambda request, ordinal: replies[min(ordinal, len(replies) - 1)]
 
 
 async def call_and_capture(fake: FakeOpenAI, caplog: pytest.LogCaptureFixture, *replies: Reply) -> list[str]:
     """Make one call with ``replies`` served; the taumesh DEBUG lines it logged (and no INFO line at all)."""
     settings = ModelSettings(model="gpt-4o", provider="openai", api_base=fake.url)
-    fake.reset(script(*replies))
+    fake.reset(in_turn(*replies))
     caplog.clear()
     # the root at DEBUG, so whatever any logger would emit is recorded; a refused call logs its line too
     with caplog.at_level(logging.DEBUG), contextlib.suppress(ModelRequestError):

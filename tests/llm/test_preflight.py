@@ -10,7 +10,7 @@ import pytest
 from taumesh.llm import complete
 from taumesh.llm.preflight import LOCAL_PLACEHOLDER_KEY, litellm_route, local_api_key
 from taumesh.models import ModelSettings
-from tests.llm.fake_openai import FakeOpenAI, text
+from tests.helpers.fake_model import FakeOpenAI, text
 
 LOCAL = "http://127.0.0.1:9/v1"
 
@@ -74,7 +74,7 @@ async def test_a_local_server_gets_the_placeholder_until_a_key_is_set(
     fake: FakeOpenAI, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Through litellm's real HTTP path: the Authorization header the server receives."""
-    fake.reset(lambda request, ordinal: text("hello"))
+    fake.reset(text("hello"))
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     settings = ModelSettings(model="gpt-4o", provider="openai", api_base=fake.url)
     await complete(settings, [{"role": "user", "content": "hi"}])

@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from tests.helpers.cli import explain, explain_result, finish, invoke, load_json, results_path, start_taumesh
-from tests.llm.fake_openai import FakeOpenAI, Reply, rate_limited
+from tests.helpers.fake_model import FakeOpenAI, Reply, rate_limited
 from tests.llm.scripts import AGENT_MODEL, USER_MODEL, CountingScript, GoldAgent, Router, ScriptedLlmUser, TaskIndex
 
 

@@ -24,8 +24,8 @@ from taumesh.orchestrator.provider_limits import interceptors_for, provider_limi
 from taumesh.rpc.errors import error_details
 from taumesh.rpc.server import RunningServer, start_server
 from taumesh.services.agent import agent_service
+from tests.helpers.fake_model import FakeOpenAI, Reply, in_turn, rate_limited, text
 from tests.helpers.paths import V1_DATA
-from tests.llm.fake_openai import FakeOpenAI, Reply, rate_limited, text
 from tests.llm.scripts import AGENT_MODEL
 
 HI = [{"role": "user", "content": "hi"}]
@@ -79,7 +79,7 @@ async def test_the_agent_service_answers_a_429_at_once_when_asked(fake: FakeOpen
 
 
 async def test_the_interceptor_backs_off_and_calls_again(fake: FakeOpenAI, agent: RunningServer) -> None:
-    fake.reset(lambda request, ordinal: rate_limited("0.2") if ordinal < 2 else text("hello"))
+    fake.reset(in_turn(rate_limited("0.2"), rate_limited("0.2"), text("hello")))
     config = RunConfig(
         agent=AgentSettings(strategy="tool-calling", model=_settings(fake)),
         user=UserSettings(strategy="scripted"),

@@ -7,15 +7,13 @@ found and unpacked into exactly two parts; no marker raises ValueError("Invalid 
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from taumesh.llm import ModelUnavailable
 from taumesh.models import STOP_TOKEN, ModelSettings, UserSettings
 from taumesh.services.user_sim.strategies.base import UserTurn
 from taumesh.services.user_sim.strategies.react import ReactUser, UnparsableReply, parse_react_reply
-from tests.llm.fake_openai import FakeOpenAI, Reply, text
+from tests.helpers.fake_model import FakeOpenAI, in_turn, text
 
 INVALID = None  # τ-bench raises
 
@@ -60,12 +58,8 @@ def turn(fake: FakeOpenAI) -> UserTurn:
     return UserTurn(instruction="You want a refund.", settings=UserSettings(strategy="react", model=model))
 
 
-def served(*replies: Reply) -> Any:
-    return lambda request, ordinal: replies[min(ordinal, len(replies) - 1)]
-
-
 async def test_an_unparsable_text_is_drawn_again(fake: FakeOpenAI) -> None:
-    fake.reset(served(text("no markers at all", 30, 4), text("User Response:\nI want a refund.", 31, 6)))
+    fake.reset(in_turn(text("no markers at all", 30, 4), text("User Response:\nI want a refund.", 31, 6)))
     reply = await ReactUser().reply(turn(fake))
     assert reply.message.content == "I want a refund." and len(fake.served) == 2
     # the discarded text was billed, but only the parsed one is a successful call
@@ -76,7 +70,7 @@ async def test_always_unparsable_is_the_model_being_unavailable(
     fake: FakeOpenAI, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("TAUMESH_LLM_MAX_ATTEMPTS", "3")
-    fake.reset(served(text("Thought: a\nThought: b")))
+    fake.reset(in_turn(text("Thought: a\nThought: b")))
     with pytest.raises(ModelUnavailable) as raised:
         await ReactUser().reply(turn(fake))
     assert len(fake.served) == 3 and raised.value.attempts == 3

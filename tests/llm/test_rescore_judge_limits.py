@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.cli import invoke
-from tests.llm.fake_openai import FakeOpenAI
+from tests.helpers.fake_model import FakeOpenAI
 from tests.llm.scripts import CountingScript
 from tests.llm.test_judge import HEAD_DATA, judge, run
 

@@ -13,8 +13,8 @@ import pytest
 from taumesh.services.user_sim.strategies.prompts import persona_prompt
 from taumesh.simulators import SIMULATORS
 from tests.helpers.cli import explain_result, invoke
+from tests.helpers.fake_model import FakeOpenAI
 from tests.helpers.paths import SHARED
-from tests.llm.fake_openai import FakeOpenAI
 from tests.llm.scripts import ScriptedLlmUser, TaskIndex
 
 ORACLE = ("run", "--env", "retail", "--task-ids", "0", "--agent-strategy", "oracle", "--quiet")

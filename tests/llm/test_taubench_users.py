@@ -32,8 +32,8 @@ from taumesh.services.user_sim import user_sim_service
 from taumesh.services.user_sim.strategies.taubench import accepts, litellm_message_text
 from taumesh.user_sim.v1 import user_sim_pb2, user_sim_pb2_grpc
 from tests.data._commands import clean_env, data, explain
+from tests.helpers.fake_model import FakeOpenAI, Script, in_turn, text
 from tests.helpers.paths import V1_DATA
-from tests.llm.fake_openai import FakeOpenAI, text
 from tests.llm.taubench_user_checkout import Record, load_records, write_taubench_checkout
 
 RECORDS = V1_DATA / "user_sim" / "requests.jsonl"
@@ -78,9 +78,9 @@ def episode(domain: str, task: int) -> common_pb2.EpisodeContext:
     return common_pb2.EpisodeContext(task=common_pb2.TaskRef(domain=domain, split="test", task_id=str(task)))
 
 
-def replaying(replies: list[str]) -> Any:
+def replaying(replies: list[str]) -> Script:
     """The recorded replies in order; the last one again for any request after them (a redraw)."""
-    return lambda request, ordinal: text(replies[min(ordinal, len(replies) - 1)])
+    return in_turn(*map(text, replies))
 
 
 def in_order(value: Any, top: bool = True) -> Any:
@@ -202,7 +202,7 @@ async def test_an_unparsable_react_reply_is_drawn_again(
     stub: user_sim_pb2_grpc.UserSimServiceStub, fake: FakeOpenAI
 ) -> None:
     replies = ["I just want my order cancelled.", "Thought:\nAsk.\nUser Response:\nCancel my order."]
-    fake.reset(lambda request, ordinal: text(replies[min(ordinal, 1)]))
+    fake.reset(replaying(replies))
     message, _ = await ask(stub, config("react", fake), "You want a refund.", episode("retail", 0), [])
     assert message.content == "Ask.\nUser Response:\nCancel my order." and message.reasoning == replies[1]
     assert len(fake.served) == 2 and fake.served[0].request == fake.served[1].request

@@ -11,8 +11,8 @@ from taumesh.llm._litellm import litellm
 from taumesh.models import Usage
 from taumesh.orchestrator.console import print_summary
 from taumesh.orchestrator.runner import run_benchmark
+from tests.helpers.fake_model import FakeOpenAI, Served
 from tests.helpers.llm import run_config
-from tests.llm.fake_openai import FakeOpenAI, Served
 from tests.llm.scripts import AGENT_MODEL, USER_MODEL, GoldAgent, Router, ScriptedLlmUser, TaskIndex
 
 TASKS = [0, 10, 19, 24]

@@ -18,8 +18,8 @@ from taumesh.orchestrator.runner import run_benchmark
 from taumesh.services.user_sim.strategies.base import UserTurn
 from taumesh.services.user_sim.strategies.human import HumanUser, LineReader
 from taumesh.services.user_sim.strategies.verify import read_verdict
+from tests.helpers.fake_model import FakeOpenAI, Reply, text
 from tests.helpers.llm import run_config
-from tests.llm.fake_openai import FakeOpenAI, Reply, text
 from tests.llm.scripts import (
     AGENT_MODEL,
     BAD_DRAFT,

@@ -32,8 +32,8 @@ from taumesh.services.user_sim.strategies.llm import LlmUser, user_calls
 from taumesh.services.user_sim.strategies.prompts import GREETING, persona_prompt
 from taumesh.services.user_sim.strategies.react import ReactUser
 from taumesh.services.user_sim.strategies.verify import VerifyUser
+from tests.helpers.fake_model import FakeOpenAI, Reply, text, tool_call
 from tests.helpers.tau2 import tau2_domain
-from tests.llm.fake_openai import FakeOpenAI, Reply, text, tool_call
 from tests.llm.scripts import AGENT_MODEL, STOP, USER_MODEL
 
 TASK_ID = "[service_issue]airplane_mode_on[PERSONA:None]"

@@ -20,11 +20,12 @@ from rich.console import Console
 from rich.table import Table
 
 from taumesh.convert import message_to_proto, model_to_proto, task_ref_to_proto, usage_from_proto
-from taumesh.domains import Catalog
+from taumesh.domains import Catalog, DataError
 from taumesh.models import ChatMessage, ModelSettings, TaskRef, Usage
 from taumesh.orchestrator.atomic_files import write_json_atomically
 from taumesh.orchestrator.clients import remote_channel
 from taumesh.orchestrator.provider_limits import interceptors_for, judge_limits
+from taumesh.orchestrator.recorded_settings import recorded_settings
 from taumesh.orchestrator.results import RunResult, results_task_id
 from taumesh.orchestrator.results_file import load_results
 from taumesh.rpc.server import CHANNEL_OPTIONS, start_server
@@ -129,8 +130,13 @@ def failed_episodes(results: list[RunResult]) -> list[RunResult]:
     return [r for r in results if not r.is_error and r.reward is not None and r.reward < 1.0 - 1e-6]
 
 
-def episode_request(result: RunResult, task: TaskRef | None) -> scorer_pb2.FailedEpisode:
-    """The FailedEpisode of one results entry: a task reference, or the task as the file recorded it."""
+def episode_request(
+    result: RunResult, task: TaskRef | None, recorded_env: str | None = None
+) -> scorer_pb2.FailedEpisode:
+    """The FailedEpisode of one results entry: a task reference, or the task as the file recorded it.
+
+    ``recorded_env``: the domain the file records, named when the entry records no task.
+    """
     episode = scorer_pb2.FailedEpisode(
         task_id=str(result.task_id),
         trial=result.trial,
@@ -142,7 +148,8 @@ def episode_request(result: RunResult, task: TaskRef | None) -> scorer_pb2.Faile
         return episode
     recorded = result.info.get("task")
     if not isinstance(recorded, dict) or not recorded.get("instruction"):
-        raise AnalyzeError(f"task {result.task_id}: the results file does not record the task; pass --env")
+        known = f" {recorded_env} (the domain the file records)" if recorded_env else ""
+        raise AnalyzeError(f"task {result.task_id}: the results file does not record the task; pass --env{known}")
     episode.description.CopyFrom(
         scorer_pb2.TaskDescription(
             instruction=str(recorded["instruction"]),
@@ -154,6 +161,18 @@ def episode_request(result: RunResult, task: TaskRef | None) -> scorer_pb2.Faile
         )
     )
     return episode
+
+
+def _first_split(data_dir: Path, env: str) -> str:
+    """The domain's first split with data, as the env lists it (ListDomains): the split a run takes by default."""
+    try:
+        domain = Catalog(data_dir).describe(env)
+    except (KeyError, DataError) as exc:
+        raise AnalyzeError(f"domain {env!r}: {exc}") from exc
+    splits = [split for split in domain.spec.splits if domain.has_split_file(split)]
+    if not splits:
+        raise AnalyzeError(f"no data for domain {env!r} in {data_dir}: pass --task-split or --data-dir")
+    return splits[0]
 
 
 def row_from_report(report: scorer_pb2.FaultReport) -> FaultRow:
@@ -196,7 +215,7 @@ async def analyze_results(
     model: ModelSettings,
     out: Path,
     env: str | None = None,
-    task_split: str = "test",
+    task_split: str | None = None,
     data_dir: Path = Path(),
     scorer_addr: str | None = None,
     max_concurrency: int = 4,
@@ -208,12 +227,18 @@ async def analyze_results(
     ``max_failed``: only the first that many failures, in file order (τ-bench's ``--max-num-failed-results``).
     Each call holds a permit of the model's provider, as a run's judge calls do: at most ``provider_limits``'s cap
     (``--provider-limit``) in flight, and a 429 comes back at once, narrows the window and is asked again.
+
+    Tasks come from the data when ``env`` is given, else as the file records them (the tasks as graded).
+    ``task_split`` overrides the split the file records only when given; a file that records none takes the domain's
+    first.
     """
+    recorded = recorded_settings(results_path)
     results = load_results(results_path)
     failed = failed_episodes(results)
     chosen = failed if max_failed is None else failed[:max_failed]
+    split = (recorded.split_for(task_split) or _first_split(data_dir, env)) if env else ""
     requests = [
-        episode_request(r, TaskRef(domain=env, split=task_split, task_id=str(r.task_id)) if env else None)
+        episode_request(r, TaskRef(domain=env, split=split, task_id=str(r.task_id)) if env else None, recorded.env)
         for r in chosen
     ]
     semaphore = asyncio.Semaphore(max(1, max_concurrency))

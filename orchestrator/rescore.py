@@ -35,7 +35,6 @@ from taumesh.domains import VARIANT_SEPARATOR
 from taumesh.env.v1 import env_pb2
 from taumesh.models import (
     STOP_TOKEN,
-    TAU2_PREFIX,
     ChatMessage,
     ModelSettings,
     TaskRef,
@@ -45,13 +44,14 @@ from taumesh.models import (
 )
 from taumesh.orchestrator.atomic_files import write_json_atomically
 from taumesh.orchestrator.clients import ServiceClients, list_tasks, with_retries
-from taumesh.orchestrator.config import ServiceAddresses
+from taumesh.orchestrator.config import RunConfig, ServiceAddresses
 from taumesh.orchestrator.data_check import REFUSALS, DataUnreadable, check_domain_data
 from taumesh.orchestrator.grading import GRADERS
 from taumesh.orchestrator.provider_limits import judge_limits
-from taumesh.orchestrator.results import DATA_RELEASE, RunResult
+from taumesh.orchestrator.recorded_settings import RecordedSettings, recorded_settings
+from taumesh.orchestrator.results import RunResult
 from taumesh.orchestrator.results_file import load_results
-from taumesh.orchestrator.runner import listing_request
+from taumesh.orchestrator.runner import ConfigError, first_split, listing_request
 from taumesh.orchestrator.stack import service_stack
 from taumesh.orchestrator.task_changes import GradedTask, recorded_tasks, task_changes
 from taumesh.scorer.v1 import scorer_pb2
@@ -228,30 +228,6 @@ def _replay(result: RunResult, env: str) -> Replay | None:
     return parse_trajectory(result.traj)
 
 
-def recorded_domain(path: Path) -> str | None:
-    """The taumesh domain a results file records, or None (τ-bench's run.py records none; unreadable: None).
-
-    A τ-bench list records it in each entry's run fingerprint (``info.run.env``); a τ² document in
-    ``info.environment_info.domain_name`` (τ²'s name, so ``airline`` is ``tau2-airline`` here).
-    """
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    if isinstance(raw, dict):
-        info = raw.get("info")
-        environment = info.get("environment_info") if isinstance(info, dict) else None
-        name = environment.get("domain_name") if isinstance(environment, dict) else None
-        return f"{TAU2_PREFIX}{name}" if isinstance(name, str) and name else None
-    for entry in raw if isinstance(raw, list) else []:
-        info = entry.get("info") if isinstance(entry, dict) else None
-        run = info.get("run") if isinstance(info, dict) else None
-        env = run.get("env") if isinstance(run, dict) else None
-        if isinstance(env, str) and env:
-            return env
-    return None
-
-
 def load_episodes(path: Path, env: str = "") -> list[RecordedEpisode]:
     """The episodes of a results file of ``env``: τ-bench's list (taumesh's, with its errors) or τ²'s ``Results``."""
     with path.open(encoding="utf-8") as handle:
@@ -348,7 +324,7 @@ async def replay_and_score(
 async def rescore_file(
     path: Path,
     env: str,
-    split: str,
+    split: str | None,
     data_dir: Path,
     addresses: ServiceAddresses,
     out: Path | None = None,
@@ -356,32 +332,43 @@ async def rescore_file(
     judge: ModelSettings | None = None,
     allow_release_change: bool = False,
     provider_limits: Mapping[str, int] | None = None,
+    grader: str | None = None,
 ) -> list[RescoreRow]:
     """Rescore every trajectory of a results file (τ-bench's or τ²'s); write the rows to ``out`` when given.
 
-    ``judge`` is the model that judges τ²'s NL assertions (tasks whose reward needs it fail without one). Each row
-    names how its task now differs from the one the file records (``task_changes``). A file recorded on another
-    release of the domain's data is refused unless ``allow_release_change``. Each ScoreEpisode holds a permit of
-    the judge's provider, as in a run: at most ``provider_limits``'s cap in flight, 429s asked again under it.
+    ``split`` and ``grader`` override what the file records only when given: otherwise its split (else the domain's
+    first with data, the split a run takes by default) and its grader (a strict run is re-graded strictly). ``judge``
+    is the model that judges τ²'s NL assertions (tasks whose reward needs it fail without one). Each row names how
+    its task now differs from the one the file records (``task_changes``). A file recorded on another release of the
+    domain's data is refused unless ``allow_release_change``, and one whose tasks are none of the split's is refused.
+    Each ScoreEpisode holds a permit of the judge's provider, as in a run: at most ``provider_limits``'s cap in
+    flight, 429s asked again under it.
     """
+    recorded = recorded_settings(path)
+    grader = grader or recorded.grader
+    if grader not in GRADERS:
+        raise RescoreError(f"unknown grader {grader!r} (known: {', '.join(GRADERS)})")
     graded = recorded_tasks(path)
-    grader = recorded_grader(path)  # a strict run is re-graded strictly: its rewards are the strict grader's
     judge_config = model_to_proto(judge) if judge is not None and judge.model else None
     episodes = load_episodes(path, env)
     semaphore = asyncio.Semaphore(concurrency)
     limits = judge_limits(judge or ModelSettings(), provider_limits or {}, concurrency)
     async with service_stack(addresses, data_dir) as clients:
         domains: env_pb2.ListDomainsResponse = await clients.env.ListDomains(listing_request(env), timeout=_TIMEOUT)
-        await _check_data(clients, domains, env, split)
-        if not allow_release_change:
-            _check_release(path, env, await _family_releases(clients, domains, env))
+        _check_domain(domains, env)
+        chosen = recorded.split_for(split) or await _first_split(clients, env, data_dir, addresses)
+        served = await _check_data(clients, env, chosen)
+        releases = await _family_releases(clients, domains, env)
+        if not allow_release_change:  # first: another release is why a file's tasks may be missing
+            _check_release(path, env, recorded.data_releases, releases)
+        _check_tasks(path, episodes, served, TaskRef(domain=env, split=chosen, task_id=""), recorded, releases)
         terminate = {t for d in domains.domains if d.name == env for t in d.terminate_tools}
 
         async def one(episode: RecordedEpisode) -> RescoreRow:
             row = RescoreRow(task_id=episode.task_id, trial=episode.trial, recorded_reward=episode.reward, reward=None)
             if episode.replay is None:
                 return row.model_copy(update={"error": "empty trajectory (the original run aborted this task)"})
-            task = TaskRef(domain=env, split=split, task_id=str(episode.task_id))
+            task = TaskRef(domain=env, split=chosen, task_id=str(episode.task_id))
             try:
                 async with semaphore:
                     score = await replay_and_score(clients, task, episode.replay, terminate, judge_config, grader)
@@ -399,17 +386,32 @@ async def rescore_file(
 
 
 class RescoreError(Exception):
-    """The rescore cannot start: an unknown domain or split, or data the env cannot read (the message says which)."""
+    """The rescore cannot start (the message says why).
 
-
-async def _check_data(clients: ServiceClients, domains: env_pb2.ListDomainsResponse, env: str, split: str) -> None:
-    """Refuse, with one message, a domain the env does not serve or whose tasks or data it cannot read.
-
-    Otherwise every trajectory's row would carry the same failure.
+    An unknown domain, split or grader, data the env cannot read, or a file none of whose tasks the split holds.
     """
+
+
+def _check_domain(domains: env_pb2.ListDomainsResponse, env: str) -> None:
+    """Refuse, with one message, a domain the env does not serve: otherwise every trajectory's row says so."""
     if env not in {domain.name for domain in domains.domains}:
         known = ", ".join(sorted(domain.name for domain in domains.domains)) or "none"
         raise RescoreError(f"unknown domain {env!r}; domains with data: {known}")
+
+
+async def _first_split(clients: ServiceClients, env: str, data_dir: Path, addresses: ServiceAddresses) -> str:
+    """The split a run of ``env`` takes by default, as the env says (:func:`first_split`), for a file naming none."""
+    try:
+        return await first_split(clients, RunConfig(env=env, data_dir=data_dir, addresses=addresses))
+    except ConfigError as exc:
+        raise RescoreError(str(exc)) from exc
+
+
+async def _check_data(clients: ServiceClients, env: str, split: str) -> set[str]:
+    """The ids of the split's tasks; refuse, with one message, a split or data the env cannot read.
+
+    Otherwise every trajectory's row would carry the same failure.
+    """
     try:
         tasks = await list_tasks(clients, env, split, _TIMEOUT)
         if tasks:
@@ -420,40 +422,35 @@ async def _check_data(clients: ServiceClients, domains: env_pb2.ListDomainsRespo
         raise
     except DataUnreadable as exc:
         raise RescoreError(str(exc)) from exc
+    return {task.task_id for task in tasks}
 
 
-def recorded_releases(path: Path) -> set[str]:
-    """The data releases a taumesh results file records (``info.run.data_release``); none for other layouts."""
-    try:
-        loaded = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return set()
-    entries = loaded if isinstance(loaded, list) else []
-    runs = [entry.get("info", {}).get("run") for entry in entries if isinstance(entry, dict)]
-    return {str(run[DATA_RELEASE]) for run in runs if isinstance(run, dict) and run.get(DATA_RELEASE)}
+def _check_tasks(
+    path: Path,
+    episodes: list[RecordedEpisode],
+    served: set[str],
+    where: TaskRef,
+    recorded: RecordedSettings,
+    releases: Mapping[str, str],
+) -> None:
+    """Refuse a file none of whose tasks is in the split re-graded (``where``): every row would be NOT_FOUND.
 
-
-def recorded_grader(path: Path) -> str:
-    """The grader a taumesh results file records (``info.validity.grader``); faithful for files that record none.
-
-    A file whose entries record different graders is refused: its rewards mean different things.
+    The message says what the file records that differs: its split, or its data release (``releases``: what the env
+    serves for the domain's names, :func:`_family_releases`).
     """
-    try:
-        loaded = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return "faithful"
-    entries = loaded if isinstance(loaded, list) else []
-    found = {
-        str(entry["info"]["validity"].get("grader") or "faithful")
-        for entry in entries
-        if isinstance(entry, dict) and isinstance((entry.get("info") or {}).get("validity"), dict)
-    }
-    if len(found) > 1:
-        raise RescoreError(f"{path} records results of several graders ({', '.join(sorted(found))})")
-    grader = found.pop() if found else "faithful"
-    if grader not in GRADERS:
-        raise RescoreError(f"{path} records an unknown grader {grader!r} (known: {', '.join(GRADERS)})")
-    return grader
+    ids = {str(episode.task_id) for episode in episodes if episode.replay is not None}
+    if not ids or ids & served:
+        return
+    env, split = where.domain, where.split
+    release = releases.get(env, "")
+    if recorded.task_split and recorded.task_split != split:
+        hint = f"the file records split {recorded.task_split!r}: leave out --task-split"
+    elif recorded.data_releases and release not in recorded.data_releases:
+        was = ", ".join(sorted(recorded.data_releases))
+        hint = f"the file was recorded on data release {was}, and {env} serves {release or 'no recorded release'}"
+    else:
+        hint = "pass the --env and --task-split it was run on"
+    raise RescoreError(f"none of the {len(ids)} tasks {path.name} records is in {env}'s split {split!r}; {hint}")
 
 
 async def _family_releases(clients: ServiceClients, listed: env_pb2.ListDomainsResponse, env: str) -> dict[str, str]:
@@ -474,15 +471,15 @@ async def _family_releases(clients: ServiceClients, listed: env_pb2.ListDomainsR
     return {name: served[name] for name in dict.fromkeys(names) if name in served}
 
 
-def _check_release(path: Path, env: str, releases: Mapping[str, str]) -> None:
+def _check_release(path: Path, env: str, recorded: frozenset[str], releases: Mapping[str, str]) -> None:
     """Refuse to re-grade results recorded on another release of the data than the env serves for ``env`` now.
 
-    ``releases``: what the env serves for ``env`` and for the other names of its domain (its variants), ``env``
-    first. A file that records no release (written before its domain's data had releases, or by τ-bench's run.py)
-    is refused when the domain serves several: which one it was run on is unknown.
+    ``recorded``: the releases the file records. ``releases``: what the env serves for ``env`` and for the other
+    names of its domain (its variants), ``env`` first. A file that records no release (written before its domain's
+    data had releases, or by τ-bench's run.py) is refused when the domain serves several: which one it was run on
+    is unknown.
     """
     served = releases.get(env, "")
-    recorded = recorded_releases(path)
     others = sorted(recorded - {served})
     now = f"release {served}" if served else "data with no recorded release"
     if others:

@@ -18,7 +18,7 @@ from typing import Any, Literal
 from pydantic import BaseModel
 
 from taumesh.data import taubench_v1_dir
-from taumesh.models import TAU2_PREFIX, is_tau2
+from taumesh.models import TAU2_PREFIX
 from taumesh.orchestrator.config import ServiceAddresses
 from taumesh.orchestrator.manifest import (
     MANIFEST_SUFFIX,
@@ -32,7 +32,8 @@ from taumesh.orchestrator.manifest import (
     taubench_trajectory,
 )
 from taumesh.orchestrator.mt_results import MT_FOLDER
-from taumesh.orchestrator.rescore import RescoreRow, recorded_domain, rescore_file
+from taumesh.orchestrator.recorded_settings import recorded_settings
+from taumesh.orchestrator.rescore import RescoreRow, rescore_file
 from taumesh.orchestrator.results_file import load_results
 from taumesh.orchestrator.tau2_results import TAU2_SUFFIX
 from taumesh.stats import TrialOutcome, TrialTable
@@ -310,13 +311,12 @@ async def verify_run(target: Target, data_dir: Path | None, public_key: Path | N
     if (problem := broken_json([*given, *listed])) is not None:
         raise ValueError(problem)  # unreadable input (exit 2), named, before any check reports a false reason
     if target.manifest is None:
-        env = recorded_domain(target.path)
+        env = recorded_settings(target.path).env
         if env is None:
             report.add("input", f"{target.path}: no manifest beside it and no domain recorded: cannot re-derive")
             return report
-        rows = await rescore_file(
-            target.path, env, _split(env, None), data_dir or taubench_v1_dir(), ServiceAddresses()
-        )
+        # the split the file records, else the domain's first (rescore_file); likewise its grader
+        rows = await rescore_file(target.path, env, None, data_dir or taubench_v1_dir(), ServiceAddresses())
         rescore_findings(rows, target.path.name, report)
         report.checked.append("no manifest: rewards re-derived, no checksum to check")
         return report
@@ -328,7 +328,8 @@ async def verify_run(target: Target, data_dir: Path | None, public_key: Path | N
     check_episodes(manifest, folder, report)
     data = check_data_release(manifest, data_dir, report)
     env = str(manifest.run.get("env") or manifest.config.get("env"))
-    split = _split(env, manifest.run.get("task_split") or manifest.config.get("task_split"))
+    recorded_split = manifest.run.get("task_split") or manifest.config.get("task_split")
+    split = str(recorded_split) if recorded_split else None  # None: the domain's first (rescore_file)
     outputs = sorted(manifest.outputs)
     main = next(
         (n for n in outputs if n.endswith(".json") and "/" not in n and not n.endswith((".errors.json", TAU2_SUFFIX))),
@@ -365,10 +366,6 @@ def _in_mt_folder(name: str) -> bool:
     return len(parts) >= 3 and parts[-3] == MT_FOLDER
 
 
-def _split(env: str, recorded: Any) -> str:
-    return str(recorded) if recorded else ("base" if is_tau2(env) else "test")
-
-
 async def verify_submission(folder: Path, data_dir: Path | None) -> Report:
     """A τ² leaderboard submission: each trajectory file's rewards re-derived, and pass^k against submission.json."""
     report = Report()
@@ -383,13 +380,14 @@ async def verify_submission(folder: Path, data_dir: Path | None) -> Report:
         report.add("input", f"{folder}/trajectories holds no results file")
     seen: set[str] = set()
     for path in files:
-        env = recorded_domain(path)
+        env = recorded_settings(path).env
         if env is None:
             report.add("input", f"{path.name}: not a τ² results document (no environment_info.domain_name)")
             continue
         domain = env.removeprefix(TAU2_PREFIX)
         seen.add(domain)
-        rows = await rescore_file(path, env, "base", data_dir or taubench_v1_dir(), ServiceAddresses())
+        # τ²'s documents record no split: the domain's first (base), as τ²'s leaderboard runs it
+        rows = await rescore_file(path, env, None, data_dir or taubench_v1_dir(), ServiceAddresses())
         rescore_findings(rows, f"trajectories/{path.name}", report)
         derived = [(str(r.task_id), r.trial, r.reward) for r in rows if r.reward is not None]
         figures = claimed.get(domain) or {}

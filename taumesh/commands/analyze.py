@@ -66,9 +66,20 @@ def analyze(
     ] = None,
     env: Annotated[
         str | None,
-        typer.Option("--env", help="Domain of the results: tasks come from the data; else from the results file."),
+        typer.Option(
+            "--env",
+            help="Domain of the results: tasks come from the data; else as the results file records them (from its "
+            "domain's data when it records none).",
+        ),
     ] = None,
-    task_split: Annotated[str, typer.Option("--task-split", "--task_split")] = "test",
+    task_split: Annotated[
+        str | None,
+        typer.Option(
+            "--task-split",
+            "--task_split",
+            help="Default: the split the file records, else the domain's first (τ-bench's test, τ²'s base).",
+        ),
+    ] = None,
     *,
     data_dir: DataDir,
     scorer_addr: ScorerAddr = None,

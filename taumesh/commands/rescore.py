@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, get_args
 
 import typer
 from rich.console import Console
@@ -16,7 +16,6 @@ from taumesh.commands._options import ArgparseCommand
 from taumesh.commands._paths import input_file_problem, overwrite_problem
 from taumesh.commands._preflight import domain_problem, services_problem
 from taumesh.domains import DataError
-from taumesh.models import is_tau2
 from taumesh.orchestrator.config import RunScope, ServiceAddresses
 from taumesh.rpc.loop import run as run_loop
 
@@ -38,7 +37,18 @@ def rescore(
     task_split: Annotated[
         str | None,
         typer.Option(
-            "--task-split", "--task_split", "--task-split-name", help="Default: base for τ² domains, else test."
+            "--task-split",
+            "--task_split",
+            "--task-split-name",
+            help="Default: the split the file records, else the domain's first (τ-bench's test, τ²'s base).",
+        ),
+    ] = None,
+    grader: Annotated[
+        str | None,
+        typer.Option(
+            "--grader",
+            help="Default: the grader the file records (faithful when it records none). "
+            + str(RunScope.model_fields["grader"].description),
         ),
     ] = None,
     out: Annotated[Path | None, typer.Option("--out", help="Where to write the per-trajectory comparison.")] = None,
@@ -67,27 +77,31 @@ def rescore(
     """Replay each recorded trajectory in a fresh session and recompute its reward.
 
     Reads τ-bench's results files (taumesh's, τ-bench's run.py's) and τ²'s Results documents (τ²'s own and
-    taumesh's --output-format tau2). taumesh's files and τ²'s record their domain; a file of τ-bench's run.py
-    needs --env. A τ² domain's --env is its taumesh name (tau2-airline).
+    taumesh's --output-format tau2). The domain, split, data release and grader are the file's: a flag overrides
+    one only when given. taumesh's files and τ²'s record their domain; a file of τ-bench's run.py needs --env. A
+    τ² domain's --env is its taumesh name (tau2-airline).
     """
     from taumesh.llm.limiter import parse_provider_limits
-    from taumesh.orchestrator.rescore import (
-        RescoreError,
-        print_rescore,
-        print_task_changes,
-        recorded_domain,
-        rescore_file,
-    )
+    from taumesh.orchestrator.recorded_settings import RecordedSettingsError, recorded_settings
+    from taumesh.orchestrator.rescore import RescoreError, print_rescore, print_task_changes, rescore_file
     from taumesh.orchestrator.verify import broken_json
 
     refuse(input_file_problem(results, "a results file") or overwrite_problem(out, "--out", [results]))
+    graders = get_args(RunScope.model_fields["grader"].annotation)
+    if grader is not None and grader not in graders:
+        refuse(f"--grader {grader!r}: use {' or '.join(graders)}")
     refuse(broken_json([results]))  # named, with where it stops, before any guess about its domain
     caps: dict[str, int] = {}
     try:
         caps = parse_provider_limits(provider_limit or [])
     except ValueError as exc:
         refuse(f"--provider-limit: {exc}")
-    env = env or recorded_domain(results)
+    try:
+        recorded = recorded_settings(results)
+    except RecordedSettingsError as exc:  # several graders: its rewards mean different things
+        console.print(f"[red]error:[/red] {escape(str(exc))}", soft_wrap=True)
+        raise typer.Exit(2) from exc
+    env = env or recorded.env
     if env is None:
         console.print(
             f"[red]error:[/red] {escape(str(results))} does not record its domain (τ-bench's run.py writes none); "
@@ -95,8 +109,6 @@ def rescore(
             soft_wrap=True,
         )
         raise typer.Exit(2)
-    if task_split is None:
-        task_split = "base" if is_tau2(env) else "test"
     if env_addr is None:  # the embedded env: the domain and its data must be there
         refuse(domain_problem(env, data_dir))
     mismatch = _domain_mismatch(results, env, data_dir)
@@ -117,7 +129,7 @@ def rescore(
             rows = run_loop(
                 rescore_file(
                     results, env, task_split, data_dir, addresses, out, judge=judge,
-                    allow_release_change=allow_release_change or fresh_tasks, provider_limits=caps,
+                    allow_release_change=allow_release_change or fresh_tasks, provider_limits=caps, grader=grader,
                 )
             )  # fmt: skip
     except (FileNotFoundError, ValueError, DataError, RescoreError) as exc:  # ValueError: not a results file

@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 console = Console(stderr=True)
 out = Console(soft_wrap=True, highlight=False)
@@ -39,6 +40,7 @@ def verify(
     Rewards are re-derived from the recorded trajectories (the rescore path). Prints each mismatch with its
     cause; exits 1 on any, 2 on unreadable input.
     """
+    from taumesh.orchestrator.rescore import RescoreError
     from taumesh.orchestrator.verify import locate, sign, verify_run, verify_submission
 
     try:
@@ -46,17 +48,17 @@ def verify(
     except ValueError as exc:
         console.print(f"[red]{exc}[/red]", markup=True)
         raise typer.Exit(2) from exc
-    if target.kind == "submission":
-        report = asyncio.run(verify_submission(target.path, data_dir))
-    else:
-        if (verify_key or sign_key) and target.manifest is None:
-            console.print(f"[red]{path}: no manifest beside it to sign or check a signature of[/red]")
-            raise typer.Exit(2)
-        try:
+    if (verify_key or sign_key) and target.kind != "submission" and target.manifest is None:
+        console.print(f"[red]{path}: no manifest beside it to sign or check a signature of[/red]")
+        raise typer.Exit(2)
+    try:
+        if target.kind == "submission":
+            report = asyncio.run(verify_submission(target.path, data_dir))
+        else:
             report = asyncio.run(verify_run(target, data_dir, verify_key))
-        except ValueError as exc:
-            console.print(f"[red]{exc}[/red]")
-            raise typer.Exit(2) from exc
+    except (ValueError, RescoreError) as exc:  # unreadable input, or one the rescore cannot start on: named
+        console.print(f"[red]{escape(str(exc))}[/red]")
+        raise typer.Exit(2) from exc
     for line in report.checked:
         out.print(f"ok: {line}", markup=False)
     for finding in report.findings:

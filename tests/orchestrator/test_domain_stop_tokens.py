@@ -17,7 +17,6 @@ import pytest
 from taumesh.common.v1 import common_pb2
 from taumesh.domains import Catalog
 from taumesh.env.v1 import env_pb2, env_pb2_grpc
-from taumesh.llm.access import ALLOWED_API_BASES_ENV
 from taumesh.models import STOP_TOKEN, USER_STOP_TOKENS, AgentSettings, UserSettings
 from taumesh.orchestrator.config import RunConfig, ServiceAddresses
 from taumesh.orchestrator.runner import run_benchmark
@@ -25,7 +24,7 @@ from taumesh.rpc.server import RunningServer, Service, start_server
 from taumesh.services.env.servicer import env_service
 from taumesh.services.user_sim.servicer import user_sim_service
 from taumesh.user_sim.v1 import user_sim_pb2, user_sim_pb2_grpc
-from tests.llm.fake_openai import FakeOpenAI, text
+from tests.helpers.fake_model import FakeOpenAI, text
 
 TRANSFER = "Please transfer me. ###TRANSFER###"
 STOP = f"That is all. {STOP_TOKEN}"
@@ -128,30 +127,28 @@ async def test_the_env_sends_the_domains_stop_tokens(
 
 @pytest.mark.parametrize(("sent", "stops"), [([STOP_TOKEN], False), ([], True), (list(USER_STOP_TOKENS), True)])
 async def test_the_user_sim_stops_on_the_tokens_it_is_sent(
-    sent: list[str], stops: bool, tau2_data: Path, monkeypatch: pytest.MonkeyPatch
+    sent: list[str], stops: bool, tau2_data: Path, fake: FakeOpenAI
 ) -> None:
     # τ²'s model-played user (its own prompt: no τ-bench import needed) says ###TRANSFER###
-    with FakeOpenAI(lambda request, n: text(TRANSFER)) as fake:
-        monkeypatch.setenv("OPENAI_API_KEY", "sk-taumesh-test-not-a-real-key")
-        monkeypatch.setenv(ALLOWED_API_BASES_ENV, fake.url)
-        config = user_sim_pb2.UserConfig(
-            strategy="llm", model=common_pb2.ModelConfig(model="gpt-4o-mini", provider="openai", api_base=fake.url)
-        )
-        running = await start_server([user_sim_service()])
-        try:
-            async with grpc.aio.insecure_channel(running.address) as channel:
-                reply = await user_sim_pb2_grpc.UserSimServiceStub(channel).Reply(
-                    user_sim_pb2.ReplyRequest(
-                        config=config,
-                        instruction="You want a task made.",
-                        conversation=[common_pb2.Message(role=common_pb2.ROLE_ASSISTANT, content="Done.")],
-                        episode=common_pb2.EpisodeContext(
-                            task=common_pb2.TaskRef(domain="tau2-mock", split="base", task_id="create_task_1")
-                        ),
-                        stop_tokens=sent,
-                    )
+    fake.reset(text(TRANSFER))
+    config = user_sim_pb2.UserConfig(
+        strategy="llm", model=common_pb2.ModelConfig(model="gpt-4o-mini", provider="openai", api_base=fake.url)
+    )
+    running = await start_server([user_sim_service()])
+    try:
+        async with grpc.aio.insecure_channel(running.address) as channel:
+            reply = await user_sim_pb2_grpc.UserSimServiceStub(channel).Reply(
+                user_sim_pb2.ReplyRequest(
+                    config=config,
+                    instruction="You want a task made.",
+                    conversation=[common_pb2.Message(role=common_pb2.ROLE_ASSISTANT, content="Done.")],
+                    episode=common_pb2.EpisodeContext(
+                        task=common_pb2.TaskRef(domain="tau2-mock", split="base", task_id="create_task_1")
+                    ),
+                    stop_tokens=sent,
                 )
-        finally:
-            await running.stop(grace=1)
+            )
+    finally:
+        await running.stop(grace=1)
     assert reply.message.content == TRANSFER
     assert reply.stop is stops

@@ -23,9 +23,9 @@ from taumesh.env.v1 import env_pb2, env_pb2_grpc
 from taumesh.models import TaskRef
 from taumesh.orchestrator.results_names import ERRORS_SUFFIX
 from tests.helpers.cli import child_env, explain, explain_result, invoke, load_json, results_path, taumesh_executable
+from tests.helpers.fake_model import FakeOpenAI, Reply
 from tests.helpers.paths import V1_DATA
 from tests.helpers.processes import Server
-from tests.llm.fake_openai import FakeOpenAI, Reply
 
 pytestmark = pytest.mark.kill
 
@@ -94,48 +94,48 @@ def test_signal_closes_the_runs_env_sessions_and_resume_completes(
     env: Server,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
+    fake: FakeOpenAI,
     signum: signal.Signals,
     code: int,
 ) -> None:
-    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")  # the fake model's key, for both runs
     monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
     assert open_sessions_possible(env.address) == MAX_SESSIONS
     log_dir = tmp_path / "run"
-    with FakeOpenAI(lambda request, n: Reply(content="Thanks, that is all. ###STOP###", delay=USER_DELAY)) as model:
-        run = subprocess.Popen(
-            [taumesh_executable(), *run_args(env.address, log_dir, model.url)],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            env=child_env(),
-        )
-        try:
-            deadline = time.monotonic() + 90
-            while results_so_far(log_dir) == 0 and run.poll() is None and time.monotonic() < deadline:
-                time.sleep(0.05)
-            assert run.poll() is None, "the run ended before it could be interrupted"
-            time.sleep(USER_DELAY / 2)  # episodes in flight, some mid-call
-            run.send_signal(signum)
-            stdout, stderr = run.communicate(timeout=60)
-        finally:
-            if run.poll() is None:
-                run.kill()
-                run.communicate(timeout=30)
-        interrupted = subprocess.CompletedProcess(run.args, run.returncode, stdout, stderr)
-        assert run.returncode == code, explain(interrupted)
-        assert "Traceback" not in stderr, explain(interrupted)
-        assert "closed" in stderr and "env session" in stderr, explain(interrupted)
-        assert "--resume" in stderr, explain(interrupted)
+    fake.reset(Reply(content="Thanks, that is all. ###STOP###", delay=USER_DELAY))
+    run = subprocess.Popen(
+        [taumesh_executable(), *run_args(env.address, log_dir, fake.url)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=child_env(),
+    )
+    try:
+        deadline = time.monotonic() + 90
+        while results_so_far(log_dir) == 0 and run.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert run.poll() is None, "the run ended before it could be interrupted"
+        time.sleep(USER_DELAY / 2)  # episodes in flight, some mid-call
+        run.send_signal(signum)
+        stdout, stderr = run.communicate(timeout=60)
+    finally:
+        if run.poll() is None:
+            run.kill()
+            run.communicate(timeout=30)
+    interrupted = subprocess.CompletedProcess(run.args, run.returncode, stdout, stderr)
+    assert run.returncode == code, explain(interrupted)
+    assert "Traceback" not in stderr, explain(interrupted)
+    assert "closed" in stderr and "env session" in stderr, explain(interrupted)
+    assert "--resume" in stderr, explain(interrupted)
 
-        # nothing left open in the env: the probe opens as many sessions as the env allows
-        assert open_sessions_possible(env.address) == MAX_SESSIONS, explain(interrupted)
+    # nothing left open in the env: the probe opens as many sessions as the env allows
+    assert open_sessions_possible(env.address) == MAX_SESSIONS, explain(interrupted)
 
-        resumed = results_path(log_dir)
-        done_before = load_json(resumed)
-        assert 0 < len(done_before) < TASKS
-        assert all(r["reward"] == 1.0 for r in done_before), "an interrupted episode is not recorded as a result"
-        # the resume is an ordinary run: in this process (invoke fails the test on a traceback)
-        proc = invoke(*run_args(env.address, log_dir, model.url), "--resume", resumed)
+    resumed = results_path(log_dir)
+    done_before = load_json(resumed)
+    assert 0 < len(done_before) < TASKS
+    assert all(r["reward"] == 1.0 for r in done_before), "an interrupted episode is not recorded as a result"
+    # the resume is an ordinary run: in this process (invoke fails the test on a traceback)
+    proc = invoke(*run_args(env.address, log_dir, fake.url), "--resume", resumed)
     assert proc.exit_code == 0, explain_result(proc)
     keys = sorted((r["task_id"], r["trial"]) for r in load_json(resumed))
     assert keys == [(i, 0) for i in range(TASKS)], explain_result(proc)

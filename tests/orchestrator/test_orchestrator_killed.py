@@ -14,9 +14,9 @@ import pytest
 
 from taumesh.orchestrator.results_names import ERRORS_SUFFIX, errors_path
 from tests.helpers.cli import child_env, explain_result, invoke, load_json, results_path, taumesh_executable
+from tests.helpers.fake_model import FakeOpenAI, Reply
 from tests.helpers.paths import V1_DATA
 from tests.helpers.processes import Server
-from tests.llm.fake_openai import FakeOpenAI, Reply
 
 pytestmark = pytest.mark.kill
 
@@ -50,9 +50,8 @@ def results_so_far(log_dir: Path) -> int:
 
 
 def test_sessions_of_a_killed_orchestrator_are_reaped_and_resume_completes(
-    tmp_path: Path, servers: list[Server], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, servers: list[Server], monkeypatch: pytest.MonkeyPatch, fake: FakeOpenAI
 ) -> None:
-    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")  # the fake model's key, for both runs
     monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
     env_log = tmp_path / "env.log"
     argv = [
@@ -63,46 +62,46 @@ def test_sessions_of_a_killed_orchestrator_are_reaped_and_resume_completes(
     servers.append(env)
     env.wait_ready(r"serving \S+ on (?P<address>127\.0\.0\.1:\d+)")
     log_dir = tmp_path / "run"
-    with FakeOpenAI(lambda request, n: Reply(content="Thanks, that is all. ###STOP###", delay=USER_DELAY)) as model:
-        run = subprocess.Popen(
-            [taumesh_executable(), *run_args(env.address, log_dir, model.url)],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            env=child_env(),
-        )
-        try:
-            deadline = time.monotonic() + 90
-            while results_so_far(log_dir) == 0 and run.poll() is None and time.monotonic() < deadline:
-                time.sleep(0.05)
-            assert run.poll() is None, "the run ended before it could be killed mid-run"
-            assert 0 < results_so_far(log_dir) < TASKS
-            run.send_signal(signal.SIGKILL)
-            killed_at = time.monotonic()
-        finally:
-            if run.poll() is None:
-                run.kill()
-            run.communicate(timeout=30)
+    fake.reset(Reply(content="Thanks, that is all. ###STOP###", delay=USER_DELAY))
+    run = subprocess.Popen(
+        [taumesh_executable(), *run_args(env.address, log_dir, fake.url)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=child_env(),
+    )
+    try:
+        deadline = time.monotonic() + 90
+        while results_so_far(log_dir) == 0 and run.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert run.poll() is None, "the run ended before it could be killed mid-run"
+        assert 0 < results_so_far(log_dir) < TASKS
+        run.send_signal(signal.SIGKILL)
+        killed_at = time.monotonic()
+    finally:
+        if run.poll() is None:
+            run.kill()
+        run.communicate(timeout=30)
 
-        # sessions abandoned by the kill expire after the idle timeout; the reaper drops them within one interval
-        reap_interval = IDLE_TIMEOUT / 4
-        deadline = killed_at + IDLE_TIMEOUT + reap_interval + 1.0
-        reaped: list[re.Match[str]] = []
-        while time.monotonic() < deadline:
-            reaped = list(REAPED.finditer(env_log.read_text(encoding="utf-8")))
-            if reaped and reaped[-1]["open"] == "0":
-                break
-            time.sleep(0.1)
-        assert reaped, f"the env reaped nothing within {deadline - killed_at:.1f}s of the kill\n{env.stderr()}"
-        assert reaped[-1]["open"] == "0", env.stderr()
-        assert sum(int(m["count"]) for m in reaped) > 0
-        assert time.monotonic() - killed_at <= IDLE_TIMEOUT + reap_interval + 1.0
+    # sessions abandoned by the kill expire after the idle timeout; the reaper drops them within one interval
+    reap_interval = IDLE_TIMEOUT / 4
+    deadline = killed_at + IDLE_TIMEOUT + reap_interval + 1.0
+    reaped: list[re.Match[str]] = []
+    while time.monotonic() < deadline:
+        reaped = list(REAPED.finditer(env_log.read_text(encoding="utf-8")))
+        if reaped and reaped[-1]["open"] == "0":
+            break
+        time.sleep(0.1)
+    assert reaped, f"the env reaped nothing within {deadline - killed_at:.1f}s of the kill\n{env.stderr()}"
+    assert reaped[-1]["open"] == "0", env.stderr()
+    assert sum(int(m["count"]) for m in reaped) > 0
+    assert time.monotonic() - killed_at <= IDLE_TIMEOUT + reap_interval + 1.0
 
-        resumed = results_path(log_dir)
-        done_before = len(load_json(resumed))
-        assert 0 < done_before < TASKS
-        # the resume is an ordinary run: in this process (invoke fails the test on a traceback)
-        proc = invoke(*run_args(env.address, log_dir, model.url), "--resume", resumed)
+    resumed = results_path(log_dir)
+    done_before = len(load_json(resumed))
+    assert 0 < done_before < TASKS
+    # the resume is an ordinary run: in this process (invoke fails the test on a traceback)
+    proc = invoke(*run_args(env.address, log_dir, fake.url), "--resume", resumed)
     assert proc.exit_code == 0, explain_result(proc)
     results = load_json(resumed)
     keys = sorted((r["task_id"], r["trial"]) for r in results)

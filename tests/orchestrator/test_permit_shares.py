@@ -33,8 +33,8 @@ from taumesh.orchestrator.work_store import Held, WorkerStats, WorkStore, sqlite
 from tests.helpers.api import Postgres, create_database
 from tests.helpers.cli import explain, explain_result, finish, invoke, load_json, results_path, start_taumesh
 from tests.helpers.clock import FakeClock
+from tests.helpers.fake_model import FakeOpenAI
 from tests.helpers.paths import V1_DATA
-from tests.llm.fake_openai import FakeOpenAI
 from tests.llm.scripts import AGENT_MODEL, USER_MODEL, CountingScript, GoldAgent, Router, ScriptedLlmUser, TaskIndex
 
 # the store

@@ -35,9 +35,9 @@ from tests.helpers.cli import (
     start_taumesh,
     taumesh_executable,
 )
+from tests.helpers.fake_model import FakeOpenAI, text
 from tests.helpers.paths import PROJECT_ROOT, V1_DATA
 from tests.helpers.processes import Server
-from tests.llm.fake_openai import FakeOpenAI, text
 from tests.orchestrator.test_outage import SERVING
 
 pytestmark = pytest.mark.kill
@@ -210,29 +210,28 @@ def _tau2_llm_user_run(tmp_path: Path, user_sim: Server, fake: FakeOpenAI) -> tu
 
 
 def test_a_tau2_episode_with_a_model_played_user_on_a_user_sim_started_as_deployed(
-    tmp_path: Path, servers: list[Server]
+    tmp_path: Path, servers: list[Server], fake: FakeOpenAI
 ) -> None:
     try:
         guidelines = (require("tau2") / "data" / "user_simulator" / GUIDELINES).read_text(encoding="utf-8")
     except (DatasetMissing, OSError):
         pytest.skip("τ²'s data is not fetched (taumesh data fetch tau2)")
-    with FakeOpenAI() as fake:
-        fake.reset(_tau2_user)
-        bare = _start_user_sim(tmp_path, "user-sim-without-data", with_data=False, fake=fake)
-        servers.append(bare)
-        proc, log_dir = _tau2_llm_user_run(tmp_path / "without", bare, fake)
-        # without the data the user cannot be played: an error, no score
-        assert proc.exit_code != 0, explain_result(proc)
-        (failed,) = load_json(errors_path(results_path(log_dir)))
-        assert "user guidelines" in failed["info"]["error"]["cause"], failed["info"]["error"]
-        assert fake.served == []
+    fake.reset(_tau2_user)
+    bare = _start_user_sim(tmp_path, "user-sim-without-data", with_data=False, fake=fake)
+    servers.append(bare)
+    proc, log_dir = _tau2_llm_user_run(tmp_path / "without", bare, fake)
+    # without the data the user cannot be played: an error, no score
+    assert proc.exit_code != 0, explain_result(proc)
+    (failed,) = load_json(errors_path(results_path(log_dir)))
+    assert "user guidelines" in failed["info"]["error"]["cause"], failed["info"]["error"]
+    assert fake.served == []
 
-        deployed = _start_user_sim(tmp_path, "user-sim", with_data=True, fake=fake)
-        servers.append(deployed)
-        proc, log_dir = _tau2_llm_user_run(tmp_path / "with", deployed, fake)
-        assert proc.exit_code == 0, explain_result(proc)
-        (episode,) = load_json(results_path(log_dir))
-        assert episode["info"]["termination"] == "user_stop" and not list(log_dir.glob("*.errors.json"))
-        assert fake.served, "the user's model was asked"
-        system = fake.served[0].request["messages"][0]
-        assert system["role"] == "system" and guidelines.strip()[:200] in system["content"]
+    deployed = _start_user_sim(tmp_path, "user-sim", with_data=True, fake=fake)
+    servers.append(deployed)
+    proc, log_dir = _tau2_llm_user_run(tmp_path / "with", deployed, fake)
+    assert proc.exit_code == 0, explain_result(proc)
+    (episode,) = load_json(results_path(log_dir))
+    assert episode["info"]["termination"] == "user_stop" and not list(log_dir.glob("*.errors.json"))
+    assert fake.served, "the user's model was asked"
+    system = fake.served[0].request["messages"][0]
+    assert system["role"] == "system" and guidelines.strip()[:200] in system["content"]

@@ -16,15 +16,14 @@ import pytest
 
 from taumesh.common.v1 import common_pb2
 from taumesh.domains.tau2 import TRANSFER_TOKEN, DatasetMissing, require
-from taumesh.llm.access import ALLOWED_API_BASES_ENV
 from taumesh.models import USER_STOP_TOKENS, AgentSettings, ModelSettings, UserSettings
 from taumesh.orchestrator.config import RunConfig, ServiceAddresses
 from taumesh.orchestrator.runner import run_benchmark
 from taumesh.rpc.server import RunningServer, Service, start_server
 from taumesh.user_sim.v1 import user_sim_pb2, user_sim_pb2_grpc
 from tests.helpers.cli import load_json
+from tests.helpers.fake_model import FakeOpenAI, text
 from tests.helpers.tau2 import tau2_domain
-from tests.llm.fake_openai import FakeOpenAI, text
 
 TASK_ID = "create_task_1"
 """A τ² mock task: the oracle creates a task, then speaks once."""
@@ -106,16 +105,12 @@ async def test_the_orchestrator_stops_at_the_users_token(token: str, tmp_path: P
 
 
 @pytest.mark.parametrize("said", ["I don't know that. ###OUT-OF-SCOPE###", f"Thanks, I'll hold. {TRANSFER_TOKEN}"])
-async def test_a_model_played_user_stops_with_tau2s_tokens(
-    said: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+async def test_a_model_played_user_stops_with_tau2s_tokens(said: str, tmp_path: Path, fake: FakeOpenAI) -> None:
     # the user model opens (its prompt: the system prompt and τ²'s greeting), then answers ``said``
-    with FakeOpenAI(lambda request, n: text("I want a task made." if len(request["messages"]) == 2 else said)) as fake:
-        monkeypatch.setenv("OPENAI_API_KEY", "sk-taumesh-test-not-a-real-key")
-        monkeypatch.setenv(ALLOWED_API_BASES_ENV, fake.url)
-        model = ModelSettings(model="gpt-4o-mini", provider="openai", api_base=fake.url)
-        summary = await run_benchmark(mock_run(tmp_path, UserSettings(strategy="llm", model=model)))
-        served = fake.completions()
+    fake.reset(lambda request, n: text("I want a task made." if len(request["messages"]) == 2 else said))
+    model = ModelSettings(model="gpt-4o-mini", provider="openai", api_base=fake.url)
+    summary = await run_benchmark(mock_run(tmp_path, UserSettings(strategy="llm", model=model)))
+    served = fake.completions()
     (result,) = summary.results
     assert result.info["termination"] == "user_stop"
     assert result.traj[-1] == {"role": "user", "content": said}

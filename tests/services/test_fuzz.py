@@ -34,9 +34,9 @@ from taumesh.rpc.server import CHANNEL_OPTIONS
 from taumesh.scorer.v1 import scorer_pb2
 from taumesh.user_sim.v1 import user_sim_pb2
 from tests.helpers.cli import taumesh_executable
+from tests.helpers.fake_model import FakeOpenAI, text
 from tests.helpers.paths import V1_DATA
 from tests.helpers.processes import Server
-from tests.llm.fake_openai import FakeOpenAI, text
 
 pytestmark = pytest.mark.slow
 
@@ -274,13 +274,12 @@ class Service:
 
 
 @pytest.fixture
-def service(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Service]:
+def service(request: pytest.FixtureRequest, tmp_path: Path, fake: FakeOpenAI) -> Iterator[Service]:
     """The service named by the test's ``service`` parameter, started alone: each case needs only its own."""
     name: str = request.param
-    model = FakeOpenAI(lambda request, n: text(MODEL_REPLY)).start()
+    fake.reset(text(MODEL_REPLY))
     offline = {
-        "TAUMESH_ALLOWED_API_BASES": model.url,
-        "OPENAI_API_KEY": "sk-fuzz",
+        **fake.environment(),
         "HTTP_PROXY": "http://127.0.0.1:9",  # nothing listens: any request not for loopback fails at once
         "HTTPS_PROXY": "http://127.0.0.1:9",
         "ALL_PROXY": "http://127.0.0.1:9",
@@ -295,12 +294,11 @@ def service(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Service]
     try:
         server.wait_ready(r"serving \S+ on (?P<address>127\.0\.0\.1:\d+)")
         channel = grpc.insecure_channel(server.address, options=CHANNEL_OPTIONS)
-        yield Service(name, server, channel, model)
+        yield Service(name, server, channel, fake)
     finally:
         if channel is not None:
             channel.close()
         server.kill()
-        model.stop()
 
 
 def rpc(channel: grpc.Channel, service: d.ServiceDescriptor, method: d.MethodDescriptor, raw: bool = False) -> Any:

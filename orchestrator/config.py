@@ -4,46 +4,14 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Annotated, Any, Literal, NamedTuple, Self, get_args
+from typing import Annotated, Literal, Self, get_args
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, Field, model_validator
 
 from taumesh.data import taubench_v1_dir
 from taumesh.flags import Flag
 from taumesh.llm.limiter import ProviderLimits
-from taumesh.models import AgentSettings, ModelSettings, UserSettings, is_tau2
-
-MAX_NUM_STEPS = 30
-"""τ-bench v1's step limit: tool calls and messages to the user, together."""
-TAU_BENCH_SEED = 10
-"""τ-bench v1's ``--seed`` default."""
-TAU2_MAX_STEPS = 200
-"""τ²'s step limit (its ``--max-steps`` default), which counts agent, user and tool turns."""
-TAU2_MAX_ERRORS = 10
-"""τ²'s ``--max-errors`` default: tool results that are errors, counted over the whole episode."""
-TAU2_SEED = 300
-"""τ²'s ``--seed`` default."""
-
-
-class DomainDefaults(NamedTuple):
-    """The run limits a domain's own benchmark uses when a run does not set them."""
-
-    seed: int
-    max_steps: int
-    max_errors: int | None
-    """None: no limit."""
-    tau2_trial_seeds: bool
-    """Whether each trial gets τ²'s derived seed (see :attr:`RunConfig.tau2_trial_seeds`)."""
-
-
-def domain_defaults(env: str) -> DomainDefaults:
-    """τ²'s defaults for a τ² domain (``tau2-*``: 200 steps, 10 errors, seed 300), else τ-bench v1's."""
-    if is_tau2(env):
-        return DomainDefaults(
-            seed=TAU2_SEED, max_steps=TAU2_MAX_STEPS, max_errors=TAU2_MAX_ERRORS, tau2_trial_seeds=True
-        )
-    return DomainDefaults(seed=TAU_BENCH_SEED, max_steps=MAX_NUM_STEPS, max_errors=None, tau2_trial_seeds=False)
-
+from taumesh.models import AgentSettings, ModelSettings, RunDefaults, UserSettings
 
 Layout = Literal["taubench", "tau2", "mt"]
 """One results layout: τ-bench's file, τ²'s ``Results`` document, the MT-bench fork's ``data/`` folder."""
@@ -198,14 +166,15 @@ class RunConfig(RunScope):
     provider_limits: ProviderLimits = Field(default_factory=dict)
     """Model calls in flight per provider over the whole run (``--provider-limit openai=20``); a provider not
     named here is held to ``max_concurrency`` (:mod:`taumesh.orchestrator.provider_limits`)."""
-    seed: int = TAU_BENCH_SEED
-    """Seeds the task order (``--shuffle``) and, for τ², each trial's model seed. Not given: the domain's."""
+    seed: int | None = None
+    """Seeds the task order (``--shuffle``) and both models; per trial where the domain derives trial seeds (τ²).
+    None: the domain's (:meth:`with_defaults`)."""
     data_dir: Path = Field(default_factory=taubench_v1_dir)
     """Not given: :func:`taumesh.data.taubench_v1_dir`, resolved when the config is made (``TAUMESH_DATA_DIR``, else
     ``<TAUMESH_CACHE_DIR>/taubench_v1``)."""
     addresses: ServiceAddresses = Field(default_factory=ServiceAddresses)
-    max_steps: int = Field(default=MAX_NUM_STEPS, ge=1)
-    """Steps an episode may take. Not given: the domain's (:func:`domain_defaults`)."""
+    max_steps: int | None = Field(default=None, ge=1)
+    """Steps an episode may take. None: the domain's (:meth:`with_defaults`)."""
     max_episode_attempts: int = Field(default=3, ge=1)
     """Attempts at an episode that fails for infrastructure reasons before it is recorded as an error."""
     rpc_timeout: float = Field(default=60.0, gt=0)
@@ -214,25 +183,56 @@ class RunConfig(RunScope):
     """Deadline of agent and user-sim calls, in seconds: longer than a model call's own retry budget
     (TAUMESH_LLM_MAX_ATTEMPTS x TAUMESH_LLM_TIMEOUT plus backoff, 5 x 120 s + waits by default)."""
     show_progress: bool = True
-    max_errors: int | None = None
-    """Tool results that are errors an episode may have, cumulative (τ²'s rule); None: no limit. Not given: the
-    domain's."""
-    tau2_trial_seeds: bool = False
-    """Give each trial τ²'s seed: ``random.seed(seed)`` then ``randint(0, 1_000_000)`` per trial. Not given: the
-    domain's."""
+    max_errors: int | None = Field(default=None, ge=1)
+    """Tool results that are errors an episode may have, cumulative (τ²'s rule). None: the domain's, which may be
+    no limit (τ-bench v1's)."""
+    per_trial_seeds: bool | None = None
+    """Give each trial its own seed, τ²'s: ``random.seed(seed)`` then ``randint(0, 1_000_000)`` per trial. None: as
+    the domain does."""
+    run_defaults: RunDefaults | None = None
+    """The domain's run defaults as the env sent them (``DomainInfo.run_defaults``), once :meth:`with_defaults`
+    has applied them; None before. Results record them (``info.run.run_defaults``)."""
     judge: ModelSettings = Field(default_factory=ModelSettings)
     """The model that judges τ²'s NL assertions (sent with every ScoreEpisode); empty: none, and a task that
     needs one fails with FAILED_PRECONDITION instead of being scored."""
 
-    @model_validator(mode="before")
-    @classmethod
-    def _domain_defaults(cls, data: Any) -> Any:
-        """Limits not given follow the domain, whoever builds the config (CLI, REST API, A2A, Gym)."""
-        if not isinstance(data, dict):
-            return data
-        env = data.get("env", cls.model_fields["env"].default)
-        missing = {name: value for name, value in domain_defaults(str(env))._asdict().items() if name not in data}
-        return data | missing
+    def with_defaults(self, defaults: RunDefaults) -> RunConfig:
+        """The run with each value it leaves unset taken from its domain's ``defaults``, as the env sent them.
+
+        Every front door's run comes here (the runner, the API, the Gym), so a domain's limits are declared once, by
+        the domain. The run's seed seeds both models too.
+        """
+        seed = defaults.seed if self.seed is None else self.seed
+        agent_model = self.agent.model.model_copy(update={"seed": seed})
+        user_model = self.user.model.model_copy(update={"seed": seed})
+        return self.model_copy(
+            update={
+                "run_defaults": defaults,
+                "seed": seed,
+                "max_steps": defaults.max_steps if self.max_steps is None else self.max_steps,
+                "max_errors": defaults.max_errors if self.max_errors is None else self.max_errors,
+                "per_trial_seeds": defaults.per_trial_seeds if self.per_trial_seeds is None else self.per_trial_seeds,
+                "agent": self.agent.model_copy(update={"model": agent_model}),
+                "user": self.user.model_copy(update={"model": user_model}),
+            }
+        )
+
+    @property
+    def limits(self) -> RunDefaults:
+        """What this run plays by: its own seed and limits where given, else its domain's, once resolved.
+
+        Raises RuntimeError before :meth:`with_defaults`: nothing plays a run whose domain has not been asked.
+        """
+        if self.run_defaults is None:
+            raise RuntimeError(f"the run of {self.env!r} has not taken its domain's run defaults (with_defaults)")
+        return self.run_defaults.model_copy(
+            update={
+                "seed": self.seed,
+                "max_steps": self.max_steps,
+                "max_errors": self.max_errors,
+                "per_trial_seeds": self.per_trial_seeds,
+            }
+        )
 
     @property
     def layouts(self) -> frozenset[Layout]:

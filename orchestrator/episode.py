@@ -61,6 +61,7 @@ from taumesh.models import (
 from taumesh.orchestrator import tracing
 from taumesh.orchestrator.clients import ServiceClients, with_retries
 from taumesh.orchestrator.config import RunConfig
+from taumesh.orchestrator.domain_info import resolve_domain
 from taumesh.orchestrator.episode_session import EpisodeSession
 from taumesh.orchestrator.grading import GRADERS
 from taumesh.orchestrator.mcp_agent import McpEpisode, bind_episode
@@ -197,6 +198,7 @@ class _Episode:
 
     def __init__(self, clients: ServiceClients, config: RunConfig, task: TaskRef, trial: int) -> None:
         self.clients, self.config, self.task = clients, config, task
+        self.limits = config.limits  # the run's, else its domain's: RuntimeError when the run was never resolved
         self.tool_errors = 0
         self.context = EpisodeContext(task=task, trial=trial, episode_id=uuid.uuid4().hex)
         self.context_pb = episode_to_proto(self.context)
@@ -394,7 +396,7 @@ class _Episode:
     async def run_tools(self, calls: list[ToolCall]) -> None:
         """Run the agent's tool calls in order, each one step, until one ends the episode."""
         for call in calls:
-            if self.steps >= self.config.max_steps:
+            if self.steps >= self.limits.max_steps:
                 return
             self.steps += 1
             self.source = call.name
@@ -440,7 +442,7 @@ class _Episode:
             self.tool_errors += 1  # τ²: every error counts, consecutive or not
         if status == env_pb2.TOOL_CALL_STATUS_ABORTED:
             self.termination = "env_abort"
-        elif self.config.max_errors is not None and self.tool_errors >= self.config.max_errors:
+        elif self.limits.max_errors is not None and self.tool_errors >= self.limits.max_errors:
             self.termination = "too_many_errors"  # scored 0, as τ² does
         elif status == env_pb2.TOOL_CALL_STATUS_TERMINATED:
             self.termination = "terminate_tool"
@@ -456,7 +458,7 @@ class _Episode:
     async def play(self) -> None:
         """The turn loop: agent steps until the user stops, a tool ends the episode, or the steps run out."""
         await self.begin()
-        while self.steps < self.config.max_steps and self.termination is None:
+        while self.steps < self.limits.max_steps and self.termination is None:
             with self.turns.step():
                 try:
                     message = await self.agent_answers()
@@ -509,10 +511,16 @@ class _Episode:
 async def run_episode(clients: ServiceClients, config: RunConfig, task: TaskRef, trial: int) -> EpisodeOutcome:
     """Play one episode to its end and score it. An infrastructure fault raises :class:`EpisodeInterrupted`.
 
-    With ``config.max_errors``, the episode ends (termination ``too_many_errors``) at that many tool results that are
-    errors, counted over the whole episode as τ² counts them.
+    A ``config`` not yet resolved against its domain (:func:`~taumesh.orchestrator.domain_info.resolve_domain`)
+    is resolved first. With ``config.max_errors``, the episode ends (termination ``too_many_errors``) at that many
+    tool results that are errors, counted over the whole episode as τ² counts them.
     """
     started = time.monotonic()
+    if config.run_defaults is None:  # played alone, not by a resolved run: the domain's own limits, asked here
+        try:
+            config, _ = await resolve_domain(clients, config)
+        except grpc.aio.AioRpcError as exc:
+            raise EpisodeInterrupted(exc, Usage(), Usage()) from exc
     episode = _Episode(clients, config, task, trial)
     try:
         await episode.open()

@@ -46,12 +46,12 @@ from taumesh.orchestrator.atomic_files import write_json_atomically
 from taumesh.orchestrator.clients import ServiceClients, list_tasks, with_retries
 from taumesh.orchestrator.config import RunConfig, ServiceAddresses
 from taumesh.orchestrator.data_check import REFUSALS, DataUnreadable, check_domain_data
+from taumesh.orchestrator.domain_info import ConfigError, first_split, listing_request
 from taumesh.orchestrator.grading import GRADERS
 from taumesh.orchestrator.provider_limits import judge_limits
 from taumesh.orchestrator.recorded_settings import RecordedSettings, recorded_settings
 from taumesh.orchestrator.results import RunResult
 from taumesh.orchestrator.results_file import load_results
-from taumesh.orchestrator.runner import ConfigError, first_split, listing_request
 from taumesh.orchestrator.stack import service_stack
 from taumesh.orchestrator.task_changes import GradedTask, recorded_tasks, task_changes
 from taumesh.scorer.v1 import scorer_pb2

@@ -7,10 +7,9 @@ import contextlib
 import logging
 import random
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +32,13 @@ from taumesh.orchestrator.clients import (
 )
 from taumesh.orchestrator.config import RunConfig
 from taumesh.orchestrator.data_check import REFUSALS, DataUnreadable, check_domain_data
+from taumesh.orchestrator.domain_info import (
+    ConfigError,
+    DomainNotRunnable,
+    resolve_domain,
+    served_domain,
+    served_release,
+)
 from taumesh.orchestrator.episode import EpisodeInterrupted, EpisodeOutcome, run_episode
 from taumesh.orchestrator.grading import strict_exclusions
 from taumesh.orchestrator.interrupt import until_stopped
@@ -76,14 +82,6 @@ def with_seed(config: RunConfig, seed: int) -> RunConfig:
     agent = config.agent.model_copy(update={"model": config.agent.model.model_copy(update={"seed": seed})})
     user = config.user.model_copy(update={"model": config.user.model.model_copy(update={"seed": seed})})
     return config.model_copy(update={"agent": agent, "user": user})
-
-
-class ConfigError(Exception):
-    """The run asks for something the services do not have (a domain, a split, a task index)."""
-
-
-class DomainNotRunnable(ConfigError):
-    """The env has the domain but cannot run it where it is (an embedding model or a sandbox it lacks)."""
 
 
 class WorkersFailed(Exception):
@@ -214,7 +212,7 @@ def plan_episodes(config: RunConfig, indices: list[int]) -> list[tuple[int, int]
     list; a range gives each trial a fresh list, while ``--task-ids`` is one list shuffled in place again and
     again, so each trial starts from the previous trial's order.
     """
-    rng = random.Random(config.seed)
+    rng = random.Random(config.limits.seed)
     plan: list[tuple[int, int]] = []
     task_ids = list(indices)
     for trial in range(config.num_trials):
@@ -244,8 +242,9 @@ async def play(
     unexpected exception becomes the episode's error entry. ``recorded`` is added to the result's ``info``.
     All attempts share one trace; the result records its id (``info.trace_id``) when tracing is on.
     """
-    seed = trial_seeds(config.seed, trial + 1)[trial] if config.tau2_trial_seeds else config.seed
-    if config.tau2_trial_seeds:
+    limits = config.limits
+    seed = trial_seeds(limits.seed, trial + 1)[trial] if limits.per_trial_seeds else limits.seed
+    if limits.per_trial_seeds:
         config = with_seed(config, seed)
     assert config.task_split is not None, "the run resolves its split before playing"
     task = TaskRef(domain=config.env, split=config.task_split, task_id=summary.task_id)
@@ -420,79 +419,41 @@ async def run_benchmark(
     return summary
 
 
-async def _listed_domains(clients: ServiceClients, config: RunConfig) -> env_pb2.ListDomainsResponse:
-    listed: env_pb2.ListDomainsResponse = await with_retries(
-        partial(clients.env.ListDomains, listing_request(config.env), timeout=config.rpc_timeout)
-    )
-    return listed
-
-
-def listing_request(env: str) -> env_pb2.ListDomainsRequest:
-    """ListDomains asking for ``env`` too, so that a variant (``<domain>:<variant>``) is described as itself.
-
-    The env lists a variant only when named, and its release may differ from its domain's (``healthcare:v1`` serves
-    release 1).
-    """
-    return env_pb2.ListDomainsRequest(variants=[env])
-
-
-def _domain_info(listed: env_pb2.ListDomainsResponse, env: str) -> env_pb2.DomainInfo | None:
-    """``env``'s entry with data; a variant an older env did not describe: its domain's. None when there is none."""
-    base = env.partition(":")[0]  # a variant (taumesh.domains.VARIANT_SEPARATOR) has its domain's splits
-    for name in dict.fromkeys((env, base)):
-        for domain in listed.domains:
-            if domain.name == name and domain.splits:
-                return domain
-    return None
-
-
-async def served_domain(clients: ServiceClients, config: RunConfig) -> env_pb2.DomainInfo | None:
-    """What the env says of the run's domain (a variant: of itself); None when it serves no data for it."""
-    return _domain_info(await _listed_domains(clients, config), config.env)
-
-
-def release_of(listed: env_pb2.ListDomainsResponse, env: str) -> str:
-    """The data release the env serves for ``env``, "" when it records none.
-
-    A variant's own when ``listed`` asked for it (:func:`listing_request`), else its domain's.
-    """
-    return served_release(_domain_info(listed, env))
-
-
-def served_release(served: env_pb2.DomainInfo | None) -> str:
-    """The release of the data the env serves for a domain ("" when it records none)."""
-    return served.data_release if served is not None else ""
-
-
-async def first_split(clients: ServiceClients, config: RunConfig) -> str:
-    """The domain's first split with data (τ-bench's test, τ²'s base): the split a run takes by default."""
-    listed = await _listed_domains(clients, config)
-    domain = _domain_info(listed, config.env)
-    if domain is not None:
-        return str(domain.splits[0].name)
-    known = ", ".join(sorted(d.name for d in listed.domains)) or "none"
-    raise ConfigError(
-        f"no data for domain {config.env!r} (is --data-dir {config.data_dir} right, or is the domain misspelled?); "
-        f"domains with data: {known}"
-    )
-
-
 async def resolve_tasks(clients: ServiceClients, config: RunConfig) -> tuple[RunConfig, list[env_pb2.TaskSummary]]:
-    """The run's split (its domain's first when none is set) and that split's tasks, in order.
+    """The run resolved against its domain (:func:`resolve_domain`) and its split's tasks, in order.
 
     An unknown domain or split is the run's configuration's fault: :class:`ConfigError`; a domain the env cannot
     run where it is, :class:`DomainNotRunnable`.
     """
     try:
-        split = config.task_split or await first_split(clients, config)
-        config = config.model_copy(update={"task_split": split})
-        return config, await list_tasks(clients, config.env, split, config.rpc_timeout)
+        config, _ = await resolve_domain(clients, config)
+        assert config.task_split is not None, "resolve_domain sets the split"
+        return config, await list_tasks(clients, config.env, config.task_split, config.rpc_timeout)
     except grpc.aio.AioRpcError as exc:
         if error_reason(exc) == DOMAIN_NOT_RUNNABLE_REASON:
             raise DomainNotRunnable(exc.details() or exc.code().name) from exc
         if exc.code() in REFUSALS:  # an unknown domain or split, or a task file the env cannot read
             raise ConfigError(exc.details() or exc.code().name) from exc
         raise
+
+
+def run_record(
+    config: RunConfig, agent: AgentIdentity | None, fingerprint: dict[str, Any], excluded: Mapping[str, str]
+) -> dict[str, Any]:
+    """What every result of a resolved run adds to its ``info``.
+
+    The run's fingerprint (``run``), how far to trust its score (``validity``), its domain's own run defaults
+    (``run_defaults``, whatever the run overrode) and the external agent's identity (``agent``), when there is one.
+    """
+    assert config.run_defaults is not None, "the run has taken its domain's run defaults (resolve_domain)"
+    recorded: dict[str, Any] = {
+        "run": fingerprint,
+        "validity": validity_record(config, excluded),
+        "run_defaults": config.run_defaults.model_dump(mode="json"),
+    }
+    if agent is not None:
+        recorded["agent"] = agent.model_dump()
+    return recorded
 
 
 @dataclass
@@ -537,9 +498,7 @@ async def prepare_run(
     fingerprint = run_fingerprint(config, agent, release)
     if resume:
         check_fingerprint(resume, existing, fingerprint, config.allow_release_change)
-    recorded: dict[str, Any] = {"run": fingerprint, "validity": validity_record(config, excluded)}
-    if agent is not None:
-        recorded["agent"] = agent.model_dump()
+    recorded = run_record(config, agent, fingerprint, excluded)
 
     if indices:  # the domain's data is read now, not by the first episode: a corrupt file fails before any output
         first = TaskRef(domain=config.env, split=config.task_split or "", task_id=tasks[indices[0]].task_id)

@@ -256,7 +256,7 @@ def simulation(result: RunResult, task: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _llm_args(temperature: float, seed: int) -> dict[str, Any]:
+def _llm_args(temperature: float, seed: int | None) -> dict[str, Any]:
     return {"temperature": temperature, "seed": seed}
 
 

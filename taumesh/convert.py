@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from functools import lru_cache
 
 from pydantic import TypeAdapter, ValidationError
 
 from taumesh.agent.v1 import agent_pb2
 from taumesh.common.v1 import common_pb2
+from taumesh.env.v1 import env_pb2
 from taumesh.models import (
+    V1_RUN_DEFAULTS,
     AgentSettings,
     ChatMessage,
     CustomBasis,
@@ -17,11 +20,14 @@ from taumesh.models import (
     EpisodeContext,
     GoldAction,
     ModelSettings,
+    ReplayMode,
     Requestor,
     RewardBasis,
     RewardCheck,
     Role,
+    RunDefaults,
     Score,
+    TaskIdStyle,
     TaskRef,
     Termination,
     ToolCall,
@@ -363,3 +369,45 @@ def user_settings_to_proto(settings: UserSettings) -> user_sim_pb2.UserConfig:
 
 def user_settings_from_proto(config: user_sim_pb2.UserConfig) -> UserSettings:
     return UserSettings(strategy=config.strategy, model=model_from_proto(config.model))
+
+
+_TASK_ID_STYLE_TO_PROTO: dict[TaskIdStyle, env_pb2.TaskIdStyle.ValueType] = {
+    "index": env_pb2.TASK_ID_STYLE_INDEX,
+    "id": env_pb2.TASK_ID_STYLE_ID,
+}
+_REPLAY_TO_PROTO: dict[ReplayMode, env_pb2.ReplayMode.ValueType] = {
+    "trajectory": env_pb2.REPLAY_MODE_TRAJECTORY,
+    "timeline": env_pb2.REPLAY_MODE_TIMELINE,
+}
+
+
+def run_defaults_to_proto(
+    defaults: RunDefaults, default_split: str, user_stop_tokens: Sequence[str]
+) -> env_pb2.RunDefaults:
+    """A domain's run defaults on the wire, with the split it takes by default and its user's stop tokens."""
+    return env_pb2.RunDefaults(
+        seed=defaults.seed,
+        max_steps=defaults.max_steps,
+        max_errors=defaults.max_errors or 0,
+        per_trial_seeds=defaults.per_trial_seeds,
+        default_split=default_split,
+        task_id_style=_TASK_ID_STYLE_TO_PROTO[defaults.task_id_style],
+        replay_mode=_REPLAY_TO_PROTO[defaults.replay],
+        user_stop_tokens=list(user_stop_tokens),
+    )
+
+
+def run_defaults_from_proto(info: env_pb2.DomainInfo) -> RunDefaults:
+    """The run defaults the env sends with a domain; τ-bench v1's from an env older than them (none sent)."""
+    if not info.HasField("run_defaults"):
+        return V1_RUN_DEFAULTS
+    wire = info.run_defaults
+    return RunDefaults(
+        seed=wire.seed,
+        max_steps=wire.max_steps or V1_RUN_DEFAULTS.max_steps,
+        max_errors=wire.max_errors or None,
+        per_trial_seeds=wire.per_trial_seeds,
+        split=wire.default_split or None,
+        task_id_style="id" if wire.task_id_style == env_pb2.TASK_ID_STYLE_ID else "index",
+        replay="timeline" if wire.replay_mode == env_pb2.REPLAY_MODE_TIMELINE else "trajectory",
+    )

@@ -25,6 +25,42 @@ STOP_TOKEN = "###STOP###"  # noqa: S105 - not a password
 USER_STOP_TOKENS = (STOP_TOKEN, "###TRANSFER###", "###OUT-OF-SCOPE###")
 """A simulated user's message holding any of these ends the episode (τ²'s user stops on all three)."""
 
+# How a run plays a domain when it does not say otherwise: each domain's own benchmark's limits and seeds. A domain
+# declares them (DomainPlugin.run_defaults), the env sends them with the domain (DomainInfo.run_defaults), and every
+# front door takes from there each value its run was not given, so nothing outside the domains reads them from a name.
+
+TaskIdStyle = Literal["index", "id"]
+"""How results and routes spell a task: ``index``, τ-bench v1's integer position in the split (task ids that are
+whole numbers become integers); ``id``, the task's own id as text (τ²'s ``"0"`` stays ``"0"``)."""
+ReplayMode = Literal["trajectory", "timeline"]
+"""What re-grading a recorded episode replays: ``trajectory``, the agent's tool calls as the agent saw them
+(τ-bench v1); ``timeline``, every answered tool call in order, the user's too (τ², dual control)."""
+
+
+class RunDefaults(BaseModel):
+    """The limits, seeds and conventions of a domain's own benchmark, for what a run leaves unset."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+
+    seed: int
+    """Seeds the task order (``--shuffle``) and the models."""
+    max_steps: int = Field(ge=1)
+    """Steps an episode may take: tool calls and messages, each one step."""
+    max_errors: int | None = Field(default=None, ge=1)
+    """Tool results that are errors an episode may have, counted over the episode; None: no limit."""
+    per_trial_seeds: bool = False
+    """Whether each trial gets its own seed, derived from ``seed`` as τ² derives them (``random.seed(seed)`` then
+    ``randint(0, 1_000_000)`` per trial); False: every trial gets ``seed``."""
+    split: str | None = None
+    """The split a run takes when it names none; None: the first of the domain's splits that has data."""
+    task_id_style: TaskIdStyle = "index"
+    replay: ReplayMode = "trajectory"
+
+
+V1_RUN_DEFAULTS = RunDefaults(seed=10, max_steps=30)
+"""τ-bench v1's run.py: ``--seed 10``, ``--max-num-steps 30``, no error limit, one seed for every trial."""
+
+
 TAU2_PREFIX = "tau2-"
 """τ²'s domains are named ``tau2-<τ²'s name>`` here (``tau2-airline``), beside τ-bench v1's ``airline``."""
 

@@ -33,13 +33,12 @@ from taumesh.domains import VARIANT_SEPARATOR
 from taumesh.flags import Flag
 from taumesh.llm.knowledge_models import KNOWLEDGE_MODEL_VARIABLES
 from taumesh.llm.limiter import ProviderLimits
-from taumesh.models import TAU2_PREFIX, AgentSettings, DialogflowCxAgent, ModelSettings, UserSettings, is_tau2
+from taumesh.models import AgentSettings, DialogflowCxAgent, ModelSettings, UserSettings
 from taumesh.orchestrator.config import (
     RunConfig,
     RunScope,
     ServiceAddresses,
     ServiceNames,
-    domain_defaults,
 )
 from taumesh.rpc.security import SecurityError, ServerSecurity, read_token
 from taumesh.services.env.sessions import DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_SESSIONS
@@ -88,16 +87,24 @@ class TaumeshSettings(BaseSettings):
         return f"{ENV_PREFIX}{field.upper()}"
 
 
-TAU2_ONLY_DOMAINS = frozenset({"telecom", "telecom-workflow", "mock"})
-"""τ² domains with no τ-bench v1 namesake: ``--env telecom`` means ``tau2-telecom`` (airline and retail stay v1's)."""
+def domain_named(name: str, benchmark: str | None = None) -> str:
+    """The domain ``--env`` (or ``benchmark``'s own flag: τ²'s ``--domain``) names, as the registry's plugins declare.
 
-
-def tau2_env(domain: str) -> str:
-    """The env name of τ²'s ``--domain`` (``airline`` → ``tau2-airline``; a ``tau2-`` name stays as it is).
-
-    τ³'s names have underscores where taumesh's have dashes (``banking_knowledge`` → ``tau2-banking-knowledge``).
+    ``--domain airline`` is τ²'s airline (``tau2-airline``); ``--env telecom`` is τ²'s too, v1 having none. A name
+    no plugin declares is kept, and the env refuses it with the domains it has.
     """
-    return domain if is_tau2(domain) else f"{TAU2_PREFIX}{domain.replace('_', '-')}"
+    from taumesh.domains import Registry
+
+    registry = Registry.discover()
+    if benchmark is not None:
+        found = registry.named_by(benchmark, name)
+        if found is None:
+            known = sorted(
+                foreign for p in registry.plugins.values() if (foreign := p.foreign_names.get(benchmark)) is not None
+            )
+            raise ValueError(f"--domain {name!r} names no domain of {benchmark}'s; known: {', '.join(known)}")
+        return found
+    return registry.canonical(name)
 
 
 class KnowledgeModels(BaseModel, use_attribute_docstrings=True):
@@ -129,9 +136,8 @@ class KnowledgeModels(BaseModel, use_attribute_docstrings=True):
 class RunSettings(RunScope, KnowledgeModels, TaumeshSettings):
     """Every option of ``taumesh run``: τ-bench v1's flags and defaults, and τ²'s where they differ.
 
-    Defaults that depend on the domain are None here and resolved by :meth:`resolve_defaults`: a τ² domain
-    (``tau2-*``) gets τ²'s 200 steps, 10 errors and seed 300; a τ-bench domain v1's 30 steps, no error limit and
-    seed 10.
+    Values a domain declares for itself (seed, step and error limits, per-trial seeds, split) are None here: the
+    run takes them from the env's ``DomainInfo.run_defaults`` (``DomainPlugin.run_defaults``) before it plays.
     """
 
     help_panels: ClassVar[dict[str, tuple[str, ...]]] = {
@@ -184,7 +190,8 @@ class RunSettings(RunScope, KnowledgeModels, TaumeshSettings):
     """PROVIDER=N (repeatable): at most N model calls in flight to that provider over the whole run, workers
     included; a provider's 429s narrow it for a while."""
     seed: int | None = None
-    """Default: 300 for τ² (per-trial seeds as τ² derives them), else 10."""
+    """Seeds the task order and both models. Default: the domain's (τ-bench v1: 10; τ²: 300, with a seed per
+    trial as τ² derives them)."""
     few_shot_displays_path: str = ""
     """few-shot: a JSONL of {"messages_display": ...} examples."""
     agent_id: str = ""
@@ -215,9 +222,9 @@ class RunSettings(RunScope, KnowledgeModels, TaumeshSettings):
     resume: Path | None = None
     """Continue this results file: rerun what it lacks or errored."""
     max_steps: int | None = Field(default=None, ge=1)
-    """Default: 200 for τ² domains, 30 for τ-bench."""
+    """Steps an episode may take. Default: the domain's (τ-bench v1: 30; τ²: 200)."""
     max_errors: int | None = Field(default=None, ge=1)
-    """End an episode at this many tool errors (default: 10 for τ², no limit)."""
+    """End an episode at this many tool errors. Default: the domain's (τ²: 10; τ-bench v1: no limit)."""
     num_tasks: int | None = Field(default=None, ge=1)
     """Only the first N selected tasks (τ²'s --num-tasks)."""
     judge_model: str = ""
@@ -246,29 +253,26 @@ class RunSettings(RunScope, KnowledgeModels, TaumeshSettings):
         return self
 
     @model_validator(mode="after")
-    def resolve_defaults(self) -> RunSettings:
-        """τ²'s ``--domain`` chooses the env; the step, error and seed defaults follow the domain."""
+    def resolve_domain(self) -> RunSettings:
+        """τ²'s ``--domain`` and an alias of ``--env`` name the domain; the limits not given stay the domain's own.
+
+        Which seed, step and error limits a domain takes it declares itself (``DomainPlugin.run_defaults``); the run
+        asks the env for them before it plays (:func:`taumesh.orchestrator.runner.resolve_domain`).
+        """
         if self.domain is not None:
-            wanted = tau2_env(self.domain)
-            if "env" in self.model_fields_set and self.env != wanted:
+            variant = f"{VARIANT_SEPARATOR}{self.retrieval_config}" if self.retrieval_config is not None else ""
+            wanted = domain_named(self.domain, "tau2")
+            if "env" in self.model_fields_set and self.env not in (wanted, f"{wanted}{variant}"):
                 raise ValueError(f"--domain {self.domain} and --env {self.env} name different domains")
             self.env = wanted
-        elif self.env in TAU2_ONLY_DOMAINS:
-            self.env = tau2_env(self.env)
-        if self.retrieval_config is not None:
+        else:
+            self.env = domain_named(self.env)
+        if self.retrieval_config is not None and VARIANT_SEPARATOR not in self.env:
             self.env = f"{self.env}{VARIANT_SEPARATOR}{self.retrieval_config}"
-        defaults = domain_defaults(self.env)
-        if self.max_steps is None:
-            self.max_steps = defaults.max_steps
-        if self.max_errors is None:
-            self.max_errors = defaults.max_errors
-        if self.seed is None:
-            self.seed = defaults.seed
         return self
 
     def run_config(self) -> RunConfig:
         """The orchestrator's view of these settings."""
-        assert self.seed is not None and self.max_steps is not None, "resolved by resolve_defaults"
         # as typed: ids of the split (a number no task is named is its index), the same from flags, env and YAML
         task_ids, end_index = [str(given) for given in self.task_ids or ()] or None, self.end_index
         if self.num_tasks is not None:  # τ² takes the first N of the tasks it would run
@@ -286,7 +290,6 @@ class RunSettings(RunScope, KnowledgeModels, TaumeshSettings):
                     model=self.model,
                     provider=self.model_provider,
                     temperature=self.temperature,
-                    seed=self.seed,
                     api_base=self.api_base,
                 ),
                 few_shot_displays_path=self.few_shot_displays_path,
@@ -302,7 +305,6 @@ class RunSettings(RunScope, KnowledgeModels, TaumeshSettings):
                     model=simulator(self.user_sim).model if self.user_sim else self.user_model,
                     provider=self.user_model_provider,
                     temperature=0.0,
-                    seed=self.seed,
                     api_base=self.user_api_base,
                 ),
             ),

@@ -40,7 +40,7 @@ from taumesh.orchestrator.audit.trajectories import (
 )
 from taumesh.orchestrator.clients import ServiceClients
 from taumesh.orchestrator.config import ServiceAddresses
-from taumesh.orchestrator.runner import listing_request, release_of
+from taumesh.orchestrator.domain_info import listing_request, release_of
 from taumesh.orchestrator.stack import service_stack
 
 CONCURRENCY = 8

@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from taumesh.data import taubench_v1_dir
 from taumesh.llm.limiter import ProviderLimits
 from taumesh.models import AgentSettings, ModelSettings, TaskRef, UserSettings
-from taumesh.orchestrator.config import RunConfig, ServiceAddresses, domain_defaults
+from taumesh.orchestrator.config import RunConfig, ServiceAddresses
 
 STEP_TIMEOUT = 7 * 24 * 3600.0
 """How long the turn loop waits for the Gym caller's action, in seconds: a person or a trainer may pause."""
@@ -37,9 +37,10 @@ class GymConfig(BaseModel):
     addresses: ServiceAddresses = Field(default_factory=ServiceAddresses)
     """Running services to use (host:port); the others start in-process on loopback. The Gym seat's is ignored."""
     max_steps: int | None = Field(default=None, ge=1)
-    """None: τ-bench's 30, τ²'s 200. Reaching it ends the episode as truncated."""
+    """None: the domain's own (τ-bench's 30, τ²'s 200, as the env sends them). Reaching it ends the episode as
+    truncated."""
     max_errors: int | None = Field(default=None, ge=1)
-    """None: no limit for τ-bench, τ²'s 10 for τ² domains."""
+    """None: the domain's own (none for τ-bench, τ²'s 10)."""
     agent: AgentSettings = Field(default_factory=lambda: AgentSettings(strategy="oracle"))
     """The agent when the caller plays the user (UserEnv)."""
     user: UserSettings = Field(default_factory=lambda: UserSettings(strategy="scripted"))
@@ -56,7 +57,6 @@ class GymConfig(BaseModel):
 
     def run_config(self, task: TaskRef) -> RunConfig:
         """The orchestrator's configuration for one episode of ``task``."""
-        defaults = domain_defaults(task.domain)
         return RunConfig(
             env=task.domain,
             task_split=task.split,
@@ -64,8 +64,8 @@ class GymConfig(BaseModel):
             user=self.user,
             data_dir=self.data_dir,
             addresses=self.addresses,
-            max_steps=self.max_steps or defaults.max_steps,
-            max_errors=self.max_errors if self.max_errors is not None else defaults.max_errors,
+            max_steps=self.max_steps,
+            max_errors=self.max_errors,
             judge=self.judge,
             provider_limits=self.provider_limits,
             rpc_timeout=self.rpc_timeout,

@@ -24,11 +24,11 @@ from taumesh.models import ChatMessage, TaskRef
 from taumesh.orchestrator.certified import split_digest
 from taumesh.orchestrator.clients import ServiceClients, list_tasks, with_retries
 from taumesh.orchestrator.config import RunConfig, ServiceAddresses
+from taumesh.orchestrator.domain_info import listing_request, release_of, resolve_domain
 from taumesh.orchestrator.episode import EpisodeOutcome, run_episode
 from taumesh.orchestrator.grading import strict_exclusions
 from taumesh.orchestrator.gym.seats import Seat, Turn, agent_seat_service, user_seat_service
 from taumesh.orchestrator.provider_limits import provider_limits, shared_limiters
-from taumesh.orchestrator.runner import listing_request, release_of
 from taumesh.orchestrator.stack import serving_targets
 from taumesh.rpc.server import start_server
 
@@ -106,7 +106,11 @@ class EpisodeDriver:
         return await self._next()
 
     async def _play(self, config: RunConfig, task: TaskRef) -> EpisodeOutcome:
-        """One episode, its model calls within the provider limits (the seat's own calls take no permit)."""
+        """One episode, its model calls within the provider limits (the seat's own calls take no permit).
+
+        What the configuration leaves unset (limits, seed) is the domain's own, as the env sends it.
+        """
+        config, _ = await resolve_domain(self._clients(), config)
         if not config.provider_limits:
             return await run_episode(self._clients(), config, task, trial=0)
         if self.limiters is None:

@@ -11,7 +11,13 @@ from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import Any
 
-from taumesh.convert import message_to_proto, task_ref_from_proto, tool_call_from_proto, tool_schema_to_proto
+from taumesh.convert import (
+    message_to_proto,
+    run_defaults_to_proto,
+    task_ref_from_proto,
+    tool_call_from_proto,
+    tool_schema_to_proto,
+)
 from taumesh.domains import VARIANT_SEPARATOR, Catalog, DataError, DomainNotRunnable, ToolCrash, parse_arguments
 from taumesh.env.v1 import env_pb2, env_pb2_grpc
 from taumesh.models import ToolSchema
@@ -96,6 +102,11 @@ class EnvServicer(env_pb2_grpc.EnvServiceServicer):
                     terminate_tools=sorted(domain.spec.terminate_tools),
                     data_release=domain.data_release or "",
                     variants=sorted(f"{name}{VARIANT_SEPARATOR}{key}" for key in domain.spec.variants()),
+                    run_defaults=run_defaults_to_proto(
+                        domain.spec.run_defaults,
+                        domain.spec.run_defaults.split or (splits[0].name if splits else ""),
+                        domain.spec.user_stop_tokens,
+                    ),
                 )
             )
         return env_pb2.ListDomainsResponse(domains=domains)

@@ -39,19 +39,18 @@ from taumesh.env.v1 import env_pb2
 from taumesh.llm.limiter import ProviderLimiters
 from taumesh.orchestrator.clients import ServiceClients
 from taumesh.orchestrator.config import RunConfig
+from taumesh.orchestrator.domain_info import ConfigError, served_domain, served_release
 from taumesh.orchestrator.layout_statistics import LayoutStatistics, layout_statistics
 from taumesh.orchestrator.provider_limits import shared_limiters
-from taumesh.orchestrator.results import RunResult, results_task_id, run_fingerprint, validity_record
+from taumesh.orchestrator.results import RunResult, results_task_id, run_fingerprint
 from taumesh.orchestrator.runner import (
-    ConfigError,
     compute_pass_hat_k,
     describe_agent,
     gradable_tasks,
     plan_episodes,
     resolve_tasks,
+    run_record,
     run_tasks,
-    served_domain,
-    served_release,
 )
 from taumesh.orchestrator.stack import service_stack
 from taumesh.orchestrator.tracing import run_ended, run_span
@@ -244,10 +243,7 @@ class RunExecutor:
             plan = plan_episodes(config, indices)
             self.store.set_total(run_id, len(plan))
             agent = await describe_agent(clients, config)
-            validity = validity_record(config, excluded)
-            recorded: dict[str, Any] = {"run": run_fingerprint(config, agent, release), "validity": validity}
-            if agent is not None:
-                recorded["agent"] = agent.model_dump()
+            recorded = run_record(config, agent, run_fingerprint(config, agent, release), excluded)
             await self._plan(run_id, tasks, plan)
             worker = EpisodeWorker(
                 self.store.work,

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -17,19 +16,12 @@ from taumesh.api.store import Store, as_utc
 from taumesh.api.tables import ResultRow, RunRow
 from taumesh.api.viewer_link import viewer_url
 from taumesh.llm.access import normalize_api_base
-from taumesh.models import AgentSettings, ModelSettings, UserSettings, is_tau2
+from taumesh.models import AgentSettings, ModelSettings, TaskIdStyle, UserSettings
 from taumesh.orchestrator.clients import ServiceClients
 from taumesh.orchestrator.config import RunConfig
+from taumesh.orchestrator.domain_info import ConfigError, DomainNotRunnable, served_domain, served_release
 from taumesh.orchestrator.results import results_task_id
-from taumesh.orchestrator.runner import (
-    ConfigError,
-    DomainNotRunnable,
-    resolve_tasks,
-    run_tasks,
-    select_tasks,
-    served_domain,
-    served_release,
-)
+from taumesh.orchestrator.runner import resolve_tasks, run_tasks, select_tasks
 from taumesh.services.agent.strategies import WITHOUT_MODEL
 from taumesh.services.user_sim.strategies import WITHOUT_MODEL as USERS_WITHOUT_MODEL
 from taumesh.stats import is_success
@@ -129,19 +121,21 @@ async def split_tasks(
         raise error from exc
 
 
-def api_task_id(env: str, task_id: str) -> int | str:
-    """A task id in the REST fork's routes: τ-bench v1's integer index, a τ² domain's id unchanged."""
-    return task_id if is_tau2(env) else results_task_id(task_id)
+def api_task_id(style: TaskIdStyle, task_id: str) -> int | str:
+    """A task id in the REST fork's routes, as the domain spells it: τ-bench v1's integer index, τ²'s id as text."""
+    return task_id if style == "id" else results_task_id(task_id)
 
 
-def task_order(env: str) -> Callable[[ResultRow], tuple[int, int, int | str]]:
+def recorded_style(row: ResultRow) -> TaskIdStyle:
+    """How a stored result's domain spells task ids: as its run recorded its domain's defaults (else as v1)."""
+    recorded = row.info.get("run_defaults") if isinstance(row.info, dict) else None
+    return "id" if isinstance(recorded, dict) and recorded.get("task_id_style") == "id" else "index"
+
+
+def task_order(row: ResultRow) -> tuple[int, int, int | str]:
     """Sort key of results in task order: trial after trial, each by task (integer ids by value)."""
-
-    def key(row: ResultRow) -> tuple[int, int, int | str]:
-        task = api_task_id(env, row.task_id)
-        return (row.trial, 0, task) if isinstance(task, int) else (row.trial, 1, task)
-
-    return key
+    task = api_task_id(recorded_style(row), row.task_id)
+    return (row.trial, 0, task) if isinstance(task, int) else (row.trial, 1, task)
 
 
 def run_config(body: ValidateTasksRequest, settings: ApiSettings) -> RunConfig:
@@ -215,10 +209,10 @@ async def play_now(store: Store, executor: RunExecutor, body: ValidateTasksReque
     return ended
 
 
-def task_result(row: ResultRow, env: str) -> TaskResult:
+def task_result(row: ResultRow) -> TaskResult:
     """A stored episode as the API shows it (the REST fork's integer ``task_id`` for τ-bench v1 domains)."""
     return TaskResult(
-        task_id=api_task_id(env, row.task_id),
+        task_id=api_task_id(recorded_style(row), row.task_id),
         trial=row.trial,
         reward=row.reward,
         success=row.reward is not None and is_success(row.reward),

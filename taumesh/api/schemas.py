@@ -117,7 +117,12 @@ class ValidateTasksRequest(BaseModel):
         json_schema_extra={"uniqueItems": True},
     )
     max_concurrency: Annotated[int, RUN["max_concurrency"], Field(le=64)] = RUN["max_concurrency"].default
-    seed: int = Field(default=10, ge=-(2**63), le=2**63 - 1, description="Random seed (τ-bench's default 10).")
+    seed: int | None = Field(
+        default=None,
+        ge=-(2**63),
+        le=2**63 - 1,
+        description="Seeds the task order and the models; null: the domain's own (τ-bench's 10, τ²'s 300).",
+    )
     shuffle: Annotated[bool, RUN["shuffle"]] = RUN["shuffle"].default
     tasks: Annotated[Literal["all", "certified"], RUN["tasks"]] = RUN["tasks"].default
     grader: Annotated[Literal["faithful", "strict"], RUN["grader"]] = RUN["grader"].default

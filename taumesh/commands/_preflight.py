@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from taumesh.models import is_tau2
 from taumesh.orchestrator.config import ServiceAddresses
 from taumesh.rpc.loop import run as run_loop
 
@@ -78,19 +77,7 @@ def domain_problem(env: str, data_dir: Path) -> str | None:
         return f"unknown domain {env!r}; domains: {', '.join(sorted(registry.plugins)) or 'none loaded'}"
     if plugin.data_dir(data_dir).is_dir():
         return plugin.run_problem()  # what this machine lacks to run it (a model, a sandbox), as loading it says
-    if is_tau2(env):
-        from taumesh.data import tau2_upstream_dir
-
-        if plugin.data_dir(data_dir).is_relative_to(tau2_upstream_dir()):  # τ³'s domains are in no wheel: imported
-            return (
-                f"{env!r} is τ³'s, in no released wheel: run `taumesh data import tau2 PATH` (PATH: a checkout of "
-                "sierra-research/tau2-bench; `taumesh data fetch tau2` does not bring it)"
-            )
-        return f"τ²'s data for {env!r} is not there: run `taumesh data fetch tau2`"
-    return (
-        f"τ-bench v1's {env!r} data is not in {data_dir}: run `taumesh data import taubench PATH` (PATH: a τ-bench "
-        "checkout), or point --data-dir (TAUMESH_DATA_DIR) at a folder holding it"
-    )
+    return plugin.missing_data(data_dir)
 
 
 def user_prompts_problem(strategy: str, env: str, data_dir: Path) -> str | None:

@@ -80,7 +80,8 @@ class EvalConfig(BaseModel):
     transport: str = "a2a"
     """How to reach the purple agent: ``jsonrpc``, ``grpc``, ``http+json``, or ``a2a`` (what its card prefers)."""
     max_concurrency: int = Field(default=4, ge=1, le=64)
-    seed: int = 10
+    seed: int | None = None
+    """Seeds the task order and the models; None: the domain's own (τ-bench's 10, τ²'s 300)."""
     tasks: Literal["all", "certified"] = "all"
     """As ``taumesh run --tasks``: certified plays only the tasks the stored audit of the data flags nothing on."""
     grader: Literal["faithful", "strict"] = "faithful"
@@ -210,7 +211,8 @@ class EvaluationExecutor(AgentExecutor):
     async def _run(self, request: AssessmentRequest, url: str, updater: TaskUpdater) -> None:
         from taumesh.domains import DataError
         from taumesh.orchestrator.config import RunConfig
-        from taumesh.orchestrator.runner import ConfigError, run_benchmark
+        from taumesh.orchestrator.domain_info import ConfigError
+        from taumesh.orchestrator.runner import run_benchmark
 
         cfg = request.config
         config = RunConfig(

@@ -79,8 +79,9 @@ def run(ctx: typer.Context, config_file: ConfigFile = None, **flags: Any) -> Non
 def _run_one(settings: RunSettings) -> RunSummary:
     """Play one run of ``taumesh run`` and print its report; exit 2 on settings that cannot run."""
     from taumesh.orchestrator.console import print_summary
+    from taumesh.orchestrator.domain_info import ConfigError
     from taumesh.orchestrator.interrupt import RunInterrupted
-    from taumesh.orchestrator.runner import ConfigError, WorkersFailed, run_benchmark
+    from taumesh.orchestrator.runner import WorkersFailed, run_benchmark
 
     config = settings.run_config()
     settings.export_knowledge_models()  # for the env this run starts (embedded, or its processes)

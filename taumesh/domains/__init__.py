@@ -45,11 +45,13 @@ from taumesh.domains._session import Session, StepResult
 from taumesh.domains._task import Action, Task, describe_validation_error, same_message
 from taumesh.domains._tool import Data, Refusal, Requestor, Tool
 from taumesh.domains._view import DomainLayout, DomainView, StateHasher, ToolRules
+from taumesh.models import V1_RUN_DEFAULTS, ReplayMode, RunDefaults, TaskIdStyle
 
 __all__ = [
     "DOMAIN_PATH_ENV",
     "ENTRY_POINT_GROUP",
     "V1_REWARD",
+    "V1_RUN_DEFAULTS",
     "VARIANT_SEPARATOR",
     "Action",
     "BaseDataMutation",
@@ -77,14 +79,17 @@ __all__ = [
     "PluginError",
     "Refusal",
     "Registry",
+    "ReplayMode",
     "Requestor",
     "RewardComponent",
+    "RunDefaults",
     "Session",
     "StateHasher",
     "StepResult",
     "Swaps",
     "Task",
     "TaskCheck",
+    "TaskIdStyle",
     "Tool",
     "ToolCrash",
     "ToolRules",

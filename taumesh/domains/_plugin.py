@@ -24,7 +24,16 @@ from taumesh.domains._session import Session, StepResult
 from taumesh.domains._task import Task
 from taumesh.domains._tool import Requestor, Tool
 from taumesh.domains._view import DomainLayout, DomainView, StateHasher
-from taumesh.models import EVALUATED_TERMINATIONS, STOP_TOKEN, ChatMessage, GoldAction, RewardBasis, Termination
+from taumesh.models import (
+    EVALUATED_TERMINATIONS,
+    STOP_TOKEN,
+    V1_RUN_DEFAULTS,
+    ChatMessage,
+    GoldAction,
+    RewardBasis,
+    RunDefaults,
+    Termination,
+)
 
 
 class Document(BaseModel):
@@ -97,6 +106,16 @@ class DomainPlugin:
     lists of a group reordered together: paired lists such as ``item_ids`` and ``new_item_ids``). The audit reorders
     them in the gold and flags a task whose gold outcome's hash then changes (``order_sensitive``); None: not
     declared, and a task whose gold writes pass lists gets the flag as "unknown"."""
+    run_defaults: RunDefaults = V1_RUN_DEFAULTS
+    """What a run of this domain takes for the limits, seeds and conventions it does not set (seed, max steps and
+    errors, per-trial seeds, default split, task-id style, replay): its own benchmark's. The env sends them with the
+    domain (``DomainInfo.run_defaults``); the default is τ-bench v1's."""
+    foreign_names: Mapping[str, str] = field(default_factory=dict)
+    """The domain's name in another benchmark's flags and files, by benchmark: τ²'s plugins give ``{"tau2":
+    "airline"}``, so τ²'s ``--domain airline`` and a τ² results document's ``domain_name: airline`` mean this domain
+    (:meth:`Registry.named_by <taumesh.domains.Registry.named_by>`); empty: none."""
+    aliases: tuple[str, ...] = ()
+    """Other names ``--env`` takes for this domain where no other domain has them (τ²'s ``telecom``)."""
 
     @property
     def tables(self) -> tuple[str, ...]:
@@ -132,6 +151,16 @@ class DomainPlugin:
         discovery (``Catalog.describe``) do not ask, so they work without it.
         """
         return None
+
+    def missing_data(self, default_data_dir: Path) -> str:
+        """What to do when the domain's files are not there, worded for the user (``taumesh run`` says it first).
+
+        The default is τ-bench v1's: import a τ-bench checkout, or point ``--data-dir`` at the data.
+        """
+        return (
+            f"τ-bench v1's {self.name!r} data is not in {default_data_dir}: run `taumesh data import taubench PATH` "
+            "(PATH: a τ-bench checkout), or point --data-dir (TAUMESH_DATA_DIR) at a folder holding it"
+        )
 
     def tools_for(self, root: Path) -> Sequence[type[Tool]]:
         """The tools over the data folder ``root``: :attr:`tools`, unless a version of the data adds some."""

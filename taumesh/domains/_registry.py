@@ -209,6 +209,27 @@ class Registry:
             return self._variant(self.plugins[base], name, variant)
         raise KeyError(f"unknown domain {name!r}; known: {self.names()}")
 
+    def named_by(self, benchmark: str, name: str) -> str | None:
+        """The domain another benchmark's flags and files call ``name`` (:attr:`DomainPlugin.foreign_names`).
+
+        ``named_by("tau2", "airline")`` is ``tau2-airline``; a taumesh name is taken as itself when that domain is
+        ``benchmark``'s (``tau2-airline`` stays); None when no domain has the name. τ³ spells with underscores what
+        taumesh spells with dashes: ``banking_knowledge`` is found as ``banking-knowledge`` too.
+        """
+        spellings = (name, name.replace("_", "-"))
+        for plugin in self.plugins.values():
+            foreign = plugin.foreign_names.get(benchmark)
+            if foreign is not None and (foreign in spellings or plugin.name == name):
+                return plugin.name
+        return None
+
+    def canonical(self, name: str) -> str:
+        """``name``, or the domain that declares it an alias (:attr:`DomainPlugin.aliases`): ``telecom`` is τ²'s."""
+        if name in self.plugins:
+            return name
+        owners = [plugin.name for plugin in self.plugins.values() if name in plugin.aliases]
+        return owners[0] if len(owners) == 1 else name
+
     def _variant(self, base: DomainPlugin, name: str, variant: str) -> DomainPlugin:
         """``base``'s variant (DomainPlugin.variants), kept under ``name``; KeyError listing the known ones."""
         offered = base.variants()

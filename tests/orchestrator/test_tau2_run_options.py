@@ -232,16 +232,25 @@ def test_domain_and_a_different_env_are_refused(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("flags", "expected"),
     [
-        ({"env": "retail"}, ("retail", 30, None, 10)),
-        ({"env": "tau2-retail"}, ("tau2-retail", 200, 10, 300)),
-        ({"domain": "telecom"}, ("tau2-telecom", 200, 10, 300)),
+        ({"env": "retail"}, ("retail", None, None, None)),
+        ({"env": "tau2-retail"}, ("tau2-retail", None, None, None)),
+        ({"env": "telecom"}, ("tau2-telecom", None, None, None)),
+        ({"domain": "telecom"}, ("tau2-telecom", None, None, None)),
+        ({"domain": "banking_knowledge"}, ("tau2-banking-knowledge", None, None, None)),
         ({"domain": "airline", "max_steps": 7, "max_errors": 2, "seed": 4}, ("tau2-airline", 7, 2, 4)),
     ],
 )
-def test_defaults_follow_the_domain(flags: dict[str, Any], expected: tuple[Any, ...]) -> None:
-    settings = RunSettings(**flags)
-    assert (settings.env, settings.max_steps, settings.max_errors, settings.seed) == expected
-    assert settings.run_config().tau2_trial_seeds == settings.env.startswith("tau2-")
+def test_the_domain_is_named_and_its_limits_left_to_it(flags: dict[str, Any], expected: tuple[Any, ...]) -> None:
+    """τ²'s --domain and --env's aliases name the domain the plugins declare; limits not given stay unset here and
+    are the domain's own once the run asks the env (tests/orchestrator/test_domain_defaults.py)."""
+    config = RunSettings(**flags).run_config()
+    assert (config.env, config.max_steps, config.max_errors, config.seed) == expected
+
+
+def test_an_unknown_tau2_domain_is_refused_with_the_known_ones(tmp_path: Path) -> None:
+    result = invoke("run", "--domain", "airlines", *ORACLE, "--log-dir", tmp_path)
+    assert result.exit_code == 2
+    assert "--domain 'airlines' names no domain of tau2's" in result.output and "airline" in result.output
 
 
 def test_num_tasks_takes_the_first_of_the_selection() -> None:

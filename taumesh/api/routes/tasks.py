@@ -37,7 +37,7 @@ async def list_split_tasks(
         task_split=split,
         tasks=[
             TaskInfo(
-                task_id=api_task_id(body.env, t.task_id),
+                task_id=api_task_id(config.limits.task_id_style, t.task_id),
                 user_id=t.user_id,
                 instruction_preview=t.instruction[:PREVIEW_CHARS],
                 num_actions=t.gold_action_count,

@@ -20,7 +20,7 @@ import copy
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from taumesh.domains import DomainPlugin, DomainView, Session, Task
+from taumesh.domains import DomainPlugin, DomainView, RunDefaults, Session, Task
 from taumesh.domains.factory import FactoryPlugin, FactoryTask
 from taumesh.domains.healthcare.agent_tools import AGENT_TOOLS
 from taumesh.domains.healthcare.hashing import ClinicHasher
@@ -43,6 +43,15 @@ IDENTITY_TOOLS = frozenset(
 """The clinic's identity checks: finding the patient, then verifying them (or their proxy)."""
 UNORDERED_ARGUMENTS: dict[str, tuple[tuple[str, ...], ...]] = {"create_records_request": (("record_types",),)}
 """The kinds of record requested are a set (the only list an agent passes)."""
+
+
+RUN_DEFAULTS = RunDefaults(
+    seed=10, max_steps=50, max_errors=10, per_trial_seeds=True, task_id_style="id", replay="timeline"
+)
+"""The clinic's own: a gold outcome takes up to 9 actions, some the patient's own (dual control), beside identity
+checks and the conversation, so 30 steps (τ-bench v1's) left an agent little room; 50 bound a loop. Ten tool errors
+end an episode, as τ²'s dual-control runs; each trial gets its own seed; task ids are the clinic's own text; and
+re-grading replays the patient's tool calls too (the timeline), without which their writes would be lost."""
 
 
 class HealthcareV1Plugin(DomainPlugin):
@@ -83,6 +92,7 @@ plugin = HealthcarePlugin(
     identity_tools=IDENTITY_TOOLS,
     unordered_arguments=UNORDERED_ARGUMENTS,
     release=RELEASES["v2"],
+    run_defaults=RUN_DEFAULTS,
 )
 """What the registry loads (entry point ``healthcare = "taumesh.domains.healthcare:plugin"``): release 2."""
 
@@ -97,5 +107,6 @@ v1_plugin = HealthcareV1Plugin(
     hasher=ClinicHasher,
     identity_tools=IDENTITY_TOOLS,
     unordered_arguments=UNORDERED_ARGUMENTS,
+    run_defaults=RUN_DEFAULTS,
 )
 """Release 1, the faithful first release: ``--env healthcare:v1``."""

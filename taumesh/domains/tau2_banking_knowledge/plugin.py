@@ -153,6 +153,13 @@ class BankingPlugin(Tau2Plugin):
         imported = tau2_upstream_dir() / "data" / "domains" / SOURCE_NAME
         return imported_release() if root.resolve() == imported.resolve() else None
 
+    def missing_data(self, default_data_dir: Path) -> str:
+        """τ³'s data is in no released wheel: it is imported from a checkout of upstream."""
+        return (
+            f"{self.name!r} is τ³'s, in no released wheel: run `taumesh data import tau2 PATH` (PATH: a checkout of "
+            "sierra-research/tau2-bench; `taumesh data fetch tau2` does not bring it)"
+        )
+
     def documents(self, root: Path) -> Sequence[Document]:
         """The knowledge base the retrieval tools search: ``documents/*.json`` in sorted file-name order."""
         return tuple(Document(id=doc.id, title=doc.title, text=doc.content) for doc in _documents(root))

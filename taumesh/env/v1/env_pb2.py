@@ -25,45 +25,51 @@ _sym_db = _symbol_database.Default()
 from taumesh.common.v1 import common_pb2 as taumesh_dot_common_dot_v1_dot_common__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18taumesh/env/v1/env.proto\x12\x0etaumesh.env.v1\x1a\x1etaumesh/common/v1/common.proto\"&\n\x12ListDomainsRequest\x12\x10\n\x08variants\x18\x01 \x03(\t\"-\n\tSplitInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x12\n\ntask_count\x18\x02 \x01(\x05\"\x86\x01\n\nDomainInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12)\n\x06splits\x18\x02 \x03(\x0b\x32\x19.taumesh.env.v1.SplitInfo\x12\x17\n\x0fterminate_tools\x18\x03 \x03(\t\x12\x14\n\x0c\x64\x61ta_release\x18\x04 \x01(\t\x12\x10\n\x08variants\x18\x05 \x03(\t\"B\n\x13ListDomainsResponse\x12+\n\x07\x64omains\x18\x01 \x03(\x0b\x32\x1a.taumesh.env.v1.DomainInfo\"q\n\x10ListTasksRequest\x12\x0e\n\x06\x64omain\x18\x01 \x01(\t\x12\r\n\x05split\x18\x02 \x01(\t\x12\x11\n\tpage_size\x18\x03 \x01(\x05\x12\x12\n\npage_token\x18\x04 \x01(\t\x12\x17\n\x0finclude_records\x18\x05 \x01(\x08\"\x97\x01\n\x0bTaskSummary\x12\x0f\n\x07task_id\x18\x06 \x01(\t\x12\x0f\n\x07user_id\x18\x02 \x01(\t\x12\x13\n\x0binstruction\x18\x03 \x01(\t\x12\x19\n\x11gold_action_count\x18\x04 \x01(\x05\x12\x14\n\x0coutput_count\x18\x05 \x01(\x05\x12\x13\n\x0brecord_json\x18\x07 \x01(\tJ\x04\x08\x01\x10\x02R\x05index\"|\n\x11ListTasksResponse\x12*\n\x05tasks\x18\x01 \x03(\x0b\x32\x1b.taumesh.env.v1.TaskSummary\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\x12\x12\n\ntotal_size\x18\x03 \x01(\x05\x12\x0e\n\x06policy\x18\x04 \x01(\t\">\n\x12OpenSessionRequest\x12(\n\x04task\x18\x01 \x01(\x0b\x32\x1a.taumesh.common.v1.TaskRef\"\xd1\x02\n\x13OpenSessionResponse\x12\x12\n\nsession_id\x18\x01 \x01(\t\x12\x0e\n\x06policy\x18\x02 \x01(\t\x12,\n\x05tools\x18\x03 \x03(\x0b\x32\x1d.taumesh.common.v1.ToolSchema\x12\x18\n\x10user_instruction\x18\x04 \x01(\t\x12\x19\n\x11initial_data_hash\x18\x05 \x01(\t\x12\x31\n\nuser_tools\x18\x06 \x03(\x0b\x32\x1d.taumesh.common.v1.ToolSchema\x12+\n\x07history\x18\x07 \x03(\x0b\x32\x1a.taumesh.common.v1.Message\x12\x18\n\x10user_stop_tokens\x18\x08 \x03(\t\x12\x1a\n\x12user_opening_stops\x18\t \x01(\x08\x12\x1d\n\x15opening_agent_message\x18\n \x01(\t\"i\n\x0f\x43\x61llToolRequest\x12\x12\n\nsession_id\x18\x01 \x01(\t\x12.\n\ttool_call\x18\x02 \x01(\x0b\x32\x1b.taumesh.common.v1.ToolCall\x12\x12\n\nrequest_id\x18\x03 \x01(\t\"\x7f\n\x10\x43\x61llToolResponse\x12\x13\n\x0bobservation\x18\x01 \x01(\t\x12.\n\x06status\x18\x05 \x01(\x0e\x32\x1e.taumesh.env.v1.ToolCallStatusJ\x04\x08\x02\x10\x03J\x04\x08\x03\x10\x04J\x04\x08\x04\x10\x05R\x04\x64oneR\x05\x65rrorR\x07\x61\x62orted\"A\n\x14GetFinalStateRequest\x12\x12\n\nsession_id\x18\x01 \x01(\t\x12\x15\n\rclose_session\x18\x02 \x01(\x08\"[\n\x15GetFinalStateResponse\x12\x11\n\tdata_hash\x18\x01 \x01(\t\x12\x17\n\x0ftool_call_count\x18\x02 \x01(\x05\x12\x16\n\x0e\x63opied_records\x18\x03 \x01(\x05\")\n\x13\x43loseSessionRequest\x12\x12\n\nsession_id\x18\x01 \x01(\t\"\x16\n\x14\x43loseSessionResponse*\xa6\x01\n\x0eToolCallStatus\x12 \n\x1cTOOL_CALL_STATUS_UNSPECIFIED\x10\x00\x12\x17\n\x13TOOL_CALL_STATUS_OK\x10\x01\x12\x1a\n\x16TOOL_CALL_STATUS_ERROR\x10\x02\x12\x1f\n\x1bTOOL_CALL_STATUS_TERMINATED\x10\x03\x12\x1c\n\x18TOOL_CALL_STATUS_ABORTED\x10\x04\x32\x96\x04\n\nEnvService\x12V\n\x0bListDomains\x12\".taumesh.env.v1.ListDomainsRequest\x1a#.taumesh.env.v1.ListDomainsResponse\x12P\n\tListTasks\x12 .taumesh.env.v1.ListTasksRequest\x1a!.taumesh.env.v1.ListTasksResponse\x12V\n\x0bOpenSession\x12\".taumesh.env.v1.OpenSessionRequest\x1a#.taumesh.env.v1.OpenSessionResponse\x12M\n\x08\x43\x61llTool\x12\x1f.taumesh.env.v1.CallToolRequest\x1a .taumesh.env.v1.CallToolResponse\x12\\\n\rGetFinalState\x12$.taumesh.env.v1.GetFinalStateRequest\x1a%.taumesh.env.v1.GetFinalStateResponse\x12Y\n\x0c\x43loseSession\x12#.taumesh.env.v1.CloseSessionRequest\x1a$.taumesh.env.v1.CloseSessionResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18taumesh/env/v1/env.proto\x12\x0etaumesh.env.v1\x1a\x1etaumesh/common/v1/common.proto\"&\n\x12ListDomainsRequest\x12\x10\n\x08variants\x18\x01 \x03(\t\"-\n\tSplitInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x12\n\ntask_count\x18\x02 \x01(\x05\"\xb9\x01\n\nDomainInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12)\n\x06splits\x18\x02 \x03(\x0b\x32\x19.taumesh.env.v1.SplitInfo\x12\x17\n\x0fterminate_tools\x18\x03 \x03(\t\x12\x14\n\x0c\x64\x61ta_release\x18\x04 \x01(\t\x12\x10\n\x08variants\x18\x05 \x03(\t\x12\x31\n\x0crun_defaults\x18\x06 \x01(\x0b\x32\x1b.taumesh.env.v1.RunDefaults\"\xf1\x01\n\x0bRunDefaults\x12\x0c\n\x04seed\x18\x01 \x01(\x03\x12\x11\n\tmax_steps\x18\x02 \x01(\x05\x12\x12\n\nmax_errors\x18\x03 \x01(\x05\x12\x17\n\x0fper_trial_seeds\x18\x04 \x01(\x08\x12\x15\n\rdefault_split\x18\x05 \x01(\t\x12\x32\n\rtask_id_style\x18\x06 \x01(\x0e\x32\x1b.taumesh.env.v1.TaskIdStyle\x12/\n\x0breplay_mode\x18\x07 \x01(\x0e\x32\x1a.taumesh.env.v1.ReplayMode\x12\x18\n\x10user_stop_tokens\x18\x08 \x03(\t\"B\n\x13ListDomainsResponse\x12+\n\x07\x64omains\x18\x01 \x03(\x0b\x32\x1a.taumesh.env.v1.DomainInfo\"q\n\x10ListTasksRequest\x12\x0e\n\x06\x64omain\x18\x01 \x01(\t\x12\r\n\x05split\x18\x02 \x01(\t\x12\x11\n\tpage_size\x18\x03 \x01(\x05\x12\x12\n\npage_token\x18\x04 \x01(\t\x12\x17\n\x0finclude_records\x18\x05 \x01(\x08\"\x97\x01\n\x0bTaskSummary\x12\x0f\n\x07task_id\x18\x06 \x01(\t\x12\x0f\n\x07user_id\x18\x02 \x01(\t\x12\x13\n\x0binstruction\x18\x03 \x01(\t\x12\x19\n\x11gold_action_count\x18\x04 \x01(\x05\x12\x14\n\x0coutput_count\x18\x05 \x01(\x05\x12\x13\n\x0brecord_json\x18\x07 \x01(\tJ\x04\x08\x01\x10\x02R\x05index\"|\n\x11ListTasksResponse\x12*\n\x05tasks\x18\x01 \x03(\x0b\x32\x1b.taumesh.env.v1.TaskSummary\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\x12\x12\n\ntotal_size\x18\x03 \x01(\x05\x12\x0e\n\x06policy\x18\x04 \x01(\t\">\n\x12OpenSessionRequest\x12(\n\x04task\x18\x01 \x01(\x0b\x32\x1a.taumesh.common.v1.TaskRef\"\xd1\x02\n\x13OpenSessionResponse\x12\x12\n\nsession_id\x18\x01 \x01(\t\x12\x0e\n\x06policy\x18\x02 \x01(\t\x12,\n\x05tools\x18\x03 \x03(\x0b\x32\x1d.taumesh.common.v1.ToolSchema\x12\x18\n\x10user_instruction\x18\x04 \x01(\t\x12\x19\n\x11initial_data_hash\x18\x05 \x01(\t\x12\x31\n\nuser_tools\x18\x06 \x03(\x0b\x32\x1d.taumesh.common.v1.ToolSchema\x12+\n\x07history\x18\x07 \x03(\x0b\x32\x1a.taumesh.common.v1.Message\x12\x18\n\x10user_stop_tokens\x18\x08 \x03(\t\x12\x1a\n\x12user_opening_stops\x18\t \x01(\x08\x12\x1d\n\x15opening_agent_message\x18\n \x01(\t\"i\n\x0f\x43\x61llToolRequest\x12\x12\n\nsession_id\x18\x01 \x01(\t\x12.\n\ttool_call\x18\x02 \x01(\x0b\x32\x1b.taumesh.common.v1.ToolCall\x12\x12\n\nrequest_id\x18\x03 \x01(\t\"\x7f\n\x10\x43\x61llToolResponse\x12\x13\n\x0bobservation\x18\x01 \x01(\t\x12.\n\x06status\x18\x05 \x01(\x0e\x32\x1e.taumesh.env.v1.ToolCallStatusJ\x04\x08\x02\x10\x03J\x04\x08\x03\x10\x04J\x04\x08\x04\x10\x05R\x04\x64oneR\x05\x65rrorR\x07\x61\x62orted\"A\n\x14GetFinalStateRequest\x12\x12\n\nsession_id\x18\x01 \x01(\t\x12\x15\n\rclose_session\x18\x02 \x01(\x08\"[\n\x15GetFinalStateResponse\x12\x11\n\tdata_hash\x18\x01 \x01(\t\x12\x17\n\x0ftool_call_count\x18\x02 \x01(\x05\x12\x16\n\x0e\x63opied_records\x18\x03 \x01(\x05\")\n\x13\x43loseSessionRequest\x12\x12\n\nsession_id\x18\x01 \x01(\t\"\x16\n\x14\x43loseSessionResponse*[\n\x0bTaskIdStyle\x12\x1d\n\x19TASK_ID_STYLE_UNSPECIFIED\x10\x00\x12\x17\n\x13TASK_ID_STYLE_INDEX\x10\x01\x12\x14\n\x10TASK_ID_STYLE_ID\x10\x02*_\n\nReplayMode\x12\x1b\n\x17REPLAY_MODE_UNSPECIFIED\x10\x00\x12\x1a\n\x16REPLAY_MODE_TRAJECTORY\x10\x01\x12\x18\n\x14REPLAY_MODE_TIMELINE\x10\x02*\xa6\x01\n\x0eToolCallStatus\x12 \n\x1cTOOL_CALL_STATUS_UNSPECIFIED\x10\x00\x12\x17\n\x13TOOL_CALL_STATUS_OK\x10\x01\x12\x1a\n\x16TOOL_CALL_STATUS_ERROR\x10\x02\x12\x1f\n\x1bTOOL_CALL_STATUS_TERMINATED\x10\x03\x12\x1c\n\x18TOOL_CALL_STATUS_ABORTED\x10\x04\x32\x96\x04\n\nEnvService\x12V\n\x0bListDomains\x12\".taumesh.env.v1.ListDomainsRequest\x1a#.taumesh.env.v1.ListDomainsResponse\x12P\n\tListTasks\x12 .taumesh.env.v1.ListTasksRequest\x1a!.taumesh.env.v1.ListTasksResponse\x12V\n\x0bOpenSession\x12\".taumesh.env.v1.OpenSessionRequest\x1a#.taumesh.env.v1.OpenSessionResponse\x12M\n\x08\x43\x61llTool\x12\x1f.taumesh.env.v1.CallToolRequest\x1a .taumesh.env.v1.CallToolResponse\x12\\\n\rGetFinalState\x12$.taumesh.env.v1.GetFinalStateRequest\x1a%.taumesh.env.v1.GetFinalStateResponse\x12Y\n\x0c\x43loseSession\x12#.taumesh.env.v1.CloseSessionRequest\x1a$.taumesh.env.v1.CloseSessionResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'taumesh.env.v1.env_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_TOOLCALLSTATUS']._serialized_start=1631
-  _globals['_TOOLCALLSTATUS']._serialized_end=1797
+  _globals['_TASKIDSTYLE']._serialized_start=1925
+  _globals['_TASKIDSTYLE']._serialized_end=2016
+  _globals['_REPLAYMODE']._serialized_start=2018
+  _globals['_REPLAYMODE']._serialized_end=2113
+  _globals['_TOOLCALLSTATUS']._serialized_start=2116
+  _globals['_TOOLCALLSTATUS']._serialized_end=2282
   _globals['_LISTDOMAINSREQUEST']._serialized_start=76
   _globals['_LISTDOMAINSREQUEST']._serialized_end=114
   _globals['_SPLITINFO']._serialized_start=116
   _globals['_SPLITINFO']._serialized_end=161
   _globals['_DOMAININFO']._serialized_start=164
-  _globals['_DOMAININFO']._serialized_end=298
-  _globals['_LISTDOMAINSRESPONSE']._serialized_start=300
-  _globals['_LISTDOMAINSRESPONSE']._serialized_end=366
-  _globals['_LISTTASKSREQUEST']._serialized_start=368
-  _globals['_LISTTASKSREQUEST']._serialized_end=481
-  _globals['_TASKSUMMARY']._serialized_start=484
-  _globals['_TASKSUMMARY']._serialized_end=635
-  _globals['_LISTTASKSRESPONSE']._serialized_start=637
-  _globals['_LISTTASKSRESPONSE']._serialized_end=761
-  _globals['_OPENSESSIONREQUEST']._serialized_start=763
-  _globals['_OPENSESSIONREQUEST']._serialized_end=825
-  _globals['_OPENSESSIONRESPONSE']._serialized_start=828
-  _globals['_OPENSESSIONRESPONSE']._serialized_end=1165
-  _globals['_CALLTOOLREQUEST']._serialized_start=1167
-  _globals['_CALLTOOLREQUEST']._serialized_end=1272
-  _globals['_CALLTOOLRESPONSE']._serialized_start=1274
-  _globals['_CALLTOOLRESPONSE']._serialized_end=1401
-  _globals['_GETFINALSTATEREQUEST']._serialized_start=1403
-  _globals['_GETFINALSTATEREQUEST']._serialized_end=1468
-  _globals['_GETFINALSTATERESPONSE']._serialized_start=1470
-  _globals['_GETFINALSTATERESPONSE']._serialized_end=1561
-  _globals['_CLOSESESSIONREQUEST']._serialized_start=1563
-  _globals['_CLOSESESSIONREQUEST']._serialized_end=1604
-  _globals['_CLOSESESSIONRESPONSE']._serialized_start=1606
-  _globals['_CLOSESESSIONRESPONSE']._serialized_end=1628
-  _globals['_ENVSERVICE']._serialized_start=1800
-  _globals['_ENVSERVICE']._serialized_end=2334
+  _globals['_DOMAININFO']._serialized_end=349
+  _globals['_RUNDEFAULTS']._serialized_start=352
+  _globals['_RUNDEFAULTS']._serialized_end=593
+  _globals['_LISTDOMAINSRESPONSE']._serialized_start=595
+  _globals['_LISTDOMAINSRESPONSE']._serialized_end=661
+  _globals['_LISTTASKSREQUEST']._serialized_start=663
+  _globals['_LISTTASKSREQUEST']._serialized_end=776
+  _globals['_TASKSUMMARY']._serialized_start=779
+  _globals['_TASKSUMMARY']._serialized_end=930
+  _globals['_LISTTASKSRESPONSE']._serialized_start=932
+  _globals['_LISTTASKSRESPONSE']._serialized_end=1056
+  _globals['_OPENSESSIONREQUEST']._serialized_start=1058
+  _globals['_OPENSESSIONREQUEST']._serialized_end=1120
+  _globals['_OPENSESSIONRESPONSE']._serialized_start=1123
+  _globals['_OPENSESSIONRESPONSE']._serialized_end=1460
+  _globals['_CALLTOOLREQUEST']._serialized_start=1462
+  _globals['_CALLTOOLREQUEST']._serialized_end=1567
+  _globals['_CALLTOOLRESPONSE']._serialized_start=1569
+  _globals['_CALLTOOLRESPONSE']._serialized_end=1696
+  _globals['_GETFINALSTATEREQUEST']._serialized_start=1698
+  _globals['_GETFINALSTATEREQUEST']._serialized_end=1763
+  _globals['_GETFINALSTATERESPONSE']._serialized_start=1765
+  _globals['_GETFINALSTATERESPONSE']._serialized_end=1856
+  _globals['_CLOSESESSIONREQUEST']._serialized_start=1858
+  _globals['_CLOSESESSIONREQUEST']._serialized_end=1899
+  _globals['_CLOSESESSIONRESPONSE']._serialized_start=1901
+  _globals['_CLOSESESSIONRESPONSE']._serialized_end=1923
+  _globals['_ENVSERVICE']._serialized_start=2285
+  _globals['_ENVSERVICE']._serialized_end=2819
 # @@protoc_insertion_point(module_scope)

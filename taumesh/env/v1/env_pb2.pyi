@@ -20,6 +20,54 @@ else:
 
 DESCRIPTOR: _descriptor.FileDescriptor
 
+class _TaskIdStyle:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _TaskIdStyleEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_TaskIdStyle.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    TASK_ID_STYLE_UNSPECIFIED: _TaskIdStyle.ValueType  # 0
+    """Not said (an env older than RunDefaults): taken as TASK_ID_STYLE_INDEX."""
+    TASK_ID_STYLE_INDEX: _TaskIdStyle.ValueType  # 1
+    """τ-bench v1: a task id that is a whole number is the task's integer position in the split, written as an integer."""
+    TASK_ID_STYLE_ID: _TaskIdStyle.ValueType  # 2
+    """The task's own id, always as text (τ²'s "0" stays "0")."""
+
+class TaskIdStyle(_TaskIdStyle, metaclass=_TaskIdStyleEnumTypeWrapper):
+    """How results files and routes spell a domain's task ids."""
+
+TASK_ID_STYLE_UNSPECIFIED: TaskIdStyle.ValueType  # 0
+"""Not said (an env older than RunDefaults): taken as TASK_ID_STYLE_INDEX."""
+TASK_ID_STYLE_INDEX: TaskIdStyle.ValueType  # 1
+"""τ-bench v1: a task id that is a whole number is the task's integer position in the split, written as an integer."""
+TASK_ID_STYLE_ID: TaskIdStyle.ValueType  # 2
+"""The task's own id, always as text (τ²'s "0" stays "0")."""
+Global___TaskIdStyle: _TypeAlias = TaskIdStyle  # noqa: Y015
+
+class _ReplayMode:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _ReplayModeEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ReplayMode.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    REPLAY_MODE_UNSPECIFIED: _ReplayMode.ValueType  # 0
+    """Not said (an env older than RunDefaults): taken as REPLAY_MODE_TRAJECTORY."""
+    REPLAY_MODE_TRAJECTORY: _ReplayMode.ValueType  # 1
+    """τ-bench v1: the agent's tool calls, as the agent saw them."""
+    REPLAY_MODE_TIMELINE: _ReplayMode.ValueType  # 2
+    """τ² and dual control: every answered tool call in order, the user's too."""
+
+class ReplayMode(_ReplayMode, metaclass=_ReplayModeEnumTypeWrapper):
+    """What re-grading (rescore) replays of a recorded episode."""
+
+REPLAY_MODE_UNSPECIFIED: ReplayMode.ValueType  # 0
+"""Not said (an env older than RunDefaults): taken as REPLAY_MODE_TRAJECTORY."""
+REPLAY_MODE_TRAJECTORY: ReplayMode.ValueType  # 1
+"""τ-bench v1: the agent's tool calls, as the agent saw them."""
+REPLAY_MODE_TIMELINE: ReplayMode.ValueType  # 2
+"""τ² and dual control: every answered tool call in order, the user's too."""
+Global___ReplayMode: _TypeAlias = ReplayMode  # noqa: Y015
+
 class _ToolCallStatus:
     ValueType = _typing.NewType("ValueType", _builtins.int)
     V: _TypeAlias = ValueType  # noqa: Y015
@@ -120,6 +168,7 @@ class DomainInfo(_message.Message):
     TERMINATE_TOOLS_FIELD_NUMBER: _builtins.int
     DATA_RELEASE_FIELD_NUMBER: _builtins.int
     VARIANTS_FIELD_NUMBER: _builtins.int
+    RUN_DEFAULTS_FIELD_NUMBER: _builtins.int
     name: _builtins.str
     """Domain name, for example "retail"."""
     data_release: _builtins.str
@@ -141,6 +190,12 @@ class DomainInfo(_message.Message):
         ListDomainsRequest.variants to learn their splits and release.
         """
 
+    @_builtins.property
+    def run_defaults(self) -> Global___RunDefaults:
+        """How a run plays the domain when it does not say otherwise. Unset only from an env older than this field: a
+        client then takes τ-bench v1's (seed 10, 30 steps, no error limit).
+        """
+
     def __init__(
         self,
         *,
@@ -149,14 +204,73 @@ class DomainInfo(_message.Message):
         terminate_tools: _abc.Iterable[_builtins.str] | None = ...,
         data_release: _builtins.str = ...,
         variants: _abc.Iterable[_builtins.str] | None = ...,
+        run_defaults: Global___RunDefaults | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["run_defaults", b"run_defaults"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["data_release", b"data_release", "name", b"name", "splits", b"splits", "terminate_tools", b"terminate_tools", "variants", b"variants"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["data_release", b"data_release", "name", b"name", "run_defaults", b"run_defaults", "splits", b"splits", "terminate_tools", b"terminate_tools", "variants", b"variants"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___DomainInfo: _TypeAlias = DomainInfo  # noqa: Y015
+
+@_typing.final
+class RunDefaults(_message.Message):
+    """How a run plays a domain when it does not say otherwise: the seed, limits and conventions of the domain's own
+    benchmark (τ-bench v1's, τ²'s, or the domain's). Every front door takes from here each value its run leaves unset.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEED_FIELD_NUMBER: _builtins.int
+    MAX_STEPS_FIELD_NUMBER: _builtins.int
+    MAX_ERRORS_FIELD_NUMBER: _builtins.int
+    PER_TRIAL_SEEDS_FIELD_NUMBER: _builtins.int
+    DEFAULT_SPLIT_FIELD_NUMBER: _builtins.int
+    TASK_ID_STYLE_FIELD_NUMBER: _builtins.int
+    REPLAY_MODE_FIELD_NUMBER: _builtins.int
+    USER_STOP_TOKENS_FIELD_NUMBER: _builtins.int
+    seed: _builtins.int
+    """Seeds the task order (shuffle) and the models: τ-bench v1's 10, τ²'s 300."""
+    max_steps: _builtins.int
+    """Steps an episode may take, tool calls and messages each one step: τ-bench v1's 30, τ²'s 200."""
+    max_errors: _builtins.int
+    """Tool results that are errors an episode may have, counted over the episode (τ²'s 10); 0: no limit (τ-bench v1)."""
+    per_trial_seeds: _builtins.bool
+    """Whether each trial gets its own seed, derived from `seed` as τ² derives them (random.seed(seed), then
+    randint(0, 1000000) per trial); false: every trial gets `seed`.
+    """
+    default_split: _builtins.str
+    """The split a run takes when it names none: one of DomainInfo.splits."""
+    task_id_style: Global___TaskIdStyle.ValueType
+    """How results files and routes spell the domain's task ids."""
+    replay_mode: Global___ReplayMode.ValueType
+    """What re-grading a recorded episode replays."""
+    @_builtins.property
+    def user_stop_tokens(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """Texts that end the conversation when the simulated user's message holds one (τ-bench v1: "###STOP###"), as
+        OpenSessionResponse.user_stop_tokens says per session.
+        """
+
+    def __init__(
+        self,
+        *,
+        seed: _builtins.int = ...,
+        max_steps: _builtins.int = ...,
+        max_errors: _builtins.int = ...,
+        per_trial_seeds: _builtins.bool = ...,
+        default_split: _builtins.str = ...,
+        task_id_style: Global___TaskIdStyle.ValueType = ...,
+        replay_mode: Global___ReplayMode.ValueType = ...,
+        user_stop_tokens: _abc.Iterable[_builtins.str] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["default_split", b"default_split", "max_errors", b"max_errors", "max_steps", b"max_steps", "per_trial_seeds", b"per_trial_seeds", "replay_mode", b"replay_mode", "seed", b"seed", "task_id_style", b"task_id_style", "user_stop_tokens", b"user_stop_tokens"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RunDefaults: _TypeAlias = RunDefaults  # noqa: Y015
 
 @_typing.final
 class ListDomainsResponse(_message.Message):

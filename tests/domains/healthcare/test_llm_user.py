@@ -10,19 +10,16 @@ import json
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from taumesh.domains.healthcare.clock import one_time_code
 from taumesh.domains.healthcare.patient_tools import PATIENT_TOOLS
-from taumesh.llm.access import ALLOWED_API_BASES_ENV
 from tests.helpers.cli import explain_result, invoke, load_json, results_path
+from tests.helpers.fake_model import FakeOpenAI, Reply, in_turn, text, tool_call
 from tests.helpers.healthcare import V1, healthcare
-from tests.llm.fake_openai import FakeOpenAI, Reply, text, tool_call
 
 TASK_ID = "insurance_update-01"
 
 
-def test_the_llm_user_plays_the_patient_tools(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_llm_user_plays_the_patient_tools(tmp_path: Path, fake: FakeOpenAI) -> None:
     tasks = healthcare(V1).tasks("base")
     index = [t.id for t in tasks].index(TASK_ID)
     passcode = tasks[index].actions[0].kwargs["passcode"]
@@ -35,15 +32,14 @@ def test_the_llm_user_plays_the_patient_tools(tmp_path: Path, monkeypatch: pytes
         text("I read the card."),
         text("Thanks! ###STOP###"),
     ]
-    with FakeOpenAI(lambda request, n: script[min(n, len(script) - 1)]) as fake:
-        monkeypatch.setenv(ALLOWED_API_BASES_ENV, fake.url)
-        result = invoke(
-            "run", "--env", V1, "--task-split", "base", "--start-index", str(index),
-            "--end-index", str(index + 1), "--agent-strategy", "oracle", "--user-strategy", "llm",
-            "--user-model", "gpt-4o-mini",
-            "--user-model-provider", "openai", "--user-api-base", fake.url, "--quiet", "--log-dir", tmp_path,
-        )  # fmt: skip
-        requests = fake.requests
+    fake.reset(in_turn(*script))
+    result = invoke(
+        "run", "--env", V1, "--task-split", "base", "--start-index", str(index),
+        "--end-index", str(index + 1), "--agent-strategy", "oracle", "--user-strategy", "llm",
+        "--user-model", "gpt-4o-mini",
+        "--user-model-provider", "openai", "--user-api-base", fake.url, "--quiet", "--log-dir", tmp_path,
+    )  # fmt: skip
+    requests = fake.requests
     assert result.exit_code == 0, explain_result(result)
     offered = {tool["function"]["name"] for tool in requests[0]["tools"]}
     assert offered == {tool.name for tool in PATIENT_TOOLS}

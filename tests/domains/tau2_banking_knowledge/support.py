@@ -22,7 +22,7 @@ from taumesh.domains import Catalog
 from taumesh.rpc.server import CHANNEL_OPTIONS, RunningServer, start_server
 from taumesh.services.env import env_service
 from taumesh.services.scorer import scorer_service
-from tests.llm.fake_openai import Reply, text
+from tests.helpers.fake_model import Reply, text
 
 T = TypeVar("T")
 
@@ -63,22 +63,6 @@ def imported_cache(cache: Path) -> Iterator[Path]:
             os.environ.pop("TAUMESH_CACHE_DIR", None)
         else:
             os.environ["TAUMESH_CACHE_DIR"] = previous
-
-
-@contextmanager
-def allowed_api_base(url: str) -> Iterator[None]:
-    """Servers started meanwhile let requests name ``url`` as a model endpoint (the operator's grant)."""
-    from taumesh.llm.access import ALLOWED_API_BASES_ENV
-
-    previous = os.environ.get(ALLOWED_API_BASES_ENV)
-    os.environ[ALLOWED_API_BASES_ENV] = url
-    try:
-        yield
-    finally:
-        if previous is None:
-            os.environ.pop(ALLOWED_API_BASES_ENV, None)
-        else:
-            os.environ[ALLOWED_API_BASES_ENV] = previous
 
 
 def data_dir_with_fixtures(folder: Path) -> Path:

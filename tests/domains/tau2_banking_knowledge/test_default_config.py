@@ -24,10 +24,11 @@ from taumesh.domains.tau2_banking_knowledge.retrieval_tools import (
 from taumesh.domains.tau2_banking_knowledge.sandbox import sandbox_problem
 from taumesh.env.v1 import env_pb2, env_pb2_grpc
 from taumesh.rpc.errors import error_reason
-from tests.domains.tau2_banking_knowledge.fake_embeddings import FakeEmbeddings
+from tests.domains.tau2_banking_knowledge.keyword_vectors import vector
 from tests.domains.tau2_banking_knowledge.support import ENV, NEEDS_FIXTURES_AND_CHECKOUT, RPC_TIMEOUT, env_and_scorer
 from tests.helpers.api_thread import start_thread_server
 from tests.helpers.cli import ORACLE, explain_result, invoke, results_path
+from tests.helpers.fake_model import FakeOpenAI
 
 pytestmark = NEEDS_FIXTURES_AND_CHECKOUT
 
@@ -79,7 +80,7 @@ def test_listings_of_the_plain_name_work_without_a_model(data_dir: Path, without
 def test_an_oracle_run_of_the_plain_name_scores_given_a_model_and_bubblewrap(
     data_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    with FakeEmbeddings() as embeddings:
+    with FakeOpenAI(embed=vector) as embeddings:
         monkeypatch.setenv(EMBEDDING_MODEL_ENV, "openai/text-embedding-3-large")
         monkeypatch.setenv(EMBEDDING_API_BASE_ENV, embeddings.url)
         monkeypatch.setenv(EMBEDDING_API_KEY_ENV, "sk-loopback")

@@ -26,9 +26,9 @@ from taumesh.domains.tau2_banking_knowledge.retrieval_tools import (
     EMBEDDING_MODEL_ENV,
 )
 from taumesh.testing.processes import taumesh_executable
-from tests.domains.tau2_banking_knowledge.fake_embeddings import FakeEmbeddings
+from tests.domains.tau2_banking_knowledge.keyword_vectors import vector
 from tests.domains.tau2_banking_knowledge.support import ENV, FIXTURES, NEEDS_FIXTURES_AND_CHECKOUT, imported_cache
-from tests.llm.fake_openai import FakeOpenAI, Reply, text, tool_call
+from tests.helpers.fake_model import FakeOpenAI, Reply, text, tool_call
 
 pytestmark = [
     *NEEDS_FIXTURES_AND_CHECKOUT,
@@ -47,11 +47,11 @@ def searching_agent(request: dict[str, Any], ordinal: int) -> Reply:
 
 
 @pytest.fixture(scope="module")
-def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[dict[str, str], str, FakeEmbeddings]]:
+def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[dict[str, str], str, FakeOpenAI]]:
     with (
         imported_cache(tmp_path_factory.mktemp("cache")) as cache,
         FakeOpenAI(searching_agent) as chat,
-        FakeEmbeddings() as embeddings,
+        FakeOpenAI(embed=vector) as embeddings,
     ):
         environ = {
             **os.environ,
@@ -91,7 +91,7 @@ def _searched(result: dict[str, Any]) -> list[str]:
 
 
 def test_an_embedding_configuration_runs_and_embeds_the_corpus_once(
-    servers: tuple[dict[str, str], str, FakeEmbeddings], tmp_path: Path
+    servers: tuple[dict[str, str], str, FakeOpenAI], tmp_path: Path
 ) -> None:
     environ, chat, embeddings = servers
     corpus = {document.content for document in load_documents(FIXTURES / "data")}
@@ -100,12 +100,12 @@ def test_an_embedding_configuration_runs_and_embeds_the_corpus_once(
     for result in results:
         (observation,) = _searched(result)
         assert observation.startswith("1. ") and "   Score: " in observation and "[Timing: retrieval=" in observation
-    sent = Counter(embeddings.inputs())
+    sent = Counter(embeddings.embedded_inputs())
     assert {text for text in sent if text in corpus} == corpus
     assert all(sent[text] == 1 for text in corpus)  # each document embedded once, over three concurrent tasks
     assert sent[QUERY] == len(TASKS)
     assert sum(sent.values()) == len(corpus) + len(TASKS)
 
-    before = len(embeddings.inputs())
+    before = len(embeddings.embedded_inputs())
     _run(tmp_path / "second", environ, chat, by_flags=True)
-    assert embeddings.inputs()[before:] == [QUERY] * len(TASKS)  # the corpus came from the cache
+    assert embeddings.embedded_inputs()[before:] == [QUERY] * len(TASKS)  # the corpus came from the cache

@@ -11,7 +11,8 @@ from taumesh.domains import DataError
 from taumesh.domains.tau2_banking_knowledge.embeddings import DenseIndex, EmbeddingCache, EmbeddingModel
 from taumesh.domains.tau2_banking_knowledge.knowledge import load_documents
 from taumesh.domains.tau2_banking_knowledge.search import search_output
-from tests.domains.tau2_banking_knowledge.fake_embeddings import FakeEmbeddings, vector
+from tests.domains.tau2_banking_knowledge.keyword_vectors import vector
+from tests.helpers.fake_model import FakeOpenAI
 from tests.helpers.paths import SHARED
 
 DOMAIN = SHARED / "tau2" / "head_banking_knowledge" / "data"
@@ -22,20 +23,20 @@ pytestmark = pytest.mark.skipif(not DOMAIN.is_dir(), reason=f"{DOMAIN} is not th
 
 def test_corpus_is_embedded_once_and_queries_rank_by_cosine(tmp_path: Path) -> None:
     documents = load_documents(DOMAIN)
-    with FakeEmbeddings() as server:
+    with FakeOpenAI(embed=vector) as server:
         model = EmbeddingModel(model="openai/text-embedding-3-large", api_base=server.url, api_key="sk-test")
         cache = EmbeddingCache(model, tmp_path / "embeddings")
         index = DenseIndex(documents, model, cache)
-        embedded = server.inputs()
+        embedded = server.embedded_inputs()
         assert sorted(embedded) == sorted({document.content for document in documents})
-        assert all(request["path"] == "/v1/embeddings" for request in server.requests)
-        assert {request["model"] for request in server.requests} == {"text-embedding-3-large"}
+        assert all(request["path"] == "/v1/embeddings" for request in server.embedded)
+        assert {request["model"] for request in server.embedded} == {"text-embedding-3-large"}
 
         again = DenseIndex(documents, model, cache)  # a second run: only the cache is read
-        assert server.inputs() == embedded
+        assert server.embedded_inputs() == embedded
 
         ranked = again.search(QUERY, k=3)
-        assert server.inputs()[len(embedded) :] == [QUERY]
+        assert server.embedded_inputs()[len(embedded) :] == [QUERY]
         assert index.search(QUERY) == again.search(QUERY)
 
     matrix = np.array([vector(document.content) for document in documents])
@@ -50,7 +51,7 @@ def test_corpus_is_embedded_once_and_queries_rank_by_cosine(tmp_path: Path) -> N
 
 def test_an_unreachable_model_is_a_clear_error(tmp_path: Path) -> None:
     documents = load_documents(DOMAIN)[:2]
-    with FakeEmbeddings() as server:
+    with FakeOpenAI(embed=vector) as server:
         url = server.url
     model = EmbeddingModel(model="openai/text-embedding-3-large", api_base=url, api_key="sk-test")
     with pytest.raises(DataError, match="embedding model 'openai/text-embedding-3-large' failed"):

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +26,7 @@ from tests.domains.tau2_banking_knowledge.support import (
     FIXTURES,
     NEEDS_FIXTURES_AND_CHECKOUT,
 )
-from tests.llm.fake_openai import FakeOpenAI, Reply, text
+from tests.helpers.fake_model import FakeOpenAI, Reply, text
 
 pytestmark = NEEDS_FIXTURES_AND_CHECKOUT
 QUERY = "credit card annual fee waiver"
@@ -47,12 +46,12 @@ def rate(request: dict[str, Any], ordinal: int) -> Reply:
 
 
 @pytest.fixture
-def model(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeOpenAI]:
-    with FakeOpenAI(rate) as server:
-        monkeypatch.setenv("TAUMESH_RERANKER_MODEL", "openai/rater")
-        monkeypatch.setenv("TAUMESH_RERANKER_API_BASE", server.url)
-        monkeypatch.setenv("TAUMESH_RERANKER_API_KEY", "sk-rater")
-        yield server
+def model(fake: FakeOpenAI, monkeypatch: pytest.MonkeyPatch) -> FakeOpenAI:
+    fake.reset(rate)
+    monkeypatch.setenv("TAUMESH_RERANKER_MODEL", "openai/rater")
+    monkeypatch.setenv("TAUMESH_RERANKER_API_BASE", fake.url)
+    monkeypatch.setenv("TAUMESH_RERANKER_API_KEY", "sk-rater")
+    return fake
 
 
 def _search(data_dir: Path, config: str, query: str) -> str:
@@ -99,11 +98,9 @@ def test_a_gpt5_rater_is_asked_for_low_reasoning_effort(
     assert {request.get("reasoning_effort") for request in model.requests} == {"low"}
 
 
-def test_nothing_rated_high_enough_says_no_documents(data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    with FakeOpenAI(lambda request, ordinal: text('{"relevance_score": 2}')) as low:
-        monkeypatch.setenv("TAUMESH_RERANKER_MODEL", "openai/rater")
-        monkeypatch.setenv("TAUMESH_RERANKER_API_BASE", low.url)
-        output = _search(data_dir, "bm25_reranker", QUERY)
+def test_nothing_rated_high_enough_says_no_documents(data_dir: Path, model: FakeOpenAI) -> None:
+    model.reset(text('{"relevance_score": 2}'))
+    output = _search(data_dir, "bm25_reranker", QUERY)
     assert TIMING.sub("", output) == "No relevant documents found."
 
 

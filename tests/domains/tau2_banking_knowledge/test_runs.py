@@ -18,7 +18,6 @@ from typing import Any
 
 import pytest
 
-from taumesh.llm.access import ALLOWED_API_BASES_ENV
 from taumesh.testing.processes import service_processes, taumesh_executable
 from tests.domains.tau2_banking_knowledge.support import (
     FIXTURES,
@@ -27,7 +26,7 @@ from tests.domains.tau2_banking_knowledge.support import (
     imported_cache,
     judge_all_met,
 )
-from tests.llm.fake_openai import FakeOpenAI
+from tests.helpers.fake_model import FakeOpenAI
 
 pytestmark = [
     *NEEDS_FIXTURES_AND_CHECKOUT,
@@ -39,7 +38,7 @@ pytestmark = [
 def setting(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[dict[str, str], str]]:
     """The environment of the processes (the checkout imported into a fresh cache, the judge allowed) and the judge."""
     with imported_cache(tmp_path_factory.mktemp("cache")) as cache, FakeOpenAI(judge_all_met) as judge:
-        environ = {**os.environ, "TAUMESH_CACHE_DIR": str(cache), ALLOWED_API_BASES_ENV: judge.url}
+        environ = {**os.environ, **judge.environment(), "TAUMESH_CACHE_DIR": str(cache)}
         yield environ, judge.url
 
 

@@ -24,14 +24,13 @@ from tests.domains.tau2_banking_knowledge.support import (
     NEEDS_FIXTURES_AND_CHECKOUT,
     NO_KNOWLEDGE,
     RPC_TIMEOUT,
-    allowed_api_base,
     data_dir_with_fixtures,
     env_and_scorer,
     imported_cache,
     judge_all_met,
     vectors,
 )
-from tests.llm.fake_openai import FakeOpenAI
+from tests.helpers.fake_model import FakeOpenAI
 
 GREETING = "Hi! How can I help you today?"
 """Upstream's ``DEFAULT_FIRST_AGENT_MESSAGE``, which the reference trajectories start with."""
@@ -46,7 +45,7 @@ def stubs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stubs]:
     """The services over the shared data, the checkout's texts imported, and the scripted judge."""
     with (
         FakeOpenAI(judge_all_met) as judge,
-        allowed_api_base(judge.url),
+        judge.granted(),
         imported_cache(tmp_path_factory.mktemp("cache")),
         env_and_scorer(data_dir_with_fixtures(tmp_path_factory.mktemp("data"))) as (env, scorer),
     ):

@@ -41,8 +41,8 @@ from google.protobuf.json_format import MessageToDict
 from tests.a2a.conftest import Agents
 from tests.a2a.test_green_agent import ask, start_green
 from tests.helpers.cli import taumesh
+from tests.helpers.fake_model import FakeOpenAI, text
 from tests.helpers.processes import free_port
-from tests.llm.fake_openai import FakeOpenAI, text
 from tests.security.canary import CANARY, Listener, Seen, json_answer
 
 pytestmark = pytest.mark.slow  # a green agent process (~3 s) and evaluations
@@ -93,7 +93,7 @@ def green(v1_data_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterat
     folder = tmp_path_factory.mktemp("green-security")
     release = threading.Event()
     agents = Agents(v1_data_dir / "retail" / "tasks_test.json", folder)
-    with Listener() as attacker, slow_purple(release) as slow, FakeOpenAI(lambda r, n: text("###STOP###")) as models:
+    with Listener() as attacker, slow_purple(release) as slow, FakeOpenAI(text("###STOP###")) as models:
         gold = agents.start("text", grpc=False, garbage_once=False)
         grpc_port = free_port()
         flags = ["--allow-agent", slow.url, "--allow-agent", attacker.url, "--grpc-port", str(grpc_port)]

@@ -15,7 +15,7 @@ import pytest
 
 from tests.helpers.api import FAKE_PROVIDER_KEY, ApiServer
 from tests.helpers.client import sqlite_thread_server
-from tests.llm.fake_openai import FakeOpenAI
+from tests.helpers.fake_model import FakeOpenAI
 
 
 @pytest.fixture(scope="module")

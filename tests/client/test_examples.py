@@ -13,8 +13,8 @@ import pytest
 
 from taumesh.domains import Catalog
 from tests.helpers.api import ApiServer
+from tests.helpers.fake_model import FakeOpenAI
 from tests.helpers.paths import PROJECT_ROOT
-from tests.llm.fake_openai import FakeOpenAI
 from tests.llm.scripts import AGENT_MODEL, GoldAgent, Router, ScriptedLlmUser, TaskIndex
 
 EXAMPLES = PROJECT_ROOT / "examples"

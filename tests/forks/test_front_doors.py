@@ -14,9 +14,9 @@ from taumesh.orchestrator.runner import run_benchmark
 from taumesh.orchestrator.tau2_results import tau2_path
 from tests.helpers.api_thread import start_thread_server
 from tests.helpers.cli import ORACLE, explain_result, invoke, results_path
+from tests.helpers.fake_model import FakeOpenAI
 from tests.helpers.llm import run_config
 from tests.helpers.viewer_thread import ThreadViewer
-from tests.llm.fake_openai import FakeOpenAI
 from tests.llm.scripts import GoldAgent, Router, ScriptedLlmUser, TaskIndex
 
 DOMAIN = "fork:tiny/counter"

@@ -17,8 +17,8 @@ from taumesh.llm.access import (
 )
 from taumesh.rpc.errors import PermissionDenied
 from tests.helpers.cli import explain_result, invoke, load_json, results_path
+from tests.helpers.fake_model import FakeOpenAI, text
 from tests.helpers.paths import V1_DATA
-from tests.llm.fake_openai import FakeOpenAI, text
 
 
 def test_the_environment_lists_endpoints_by_commas_or_spaces_and_ignores_trailing_slashes() -> None:
@@ -89,20 +89,19 @@ def test_granted_adds_to_the_environment_for_the_block_only(monkeypatch: pytest.
 
 @pytest.mark.slow  # a whole taumesh run: ~5 s
 def test_taumesh_run_allows_its_own_api_base_for_its_in_process_services(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fake: FakeOpenAI
 ) -> None:
     """The person typing ``--api-base`` is the operator of the services ``taumesh run`` starts itself."""
-    monkeypatch.delenv(ALLOWED_API_BASES_ENV, raising=False)
-    monkeypatch.setenv("OPENAI_API_KEY", "sk-taumesh-test-not-a-real-key")
-    with FakeOpenAI(lambda request, n: text("Could you give me your order id?")) as fake:
-        result = invoke(
-            "run", "--env", "retail", "--task-split", "test", "--task-ids", "0", "--data-dir", V1_DATA,
-            "--agent-strategy", "tool-calling", "--model", "gpt-4o", "--model-provider", "openai",
-            "--api-base", fake.url, "--user-strategy", "scripted", "--max-steps", "2", "--quiet",
-            "--log-dir", tmp_path,
-        )  # fmt: skip
-        assert result.exit_code == 0, explain_result(result)
-        assert fake.served, "the run's own --api-base was refused"
+    monkeypatch.delenv(ALLOWED_API_BASES_ENV)  # granted by the ``fake`` fixture: here only the run grants it
+    fake.reset(text("Could you give me your order id?"))
+    result = invoke(
+        "run", "--env", "retail", "--task-split", "test", "--task-ids", "0", "--data-dir", V1_DATA,
+        "--agent-strategy", "tool-calling", "--model", "gpt-4o", "--model-provider", "openai",
+        "--api-base", fake.url, "--user-strategy", "scripted", "--max-steps", "2", "--quiet",
+        "--log-dir", tmp_path,
+    )  # fmt: skip
+    assert result.exit_code == 0, explain_result(result)
+    assert fake.served, "the run's own --api-base was refused"
     [entry] = load_json(results_path(tmp_path))
     assert entry["reward"] is not None, entry["info"]
     assert not current_grants().api_bases, "the run's allowance outlived it"

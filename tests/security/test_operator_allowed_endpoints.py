@@ -27,9 +27,9 @@ from taumesh.rpc.errors import error_reason
 from taumesh.scorer.v1 import scorer_pb2, scorer_pb2_grpc
 from taumesh.user_sim.v1 import user_sim_pb2, user_sim_pb2_grpc
 from tests.helpers.cli import taumesh_executable
+from tests.helpers.fake_model import FakeOpenAI, text
 from tests.helpers.paths import V1_DATA
 from tests.helpers.processes import Server
-from tests.llm.fake_openai import FakeOpenAI, text
 
 SECRET = "sk-taumesh-operator-key-0123456789"
 """The served processes' API key: it must reach the allowed listener only."""
@@ -60,7 +60,7 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     few_shot_dir = tmp_path_factory.mktemp("operator-few-shot")
     (few_shot_dir / "retail.jsonl").write_text(json.dumps({"messages_display": EXAMPLE}) + "\n", encoding="utf-8")
     logs = tmp_path_factory.mktemp("logs")
-    with FakeOpenAI(lambda request, n: text(VERDICT)) as allowed, FakeOpenAI(lambda r, n: text(VERDICT)) as trap:
+    with FakeOpenAI(text(VERDICT)) as allowed, FakeOpenAI(text(VERDICT)) as trap:
         env = {
             "OPENAI_API_KEY": SECRET,
             ALLOWED_API_BASES_ENV: f"https://models.example.invalid/v1, {allowed.url}/",  # a list; a trailing /

@@ -35,8 +35,8 @@ from taumesh.models import AgentSettings, ModelSettings, UserSettings
 from taumesh.orchestrator.config import RunConfig
 from taumesh.rpc.errors import error_details
 from taumesh.scorer.v1 import scorer_pb2
-from taumesh.services.agent.strategies import WITHOUT_PROVIDER as AGENTS_WITHOUT_PROVIDER
-from taumesh.services.user_sim.strategies import WITHOUT_MODEL as USERS_WITHOUT_MODEL
+from taumesh.services.agent.strategies import calls_model as agent_calls_model
+from taumesh.services.user_sim.strategies import calls_model as user_calls_model
 from taumesh.user_sim.v1 import user_sim_pb2
 
 RATE_LIMIT_ATTEMPTS = 30
@@ -60,10 +60,10 @@ class RunLimits:
     def __init__(self, config: RunConfig, ceiling: int, shared: ProviderLimiters | None = None) -> None:
         self.limiters = shared if shared is not None else ProviderLimiters(config.provider_limits, ceiling)
         self.by_method: dict[str, ProviderLimiter] = {}
-        if config.agent.strategy not in AGENTS_WITHOUT_PROVIDER and config.agent.model.model:
+        if agent_calls_model(config.agent.strategy) and config.agent.model.model:
             agent = self.limiters.get(provider_of(config.agent.model))
             self.by_method.update(dict.fromkeys(AGENT_METHODS, agent))
-        if config.user.strategy not in USERS_WITHOUT_MODEL and config.user.model.model:
+        if user_calls_model(config.user.strategy) and config.user.model.model:
             user = self.limiters.get(provider_of(config.user.model))
             self.by_method.update(dict.fromkeys(USER_METHODS, user))
         if config.judge.model:

@@ -53,7 +53,7 @@ class UserSimServicer(user_sim_pb2_grpc.UserSimServiceServicer):
         if name not in self._strategies:
             self._strategies[name] = STRATEGIES[name]()
         strategy = self._strategies[name]
-        if getattr(strategy, "calls_model", False):  # LlmUser and its kind (not imported here: it loads litellm)
+        if strategy.calls_model:
             grants.check_api_base(settings.model.api_base, "config.model.api_base")
         return strategy
 

@@ -22,13 +22,9 @@ from taumesh.orchestrator.config import RunConfig
 from taumesh.orchestrator.domain_info import ConfigError, DomainNotRunnable, served_domain, served_release
 from taumesh.orchestrator.results import results_task_id
 from taumesh.orchestrator.runner import resolve_tasks, run_tasks, select_tasks
-from taumesh.services.agent.strategies import WITHOUT_MODEL
-from taumesh.services.user_sim.strategies import WITHOUT_MODEL as USERS_WITHOUT_MODEL
+from taumesh.services.agent.strategies import calls_model as agent_calls_model
+from taumesh.services.user_sim.strategies import calls_model as user_calls_model
 from taumesh.stats import is_success
-
-OFFLINE_AGENTS = WITHOUT_MODEL
-"""Agent strategies that call no model (as the agent service declares them: oracle, null, …): their model is not
-checked, and a run is known by the strategy's name."""
 
 
 def check_allowed(body: ValidateTasksRequest, settings: ApiSettings) -> None:
@@ -51,18 +47,11 @@ def check_models(body: ValidateTasksRequest) -> None:
     ``details.errors``. A model with its own ``api_base`` is not checked against a list; a model no strategy calls
     (the oracle agent's, a scripted user's) is not checked at all.
     """
-    agent_calls_model = body.agent_address is None and body.agent_strategy not in OFFLINE_AGENTS
-    user_calls_model = body.user_strategy not in USERS_WITHOUT_MODEL
+    agent_used = body.agent_address is None and agent_calls_model(body.agent_strategy)
+    user_used = user_calls_model(body.user_strategy)
     roles = (
-        ("model_provider", "model", body.model_provider, body.model, body.api_base, agent_calls_model),
-        (
-            "user_model_provider",
-            "user_model",
-            body.user_model_provider,
-            body.user_model,
-            body.user_api_base,
-            user_calls_model,
-        ),
+        ("model_provider", "model", body.model_provider, body.model, body.api_base, agent_used),
+        ("user_model_provider", "user_model", body.user_model_provider, body.user_model, body.user_api_base, user_used),
     )
     for provider_field, model_field, provider, model, api_base, used in roles:
         if not known_provider(provider):
@@ -172,8 +161,8 @@ def run_config(body: ValidateTasksRequest, settings: ApiSettings) -> RunConfig:
 
 
 def model_label(body: ValidateTasksRequest) -> str:
-    """What ``/scores?model=`` matches: the agent's model, or its strategy for an offline agent."""
-    return body.agent_strategy if body.agent_strategy in OFFLINE_AGENTS else body.model
+    """What ``/scores?model=`` matches: the agent's model, or its strategy for an agent that calls no model."""
+    return body.model if agent_calls_model(body.agent_strategy) else body.agent_strategy
 
 
 def new_run(body: ValidateTasksRequest, settings: ApiSettings, key_id: str | None, owner: str | None = None) -> RunRow:

@@ -19,6 +19,7 @@ from taumesh.commands._common import DataDir
 from taumesh.models import ChatMessage, ModelSettings, UserSettings
 from taumesh.orchestrator.episode import EpisodeInterrupted
 from taumesh.orchestrator.gym import ActionError, AgentEnv, render_message
+from taumesh.services.user_sim.strategies import calls_model as user_calls_model
 
 HELP = """Type a message for the user, or call a tool:
   name(key="value", ...)                       e.g. get_user_details(user_id="mia_li_3668")
@@ -162,7 +163,7 @@ def play(
     """Play the agent yourself: pick a task, read the policy and tools, talk to the simulated user, get the reward."""
     if user_strategy == "human":
         raise typer.BadParameter("you play the agent here: the user must be simulated", param_hint="--user-strategy")
-    if user_strategy not in ("scripted",) and not user_model:
+    if user_calls_model(user_strategy) and not user_model:
         raise typer.BadParameter(f"--user-strategy {user_strategy} needs --user-model", param_hint="--user-model")
     model = ModelSettings(model=user_model, provider=user_model_provider, api_base=user_api_base)
     env = AgentEnv(

@@ -144,14 +144,14 @@ def _strategy_problem(config: RunConfig) -> str | None:
     Only checked for services started in-process: a remote service knows its own strategies.
     """
     from taumesh.services.agent.strategies import STRATEGIES as AGENTS
-    from taumesh.services.agent.strategies import WITHOUT_MODEL as AGENTS_WITHOUT_MODEL
+    from taumesh.services.agent.strategies import calls_model as agent_calls_model
     from taumesh.services.user_sim.strategies import STRATEGIES as USERS
 
     agent, user = config.agent.strategy, config.user.strategy
     if config.addresses.agent is None:
         if agent not in AGENTS:
             return f"unknown agent strategy {agent!r}; built-in: {', '.join(sorted(AGENTS))}"
-        if agent not in AGENTS_WITHOUT_MODEL and not config.agent.model.model:
+        if agent_calls_model(agent) and not config.agent.model.model:
             return f"--agent-strategy {agent} needs --model"
     if config.addresses.user is None and user not in USERS:
         return f"unknown user strategy {user!r}; built-in: {', '.join(sorted(USERS))}"
@@ -164,14 +164,14 @@ def _model_problem(config: RunConfig) -> str | None:
     A provider litellm does not know, few-shot without its file, missing credentials. Credentials and files are
     checked only for services started here: a remote service uses its own environment.
     """
-    from taumesh.services.agent.strategies import WITHOUT_MODEL as AGENTS_WITHOUT_MODEL
-    from taumesh.services.user_sim.strategies import WITHOUT_MODEL as USERS_WITHOUT_MODEL
+    from taumesh.services.agent.strategies import calls_model as agent_calls_model
+    from taumesh.services.user_sim.strategies import calls_model as user_calls_model
 
     agent, user = config.agent, config.user
     checks: list[tuple[ModelSettings, str, str, bool]] = []
-    if agent.strategy not in AGENTS_WITHOUT_MODEL:
+    if agent_calls_model(agent.strategy):
         checks.append((agent.model, "--model", "--model-provider", config.addresses.agent is None))
-    if user.strategy not in USERS_WITHOUT_MODEL:
+    if user_calls_model(user.strategy):
         checks.append((user.model, "--user-model", "--user-model-provider", config.addresses.user is None))
     if agent.strategy == "few-shot":
         path = agent.few_shot_displays_path

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import pkgutil
 from collections.abc import Callable
+from typing import cast
 
 from taumesh.domains import Catalog
 from taumesh.registry import Lazy
@@ -10,7 +12,7 @@ from taumesh.services.agent.strategies.base import AgentStrategy, AgentTurn
 
 StrategyFactory = Callable[[Catalog], AgentStrategy]
 
-STRATEGIES: dict[str, StrategyFactory] = {
+STRATEGIES: dict[str, Lazy[AgentStrategy]] = {
     "oracle": Lazy("taumesh.services.agent.strategies.oracle:OracleAgent"),
     "tool-calling": Lazy("taumesh.services.agent.strategies.tool_calling:ToolCallingAgent"),
     "act": Lazy("taumesh.services.agent.strategies.text_actions:TextActionAgent"),
@@ -22,9 +24,19 @@ STRATEGIES: dict[str, StrategyFactory] = {
     "null": Lazy("taumesh.services.agent.strategies.null:NullAgent"),
 }
 """Every built-in agent strategy (``decibel`` is the τ-bench fork's name of ``dialogflow-cx``; ``null`` refuses)."""
-WITHOUT_MODEL = frozenset({"oracle", "null", "dialogflow-cx", "decibel"})
-"""Strategies that call no model of taumesh's."""
-WITHOUT_PROVIDER = WITHOUT_MODEL | {"a2a"}
-"""Strategies whose calls reach no model provider of the run's (``a2a``'s model names its transport)."""
 
-__all__ = ["STRATEGIES", "WITHOUT_MODEL", "WITHOUT_PROVIDER", "AgentStrategy", "AgentTurn", "StrategyFactory"]
+
+def strategy_class(name: str) -> type[AgentStrategy]:
+    """The class registered as ``name``, its module imported (a model-calling strategy's brings litellm)."""
+    return cast("type[AgentStrategy]", pkgutil.resolve_name(STRATEGIES[name].target))
+
+
+def calls_model(name: str) -> bool:
+    """Whether agent strategy ``name`` calls a model with the run's model settings, as its class declares.
+
+    A name not registered here (an external agent's own) is taken to: nothing here can say it does not.
+    """
+    return name not in STRATEGIES or strategy_class(name).calls_model
+
+
+__all__ = ["STRATEGIES", "AgentStrategy", "AgentTurn", "StrategyFactory", "calls_model", "strategy_class"]

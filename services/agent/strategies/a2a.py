@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
+from typing import ClassVar
 
 import grpc
 import httpx
@@ -58,6 +59,8 @@ class A2AAgent:
     """Plays each episode by talking to an A2A agent in one context per episode."""
 
     name = "a2a"
+    calls_model: ClassVar[bool] = False
+    """It calls an A2A agent, whose model is its own: ``config.model.model`` names only the transport."""
 
     def __init__(self, catalog: Catalog) -> None:
         self.catalog = catalog

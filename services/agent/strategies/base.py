@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import ClassVar, Protocol
 
 from pydantic import BaseModel, Field
 
@@ -30,6 +30,12 @@ class AgentReply(BaseModel):
 
 class AgentStrategy(Protocol):
     """A way of playing the agent."""
+
+    calls_model: ClassVar[bool]
+    """It calls a model provider with the run's model settings (``--model``): before a run starts, the model must be
+    named, its provider known and its credentials set, and its calls take that provider's rate limits. The one
+    declaration of it: the services, the REST API and ``taumesh run``'s preflight read it through
+    :func:`taumesh.services.agent.strategies.calls_model`."""
 
     async def next_message(self, turn: AgentTurn) -> AgentReply:
         """The assistant message that answers the last message of ``turn.conversation``."""

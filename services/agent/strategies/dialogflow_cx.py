@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any
+from typing import Any, ClassVar
 
 import grpc
 from google.api_core import exceptions as gexc
@@ -83,6 +83,8 @@ class DialogflowCxAgentStrategy:
     """Plays a Dialogflow CX agent: one ``detect_intent`` per turn, in the episode's own CX session."""
 
     name = "dialogflow-cx"
+    calls_model: ClassVar[bool] = False
+    """The CX agent's model is Google's, reached with the agent's own credentials."""
 
     def __init__(self, catalog: Catalog) -> None:
         self.catalog = catalog

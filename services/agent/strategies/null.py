@@ -6,6 +6,8 @@ scores against any user simulator: the scripted user stops at its answer, as the
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from taumesh.audit import REFUSAL
 from taumesh.domains import Catalog
 from taumesh.models import ChatMessage
@@ -14,6 +16,8 @@ from taumesh.services.agent.strategies.base import AgentReply, AgentTurn
 
 class NullAgent:
     """Refuses every request with :data:`taumesh.audit.REFUSAL`."""
+
+    calls_model: ClassVar[bool] = False
 
     def __init__(self, catalog: Catalog) -> None:
         del catalog  # the registry hands every strategy the catalog; this one needs no task

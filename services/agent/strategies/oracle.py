@@ -15,6 +15,7 @@ gold order; the scripted user plays its part of each turn.
 from __future__ import annotations
 
 import json
+from typing import ClassVar
 
 from taumesh.domains import Catalog, DataError, same_message
 from taumesh.models import ChatMessage, ToolCall
@@ -29,6 +30,8 @@ HANDOVER_LINE = "Please do the next steps on your phone and tell me when you are
 
 class OracleAgent:
     """Plays a task's gold solution."""
+
+    calls_model: ClassVar[bool] = False
 
     def __init__(self, catalog: Catalog) -> None:
         self.catalog = catalog

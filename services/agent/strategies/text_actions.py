@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
@@ -87,6 +87,7 @@ class TextActionAgent:
     """The act strategy; :class:`ReactAgent` adds the thought."""
 
     name = "act"
+    calls_model: ClassVar[bool] = True
     react = False
 
     def __init__(self, catalog: Catalog) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from taumesh.domains import Catalog
 from taumesh.llm import complete
 from taumesh.llm.errors import MalformedOutput
@@ -14,6 +16,7 @@ class ToolCallingAgent:
     """τ-bench's tool-calling agent: one model call per turn; only the first tool call of a turn runs."""
 
     name = "tool-calling"
+    calls_model: ClassVar[bool] = True
 
     def __init__(self, catalog: Catalog) -> None:
         self.catalog = catalog

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import pkgutil
+from typing import cast
 
 from taumesh.registry import Lazy
 from taumesh.services.user_sim.strategies.base import UserReply, UserStrategy, UserTurn
 
-STRATEGIES: dict[str, Callable[[], UserStrategy]] = {
+STRATEGIES: dict[str, Lazy[UserStrategy]] = {
     "scripted": Lazy("taumesh.services.user_sim.strategies.scripted:ScriptedUser"),
     "llm": Lazy("taumesh.services.user_sim.strategies.taubench:TaubenchLlmUser"),
     "react": Lazy("taumesh.services.user_sim.strategies.taubench:TaubenchReactUser"),
@@ -22,7 +23,19 @@ STRATEGIES: dict[str, Callable[[], UserStrategy]] = {
 """Every user strategy the service runs. ``llm``, ``react``, ``verify`` and ``reflection`` are τ-bench v1's users
 (its prompts, from the imported data); the ``-taumesh`` ones are taumesh's own prompts, not comparable with
 τ-bench's leaderboard."""
-WITHOUT_MODEL = frozenset({"scripted", "human"})
-"""Strategies that call no model."""
 
-__all__ = ["STRATEGIES", "WITHOUT_MODEL", "UserReply", "UserStrategy", "UserTurn"]
+
+def strategy_class(name: str) -> type[UserStrategy]:
+    """The class registered as ``name``, its module imported (a model-calling strategy's brings litellm)."""
+    return cast("type[UserStrategy]", pkgutil.resolve_name(STRATEGIES[name].target))
+
+
+def calls_model(name: str) -> bool:
+    """Whether user strategy ``name`` calls a model with the run's user model settings, as its class declares.
+
+    A name not registered here (a remote service's own) is taken to: nothing here can say it does not.
+    """
+    return name not in STRATEGIES or strategy_class(name).calls_model
+
+
+__all__ = ["STRATEGIES", "UserReply", "UserStrategy", "UserTurn", "calls_model", "strategy_class"]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Protocol
+from typing import ClassVar, Protocol
 
 from pydantic import BaseModel, Field
 
@@ -33,6 +33,11 @@ class UserReply(BaseModel):
 
 class UserStrategy(Protocol):
     """A way of playing the user."""
+
+    calls_model: ClassVar[bool]
+    """It calls a model with the run's user model settings (``--user-model``): its endpoint must be one the operator
+    allowed, and its model is checked before a run starts. The one declaration of it: the services, the REST API and
+    ``taumesh run``'s preflight read it through :func:`taumesh.services.user_sim.strategies.calls_model`."""
 
     async def reply(self, turn: UserTurn) -> UserReply:
         """The user's next message: the opening one when the conversation is empty."""

@@ -15,6 +15,7 @@ import asyncio
 import os
 import sys
 from collections.abc import Awaitable, Callable
+from typing import ClassVar
 
 from taumesh.models import STOP_TOKEN, ChatMessage
 from taumesh.services.user_sim.strategies.base import UserReply, UserTurn
@@ -73,6 +74,7 @@ class HumanUser:
     """Reads the customer's messages from a person."""
 
     name = "human"
+    calls_model: ClassVar[bool] = False
 
     def __init__(
         self,

@@ -31,7 +31,6 @@ class LlmUser:
 
     name = "llm-taumesh"
     calls_model: ClassVar[bool] = True
-    """Its requests name a model endpoint, which the operator must allow (see ``taumesh.llm.access``)."""
     follows_tau2: ClassVar[bool] = True
     """Plays as τ²'s user simulator in τ² domains. A subclass does only when it says so itself: the subclasses
     written for τ-bench v1 (react's layout, verify's review of text drafts) keep τ-bench's prompt and no tools."""

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import ClassVar
 
 from taumesh.domains import Catalog, DataError, Domain, Task
 from taumesh.models import STOP_TOKEN, ChatMessage, ToolCall
@@ -26,6 +27,8 @@ DONE_LINE = "Done."
 
 class ScriptedUser:
     """Says the instruction (after any gold actions of its own), then ends the conversation at the agent's answer."""
+
+    calls_model: ClassVar[bool] = False
 
     def __init__(self, catalog: Catalog | None = None) -> None:
         self._catalog = catalog

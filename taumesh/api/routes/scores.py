@@ -13,10 +13,11 @@ from taumesh.api.deps import ClientsDep, ExecutorDep, KeyDep, StoreDep
 from taumesh.api.errors import ERROR_RESPONSES, ApiError, not_found
 from taumesh.api.executor import as_run_result
 from taumesh.api.model_names import split_model
-from taumesh.api.runs import OFFLINE_AGENTS, play_now, preflight
+from taumesh.api.runs import play_now, preflight
 from taumesh.api.schemas import ErrorResponse, ValidateTasksRequest
 from taumesh.api.tables import RunRow
 from taumesh.orchestrator.mt_results import TASK_ID_PREFIX, scores_lines
+from taumesh.services.agent.strategies import calls_model
 
 router = APIRouter(tags=["scores"])
 
@@ -68,13 +69,14 @@ async def scores(
     if fresh:
         index = (task_id or "").removeprefix(TASK_ID_PREFIX)
         provider, name = split_model(model)
+        offline = not calls_model(model)  # ``model`` names an agent strategy that calls none (``oracle``)
         try:
             body = ValidateTasksRequest(
                 env=subset,
                 model=name,
                 model_provider=provider or "openai",
-                agent_strategy=model if model in OFFLINE_AGENTS else "tool-calling",
-                user_strategy="scripted" if model in OFFLINE_AGENTS else "llm",
+                agent_strategy=model if offline else "tool-calling",
+                user_strategy="scripted" if offline else "llm",
                 task_ids=None if not index else [int(index) if index.isdigit() else index],  # a τ² id as text
             )
         except ValidationError as exc:  # an index past the request's bound: the query's fault, not the server's

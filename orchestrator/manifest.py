@@ -19,8 +19,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from taumesh.data import MANIFEST_NAME, Manifest, tau2_dir
-from taumesh.models import TAU2_PREFIX, is_tau2
+from taumesh.data import MANIFEST_NAME, Manifest
+from taumesh.domains import Registry
 from taumesh.orchestrator.atomic_files import write_text_atomically
 from taumesh.orchestrator.config import RunConfig
 from taumesh.orchestrator.results import RunResult
@@ -114,24 +114,32 @@ def _hash_folder(folder: Path, label: str) -> dict[str, str]:
 
 
 def data_release(env: str, data_dir: Path) -> DataRelease:
-    """The data a run of ``env`` reads: τ²'s fetched domain (and a ``--data-dir`` override), or v1's domain folder."""
-    if is_tau2(env):
-        name = env.removeprefix(TAU2_PREFIX)
-        fetched = Manifest.read(tau2_dir())
-        roots = {"data": tau2_dir() / "data" / "domains" / name, "sources": tau2_dir() / "src" / "domains" / name}
-        if (data_dir / name / "tasks.json").is_file():  # a --data-dir folder laid out as τ²'s (its plugin's rule)
-            roots["data-dir"] = data_dir / name
-        release_version = f"{fetched.package or fetched.dataset} {fetched.version}" if fetched else ""
-        dataset = "tau2"
-    else:
-        roots = {"data": data_dir / env}
-        imported = Manifest.read(data_dir)
-        release_version, dataset = (imported.version if imported else ""), "taubench_v1"
+    """The data a run of ``env`` reads, as its plugin declares it (``DomainPlugin.data_roots``), hashed file by file.
+
+    The dataset and version are those of the manifest the data was fetched or imported with (the nearest
+    ``MANIFEST.json`` above its folder: τ²'s fetched wheel, τ-bench's imported checkout), the release the domain
+    itself records winning (a package-owned domain such as healthcare has no manifest but a release).
+    """
+    plugin = Registry.discover().get(env)
+    root = plugin.data_dir(data_dir)
+    manifest = _dataset_manifest(root)
+    release_version = plugin.data_release(root) or (manifest.version if manifest is not None else "")
+    dataset = manifest.dataset if manifest is not None else plugin.name
+    roots = dict(plugin.data_roots(data_dir))
     files: dict[str, str] = {}
     for label, folder in roots.items():
         files |= _hash_folder(folder, label)
     present = {label: str(folder) for label, folder in roots.items() if folder.is_dir()}
     return DataRelease(dataset=dataset, version=release_version, roots=present, files=files)
+
+
+def _dataset_manifest(folder: Path) -> Manifest | None:
+    """The manifest of the dataset ``folder`` belongs to: the nearest ``MANIFEST.json`` in it or above it."""
+    for candidate in (folder, *folder.parents):
+        manifest = Manifest.read(candidate)
+        if manifest is not None:
+            return manifest
+    return None
 
 
 def code_version() -> tuple[str, str]:

@@ -17,7 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from taumesh.models import TAU2_PREFIX
+from taumesh.domains import Registry
 from taumesh.orchestrator.grading import GRADERS
 from taumesh.orchestrator.results import DATA_RELEASE
 
@@ -69,7 +69,7 @@ def _tau2_document(info: dict[str, Any]) -> RecordedSettings:
     name = environment.get("domain_name") if isinstance(environment, dict) else None
     max_errors = _int(info.get("max_errors"))
     return RecordedSettings(
-        env=f"{TAU2_PREFIX}{name}" if isinstance(name, str) and name else None,
+        env=(Registry.discover().named_by("tau2", name) or name) if isinstance(name, str) and name else None,
         max_steps=_int(info.get("max_steps")),
         max_errors=max_errors or None,  # τ² writes 0 for "no limit"
         seed=_int(info.get("seed")),

@@ -27,6 +27,7 @@ from taumesh.common.v1 import common_pb2
 from taumesh.convert import (
     message_to_proto,
     model_to_proto,
+    run_defaults_from_proto,
     task_ref_to_proto,
     termination_to_proto,
     tool_call_to_proto,
@@ -37,16 +38,16 @@ from taumesh.models import (
     STOP_TOKEN,
     ChatMessage,
     ModelSettings,
+    ReplayMode,
     TaskRef,
     Termination,
     ToolCall,
-    is_tau2,
 )
 from taumesh.orchestrator.atomic_files import write_json_atomically
 from taumesh.orchestrator.clients import ServiceClients, list_tasks, with_retries
-from taumesh.orchestrator.config import RunConfig, ServiceAddresses
+from taumesh.orchestrator.config import ServiceAddresses
 from taumesh.orchestrator.data_check import REFUSALS, DataUnreadable, check_domain_data
-from taumesh.orchestrator.domain_info import ConfigError, first_split, listing_request
+from taumesh.orchestrator.domain_info import domain_info, listing_request
 from taumesh.orchestrator.grading import GRADERS
 from taumesh.orchestrator.provider_limits import judge_limits
 from taumesh.orchestrator.recorded_settings import RecordedSettings, recorded_settings
@@ -219,17 +220,21 @@ def parse_timeline(timeline: list[dict[str, Any]], termination: str) -> Replay:
     )
 
 
-def _replay(result: RunResult, env: str) -> Replay | None:
-    """An entry's replay: from the whole timeline for a τ² domain, from what the agent saw for τ-bench v1's."""
+def _replay(result: RunResult, replay: ReplayMode) -> Replay | None:
+    """An entry's replay as its domain re-grades: the whole timeline (τ², dual control), or what the agent saw (v1)."""
     if not result.traj:
         return None
-    if is_tau2(env):
+    if replay == "timeline":
         return parse_timeline(result.timeline(), str(result.info.get("termination", "")))
     return parse_trajectory(result.traj)
 
 
-def load_episodes(path: Path, env: str = "") -> list[RecordedEpisode]:
-    """The episodes of a results file of ``env``: τ-bench's list (taumesh's, with its errors) or τ²'s ``Results``."""
+def load_episodes(path: Path, replay: ReplayMode = "trajectory") -> list[RecordedEpisode]:
+    """The episodes of a results file: τ-bench's list (taumesh's, with its errors) or τ²'s ``Results``.
+
+    ``replay`` is what the domain's re-grading replays of a τ-bench list's entries (``RunDefaults.replay``); a τ²
+    document records every message, so it is replayed whole.
+    """
     with path.open(encoding="utf-8") as handle:
         raw = json.load(handle)
     if isinstance(raw, dict) and isinstance(raw.get("simulations"), list):
@@ -243,7 +248,7 @@ def load_episodes(path: Path, env: str = "") -> list[RecordedEpisode]:
             for sim in raw["simulations"]
         ]
     return [
-        RecordedEpisode(task_id=r.task_id, trial=r.trial, reward=r.reward, replay=_replay(r, env))
+        RecordedEpisode(task_id=r.task_id, trial=r.trial, reward=r.reward, replay=_replay(r, replay))
         for r in load_results(path)
     ]
 
@@ -350,13 +355,14 @@ async def rescore_file(
         raise RescoreError(f"unknown grader {grader!r} (known: {', '.join(GRADERS)})")
     graded = recorded_tasks(path)
     judge_config = model_to_proto(judge) if judge is not None and judge.model else None
-    episodes = load_episodes(path, env)
     semaphore = asyncio.Semaphore(concurrency)
     limits = judge_limits(judge or ModelSettings(), provider_limits or {}, concurrency)
     async with service_stack(addresses, data_dir) as clients:
         domains: env_pb2.ListDomainsResponse = await clients.env.ListDomains(listing_request(env), timeout=_TIMEOUT)
-        _check_domain(domains, env)
-        chosen = recorded.split_for(split) or await _first_split(clients, env, data_dir, addresses)
+        served_info = _check_domain(domains, env)
+        defaults = run_defaults_from_proto(served_info)  # the domain's own: its default split, how it replays
+        episodes = load_episodes(path, defaults.replay)
+        chosen = recorded.split_for(split) or defaults.split or str(served_info.splits[0].name)
         served = await _check_data(clients, env, chosen)
         releases = await _family_releases(clients, domains, env)
         if not allow_release_change:  # first: another release is why a file's tasks may be missing
@@ -392,19 +398,16 @@ class RescoreError(Exception):
     """
 
 
-def _check_domain(domains: env_pb2.ListDomainsResponse, env: str) -> None:
-    """Refuse, with one message, a domain the env does not serve: otherwise every trajectory's row says so."""
-    if env not in {domain.name for domain in domains.domains}:
+def _check_domain(domains: env_pb2.ListDomainsResponse, env: str) -> env_pb2.DomainInfo:
+    """What the env says of ``env``; refused, with one message, when it serves no data for it.
+
+    Otherwise every trajectory's row would say so.
+    """
+    served = domain_info(domains, env)
+    if served is None:
         known = ", ".join(sorted(domain.name for domain in domains.domains)) or "none"
         raise RescoreError(f"unknown domain {env!r}; domains with data: {known}")
-
-
-async def _first_split(clients: ServiceClients, env: str, data_dir: Path, addresses: ServiceAddresses) -> str:
-    """The split a run of ``env`` takes by default, as the env says (:func:`first_split`), for a file naming none."""
-    try:
-        return await first_split(clients, RunConfig(env=env, data_dir=data_dir, addresses=addresses))
-    except ConfigError as exc:
-        raise RescoreError(str(exc)) from exc
+    return served
 
 
 async def _check_data(clients: ServiceClients, env: str, split: str) -> set[str]:

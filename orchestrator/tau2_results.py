@@ -28,10 +28,10 @@ from typing import Any
 from pydantic import BaseModel
 
 from taumesh.env.v1 import env_pb2
-from taumesh.models import TAU2_PREFIX
 from taumesh.orchestrator.atomic_files import write_json_atomically
 from taumesh.orchestrator.clients import ServiceClients, with_retries
 from taumesh.orchestrator.config import RunConfig
+from taumesh.orchestrator.domain_info import served_domain
 from taumesh.orchestrator.layout_statistics import layout_statistics
 from taumesh.orchestrator.results import RunResult
 
@@ -62,9 +62,9 @@ def tau2_path(results_path: Path) -> Path:
     return results_path.with_name(results_path.name.removesuffix(".json") + TAU2_SUFFIX)
 
 
-def domain_name(env: str) -> str:
-    """τ²'s name of a taumesh env (``tau2-airline`` → ``airline``)."""
-    return env.removeprefix(TAU2_PREFIX)
+def domain_name(env: str, served: Tau2Tasks | None = None) -> str:
+    """τ²'s name of a taumesh env (``tau2-airline`` → ``airline``): as the env served it, else the env's own name."""
+    return served.domain_name if served is not None else env
 
 
 def _taumesh_version() -> str:
@@ -79,6 +79,8 @@ class Tau2Tasks(BaseModel):
 
     records: dict[str, dict[str, Any]]
     policy: str
+    domain_name: str
+    """τ²'s name of the domain (``airline`` for ``tau2-airline``), as the env says its plugin declares it."""
 
 
 async def fetch_tau2_tasks(clients: ServiceClients, config: RunConfig, results: list[RunResult]) -> Tau2Tasks | None:
@@ -88,6 +90,8 @@ async def fetch_tau2_tasks(clients: ServiceClients, config: RunConfig, results: 
     """
     if "tau2" not in config.layouts or config.task_split is None:
         return None
+    served = await served_domain(clients, config)
+    name = served.foreign_names.get("tau2", config.env) if served is not None else config.env
     wanted = {str(r.task_id) for r in results if not r.is_error}
     records: dict[str, dict[str, Any]] = {}
     policy, token = "", ""
@@ -102,7 +106,7 @@ async def fetch_tau2_tasks(clients: ServiceClients, config: RunConfig, results: 
         records.update({t.task_id: json.loads(t.record_json) for t in page.tasks if t.task_id in wanted})
         token = page.next_page_token
         if not token:
-            return Tau2Tasks(records=records, policy=policy)
+            return Tau2Tasks(records=records, policy=policy, domain_name=name)
 
 
 def task_records(results: list[RunResult], served: Tau2Tasks | None) -> tuple[list[dict[str, Any]], str]:
@@ -284,7 +288,7 @@ def tau2_document(config: RunConfig, results: list[RunResult], served: Tau2Tasks
                 "llm": agent.model.model or None,
                 "llm_args": _llm_args(agent.model.temperature, config.seed),
             },
-            "environment_info": {"domain_name": domain_name(config.env), "policy": policy, "tool_defs": None},
+            "environment_info": {"domain_name": domain_name(config.env, served), "policy": policy, "tool_defs": None},
             "seed": config.seed,
         },
         "tasks": tasks,

@@ -18,7 +18,7 @@ from typing import Any, Literal
 from pydantic import BaseModel
 
 from taumesh.data import taubench_v1_dir
-from taumesh.models import TAU2_PREFIX
+from taumesh.domains import Registry
 from taumesh.orchestrator.config import ServiceAddresses
 from taumesh.orchestrator.manifest import (
     MANIFEST_SUFFIX,
@@ -384,7 +384,7 @@ async def verify_submission(folder: Path, data_dir: Path | None) -> Report:
         if env is None:
             report.add("input", f"{path.name}: not a τ² results document (no environment_info.domain_name)")
             continue
-        domain = env.removeprefix(TAU2_PREFIX)
+        domain = Registry.discover().foreign_name("tau2", env)  # the submission's key: τ²'s name
         seen.add(domain)
         # τ²'s documents record no split: the domain's first (base), as τ²'s leaderboard runs it
         rows = await rescore_file(path, env, None, data_dir or taubench_v1_dir(), ServiceAddresses())

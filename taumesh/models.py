@@ -61,15 +61,6 @@ V1_RUN_DEFAULTS = RunDefaults(seed=10, max_steps=30)
 """τ-bench v1's run.py: ``--seed 10``, ``--max-num-steps 30``, no error limit, one seed for every trial."""
 
 
-TAU2_PREFIX = "tau2-"
-"""τ²'s domains are named ``tau2-<τ²'s name>`` here (``tau2-airline``), beside τ-bench v1's ``airline``."""
-
-
-def is_tau2(env: str) -> bool:
-    """Whether ``env`` names one of τ²'s domains (whose defaults are τ²'s)."""
-    return env.startswith(TAU2_PREFIX)
-
-
 class ToolCall(BaseModel):
     """A function call requested by the agent or the user; ``arguments`` is the JSON text the model wrote."""
 

@@ -102,6 +102,7 @@ class EnvServicer(env_pb2_grpc.EnvServiceServicer):
                     terminate_tools=sorted(domain.spec.terminate_tools),
                     data_release=domain.data_release or "",
                     variants=sorted(f"{name}{VARIANT_SEPARATOR}{key}" for key in domain.spec.variants()),
+                    foreign_names=dict(domain.spec.foreign_names),
                     run_defaults=run_defaults_to_proto(
                         domain.spec.run_defaults,
                         domain.spec.run_defaults.split or (splits[0].name if splits else ""),

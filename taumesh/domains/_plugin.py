@@ -136,6 +136,13 @@ class DomainPlugin:
         """
         return None
 
+    def data_roots(self, default_data_dir: Path) -> Mapping[str, Path]:
+        """The folders whose files are the domain's data, by label; the default: the data folder (:meth:`data_dir`).
+
+        A signed run's manifest hashes their files and ``taumesh verify`` checks them again.
+        """
+        return {"data": self.data_dir(default_data_dir)}
+
     def variants(self) -> Mapping[str, Callable[[], DomainPlugin]]:
         """Plugins this one offers as ``<name>:<variant>`` (a configuration of the same data), each built on demand.
 

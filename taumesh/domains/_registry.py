@@ -223,6 +223,15 @@ class Registry:
                 return plugin.name
         return None
 
+    def foreign_name(self, benchmark: str, name: str) -> str:
+        """What ``benchmark``'s flags and files call the domain ``name`` (``tau2-airline`` is τ²'s ``airline``).
+
+        A variant (``<domain>:<variant>``) is named as its domain; a domain ``benchmark`` has no name for keeps its own.
+        """
+        base = name.partition(VARIANT_SEPARATOR)[0]
+        plugin = self.plugins.get(base)
+        return plugin.foreign_names.get(benchmark, base) if plugin is not None else base
+
     def canonical(self, name: str) -> str:
         """``name``, or the domain that declares it an alias (:attr:`DomainPlugin.aliases`): ``telecom`` is τ²'s."""
         if name in self.plugins:

@@ -203,7 +203,7 @@ def test_the_taubench_layout_file_rescores_with_the_users_tool_calls(telecom_run
 
 
 def test_a_taubench_layout_replay_of_a_tau2_run_is_its_timeline(telecom_run: Path) -> None:
-    episodes = {str(e.task_id): e for e in load_episodes(results_path(telecom_run), "tau2-telecom")}
+    episodes = {str(e.task_id): e for e in load_episodes(results_path(telecom_run), "timeline")}
     for result in load_results(results_path(telecom_run)):
         replay = episodes[str(result.task_id)].replay
         assert replay is not None

@@ -115,6 +115,15 @@ class Tau2Plugin(DomainPlugin):
             return folder
         return domain_data(dataset_dir(), name)
 
+    def data_roots(self, default_data_dir: Path) -> Mapping[str, Path]:
+        """The fetched domain's data and τ²'s sources of it, and a ``--data-dir`` folder that overrides files."""
+        name = self.source_name or self.name
+        roots = {"data": domain_data(dataset_dir(), name), "sources": dataset_dir() / "src" / "domains" / name}
+        own = self.data_dir(default_data_dir)
+        if not is_fetched(own):
+            roots["data-dir"] = own
+        return roots
+
     def missing_data(self, default_data_dir: Path) -> str:
         """τ²'s released data is fetched."""
         return f"τ²'s data for {self.name!r} is not there: run `taumesh data fetch tau2`"

@@ -163,12 +163,33 @@ class DomainInfo(_message.Message):
 
     DESCRIPTOR: _descriptor.Descriptor
 
+    @_typing.final
+    class ForeignNamesEntry(_message.Message):
+        DESCRIPTOR: _descriptor.Descriptor
+
+        KEY_FIELD_NUMBER: _builtins.int
+        VALUE_FIELD_NUMBER: _builtins.int
+        key: _builtins.str
+        value: _builtins.str
+        def __init__(
+            self,
+            *,
+            key: _builtins.str = ...,
+            value: _builtins.str = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["key", b"key", "value", b"value"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
     NAME_FIELD_NUMBER: _builtins.int
     SPLITS_FIELD_NUMBER: _builtins.int
     TERMINATE_TOOLS_FIELD_NUMBER: _builtins.int
     DATA_RELEASE_FIELD_NUMBER: _builtins.int
     VARIANTS_FIELD_NUMBER: _builtins.int
     RUN_DEFAULTS_FIELD_NUMBER: _builtins.int
+    FOREIGN_NAMES_FIELD_NUMBER: _builtins.int
     name: _builtins.str
     """Domain name, for example "retail"."""
     data_release: _builtins.str
@@ -196,6 +217,12 @@ class DomainInfo(_message.Message):
         client then takes τ-bench v1's (seed 10, 30 steps, no error limit).
         """
 
+    @_builtins.property
+    def foreign_names(self) -> _containers.ScalarMap[_builtins.str, _builtins.str]:
+        """The domain's name in other benchmarks' files and flags, by benchmark: τ²'s airline here is
+        {"tau2": "airline"}, the name τ²'s results documents record (environment_info.domain_name). Empty: none.
+        """
+
     def __init__(
         self,
         *,
@@ -205,10 +232,11 @@ class DomainInfo(_message.Message):
         data_release: _builtins.str = ...,
         variants: _abc.Iterable[_builtins.str] | None = ...,
         run_defaults: Global___RunDefaults | None = ...,
+        foreign_names: _abc.Mapping[_builtins.str, _builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["run_defaults", b"run_defaults"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["data_release", b"data_release", "name", b"name", "run_defaults", b"run_defaults", "splits", b"splits", "terminate_tools", b"terminate_tools", "variants", b"variants"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["data_release", b"data_release", "foreign_names", b"foreign_names", "name", b"name", "run_defaults", b"run_defaults", "splits", b"splits", "terminate_tools", b"terminate_tools", "variants", b"variants"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

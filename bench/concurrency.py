@@ -69,6 +69,7 @@ from taumesh.orchestrator.clients import ServiceClients, list_tasks  # noqa: E40
 from taumesh.orchestrator.config import RunConfig, ServiceAddresses  # noqa: E402
 from taumesh.rpc.loop import run  # noqa: E402
 from taumesh.scorer.v1 import scorer_pb2  # noqa: E402
+from taumesh.stats import is_success  # noqa: E402
 from taumesh.testing.processes import ServerProcess, service_processes  # noqa: E402
 from taumesh.user_sim.v1 import user_sim_pb2  # noqa: E402
 
@@ -405,8 +406,8 @@ def measure_level(args: argparse.Namespace, level: int) -> dict[str, Any]:
             if child.is_alive():
                 child.kill()
     episodes = done["episodes"]
-    if done["errors"] or not episodes or any(reward != 1.0 for *_, reward in episodes):
-        bad = sum(1 for *_, reward in episodes if reward != 1.0)
+    bad = sum(1 for *_, reward in episodes if not is_success(reward))
+    if done["errors"] or not episodes or bad:
         raise SystemExit(f"level {level}: {bad} of {len(episodes)} episodes did not score 1.0: not a valid measurement")
 
     def simulated(a: int, u: int) -> float:

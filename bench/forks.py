@@ -73,6 +73,7 @@ def bench_fork(path: Path, name: str | None, run_oracle: bool, concurrency: int,
     from taumesh.domains import Catalog
     from taumesh.forks._check import check_fork
     from taumesh.forks._import import env_folders, fork_root, import_fork
+    from taumesh.stats import is_success
 
     started = time.perf_counter()
     record = import_fork(path, name)
@@ -102,7 +103,7 @@ def bench_fork(path: Path, name: str | None, run_oracle: bool, concurrency: int,
         }
         if run_oracle and "test" in record.envs[env].splits:
             rewards = oracle(domain, work / "runs" / record.name / env, concurrency)
-            below = sorted((task for task, reward in rewards.items() if reward < 1.0), key=int)
+            below = sorted((task for task, reward in rewards.items() if not is_success(reward)), key=int)
             row.update(oracle_tasks=len(rewards), oracle_below_1=len(below),
                        oracle_below_1_unflagged=[t for t in below if ("test", t) not in flagged])  # fmt: skip
         summary["envs"][env] = row

@@ -60,6 +60,7 @@ PROJECT_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(PROJECT_ROOT))
 
 from bench._live_cpu import Monitor  # noqa: E402
+from taumesh.stats import is_success  # noqa: E402
 from taumesh.testing.processes import ServerProcess, start_service, stop_all, taumesh_executable  # noqa: E402
 
 MODEL_SERVER = PROJECT_ROOT / "bench" / "_live_model.py"
@@ -366,7 +367,7 @@ def run_one(runner: str, plan: Plan, args: argparse.Namespace, server: ModelServ
     if errors:
         outcome.status = f"{len(errors)} episodes recorded as errors, first: {errors[0]}"
         print(f"{runner} C={plan.concurrency}: {outcome.status}", flush=True)
-    outcome.scored, outcome.rewards_at_1 = len(rewards), sum(1 for r in rewards if r >= 1.0 - 1e-9)
+    outcome.scored, outcome.rewards_at_1 = len(rewards), sum(1 for r in rewards if is_success(r))
     started = stats["first_request"] or ended
     outcome.wall_s = ended - started
     outcome.tail_s = ended - (stats["last_reply"] or ended)

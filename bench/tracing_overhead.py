@@ -49,6 +49,7 @@ from taumesh.rpc.loop import run  # noqa: E402
 from taumesh.rpc.server import start_server  # noqa: E402
 from taumesh.services.agent import agent_service  # noqa: E402
 from taumesh.services.user_sim import user_sim_service  # noqa: E402
+from taumesh.stats import is_success  # noqa: E402
 from taumesh.telemetry import current, setup_telemetry, shutdown_telemetry  # noqa: E402
 from tests.telemetry.receiver import OtlpReceiver  # noqa: E402  (the tests' OTLP/gRPC receiver)
 
@@ -163,7 +164,7 @@ def one_run(args: argparse.Namespace, case: str, catalog: Catalog, endpoint: str
         ran, cpu = time.perf_counter() - started, time.process_time() - cpu
         shutdown_telemetry()
     flushed = time.perf_counter() - started - ran
-    rewarded = sum(1 for r in summary.results if r.reward == 1.0)
+    rewarded = sum(1 for r in summary.results if r.reward is not None and is_success(r.reward))
     if rewarded != len(summary.results) or not summary.results:
         raise SystemExit(f"oracle run scored {rewarded}/{len(summary.results)}: not a valid measurement")
     return Measured(ran, cpu, flushed, len(summary.results))

@@ -28,6 +28,7 @@ from taumesh.data import taubench_v1_dir  # noqa: E402
 from taumesh.models import AgentSettings, UserSettings  # noqa: E402
 from taumesh.orchestrator.config import RunConfig, ServiceAddresses  # noqa: E402
 from taumesh.orchestrator.runner import run_benchmark  # noqa: E402
+from taumesh.stats import is_success  # noqa: E402
 from taumesh.testing.processes import SERVING, ServerProcess, serve_argv, stop_all  # noqa: E402
 
 
@@ -61,7 +62,7 @@ def one_run(args: argparse.Namespace, user_sims: list[ServerProcess], log_dir: P
     started = time.perf_counter()
     summary = asyncio.run(run_benchmark(config))
     seconds = time.perf_counter() - started
-    rewarded = sum(1 for r in summary.results if r.reward == 1.0)
+    rewarded = sum(1 for r in summary.results if r.reward is not None and is_success(r.reward))
     if rewarded != len(summary.results):
         raise SystemExit(f"oracle run scored {rewarded}/{len(summary.results)}: not a valid measurement")
     return seconds, len(summary.results)

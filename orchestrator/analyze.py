@@ -31,6 +31,7 @@ from taumesh.orchestrator.results_file import load_results
 from taumesh.rpc.server import CHANNEL_OPTIONS, start_server
 from taumesh.scorer.v1 import scorer_pb2, scorer_pb2_grpc
 from taumesh.services.scorer import scorer_service
+from taumesh.stats import is_success
 
 ANALYZE_TIMEOUT = 1800.0
 """Deadline of one AnalyzeFaults call (one episode; the model call retries inside it)."""
@@ -127,7 +128,7 @@ def tau_bench_lists(rows: list[FaultRow]) -> dict[str, list[dict[str, Any]]]:
 
 def failed_episodes(results: list[RunResult]) -> list[RunResult]:
     """Scored episodes that did not succeed (infrastructure errors are not failures)."""
-    return [r for r in results if not r.is_error and r.reward is not None and r.reward < 1.0 - 1e-6]
+    return [r for r in results if not r.is_error and r.reward is not None and not is_success(r.reward)]
 
 
 def episode_request(

@@ -16,6 +16,7 @@ from taumesh.orchestrator.results import RunResult
 from taumesh.orchestrator.results_names import errors_path
 from taumesh.orchestrator.runner import RunSummary
 from taumesh.orchestrator.validity import run_validity
+from taumesh.stats import is_success
 from taumesh.telemetry import jaeger_url
 
 
@@ -29,7 +30,7 @@ def print_summary(summary: RunSummary, console: Console) -> None:
         table.add_row(str(k), f"{value:.4f}")
     console.print(table)
     print_figures(summary.results, console)  # intervals, flipping tasks, full cost (docs/statistics.md)
-    successes = sum(1 for r in scored if r.reward is not None and r.reward >= 1 - 1e-6)
+    successes = sum(1 for r in scored if r.reward is not None and is_success(r.reward))
     average = f"{summary.average_reward:.4f}" if summary.average_reward is not None else "n/a"
     console.print(f"scored episodes: {len(scored)}   reward 1.0: {successes}/{len(scored)}   average reward: {average}")
     print_validity(summary, console)
@@ -86,9 +87,11 @@ def print_figures(results: list[RunResult], console: Console) -> None:
 
 
 def print_trace_links(summary: RunSummary, console: Console, limit: int = 10) -> None:
-    """Where to open the traces of failed episodes (reward below 1, or errors), when they were traced."""
+    """Where to open the traces of failed episodes (no success, or errors), when they were traced."""
     failed = [
-        r for r in summary.results if r.info.get("trace_id") and (r.is_error or r.reward is None or r.reward < 1 - 1e-6)
+        r
+        for r in summary.results
+        if r.info.get("trace_id") and (r.is_error or r.reward is None or not is_success(r.reward))
     ]
     if not failed:
         return

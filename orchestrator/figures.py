@@ -13,8 +13,7 @@ from pydantic import BaseModel
 from taumesh.models import Usage
 from taumesh.orchestrator.progress import episode_usage
 from taumesh.orchestrator.results import RunResult
-from taumesh.stats import TrialOutcome, TrialTable, average_reward_interval, pass_hat_k_intervals
-from taumesh.stats.trials import is_success
+from taumesh.stats import TrialOutcome, TrialTable, average_reward_interval, is_success, pass_hat_k_intervals
 
 SHOWN_FLIPS = 10
 

@@ -28,9 +28,7 @@ from taumesh.models import Usage
 from taumesh.orchestrator.provider_limits import current_limits
 from taumesh.orchestrator.results import RunResult
 from taumesh.orchestrator.transcript import print_transcript
-
-SUCCESS_TOLERANCE = 1e-6
-"""τ-bench counts a trial as a success when its reward is 1 within this tolerance (as the scorer's pass^k does)."""
+from taumesh.stats import is_success
 
 
 class ProgressSettings(BaseSettings):
@@ -39,11 +37,6 @@ class ProgressSettings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="TAUMESH_PROGRESS_")
 
     interval: float = Field(default=30.0, gt=0)
-
-
-def is_success(reward: float) -> bool:
-    """Whether a trial with ``reward`` counts as solved for pass^k."""
-    return 1 - SUCCESS_TOLERANCE <= reward <= 1 + SUCCESS_TOLERANCE
 
 
 def episode_usage(result: RunResult) -> tuple[Usage, Usage]:

@@ -21,6 +21,7 @@ from opentelemetry.util.types import AttributeValue
 
 from taumesh.models import AgentSettings, ChatMessage, EpisodeContext, TaskRef, ToolCall, Usage, UserSettings
 from taumesh.orchestrator.config import RunConfig
+from taumesh.stats import is_success
 from taumesh.telemetry import (
     ToolSpan,
     active_service,
@@ -134,7 +135,7 @@ class EpisodeTrace:
         user_usage: Usage,
     ) -> None:
         """The episode ended and was scored."""
-        outcome = "success" if reward >= 1 - 1e-6 else "failure"
+        outcome = "success" if is_success(reward) else "failure"
         self.span.set_attributes(
             {
                 A.TAUMESH_REWARD: reward,

@@ -42,6 +42,7 @@ from taumesh.orchestrator.clients import ServiceClients
 from taumesh.orchestrator.config import ServiceAddresses
 from taumesh.orchestrator.domain_info import listing_request, release_of
 from taumesh.orchestrator.stack import service_stack
+from taumesh.stats import is_success
 
 CONCURRENCY = 8
 """Tasks audited at once: enough to keep the embedded services busy on two cores."""
@@ -134,7 +135,7 @@ async def _floor_verdicts(
             continue
         played = await play(clients, ref, trajectory, task.instruction)
         try:
-            passed[name] = await score(clients, ref, played) >= 1.0 - 1e-6
+            passed[name] = is_success(await score(clients, ref, played))
         except NeedsJudge:
             passed[name] = None
         except ScorerFailed as exc:

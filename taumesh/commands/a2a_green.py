@@ -53,6 +53,7 @@ from rich.console import Console
 from taumesh.llm.access import current_grants
 from taumesh.models import AgentSettings, ModelSettings, UserSettings
 from taumesh.rpc.errors import RpcError
+from taumesh.stats import is_success
 
 EXAMPLE_REQUEST = {
     "participants": {"agent": "http://127.0.0.1:9009"},
@@ -298,7 +299,7 @@ def results_parts(summary: Any, url: str, request: AssessmentRequest) -> list[An
         "episodes": len(summary.results),
         "scored": len(scored),
         "errors": len(summary.results) - len(scored),
-        "solved": sum(1 for r in scored if r.reward == 1.0),
+        "solved": sum(1 for r in scored if r.reward is not None and is_success(r.reward)),
         "results_file": summary.results_path.name,
     }
     passes = ", ".join(f"pass^{k} {v:.4f}" for k, v in sorted(summary.pass_hat_k.items()))

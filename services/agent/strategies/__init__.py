@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import pkgutil
 from collections.abc import Callable
-from typing import cast
 
 from taumesh.domains import Catalog
 from taumesh.registry import Lazy
 from taumesh.services.agent.strategies.base import AgentStrategy, AgentTurn
+from taumesh.services.strategy_classes import calls_model as registered_calls_model
 
 StrategyFactory = Callable[[Catalog], AgentStrategy]
 
@@ -26,17 +25,12 @@ STRATEGIES: dict[str, Lazy[AgentStrategy]] = {
 """Every built-in agent strategy (``decibel`` is the τ-bench fork's name of ``dialogflow-cx``; ``null`` refuses)."""
 
 
-def strategy_class(name: str) -> type[AgentStrategy]:
-    """The class registered as ``name``, its module imported (a model-calling strategy's brings litellm)."""
-    return cast("type[AgentStrategy]", pkgutil.resolve_name(STRATEGIES[name].target))
-
-
 def calls_model(name: str) -> bool:
     """Whether agent strategy ``name`` calls a model with the run's model settings, as its class declares.
 
-    A name not registered here (an external agent's own) is taken to: nothing here can say it does not.
+    (:attr:`AgentStrategy.calls_model`; a name not registered here, an external agent's own, is taken to.)
     """
-    return name not in STRATEGIES or strategy_class(name).calls_model
+    return registered_calls_model(STRATEGIES, name)
 
 
-__all__ = ["STRATEGIES", "AgentStrategy", "AgentTurn", "StrategyFactory", "calls_model", "strategy_class"]
+__all__ = ["STRATEGIES", "AgentStrategy", "AgentTurn", "StrategyFactory", "calls_model"]

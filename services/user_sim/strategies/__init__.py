@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import pkgutil
-from typing import cast
-
 from taumesh.registry import Lazy
+from taumesh.services.strategy_classes import calls_model as registered_calls_model
 from taumesh.services.user_sim.strategies.base import UserReply, UserStrategy, UserTurn
 
 STRATEGIES: dict[str, Lazy[UserStrategy]] = {
@@ -25,17 +23,12 @@ STRATEGIES: dict[str, Lazy[UserStrategy]] = {
 τ-bench's leaderboard."""
 
 
-def strategy_class(name: str) -> type[UserStrategy]:
-    """The class registered as ``name``, its module imported (a model-calling strategy's brings litellm)."""
-    return cast("type[UserStrategy]", pkgutil.resolve_name(STRATEGIES[name].target))
-
-
 def calls_model(name: str) -> bool:
     """Whether user strategy ``name`` calls a model with the run's user model settings, as its class declares.
 
-    A name not registered here (a remote service's own) is taken to: nothing here can say it does not.
+    (:attr:`UserStrategy.calls_model`; a name not registered here, a remote service's own, is taken to.)
     """
-    return name not in STRATEGIES or strategy_class(name).calls_model
+    return registered_calls_model(STRATEGIES, name)
 
 
-__all__ = ["STRATEGIES", "UserReply", "UserStrategy", "UserTurn", "calls_model", "strategy_class"]
+__all__ = ["STRATEGIES", "UserReply", "UserStrategy", "UserTurn", "calls_model"]

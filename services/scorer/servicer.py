@@ -12,7 +12,7 @@ from taumesh.convert import (
     termination_from_proto,
     usage_to_proto,
 )
-from taumesh.domains import Catalog, DataError, EpisodeMismatch, EpisodeScore
+from taumesh.domains import Catalog, DataError, Episode, EpisodeMismatch, EpisodeScore
 from taumesh.llm.access import current_grants
 from taumesh.models import EVALUATED_TERMINATIONS, ChatMessage, Score, Usage
 from taumesh.rpc.errors import Context, FailedPrecondition, InvalidArgument, NotFound, Unavailable, status_codes
@@ -55,7 +55,9 @@ class ScorerServicer(scorer_pb2_grpc.ScorerServiceServicer):
         conversation = messages_from_proto(request.conversation)
         gold_hash = self.gold.hash(domain, ref.split, task)
         try:
-            score: Score = domain.score(task, conversation, termination, request.final_data_hash, gold_hash)
+            score: Score = domain.score(
+                Episode(domain, task, conversation, termination, request.final_data_hash, gold_hash)
+            )
         except EpisodeMismatch as exc:
             raise FailedPrecondition(str(exc), reason="EPISODE_NOT_REPRODUCIBLE") from exc
         if strict and termination in EVALUATED_TERMINATIONS:

@@ -14,12 +14,12 @@ from pydantic import ValidationError
 from taumesh.domains._errors import DataError
 from taumesh.domains._plugin import Document, DomainPlugin, UserPrompt
 from taumesh.domains._readonly import freeze
-from taumesh.domains._reward import EpisodeScore
+from taumesh.domains._reward import Episode, EpisodeScore
 from taumesh.domains._session import Session, StepResult
 from taumesh.domains._task import Task, describe_validation_error
 from taumesh.domains._tool import Requestor, Tool
 from taumesh.domains._view import StateHasher
-from taumesh.models import ChatMessage, Termination
+from taumesh.models import ChatMessage
 
 _SHOWN_IDS = 5
 
@@ -84,16 +84,9 @@ class Domain:
         """The data hash ``task``'s gold actions lead to (the plugin's :meth:`~DomainPlugin.gold_hash`)."""
         return self.spec.gold_hash(self, task)
 
-    def score(
-        self,
-        task: Task,
-        conversation: Sequence[ChatMessage],
-        termination: Termination,
-        final_hash: str,
-        gold_hash: str,
-    ) -> EpisodeScore:
+    def score(self, episode: Episode) -> EpisodeScore:
         """An episode's reward and checks (the plugin's :meth:`~DomainPlugin.score`)."""
-        return self.spec.score(self, task, conversation, termination, final_hash, gold_hash)
+        return self.spec.score(episode)
 
     @cached_property
     def hasher(self) -> StateHasher:

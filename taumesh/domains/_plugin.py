@@ -18,8 +18,15 @@ from pydantic import BaseModel, ConfigDict
 
 from taumesh.domains._errors import DataError
 from taumesh.domains._hashing import DataHasher
-from taumesh.domains._reward import V1_REWARD, EpisodeScore, RewardComponent, compose, reward_basis, v1_gold_hash
-from taumesh.domains._reward import Episode as RewardEpisode
+from taumesh.domains._reward import (
+    V1_REWARD,
+    Episode,
+    EpisodeScore,
+    RewardComponent,
+    compose,
+    reward_basis,
+    v1_gold_hash,
+)
 from taumesh.domains._session import Session, StepResult
 from taumesh.domains._task import Task
 from taumesh.domains._tool import Requestor, Tool
@@ -28,11 +35,9 @@ from taumesh.models import (
     EVALUATED_TERMINATIONS,
     STOP_TOKEN,
     V1_RUN_DEFAULTS,
-    ChatMessage,
     GoldAction,
     RewardBasis,
     RunDefaults,
-    Termination,
 )
 
 
@@ -284,21 +289,14 @@ class DomainPlugin:
         """
         return tuple(getattr(self.task_model, "LABELS", ()))
 
-    def score(
-        self,
-        domain: DomainView,
-        task: Task,
-        conversation: Sequence[ChatMessage],
-        termination: Termination,
-        final_hash: str,
-        gold_hash: str,
-    ) -> EpisodeScore:
-        """The reward of an episode and its checks: the components over the basis (v1: ``calculate_reward``).
+    def score(self, episode: Episode) -> EpisodeScore:
+        """The reward of ``episode`` and its checks: the components over the basis (v1: ``calculate_reward``).
 
-        ``conversation`` is the episode as the orchestrator recorded it, ``final_hash`` the env's final
-        data hash, ``gold_hash`` this plugin's :meth:`gold_hash` of the task. An episode that did not end
-        gets 0 and no checks.
+        ``episode`` holds the domain, the task, the conversation as the orchestrator recorded it, how it ended, the
+        env's final data hash and this plugin's :meth:`gold_hash` of the task. An episode that did not end gets 0 and
+        no checks.
         """
+        task = episode.task
         basis = self.reward_basis(task)
         score = EpisodeScore(
             reward=0.0,
@@ -310,9 +308,8 @@ class DomainPlugin:
             ],
             required_outputs=list(task.outputs),
         )
-        if termination not in EVALUATED_TERMINATIONS:
+        if episode.termination not in EVALUATED_TERMINATIONS:
             return score
-        episode = RewardEpisode(domain, task, conversation, termination, final_hash, gold_hash)
         composed = compose(self.reward_components(task), episode, basis)
         return score.model_copy(
             update={"reward": composed.reward, "checks": composed.checks, "nl_assertions": composed.to_judge}

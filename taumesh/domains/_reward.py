@@ -27,10 +27,12 @@ from taumesh.models import ChatMessage, RewardBasis, RewardCheck, Score, Termina
 
 @dataclass(frozen=True)
 class Episode:
-    """What a reward component sees of a finished episode.
+    """A finished episode: the one argument of ``DomainPlugin.score``, and what each reward component sees.
 
-    ``session`` is the episode's final state when the domain replays it (τ²'s evaluator does); ``gold_hash``
-    the data hash the gold actions lead to, ``final_hash`` the one the env reported.
+    ``conversation`` is the episode as the orchestrator recorded it, ``final_hash`` the data hash the env reported
+    at its end, ``gold_hash`` the one the plugin's ``gold_hash`` hook gives the task. The scorer leaves ``session``
+    None; a plugin that replays the episode (τ²'s evaluator does) hands its components the replayed final state
+    there, and the hash that replay reached as ``final_hash`` (``dataclasses.replace``).
     """
 
     domain: DomainView

@@ -392,7 +392,7 @@ from __future__ import annotations
 import copy
 from pathlib import Path
 
-from taumesh.domains import Catalog, Domain, Registry, Session, check_domain
+from taumesh.domains import Catalog, Domain, Episode, Registry, Session, check_domain
 from taumesh.domains.factory import FactoryTask, canonical_output, verify_task
 from taumesh.models import ChatMessage
 
@@ -415,7 +415,7 @@ def _score(domain: Domain, task: FactoryTask, actions: list, says: str | None) -
     if says is not None:
         conversation.append(ChatMessage(role="assistant", content=says))
     gold = plugin.gold_hash(domain, task)
-    return plugin.score(domain, task, conversation, "user_stop", session.data_hash(), gold).reward
+    return plugin.score(Episode(domain, task, conversation, "user_stop", session.data_hash(), gold)).reward
 
 
 def _tasks(domain: Domain) -> list[FactoryTask]:

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from taumesh.domains import Catalog, Domain, Registry, ToolCrash
+from taumesh.domains import Catalog, Domain, Episode, Registry, ToolCrash
 from taumesh.forks._check import check_fork
 from taumesh.forks._import import import_fork
 from taumesh.forks._record import ForkRecord
@@ -108,7 +108,7 @@ def test_sessions_are_isolated_and_the_reward_replays_gold_on_fresh_data(fork_en
     expected = _fork_hash({"counters": {"a": {"value": 3}, "b": {"value": 7}}})
     assert first.data_hash() == expected == domain.gold_hash(task)
     assert second.data_hash() == domain.initial_hash
-    score = domain.score(task, [], "user_stop", first.data_hash(), domain.gold_hash(task))
+    score = domain.score(Episode(domain, task, [], "user_stop", first.data_hash(), domain.gold_hash(task)))
     assert score.reward == 1.0
     outputs = domain.find_task("test", "1")
     assert domain.spec.reward_basis(outputs) == ["DB", "COMMUNICATE"]

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from taumesh.domains import Catalog, Domain, ToolCrash
+from taumesh.domains import Catalog, Domain, Episode, ToolCrash
 from taumesh.forks._import import import_fork
 from taumesh.models import ChatMessage
 from tests.helpers.cli import ORACLE, taumesh
@@ -101,7 +101,7 @@ def test_every_reward_vector(catalog: Catalog) -> None:
         for action in case["actions"]:
             domain.call_tool(session, action["name"], action["kwargs"])
         said = [ChatMessage(role="assistant", content=text) for text in case["respond_contents"]]
-        score = domain.score(task, said, "user_stop", session.data_hash(), domain.gold_hash(task))
+        score = domain.score(Episode(domain, task, said, "user_stop", session.data_hash(), domain.gold_hash(task)))
         assert score.reward == case["reward"], case["description"]
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Sequence
 
-from taumesh.domains import Action, DomainPlugin, DomainView, Session, Task
+from taumesh.domains import Action, DomainPlugin, DomainView, Episode, Session, Task
 from taumesh.domains.factory._lint import output_spec, trap_cues
 from taumesh.domains.factory._reward import canonical_output
 from taumesh.domains.factory._task import FactoryTask
@@ -34,8 +34,8 @@ def outcome_score(plugin: DomainPlugin, domain: DomainView, task: FactoryTask, o
     if said:
         conversation.append(ChatMessage(role="assistant", content=said))
     ending: Termination = "terminate_tool" if outcome and outcome[-1].name in plugin.terminate_tools else "user_stop"
-    score = plugin.score(domain, task, conversation, ending, session.data_hash(), plugin.gold_hash(domain, task))
-    return score.reward
+    episode = Episode(domain, task, conversation, ending, session.data_hash(), plugin.gold_hash(domain, task))
+    return plugin.score(episode).reward
 
 
 def factory_flags(plugin: DomainPlugin, domain: DomainView, tasks: Sequence[Task], policy: str) -> Flags:

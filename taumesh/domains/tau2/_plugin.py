@@ -11,6 +11,7 @@ from taumesh.data import Manifest
 from taumesh.domains import (
     DomainPlugin,
     DomainView,
+    Episode,
     EpisodeScore,
     RewardComponent,
     RunDefaults,
@@ -28,7 +29,7 @@ from taumesh.domains.tau2._reward import TAU2_REWARD, gold_hash, score_episode
 from taumesh.domains.tau2._state import call_tool, open_session
 from taumesh.domains.tau2._tasks import Tau2Task
 from taumesh.domains.tau2._transfer import TRANSFER_TOKEN, TRANSFER_TOOL, announces_transfer, transfer_announcement
-from taumesh.models import USER_STOP_TOKENS, ChatMessage, RewardBasis, Termination
+from taumesh.models import USER_STOP_TOKENS, RewardBasis
 
 GREETING = "Hi! How can I help you today?"
 """τ²'s opening agent message (its orchestrator's ``DEFAULT_FIRST_AGENT_MESSAGE``): the episode's first message
@@ -192,17 +193,12 @@ class Tau2Plugin(DomainPlugin):
         criteria = self._task(task).evaluation_criteria
         return list(criteria.reward_basis) if criteria is not None else []
 
-    def score(
-        self,
-        domain: DomainView,
-        task: Task,
-        conversation: Sequence[ChatMessage],
-        termination: Termination,
-        final_hash: str,
-        gold_hash: str,
-    ) -> EpisodeScore:
+    def score(self, episode: Episode) -> EpisodeScore:
         """τ²'s ``evaluate_simulation`` on the replayed episode, as checks."""
-        return score_episode(domain, self._task(task), conversation, termination, final_hash, gold_hash)
+        task = self._task(episode.task)
+        return score_episode(
+            episode.domain, task, episode.conversation, episode.termination, episode.final_hash, episode.gold_hash
+        )
 
     def user_prompt(self, instruction: str, with_tools: bool) -> UserPrompt:
         """τ²'s user simulator: its guidelines (fetched data), then the task's instructions in ``<scenario>`` tags."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache, partial
 from pathlib import Path
 from typing import Any
@@ -52,7 +52,7 @@ from taumesh.domains.tau2_banking_knowledge.tasks import BankingTask, load_tasks
 from taumesh.domains.tau2_banking_knowledge.texts import banking_texts
 from taumesh.domains.tau2_banking_knowledge.toolkit import SESSION_TABLES, SESSION_TASK, schema
 from taumesh.domains.tau2_banking_knowledge.tools import AGENT_TOOLS, ENUMS, USER_TOOLS
-from taumesh.models import EVALUATED_TERMINATIONS, ChatMessage, GoldAction, Termination
+from taumesh.models import EVALUATED_TERMINATIONS, ChatMessage, GoldAction
 
 SOURCE_NAME = "banking_knowledge"
 SPLITS = ("base",)
@@ -243,17 +243,9 @@ class BankingPlugin(Tau2Plugin):
                     session.call(call.name, arguments, call.requestor)
         return session
 
-    def score(
-        self,
-        domain: DomainView,
-        task: Task,
-        conversation: Sequence[ChatMessage],
-        termination: Termination,
-        final_hash: str,
-        gold_hash: str,
-    ) -> EpisodeScore:
+    def score(self, episode: Episode) -> EpisodeScore:
         """τ²'s ``evaluate_simulation`` on the replayed episode, as checks."""
-        banking = _task(task)
+        banking = _task(episode.task)
         basis = self.reward_basis(banking)
         score = EpisodeScore(
             reward=0.0,
@@ -264,17 +256,17 @@ class BankingPlugin(Tau2Plugin):
             ],
             required_outputs=list(banking.outputs),
         )
-        if termination not in EVALUATED_TERMINATIONS:
+        if episode.termination not in EVALUATED_TERMINATIONS:
             return score
-        session = self.replay(domain, banking, conversation)
+        session = self.replay(episode.domain, banking, episode.conversation)
         reached = session.data_hash()
-        if final_hash and reached != final_hash:
+        if episode.final_hash and reached != episode.final_hash:
             raise EpisodeMismatch(
-                f"replaying the episode's tool calls on {domain.name} task {banking.id!r} does not reach the final "
-                "state the env reported"
+                f"replaying the episode's tool calls on {episode.domain.name} task {banking.id!r} does not reach the "
+                "final state the env reported"
             )
-        episode = Episode(domain, banking, conversation, termination, reached, gold_hash, session)
-        composed = compose(self.reward_components(banking), episode, basis)
+        replayed = replace(episode, task=banking, final_hash=reached, session=session)
+        composed = compose(self.reward_components(banking), replayed, basis)
         return score.model_copy(
             update={"reward": composed.reward, "checks": composed.checks, "nl_assertions": composed.to_judge}
         )

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from taumesh.domains import Catalog, Registry
+from taumesh.domains import Catalog, Episode, Registry
 from taumesh.domains._arguments import parse_arguments
 from taumesh.domains.tau2 import Tau2Task, call_tool, gold_hash, open_session
 from taumesh.domains.tau2_telecom import plugin
@@ -71,7 +71,7 @@ async def _play(catalog: Catalog, task: Tau2Task, split: str) -> tuple[Score, li
                 result = ChatMessage(role="tool", content=step.observation, tool_call_id=call.id)
                 agent_view.append(result)
                 timeline.append(result)
-    score = plugin.score(domain, task, timeline, "user_stop", session.data_hash(), gold_hash(domain, task))
+    score = plugin.score(Episode(domain, task, timeline, "user_stop", session.data_hash(), gold_hash(domain, task)))
     return score, timeline
 
 

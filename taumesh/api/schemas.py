@@ -261,6 +261,13 @@ class RunAccepted(BaseModel):
     links: dict[str, str] = Field(description="self, events, results, trajectories.")
 
 
+class RunChecked(BaseModel):
+    """A run request the server would accept (``POST /api/v1/validate-tasks/check``): nothing was stored or played."""
+
+    request_id: str
+    valid: bool = Field(default=True, description="Always true: a request that is not valid is answered 404 or 422.")
+
+
 class Run(BaseModel):
     """A run's state."""
 

@@ -12,6 +12,7 @@ It imports nothing of the server: install taumesh and point it at any taumesh AP
 
 from taumesh.client.async_client import AsyncRuns, AsyncTaumeshClient
 from taumesh.client.comparison import (
+    ComparisonRefused,
     ComparisonRow,
     ModelComparison,
     ModelSpec,
@@ -37,6 +38,7 @@ from taumesh.client.models import (
     QuickValidateOptions,
     Run,
     RunAccepted,
+    RunChecked,
     RunList,
     RunOptions,
     RunScope,
@@ -54,6 +56,7 @@ __all__ = [
     "AsyncRuns",
     "AsyncTaumeshClient",
     "AuthenticationError",
+    "ComparisonRefused",
     "ComparisonRow",
     "CostBreakdown",
     "EpisodeDone",
@@ -71,6 +74,7 @@ __all__ = [
     "RateLimitError",
     "Run",
     "RunAccepted",
+    "RunChecked",
     "RunEnded",
     "RunEvent",
     "RunList",

@@ -27,6 +27,7 @@ from taumesh.client.models import (
     ListTasksResponse,
     Run,
     RunAccepted,
+    RunChecked,
     RunList,
     RunOptions,
     RunStatus,
@@ -155,6 +156,11 @@ class AsyncRuns:
 
     def __init__(self, client: AsyncTaumeshClient) -> None:
         self._client = client
+
+    async def check(self, **options: Unpack[RunOptions]) -> RunChecked:
+        """Check a run request as ``create`` would, running nothing (422 or 404 naming what is wrong)."""
+        response = await self._client.request("POST", "/api/v1/validate-tasks/check", json=options)
+        return decode(response, RunChecked)
 
     async def create(self, **options: Unpack[RunOptions]) -> RunAccepted:
         """Queue a run (``wait: false``): 202 with its id and links."""

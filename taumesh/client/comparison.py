@@ -6,11 +6,12 @@ import io
 from collections.abc import Mapping, Sequence
 from typing import Any, Unpack
 
+import httpx
 from pydantic import BaseModel
 from rich.console import Console
 from rich.table import Table
 
-from taumesh.client.errors import InvalidRequestError
+from taumesh.client.errors import ApiError, InvalidRequestError, NotFoundError, TaumeshError
 from taumesh.client.models import QuickValidateOptions, Run, RunScope, ValidateTasksResponse
 from taumesh.client.sync_client import TaumeshClient
 
@@ -163,28 +164,47 @@ def validate_with_comparison(
 ) -> ModelComparison:
     """Run the same tasks with each model, side by side.
 
-    The runs are queued together, so the server plays them concurrently; a model the server refuses (422) gets a
-    ``rejected`` line carrying the reason, and any other error is raised.
+    Every model's request is checked by the server before any runs (``runs.check``): when one is refused, the
+    :class:`ComparisonRefused` raised names each refused model and why, and nothing has run. The runs are then
+    queued together, so the server plays them concurrently; a run that cannot be followed to its end (the server
+    went away, say) gets an ``error`` line, and the finished models' lines are kept.
     """
     specs = [ModelSpec.parse(spec) for spec in models]
     owned = client is None
     api = client if client is not None else TaumeshClient(base_url, api_key)
     try:
-        queued: list[tuple[ModelSpec, str | None, str | None]] = []
-        for spec in specs:
-            fields = spec.model_dump(exclude_none=True)
+        requests = [{**spec.model_dump(exclude_none=True), "env": env, "num_trials": num_trials} for spec in specs]
+        refused: list[tuple[ModelSpec, ApiError]] = []
+        for spec, fields in zip(specs, requests, strict=True):
             try:
-                run_id = api.runs.create(**fields, env=env, num_trials=num_trials, **options).run_id
-                queued.append((spec, run_id, None))
-            except InvalidRequestError as exc:
-                queued.append((spec, None, exc.explain()))
-        rows = [
-            ComparisonRow.of_run(spec.label, api.wait_for_run(run_id))
-            if run_id
-            else ComparisonRow(model=spec.label, run_id=None, status="rejected", error=error)
-            for spec, run_id, error in queued
+                api.runs.check(**fields, **options)
+            except (InvalidRequestError, NotFoundError) as exc:
+                refused.append((spec, exc))
+        if refused:
+            raise ComparisonRefused(refused)
+        queued = [
+            (spec, api.runs.create(**fields, **options).run_id) for spec, fields in zip(specs, requests, strict=True)
         ]
+        rows = [_finished_row(api, spec, run_id) for spec, run_id in queued]
     finally:
         if owned:
             api.close()
     return ModelComparison(env=env, num_trials=num_trials, rows=rows)
+
+
+def _finished_row(api: TaumeshClient, spec: ModelSpec, run_id: str) -> ComparisonRow:
+    """The model's line once its run ended; an ``error`` line when the run could not be followed to its end."""
+    try:
+        return ComparisonRow.of_run(spec.label, api.wait_for_run(run_id))
+    except (TaumeshError, httpx.HTTPError) as exc:
+        return ComparisonRow(model=spec.label, run_id=run_id, status="error", error=str(exc))
+
+
+class ComparisonRefused(InvalidRequestError):
+    """The server refused one or more of a comparison's models before any ran: each is named with its reason."""
+
+    def __init__(self, refused: Sequence[tuple[ModelSpec, ApiError]]) -> None:
+        first = refused[0][1]
+        reasons = "; ".join(f"{spec.label}: {error.explain()}" for spec, error in refused)
+        super().__init__(first.status_code, first.error_type, f"refused before any model ran: {reasons}", first.details)
+        self.refused = {spec.label: error for spec, error in refused}

@@ -146,6 +146,13 @@ class ValidateTasksResponse(BaseModel):
     viewer_url: str | None = Field(default=None, description="The run's page in ``taumesh view``, when configured.")
 
 
+class RunChecked(BaseModel):
+    """A run request the server would accept (``runs.check``): nothing was stored or played."""
+
+    request_id: str
+    valid: bool = True
+
+
 class RunAccepted(BaseModel):
     """A queued run (``wait: false``) and where to follow it."""
 

@@ -2,9 +2,19 @@
 
 from __future__ import annotations
 
+import pytest
 import rich.console
 
-from taumesh.client import ModelComparison, ModelSpec, TaumeshClient, quick_validate, validate_with_comparison
+from taumesh.client import (
+    ComparisonRefused,
+    InvalidRequestError,
+    ModelComparison,
+    ModelSpec,
+    NotFoundError,
+    TaumeshClient,
+    quick_validate,
+    validate_with_comparison,
+)
 from tests.helpers.api import ApiServer
 
 
@@ -32,30 +42,50 @@ def test_model_specs_take_the_forks_forms() -> None:
 
 def test_comparison_table_side_by_side(api: ApiServer) -> None:
     oracle = ModelSpec(model="oracle", agent_strategy="oracle")
-    unknown_strategy = {"provider": "openai", "model": "gpt-4o", "agent_strategy": "no-such-strategy"}
-    too_long = "m" * 201  # the server refuses it (422): a "rejected" line, the others still run
+    scripted = {"provider": "openai", "model": "gpt-4o", "agent_strategy": "oracle"}
     with TaumeshClient(api.base_url, api.token) as client:
         comparison = validate_with_comparison(
-            [oracle, unknown_strategy, too_long],
-            env="retail",
-            num_trials=2,
-            client=client,
-            user_strategy="scripted",
-            task_ids=[0, 1, 2],
+            [oracle, scripted], env="retail", num_trials=2, client=client, user_strategy="scripted", task_ids=[0, 1, 2]
         )
     assert isinstance(comparison, ModelComparison)
     table = comparison.to_dict()
-    assert table["model"] == ["openai/oracle (oracle)", "openai/gpt-4o (no-such-strategy)", f"openai/{too_long}"]
+    assert table["model"] == ["openai/oracle (oracle)", "openai/gpt-4o (oracle)"]
     # tasks, as the fork's metrics count them (3 tasks × 2 trials: 3)
-    assert table["status"][0] == "completed" and table["success_rate"][0] == 1.0 and table["tasks"][0] == 3
+    assert table["status"] == ["completed", "completed"] and table["success_rate"][0] == 1.0 and table["tasks"][0] == 3
     assert table["pass^1"][0] == table["pass^2"][0] == 1.0
-    # the server refuses an unknown strategy up front (422), naming it
-    assert table["status"][1] == "rejected" and table["run_id"][1] is None and "no-such-strategy" in table["error"][1]
-    assert table["status"][2] == "rejected" and table["run_id"][2] is None and "body.model: " in table["error"][2]
-    assert all(len(column) == 3 for column in table.values())
+    assert all(len(column) == 2 for column in table.values())
 
     text = str(comparison)
     assert "pass^2" in text and "openai/oracle (oracle)" in text and "1.0000" in text
     console = rich.console.Console(record=True, width=200)
     console.print(comparison)
-    assert "no-such-strategy" in console.export_text()
+    assert "openai/gpt-4o (oracle)" in console.export_text()
+
+
+def test_every_model_is_checked_before_any_runs(api: ApiServer) -> None:
+    """The REST fork's example failed on its second model after the first had run: now nothing runs, and each
+    refused model is named with its reason."""
+    oracle = ModelSpec(model="oracle", agent_strategy="oracle")
+    unknown_model = {"provider": "openai", "model": "no-such-model-anywhere"}
+    unknown_strategy = {"provider": "openai", "model": "gpt-4o", "agent_strategy": "no-such-strategy"}
+    with TaumeshClient(api.base_url, api.token) as client:
+        before = client.runs.list().total
+        with pytest.raises(ComparisonRefused) as refused:
+            validate_with_comparison(
+                [oracle, unknown_model, unknown_strategy], client=client, user_strategy="scripted", task_ids=[0]
+            )
+        assert client.runs.list().total == before  # the valid first model was not started
+    assert set(refused.value.refused) == {"openai/no-such-model-anywhere", "openai/gpt-4o (no-such-strategy)"}
+    message = str(refused.value)
+    assert "refused before any model ran" in message
+    assert "'no-such-model-anywhere' is not a model litellm lists" in message and "no-such-strategy" in message
+    assert isinstance(refused.value, InvalidRequestError) and refused.value.status_code == 422
+
+
+def test_check_runs_nothing(api: ApiServer) -> None:
+    with TaumeshClient(api.base_url, api.token) as client:
+        before = client.runs.list().total
+        checked = client.runs.check(env="retail", agent_strategy="oracle", user_strategy="scripted", task_ids=[0])
+        assert checked.valid and checked.request_id and client.runs.list().total == before
+        with pytest.raises(NotFoundError):
+            client.runs.check(env="no-such-domain", agent_strategy="oracle", user_strategy="scripted")

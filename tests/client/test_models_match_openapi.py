@@ -19,6 +19,7 @@ MIRRORED: list[tuple[type[BaseModel], str]] = [
     (models.Metrics, "Metrics"),
     (models.ValidateTasksResponse, "ValidateTasksResponse"),
     (models.RunAccepted, "RunAccepted"),
+    (models.RunChecked, "RunChecked"),
     (models.Run, "Run"),
     (models.RunList, "RunList"),
     (models.Trajectory, "Trajectory"),

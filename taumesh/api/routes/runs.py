@@ -31,6 +31,7 @@ from taumesh.api.schemas import (
     ErrorResponse,
     Run,
     RunAccepted,
+    RunChecked,
     RunEvent,
     RunList,
     RunStatus,
@@ -107,6 +108,24 @@ async def validate_tasks(
         error=ended.error,
         viewer_url=viewer_url(executor.settings, ended.id),
     )
+
+
+@router.post(
+    "/validate-tasks/check",
+    response_model=RunChecked,
+    summary="Check a run request without running it",
+    responses={**ERROR_RESPONSES, 404: {"model": ErrorResponse, "description": "not_found: no such domain or split"}},
+)
+async def check_run(
+    body: ValidateTasksRequest, request: Request, _caller: KeyDep, executor: ExecutorDep, clients: ClientsDep
+) -> RunChecked:
+    """The checks ``validate-tasks`` makes before it runs anything, and nothing else: nothing is stored or played.
+
+    A client starting several runs together (``validate_with_comparison``) checks each first, so a model name the
+    server refuses is known before any other model has run.
+    """
+    await preflight(clients, body, executor.settings)
+    return RunChecked(request_id=request.state.request_id)
 
 
 @router.get("/runs", response_model=RunList, summary="List runs, newest first", responses=ERROR_RESPONSES)

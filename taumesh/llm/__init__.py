@@ -1,7 +1,8 @@
 """Model access through litellm: one completion per call, retried on transient faults, with usage and cost.
 
-litellm itself is imported only when :func:`complete` (or the retry policy) is first used, so importing this
-package (for its hooks or errors) costs nothing.
+litellm itself is imported only when :func:`complete` is first called, so importing this package, or a module that
+imports ``complete`` from it (every model-calling strategy), costs nothing: ``taumesh run`` looks up which strategies
+call a model, and says a key is missing, without the seconds litellm takes to import.
 """
 
 from __future__ import annotations
@@ -16,8 +17,16 @@ from taumesh.llm.parsing import find_json_object
 if TYPE_CHECKING:
     from taumesh.llm.client import Completion, complete
     from taumesh.llm.retry import RetryPolicy
+else:
 
-_LAZY = {"Completion": "taumesh.llm.client", "complete": "taumesh.llm.client", "RetryPolicy": "taumesh.llm.retry"}
+    async def complete(*args: Any, **kwargs: Any) -> Any:
+        """:func:`taumesh.llm.client.complete`, imported (with litellm) at the first call, not at this import."""
+        from taumesh.llm.client import complete as call
+
+        return await call(*args, **kwargs)
+
+
+_LAZY = {"Completion": "taumesh.llm.client", "RetryPolicy": "taumesh.llm.retry"}
 
 
 def __getattr__(name: str) -> Any:

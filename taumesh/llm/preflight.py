@@ -1,6 +1,8 @@
 """Checks of a model configuration before any model is called: a known provider, and its credentials present.
 
 ``taumesh run`` uses them to refuse a bad configuration up front, in one line, instead of failing every episode.
+litellm (seconds of CPU to import) is imported only when a question needs it: a missing key of a provider in
+:data:`PROVIDER_KEYS` is said without it.
 """
 
 from __future__ import annotations
@@ -13,16 +15,33 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
+from types import ModuleType
 from typing import TypeVar
 from urllib.parse import urlsplit
 
-from taumesh.llm._litellm import litellm
 from taumesh.models import ModelSettings
 
 _NOT_A_CREDENTIAL = re.compile(r"_(API_BASE|BASE_URL|URL|ENDPOINT|REGION(_NAME)?|VERSION|PROJECT|LOCATION)$")
 """Variables ``validate_environment`` may ask for that say where a model is, not who may call it."""
 
 T = TypeVar("T")
+
+PROVIDER_KEYS: dict[str, str] = {
+    "openai": "OPENAI_API_KEY",
+    "anthropic": "ANTHROPIC_API_KEY",
+    "together_ai": "TOGETHERAI_API_KEY",
+    "deepinfra": "DEEPINFRA_API_KEY",
+    "mistral": "MISTRAL_API_KEY",
+    "groq": "GROQ_API_KEY",
+    "deepseek": "DEEPSEEK_API_KEY",
+    "fireworks_ai": "FIREWORKS_AI_API_KEY",
+    "openrouter": "OPENROUTER_API_KEY",
+    "xai": "XAI_API_KEY",
+    "cohere": "COHERE_API_KEY",
+}
+"""Providers whose one credential litellm's ``validate_environment`` asks for, by name, to say it is missing without
+importing litellm. Only the answer "missing" is taken from here; with the key set, litellm is asked as before.
+tests/llm/test_preflight_without_litellm.py checks each against litellm's own answer."""
 
 LOCAL_PLACEHOLDER_KEY = "taumesh-local-server-no-key"
 """The key sent to a local server when the environment has none (the provider's SDK refuses to send no key)."""
@@ -44,14 +63,21 @@ def is_local_api_base(api_base: str) -> bool:
         return False
 
 
+def _litellm() -> ModuleType:
+    """litellm, configured by taumesh.llm._litellm, imported at the first question only it can answer."""
+    from taumesh.llm._litellm import litellm
+
+    return litellm
+
+
 def known_providers() -> list[str]:
     """The provider names litellm knows, sorted."""
-    return sorted(str(getattr(p, "value", p)) for p in litellm.provider_list)
+    return sorted(str(getattr(p, "value", p)) for p in _litellm().provider_list)
 
 
 def provider_problem(provider: str, flag: str) -> str | None:
     """Why ``provider`` is not one litellm knows, or None (an empty provider lets litellm infer it)."""
-    if not provider or provider in known_providers():
+    if not provider or provider in PROVIDER_KEYS or provider in known_providers():
         return None
     return f"{flag} {provider!r} is not a litellm provider (for example: openai, anthropic, hosted_vllm, ollama)"
 
@@ -77,7 +103,7 @@ def litellm_route(model: str, provider: str = "", api_base: str = "") -> str:
     """
     try:
         route = _quietly(
-            lambda: litellm.get_llm_provider(model, custom_llm_provider=provider or None, api_base=api_base or None)
+            lambda: _litellm().get_llm_provider(model, custom_llm_provider=provider or None, api_base=api_base or None)
         )
     except Exception:  # noqa: BLE001 - an unknown provider is litellm's to refuse, at the call
         return ""
@@ -87,6 +113,7 @@ def litellm_route(model: str, provider: str = "", api_base: str = "") -> str:
 def missing_credentials(settings: ModelSettings) -> list[str]:
     """The environment variables holding credentials that ``settings``' provider needs and that are unset."""
     model = litellm_model_name(settings)
+    litellm = _litellm()
     report = _quietly(lambda: litellm.validate_environment(model=model, api_base=settings.api_base or None))
     return [str(name) for name in report.get("missing_keys", []) if not _NOT_A_CREDENTIAL.search(str(name))]
 
@@ -147,7 +174,8 @@ def credentials_problem(settings: ModelSettings, flag: str) -> str | None:
     """Why ``settings`` cannot authenticate from this environment, or None (a local ``api_base`` needs no key)."""
     if settings.api_base and is_local_api_base(settings.api_base):
         return None
-    missing = missing_credentials(settings)
+    key = PROVIDER_KEYS.get(settings.provider) if not settings.api_base else None
+    missing = [key] if key and key not in os.environ else missing_credentials(settings)
     if not missing:
         return None
     return f"{flag} {settings.model!r} needs {' and '.join(missing)} in the environment, and it is not set"

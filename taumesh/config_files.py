@@ -8,9 +8,11 @@ setting as usual:
   ``openrouter/meta/llama-3`` is provider ``openrouter``); a name without ``/`` is the model alone;
 * ``subsets: retail`` or ``subsets: [retail, airline]`` → one run per domain (``env``), one after another, each
   with its own results;
-* ``dataset_name: D`` → ``dataset_name``: the MT layout's folder is ``data/D_{subset}_{timestamp}/``, as the
-  fork names its folders (``tau_bench_retail_…`` for ``dataset_name: tau_bench``, which is also the default);
-* ``output_format`` defaults to ``taubench,mt``: the fork's layout, and τ-bench's file for ``--resume``.
+* ``dataset_name: D`` → ``dataset_name``, the MT folder's name before its timestamp (``tau_bench`` by default);
+* ``output_format`` defaults to ``taubench,mt``: the fork's layout, and τ-bench's file for ``--resume``;
+* ``mt_fork_folder`` defaults to true: the folder goes where the fork writes it, ``./data/{dataset_name}_{timestamp}/``
+  in the working directory. ``mt_fork_folder: false`` (or ``TAUMESH_MT_FORK_FOLDER=false``) keeps taumesh's
+  ``{log_dir}/data/{dataset_name}_{subset}_{timestamp}/``.
 
 Reading the file is this module's job, validating the settings :mod:`taumesh.settings`' (unknown keys, types).
 """
@@ -26,6 +28,8 @@ MT_KEYS = ("dataset_name", "model_name", "subsets")
 """The MT fork's input schema."""
 MT_OUTPUT_FORMAT = "taubench,mt"
 """What a file in the MT form writes unless it says otherwise."""
+MT_DEFAULTS: dict[str, Any] = {"output_format": MT_OUTPUT_FORMAT, "mt_fork_folder": True}
+"""Settings a file in the MT form takes as the fork does unless it says otherwise: its layout, in ``./data/``."""
 REPLACED_BY = {"subsets": ("env", "domain"), "model_name": ("model", "model_provider")}
 """Settings an MT key sets, which the same file may not also set."""
 
@@ -96,8 +100,7 @@ def mt_runs(values: dict[str, Any], path: Path | str = "the run file") -> list[d
         clash = [name for name in replaced if getattr(form, key) is not None and name in values]
         if clash:
             raise RunFileError(f"{path}: {key} and {', '.join(clash)} both set the same thing; keep {key}")
-    base = {key: value for key, value in values.items() if key not in MT_KEYS}
-    base.setdefault("output_format", MT_OUTPUT_FORMAT)
+    base = MT_DEFAULTS | {key: value for key, value in values.items() if key not in MT_KEYS}
     if form.dataset_name is not None:
         base["dataset_name"] = form.dataset_name
     if form.model_name is not None:

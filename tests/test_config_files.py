@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 
-from taumesh import settings as settings_module
 from taumesh.config_files import RunFileError, read_run_file, read_settings_file
 from taumesh.settings import RunSettings
 from tests.helpers.cli import explain_result, invoke
@@ -42,10 +41,11 @@ def test_the_mt_form_maps_to_one_run(tmp_path: Path) -> None:
         "model": "gpt-4o",
         "env": "retail",
         "output_format": "taubench,mt",
+        "mt_fork_folder": True,
     }
     config = as_settings(run).run_config()
     assert (config.env, config.agent.model.model, config.agent.model.provider) == ("retail", "gpt-4o", "openai")
-    assert config.layouts == {"taubench", "mt"}
+    assert config.layouts == {"taubench", "mt"} and config.mt_fork_folder
 
 
 def test_a_list_of_subsets_is_one_run_each_in_order(tmp_path: Path) -> None:
@@ -108,30 +108,54 @@ def test_settings_files_are_read_without_the_mt_mapping(tmp_path: Path) -> None:
         read_settings_file(tmp_path / "missing.yaml")
 
 
-@pytest.mark.skipif(
-    not hasattr(settings_module, "load_run_settings"), reason="taumesh/settings.py does not read MT-form files yet"
-)
-def test_the_cli_runs_each_subset_of_an_mt_file(tmp_path: Path) -> None:
+def mt_file(tmp_path: Path, *extra: str) -> Path:
     if not V1_DATA.is_dir():
         pytest.skip(f"reference data not found at {V1_DATA}")
-    path = write(
+    return write(
         tmp_path,
         "dataset_name: tau_bench\nmodel_name: openai/gpt-4o\nsubsets: [retail, airline]\n"
         f"agent_strategy: oracle\nuser_strategy: scripted\ntask_ids: [0, 1]\nquiet: true\n"
-        f"data_dir: {V1_DATA}\nlog_dir: {tmp_path / 'logs'}\n",
+        f"data_dir: {V1_DATA}\nlog_dir: {tmp_path / 'logs'}\n" + "".join(f"{line}\n" for line in extra),
     )
-    result = invoke("run", "--config", path)
+
+
+def assert_both_subsets_ran(output: str) -> None:
+    assert "run 1/2: retail" in output and "run 2/2: airline" in output
+    assert re.search(r"^retail: 2/2 scored, results: .+\.json$", output, re.MULTILINE)
+    assert re.search(r"^airline: 2/2 scored, results: .+\.json$", output, re.MULTILINE)
+
+
+def assert_fork_files(folder: Path) -> None:
+    assert sorted(p.name for p in folder.iterdir()) == [
+        "openai-gpt-4o_scores.jsonl",
+        "openai-gpt-4o_statistics.jsonl",
+        "openai-gpt-4o_task0_trajectory.jsonl",
+        "openai-gpt-4o_task1_trajectory.jsonl",
+    ]
+
+
+def test_an_mt_file_writes_where_the_fork_does(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fork's YAML writes ./data/{dataset_name}_{timestamp}/ (issue 40: it went to results/data/… unless
+    --mt-fork-folder was given)."""
+    monkeypatch.chdir(tmp_path)
+    result = invoke("run", "--config", mt_file(tmp_path))
     assert result.exit_code == 0, explain_result(result)
-    assert "run 1/2: retail" in result.output and "run 2/2: airline" in result.output
-    assert re.search(r"^retail: 2/2 scored, results: .+\.json$", result.output, re.MULTILINE)
-    assert re.search(r"^airline: 2/2 scored, results: .+\.json$", result.output, re.MULTILINE)
+    assert_both_subsets_ran(result.output)
+    folders = sorted((tmp_path / "data").iterdir())
+    assert len(folders) == 2 and not (tmp_path / "logs" / "data").exists()
+    for folder in folders:
+        assert re.fullmatch(r"tau_bench_\d{8}_\d{6}(_2)?", folder.name), folder.name
+        assert_fork_files(folder)
+
+
+def test_an_mt_file_keeps_taumesh_s_folder_on_request(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``mt_fork_folder: false``: one folder per subset, named by it, under the log dir (taumesh's own layout)."""
+    monkeypatch.chdir(tmp_path)
+    result = invoke("run", "--config", mt_file(tmp_path, "mt_fork_folder: false"))
+    assert result.exit_code == 0, explain_result(result)
+    assert_both_subsets_ran(result.output)
     folders = sorted(p.name for p in (tmp_path / "logs" / "data").iterdir())
     assert [re.sub(r"_\d{8}_\d{6}$", "", name) for name in folders] == ["tau_bench_airline", "tau_bench_retail"]
+    assert not (tmp_path / "data").exists()
     for folder in (tmp_path / "logs" / "data").iterdir():
-        names = sorted(p.name for p in folder.iterdir())
-        assert names == [
-            "openai-gpt-4o_scores.jsonl",
-            "openai-gpt-4o_statistics.jsonl",
-            "openai-gpt-4o_task0_trajectory.jsonl",
-            "openai-gpt-4o_task1_trajectory.jsonl",
-        ]
+        assert_fork_files(folder)

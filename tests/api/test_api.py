@@ -205,7 +205,9 @@ def test_validation_and_not_found_errors(client: httpx.Client) -> None:
     assert_error(client.get("/api/v1/runs/no-such-run/events"), 404, "not_found")
     assert_error(client.get("/api/v1/nowhere"), 404, "not_found")
     assert_error(client.post("/api/v1/list-tasks", json={"env": "atlantis"}), 404, "not_found")
-    assert_error(client.get("/scores", params={"model": "nobody", "subset": "retail"}), 404, "not_found")
+    assert_error(
+        client.get("/scores", params={"model": "nobody", "subset": "retail", "fresh": "false"}), 404, "not_found"
+    )
 
 
 def test_internal_error_has_no_stack_trace(api: ApiServer, client: httpx.Client) -> None:
@@ -224,29 +226,28 @@ def test_internal_error_has_no_stack_trace(api: ApiServer, client: httpx.Client)
 
 def test_scores_jsonl_of_the_latest_run(client: httpx.Client) -> None:
     client.post("/api/v1/validate-tasks", json={**ORACLE, "task_ids": [0, 7]})
-    response = client.get("/scores", params={"model": "oracle", "subset": "retail"})
+    stored = {"model": "oracle", "subset": "retail", "fresh": "false"}
+    response = client.get("/scores", params=stored)
     assert response.status_code == 200 and response.headers["content-type"].startswith("application/x-ndjson")
     lines = [json.loads(line) for line in response.text.splitlines()]
     assert sorted(line["task-id"] for line in lines) == ["task-0", "task-7"]  # the MT fork's spelling
     assert set(lines[0]) == {"task-id", "prompt", "result", "truth", "score", "duration"}
     seven = next(line for line in lines if line["task-id"] == "task-7")
     assert seven["score"] == 1.0 and seven["result"] == seven["truth"] and seven["result"].startswith("find_user_id")
-    only = client.get("/scores", params={"model": "oracle", "subset": "retail", "taskID": "7"}).text.splitlines()
+    only = client.get("/scores", params={**stored, "taskID": "7"}).text.splitlines()
     assert [json.loads(line)["task-id"] for line in only] == ["task-7"]
-    also = client.get("/scores", params={"model": "oracle", "subset": "retail", "taskID": "task-7"}).text
+    also = client.get("/scores", params={**stored, "taskID": "task-7"}).text
     assert also.splitlines() == only
 
 
 def test_fresh_scores_play_a_new_run(client: httpx.Client) -> None:
     before = client.get("/api/v1/runs").json()["total"]
-    response = client.get("/scores", params={"model": "oracle", "subset": "retail", "taskID": "9", "fresh": "true"})
+    response = client.get("/scores", params={"model": "oracle", "subset": "retail", "taskID": "9"})  # fresh: default
     assert response.status_code == 200, response.text
     assert [json.loads(line)["task-id"] for line in response.text.splitlines()] == ["task-9"]
     newest = client.get("/api/v1/runs", params={"limit": 1}).json()
     assert newest["total"] == before + 1 and newest["runs"][0]["config_used"]["task_ids"] == [9]
-    assert_error(
-        client.get("/scores", params={"model": "oracle", "subset": "atlantis", "fresh": "true"}), 404, "not_found"
-    )
+    assert_error(client.get("/scores", params={"model": "oracle", "subset": "atlantis"}), 404, "not_found")
 
 
 def test_audit_line_per_request_without_secrets(api: ApiServer, client: httpx.Client) -> None:

@@ -1,4 +1,5 @@
-"""The MT fork's ``/scores`` example, verbatim, after a run of ``openai/gpt-4o`` played by the scripted model server.
+"""The MT fork's ``/scores`` example, verbatim (a fresh run, as the fork's README says), and with ``fresh=false``
+after a run of ``openai/gpt-4o`` played by the scripted model server.
 
 The server's operator points the ``openai`` provider at the scripted OpenAI-compatible server (``OPENAI_API_BASE``),
 so requests name no endpoint: the run is made exactly as ``model=gpt-4o, model_provider=openai``.
@@ -58,7 +59,9 @@ def api(models: FakeOpenAI, v1_data_dir: Path, tmp_path_factory: pytest.TempPath
         server.stop()
 
 
-def test_the_forks_scores_example_finds_a_run_of_openai_gpt_4o(api: ApiServer, models: FakeOpenAI) -> None:
+def test_the_forks_scores_example_with_fresh_false_finds_a_run_of_openai_gpt_4o(
+    api: ApiServer, models: FakeOpenAI
+) -> None:
     run = {
         "env": "airline",
         "model": "gpt-4o",
@@ -69,40 +72,45 @@ def test_the_forks_scores_example_finds_a_run_of_openai_gpt_4o(api: ApiServer, m
     made = httpx.post(f"{api.base_url}/api/v1/validate-tasks", json=run, headers=api.headers, timeout=300).json()
     assert made["status"] == "completed" and made["results"][0]["reward"] == 1.0, made
 
-    # the fork's README, verbatim but for host and port (and our key)
-    answer = httpx.get(f"{api.base_url}/scores?model=openai_gpt-4o&subset=airline&taskID=1", headers=api.headers)
+    # the fork's README but for host and port (and our key), reading the stored run instead of playing one
+    answer = httpx.get(
+        f"{api.base_url}/scores?model=openai_gpt-4o&subset=airline&taskID=1&fresh=false", headers=api.headers
+    )
     assert answer.status_code == 200, answer.text
     lines = [json.loads(line) for line in answer.text.splitlines()]
     assert [(line["task-id"], line["score"]) for line in lines] == [("task-1", 1.0)]
     for spelling in ("openai/gpt-4o", "openai-gpt-4o", "gpt-4o"):
         same = httpx.get(
             f"{api.base_url}/scores",
-            params={"model": spelling, "subset": "airline", "taskID": "1"},
+            params={"model": spelling, "subset": "airline", "taskID": "1", "fresh": "false"},
             headers=api.headers,
         )
         assert same.text == answer.text, spelling
     other = httpx.get(
-        f"{api.base_url}/scores", params={"model": "anthropic_gpt-4o", "subset": "airline"}, headers=api.headers
+        f"{api.base_url}/scores",
+        params={"model": "anthropic_gpt-4o", "subset": "airline", "fresh": "false"},
+        headers=api.headers,
     )
     assert other.status_code == 404
 
 
-def test_fresh_turns_the_forks_spelling_into_provider_and_model(api: ApiServer, models: FakeOpenAI) -> None:
-    """The fresh run is the tool-calling agent on ``openai``'s ``gpt-4o`` with the llm user, as the fork runs it.
+def test_the_forks_example_verbatim_runs_fresh(api: ApiServer, models: FakeOpenAI) -> None:
+    """Every call runs the benchmark, as the fork's README says: the tool-calling agent on ``openai``'s ``gpt-4o``
+    with the llm user, as the fork runs it.
 
     (Whether it completes depends on τ-bench's user prompts having been imported; either way the run is named.)
     """
+    before = httpx.get(f"{api.base_url}/api/v1/runs", headers=api.headers).json()["total"]
     answer = httpx.get(
-        f"{api.base_url}/scores?model=openai_gpt-4o&subset=airline&taskID=1&fresh=true",
-        headers=api.headers,
-        timeout=300,
-    )
+        f"{api.base_url}/scores?model=openai_gpt-4o&subset=airline&taskID=1", headers=api.headers, timeout=300
+    )  # the fork's README, verbatim but for host and port (and our key)
     assert answer.status_code in (200, 422), answer.text
     if answer.status_code == 200:
         # one line, or none when the episode could not be scored (an infrastructure error is never a 0)
         assert [json.loads(line)["task-id"] for line in answer.text.splitlines()] in ([], ["task-1"])
     assert not models.completions("openai_gpt-4o")  # the provider never hears the fork's spelling
-    newest = httpx.get(f"{api.base_url}/api/v1/runs", params={"limit": 1}, headers=api.headers).json()["runs"][0]
-    config = newest["config_used"]
+    runs = httpx.get(f"{api.base_url}/api/v1/runs", params={"limit": 1}, headers=api.headers).json()
+    assert runs["total"] == before + 1  # a new run, played by this call
+    config = runs["runs"][0]["config_used"]
     assert (config["model_provider"], config["model"], config["task_ids"]) == ("openai", "gpt-4o", [1])
     assert config["agent_strategy"] == "tool-calling" and config["user_strategy"] == "llm"

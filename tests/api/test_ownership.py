@@ -94,7 +94,7 @@ def test_bob_does_not_see_alices_runs_in_lists_or_scores(
 ) -> None:
     assert alice_run in listed(api, people["alice"])
     assert alice_run not in listed(api, people["bob"])
-    scores = {"model": "oracle", "subset": "retail"}
+    scores = {"model": "oracle", "subset": "retail", "fresh": "false"}
     alices = httpx.get(f"{api.base_url}/scores", params=scores, headers=keyed(people["alice"]), timeout=SCORES_TIMEOUT)
     assert alices.status_code == 200
     refused = httpx.get(f"{api.base_url}/scores", params=scores, headers=keyed(people["bob"]), timeout=SCORES_TIMEOUT)
@@ -126,7 +126,7 @@ def test_an_admin_key_sees_both(api: ApiServer, people: dict[str, str], alice_ru
         for method, path in run_routes(run_id):
             response = httpx.request(method, f"{api.base_url}{path}", headers=keyed(people["admin"]), timeout=30)
             assert response.status_code == 200, (method, path, response.text)
-    scores = {"model": "oracle", "subset": "retail"}
+    scores = {"model": "oracle", "subset": "retail", "fresh": "false"}
     admins = httpx.get(f"{api.base_url}/scores", params=scores, headers=keyed(people["admin"]), timeout=SCORES_TIMEOUT)
     assert admins.status_code == 200
 

@@ -1,4 +1,7 @@
-"""``GET /scores``: the MT-bench fork's scores JSONL from the latest stored run of a model on a subset."""
+"""``GET /scores``: the MT-bench fork's scores JSONL of a fresh run of a model on a subset, or of its latest stored run.
+
+The fork's README says every call runs the benchmark; ``fresh=false`` reads the newest stored run instead.
+"""
 
 from __future__ import annotations
 
@@ -55,14 +58,19 @@ async def scores(
         Query(alias="taskID", max_length=100, description="Only this task (`7`, the fork's `task-7`, a τ² id)."),
     ] = None,
     fresh: Annotated[
-        bool, Query(description="Run the benchmark now (only taskID when given) instead of reading the latest run.")
-    ] = False,
+        bool,
+        Query(
+            description="Run the benchmark now, as the MT fork does (only taskID when given); false: read the "
+            "newest stored run instead."
+        ),
+    ] = True,
 ) -> Response:
-    """Lines of the newest completed run of ``model`` on ``subset`` among the caller's runs (an admin key's: all).
+    """Lines of a new run of ``model`` on ``subset``, played now as the MT fork's README says every call does.
 
     ``model`` may name the provider as litellm does (``openai/gpt-4o``) or as the MT fork does (``openai_gpt-4o``,
-    its results files' ``openai-gpt-4o`` also works): it then matches runs made with that provider's model.
-    ``fresh=true`` plays a new run first: the whole subset, or only ``taskID`` (a task index, or a τ² task id).
+    its results files' ``openai-gpt-4o`` also works). The run is the whole subset, or only ``taskID`` (a task index,
+    or a τ² task id). ``fresh=false`` reads the newest completed run of that provider's model among the caller's
+    runs (an admin key's: all) instead: 404 when there is none.
     """
     if subset not in request.app.state.environments:
         raise not_found("subset", subset)

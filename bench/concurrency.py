@@ -64,9 +64,10 @@ from taumesh.convert import agent_settings_to_proto, user_settings_to_proto  # n
 from taumesh.data import taubench_v1_dir  # noqa: E402
 from taumesh.env.v1 import env_pb2  # noqa: E402
 from taumesh.models import AgentSettings, UserSettings  # noqa: E402
-from taumesh.orchestrator import runner  # noqa: E402
+from taumesh.orchestrator import benchmark  # noqa: E402
 from taumesh.orchestrator.clients import ServiceClients, list_tasks  # noqa: E402
 from taumesh.orchestrator.config import RunConfig, ServiceAddresses  # noqa: E402
+from taumesh.orchestrator.run import runner  # noqa: E402
 from taumesh.rpc.loop import run  # noqa: E402
 from taumesh.scorer.v1 import scorer_pb2  # noqa: E402
 from taumesh.stats import is_success  # noqa: E402
@@ -333,7 +334,7 @@ def orchestrate(config_json: str, profile: int, pipe: Connection) -> None:
     if profiler:
         profiler.enable()
     collecting = GcClock()
-    summary = run(runner.run_benchmark(config))  # as taumesh run does (taumesh.rpc.loop)
+    summary = run(benchmark.run_benchmark(config))  # as taumesh run does (taumesh.rpc.loop)
     if profiler:
         profiler.disable()
     wall = time.time() - started

@@ -56,8 +56,8 @@ def oracle(domain: str, log_dir: Path, concurrency: int) -> dict[str, float]:
     import asyncio
 
     from taumesh.models import AgentSettings, UserSettings
+    from taumesh.orchestrator.benchmark import run_benchmark
     from taumesh.orchestrator.config import RunConfig
-    from taumesh.orchestrator.runner import run_benchmark
 
     config = RunConfig(
         env=domain, task_split="test", agent=AgentSettings(strategy="oracle"), user=UserSettings(strategy="scripted"),

@@ -35,7 +35,7 @@ from taumesh.domains._hashing import consistent_hash, to_hashable
 from taumesh.env.v1 import env_pb2
 from taumesh.orchestrator.clients import ServiceClients
 from taumesh.orchestrator.config import ServiceAddresses
-from taumesh.orchestrator.stack import service_stack
+from taumesh.orchestrator.run.stack import service_stack
 from taumesh.scorer.v1 import scorer_pb2
 from taumesh.stats import is_success
 

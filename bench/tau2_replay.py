@@ -52,7 +52,7 @@ from taumesh.domains.tau2 import Tau2Task
 from taumesh.env.v1 import env_pb2
 from taumesh.orchestrator.clients import ServiceClients
 from taumesh.orchestrator.config import ServiceAddresses
-from taumesh.orchestrator.stack import service_stack
+from taumesh.orchestrator.run.stack import service_stack
 from taumesh.rpc.loop import run
 from taumesh.scorer.v1 import scorer_pb2
 from taumesh.testing.processes import ServerProcess, service_processes

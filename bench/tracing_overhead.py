@@ -43,8 +43,9 @@ sys.path.insert(0, str(PROJECT_ROOT))
 
 from taumesh.domains import Catalog  # noqa: E402
 from taumesh.models import AgentSettings, UserSettings  # noqa: E402
+from taumesh.orchestrator.benchmark import run_benchmark  # noqa: E402
 from taumesh.orchestrator.config import RunConfig, ServiceAddresses  # noqa: E402
-from taumesh.orchestrator.runner import RunSummary, run_benchmark  # noqa: E402
+from taumesh.orchestrator.run.runner import RunSummary  # noqa: E402
 from taumesh.rpc.loop import run  # noqa: E402
 from taumesh.rpc.server import start_server  # noqa: E402
 from taumesh.services.agent import agent_service  # noqa: E402

@@ -26,8 +26,8 @@ sys.path.insert(0, str(PROJECT_ROOT))
 
 from taumesh.data import taubench_v1_dir  # noqa: E402
 from taumesh.models import AgentSettings, UserSettings  # noqa: E402
+from taumesh.orchestrator.benchmark import run_benchmark  # noqa: E402
 from taumesh.orchestrator.config import RunConfig, ServiceAddresses  # noqa: E402
-from taumesh.orchestrator.runner import run_benchmark  # noqa: E402
 from taumesh.stats import is_success  # noqa: E402
 from taumesh.testing.processes import SERVING, ServerProcess, serve_argv, stop_all  # noqa: E402
 

@@ -86,7 +86,7 @@ class ServiceAddresses(BaseModel):
     scorer: str | None = None
     processes: ServiceNames = frozenset()
     """Services started here that run in child processes of their own rather than in this process
-    (:mod:`taumesh.orchestrator.service_processes`), so an embedded run uses more than one core."""
+    (:mod:`taumesh.orchestrator.run.service_processes`), so an embedded run uses more than one core."""
 
     def remote(self) -> dict[str, str]:
         """The services given by address (host:port), by name."""

@@ -14,7 +14,7 @@ with a new permit (up to :data:`RATE_LIMIT_ATTEMPTS` times).
 The limits apply to the RPCs of :class:`~taumesh.orchestrator.clients.ServiceClients` made within
 :func:`provider_limits` (a context variable, so concurrent runs in one process keep theirs apart). The
 workers of a run (``--workers N``, or pods joining its store) lease the caps' call slots from the work store
-instead (:mod:`~taumesh.orchestrator.permit_shares`), so the run's total never passes a cap whichever machine a
+instead (:mod:`~taumesh.orchestrator.scale.permit_shares`), so the run's total never passes a cap whichever machine a
 worker runs on.
 """
 

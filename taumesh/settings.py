@@ -257,7 +257,7 @@ class RunSettings(RunScope, KnowledgeModels, TaumeshSettings):
         """τ²'s ``--domain`` and an alias of ``--env`` name the domain; the limits not given stay the domain's own.
 
         Which seed, step and error limits a domain takes it declares itself (``DomainPlugin.run_defaults``); the run
-        asks the env for them before it plays (:func:`taumesh.orchestrator.runner.resolve_domain`).
+        asks the env for them before it plays (:func:`taumesh.orchestrator.run.runner.resolve_domain`).
         """
         if self.domain is not None:
             variant = f"{VARIANT_SEPARATOR}{self.retrieval_config}" if self.retrieval_config is not None else ""

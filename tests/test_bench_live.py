@@ -18,8 +18,8 @@ from taumesh.data import taubench_v1_dir
 from taumesh.domains import Catalog
 from taumesh.models import AgentSettings, TaskRef, UserSettings
 from taumesh.orchestrator.config import RunConfig, ServiceAddresses
-from taumesh.orchestrator.episode import run_episode
-from taumesh.orchestrator.stack import service_stack
+from taumesh.orchestrator.episode.turn_loop import run_episode
+from taumesh.orchestrator.run.stack import service_stack
 from taumesh.rpc.server import RunningServer, start_server
 from taumesh.services.agent import agent_service
 from taumesh.services.user_sim import user_sim_service

@@ -41,7 +41,7 @@ from taumesh.orchestrator.audit.trajectories import (
 from taumesh.orchestrator.clients import ServiceClients
 from taumesh.orchestrator.config import ServiceAddresses
 from taumesh.orchestrator.domain_info import listing_request, release_of
-from taumesh.orchestrator.stack import service_stack
+from taumesh.orchestrator.run.stack import service_stack
 from taumesh.stats import is_success
 
 CONCURRENCY = 8

@@ -3,7 +3,7 @@
 Gymnasium's API is synchronous; the services and the turn loop are asyncio and gRPC. The driver owns a thread
 running an event loop, on which it starts the Gym caller's seat (:mod:`taumesh.orchestrator.gym.seats`) and the
 other services (in-process on loopback, or remote ones by address), and plays each episode with the orchestrator's
-own :func:`~taumesh.orchestrator.episode.run_episode`. Every public method blocks until the loop has answered.
+own :func:`~taumesh.orchestrator.episode.turn_loop.run_episode`. Every public method blocks until the loop has answered.
 """
 
 from __future__ import annotations
@@ -21,15 +21,15 @@ from taumesh.audit import read_audit
 from taumesh.env.v1 import env_pb2
 from taumesh.llm.limiter import ProviderLimiters, ProviderStats
 from taumesh.models import ChatMessage, TaskRef
-from taumesh.orchestrator.certified import split_digest
 from taumesh.orchestrator.clients import ServiceClients, list_tasks, with_retries
 from taumesh.orchestrator.config import RunConfig, ServiceAddresses
 from taumesh.orchestrator.domain_info import listing_request, release_of, resolve_domain
-from taumesh.orchestrator.episode import EpisodeOutcome, run_episode
-from taumesh.orchestrator.grading import strict_exclusions
+from taumesh.orchestrator.episode.grading import strict_exclusions
+from taumesh.orchestrator.episode.turn_loop import EpisodeOutcome, run_episode
 from taumesh.orchestrator.gym.seats import Seat, Turn, agent_seat_service, user_seat_service
 from taumesh.orchestrator.provider_limits import provider_limits, shared_limiters
-from taumesh.orchestrator.stack import serving_targets
+from taumesh.orchestrator.run.certified import split_digest
+from taumesh.orchestrator.run.stack import serving_targets
 from taumesh.rpc.server import start_server
 
 T = TypeVar("T")

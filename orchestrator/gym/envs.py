@@ -18,7 +18,7 @@ import gymnasium as gym
 from taumesh.audit import NoStoredAudit
 from taumesh.env.v1 import env_pb2
 from taumesh.models import ChatMessage, Requestor, TaskRef, ToolSchema
-from taumesh.orchestrator.episode import EpisodeOutcome
+from taumesh.orchestrator.episode.turn_loop import EpisodeOutcome
 from taumesh.orchestrator.gym.actions import parse_action
 from taumesh.orchestrator.gym.config import GymConfig
 from taumesh.orchestrator.gym.driver import EpisodeDriver, SeatRole

@@ -22,7 +22,7 @@ from taumesh.api.store import Store
 from taumesh.api.telemetry import ORCHESTRATOR_SERVICE, setup_api_telemetry, shutdown_api_telemetry
 from taumesh.domains import Registry
 from taumesh.llm.access import OperatorGrants, granted
-from taumesh.orchestrator.stack import service_stack
+from taumesh.orchestrator.run.stack import service_stack
 from taumesh.telemetry import Telemetry
 
 DESCRIPTION = """Run τ-bench benchmarks over HTTP through taumesh's orchestrator and gRPC services.

@@ -1,8 +1,8 @@
 """Plays stored runs through the orchestrator, one lease-holding worker per run.
 
-The executor claims a run's lease in the one work store (:mod:`taumesh.orchestrator.work_store`, its tables in the
+The executor claims a run's lease in the one work store (:mod:`taumesh.orchestrator.scale.work_store`, its tables in the
 API's database), writes the run's missing episodes there and plays them with an
-:class:`~taumesh.orchestrator.worker.EpisodeWorker`, as ``taumesh run --workers``'s workers do: each episode
+:class:`~taumesh.orchestrator.scale.worker.EpisodeWorker`, as ``taumesh run --workers``'s workers do: each episode
 leased, renewed while it plays, recorded once. It moves each recorded result into ``results`` with a progress
 event, and renews the run's lease while it works.
 
@@ -40,10 +40,11 @@ from taumesh.llm.limiter import ProviderLimiters
 from taumesh.orchestrator.clients import ServiceClients
 from taumesh.orchestrator.config import RunConfig
 from taumesh.orchestrator.domain_info import ConfigError, served_domain, served_release
-from taumesh.orchestrator.layout_statistics import LayoutStatistics, layout_statistics
 from taumesh.orchestrator.provider_limits import shared_limiters
-from taumesh.orchestrator.results import RunResult, results_task_id, run_fingerprint
-from taumesh.orchestrator.runner import (
+from taumesh.orchestrator.results.layout_statistics import LayoutStatistics, layout_statistics
+from taumesh.orchestrator.results.records import RunResult, results_task_id, run_fingerprint
+from taumesh.orchestrator.results.validity import run_validity
+from taumesh.orchestrator.run.runner import (
     compute_pass_hat_k,
     describe_agent,
     gradable_tasks,
@@ -52,10 +53,9 @@ from taumesh.orchestrator.runner import (
     run_record,
     run_tasks,
 )
-from taumesh.orchestrator.stack import service_stack
+from taumesh.orchestrator.run.stack import service_stack
+from taumesh.orchestrator.scale.worker import EpisodeWorker
 from taumesh.orchestrator.tracing import run_ended, run_span
-from taumesh.orchestrator.validity import run_validity
-from taumesh.orchestrator.worker import EpisodeWorker
 from taumesh.stats import is_success
 from taumesh.telemetry import ServiceTelemetry, activate, current
 

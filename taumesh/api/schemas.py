@@ -17,7 +17,7 @@ from pydantic import (
 )
 
 from taumesh.orchestrator.config import RunScope
-from taumesh.orchestrator.validity import RunValidity
+from taumesh.orchestrator.results.validity import RunValidity
 
 RunStatus = Literal["queued", "running", "completed", "failed", "cancelled"]
 MAX_TASK_INDEX = 1_000_000

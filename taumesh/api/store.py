@@ -16,9 +16,9 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from taumesh.api.caller import Caller
 from taumesh.api.tables import ApiKeyRow, EventRow, ResultRow, RunRow, utcnow
-from taumesh.orchestrator.figures import run_usage
-from taumesh.orchestrator.results import RunResult
-from taumesh.orchestrator.work_store import Clock, WorkStore, work_runs
+from taumesh.orchestrator.results.figures import run_usage
+from taumesh.orchestrator.results.records import RunResult
+from taumesh.orchestrator.scale.work_store import Clock, WorkStore, work_runs
 
 ACTIVE = ("queued", "running")
 """Statuses of a run that still has work to do."""
@@ -97,7 +97,7 @@ class Store:
             )
             return next((row for row in rows if accept is None or accept(row)), None)
 
-    # leases: the work store's run leases (:mod:`taumesh.orchestrator.work_store`), on this database
+    # leases: the work store's run leases (:mod:`taumesh.orchestrator.scale.work_store`), on this database
 
     def claimable(self, owner: str) -> list[str]:
         """Ids of unfinished runs whose lease is free, expired or already ours, oldest first."""

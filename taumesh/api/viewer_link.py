@@ -10,8 +10,8 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from taumesh.api.settings import ApiSettings
-from taumesh.orchestrator.results import RunResult
-from taumesh.orchestrator.results_file import ResultsFile
+from taumesh.orchestrator.results.records import RunResult
+from taumesh.orchestrator.results.results_file import ResultsFile
 from taumesh.viewer.runs import run_id as viewer_run_id
 
 

@@ -211,9 +211,9 @@ class EvaluationExecutor(AgentExecutor):
 
     async def _run(self, request: AssessmentRequest, url: str, updater: TaskUpdater) -> None:
         from taumesh.domains import DataError
+        from taumesh.orchestrator.benchmark import run_benchmark
         from taumesh.orchestrator.config import RunConfig
         from taumesh.orchestrator.domain_info import ConfigError
-        from taumesh.orchestrator.runner import run_benchmark
 
         cfg = request.config
         config = RunConfig(

@@ -97,8 +97,13 @@ def analyze(
 ) -> None:
     """Ask a model who is at fault (user, agent, environment) in each failed episode, and how."""
     from taumesh.llm.access import OperatorGrants, granted
-    from taumesh.orchestrator.analyze import AnalyzeError, analyze_results, print_fault_summary, provider_of_platform
-    from taumesh.orchestrator.results_names import faults_path
+    from taumesh.orchestrator.after.analyze import (
+        AnalyzeError,
+        analyze_results,
+        print_fault_summary,
+        provider_of_platform,
+    )
+    from taumesh.orchestrator.results.names import faults_path
 
     problem = _analyze_problem(results, results_path, model)
     source = results or results_path

@@ -24,7 +24,7 @@ from taumesh.commands._host_policy import AllowedHosts, AllowedOrigins, host_pol
 from taumesh.domains import Catalog, DataError
 from taumesh.env.v1 import env_pb2_grpc
 from taumesh.orchestrator.clients import remote_channel
-from taumesh.orchestrator.mcp_gateway import GatewayLimits, McpGateway, gateway_app
+from taumesh.orchestrator.episode.mcp_gateway import GatewayLimits, McpGateway, gateway_app
 from taumesh.rpc.http_guard import HostPolicy
 from taumesh.rpc.server import CHANNEL_OPTIONS, start_server
 from taumesh.services.env import env_service

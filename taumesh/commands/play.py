@@ -17,7 +17,7 @@ import typer
 
 from taumesh.commands._common import DataDir
 from taumesh.models import ChatMessage, ModelSettings, UserSettings
-from taumesh.orchestrator.episode import EpisodeInterrupted
+from taumesh.orchestrator.episode.turn_loop import EpisodeInterrupted
 from taumesh.orchestrator.gym import ActionError, AgentEnv, render_message
 from taumesh.services.user_sim.strategies import calls_model as user_calls_model
 

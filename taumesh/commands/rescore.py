@@ -82,9 +82,9 @@ def rescore(
     τ² domain's --env is its taumesh name (tau2-airline).
     """
     from taumesh.llm.limiter import parse_provider_limits
-    from taumesh.orchestrator.recorded_settings import RecordedSettingsError, recorded_settings
-    from taumesh.orchestrator.rescore import RescoreError, print_rescore, print_task_changes, rescore_file
-    from taumesh.orchestrator.verify import broken_json
+    from taumesh.orchestrator.after.recorded_settings import RecordedSettingsError, recorded_settings
+    from taumesh.orchestrator.after.rescore import RescoreError, print_rescore, print_task_changes, rescore_file
+    from taumesh.orchestrator.after.verify import broken_json
 
     refuse(input_file_problem(results, "a results file") or overwrite_problem(out, "--out", [results]))
     graders = get_args(RunScope.model_fields["grader"].annotation)

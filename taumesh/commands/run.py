@@ -27,7 +27,7 @@ from taumesh.settings import RunSettings, SettingsError, load_run_settings
 
 if TYPE_CHECKING:
     from taumesh.llm.access import OperatorGrants
-    from taumesh.orchestrator.runner import RunSummary
+    from taumesh.orchestrator.run.runner import RunSummary
 
 app = typer.Typer(add_completion=False, pretty_exceptions_show_locals=False, context_settings=HELP_OPTIONS)
 
@@ -63,7 +63,7 @@ def run(ctx: typer.Context, config_file: ConfigFile = None, **flags: Any) -> Non
         for settings, summary in zip(runs, summaries, strict=True):
             scored = f"{len(summary.scored)}/{len(summary.results)} scored"
             console.print(f"{settings.env}: {scored}, results: {summary.results_path}", soft_wrap=True)
-    from taumesh.orchestrator.results_names import errors_path
+    from taumesh.orchestrator.results.names import errors_path
 
     for summary in summaries:
         if summary.results and not summary.scored:
@@ -78,10 +78,11 @@ def run(ctx: typer.Context, config_file: ConfigFile = None, **flags: Any) -> Non
 
 def _run_one(settings: RunSettings) -> RunSummary:
     """Play one run of ``taumesh run`` and print its report; exit 2 on settings that cannot run."""
-    from taumesh.orchestrator.console import print_summary
+    from taumesh.orchestrator.benchmark import run_benchmark
     from taumesh.orchestrator.domain_info import ConfigError
-    from taumesh.orchestrator.interrupt import RunInterrupted
-    from taumesh.orchestrator.runner import WorkersFailed, run_benchmark
+    from taumesh.orchestrator.run.console import print_summary
+    from taumesh.orchestrator.run.interrupt import RunInterrupted
+    from taumesh.orchestrator.run.runner import WorkersFailed
 
     config = settings.run_config()
     settings.export_knowledge_models()  # for the env this run starts (embedded, or its processes)

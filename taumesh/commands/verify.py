@@ -40,8 +40,8 @@ def verify(
     Rewards are re-derived from the recorded trajectories (the rescore path). Prints each mismatch with its
     cause; exits 1 on any, 2 on unreadable input.
     """
-    from taumesh.orchestrator.rescore import RescoreError
-    from taumesh.orchestrator.verify import locate, sign, verify_run, verify_submission
+    from taumesh.orchestrator.after.rescore import RescoreError
+    from taumesh.orchestrator.after.verify import locate, sign, verify_run, verify_submission
 
     try:
         target = locate(path)

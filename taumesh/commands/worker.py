@@ -64,7 +64,7 @@ def worker(
     """
     from sqlalchemy.exc import ArgumentError, DBAPIError
 
-    from taumesh.orchestrator.worker import WorkOrder, work
+    from taumesh.orchestrator.scale.worker import WorkOrder, work
     from taumesh.rpc.loop import run as run_loop
     from taumesh.telemetry import setup_telemetry, shutdown_telemetry
 

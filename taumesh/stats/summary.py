@@ -1,6 +1,6 @@
 """A run's uncertainty as one record for files and answers: pass^k and the average reward with intervals, per task.
 
-What the end-of-run summary prints (``taumesh.orchestrator.figures``), as data: the REST API's metrics, τ²'s
+What the end-of-run summary prints (``taumesh.orchestrator.results.figures``), as data: the REST API's metrics, τ²'s
 document and the MT folder carry it. Same defaults (level, method, resamples, seed), so the same run gets the same
 intervals everywhere.
 """

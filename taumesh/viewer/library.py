@@ -22,7 +22,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from taumesh.orchestrator.results_names import errors_path, faults_path
+from taumesh.orchestrator.results.names import errors_path, faults_path
 from taumesh.viewer.labels import task_labels
 from taumesh.viewer.metrics import RunSummary, TaskRow, summarize, task_rows
 from taumesh.viewer.runs import Run, is_results_file, list_beside, load_run, run_id

@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from taumesh.orchestrator.validity import RunValidity, validity_of
+from taumesh.orchestrator.results.validity import RunValidity, validity_of
 from taumesh.stats import Interval, TrialOutcome, is_success, pass_hat_k
 from taumesh.viewer.runs import Episode, Run
 from taumesh.viewer.statistics import PairedReport, paired_reports, uncertainty
@@ -128,7 +128,7 @@ def summarize(run: Run) -> RunSummary:
 
 
 def run_validity(run: Run) -> RunValidity | None:
-    """``run``'s validity by the stored audit of its domain and split (:mod:`taumesh.orchestrator.validity`)."""
+    """``run``'s validity by the stored audit of its domain and split (:mod:`taumesh.orchestrator.results.validity`)."""
     return validity_of(run.config, run.validity, [(e.task_id, e.reward or 0.0) for e in scored(run.episodes)])
 
 

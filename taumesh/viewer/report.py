@@ -8,7 +8,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from taumesh.orchestrator.validity import RunValidity
+from taumesh.orchestrator.results.validity import RunValidity
 from taumesh.stats import Interval
 from taumesh.viewer.metrics import RunSummary, summarize
 from taumesh.viewer.runs import Run

@@ -16,9 +16,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from taumesh.orchestrator.results import RunResult
-from taumesh.orchestrator.results_file import load_results
-from taumesh.orchestrator.results_names import faults_path
+from taumesh.orchestrator.results.names import faults_path
+from taumesh.orchestrator.results.records import RunResult
+from taumesh.orchestrator.results.results_file import load_results
 
 ResultsFormat = Literal["taumesh", "tau-bench", "tau2"]
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from taumesh.orchestrator.manifest import manifest_for, read_manifest
+from taumesh.orchestrator.results.manifest import manifest_for, read_manifest
 from taumesh.stats import (
     Interval,
     PairedComparison,

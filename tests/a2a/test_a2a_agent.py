@@ -14,8 +14,9 @@ import pytest
 
 from taumesh.llm.access import OperatorGrants, granted
 from taumesh.models import AgentSettings, ModelSettings, UserSettings
+from taumesh.orchestrator.benchmark import run_benchmark
 from taumesh.orchestrator.config import RunConfig
-from taumesh.orchestrator.runner import RunSummary, run_benchmark
+from taumesh.orchestrator.run.runner import RunSummary
 from tests.helpers.a2a import StartAgent
 from tests.helpers.cli import explain_result, invoke, load_json, results_path
 from tests.helpers.paths import V1_DATA

@@ -73,7 +73,7 @@ def test_the_migrations_build_the_schema_the_tables_and_the_work_store_declare(d
     from alembic.migration import MigrationContext
 
     from taumesh.api.tables import Base
-    from taumesh.orchestrator.work_store import metadata as work_store
+    from taumesh.orchestrator.scale.work_store import metadata as work_store
 
     engine = make_engine(database_url)
     migrate(engine)

@@ -20,7 +20,7 @@ from tenacity import wait_fixed
 
 from taumesh.client.models import Metrics as ClientMetrics
 from taumesh.domains import Catalog
-from taumesh.orchestrator import runner
+from taumesh.orchestrator.run import runner
 from taumesh.stats import TrialOutcome, TrialTable, average_reward_interval, pass_hat_k_intervals
 from tests.helpers.api import ApiServer
 from tests.helpers.api_thread import start_thread_server

@@ -19,7 +19,7 @@ from pydantic import ValidationError
 
 from taumesh.api.settings import ApiSettings
 from taumesh.api.viewer_link import viewer_url, write_results
-from taumesh.orchestrator.results import RunResult
+from taumesh.orchestrator.results.records import RunResult
 from tests.helpers.api import ApiServer
 from tests.helpers.api_thread import start_thread_server
 from tests.helpers.viewer_thread import ThreadViewer

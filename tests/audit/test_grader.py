@@ -25,7 +25,7 @@ from taumesh.orchestrator.audit.trajectories import DomainFacts, gold, reorderin
 from taumesh.orchestrator.clients import ServiceClients
 from taumesh.orchestrator.config import ServiceAddresses
 from taumesh.orchestrator.gym import AGENT_ENV_ID
-from taumesh.orchestrator.stack import service_stack
+from taumesh.orchestrator.run.stack import service_stack
 from taumesh.scorer.v1 import scorer_pb2
 from tests.audit.conftest import audited, flagged
 from tests.helpers.cli import ORACLE, assert_ok, load_json, results_path, taumesh

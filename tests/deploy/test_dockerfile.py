@@ -154,7 +154,7 @@ def test_the_context_builds_a_wheel_with_services_and_orchestrator(
         "taumesh/cli.py",
         "taumesh/commands/health.py",
         "taumesh/services/env/__init__.py",
-        "taumesh/orchestrator/episode.py",
+        "taumesh/orchestrator/episode/turn_loop.py",
         "taumesh/env/v1/env_pb2.py",
     ):
         assert needed in names, needed

@@ -10,8 +10,8 @@ import pytest
 
 from taumesh.domains import Catalog
 from taumesh.forks._record import ForkRecord
-from taumesh.orchestrator.runner import run_benchmark
-from taumesh.orchestrator.tau2_results import tau2_path
+from taumesh.orchestrator.benchmark import run_benchmark
+from taumesh.orchestrator.results.tau2_layout import tau2_path
 from tests.helpers.api_thread import start_thread_server
 from tests.helpers.cli import ORACLE, explain_result, invoke, results_path
 from tests.helpers.fake_model import FakeOpenAI

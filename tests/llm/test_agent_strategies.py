@@ -10,7 +10,7 @@ import pytest
 
 from taumesh.llm.access import FEW_SHOT_DIR_ENV
 from taumesh.models import ChatMessage, ToolCall
-from taumesh.orchestrator.runner import run_benchmark
+from taumesh.orchestrator.benchmark import run_benchmark
 from taumesh.services.agent.strategies.text_actions import parse_turn, text_transcript
 from tests.helpers.fake_model import FakeOpenAI, Reply, text
 from tests.helpers.llm import run_config

@@ -14,10 +14,10 @@ import pytest
 from typer.testing import CliRunner
 
 from taumesh.cli import app
-from taumesh.orchestrator.atomic_files import write_json_atomically
-from taumesh.orchestrator.results import EpisodeError, RunResult
-from taumesh.orchestrator.results_file import load_results
-from taumesh.orchestrator.runner import run_benchmark
+from taumesh.orchestrator.benchmark import run_benchmark
+from taumesh.orchestrator.results.atomic_files import write_json_atomically
+from taumesh.orchestrator.results.records import EpisodeError, RunResult
+from taumesh.orchestrator.results.results_file import load_results
 from taumesh.services.scorer.fault_analysis import read_verdict
 from tests.helpers.fake_model import FakeOpenAI, Reply, rate_limited, server_error, text
 from tests.helpers.llm import run_config

@@ -10,11 +10,11 @@ import pytest
 from tenacity import wait_fixed
 
 from taumesh.models import Usage
-from taumesh.orchestrator import runner
-from taumesh.orchestrator.episode import MODEL_RPC_ATTEMPTS
-from taumesh.orchestrator.figures import run_usage
-from taumesh.orchestrator.results_file import load_results
-from taumesh.orchestrator.runner import run_benchmark
+from taumesh.orchestrator.benchmark import run_benchmark
+from taumesh.orchestrator.episode.turn_loop import MODEL_RPC_ATTEMPTS
+from taumesh.orchestrator.results.figures import run_usage
+from taumesh.orchestrator.results.results_file import load_results
+from taumesh.orchestrator.run import runner
 from tests.helpers.fake_model import FakeOpenAI, Reply, Served, context_window_exceeded, rate_limited, server_error
 from tests.helpers.llm import run_config, warm_up
 from tests.llm.scripts import AGENT_MODEL, USER_MODEL, Faulty, GoldAgent, Router, ScriptedLlmUser, TaskIndex

@@ -11,9 +11,9 @@ from typer.testing import CliRunner
 from taumesh.cli import app
 from taumesh.llm.preflight import credentials_problem, is_local_api_base
 from taumesh.models import ModelSettings
-from taumesh.orchestrator.console import print_summary
-from taumesh.orchestrator.results import RunResult
-from taumesh.orchestrator.runner import RunSummary
+from taumesh.orchestrator.results.records import RunResult
+from taumesh.orchestrator.run.console import print_summary
+from taumesh.orchestrator.run.runner import RunSummary
 from tests.helpers.fake_model import FakeOpenAI
 from tests.llm.scripts import GoldAgent, Router, ScriptedLlmUser, TaskIndex
 

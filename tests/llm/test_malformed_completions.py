@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 from tenacity import wait_fixed
 
-from taumesh.orchestrator import runner
-from taumesh.orchestrator.runner import run_benchmark
+from taumesh.orchestrator.benchmark import run_benchmark
+from taumesh.orchestrator.run import runner
 from tests.helpers.cli import invoke
 from tests.helpers.fake_model import FakeOpenAI, Reply
 from tests.helpers.llm import run_config

@@ -9,8 +9,8 @@ from rich.console import Console
 
 from taumesh.llm._litellm import litellm
 from taumesh.models import Usage
-from taumesh.orchestrator.console import print_summary
-from taumesh.orchestrator.runner import run_benchmark
+from taumesh.orchestrator.benchmark import run_benchmark
+from taumesh.orchestrator.run.console import print_summary
 from tests.helpers.fake_model import FakeOpenAI, Served
 from tests.helpers.llm import run_config
 from tests.llm.scripts import AGENT_MODEL, USER_MODEL, GoldAgent, Router, ScriptedLlmUser, TaskIndex

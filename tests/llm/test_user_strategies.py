@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from taumesh.models import STOP_TOKEN, ChatMessage
-from taumesh.orchestrator.runner import run_benchmark
+from taumesh.orchestrator.benchmark import run_benchmark
 from taumesh.services.user_sim.strategies.base import UserTurn
 from taumesh.services.user_sim.strategies.human import HumanUser, LineReader
 from taumesh.services.user_sim.strategies.verify import read_verdict

@@ -24,8 +24,8 @@ from taumesh.models import (
     ToolSchema,
     UserSettings,
 )
+from taumesh.orchestrator.benchmark import run_benchmark
 from taumesh.orchestrator.config import RunConfig
-from taumesh.orchestrator.runner import run_benchmark
 from taumesh.rpc.errors import FailedPrecondition
 from taumesh.services.user_sim.strategies.base import UserTurn
 from taumesh.services.user_sim.strategies.llm import LlmUser, user_calls
@@ -126,7 +126,10 @@ def tool_results(request: dict[str, Any]) -> list[dict[str, Any]]:
 async def test_llm_user_calls_its_own_tools(tau2_root: Path, fake: FakeOpenAI, tmp_path: Path) -> None:
     fake.reset(script)
     summary = await run_benchmark(tau2_config(fake, tmp_path, "tau2-telecom", SPLIT, TASK_ID))
-    users = [s.request for s in fake.completions(USER_MODEL)]
+    task = next(t for t in tau2_domain("telecom").tasks(SPLIT) if t.id == TASK_ID)
+    scenario = f"\n\n<scenario>\n{task.instruction}\n</scenario>"
+    # this episode's user calls: the process's one fake server may still take a call an earlier test left in flight
+    users = [s.request for s in fake.completions(USER_MODEL) if s.request["messages"][0]["content"].endswith(scenario)]
     agents = [s.request for s in fake.completions(AGENT_MODEL)]
 
     # The phone's state changed in the env session: τ²'s assertions (airplane mode off, service back) pass.
@@ -137,7 +140,6 @@ async def test_llm_user_calls_its_own_tools(tau2_root: Path, fake: FakeOpenAI, t
     assert assertions and all(c["passed"] for c in assertions)
 
     # The prompts: τ²'s tool-using guidelines, the task's instructions as the scenario, τ²'s greeting.
-    task = next(t for t in tau2_domain("telecom").tasks(SPLIT) if t.id == TASK_ID)
     system = users[0]["messages"][0]
     assert system["role"] == "system"
     assert system["content"].startswith(guidelines(tau2_root, "simulation_guidelines_tools.md"))

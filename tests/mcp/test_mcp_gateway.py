@@ -17,7 +17,7 @@ from mcp import Client
 
 from taumesh.domains import Catalog
 from taumesh.env.v1 import env_pb2_grpc
-from taumesh.orchestrator.mcp_gateway import McpGateway, gateway_app
+from taumesh.orchestrator.episode.mcp_gateway import McpGateway, gateway_app
 from taumesh.rpc.server import start_server as start_grpc
 from taumesh.services.env import env_service
 from tests.helpers.cli import tasks, taumesh_executable, vectors

@@ -2,7 +2,7 @@
 
 Each domain declares its run defaults (``DomainPlugin.run_defaults``); the env sends them in
 ``DomainInfo.run_defaults``; the CLI's, the REST API's and the Gym's configurations take every value they leave
-unset from there (:func:`~taumesh.orchestrator.runner.resolve_domain`), over a real env service on loopback. No
+unset from there (:func:`~taumesh.orchestrator.run.runner.resolve_domain`), over a real env service on loopback. No
 code outside the domains chooses by a domain's name: a folder plugin declares its own and gets them.
 """
 
@@ -21,8 +21,8 @@ from taumesh.api.settings import ApiSettings
 from taumesh.models import TaskRef
 from taumesh.orchestrator.config import RunConfig, ServiceAddresses
 from taumesh.orchestrator.gym.config import GymConfig
-from taumesh.orchestrator.runner import resolve_domain
-from taumesh.orchestrator.stack import service_stack
+from taumesh.orchestrator.run.runner import resolve_domain
+from taumesh.orchestrator.run.stack import service_stack
 from taumesh.settings import RunSettings
 from tests.helpers.cli import ORACLE, assert_ok, load_json, results_path, taumesh
 

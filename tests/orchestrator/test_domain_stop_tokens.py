@@ -18,8 +18,8 @@ from taumesh.common.v1 import common_pb2
 from taumesh.domains import Catalog
 from taumesh.env.v1 import env_pb2, env_pb2_grpc
 from taumesh.models import STOP_TOKEN, USER_STOP_TOKENS, AgentSettings, UserSettings
+from taumesh.orchestrator.benchmark import run_benchmark
 from taumesh.orchestrator.config import RunConfig, ServiceAddresses
-from taumesh.orchestrator.runner import run_benchmark
 from taumesh.rpc.server import RunningServer, Service, start_server
 from taumesh.services.env.servicer import env_service
 from taumesh.services.user_sim.servicer import user_sim_service

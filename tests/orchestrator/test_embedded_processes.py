@@ -13,8 +13,8 @@ from taumesh.data import taubench_v1_dir
 from taumesh.domains import Catalog
 from taumesh.models import AgentSettings, TaskRef, UserSettings
 from taumesh.orchestrator.config import RunConfig, ServiceAddresses
-from taumesh.orchestrator.episode import run_episode
-from taumesh.orchestrator.stack import serving_targets
+from taumesh.orchestrator.episode.turn_loop import run_episode
+from taumesh.orchestrator.run.stack import serving_targets
 from taumesh.settings import RunSettings
 
 

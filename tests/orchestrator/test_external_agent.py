@@ -17,7 +17,7 @@ import pytest
 from taumesh.agent.v1 import agent_pb2, agent_pb2_grpc
 from taumesh.common.v1 import common_pb2
 from taumesh.domains.tau2 import DatasetMissing, Tau2Task, require
-from taumesh.orchestrator.results import results_task_id
+from taumesh.orchestrator.results.records import results_task_id
 from taumesh.rpc.server import CHANNEL_OPTIONS
 from tests.helpers.cli import (
     EXTERNAL_AGENT,

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from taumesh.domains.tau2 import Tau2Task
-from taumesh.orchestrator.results_file import ResultsFile, load_results
+from taumesh.orchestrator.results.results_file import ResultsFile, load_results
 from tests.helpers.cli import load_json, oracle_invoke, results_path, tasks
 from tests.helpers.paths import V1_DATA
 from tests.orchestrator.test_tau2_user_tool_calls import TASKS, _task, assert_resume_rewrites_nothing, telecom_run

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from taumesh.domains.tau2 import Tau2Task
-from taumesh.orchestrator.results import HISTORY_MESSAGES, RunResult
+from taumesh.orchestrator.results.records import HISTORY_MESSAGES, RunResult
 from tests.helpers.cli import ORACLE, explain_result, invoke, load_json, oracle_invoke, results_path
 from tests.helpers.tau2 import tau2_domain
 

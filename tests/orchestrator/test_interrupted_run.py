@@ -21,7 +21,7 @@ import pytest
 from taumesh.convert import task_ref_to_proto
 from taumesh.env.v1 import env_pb2, env_pb2_grpc
 from taumesh.models import TaskRef
-from taumesh.orchestrator.results_names import ERRORS_SUFFIX
+from taumesh.orchestrator.results.names import ERRORS_SUFFIX
 from tests.helpers.cli import child_env, explain, explain_result, invoke, load_json, results_path, taumesh_executable
 from tests.helpers.fake_model import FakeOpenAI, Reply
 from tests.helpers.paths import V1_DATA

@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
-from taumesh.orchestrator.figures import run_cost
-from taumesh.orchestrator.mt_results import STATISTICS_SUFFIX, write_mt_results
-from taumesh.orchestrator.results import EpisodeError, RunResult
-from taumesh.orchestrator.results_file import load_results
-from taumesh.orchestrator.tau2_results import STATISTICS_KEY, tau2_path, write_tau2_results
+from taumesh.orchestrator.results.figures import run_cost
+from taumesh.orchestrator.results.mt_layout import STATISTICS_SUFFIX, write_mt_results
+from taumesh.orchestrator.results.records import EpisodeError, RunResult
+from taumesh.orchestrator.results.results_file import load_results
+from taumesh.orchestrator.results.tau2_layout import STATISTICS_KEY, tau2_path, write_tau2_results
 from taumesh.stats import TrialOutcome, TrialTable, pass_hat_k_intervals
 from tests.helpers.cli import ORACLE, explain_result, invoke, load_json, results_path
 from tests.helpers.paths import V1_DATA

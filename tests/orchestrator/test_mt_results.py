@@ -12,14 +12,14 @@ from typing import Any
 import pytest
 
 from taumesh.models import AgentSettings, ModelSettings, UserSettings
-from taumesh.orchestrator import runner
 from taumesh.orchestrator.config import RunConfig, output_layouts
-from taumesh.orchestrator.mt_results import model_name, scores_lines, write_mt_results
-from taumesh.orchestrator.outputs import write_outputs
-from taumesh.orchestrator.results import EpisodeError, RunResult
-from taumesh.orchestrator.results_file import load_results
-from taumesh.orchestrator.results_names import errors_path
-from taumesh.orchestrator.tau2_results import tau2_path
+from taumesh.orchestrator.results.mt_layout import model_name, scores_lines, write_mt_results
+from taumesh.orchestrator.results.names import errors_path
+from taumesh.orchestrator.results.outputs import write_outputs
+from taumesh.orchestrator.results.records import EpisodeError, RunResult
+from taumesh.orchestrator.results.results_file import load_results
+from taumesh.orchestrator.results.tau2_layout import tau2_path
+from taumesh.orchestrator.run import runner
 from tests.helpers.cli import explain_result, invoke, oracle_run, results_path, tasks
 from tests.helpers.paths import V1_DATA
 
@@ -65,7 +65,7 @@ def read_lines(path: Path) -> list[dict[str, Any]]:
 
 
 @pytest.mark.skipif(
-    not hasattr(runner, "write_outputs"), reason="orchestrator/runner.py does not call write_outputs yet"
+    not hasattr(runner, "write_outputs"), reason="orchestrator/run/runner.py does not call write_outputs yet"
 )
 @pytest.mark.slow  # a shared oracle run: 3-6 s
 def test_the_cli_writes_the_mt_layout_beside_the_results_file(cli_run: tuple[Path, list[RunResult]]) -> None:

@@ -19,12 +19,12 @@ from rich.console import Console
 
 from taumesh.commands.a2a_green import AssessmentRequest, results_parts
 from taumesh.models import Usage
-from taumesh.orchestrator.analyze import failed_episodes
+from taumesh.orchestrator.after.analyze import failed_episodes
 from taumesh.orchestrator.config import RunConfig
-from taumesh.orchestrator.console import print_summary
-from taumesh.orchestrator.progress import ProgressState
-from taumesh.orchestrator.results import RunResult
-from taumesh.orchestrator.runner import RunSummary
+from taumesh.orchestrator.results.records import RunResult
+from taumesh.orchestrator.run.console import print_summary
+from taumesh.orchestrator.run.progress import ProgressState
+from taumesh.orchestrator.run.runner import RunSummary
 from taumesh.orchestrator.tracing import EpisodeTrace
 from taumesh.stats import SUCCESS_TOLERANCE, is_success
 from taumesh.telemetry import attributes as A

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from taumesh.orchestrator.results_names import ERRORS_SUFFIX, errors_path
+from taumesh.orchestrator.results.names import ERRORS_SUFFIX, errors_path
 from tests.helpers.cli import child_env, explain_result, invoke, load_json, results_path, taumesh_executable
 from tests.helpers.fake_model import FakeOpenAI, Reply
 from tests.helpers.paths import V1_DATA

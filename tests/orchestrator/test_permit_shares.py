@@ -25,11 +25,11 @@ from sqlalchemy.exc import DBAPIError
 from taumesh.domains import Catalog
 from taumesh.llm.limiter import ProviderStats
 from taumesh.models import AgentSettings, ModelSettings, UserSettings
-from taumesh.orchestrator import permit_shares
 from taumesh.orchestrator.config import RunConfig
-from taumesh.orchestrator.permit_shares import PermitShares, SlotLimiters, run_stats
 from taumesh.orchestrator.provider_limits import AGENT_METHODS, provider_limits, shared_limiters
-from taumesh.orchestrator.work_store import Held, WorkerStats, WorkStore, sqlite_url, work_permits
+from taumesh.orchestrator.scale import permit_shares
+from taumesh.orchestrator.scale.permit_shares import PermitShares, SlotLimiters, run_stats
+from taumesh.orchestrator.scale.work_store import Held, WorkerStats, WorkStore, sqlite_url, work_permits
 from tests.helpers.api import Postgres, create_database
 from tests.helpers.cli import explain, explain_result, finish, invoke, load_json, results_path, start_taumesh
 from tests.helpers.clock import FakeClock

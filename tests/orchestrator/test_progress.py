@@ -14,9 +14,9 @@ from rich.console import Console
 from rich.text import Text
 
 from taumesh.models import Usage
-from taumesh.orchestrator.progress import ProgressState, RunProgress
-from taumesh.orchestrator.results import EpisodeError, RunResult
-from taumesh.orchestrator.transcript import print_transcript
+from taumesh.orchestrator.results.records import EpisodeError, RunResult
+from taumesh.orchestrator.results.transcript import print_transcript
+from taumesh.orchestrator.run.progress import ProgressState, RunProgress
 from tests.helpers.cli import (
     ORACLE,
     child_env,

@@ -11,8 +11,8 @@ from rich.text import Text
 from taumesh.llm.limiter import ProviderStats
 from taumesh.models import AgentSettings, ModelSettings, UserSettings
 from taumesh.orchestrator.config import RunConfig
-from taumesh.orchestrator.progress import ProgressState, RunProgress
 from taumesh.orchestrator.provider_limits import AGENT_METHODS, provider_limits
+from taumesh.orchestrator.run.progress import ProgressState, RunProgress
 
 OPENAI = ProviderStats(provider="openai", in_flight=3, window=10, cap=20, rate_limited=4, calls=50)
 IDLE = ProviderStats(provider="anthropic", in_flight=0, window=5, cap=5, rate_limited=0, calls=0)

@@ -22,7 +22,7 @@ from grpc_channelz.v1 import channelz_pb2, channelz_pb2_grpc
 from taumesh.data import CACHE_DIR_ENV, DatasetMissing, require
 from taumesh.domains.tau2._files import GUIDELINES
 from taumesh.llm.access import ALLOWED_API_BASES_ENV
-from taumesh.orchestrator.results_names import errors_path
+from taumesh.orchestrator.results.names import errors_path
 from tests.helpers.cli import (
     ORACLE,
     check_oracle_results,

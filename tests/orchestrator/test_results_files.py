@@ -15,12 +15,13 @@ import pytest
 from pydantic import BaseModel
 
 from taumesh.models import AgentSettings, UserSettings
-from taumesh.orchestrator import episode as episode_module
+from taumesh.orchestrator.benchmark import run_benchmark
 from taumesh.orchestrator.config import RunConfig
-from taumesh.orchestrator.results import AgentIdentity
-from taumesh.orchestrator.results_file import claim_results_path, load_results
-from taumesh.orchestrator.results_names import errors_path, results_filename
-from taumesh.orchestrator.runner import RunSummary, run_benchmark
+from taumesh.orchestrator.episode import turn_loop as episode_module
+from taumesh.orchestrator.results.names import errors_path, results_filename
+from taumesh.orchestrator.results.records import AgentIdentity
+from taumesh.orchestrator.results.results_file import claim_results_path, load_results
+from taumesh.orchestrator.run.runner import RunSummary
 from tests.helpers.cli import (
     ORACLE,
     check_oracle_results,
@@ -219,9 +220,9 @@ def test_an_external_agent_names_the_file_safely_and_keeps_the_time(tmp_path: Pa
 
 def test_a_slow_rewrite_spaces_out_the_next(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """Rewriting a large results file costs at most 1/20 of the run: a rewrite of 1 s waits 20 s for the next."""
-    from taumesh.orchestrator import results_file as results_module
-    from taumesh.orchestrator.results import RunResult
-    from taumesh.orchestrator.results_file import ResultsFile
+    from taumesh.orchestrator.results import results_file as results_module
+    from taumesh.orchestrator.results.records import RunResult
+    from taumesh.orchestrator.results.results_file import ResultsFile
 
     clock = [0.0]
     writes: list[float] = []
@@ -253,9 +254,9 @@ def test_the_rewrite_runs_beside_the_run(monkeypatch: pytest.MonkeyPatch, tmp_pa
     """While the writer thread rewrites the file, results keep being recorded; the next due rewrite has them all."""
     import threading
 
-    from taumesh.orchestrator import results_file as results_module
-    from taumesh.orchestrator.results import RunResult
-    from taumesh.orchestrator.results_file import ResultsFile
+    from taumesh.orchestrator.results import results_file as results_module
+    from taumesh.orchestrator.results.records import RunResult
+    from taumesh.orchestrator.results.results_file import ResultsFile
 
     started, release = threading.Event(), threading.Event()
     real_write = results_module.write_chunks_atomically
@@ -283,9 +284,9 @@ def test_the_rewrite_runs_beside_the_run(monkeypatch: pytest.MonkeyPatch, tmp_pa
 
 def test_a_failed_rewrite_is_reported_not_lost(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """A rewrite that fails in the writer thread raises from the next add or flush; the results stay recorded."""
-    from taumesh.orchestrator import results_file as results_module
-    from taumesh.orchestrator.results import RunResult
-    from taumesh.orchestrator.results_file import ResultsFile
+    from taumesh.orchestrator.results import results_file as results_module
+    from taumesh.orchestrator.results.records import RunResult
+    from taumesh.orchestrator.results.results_file import ResultsFile
 
     real_write = results_module.write_chunks_atomically
     failures = [OSError(28, "No space left on device")]
@@ -307,9 +308,9 @@ def test_a_failed_rewrite_is_reported_not_lost(monkeypatch: pytest.MonkeyPatch, 
 
 def test_a_large_file_is_written_whole_in_order(tmp_path: Path) -> None:
     """More entries than one writev takes, some larger than a page: the file is exactly the JSON list, in order."""
-    from taumesh.orchestrator import atomic_files
-    from taumesh.orchestrator.results import RunResult
-    from taumesh.orchestrator.results_file import ResultsFile
+    from taumesh.orchestrator.results import atomic_files
+    from taumesh.orchestrator.results.records import RunResult
+    from taumesh.orchestrator.results.results_file import ResultsFile
 
     count = atomic_files._IOV_MAX + 7
     results = [

@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from taumesh.models import AgentSettings, UserSettings
+from taumesh.orchestrator.benchmark import run_benchmark
 from taumesh.orchestrator.config import RunConfig
-from taumesh.orchestrator.runner import RunSummary, run_benchmark
+from taumesh.orchestrator.run.runner import RunSummary
 from tests.helpers.cli import check_oracle_results, load_json, oracle_invoke
 
 

@@ -15,7 +15,7 @@ import pytest
 
 from taumesh.domains.tau2 import DatasetMissing, Tau2Task, require
 from taumesh.models import ChatMessage
-from taumesh.orchestrator.results import results_task_id
+from taumesh.orchestrator.results.records import results_task_id
 from tests.helpers.cli import ORACLE, invoke, load_json, results_path
 from tests.helpers.paths import read_jsonl
 from tests.helpers.tau2 import TAU2_EXPECTED, tau2_domain

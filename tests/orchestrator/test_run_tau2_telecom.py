@@ -17,7 +17,7 @@ import pytest
 from taumesh.domains import _registry
 from taumesh.domains.tau2 import Tau2Task
 from taumesh.domains.tau2_telecom import plugin, workflow_plugin
-from taumesh.orchestrator.results import results_task_id
+from taumesh.orchestrator.results.records import results_task_id
 from tests.helpers.cli import ORACLE, invoke, load_json, results_path
 from tests.helpers.tau2 import tau2_domain
 from tests.orchestrator.test_run_tau2 import tau2_vectors

@@ -13,10 +13,10 @@ import grpc
 from taumesh.domains import Catalog
 from taumesh.env.v1 import env_pb2, env_pb2_grpc
 from taumesh.models import AgentSettings, UserSettings
-from taumesh.orchestrator import tau2_results
+from taumesh.orchestrator.benchmark import run_benchmark
 from taumesh.orchestrator.config import RunConfig
-from taumesh.orchestrator.runner import run_benchmark
-from taumesh.orchestrator.tau2_results import TASK_FIELDS
+from taumesh.orchestrator.results import tau2_layout as tau2_results
+from taumesh.orchestrator.results.tau2_layout import TASK_FIELDS
 from taumesh.rpc.server import start_server
 from taumesh.services.env.servicer import env_service
 

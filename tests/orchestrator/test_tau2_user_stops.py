@@ -17,8 +17,8 @@ import pytest
 from taumesh.common.v1 import common_pb2
 from taumesh.domains.tau2 import TRANSFER_TOKEN, DatasetMissing, require
 from taumesh.models import USER_STOP_TOKENS, AgentSettings, ModelSettings, UserSettings
+from taumesh.orchestrator.benchmark import run_benchmark
 from taumesh.orchestrator.config import RunConfig, ServiceAddresses
-from taumesh.orchestrator.runner import run_benchmark
 from taumesh.rpc.server import RunningServer, Service, start_server
 from taumesh.user_sim.v1 import user_sim_pb2, user_sim_pb2_grpc
 from tests.helpers.cli import load_json

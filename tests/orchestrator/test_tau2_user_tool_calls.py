@@ -18,10 +18,10 @@ import pytest
 from rich.console import Console
 
 from taumesh.domains.tau2 import Tau2Task
-from taumesh.orchestrator.rescore import load_episodes
-from taumesh.orchestrator.results import USER_TOOL_TURNS
-from taumesh.orchestrator.results_file import ResultsFile, load_results
-from taumesh.orchestrator.transcript import print_transcript
+from taumesh.orchestrator.after.rescore import load_episodes
+from taumesh.orchestrator.results.records import USER_TOOL_TURNS
+from taumesh.orchestrator.results.results_file import ResultsFile, load_results
+from taumesh.orchestrator.results.transcript import print_transcript
 from tests.helpers.cli import ORACLE, explain_result, invoke, load_json, results_path
 from tests.helpers.tau2 import tau2_domain
 from tests.orchestrator.test_tau2_run_options import ParticipantMessage, Results, ToolMessage

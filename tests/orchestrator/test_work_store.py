@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from taumesh.orchestrator.work_store import WorkStore, remove_files, sqlite_url
+from taumesh.orchestrator.scale.work_store import WorkStore, remove_files, sqlite_url
 from tests.helpers.api import Postgres, create_database
 from tests.helpers.clock import FakeClock
 

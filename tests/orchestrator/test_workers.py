@@ -22,8 +22,8 @@ import pytest
 from sqlalchemy import func, select
 from sqlalchemy.exc import DBAPIError
 
-from taumesh.orchestrator.scale_out import WORK_STORE_SUFFIX, worker_slots
-from taumesh.orchestrator.work_store import WorkStore, sqlite_url, work_episodes
+from taumesh.orchestrator.scale.coordinator import WORK_STORE_SUFFIX, worker_slots
+from taumesh.orchestrator.scale.work_store import WorkStore, sqlite_url, work_episodes
 from tests.helpers.api import Postgres, create_database
 from tests.helpers.cli import (
     ORACLE,
@@ -68,7 +68,7 @@ def _workers(run: subprocess.Popen[str], count: int) -> list[psutil.Process]:
     deadline = time.monotonic() + 240
     while time.monotonic() < deadline and run.poll() is None:
         children = psutil.Process(run.pid).children()
-        workers = [c for c in children if "taumesh.orchestrator.worker" in " ".join(c.cmdline())]
+        workers = [c for c in children if "taumesh.orchestrator.scale.worker" in " ".join(c.cmdline())]
         if len(workers) >= count:
             return workers
         time.sleep(0.05)

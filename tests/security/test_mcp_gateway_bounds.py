@@ -20,7 +20,7 @@ from mcp import Client
 
 from taumesh.domains import Catalog
 from taumesh.env.v1 import env_pb2_grpc
-from taumesh.orchestrator.mcp_gateway import EPISODE_EXPIRED, GatewayLimits, McpGateway, gateway_app
+from taumesh.orchestrator.episode.mcp_gateway import EPISODE_EXPIRED, GatewayLimits, McpGateway, gateway_app
 from taumesh.rpc.http_guard import HostPolicy
 from taumesh.rpc.server import start_server as start_grpc
 from taumesh.services.env import env_service

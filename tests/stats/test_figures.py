@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from taumesh.orchestrator.figures import cost_line, run_cost, uncertainty_lines
-from taumesh.orchestrator.results import RunResult
+from taumesh.orchestrator.results.figures import cost_line, run_cost, uncertainty_lines
+from taumesh.orchestrator.results.records import RunResult
 from tests.helpers.cli import ORACLE, explain_result, invoke
 from tests.helpers.paths import V1_DATA
 

@@ -13,9 +13,10 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 import taumesh.telemetry.attributes as A
 from taumesh.llm.hooks import ModelCall
 from taumesh.models import AgentSettings, ModelSettings, ToolSchema, Usage, UserSettings
+from taumesh.orchestrator.benchmark import run_benchmark
 from taumesh.orchestrator.config import RunConfig
-from taumesh.orchestrator.console import print_summary
-from taumesh.orchestrator.runner import RunSummary, run_benchmark
+from taumesh.orchestrator.run.console import print_summary
+from taumesh.orchestrator.run.runner import RunSummary
 from taumesh.telemetry import activate, setup_telemetry, shutdown_telemetry
 from taumesh.telemetry.genai import model_call_hook, provider_name, server_attributes, session_ref
 from tests.helpers.telemetry import assert_one_tree, by_trace, received
@@ -83,7 +84,7 @@ def test_summary_links_failed_episodes_to_jaeger(
 ) -> None:
     from rich.console import Console
 
-    from taumesh.orchestrator.results import EpisodeError, RunResult
+    from taumesh.orchestrator.results.records import EpisodeError, RunResult
 
     monkeypatch.setenv("TAUMESH_JAEGER_URL", "http://jaeger.example:16686/")
     ok = RunResult(task_id=1, reward=1.0, info={"trace_id": "a" * 32}, traj=[], trial=0)

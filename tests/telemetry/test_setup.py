@@ -118,7 +118,7 @@ def test_off_loads_no_sdk() -> None:
 
     code = (
         "import sys\n"
-        "import taumesh.orchestrator.runner, taumesh.orchestrator.stack, taumesh.services.env.servicer\n"
+        "import taumesh.orchestrator.run.runner, taumesh.orchestrator.run.stack, taumesh.services.env.servicer\n"
         "from taumesh.telemetry import setup_telemetry, current\n"
         "t = setup_telemetry('orchestrator', None)\n"
         "assert not t.enabled and t.service('env').server_interceptors() == []\n"

@@ -160,7 +160,7 @@ def test_a_telecom_sized_run_is_served_in_pages(tmp_path: Path) -> None:
 def test_run_page_carries_the_fault_analysis_beside_the_file(tmp_path: Path, failing_run: Path) -> None:
     """``taumesh analyze`` writes RESULTS_faults.json beside the results; the run page shows it."""
     from taumesh.models import Usage
-    from taumesh.orchestrator.analyze import FaultReportFile, FaultRow
+    from taumesh.orchestrator.after.analyze import FaultReportFile, FaultRow
 
     results = tmp_path / failing_run.name
     results.write_bytes(failing_run.read_bytes())

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from taumesh.orchestrator.results import HISTORY_MESSAGES
+from taumesh.orchestrator.results.records import HISTORY_MESSAGES
 from taumesh.viewer.metrics import first_divergence
 from taumesh.viewer.runs import Episode, load_run
 from tests.helpers.viewer_thread import ThreadViewer

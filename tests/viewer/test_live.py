@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 
-from taumesh.orchestrator.results_names import errors_path
+from taumesh.orchestrator.results.names import errors_path
 from taumesh.viewer import RunLibrary
 from taumesh.viewer.runs import Run, load_run, run_id
 from tests.helpers.viewer import TASKS, TRIALS

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from taumesh.orchestrator.results_file import load_results
+from taumesh.orchestrator.results.results_file import load_results
 from tests.helpers.cli import results_path
 from tests.helpers.viewer import TELECOM_TASKS as TASKS
 from tests.helpers.viewer_thread import ThreadViewer

@@ -19,7 +19,7 @@ from taumesh.api.model_names import split_model
 from taumesh.api.runs import play_now, preflight
 from taumesh.api.schemas import ErrorResponse, ValidateTasksRequest
 from taumesh.api.tables import RunRow
-from taumesh.orchestrator.mt_results import TASK_ID_PREFIX, scores_lines
+from taumesh.orchestrator.results.mt_layout import TASK_ID_PREFIX, scores_lines
 from taumesh.services.agent.strategies import calls_model
 
 router = APIRouter(tags=["scores"])

@@ -16,8 +16,9 @@ import pytest
 
 from taumesh.domains import DOMAIN_PATH_ENV, Catalog
 from taumesh.models import AgentSettings, UserSettings
+from taumesh.orchestrator.benchmark import run_benchmark
 from taumesh.orchestrator.config import RunConfig
-from taumesh.orchestrator.runner import RunSummary, run_benchmark
+from taumesh.orchestrator.run.runner import RunSummary
 
 DOMAINS = Path(__file__).parent / "domains"
 LEND, ESCALATE = "lend-held-book", "damaged-book"

@@ -1,7 +1,7 @@
 """The run leases move into the one work store: its tables join the API's database.
 
 A run's lease (its coordinator's, one executor of one uvicorn worker) is ``work_runs``' row, and its episodes are
-leased from ``work_episodes``, as ``taumesh run --workers``'s are (:mod:`taumesh.orchestrator.work_store`).
+leased from ``work_episodes``, as ``taumesh run --workers``'s are (:mod:`taumesh.orchestrator.scale.work_store`).
 ``runs.lease_owner`` and ``runs.lease_expires_at`` go: a run leased when the database is upgraded is taken over by
 the next executor, its stored results kept.
 

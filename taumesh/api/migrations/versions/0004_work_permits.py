@@ -1,7 +1,7 @@
 """The work store's shared ``--provider-limit``: the workers of a run and the call slots they lease.
 
 ``work_workers`` holds each live worker's heartbeat and its model-call figures; ``work_permits`` holds one row per
-call slot of a provider's cap, leased to a worker as episodes are (:mod:`taumesh.orchestrator.work_store`).
+call slot of a provider's cap, leased to a worker as episodes are (:mod:`taumesh.orchestrator.scale.work_store`).
 
 Revision ID: 0004
 Revises: 0003

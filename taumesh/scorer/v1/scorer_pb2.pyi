@@ -111,7 +111,11 @@ class _FaultAuthorEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_FaultAuth
     FAULT_AUTHOR_AGENT: _FaultAuthor.ValueType  # 2
     """The agent under test."""
     FAULT_AUTHOR_ENVIRONMENT: _FaultAuthor.ValueType  # 3
-    """The environment: tools, data, policy or the task itself (for example a goal no agent could reach)."""
+    """The environment: tools, data, policy or the task itself (for example a goal no agent could reach), as the
+    judging model sees it.
+    """
+    FAULT_AUTHOR_TASK: _FaultAuthor.ValueType  # 4
+    """The task, as the stored validity audit flags it (FailedEpisode.task_flags): its score says little of the agent."""
 
 class FaultAuthor(_FaultAuthor, metaclass=_FaultAuthorEnumTypeWrapper):
     """Who caused an episode to fail."""
@@ -123,7 +127,11 @@ FAULT_AUTHOR_USER: FaultAuthor.ValueType  # 1
 FAULT_AUTHOR_AGENT: FaultAuthor.ValueType  # 2
 """The agent under test."""
 FAULT_AUTHOR_ENVIRONMENT: FaultAuthor.ValueType  # 3
-"""The environment: tools, data, policy or the task itself (for example a goal no agent could reach)."""
+"""The environment: tools, data, policy or the task itself (for example a goal no agent could reach), as the
+judging model sees it.
+"""
+FAULT_AUTHOR_TASK: FaultAuthor.ValueType  # 4
+"""The task, as the stored validity audit flags it (FailedEpisode.task_flags): its score says little of the agent."""
 Global___FaultAuthor: _TypeAlias = FaultAuthor  # noqa: Y015
 
 class _FaultType:
@@ -161,6 +169,46 @@ FAULT_TYPE_UNINTENDED_ACTION: FaultType.ValueType  # 4
 FAULT_TYPE_OTHER: FaultType.ValueType  # 5
 """An agent fault of another kind."""
 Global___FaultType: _TypeAlias = FaultType  # noqa: Y015
+
+class _UserFaultType:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _UserFaultTypeEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_UserFaultType.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    USER_FAULT_TYPE_UNSPECIFIED: _UserFaultType.ValueType  # 0
+    """Not a user fault, or not determined."""
+    USER_FAULT_TYPE_BROKE_INSTRUCTION: _UserFaultType.ValueType  # 1
+    """Departed from its instruction: asked for something else, changed its mind without reason, refused what the
+    instruction accepts.
+    """
+    USER_FAULT_TYPE_LEAKED_GOAL: _UserFaultType.ValueType  # 2
+    """Gave its goal away: repeated its instruction verbatim (τ-bench's rules forbid it) rather than telling it as a
+    customer would.
+    """
+    USER_FAULT_TYPE_STOPPED_EARLY: _UserFaultType.ValueType  # 3
+    """Ended the conversation before the goal was reachable."""
+    USER_FAULT_TYPE_INVENTED_FACTS: _UserFaultType.ValueType  # 4
+    """Stated facts its instruction does not give (an id, an amount, a detail), or contradicts."""
+
+class UserFaultType(_UserFaultType, metaclass=_UserFaultTypeEnumTypeWrapper):
+    """The kind of a user simulator's fault."""
+
+USER_FAULT_TYPE_UNSPECIFIED: UserFaultType.ValueType  # 0
+"""Not a user fault, or not determined."""
+USER_FAULT_TYPE_BROKE_INSTRUCTION: UserFaultType.ValueType  # 1
+"""Departed from its instruction: asked for something else, changed its mind without reason, refused what the
+instruction accepts.
+"""
+USER_FAULT_TYPE_LEAKED_GOAL: UserFaultType.ValueType  # 2
+"""Gave its goal away: repeated its instruction verbatim (τ-bench's rules forbid it) rather than telling it as a
+customer would.
+"""
+USER_FAULT_TYPE_STOPPED_EARLY: UserFaultType.ValueType  # 3
+"""Ended the conversation before the goal was reachable."""
+USER_FAULT_TYPE_INVENTED_FACTS: UserFaultType.ValueType  # 4
+"""Stated facts its instruction does not give (an id, an amount, a detail), or contradicts."""
+Global___UserFaultType: _TypeAlias = UserFaultType  # noqa: Y015
 
 @_typing.final
 class ScoreEpisodeRequest(_message.Message):
@@ -529,6 +577,7 @@ class FailedEpisode(_message.Message):
     DESCRIPTION_FIELD_NUMBER: _builtins.int
     TRAJECTORY_FIELD_NUMBER: _builtins.int
     REWARD_INFO_JSON_FIELD_NUMBER: _builtins.int
+    TASK_FLAGS_FIELD_NUMBER: _builtins.int
     task_id: _builtins.str
     """The task id, echoed in the report."""
     trial: _builtins.int
@@ -547,6 +596,13 @@ class FailedEpisode(_message.Message):
     def trajectory(self) -> _containers.RepeatedCompositeFieldContainer[_common_pb2.Message]:
         """The whole trajectory: the policy (system), the user's and the agent's messages, tool calls and results."""
 
+    @_builtins.property
+    def task_flags(self) -> _containers.RepeatedCompositeFieldContainer[Global___TaskFlag]:
+        """The flags the stored validity audit (taumesh domain audit --write) raises on the task, as the caller read them
+        for the run's domain, split and data release; empty when the audit flags nothing or none is stored. Any flag
+        makes the failure the task's (FAULT_AUTHOR_TASK) without a model call.
+        """
+
     def __init__(
         self,
         *,
@@ -556,16 +612,43 @@ class FailedEpisode(_message.Message):
         description: Global___TaskDescription | None = ...,
         trajectory: _abc.Iterable[_common_pb2.Message] | None = ...,
         reward_info_json: _builtins.str = ...,
+        task_flags: _abc.Iterable[Global___TaskFlag] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["description", b"description", "task", b"task", "task_source", b"task_source"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["description", b"description", "reward_info_json", b"reward_info_json", "task", b"task", "task_id", b"task_id", "task_source", b"task_source", "trajectory", b"trajectory", "trial", b"trial"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["description", b"description", "reward_info_json", b"reward_info_json", "task", b"task", "task_flags", b"task_flags", "task_id", b"task_id", "task_source", b"task_source", "trajectory", b"trajectory", "trial", b"trial"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType_task_source: _TypeAlias = _typing.Literal["task", "description"]  # noqa: Y015
     _WhichOneofArgType_task_source: _TypeAlias = _typing.Literal["task_source", b"task_source"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_task_source) -> _WhichOneofReturnType_task_source | None: ...
 
 Global___FailedEpisode: _TypeAlias = FailedEpisode  # noqa: Y015
+
+@_typing.final
+class TaskFlag(_message.Message):
+    """One flag of the validity audit on a task (docs/validity.md lists the kinds)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    KIND_FIELD_NUMBER: _builtins.int
+    DETAIL_FIELD_NUMBER: _builtins.int
+    kind: _builtins.str
+    """The flag's kind, as the audit names it (gold_replay_error, null_passable, duplicate, ...)."""
+    detail: _builtins.str
+    """What the audit found, in one sentence."""
+    def __init__(
+        self,
+        *,
+        kind: _builtins.str = ...,
+        detail: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["detail", b"detail", "kind", b"kind"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___TaskFlag: _TypeAlias = TaskFlag  # noqa: Y015
 
 @_typing.final
 class AnalyzeFaultsRequest(_message.Message):
@@ -614,6 +697,8 @@ class FaultReport(_message.Message):
     DESCRIPTION_FIELD_NUMBER: _builtins.int
     ERROR_FIELD_NUMBER: _builtins.int
     USAGE_FIELD_NUMBER: _builtins.int
+    USER_FAULT_TYPE_FIELD_NUMBER: _builtins.int
+    CHECK_FIELD_NUMBER: _builtins.int
     task_id: _builtins.str
     """The episode's task id."""
     trial: _builtins.int
@@ -626,6 +711,12 @@ class FaultReport(_message.Message):
     """A short description of what went wrong, by the judging model."""
     error: _builtins.str
     """Why the episode could not be analyzed (model unavailable, unreadable answers); empty on success."""
+    user_fault_type: Global___UserFaultType.ValueType
+    """For a user simulator's fault, which kind; USER_FAULT_TYPE_UNSPECIFIED otherwise."""
+    check: _builtins.str
+    """The deterministic check that attributed the fault (task_flagged, leaked_goal, stopped_early); empty when the
+    judging model did, or the analysis failed.
+    """
     @_builtins.property
     def usage(self) -> _common_pb2.Usage:
         """Model usage behind this report."""
@@ -640,10 +731,12 @@ class FaultReport(_message.Message):
         description: _builtins.str = ...,
         error: _builtins.str = ...,
         usage: _common_pb2.Usage | None = ...,
+        user_fault_type: Global___UserFaultType.ValueType = ...,
+        check: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["usage", b"usage"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["author", b"author", "description", b"description", "error", b"error", "fault_type", b"fault_type", "task_id", b"task_id", "trial", b"trial", "usage", b"usage"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["author", b"author", "check", b"check", "description", b"description", "error", b"error", "fault_type", b"fault_type", "task_id", b"task_id", "trial", b"trial", "usage", b"usage", "user_fault_type", b"user_fault_type"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -81,9 +81,12 @@ class ScorerServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def AnalyzeFaults(self, request, context):
-        """Asks a model who is at fault in each failed episode (the user, the agent or the environment) and, for the
-        agent's faults, which kind. INVALID_ARGUMENT without a model or an episode; NOT_FOUND for an unknown task.
-        A model that stays unavailable, or answers unreadably, is reported per episode in FaultReport.error.
+        """Says who is at fault in each failed episode (the user simulator, the agent, the task or the environment) and
+        which kind of fault. Deterministic checks come first and call no model: a task the validity audit flags
+        (FailedEpisode.task_flags) is the task's fault; a user that repeats its instruction verbatim leaked the goal;
+        a user that ended the conversation before the agent attempted any gold action stopped early. A model judges the
+        rest. INVALID_ARGUMENT without a model or an episode; NOT_FOUND for an unknown task. A model that stays
+        unavailable, or answers unreadably, is reported per episode in FaultReport.error, never as a verdict.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -47,9 +47,12 @@ class ScorerServiceStub:
     INVALID_ARGUMENT when there are no outcomes, too many of them, or a k is outside 1..trials.
     """
     AnalyzeFaults: _grpc.UnaryUnaryMultiCallable[_scorer_pb2.AnalyzeFaultsRequest, _scorer_pb2.AnalyzeFaultsResponse]
-    """Asks a model who is at fault in each failed episode (the user, the agent or the environment) and, for the
-    agent's faults, which kind. INVALID_ARGUMENT without a model or an episode; NOT_FOUND for an unknown task.
-    A model that stays unavailable, or answers unreadably, is reported per episode in FaultReport.error.
+    """Says who is at fault in each failed episode (the user simulator, the agent, the task or the environment) and
+    which kind of fault. Deterministic checks come first and call no model: a task the validity audit flags
+    (FailedEpisode.task_flags) is the task's fault; a user that repeats its instruction verbatim leaked the goal;
+    a user that ended the conversation before the agent attempted any gold action stopped early. A model judges the
+    rest. INVALID_ARGUMENT without a model or an episode; NOT_FOUND for an unknown task. A model that stays
+    unavailable, or answers unreadably, is reported per episode in FaultReport.error, never as a verdict.
     """
 
 @_typing.type_check_only
@@ -71,9 +74,12 @@ class ScorerServiceAsyncStub(ScorerServiceStub):
     INVALID_ARGUMENT when there are no outcomes, too many of them, or a k is outside 1..trials.
     """
     AnalyzeFaults: _aio.UnaryUnaryMultiCallable[_scorer_pb2.AnalyzeFaultsRequest, _scorer_pb2.AnalyzeFaultsResponse]  # type: ignore[assignment]
-    """Asks a model who is at fault in each failed episode (the user, the agent or the environment) and, for the
-    agent's faults, which kind. INVALID_ARGUMENT without a model or an episode; NOT_FOUND for an unknown task.
-    A model that stays unavailable, or answers unreadably, is reported per episode in FaultReport.error.
+    """Says who is at fault in each failed episode (the user simulator, the agent, the task or the environment) and
+    which kind of fault. Deterministic checks come first and call no model: a task the validity audit flags
+    (FailedEpisode.task_flags) is the task's fault; a user that repeats its instruction verbatim leaked the goal;
+    a user that ended the conversation before the agent attempted any gold action stopped early. A model judges the
+    rest. INVALID_ARGUMENT without a model or an episode; NOT_FOUND for an unknown task. A model that stays
+    unavailable, or answers unreadably, is reported per episode in FaultReport.error, never as a verdict.
     """
 
 class ScorerServiceServicer(metaclass=_abc_1.ABCMeta):
@@ -110,9 +116,12 @@ class ScorerServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _scorer_pb2.AnalyzeFaultsRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_scorer_pb2.AnalyzeFaultsResponse, _abc.Awaitable[_scorer_pb2.AnalyzeFaultsResponse]]:
-        """Asks a model who is at fault in each failed episode (the user, the agent or the environment) and, for the
-        agent's faults, which kind. INVALID_ARGUMENT without a model or an episode; NOT_FOUND for an unknown task.
-        A model that stays unavailable, or answers unreadably, is reported per episode in FaultReport.error.
+        """Says who is at fault in each failed episode (the user simulator, the agent, the task or the environment) and
+        which kind of fault. Deterministic checks come first and call no model: a task the validity audit flags
+        (FailedEpisode.task_flags) is the task's fault; a user that repeats its instruction verbatim leaked the goal;
+        a user that ended the conversation before the agent attempted any gold action stopped early. A model judges the
+        rest. INVALID_ARGUMENT without a model or an episode; NOT_FOUND for an unknown task. A model that stays
+        unavailable, or answers unreadably, is reported per episode in FaultReport.error, never as a verdict.
         """
 
 def add_ScorerServiceServicer_to_server(servicer: ScorerServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -4,21 +4,13 @@ Off unless an OTLP endpoint (``--otlp-endpoint``, ``OTEL_EXPORTER_OTLP_ENDPOINT`
 (``OTEL_TRACES_EXPORTER``) is configured; off means no SDK, no exporter and no interceptors.
 """
 
+from taumesh.telemetry.active import active_service, capture_content, current, instruments, tracer
 from taumesh.telemetry.genai import ToolSpan, tool_span
 from taumesh.telemetry.links import jaeger_url, trace_id_of
-from taumesh.telemetry.providers import (
-    ServiceTelemetry,
-    Telemetry,
-    activate,
-    active_service,
-    capture_content,
-    current,
-    instruments,
-    setup_telemetry,
-    shutdown_telemetry,
-    tracer,
-)
+from taumesh.telemetry.providers import Telemetry
 from taumesh.telemetry.redact import scrub
+from taumesh.telemetry.service import ServiceTelemetry, activate
+from taumesh.telemetry.setup import setup_telemetry, shutdown_telemetry
 
 __all__ = [
     "ServiceTelemetry",

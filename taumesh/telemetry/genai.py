@@ -20,8 +20,8 @@ from opentelemetry.util.types import AttributeValue
 
 from taumesh.models import ModelSettings
 from taumesh.telemetry import attributes as A
+from taumesh.telemetry.active import active_service
 from taumesh.telemetry.call_spans import call_span
-from taumesh.telemetry.providers import active_service
 
 PROVIDERS = {
     "text-completion-openai": "openai",

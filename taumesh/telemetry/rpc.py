@@ -10,6 +10,7 @@ Health checks and reflection get no spans. A call made inside a span that stands
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any, cast
 from urllib.parse import unquote
 
@@ -29,14 +30,15 @@ from opentelemetry.trace import SpanKind, Status, StatusCode, set_span_in_contex
 from opentelemetry.util.types import AttributeValue
 
 from taumesh.telemetry.call_spans import covered_by_span
-from taumesh.telemetry.providers import activate
 
 if TYPE_CHECKING:
     from opentelemetry.trace import TracerProvider
 
-    from taumesh.telemetry.providers import ServiceTelemetry
-
     Continuation = Callable[[grpc.aio.ClientCallDetails, Any], grpc.aio.UnaryUnaryCall[Any, Any]]
+
+Activation = Callable[[], AbstractContextManager[None]]
+"""Runs what is inside as one service's (``taumesh.telemetry.service.activate`` bound to the service): the
+interceptors take it as given, so this module needs nothing of the providers that build them."""
 
 
 INSTRUMENTATION_SCOPE = "opentelemetry.instrumentation.grpc"
@@ -53,8 +55,8 @@ def traced(details: Any) -> bool:
 class ActivateService(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
     """Runs each unary handler as its service's: spans and metrics inside go to that service's providers."""
 
-    def __init__(self, service: ServiceTelemetry) -> None:
-        self.service = service
+    def __init__(self, activation: Activation) -> None:
+        self.activation = activation
 
     async def intercept_service(
         self,
@@ -65,10 +67,10 @@ class ActivateService(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
         if handler is None or handler.unary_unary is None:
             return handler
         behavior: Callable[[Any, Any], Awaitable[Any]] = handler.unary_unary
-        service = self.service
+        activation = self.activation
 
         async def unary_unary(request: Any, context: Any) -> Any:
-            with activate(service):
+            with activation():
                 return await behavior(request, context)
 
         return handler._replace(unary_unary=unary_unary)  # type: ignore[attr-defined, no-any-return]
@@ -116,8 +118,8 @@ class ServerSpans(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
     service, so the difference is a good part of the cost of tracing an offline run.
     """
 
-    def __init__(self, service: ServiceTelemetry, tracer_provider: TracerProvider) -> None:
-        self.service = service
+    def __init__(self, activation: Activation, tracer_provider: TracerProvider) -> None:
+        self.activation = activation
         self.tracer = tracer_provider.get_tracer(INSTRUMENTATION_SCOPE, instrumentation_version, schema_url=SCHEMA_URL)
 
     async def intercept_service(
@@ -129,7 +131,7 @@ class ServerSpans(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
         if handler is None or handler.unary_unary is None or not traced(handler_call_details):
             return handler
         behavior: Callable[[Any, Any], Awaitable[Any]] = handler.unary_unary
-        service, tracer, method = self.service, self.tracer, handler_call_details.method
+        activation, tracer, method = self.activation, self.tracer, handler_call_details.method
         metadata = dict(handler_call_details.invocation_metadata or ())
         rpc_service, _, rpc_method = method.lstrip("/").partition("/")
 
@@ -147,7 +149,7 @@ class ServerSpans(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
             span = tracer.start_span(method, parent, SpanKind.SERVER, attributes)
             token = attach(set_span_in_context(span, parent))
             try:
-                with activate(service):
+                with activation():
                     return await behavior(request, context)
             except Exception as error:
                 if type(error) is not Exception:
@@ -165,14 +167,16 @@ class ServerSpans(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
         return handler._replace(unary_unary=unary_unary)  # type: ignore[attr-defined, no-any-return]
 
 
-def server_interceptors(service: ServiceTelemetry) -> list[grpc.aio.ServerInterceptor[Any, Any]]:
-    """The server span (continuing the caller's trace) and the handler run as ``service``.
+def server_interceptors(
+    activation: Activation, tracer_provider: TracerProvider | None
+) -> list[grpc.aio.ServerInterceptor[Any, Any]]:
+    """The server span (continuing the caller's trace) and the handler run inside ``activation``.
 
-    Without tracing, only the latter (for metrics). Health checks and reflection get no span.
+    Without tracing (no ``tracer_provider``), only the latter (for metrics). Health checks and reflection get no span.
     """
-    if service.tracer_provider is not None:
-        return [ServerSpans(service, service.tracer_provider)]
-    return [ActivateService(service)]
+    if tracer_provider is not None:
+        return [ServerSpans(activation, tracer_provider)]
+    return [ActivateService(activation)]
 
 
 class ClientSpans(grpc.aio.UnaryUnaryClientInterceptor):  # type: ignore[type-arg]  # generic in the stubs only
@@ -198,8 +202,6 @@ class ClientSpans(grpc.aio.UnaryUnaryClientInterceptor):  # type: ignore[type-ar
         return await continuation(details, request)
 
 
-def client_interceptors(service: ServiceTelemetry) -> list[grpc.aio.ClientInterceptor]:
-    """The client spans (or just the trace context, see :class:`ClientSpans`) of the calls ``service`` makes."""
-    if service.tracer_provider is None:
-        return []
-    return [cast("grpc.aio.ClientInterceptor", ClientSpans(service.tracer_provider))]
+def client_interceptors(tracer_provider: TracerProvider) -> list[grpc.aio.ClientInterceptor]:
+    """The client spans (or just the trace context, see :class:`ClientSpans`) of the calls a service makes."""
+    return [cast("grpc.aio.ClientInterceptor", ClientSpans(tracer_provider))]

@@ -7,6 +7,7 @@ from opentelemetry import metrics, trace
 from opentelemetry.trace import NoOpTracer
 
 import taumesh.telemetry.providers as providers
+import taumesh.telemetry.setup as telemetry_setup
 from taumesh.telemetry import current, setup_telemetry, shutdown_telemetry, tracer
 from taumesh.telemetry.providers import exporter_classes, normalize_endpoint, wanted
 
@@ -45,7 +46,7 @@ def test_no_endpoint_means_no_exporter_and_no_sdk() -> None:
         # the global providers are still the API's defaults (proxies to no-ops)
         assert type(trace.get_tracer_provider()).__name__ == "ProxyTracerProvider"
         assert type(metrics.get_meter_provider()).__name__ == "_ProxyMeterProvider"
-        assert not providers._global_set
+        assert not telemetry_setup._global_set
     finally:
         shutdown_telemetry()
 

@@ -1,5 +1,10 @@
 """``taumesh analyze``: send the failed episodes of a results file to the scorer's AnalyzeFaults, write a report.
 
+Each failure is attributed to the agent, the user simulator, the task (the stored validity audit flags it) or the
+environment; the report gives the user simulator's fault rate per simulator version (``info.user_sim_version``),
+so a score can be read against the instrument that produced it. An episode the judge could not analyze is an error,
+counted apart, never a verdict.
+
 The report also carries τ-bench's ``auto_error_identification.py`` output: its ``fault_assignment_analysis`` and
 ``fault_type_analysis`` lists, with τ-bench's names for the fault types.
 """
@@ -23,6 +28,7 @@ from taumesh.convert import message_to_proto, model_to_proto, task_ref_to_proto,
 from taumesh.domains import Catalog, DataError
 from taumesh.models import ChatMessage, ModelSettings, TaskRef, Usage
 from taumesh.orchestrator.after.recorded_settings import recorded_settings
+from taumesh.orchestrator.after.task_flags import TaskFlags, task_flags
 from taumesh.orchestrator.clients import remote_channel
 from taumesh.orchestrator.provider_limits import interceptors_for, judge_limits
 from taumesh.orchestrator.results.atomic_files import write_json_atomically
@@ -40,7 +46,16 @@ _AUTHORS = {
     scorer_pb2.FAULT_AUTHOR_USER: "user",
     scorer_pb2.FAULT_AUTHOR_AGENT: "agent",
     scorer_pb2.FAULT_AUTHOR_ENVIRONMENT: "environment",
+    scorer_pb2.FAULT_AUTHOR_TASK: "task",
 }
+_USER_KINDS = {
+    scorer_pb2.USER_FAULT_TYPE_BROKE_INSTRUCTION: "broke_instruction",
+    scorer_pb2.USER_FAULT_TYPE_LEAKED_GOAL: "leaked_goal",
+    scorer_pb2.USER_FAULT_TYPE_STOPPED_EARLY: "stopped_early",
+    scorer_pb2.USER_FAULT_TYPE_INVENTED_FACTS: "invented_facts",
+}
+UNRECORDED_SIMULATOR = "unrecorded"
+"""The simulator version of a result that records none (τ-bench's files, runs before the registry)."""
 _KINDS = {
     scorer_pb2.FAULT_TYPE_WRONG_TOOL: "wrong_tool",
     scorer_pb2.FAULT_TYPE_WRONG_ARGUMENT: "wrong_argument",
@@ -58,6 +73,9 @@ TAU_BENCH_FAULT_TYPES = {
     "other": "other",
 }
 """Our fault type → τ-bench's (τ-bench has no ``unintended_action``: it is its ``other``)."""
+
+TAU_BENCH_AUTHORS = {"task": "environment"}
+"""Our author → τ-bench's where they differ (τ-bench has no ``task``: a flawed task is its environment's fault)."""
 
 TAU_BENCH_PLATFORMS = {"vllm-chat": "hosted_vllm", "vllm-completion": "hosted_vllm"}
 """τ-bench's ``--platform`` names that litellm spells otherwise (openai, anthropic, mistral, anyscale are the same)."""
@@ -78,12 +96,34 @@ class FaultRow(BaseModel):
     task_id: int | str
     trial: int
     author: str | None
-    """user, agent or environment; None when the analysis failed (see ``error``)."""
+    """user, agent, task or environment; None when the analysis failed (see ``error``)."""
     fault_type: str | None
     """For agent faults: wrong_tool, wrong_argument, goal_partially_completed, unintended_action or other."""
     description: str
     error: str = ""
     usage: Usage = Field(default_factory=Usage)
+    user_fault: str | None = None
+    """For user simulator faults: broke_instruction, leaked_goal, stopped_early or invented_facts."""
+    check: str = ""
+    """The deterministic check that attributed the fault (task_flagged, stopped_early, leaked_goal); empty when the
+    judging model did."""
+    user_sim_version: str = UNRECORDED_SIMULATOR
+    """The user simulator the episode was played against (``info.user_sim_version``)."""
+
+
+class SimulatorFaults(BaseModel):
+    """One user simulator version's share of the failures: how often the simulator, not the agent, was at fault."""
+
+    episodes: int
+    """Scored episodes played against it."""
+    failed: int
+    analyzed: int
+    """Failures with a verdict (not those left out by --max-num-failed-results, nor those whose analysis erred)."""
+    user_faults: int
+    errors: int
+    """Failures the analysis could not attribute (the judge failed): neither the simulator's nor anyone's."""
+    rate: float | None
+    """``user_faults / analyzed``; None when nothing was analyzed."""
 
 
 class FaultReportFile(BaseModel):
@@ -101,10 +141,25 @@ class FaultReportFile(BaseModel):
     fault_types: dict[str, int]
     usage: Usage
     reports: list[FaultRow]
+    user_faults: dict[str, int] = Field(default_factory=dict)
+    """The user simulator's faults by kind."""
+    checks: dict[str, int] = Field(default_factory=dict)
+    """Faults attributed by each deterministic check (the rest by the judging model)."""
+    errors: int = 0
+    """Failures whose analysis failed (no verdict)."""
+    simulators: dict[str, SimulatorFaults] = Field(default_factory=dict)
+    """Per user simulator version: the simulator-fault rate."""
+    task_audit: str = ""
+    """Which validity audit flagged tasks (or why none was read)."""
     fault_assignment_analysis: list[dict[str, Any]] = Field(default_factory=list)
     """τ-bench's list: ``{task_id, author, description}`` per analyzed episode."""
     fault_type_analysis: list[dict[str, Any]] = Field(default_factory=list)
     """τ-bench's list: ``{task_id, fault_type, description}`` per episode at the agent's fault."""
+
+
+def tau_bench_author(author: str) -> str:
+    """τ-bench's name of an author of ours."""
+    return TAU_BENCH_AUTHORS.get(author, author)
 
 
 def tau_bench_lists(rows: list[FaultRow]) -> dict[str, list[dict[str, Any]]]:
@@ -112,7 +167,9 @@ def tau_bench_lists(rows: list[FaultRow]) -> dict[str, list[dict[str, Any]]]:
     analyzed = [r for r in rows if r.author]
     return {
         "fault_assignment_analysis": [
-            {"task_id": r.task_id, "author": r.author, "description": r.description} for r in analyzed
+            {"task_id": r.task_id, "author": tau_bench_author(r.author), "description": r.description}
+            for r in analyzed
+            if r.author
         ],
         "fault_type_analysis": [
             {
@@ -132,17 +189,20 @@ def failed_episodes(results: list[RunResult]) -> list[RunResult]:
 
 
 def episode_request(
-    result: RunResult, task: TaskRef | None, recorded_env: str | None = None
+    result: RunResult, task: TaskRef | None, recorded_env: str | None = None, flags: TaskFlags | None = None
 ) -> scorer_pb2.FailedEpisode:
     """The FailedEpisode of one results entry: a task reference, or the task as the file recorded it.
 
-    ``recorded_env``: the domain the file records, named when the entry records no task.
+    ``recorded_env``: the domain the file records, named when the entry records no task. ``flags``: the stored
+    validity audit's flags, sent for the entry's task.
     """
+    flagged = flags.by_task.get(str(result.task_id), []) if flags else []
     episode = scorer_pb2.FailedEpisode(
         task_id=str(result.task_id),
         trial=result.trial,
         trajectory=[message_to_proto(ChatMessage.from_openai(m)) for m in result.traj],
         reward_info_json=json.dumps(result.info.get("reward_info")) if result.info.get("reward_info") else "",
+        task_flags=[scorer_pb2.TaskFlag(kind=flag.kind, detail=flag.detail) for flag in flagged],
     )
     if task is not None:
         episode.task.CopyFrom(task_ref_to_proto(task))
@@ -186,7 +246,35 @@ def row_from_report(report: scorer_pb2.FaultReport) -> FaultRow:
         description=report.description,
         error=report.error,
         usage=usage_from_proto(report.usage),
+        user_fault=_USER_KINDS.get(report.user_fault_type),
+        check=report.check,
     )
+
+
+def simulator_version_of(result: RunResult) -> str:
+    """The user simulator version ``result`` records."""
+    return str(result.info.get("user_sim_version") or UNRECORDED_SIMULATOR)
+
+
+def simulator_faults(results: list[RunResult], rows: list[FaultRow]) -> dict[str, SimulatorFaults]:
+    """Per simulator version of ``results``: its episodes, failures, and the share of analyzed failures its own."""
+    scored = [r for r in results if not r.is_error and r.reward is not None]
+    failed = failed_episodes(results)
+    versions = sorted({simulator_version_of(r) for r in scored})
+    table: dict[str, SimulatorFaults] = {}
+    for version in versions:
+        mine = [row for row in rows if row.user_sim_version == version]
+        analyzed = sum(1 for row in mine if row.author)
+        user = sum(1 for row in mine if row.author == "user")
+        table[version] = SimulatorFaults(
+            episodes=sum(1 for r in scored if simulator_version_of(r) == version),
+            failed=sum(1 for r in failed if simulator_version_of(r) == version),
+            analyzed=analyzed,
+            user_faults=user,
+            errors=sum(1 for row in mine if row.error),
+            rate=user / analyzed if analyzed else None,
+        )
+    return table
 
 
 @asynccontextmanager
@@ -238,10 +326,14 @@ async def analyze_results(
     failed = failed_episodes(results)
     chosen = failed if max_failed is None else failed[:max_failed]
     split = (recorded.split_for(task_split) or _first_split(data_dir, env)) if env else ""
+    flags = task_flags(results)
     requests = [
-        episode_request(r, TaskRef(domain=env, split=split, task_id=str(r.task_id)) if env else None, recorded.env)
+        episode_request(
+            r, TaskRef(domain=env, split=split, task_id=str(r.task_id)) if env else None, recorded.env, flags
+        )
         for r in chosen
     ]
+    versions = [simulator_version_of(r) for r in chosen]
     semaphore = asyncio.Semaphore(max(1, max_concurrency))
     model_pb = model_to_proto(model)
     limits = judge_limits(model, provider_limits or {}, max_concurrency)
@@ -267,7 +359,8 @@ async def analyze_results(
             return row_from_report(response.reports[0])
 
         with limits:
-            rows = list(await asyncio.gather(*(one(e) for e in requests)))
+            judged = await asyncio.gather(*(one(e) for e in requests))
+    rows = [row.model_copy(update={"user_sim_version": v}) for row, v in zip(judged, versions, strict=True)]
     report = FaultReportFile(
         results_file=str(results_path),
         model=model.model,
@@ -278,6 +371,11 @@ async def analyze_results(
         fault_types=dict(Counter(r.fault_type for r in rows if r.fault_type)),
         usage=sum((r.usage for r in rows), Usage()),
         reports=rows,
+        user_faults=dict(Counter(r.user_fault for r in rows if r.user_fault)),
+        checks=dict(Counter(r.check for r in rows if r.check)),
+        errors=sum(1 for r in rows if r.error),
+        simulators=simulator_faults(results, rows),
+        task_audit=flags.source,
         **tau_bench_lists(rows),
     )
     write_json_atomically(out, report.model_dump())
@@ -292,25 +390,40 @@ def print_fault_summary(report: FaultReportFile, console: Console, out: Path) ->
     totals.add_column("kind")
     totals.add_column("episodes", justify="right")
     totals.add_column("share", justify="right")
-    for author in ("user", "agent", "environment"):
+    for author in ("user", "agent", "task", "environment"):
         count = report.authors.get(author, 0)
         totals.add_row(author, "", str(count), f"{count / analyzed:.0%}" if analyzed else "-")
-        if author == "agent":
-            for kind, kind_count in sorted(report.fault_types.items()):
-                share = f"{kind_count / count:.0%}" if count else "-"
-                totals.add_row("", kind, str(kind_count), share)
+        kinds = {"agent": report.fault_types, "user": report.user_faults}.get(author, {})
+        for kind, kind_count in sorted(kinds.items()):
+            share = f"{kind_count / count:.0%}" if count else "-"
+            totals.add_row("", kind, str(kind_count), share)
     unanalyzed = sum(1 for r in report.reports if r.error)
     if unanalyzed:
         totals.add_row("[red]not analyzed[/red]", "", str(unanalyzed), "")
     console.print(totals)
+    simulators = Table(title="User simulator faults by version", show_edge=False)
+    for column in ("simulator", "episodes", "failed", "analyzed", "its fault", "rate", "not analyzed"):
+        simulators.add_column(column, justify="left" if column == "simulator" else "right")
+    for version, faults in report.simulators.items():
+        rate = f"{faults.rate:.0%}" if faults.rate is not None else "-"
+        simulators.add_row(
+            version, *map(str, (faults.episodes, faults.failed, faults.analyzed, faults.user_faults)), rate,
+            str(faults.errors),
+        )  # fmt: skip
+    if report.simulators:
+        console.print(simulators)
     rows = Table(show_edge=False)
-    for column in ("task", "trial", "at fault", "kind", "description"):
+    for column in ("task", "trial", "at fault", "kind", "by", "description"):
         rows.add_column(column, overflow="fold")
     for r in sorted(report.reports, key=lambda r: (str(r.task_id).zfill(12), r.trial)):
         description = r.description if not r.error else f"[red]{r.error}[/red]"
-        rows.add_row(str(r.task_id), str(r.trial), r.author or "-", r.fault_type or "", description)
+        kind = r.fault_type or r.user_fault or ""
+        by = r.check or ("judge" if r.author else "")
+        rows.add_row(str(r.task_id), str(r.trial), r.author or "-", kind, by, description)
     if report.reports:
         console.print(rows)
+    if report.task_audit:
+        console.print(report.task_audit)
     console.print(
         f"infrastructure errors (not analyzed): {report.infrastructure_errors}   "
         f"judge: {report.usage.prompt_tokens}+{report.usage.completion_tokens} tokens, ${report.usage.cost_usd:.4f}"

@@ -1,6 +1,8 @@
-"""Fault analysis: a model reads a failed episode and says who is at fault (user, agent, environment) and how.
+"""Fault analysis: who is at fault in a failed episode (the user simulator, the agent, the task, the environment), how.
 
-Each episode is judged from its task instruction, gold actions, required outputs, reward info and whole trajectory.
+Deterministic checks come first (``fault_checks``: a task the validity audit flags, a user that stopped before the
+goal was reachable or repeated its instruction); they call no model. The rest is judged by a model from the task
+instruction, gold actions, required outputs, reward info and whole trajectory, tool calls included.
 The answer is a JSON object; an unreadable one is asked again (at most :data:`MAX_ASKS` times in all). A model
 that stays unavailable or never answers readably yields a report with an ``error`` instead of a verdict, so one
 bad episode does not sink the rest.
@@ -25,9 +27,13 @@ from taumesh.models import ChatMessage, ModelSettings, Usage
 from taumesh.rpc.errors import InvalidArgument, NotFound, clip
 from taumesh.scorer.v1 import scorer_pb2
 from taumesh.services.scorer.asking import ask_until_readable
+from taumesh.services.scorer.fault_checks import Check, TaskFlagSeen, check_fault
 
-Author = Literal["user", "agent", "environment"]
+JudgedAuthor = Literal["user", "agent", "environment"]
+"""Whom the judging model may blame (the task is blamed by the audit's flags alone)."""
+Author = Literal["user", "agent", "environment", "task"]
 FaultKind = Literal["wrong_tool", "wrong_argument", "goal_partially_completed", "unintended_action", "other"]
+UserFaultKind = Literal["broke_instruction", "leaked_goal", "stopped_early", "invented_facts"]
 
 MAX_ASKS = 3
 """Model calls per episode: the question and at most two re-asks after unreadable answers."""
@@ -37,6 +43,13 @@ _AUTHOR_TO_PROTO: dict[str, scorer_pb2.FaultAuthor.ValueType] = {
     "user": scorer_pb2.FAULT_AUTHOR_USER,
     "agent": scorer_pb2.FAULT_AUTHOR_AGENT,
     "environment": scorer_pb2.FAULT_AUTHOR_ENVIRONMENT,
+    "task": scorer_pb2.FAULT_AUTHOR_TASK,
+}
+_USER_KIND_TO_PROTO: dict[str, scorer_pb2.UserFaultType.ValueType] = {
+    "broke_instruction": scorer_pb2.USER_FAULT_TYPE_BROKE_INSTRUCTION,
+    "leaked_goal": scorer_pb2.USER_FAULT_TYPE_LEAKED_GOAL,
+    "stopped_early": scorer_pb2.USER_FAULT_TYPE_STOPPED_EARLY,
+    "invented_facts": scorer_pb2.USER_FAULT_TYPE_INVENTED_FACTS,
 }
 _KIND_TO_PROTO: dict[str, scorer_pb2.FaultType.ValueType] = {
     "wrong_tool": scorer_pb2.FAULT_TYPE_WRONG_TOOL,
@@ -52,13 +65,20 @@ the final database with the one the gold actions produce, and checks that the ag
 output. This episode failed one of those checks.
 
 Decide who is responsible for the failure:
-- "user": the simulated user departed from its instruction (asked for something else, gave wrong or invented \
-details, changed its mind without reason, ended the conversation too early);
+- "user": the simulated user departed from its instruction;
 - "agent": the agent made the mistake;
 - "environment": the task could not be done as specified through no fault of either (a tool misbehaved, the data \
 or the policy contradicts the gold actions, the instruction is ambiguous).
 
-When the agent is responsible, also say which kind of mistake it is:
+When the user is responsible, say which kind of fault it is:
+- "broke_instruction": it asked for something else than its instruction says, changed its mind without reason, or \
+refused what the instruction accepts;
+- "leaked_goal": it gave its instruction away (repeated it, or told the agent what to do) instead of answering as a \
+customer would;
+- "stopped_early": it ended the conversation before its goal could be reached;
+- "invented_facts": it stated a detail (an id, an amount, an item) its instruction does not give, or contradicts.
+
+When the agent is responsible, say which kind of mistake it is:
 - "wrong_tool": it used a tool other than the one the task needed;
 - "wrong_argument": it used the right tool with a wrong argument;
 - "goal_partially_completed": it did part of what was needed and stopped short, or did not tell a required output;
@@ -66,8 +86,8 @@ When the agent is responsible, also say which kind of mistake it is:
 - "other": any other mistake.
 
 Answer with one JSON object and nothing else:
-{"author": "user" | "agent" | "environment", "fault_type": <one of the kinds above, or null unless the author is \
-"agent">, "description": "<one or two sentences on what went wrong>"}"""
+{"author": "user" | "agent" | "environment", "fault_type": <the user's or the agent's kind of fault above, null \
+for "environment">, "description": "<one or two sentences on what went wrong>"}"""
 
 REASK = """That answer could not be read: {problem}. Answer again with only the JSON object: {{"author": ..., \
 "fault_type": ..., "description": ...}}."""
@@ -90,14 +110,21 @@ class EpisodeToJudge(BaseModel):
     task: TaskFacts
     trajectory: list[ChatMessage]
     reward_info: Any = None
+    task_flags: list[TaskFlagSeen] = Field(default_factory=list)
+    """The stored validity audit's flags on the task, as the caller sent them."""
 
 
 class Verdict(BaseModel):
-    """The judging model's answer."""
+    """Who is at fault and how: the judging model's answer, or a deterministic check's (``check``)."""
 
     author: Author
     fault_type: FaultKind | None = None
+    """The agent's kind of fault."""
+    user_fault: UserFaultKind | None = None
+    """The user simulator's kind of fault."""
     description: str
+    check: Check | None = None
+    """The deterministic check that decided; None when the judging model did."""
 
 
 class FaultAnalysis(BaseModel):
@@ -120,12 +147,17 @@ def read_verdict(text: str) -> Verdict:
     if answer is None:
         raise ValueError("no JSON object found")
     author = _word(answer.get("author"))
-    if author not in get_args(Author):
-        raise ValueError(f"author must be one of {list(get_args(Author))}, not {answer.get('author')!r}")
+    if author not in get_args(JudgedAuthor):
+        raise ValueError(f"author must be one of {list(get_args(JudgedAuthor))}, not {answer.get('author')!r}")
     description = str(answer.get("description") or "").strip()
     if not description:
         raise ValueError("description is missing")
     kind = _word(answer.get("fault_type"))
+    if author == "user":
+        if kind not in get_args(UserFaultKind):
+            kinds = list(get_args(UserFaultKind))
+            raise ValueError(f"fault_type must be one of {kinds} for a user fault, not {kind!r}")
+        return Verdict(author="user", user_fault=kind, description=description)  # type: ignore[arg-type]
     if author != "agent":
         return Verdict(author=author, description=description)  # type: ignore[arg-type]
     if kind not in get_args(FaultKind):
@@ -134,11 +166,12 @@ def read_verdict(text: str) -> Verdict:
 
 
 def render_message(index: int, message: ChatMessage) -> str:
-    """One trajectory message as a line of the prompt."""
-    if message.role == "assistant" and message.tool_calls:
+    """One trajectory message as a line of the prompt (the agent's and the user's tool calls with their arguments)."""
+    if message.role in ("assistant", "user") and message.tool_calls:
         calls = "; ".join(f"{call.name}({call.arguments})" for call in message.tool_calls)
         said = f" {message.content}" if message.content else ""
-        return f"[{index}] agent calls {calls}{said}"
+        who = "agent" if message.role == "assistant" else "user"
+        return f"[{index}] {who} calls {calls}{said}"
     label = {"system": "policy (system prompt)", "user": "user", "assistant": "agent"}.get(message.role)
     if message.role == "tool":
         label = f"tool result of {message.name or message.tool_call_id}"
@@ -164,11 +197,22 @@ def question(episode: EpisodeToJudge) -> str:
 
 
 async def analyze_episode(settings: ModelSettings, episode: EpisodeToJudge) -> FaultAnalysis:
-    """Ask the model about one episode, re-asking on unreadable answers.
+    """The deterministic checks' fault, else the model's verdict on one episode (re-asked on unreadable answers).
 
     A 429 is raised (:class:`~taumesh.llm.errors.ModelRateLimited`) when the caller retries rate limits itself
     (:data:`~taumesh.llm.retry.RATE_LIMITS_METADATA`); any other model failure is the analysis's ``error``.
     """
+    checked = check_fault(
+        episode.task.instruction,
+        {str(action.get("name")) for action in episode.task.gold_actions if action.get("name")},
+        episode.trajectory,
+        episode.task_flags,
+    )
+    if checked is not None:
+        verdict = Verdict(
+            author=checked.author, user_fault=checked.user_fault, description=checked.description, check=checked.check
+        )
+        return FaultAnalysis(task_id=episode.task_id, trial=episode.trial, verdict=verdict)
     asked = await ask_until_readable(
         settings, SYSTEM, question(episode), read_verdict, lambda problem: REASK.format(problem=problem), MAX_ASKS
     )
@@ -246,6 +290,7 @@ def episode_from_proto(catalog: Catalog, failed: scorer_pb2.FailedEpisode) -> Ep
         task=facts,
         trajectory=messages_from_proto(failed.trajectory),
         reward_info=info,
+        task_flags=[TaskFlagSeen(kind=flag.kind, detail=flag.detail) for flag in failed.task_flags],
     )
 
 
@@ -262,6 +307,10 @@ def report_to_proto(analysis: FaultAnalysis) -> scorer_pb2.FaultReport:
         description=verdict.description if verdict else "",
         error=analysis.error,
         usage=usage_to_proto(analysis.usage),
+        user_fault_type=_USER_KIND_TO_PROTO[verdict.user_fault]
+        if verdict and verdict.user_fault
+        else scorer_pb2.USER_FAULT_TYPE_UNSPECIFIED,
+        check=(verdict.check or "") if verdict else "",
     )
 
 

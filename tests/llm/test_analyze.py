@@ -21,7 +21,8 @@ from taumesh.orchestrator.results.results_file import load_results
 from taumesh.services.scorer.fault_analysis import read_verdict
 from tests.helpers.fake_model import FakeOpenAI, Reply, rate_limited, server_error, text
 from tests.helpers.llm import run_config
-from tests.llm.scripts import GoldAgent, Router, ScriptedLlmUser, TaskIndex, judge_answer
+from tests.llm.fault_scripts import PlantedFaults
+from tests.llm.scripts import TaskIndex, judge_answer
 
 
 @pytest.fixture(scope="module")
@@ -29,9 +30,10 @@ def run_with_failures(
     fake_server: FakeOpenAI, task_index: TaskIndex, v1_data_dir: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> Path:
     """Tasks 0 and 19 fail (the agent skips the last gold action), 10 succeeds, 5 is an infrastructure error: one
-    run for the module (the tests copy its file, some change theirs)."""
+    run for the module (the tests copy its file, some change theirs). The user opens as a customer, not with its
+    instruction (which analyze would attribute to the user, a goal leak, without asking the judge)."""
     tmp_path = tmp_path_factory.mktemp("analyze")
-    fake_server.reset(Router(GoldAgent(task_index, skip_last_action={0, 19}), ScriptedLlmUser(task_index)))
+    fake_server.reset(PlantedFaults(task_index, [0, 10, 19], agents={0: "skip_last", 19: "skip_last"}))
     with fake_server.granted():  # as the `fake` fixture sets it, for this one run
         summary = asyncio.run(run_benchmark(run_config(fake_server, v1_data_dir, tmp_path / "run", [0, 10, 19])))
     results = load_results(summary.results_path)
@@ -62,7 +64,9 @@ def judge(task_index: TaskIndex) -> Any:
             return judge_answer(
                 {"author": "agent", "fault_type": "goal partially completed", "description": "Skipped the exchange."}
             )
-        return judge_answer({"author": "USER", "fault_type": None, "description": "Gave the wrong order id."})
+        return judge_answer(
+            {"author": "USER", "fault_type": "invented_facts", "description": "Gave the wrong order id."}
+        )
 
     return script
 
@@ -89,6 +93,7 @@ def test_analyze_writes_the_fault_report(
     assert rows[0]["author"] == "agent" and rows[0]["fault_type"] == "goal_partially_completed"
     assert rows[0]["description"] == "Skipped the exchange." and rows[0]["error"] == ""
     assert rows[19]["author"] == "user" and rows[19]["fault_type"] is None
+    assert rows[19]["user_fault"] == "invented_facts" and rows[19]["check"] == ""
     assert report["authors"] == {"agent": 1, "user": 1}
     assert report["fault_types"] == {"goal_partially_completed": 1}
     assert rows[0]["usage"]["calls"] == 2 and rows[19]["usage"]["calls"] == 1  # the re-ask was counted
@@ -162,6 +167,8 @@ def test_read_verdict() -> None:
         ("no json", "no JSON object"),
         ('{"author": "nobody", "description": "x"}', "author must be one of"),
         ('{"author": "agent", "description": "x"}', "fault_type must be one of"),
+        ('{"author": "user", "fault_type": null, "description": "x"}', "for a user fault"),
+        ('{"author": "task", "description": "x"}', "author must be one of"),  # the audit's flags alone blame a task
         ('{"author": "user"}', "description is missing"),
     ]:
         with pytest.raises(ValueError, match=problem):
@@ -231,7 +238,7 @@ class Allowing:
             time.sleep(self.latency)
             with self.lock:
                 self.answered += 1
-            return judge_answer({"author": "user", "fault_type": None, "description": "Gave a wrong id."})
+            return judge_answer({"author": "user", "fault_type": "invented_facts", "description": "Gave a wrong id."})
         finally:
             with self.lock:
                 self.in_flight -= 1

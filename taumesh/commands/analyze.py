@@ -1,4 +1,4 @@
-"""``taumesh analyze``: ask a model whose fault each failed episode was (τ-bench's auto error identification)."""
+"""``taumesh analyze``: whose fault each failed episode was (τ-bench's auto error identification, checks first)."""
 
 from __future__ import annotations
 
@@ -95,7 +95,7 @@ def analyze(
     ] = 3600.0,
     provider_limit: ProviderLimit = None,
 ) -> None:
-    """Ask a model who is at fault (user, agent, environment) in each failed episode, and how."""
+    """Who is at fault in each failed episode (agent, user simulator, task, environment), and each simulator's rate."""
     from taumesh.llm.access import OperatorGrants, granted
     from taumesh.orchestrator.after.analyze import (
         AnalyzeError,

@@ -20,7 +20,7 @@ from taumesh.llm.status import model_errors_as_status
 from taumesh.models import STOP_TOKEN, USER_STOP_TOKENS, ChatMessage, UserSettings
 from taumesh.rpc.errors import Context, InvalidArgument, status_codes
 from taumesh.rpc.server import Service
-from taumesh.services.user_sim.strategies import STRATEGIES, UserReply, UserStrategy, UserTurn
+from taumesh.services.user_sim.strategies import STRATEGIES, TurnCheck, UserReply, UserStrategy, UserTurn
 from taumesh.user_sim.v1 import user_sim_pb2, user_sim_pb2_grpc
 
 
@@ -94,6 +94,7 @@ class UserSimServicer(user_sim_pb2_grpc.UserSimServiceServicer):
             message=message_to_proto(reply.message),
             usage=usage_to_proto(reply.usage),
             stop=settings.strategy == "human" and STOP_TOKEN in reply.message.content,  # τ-bench checks no opening
+            check=turn_check_to_proto(reply.check),
         )
 
     @status_codes
@@ -115,7 +116,22 @@ class UserSimServicer(user_sim_pb2_grpc.UserSimServiceServicer):
             message=message_to_proto(reply.message),
             stop=not reply.message.tool_calls and says_stop(reply.message.content, request.stop_tokens),
             usage=usage_to_proto(reply.usage),
+            check=turn_check_to_proto(reply.check),
         )
+
+
+def turn_check_to_proto(check: TurnCheck | None) -> user_sim_pb2.TurnCheck | None:
+    """The strict user's check as the response carries it; None (the field unset) for strategies that check nothing."""
+    if check is None:
+        return None
+    return user_sim_pb2.TurnCheck(
+        usage=usage_to_proto(check.usage),
+        checks=check.checks,
+        redrawn=check.redrawn,
+        sent_failing=check.sent_failing,
+        problems=[user_sim_pb2.TurnProblem.Value(f"TURN_PROBLEM_{problem.upper()}") for problem in check.problems],
+        reasons=check.reasons,
+    )
 
 
 def says_stop(text: str, stop_tokens: Sequence[str]) -> bool:

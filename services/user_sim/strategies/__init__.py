@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from taumesh.registry import Lazy
 from taumesh.services.strategy_classes import calls_model as registered_calls_model
-from taumesh.services.user_sim.strategies.base import UserReply, UserStrategy, UserTurn
+from taumesh.services.user_sim.strategies.base import TurnCheck, UserReply, UserStrategy, UserTurn
 
 STRATEGIES: dict[str, Lazy[UserStrategy]] = {
     "scripted": Lazy("taumesh.services.user_sim.strategies.scripted:ScriptedUser"),
@@ -12,15 +12,18 @@ STRATEGIES: dict[str, Lazy[UserStrategy]] = {
     "react": Lazy("taumesh.services.user_sim.strategies.taubench:TaubenchReactUser"),
     "verify": Lazy("taumesh.services.user_sim.strategies.taubench:TaubenchVerifyUser"),
     "reflection": Lazy("taumesh.services.user_sim.strategies.taubench:TaubenchReflectionUser"),
+    "strict": Lazy("taumesh.services.user_sim.strategies.strict:StrictUser"),
     "llm-taumesh": Lazy("taumesh.services.user_sim.strategies.llm:LlmUser"),
     "react-taumesh": Lazy("taumesh.services.user_sim.strategies.react:ReactUser"),
     "verify-taumesh": Lazy("taumesh.services.user_sim.strategies.verify:VerifyUser"),
     "reflection-taumesh": Lazy("taumesh.services.user_sim.strategies.verify:ReflectionUser"),
+    "strict-taumesh": Lazy("taumesh.services.user_sim.strategies.strict:StrictLlmUser"),
     "human": Lazy("taumesh.services.user_sim.strategies.human:HumanUser"),
 }
 """Every user strategy the service runs. ``llm``, ``react``, ``verify`` and ``reflection`` are τ-bench v1's users
 (its prompts, from the imported data); the ``-taumesh`` ones are taumesh's own prompts, not comparable with
-τ-bench's leaderboard."""
+τ-bench's leaderboard. ``strict`` is ``llm`` with each message checked against the instruction by a second model
+call (:mod:`.strict`)."""
 
 
 def calls_model(name: str) -> bool:
@@ -31,4 +34,4 @@ def calls_model(name: str) -> bool:
     return registered_calls_model(STRATEGIES, name)
 
 
-__all__ = ["STRATEGIES", "UserReply", "UserStrategy", "UserTurn", "calls_model"]
+__all__ = ["STRATEGIES", "TurnCheck", "UserReply", "UserStrategy", "UserTurn", "calls_model"]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import ClassVar, Protocol
+from typing import ClassVar, Literal, Protocol
 
 from pydantic import BaseModel, Field
 
@@ -24,11 +24,35 @@ class UserTurn(BaseModel):
     """τ-bench v1's data folder the service was started with (where τ-bench's user prompts are looked for first)."""
 
 
+TurnProblem = Literal["leaked_goal", "invented_facts", "stopped_early"]
+"""What the strict user's check can find in a candidate message (the user-simulator faults ``taumesh analyze``
+names, but breaking the instruction, which one turn rarely shows)."""
+
+
+class TurnCheck(BaseModel):
+    """What the strict user's check of one message found, and what it spent (``TurnCheck`` of the proto)."""
+
+    usage: Usage = Field(default_factory=Usage)
+    """The check calls alone: kept apart from the user's own usage, so the user's cost stays comparable."""
+    checks: int = 0
+    """1: the first candidate passed; 2: it failed and its redraw was checked; 0: nothing to check."""
+    redrawn: bool = False
+    """The first candidate failed and the message sent is its redraw."""
+    sent_failing: bool = False
+    """The redraw failed its check too and was sent anyway (there is no third draft)."""
+    problems: list[TurnProblem] = Field(default_factory=list)
+    """What the failed checks found, in the order of the checks."""
+    reasons: list[str] = Field(default_factory=list)
+    """The failed checks' reasons, one per failed check."""
+
+
 class UserReply(BaseModel):
     """The user's message and the model usage behind it."""
 
     message: ChatMessage
     usage: Usage = Field(default_factory=Usage)
+    check: TurnCheck | None = None
+    """The strict user's check of ``message``; None for strategies that check nothing."""
 
 
 class UserStrategy(Protocol):

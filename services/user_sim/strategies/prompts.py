@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from taumesh.models import STOP_TOKEN, ChatMessage
+from taumesh.models import STOP_TOKEN, USER_STOP_TOKENS, ChatMessage
 
 GREETING = "Hello, thanks for getting in touch. What can I do for you today?"
 """The agent's opening line as the simulated user sees it (the user speaks first in the episode itself)."""
@@ -79,6 +79,57 @@ Reflection:
 <your reflection>
 Response:
 <the customer's corrected message>"""
+
+_STOPS = ", ".join(USER_STOP_TOKENS)
+
+CHECK_SYSTEM = f"""You check one chat message of a simulated customer before the customer-service agent sees it. \
+The customer is played by a language model that was given private instructions: who the customer is and what they \
+want. Its message must play those instructions faithfully, as a real customer would.
+
+Look for exactly these problems:
+- "leaked_goal": the message gives the instructions away: it recites or copies them, mentions having \
+instructions, a scenario or a task, or tells at once details of the goal the conversation has not yet called for.
+- "invented_facts": the message states a fact (a name, number, id, address, date, item, amount or preference) \
+that the instructions do not give and the conversation has not established, or contradicts either.
+- "stopped_early": the message ends the conversation (it says one of {_STOPS}) while what the instructions \
+want is neither done nor clearly impossible.
+Anything else passes: wording, tone, length, and saying that the customer does not know something.
+
+Answer with one JSON object and nothing else, either
+{{"verdict": "pass", "problems": [], "reason": ""}}
+or
+{{"verdict": "fail", "problems": [<one or more of "leaked_goal", "invented_facts", "stopped_early">], \
+"reason": "<one sentence>"}}"""
+"""The strict user's check (``strict``, ``strict-taumesh``): its system prompt."""
+
+CHECK_REQUEST = """# The customer's instructions
+{instruction}
+
+# The conversation so far
+{transcript}
+
+# The customer's next message, to check
+{candidate}"""
+
+REDRAW = """A check of your last message found a problem ({problems}): {reason}
+
+Write the customer's message again, without that problem. Answer with the message only."""
+"""What the strict user's model is told after its failed candidate, before it writes the one redraw."""
+
+
+def check_transcript(conversation: Sequence[ChatMessage]) -> str:
+    """The conversation as the strict user's check reads it: what each side said, the user's own tool use too."""
+    lines: list[str] = []
+    for message in conversation:
+        if message.role == "assistant":
+            lines.append(f"Agent: {message.content}")
+        elif message.role == "user":
+            calls = "".join(f" [calls its tool {call.name}({call.arguments})]" for call in message.tool_calls)
+            lines.append(f"Customer: {message.content}{calls}")
+        elif message.role == "tool":
+            lines.append(f"Result of the customer's tool: {message.content}")
+    return "\n".join(lines) or "(nothing yet: this is the customer's first message)"
+
 
 HUMAN_INTRO = f"""=== You are the customer ===
 {{instruction}}

@@ -25,23 +25,27 @@ _sym_db = _symbol_database.Default()
 from taumesh.common.v1 import common_pb2 as taumesh_dot_common_dot_v1_dot_common__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\"taumesh/user_sim/v1/user_sim.proto\x12\x13taumesh.user_sim.v1\x1a\x1etaumesh/common/v1/common.proto\"M\n\nUserConfig\x12\x10\n\x08strategy\x18\x01 \x01(\t\x12-\n\x05model\x18\x02 \x01(\x0b\x32\x1e.taumesh.common.v1.ModelConfig\"\xd7\x01\n\x18StartConversationRequest\x12/\n\x06\x63onfig\x18\x01 \x01(\x0b\x32\x1f.taumesh.user_sim.v1.UserConfig\x12\x13\n\x0binstruction\x18\x02 \x01(\t\x12\x32\n\x07\x65pisode\x18\x03 \x01(\x0b\x32!.taumesh.common.v1.EpisodeContext\x12,\n\x05tools\x18\x04 \x03(\x0b\x32\x1d.taumesh.common.v1.ToolSchema\x12\x13\n\x0bstop_tokens\x18\x05 \x03(\t\"\x7f\n\x19StartConversationResponse\x12+\n\x07message\x18\x01 \x01(\x0b\x32\x1a.taumesh.common.v1.Message\x12\'\n\x05usage\x18\x02 \x01(\x0b\x32\x18.taumesh.common.v1.Usage\x12\x0c\n\x04stop\x18\x03 \x01(\x08\"\xfd\x01\n\x0cReplyRequest\x12/\n\x06\x63onfig\x18\x01 \x01(\x0b\x32\x1f.taumesh.user_sim.v1.UserConfig\x12\x13\n\x0binstruction\x18\x02 \x01(\t\x12\x30\n\x0c\x63onversation\x18\x03 \x03(\x0b\x32\x1a.taumesh.common.v1.Message\x12\x32\n\x07\x65pisode\x18\x04 \x01(\x0b\x32!.taumesh.common.v1.EpisodeContext\x12,\n\x05tools\x18\x05 \x03(\x0b\x32\x1d.taumesh.common.v1.ToolSchema\x12\x13\n\x0bstop_tokens\x18\x06 \x03(\t\"s\n\rReplyResponse\x12+\n\x07message\x18\x01 \x01(\x0b\x32\x1a.taumesh.common.v1.Message\x12\x0c\n\x04stop\x18\x02 \x01(\x08\x12\'\n\x05usage\x18\x03 \x01(\x0b\x32\x18.taumesh.common.v1.Usage2\xd4\x01\n\x0eUserSimService\x12r\n\x11StartConversation\x12-.taumesh.user_sim.v1.StartConversationRequest\x1a..taumesh.user_sim.v1.StartConversationResponse\x12N\n\x05Reply\x12!.taumesh.user_sim.v1.ReplyRequest\x1a\".taumesh.user_sim.v1.ReplyResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\"taumesh/user_sim/v1/user_sim.proto\x12\x13taumesh.user_sim.v1\x1a\x1etaumesh/common/v1/common.proto\"M\n\nUserConfig\x12\x10\n\x08strategy\x18\x01 \x01(\t\x12-\n\x05model\x18\x02 \x01(\x0b\x32\x1e.taumesh.common.v1.ModelConfig\"\xd7\x01\n\x18StartConversationRequest\x12/\n\x06\x63onfig\x18\x01 \x01(\x0b\x32\x1f.taumesh.user_sim.v1.UserConfig\x12\x13\n\x0binstruction\x18\x02 \x01(\t\x12\x32\n\x07\x65pisode\x18\x03 \x01(\x0b\x32!.taumesh.common.v1.EpisodeContext\x12,\n\x05tools\x18\x04 \x03(\x0b\x32\x1d.taumesh.common.v1.ToolSchema\x12\x13\n\x0bstop_tokens\x18\x05 \x03(\t\"\xae\x01\n\x19StartConversationResponse\x12+\n\x07message\x18\x01 \x01(\x0b\x32\x1a.taumesh.common.v1.Message\x12\'\n\x05usage\x18\x02 \x01(\x0b\x32\x18.taumesh.common.v1.Usage\x12\x0c\n\x04stop\x18\x03 \x01(\x08\x12-\n\x05\x63heck\x18\x04 \x01(\x0b\x32\x1e.taumesh.user_sim.v1.TurnCheck\"\xfd\x01\n\x0cReplyRequest\x12/\n\x06\x63onfig\x18\x01 \x01(\x0b\x32\x1f.taumesh.user_sim.v1.UserConfig\x12\x13\n\x0binstruction\x18\x02 \x01(\t\x12\x30\n\x0c\x63onversation\x18\x03 \x03(\x0b\x32\x1a.taumesh.common.v1.Message\x12\x32\n\x07\x65pisode\x18\x04 \x01(\x0b\x32!.taumesh.common.v1.EpisodeContext\x12,\n\x05tools\x18\x05 \x03(\x0b\x32\x1d.taumesh.common.v1.ToolSchema\x12\x13\n\x0bstop_tokens\x18\x06 \x03(\t\"\xa2\x01\n\rReplyResponse\x12+\n\x07message\x18\x01 \x01(\x0b\x32\x1a.taumesh.common.v1.Message\x12\x0c\n\x04stop\x18\x02 \x01(\x08\x12\'\n\x05usage\x18\x03 \x01(\x0b\x32\x18.taumesh.common.v1.Usage\x12-\n\x05\x63heck\x18\x04 \x01(\x0b\x32\x1e.taumesh.user_sim.v1.TurnCheck\"\xb0\x01\n\tTurnCheck\x12\'\n\x05usage\x18\x01 \x01(\x0b\x32\x18.taumesh.common.v1.Usage\x12\x0e\n\x06\x63hecks\x18\x02 \x01(\x05\x12\x0f\n\x07redrawn\x18\x03 \x01(\x08\x12\x14\n\x0csent_failing\x18\x04 \x01(\x08\x12\x32\n\x08problems\x18\x05 \x03(\x0e\x32 .taumesh.user_sim.v1.TurnProblem\x12\x0f\n\x07reasons\x18\x06 \x03(\t*\x8a\x01\n\x0bTurnProblem\x12\x1c\n\x18TURN_PROBLEM_UNSPECIFIED\x10\x00\x12\x1c\n\x18TURN_PROBLEM_LEAKED_GOAL\x10\x01\x12\x1f\n\x1bTURN_PROBLEM_INVENTED_FACTS\x10\x02\x12\x1e\n\x1aTURN_PROBLEM_STOPPED_EARLY\x10\x03\x32\xd4\x01\n\x0eUserSimService\x12r\n\x11StartConversation\x12-.taumesh.user_sim.v1.StartConversationRequest\x1a..taumesh.user_sim.v1.StartConversationResponse\x12N\n\x05Reply\x12!.taumesh.user_sim.v1.ReplyRequest\x1a\".taumesh.user_sim.v1.ReplyResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'taumesh.user_sim.v1.user_sim_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
+  _globals['_TURNPROBLEM']._serialized_start=1166
+  _globals['_TURNPROBLEM']._serialized_end=1304
   _globals['_USERCONFIG']._serialized_start=91
   _globals['_USERCONFIG']._serialized_end=168
   _globals['_STARTCONVERSATIONREQUEST']._serialized_start=171
   _globals['_STARTCONVERSATIONREQUEST']._serialized_end=386
-  _globals['_STARTCONVERSATIONRESPONSE']._serialized_start=388
-  _globals['_STARTCONVERSATIONRESPONSE']._serialized_end=515
-  _globals['_REPLYREQUEST']._serialized_start=518
-  _globals['_REPLYREQUEST']._serialized_end=771
-  _globals['_REPLYRESPONSE']._serialized_start=773
-  _globals['_REPLYRESPONSE']._serialized_end=888
-  _globals['_USERSIMSERVICE']._serialized_start=891
-  _globals['_USERSIMSERVICE']._serialized_end=1103
+  _globals['_STARTCONVERSATIONRESPONSE']._serialized_start=389
+  _globals['_STARTCONVERSATIONRESPONSE']._serialized_end=563
+  _globals['_REPLYREQUEST']._serialized_start=566
+  _globals['_REPLYREQUEST']._serialized_end=819
+  _globals['_REPLYRESPONSE']._serialized_start=822
+  _globals['_REPLYRESPONSE']._serialized_end=984
+  _globals['_TURNCHECK']._serialized_start=987
+  _globals['_TURNCHECK']._serialized_end=1163
+  _globals['_USERSIMSERVICE']._serialized_start=1307
+  _globals['_USERSIMSERVICE']._serialized_end=1519
 # @@protoc_insertion_point(module_scope)

@@ -7,6 +7,7 @@ from collections import abc as _abc
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from taumesh.common.v1 import common_pb2 as _common_pb2
 import builtins as _builtins
 import sys
@@ -19,6 +20,34 @@ else:
 
 DESCRIPTOR: _descriptor.FileDescriptor
 
+class _TurnProblem:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _TurnProblemEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_TurnProblem.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    TURN_PROBLEM_UNSPECIFIED: _TurnProblem.ValueType  # 0
+    """Not set; never sent."""
+    TURN_PROBLEM_LEAKED_GOAL: _TurnProblem.ValueType  # 1
+    """Gives the goal away: recites or copies the instruction, or tells at once what the conversation has not asked for."""
+    TURN_PROBLEM_INVENTED_FACTS: _TurnProblem.ValueType  # 2
+    """States a fact the instruction does not give and the conversation has not established, or contradicts them."""
+    TURN_PROBLEM_STOPPED_EARLY: _TurnProblem.ValueType  # 3
+    """Ends the conversation while what the instruction wants is neither done nor clearly impossible."""
+
+class TurnProblem(_TurnProblem, metaclass=_TurnProblemEnumTypeWrapper):
+    """A problem the strict user's check finds in a candidate message (the user-simulator faults taumesh analyze names)."""
+
+TURN_PROBLEM_UNSPECIFIED: TurnProblem.ValueType  # 0
+"""Not set; never sent."""
+TURN_PROBLEM_LEAKED_GOAL: TurnProblem.ValueType  # 1
+"""Gives the goal away: recites or copies the instruction, or tells at once what the conversation has not asked for."""
+TURN_PROBLEM_INVENTED_FACTS: TurnProblem.ValueType  # 2
+"""States a fact the instruction does not give and the conversation has not established, or contradicts them."""
+TURN_PROBLEM_STOPPED_EARLY: TurnProblem.ValueType  # 3
+"""Ends the conversation while what the instruction wants is neither done nor clearly impossible."""
+Global___TurnProblem: _TypeAlias = TurnProblem  # noqa: Y015
+
 @_typing.final
 class UserConfig(_message.Message):
     """How the user is simulated."""
@@ -28,8 +57,10 @@ class UserConfig(_message.Message):
     STRATEGY_FIELD_NUMBER: _builtins.int
     MODEL_FIELD_NUMBER: _builtins.int
     strategy: _builtins.str
-    """Strategy name: "scripted" (offline), "llm", "react", "verify", "reflection" or "human" (a person types the
-    user's turns in the terminal of the process serving this call).
+    """Strategy name: "scripted" (offline), "llm", "react", "verify", "reflection", "strict" (llm's turns, each checked
+    against the instruction by a second model call: see TurnCheck) or "human" (a person types the user's turns in
+    the terminal of the process serving this call); "-taumesh" versions of the model-calling ones use taumesh's
+    own prompts.
     """
     @_builtins.property
     def model(self) -> _common_pb2.ModelConfig:
@@ -106,6 +137,7 @@ class StartConversationResponse(_message.Message):
     MESSAGE_FIELD_NUMBER: _builtins.int
     USAGE_FIELD_NUMBER: _builtins.int
     STOP_FIELD_NUMBER: _builtins.int
+    CHECK_FIELD_NUMBER: _builtins.int
     stop: _builtins.bool
     """True when the user ends the conversation before it starts (a person at the terminal who types nothing). A
     simulated user's opening never stops it, as in τ-bench.
@@ -118,16 +150,21 @@ class StartConversationResponse(_message.Message):
     def usage(self) -> _common_pb2.Usage:
         """Model usage behind this message."""
 
+    @_builtins.property
+    def check(self) -> Global___TurnCheck:
+        """The strict user's check of this message; unset for strategies that check nothing."""
+
     def __init__(
         self,
         *,
         message: _common_pb2.Message | None = ...,
         usage: _common_pb2.Usage | None = ...,
         stop: _builtins.bool = ...,
+        check: Global___TurnCheck | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["message", b"message", "usage", b"usage"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["check", b"check", "message", b"message", "usage", b"usage"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["message", b"message", "stop", b"stop", "usage", b"usage"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["check", b"check", "message", b"message", "stop", b"stop", "usage", b"usage"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -199,6 +236,7 @@ class ReplyResponse(_message.Message):
     MESSAGE_FIELD_NUMBER: _builtins.int
     STOP_FIELD_NUMBER: _builtins.int
     USAGE_FIELD_NUMBER: _builtins.int
+    CHECK_FIELD_NUMBER: _builtins.int
     stop: _builtins.bool
     """True when the user ends the conversation (τ-bench's "###STOP###" is in the reply)."""
     @_builtins.property
@@ -209,7 +247,11 @@ class ReplyResponse(_message.Message):
 
     @_builtins.property
     def usage(self) -> _common_pb2.Usage:
-        """Model usage behind this reply."""
+        """Model usage behind this reply (the user's calls only: a check's calls are in check.usage)."""
+
+    @_builtins.property
+    def check(self) -> Global___TurnCheck:
+        """The strict user's check of this reply; unset for strategies that check nothing."""
 
     def __init__(
         self,
@@ -217,11 +259,66 @@ class ReplyResponse(_message.Message):
         message: _common_pb2.Message | None = ...,
         stop: _builtins.bool = ...,
         usage: _common_pb2.Usage | None = ...,
+        check: Global___TurnCheck | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["message", b"message", "usage", b"usage"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["check", b"check", "message", b"message", "usage", b"usage"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["message", b"message", "stop", b"stop", "usage", b"usage"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["check", b"check", "message", b"message", "stop", b"stop", "usage", b"usage"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___ReplyResponse: _TypeAlias = ReplyResponse  # noqa: Y015
+
+@_typing.final
+class TurnCheck(_message.Message):
+    """What the strict user's check of one message found and spent ("strict" strategies). A second model call reads the
+    instruction, the conversation and the candidate message; a candidate it fails is redrawn once (the model told
+    why), the redraw is checked too, and the redraw is returned whatever its check said. A verdict that does not read
+    is asked for again under the model retry policy, then the call is UNAVAILABLE (never taken as a pass).
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    USAGE_FIELD_NUMBER: _builtins.int
+    CHECKS_FIELD_NUMBER: _builtins.int
+    REDRAWN_FIELD_NUMBER: _builtins.int
+    SENT_FAILING_FIELD_NUMBER: _builtins.int
+    PROBLEMS_FIELD_NUMBER: _builtins.int
+    REASONS_FIELD_NUMBER: _builtins.int
+    checks: _builtins.int
+    """Checks run: 1 when the first candidate passed, 2 when it failed and its redraw was checked; 0 when nothing was
+    checked (a message that only calls the user's own tools: its text never reaches the agent).
+    """
+    redrawn: _builtins.bool
+    """True when the first candidate failed its check and the returned message is its redraw."""
+    sent_failing: _builtins.bool
+    """True when the redraw failed its check too: it is returned anyway (there is no third draft), marked here."""
+    @_builtins.property
+    def usage(self) -> _common_pb2.Usage:
+        """Model usage of the check calls alone (unreadable verdicts asked again included), apart from the response's usage."""
+
+    @_builtins.property
+    def problems(self) -> _containers.RepeatedScalarFieldContainer[Global___TurnProblem.ValueType]:
+        """The problems the failed checks named, first check's first, each once per check."""
+
+    @_builtins.property
+    def reasons(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The failed checks' reasons, one sentence each, in the order of the checks."""
+
+    def __init__(
+        self,
+        *,
+        usage: _common_pb2.Usage | None = ...,
+        checks: _builtins.int = ...,
+        redrawn: _builtins.bool = ...,
+        sent_failing: _builtins.bool = ...,
+        problems: _abc.Iterable[Global___TurnProblem.ValueType] | None = ...,
+        reasons: _abc.Iterable[_builtins.str] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["usage", b"usage"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["checks", b"checks", "problems", b"problems", "reasons", b"reasons", "redrawn", b"redrawn", "sent_failing", b"sent_failing", "usage", b"usage"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___TurnCheck: _TypeAlias = TurnCheck  # noqa: Y015

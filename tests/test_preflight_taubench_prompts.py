@@ -39,7 +39,7 @@ def test_the_run_stops_before_any_episode_naming_the_import(
 
 
 def test_offline_users_and_tau2_domains_need_no_prompts(tau2_data: Path, tmp_path: Path) -> None:
-    from taumesh.commands._preflight import user_prompts_problem
+    from taumesh.orchestrator.run.preflight import user_prompts_problem
 
     assert user_prompts_problem("scripted", "retail", V1_DATA) is None
     assert user_prompts_problem("llm", "tau2-retail", tau2_data) is None  # τ²'s user has its own prompt

@@ -21,6 +21,7 @@ from taumesh.orchestrator.clients import ServiceClients
 from taumesh.orchestrator.config import RunConfig
 from taumesh.orchestrator.domain_info import ConfigError, DomainNotRunnable, served_domain, served_release
 from taumesh.orchestrator.results.records import results_task_id
+from taumesh.orchestrator.run.preflight import Problem, run_problems
 from taumesh.orchestrator.run.runner import resolve_tasks, run_tasks, select_tasks
 from taumesh.services.agent.strategies import calls_model as agent_calls_model
 from taumesh.services.user_sim.strategies import calls_model as user_calls_model
@@ -72,7 +73,9 @@ async def preflight(clients: ServiceClients, body: ValidateTasksRequest, setting
     """Everything about a run request that can be known before it runs; nothing is stored or played before.
 
     An unknown domain or split is 404 ``not_found``; a domain that cannot run here, or a task id or index the split
-    lacks (the orchestrator's own resolution, as ``taumesh run --task-ids`` reads them), is 422 naming the field.
+    lacks (the orchestrator's own resolution, as ``taumesh run --task-ids`` reads them), is 422 naming the field; so
+    is what ``taumesh run``'s own pre-flight refuses (:func:`~taumesh.orchestrator.run.preflight.run_problems`: a
+    model whose credentials this server lacks, …), every problem at once.
     """
     check_allowed(body, settings)
     check_models(body)
@@ -88,6 +91,18 @@ async def preflight(clients: ServiceClients, body: ValidateTasksRequest, setting
             run_tasks(config.model_copy(update=range_ | {"tasks": body.tasks}), tasks, served_release(served))
         except ConfigError as exc:
             raise invalid(str(exc), "tasks") from exc
+    # the pre-flight every front door runs (taumesh run's): credentials of the models its own services call, the
+    # strategies, τ-bench's imported prompts; off the event loop, as it may import litellm
+    problems = await asyncio.to_thread(run_problems, run_config(body, settings), False)
+    if problems:
+        raise refused(problems)
+
+
+def refused(problems: list[Problem]) -> ApiError:
+    """A 422 naming every setting at fault, each with its own message."""
+    error = invalid("; ".join(p.message for p in problems), problems[0].setting)
+    error.details = {"errors": [{"loc": ["body", p.setting], "msg": p.message} for p in problems]}
+    return error
 
 
 async def split_tasks(

@@ -52,12 +52,20 @@ from rich.console import Console
 
 from taumesh.llm.access import current_grants
 from taumesh.models import AgentSettings, ModelSettings, UserSettings
+from taumesh.orchestrator.config import RunConfig
 from taumesh.rpc.errors import RpcError
+from taumesh.settings import RunSettings
 from taumesh.stats import is_success
 
 EXAMPLE_REQUEST = {
     "participants": {"agent": "http://127.0.0.1:9009"},
-    "config": {"domain": "retail", "split": "test", "task_ids": [0, 1, 2], "num_trials": 1},
+    "config": {
+        "domain": "retail",
+        "split": "test",
+        "task_ids": [0, 1, 2],
+        "num_trials": 1,
+        "user_strategy": "scripted",
+    },
 }
 
 
@@ -74,8 +82,9 @@ class EvalConfig(BaseModel):
     start_index: int = Field(default=0, ge=0)
     end_index: int = -1
     num_trials: int = Field(default=1, ge=1, le=32)
-    user_strategy: str = "scripted"
-    user_model: str = ""
+    user_strategy: str = RunSettings.model_fields["user_strategy"].default
+    """As ``taumesh run --user-strategy`` (its default too: ``llm``); ``scripted`` plays without a model."""
+    user_model: str = RunSettings.model_fields["user_model"].default
     user_model_provider: str = ""
     user_api_base: str = ""
     transport: str = "a2a"
@@ -206,17 +215,21 @@ class EvaluationExecutor(AgentExecutor):
         except (ValueError, RpcError) as exc:
             await updater.reject(self._say(updater, f"request refused: {exc}"))
             return
+        config = self._config(request, url)
+        from taumesh.orchestrator.run.preflight import run_problems
+
+        problems = await asyncio.to_thread(run_problems, config, False)  # taumesh run's own pre-flight
+        if problems:
+            why = "; ".join(f"config.{p.setting}: {p.message}" for p in problems)
+            await updater.reject(self._say(updater, f"request refused: {why}"))
+            return
         await updater.start_work(self._say(updater, f"evaluating {url} on {request.config.domain}"))
-        await self._run(request, url, updater)
+        await self._run(config, request, url, updater)
 
-    async def _run(self, request: AssessmentRequest, url: str, updater: TaskUpdater) -> None:
-        from taumesh.domains import DataError
-        from taumesh.orchestrator.benchmark import run_benchmark
-        from taumesh.orchestrator.config import RunConfig
-        from taumesh.orchestrator.domain_info import ConfigError
-
+    def _config(self, request: AssessmentRequest, url: str) -> RunConfig:
+        """The run the request asks for, against the purple agent at ``url``."""
         cfg = request.config
-        config = RunConfig(
+        return RunConfig(
             env=cfg.domain,
             task_split=cfg.split,
             task_ids=None if cfg.task_ids is None else [*cfg.task_ids],
@@ -236,6 +249,12 @@ class EvaluationExecutor(AgentExecutor):
             log_dir=self.log_dir,
             show_progress=True,
         )
+
+    async def _run(self, config: RunConfig, request: AssessmentRequest, url: str, updater: TaskUpdater) -> None:
+        from taumesh.domains import DataError
+        from taumesh.orchestrator.benchmark import run_benchmark
+        from taumesh.orchestrator.domain_info import ConfigError
+
         loop = asyncio.get_running_loop()
         pending = self.updates.setdefault(updater.task_id, set())
 

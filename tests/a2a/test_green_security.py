@@ -134,7 +134,10 @@ async def callers(green: Green) -> AsyncIterator[dict[str, Client]]:
 
 
 def request(agent: str, **config: object) -> dict[str, object]:
-    return {"participants": {"agent": agent}, "config": {"domain": "retail", "split": "test", **config}}
+    return {
+        "participants": {"agent": agent},
+        "config": {"domain": "retail", "split": "test", "user_strategy": "scripted", **config},
+    }
 
 
 async def submit(client: Client, body: dict[str, object]) -> Task:

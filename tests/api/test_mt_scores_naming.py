@@ -98,7 +98,8 @@ def test_the_forks_example_verbatim_runs_fresh(api: ApiServer, models: FakeOpenA
     """Every call runs the benchmark, as the fork's README says: the tool-calling agent on ``openai``'s ``gpt-4o``
     with the llm user, as the fork runs it.
 
-    (Whether it completes depends on τ-bench's user prompts having been imported; either way the run is named.)
+    Without τ-bench's imported user prompts the llm user cannot play, and the pre-flight every front door runs
+    refuses the call (422 naming ``user_strategy``) before a run is stored; with them, the call plays a new run.
     """
     before = httpx.get(f"{api.base_url}/api/v1/runs", headers=api.headers).json()["total"]
     answer = httpx.get(
@@ -110,6 +111,9 @@ def test_the_forks_example_verbatim_runs_fresh(api: ApiServer, models: FakeOpenA
         assert [json.loads(line)["task-id"] for line in answer.text.splitlines()] in ([], ["task-1"])
     assert not models.completions("openai_gpt-4o")  # the provider never hears the fork's spelling
     runs = httpx.get(f"{api.base_url}/api/v1/runs", params={"limit": 1}, headers=api.headers).json()
+    if answer.status_code == 422:  # refused up front, nothing stored or paid for
+        assert "prompts are not imported" in answer.json()["message"] and runs["total"] == before
+        return
     assert runs["total"] == before + 1  # a new run, played by this call
     config = runs["runs"][0]["config_used"]
     assert (config["model_provider"], config["model"], config["task_ids"]) == ("openai", "gpt-4o", [1])

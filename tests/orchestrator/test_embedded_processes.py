@@ -65,7 +65,7 @@ def test_unknown_names_are_refused_with_the_known_ones() -> None:
 
 
 def test_the_preflight_dials_addresses_only() -> None:
-    from taumesh.commands._preflight import services_problem
+    from taumesh.orchestrator.run.preflight import services_problem
 
     addresses = ServiceAddresses(processes="agent,user")
     assert addresses.remote() == {} and services_problem(addresses) is None

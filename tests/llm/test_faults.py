@@ -11,7 +11,7 @@ from tenacity import wait_fixed
 
 from taumesh.models import Usage
 from taumesh.orchestrator.benchmark import run_benchmark
-from taumesh.orchestrator.episode.turn_loop import MODEL_RPC_ATTEMPTS
+from taumesh.orchestrator.episode.model_calls import MODEL_RPC_ATTEMPTS
 from taumesh.orchestrator.results.figures import run_usage
 from taumesh.orchestrator.results.results_file import load_results
 from taumesh.orchestrator.run import runner

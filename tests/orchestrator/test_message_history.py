@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from taumesh.models import ChatMessage, ToolCall
-from taumesh.orchestrator.episode.turn_loop import Transcript
+from taumesh.orchestrator.episode.transcript import Transcript
 
 AGENT_CALL = ToolCall(id="a1", name="get_customer", arguments="{}")
 USER_CALL = ToolCall(id="u1", name="check_status_bar", arguments="{}", requestor="user")

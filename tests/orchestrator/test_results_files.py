@@ -109,7 +109,7 @@ def test_an_unexpected_exception_stays_in_its_episode_and_tau_bench_reads_the_fi
     answers = episode_module._Episode.agent_answers
 
     async def broken_for_task_2(self: episode_module._Episode) -> Any:
-        if self.task.task_id == "2":
+        if self.context.task.task_id == "2":
             raise KeyError("a bug in the turn loop")
         return await answers(self)
 
@@ -195,7 +195,7 @@ def test_results_are_in_tau_bench_order_whatever_order_episodes_finish(
         return finished.setdefault((task, trial), asyncio.Event())
 
     async def after_the_next_task(self: episode_module._Episode) -> None:
-        task, trial = int(self.task.task_id), self.context.trial
+        task, trial = int(self.context.task.task_id), self.context.trial
         if task < 3:  # each task waits for the next one of its trial to finish: task 0 finishes last
             await asyncio.wait_for(done(task + 1, trial).wait(), timeout=30)
         await play(self)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -14,6 +15,7 @@ from taumesh.api.database import make_engine, migrate
 from taumesh.api.errors import install_error_handlers
 from taumesh.api.executor import RunExecutor
 from taumesh.api.gate import AuthGate
+from taumesh.api.local_mode import LOCAL_KEY_ID, LOCAL_KEY_NAME, local_mode_notice
 from taumesh.api.routes import health, runs, scores, tasks
 from taumesh.api.routes.health import taumesh_version
 from taumesh.api.security import RateLimiter
@@ -29,8 +31,12 @@ DESCRIPTION = """Run τ-bench benchmarks over HTTP through taumesh's orchestrato
 
 Authenticate with `Authorization: Bearer <key>` or `X-API-Key: <key>` (keys from `taumesh api-keys create`).
 A run belongs to the key that created it: other keys get 404 for it, and admin keys (`--admin`) see every run.
+In local mode (`--local`, loopback only; `/health` says `auth_required: false`) a request without a key from
+this machine acts as the key `tmk_local`.
 Every error is `{error_type, message, details, timestamp}`.
 """
+log = logging.getLogger("uvicorn.error")
+"""uvicorn's own logger: its configuration prints our startup warning beside its "Application startup complete"."""
 
 
 @asynccontextmanager
@@ -39,6 +45,9 @@ async def _worker(app: FastAPI, settings: ApiSettings, telemetry: Telemetry) -> 
     engine = make_engine(settings.resolved_database_url)
     migrate(engine)
     store = Store(engine)
+    if settings.local:
+        store.ensure_tokenless_key(LOCAL_KEY_ID, LOCAL_KEY_NAME)
+        log.warning(local_mode_notice(settings.host, settings.port))
     app.state.settings = settings
     app.state.store = store
     app.state.key_limiter = RateLimiter(settings.rate_limit, settings.rate_limit_storage)

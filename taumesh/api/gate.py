@@ -13,11 +13,14 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from taumesh.api.caller import Caller
 from taumesh.api.errors import ApiError, error_response
+from taumesh.api.local_mode import LOCAL_KEY_ID, is_loopback_address
 from taumesh.api.security import RateLimiter, presented_token
 from taumesh.api.store import Store
 
 PUBLIC_PATHS = frozenset({"/", "/health", "/docs", "/docs/oauth2-redirect", "/redoc", "/openapi.json"})
 """Routes anyone may call; every other path needs a key (an unknown one too: 401 before 404)."""
+MISSING_KEY = "an API key is required (Authorization: Bearer or X-API-Key)"
+LOCAL_ONLY_LOOPBACK = "; local mode answers without one only to loopback clients"
 
 
 class AuthGate:
@@ -27,6 +30,9 @@ class AuthGate:
     * a key that is not valid: 401, counted against the client address; an address over
       ``auth_failure_limit`` gets 429 with ``Retry-After``, whatever key it sends, until its window frees;
     * a valid key over its own ``rate_limit``: 429.
+
+    In local mode (``settings.local``) a request without a key from a loopback address acts as the local key
+    (:mod:`taumesh.api.local_mode`), under the same rate limit; a request with a key is checked as always.
     """
 
     def __init__(self, app: ASGIApp) -> None:
@@ -38,7 +44,9 @@ class AuthGate:
             return
         state = scope["app"].state
         try:
-            caller = await self._authenticate(scope, state.store, state.key_limiter, state.failure_limiter)
+            caller = await self._authenticate(
+                scope, state.store, state.key_limiter, state.failure_limiter, local=state.settings.local
+            )
         except ApiError as error:
             await error_response(error)(scope, receive, send)
             return
@@ -48,16 +56,32 @@ class AuthGate:
         await self.app(scope, receive, send)
 
     @staticmethod
-    async def _authenticate(scope: Scope, store: Store, keys: RateLimiter, failures: RateLimiter) -> Caller:
+    async def _authenticate(
+        scope: Scope, store: Store, keys: RateLimiter, failures: RateLimiter, local: bool
+    ) -> Caller:
         address = scope["client"][0] if scope.get("client") else "unknown"
         if failures.exhausted(address):
             raise failures.refusal(address)
         token = presented_token(Headers(scope=scope))
         if token is None:
-            raise ApiError(401, "authentication_error", "an API key is required (Authorization: Bearer or X-API-Key)")
+            caller = await AuthGate._local_caller(store, address) if local else None
+            if caller is None:
+                raise ApiError(401, "authentication_error", MISSING_KEY + (LOCAL_ONLY_LOOPBACK if local else ""))
+            keys.check(caller.key_id)
+            return caller
         caller = await run_in_threadpool(store.verify_key, token)
         if caller is None:
             failures.check(address)  # 429 when this failure is one too many
             raise ApiError(401, "authentication_error", "the API key is not valid")
         keys.check(caller.key_id)
+        return caller
+
+    @staticmethod
+    async def _local_caller(store: Store, address: str) -> Caller | None:
+        """Local mode's key for a loopback client; None for any other client (then 401 as without local mode)."""
+        if not is_loopback_address(address):
+            return None
+        caller = await run_in_threadpool(store.active_key, LOCAL_KEY_ID)
+        if caller is None:
+            raise ApiError(401, "authentication_error", f"local mode's key {LOCAL_KEY_ID} is revoked: send a key")
         return caller

@@ -55,6 +55,11 @@ class HealthResponse(BaseModel):
         description="The REST fork's field: chat models litellm lists for each documented provider."
     )
     providers: list[ProviderStatus] = Field(description="Model providers and whether credentials are configured.")
+    auth_required: bool = Field(
+        default=True,
+        description="False in local mode: a request without a key from a loopback client acts as `local_key_id`.",
+    )
+    local_key_id: str | None = Field(default=None, description="In local mode, the key of requests without one.")
 
 
 class ServiceInfo(BaseModel):

@@ -9,6 +9,7 @@ from typing import Annotated
 from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from taumesh.api.local_mode import is_loopback_host
 from taumesh.data import taubench_v1_dir
 from taumesh.llm.limiter import ProviderLimits
 from taumesh.orchestrator.config import ServiceAddresses
@@ -33,6 +34,9 @@ class ApiSettings(BaseSettings):
     host: str = "127.0.0.1"
     """Address to listen on (0.0.0.0 in a container)."""
     port: int = Field(default=8000, ge=0, le=65535)
+    local: bool = False
+    """Local mode: a request without a key acts as the key ``tmk_local`` (the REST fork's keyless calls);
+    only with a loopback ``host``, and only for loopback clients (:mod:`taumesh.api.local_mode`)."""
     workers: int = Field(default=1, ge=1)
     """uvicorn worker processes; they share the database and claim runs through leases."""
     log_level: str = "info"
@@ -82,6 +86,16 @@ class ApiSettings(BaseSettings):
     def _viewer_needs_results(self) -> ApiSettings:
         if self.viewer_url and self.results_dir is None:
             raise ValueError(f"{API_ENV_PREFIX}VIEWER_URL needs {API_ENV_PREFIX}RESULTS_DIR (the folder it serves)")
+        return self
+
+    @model_validator(mode="after")
+    def _local_only_on_loopback(self) -> ApiSettings:
+        if self.local and not is_loopback_host(self.host):
+            raise ValueError(
+                f"local mode ({API_ENV_PREFIX}LOCAL, --local) answers without an API key, so it listens on loopback "
+                f"only, and host {self.host!r} is not loopback: listen on 127.0.0.1 (--host 127.0.0.1), or leave "
+                "local mode off and send a key from `taumesh api-keys create`"
+            )
         return self
 
     @property

@@ -24,6 +24,8 @@ ACTIVE = ("queued", "running")
 """Statuses of a run that still has work to do."""
 TERMINAL = ("completed", "failed", "cancelled")
 KEY_PREFIX = "tmk_"
+NO_TOKEN = ""
+"""The digest of a key no token names: a SHA-256 is 64 hex digits, never empty."""
 
 
 def as_utc(moment: datetime | None) -> datetime | None:
@@ -257,6 +259,28 @@ class Store:
                 .execution_options(synchronize_session=False)
             )
             return bool(revoked.rowcount == 1)  # type: ignore[attr-defined]
+
+    def ensure_tokenless_key(self, key_id: str, name: str) -> None:
+        """Create the key ``key_id`` unless it exists (revoked or not): a non-admin key that no token matches.
+
+        Local mode's key (:mod:`taumesh.api.local_mode`); several workers may create it at once, one succeeds.
+        """
+        with self.session() as session:
+            if session.get(ApiKeyRow, key_id) is not None:
+                return
+        try:
+            with self.session() as session, session.begin():
+                session.add(ApiKeyRow(id=key_id, name=name, token_sha256=NO_TOKEN, admin=False))
+        except IntegrityError:
+            pass  # another worker created it between the read and the write
+
+    def active_key(self, key_id: str) -> Caller | None:
+        """The caller of the key ``key_id`` unless it is missing or revoked (no token: local mode's key)."""
+        with self.session() as session:
+            row = session.get(ApiKeyRow, key_id)
+        if row is None or row.revoked_at is not None:
+            return None
+        return Caller(key_id=key_id, admin=row.admin)
 
     def verify_key(self, token: str) -> Caller | None:
         """The caller of a valid, unrevoked token; None otherwise (compared in constant time)."""

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+from pydantic import ValidationError
 from rich.console import Console
 from rich.table import Table
 
@@ -27,13 +28,25 @@ api_keys_app = typer.Typer(help="Create, list and revoke the REST API's keys.", 
 
 
 def export_settings(given: dict[str, Any]) -> ApiSettings:
-    """Settings from flags over ``TAUMESH_API_*``; the flags are exported too, so every uvicorn worker sees them."""
+    """Settings from flags over ``TAUMESH_API_*``; the flags are exported too, so every uvicorn worker sees them.
+
+    Settings that are not valid (local mode on a host that is not loopback, a port out of range) end the command
+    with status 2 and each problem on one line, before anything starts; ``tau-bench-server`` calls this too, outside
+    typer, hence ``SystemExit``.
+    """
     for field, value in given.items():
         if value is None:
             continue
         text = ",".join(value) if isinstance(value, list) else str(value)
         os.environ[f"{API_ENV_PREFIX}{field.upper()}"] = text
-    return ApiSettings()
+    try:
+        return ApiSettings()
+    except ValidationError as exc:
+        for problem in exc.errors():
+            where = ".".join(map(str, problem["loc"]))
+            message = problem["msg"].removeprefix("Value error, ")
+            err.print(f"[red]error:[/red] {f'{where}: ' if where else ''}{message}", soft_wrap=True, markup=True)
+        raise SystemExit(2) from None
 
 
 def serve_api(
@@ -41,6 +54,14 @@ def serve_api(
         str | None, typer.Option(help="Address to listen on (default: env TAUMESH_API_HOST; 127.0.0.1).")
     ] = None,
     port: Annotated[int | None, typer.Option(help="Port (default: env TAUMESH_API_PORT; 8000).")] = None,
+    local: Annotated[
+        bool | None,
+        typer.Option(
+            "--local/--no-local",
+            help="Local mode: requests without a key from this machine act as the key tmk_local, as the REST fork's "
+            "keyless calls; only with a loopback --host (default: env TAUMESH_API_LOCAL; off).",
+        ),
+    ] = None,
     workers: Annotated[int | None, typer.Option(help="uvicorn workers sharing the database (default: 1).")] = None,
     log_level: Annotated[str | None, typer.Option(help="uvicorn log level (default: info).")] = None,
     log_dir: Annotated[Path | None, typer.Option(help="Folder of audit.jsonl (default: the data root).")] = None,
@@ -78,10 +99,13 @@ def serve_api(
     import uvicorn
 
     from taumesh.api.database import make_engine, migrate
+    from taumesh.api.local_mode import local_mode_notice
 
     engine = make_engine(settings.resolved_database_url)
     migrate(engine)  # once, before the workers start (each checks again, finding nothing to do)
     engine.dispose()
+    if settings.local:
+        err.print(f"[bold yellow]{local_mode_notice(settings.host, settings.port)}[/bold yellow]", soft_wrap=True)
     uvicorn.run(
         APP_FACTORY,
         factory=True,

@@ -8,6 +8,7 @@ from importlib.metadata import PackageNotFoundError, version
 
 from fastapi import APIRouter, Request
 
+from taumesh.api.local_mode import LOCAL_KEY_ID
 from taumesh.api.model_names import supported_models
 from taumesh.api.schemas import HealthResponse, ProviderStatus, ServiceInfo
 
@@ -34,7 +35,11 @@ def taumesh_version() -> str:
 
 @router.get("/health", response_model=HealthResponse, summary="Liveness, version and capabilities")
 def health(request: Request) -> HealthResponse:
-    """Answers without authentication (probes); reveals whether a provider key is set, not the key."""
+    """Answers without authentication (probes); says whether local mode turned authentication off.
+
+    It says whether a provider key is set, never the key.
+    """
+    local: bool = request.app.state.settings.local
     return HealthResponse(
         version=taumesh_version(),
         timestamp=datetime.now(UTC),
@@ -44,6 +49,8 @@ def health(request: Request) -> HealthResponse:
             ProviderStatus(provider=name, configured=bool(os.environ.get(variable)))
             for name, variable in PROVIDER_KEYS.items()
         ],
+        auth_required=not local,
+        local_key_id=LOCAL_KEY_ID if local else None,
     )
 
 

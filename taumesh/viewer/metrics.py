@@ -34,6 +34,9 @@ class RunSummary(BaseModel):
     model: str
     strategy: str
     user: str
+    user_sim_version: str
+    """The user-simulator version that played (``info.user_sim_version``; ``unrecorded`` for τ-bench's and τ²'s own
+    files; several, comma-separated, when the file mixes them): scores of different simulators are not comparable."""
     episodes: int
     scored: int
     errors: int
@@ -101,6 +104,7 @@ def summarize(run: Run) -> RunSummary:
         model=run.model,
         strategy=run.strategy,
         user=run.user,
+        user_sim_version=", ".join(run.user_sim_versions),
         episodes=len(run.episodes),
         scored=len(done),
         errors=len(run.episodes) - len(done),

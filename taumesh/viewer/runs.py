@@ -16,6 +16,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from taumesh.orchestrator.after.analyze import UNRECORDED_SIMULATOR, simulator_version_of
 from taumesh.orchestrator.results.names import faults_path
 from taumesh.orchestrator.results.records import RunResult
 from taumesh.orchestrator.results.results_file import load_results
@@ -75,6 +76,10 @@ class Run(BaseModel):
     model: str = ""
     strategy: str = ""
     user: str = ""
+    user_sim_versions: list[str] = Field(default_factory=lambda: [UNRECORDED_SIMULATOR])
+    """The user-simulator versions the results record (``info.user_sim_version``, :mod:`taumesh.simulators`), sorted:
+    one for a taumesh run, ``unrecorded`` for τ-bench's and τ²'s own files. Scores played against different
+    simulators are not comparable (τ² #345: 78 % became about 50 %), so the viewer and the report show it."""
     config: dict[str, Any] = Field(default_factory=dict)
     episodes: list[Episode]
     faults: dict[str, Any] | None = None
@@ -311,9 +316,19 @@ def _side(action: dict[str, Any], user_tools: set[str]) -> str:
     return "user" if action.get("name") in user_tools else "assistant"
 
 
+def recorded_simulators(results: Iterable[RunResult]) -> list[str]:
+    """The simulator versions ``results`` record, sorted (``[unrecorded]`` for an empty run).
+
+    An entry recording none counts as ``unrecorded``, as ``taumesh compare`` counts it: a run begun before the registry
+    and resumed after it mixes a known simulator with an unknown one, and says so.
+    """
+    return sorted({simulator_version_of(result) for result in results}) or [UNRECORDED_SIMULATOR]
+
+
 def load_list(path: Path) -> Run:
     """A τ-bench list: taumesh's (with its errors file) or τ-bench's own."""
-    episodes = [episode_from_result(result) for result in load_results(path)]
+    loaded = load_results(path)
+    episodes = [episode_from_result(result) for result in loaded]
     gold_actions_with_requestors(episodes)
     results = json.loads(path.read_text(encoding="utf-8"))
     fingerprint = next((entry["info"]["run"] for entry in results if "run" in (entry.get("info") or {})), None)
@@ -329,6 +344,7 @@ def load_list(path: Path) -> Run:
         model=str(agent.get("model") or agent.get("name") or ""),
         strategy=str(agent.get("strategy", "")),
         user=" ".join(str(part) for part in (user.get("strategy"), user.get("model")) if part),
+        user_sim_versions=recorded_simulators(loaded),
         config=config,
         episodes=episodes,
         validity=recorded if isinstance(recorded, dict) else {},

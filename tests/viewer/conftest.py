@@ -77,9 +77,8 @@ def failing_run(oracle_run: Path, tmp_path_factory: pytest.TempPathFactory) -> P
             fail_entry(entry)
         if task == ERROR_TASK and trial == 0:
             error = {"kind": "infrastructure", "cause": "UNAVAILABLE: env went away", "attempts": 4}
-            errors.append(
-                {"task_id": entry["task_id"], "reward": None, "info": {"error": error}, "traj": [], "trial": 0}
-            )
+            info = {"error": error, "user_sim_version": entry["info"]["user_sim_version"]}  # as the runner writes it
+            errors.append({"task_id": entry["task_id"], "reward": None, "info": info, "traj": [], "trial": 0})
             continue
         kept.append(entry)
     folder = tmp_path_factory.mktemp("failing")

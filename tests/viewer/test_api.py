@@ -49,6 +49,39 @@ def test_run_list_holds_both_runs_with_their_formats(viewer: ThreadViewer, faili
     assert failing["config"]["agent"]["strategy"] == "oracle"
 
 
+def recorded_simulator(path: Path) -> str:
+    """The one user-simulator version every entry of ``path`` records (``info.user_sim_version``)."""
+    (version,) = {entry["info"]["user_sim_version"] for entry in json.loads(path.read_text(encoding="utf-8"))}
+    return str(version)
+
+
+def test_each_run_shows_the_user_simulator_its_file_records(
+    viewer: ThreadViewer, oracle_run: Path, failing_run: Path
+) -> None:
+    by_id = {run["run_id"]: run for run in viewer.get("/api/runs")}
+    for path in (oracle_run, failing_run):
+        version = recorded_simulator(path)
+        assert version.startswith("custom:scripted")  # the scripted user is no registered simulator
+        assert by_id[viewer.run_id(path)]["user_sim_version"] == version
+        assert viewer.get(f"/api/runs/{viewer.run_id(path)}")["summary"]["user_sim_version"] == version
+    assert load_run(oracle_run.with_name(oracle_run.stem + ".tau2.json")).user_sim_versions == ["unrecorded"]
+
+
+def test_a_file_mixing_simulators_names_each(tmp_path: Path, oracle_run: Path) -> None:
+    """A run begun before the registry and resumed after it: the entries recording none count as unrecorded."""
+    entries = json.loads(oracle_run.read_text(encoding="utf-8"))
+    del entries[0]["info"]["user_sim_version"]
+    entries[1]["info"]["user_sim_version"] = "tau-bench-v1"
+    mixed = tmp_path / "mixed.json"
+    mixed.write_text(json.dumps(entries), encoding="utf-8")
+    served = ThreadViewer([mixed])
+    try:
+        (run,) = served.get("/api/runs")
+    finally:
+        served.close()
+    assert run["user_sim_version"] == f"{recorded_simulator(oracle_run)}, tau-bench-v1, unrecorded"
+
+
 def test_pass_hat_k_and_costs_equal_the_files(viewer: ThreadViewer, oracle_run: Path, failing_run: Path) -> None:
     oracle = viewer.get(f"/api/runs/{viewer.run_id(oracle_run)}")["summary"]
     assert oracle["pass_hat_k"] == pytest.approx({str(k): 1.0 for k in range(1, TRIALS + 1)})

@@ -27,7 +27,7 @@ from tests.helpers.viewer import (
     output_dir,
 )
 from tests.helpers.viewer_thread import ThreadViewer
-from tests.viewer.test_api import expected_pass_hat_k
+from tests.viewer.test_api import expected_pass_hat_k, recorded_simulator
 
 pytestmark = pytest.mark.browser
 
@@ -56,6 +56,7 @@ def test_run_page_shows_the_files_pass_hat_k(page: Page, viewer: ThreadViewer, f
     assert shown == {k: f"{v:.4f}" for k, v in expected_pass_hat_k(failing_run).items()}
     assert page.query_selector("svg.passk-plot polyline") is not None
     assert "infrastructure errors" in page.inner_text("#numbers")
+    assert page.inner_text("#user-sim").startswith(f"user simulator: {recorded_simulator(failing_run)}")
     screenshot(page, "run")
 
 
@@ -147,6 +148,8 @@ def test_compare_two_runs(page: Page, viewer: ThreadViewer, oracle_run: Path, fa
     page.goto(f"{viewer.url}/#/")
     page.wait_for_selector("#runs tbody tr")
     for path in (oracle_run, failing_run):
+        shown = page.inner_text(f"#runs tr[data-run='{viewer.run_id(path)}'] td.user-sim")
+        assert shown == recorded_simulator(path)  # the run list's user-simulator column
         page.check(f"#runs tr[data-run='{viewer.run_id(path)}'] input[type=checkbox]")
     page.click("#compare")
     page.wait_for_selector("#matrix tbody tr")

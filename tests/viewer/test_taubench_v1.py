@@ -104,6 +104,7 @@ def test_viewer_opens_a_taubench_v1_results_file(taubench_file: Path) -> None:
         assert run["user_cost"] == pytest.approx(0.0123 * len(entries))
         detail = served.get(f"/api/runs/{run['run_id']}")
         assert detail["format"] == "tau-bench"
+        assert run["user_sim_version"] == "unrecorded"  # τ-bench's run.py records no simulator version
         grid = served.get(f"/api/runs/{run['run_id']}/tasks?filter=failed")["rows"]
         assert {row["task_id"] for row in grid} == {str(e["task_id"]) for e in failed}
         bad = failed[0]

@@ -122,10 +122,10 @@ async function runList() {
       button.disabled = chosen.size < 2 || chosen.size > 5;
     } })),
     h("td", {}, h("a", { href: `#/run/${r.run_id}` }, r.name)), h("td", {}, r.domain), h("td", {}, r.model), h("td", {}, r.strategy),
-    h("td", { class: "num" }, r.tasks), h("td", { class: "num" }, r.trials), h("td", { class: "num" }, r.errors),
+    h("td", { class: "user-sim", title: r.user }, r.user_sim_version), h("td", { class: "num" }, r.tasks), h("td", { class: "num" }, r.trials), h("td", { class: "num" }, r.errors),
     h("td", { class: "num" }, fmt(r.pass_hat_k["1"])), h("td", { class: "num" }, fmt(r.average_reward)), h("td", { class: "num" }, money(r.cost_per_task))));
   main.replaceChildren(h("h1", {}, "Runs"),
-    table(["", "results file", "domain", "model", "strategy", "tasks", "trials", "errors", "pass^1", "avg reward", "cost/task"], rows, { id: "runs" }),
+    table(["", "results file", "domain", "model", "strategy", "user simulator", "tasks", "trials", "errors", "pass^1", "avg reward", "cost/task"], rows, { id: "runs" }),
     h("p", {}, button, h("span", { class: "muted" }, " pick 2 to 5 runs on the same tasks")),
     ...(unreadable.length ? [unreadableFiles(unreadable)] : []));  // replaceChildren writes a null as "null"
 }
@@ -182,6 +182,7 @@ async function runPage(runId, params) {
   main.replaceChildren(
     h("h1", {}, s.name),
     h("p", { class: "muted" }, `${detail.format} results · ${detail.path}`),
+    h("p", { id: "user-sim" }, "user simulator: ", h("strong", {}, s.user_sim_version), s.user ? ` (${s.user})` : ""),
     h("div", { class: "cards" },
       h("div", { class: "card" }, h("h2", {}, "pass^k"), passTable(s.pass_hat_k, s.pass_hat_k_intervals),
         passPlot([{ label: s.name, values: s.pass_hat_k, intervals: s.pass_hat_k_intervals }]),
@@ -298,8 +299,9 @@ async function comparePage(ids) {
   const c = await api(`/api/compare?runs=${enc(ids.join(","))}`);
   crumbs.textContent = " / compare";
   const names = c.runs.map((r) => r.name);
-  const summary = table(["run", "model", "strategy", "pass^1", "avg reward", "cost/solved"], c.runs.map((r, i) =>
+  const summary = table(["run", "model", "strategy", "user simulator", "pass^1", "avg reward", "cost/solved"], c.runs.map((r, i) =>
     h("tr", {}, h("td", {}, h("a", { href: `#/run/${r.run_id}`, style: `color:${COLORS[i]}` }, r.name)), h("td", {}, r.model), h("td", {}, r.strategy),
+      h("td", { class: "user-sim" }, r.user_sim_version),
       h("td", { class: "num" }, fmt(r.pass_hat_k["1"])), h("td", { class: "num" }, fmt(r.average_reward)), h("td", { class: "num" }, money(r.cost_per_solved_task)))), { id: "compare-summary" });
   const matrix = table(["task", ...names.map((n, i) => `run ${i + 1}`)], c.tasks.map((task) =>
     h("tr", { "data-task": task }, h("td", {}, task), c.outcomes[task].map((rate, i) => h("td", {},
@@ -308,9 +310,17 @@ async function comparePage(ids) {
     h("h2", {}, `Solved by run ${i + 1} only`), h("p", { class: "muted" }, r.name),
     h("ul", { class: "solved-only" }, (c.solved_by_only[r.run_id] || []).map((t) => h("li", {}, `task ${t}`)))));
   main.replaceChildren(h("h1", {}, `Comparing ${c.runs.length} runs on ${c.tasks.length} shared tasks`),
-    summary, pairedSection(c), h("h2", {}, "pass^k"),
+    summary, ...simulatorWarning(c.runs), pairedSection(c), h("h2", {}, "pass^k"),
     passPlot(c.runs.map((r) => ({ label: r.name, values: r.pass_hat_k, intervals: r.pass_hat_k_intervals }))),
     h("div", { class: "cards" }, only), h("h2", {}, "Per-task success rate"), matrix);
+}
+
+// Runs played against different user simulators (info.user_sim_version): their scores are not comparable.
+function simulatorWarning(runs) {
+  const versions = [...new Set(runs.map((r) => r.user_sim_version))];
+  if (versions.length < 2) return [];  // replaceChildren writes a null as "null"
+  return [h("p", { class: "check-fail", id: "simulator-warning" },
+    `Played against different user simulators (${versions.join("; ")}): scores from different simulators are not comparable (τ² pins simulator versions for that reason).`)];
 }
 
 // Each run against the first, paired on tasks and trials: the difference with its interval, the test, the driving tasks.

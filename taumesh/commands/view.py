@@ -126,7 +126,11 @@ def report(
     out: Annotated[Path, typer.Option("--out", help="report.md or report.html; the plots are written beside it.")],
     plot_format: Annotated[str, typer.Option("--plot-format", help="png or svg.")] = "png",
 ) -> None:
-    """Write a leaderboard across runs (pass^1..k, average reward, cost per task and per solved task) with plots."""
+    """Write a leaderboard across runs (pass^1..k, average reward, cost per task and per solved task) with plots.
+
+    Each run's user simulator is a column; runs played against different simulators are written and said to be
+    incomparable, under the table and here.
+    """
     from taumesh.viewer.report import write_report
 
     if plot_format not in ("png", "svg"):
@@ -137,4 +141,6 @@ def report(
     except ValueError as exc:
         console.print(f"[red]{exc}[/red]")
         raise typer.Exit(2) from exc
-    console.print("wrote " + ", ".join(str(path) for path in written))
+    if written.simulators_warning:
+        console.print(f"[yellow]{escape(written.simulators_warning)}[/yellow]", soft_wrap=True)
+    console.print("wrote " + ", ".join(str(path) for path in written.files))

@@ -18,6 +18,11 @@ METHOD_NOTE = (
     "flipping tasks: some trials succeeded and some failed; costs: agent, user simulator and judge, interrupted "
     "attempts included (docs/statistics.md)."
 )
+SIMULATORS_NOTE = (
+    "Warning: these runs were played against different user simulators ({versions}). Scores from different "
+    "simulators are not comparable: swapping the simulator moved one published result from 78 % to about 50 % "
+    "(τ² #345), and τ² pins simulator versions for that reason (docs/results.md)."
+)
 
 
 class LeaderboardRow(BaseModel):
@@ -27,6 +32,8 @@ class LeaderboardRow(BaseModel):
     model: str
     strategy: str
     domain: str
+    user_sim_versions: list[str]
+    """The user-simulator versions the run's results record (``info.user_sim_version``)."""
     pass_hat_k: dict[int, float]
     pass_hat_k_intervals: dict[int, Interval] = {}
     average_reward: float | None
@@ -51,6 +58,7 @@ def leaderboard(runs: Sequence[Run]) -> tuple[list[LeaderboardRow], list[RunSumm
             model=s.model,
             strategy=s.strategy,
             domain=s.domain,
+            user_sim_versions=run.user_sim_versions,
             pass_hat_k=s.pass_hat_k,
             pass_hat_k_intervals=s.pass_hat_k_intervals,
             average_reward=s.average_reward,
@@ -65,7 +73,7 @@ def leaderboard(runs: Sequence[Run]) -> tuple[list[LeaderboardRow], list[RunSumm
             cost_per_solved_task=s.cost_per_solved_task,
             validity=s.validity,
         )
-        for s in summaries
+        for run, s in zip(runs, summaries, strict=True)
     ]
     order = sorted(range(len(rows)), key=lambda i: -rows[i].pass_hat_k.get(1, 0.0))
     return [rows[i] for i in order], [summaries[i] for i in order]
@@ -86,7 +94,7 @@ def table_cells(rows: Sequence[LeaderboardRow]) -> tuple[list[str], list[list[st
     full ones (agent, user simulator and judge, interrupted attempts included).
     """
     k_max = max((max(row.pass_hat_k, default=0) for row in rows), default=0)
-    header = ["run", "model", "strategy", "domain"]
+    header = ["run", "model", "strategy", "domain", "user simulator"]
     for k in range(1, k_max + 1):
         header += [f"pass^{k}", f"pass^{k} 95 % CI"]
     header += ["avg reward", "avg reward 95 % CI", "flipping tasks"]
@@ -94,7 +102,7 @@ def table_cells(rows: Sequence[LeaderboardRow]) -> tuple[list[str], list[list[st
     header += ["certified score", "null floor", "flagged tasks", "bounds (flagged failed to passed)"]
     cells = []
     for row in rows:
-        line = [row.run, row.model, row.strategy, row.domain]
+        line = [row.run, row.model, row.strategy, row.domain, ", ".join(row.user_sim_versions)]
         for k in range(1, k_max + 1):
             line += [_number(row.pass_hat_k.get(k)), _interval(row.pass_hat_k_intervals.get(k))]
         line += [_number(row.average_reward), _interval(row.average_reward_interval), f"{row.flipping}/{row.tasks}"]
@@ -163,37 +171,68 @@ def _validity_cells(found: RunValidity | None) -> list[str]:
     return [certified, floor, f"{v.flagged_tasks}/{v.tasks_run}", f"{v.lower_bound:.4f} to {v.upper_bound:.4f}"]
 
 
+def simulators_note(rows: Sequence[LeaderboardRow]) -> str:
+    """The warning under a leaderboard whose runs were played against different user simulators ('' when one).
+
+    It names each version with the runs played against it; ``unrecorded`` counts as a version of its own, as
+    ``taumesh compare`` counts it: nothing says which simulator played.
+    """
+    runs: dict[str, list[str]] = {}
+    for row in rows:
+        for version in row.user_sim_versions:
+            runs.setdefault(version, []).append(row.run)
+    if len(runs) < 2:
+        return ""
+    versions = "; ".join(f"{version}: {', '.join(names)}" for version, names in sorted(runs.items()))
+    return SIMULATORS_NOTE.format(versions=versions)
+
+
 def validity_lines(rows: Sequence[LeaderboardRow]) -> list[str]:
     """Per run, its validity line (or the line saying no audit is stored and how to make one)."""
     return [f"{row.run}: {row.validity.line()}" for row in rows if row.validity is not None]
 
 
-def markdown(header: list[str], cells: list[list[str]], plots: Sequence[Path], validity: Sequence[str] = ()) -> str:
-    """The report as Markdown: the table, the validity lines, then the plots."""
+def markdown(
+    header: list[str], cells: list[list[str]], plots: Sequence[Path], validity: Sequence[str] = (), warning: str = ""
+) -> str:
+    """The report as Markdown: the table, the simulators' warning (bold, quoted), the validity lines, then the plots."""
     lines = ["# taumesh report", "", "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in cells]
+    lines += ["", f"> **{warning}**"] if warning else []
     lines += ["", *(f"- {line}" for line in validity), ""] if validity else []
     lines += ["", METHOD_NOTE, "", *(f"![{plot.stem}]({plot.name})" for plot in plots), ""]
     return "\n".join(lines)
 
 
-def html_page(header: list[str], cells: list[list[str]], plots: Sequence[Path], validity: Sequence[str] = ()) -> str:
-    """The report as one HTML page: the table, the validity lines, then the plots."""
+def html_page(
+    header: list[str], cells: list[list[str]], plots: Sequence[Path], validity: Sequence[str] = (), warning: str = ""
+) -> str:
+    """The report as one HTML page: the table, the simulators' warning (in red), the validity lines, then the plots."""
     head = "".join(f"<th>{html.escape(cell)}</th>" for cell in header)
     body = "".join("<tr>" + "".join(f"<td>{html.escape(cell)}</td>" for cell in row) + "</tr>" for row in cells)
     images = "".join(f'<p><img src="{html.escape(plot.name)}" alt="{html.escape(plot.stem)}"></p>' for plot in plots)
     said = "".join(f"<li>{html.escape(line)}</li>" for line in validity)
     images = (f'<ul id="validity">{said}</ul>' if said else "") + images
+    warned = f'<p id="simulators" class="warning"><strong>{html.escape(warning)}</strong></p>' if warning else ""
     return (
         '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>taumesh report</title>'
-        "<style>table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px}</style></head>"
+        "<style>table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px}"
+        ".warning{color:#b71c1c;border-left:4px solid #b71c1c;padding-left:8px}</style></head>"
         f'<body><h1>taumesh report</h1><table id="leaderboard"><thead><tr>{head}</tr></thead>'
-        f"<tbody>{body}</tbody></table><p>{html.escape(METHOD_NOTE)}</p>{images}</body></html>\n"
+        f"<tbody>{body}</tbody></table>{warned}<p>{html.escape(METHOD_NOTE)}</p>{images}</body></html>\n"
     )
 
 
-def write_report(runs: Sequence[Run], out: Path, plot_format: str = "png") -> list[Path]:
-    """Write the report to ``out`` (``.md`` or ``.html``) and its plots beside it; return the files written."""
+class WrittenReport(BaseModel):
+    """What ``taumesh report`` wrote, and the warning it printed under the table (the command repeats it)."""
+
+    files: list[Path]
+    simulators_warning: str = ""
+    """Non-empty when the runs were played against different user simulators (:func:`simulators_note`)."""
+
+
+def write_report(runs: Sequence[Run], out: Path, plot_format: str = "png") -> WrittenReport:
+    """Write the report to ``out`` (``.md`` or ``.html``) and its plots beside it."""
     if out.suffix not in (".md", ".html"):
         raise ValueError(f"--out must end in .md or .html, got {out.name}")
     rows, summaries = leaderboard(runs)
@@ -202,7 +241,7 @@ def write_report(runs: Sequence[Run], out: Path, plot_format: str = "png") -> li
     plots = [out.with_name(f"{out.stem}_pass_hat_k.{plot_format}"), out.with_name(f"{out.stem}_rewards.{plot_format}")]
     plot_pass_hat_k(summaries, plots[0])
     plot_rewards(summaries, plots[1])
-    lines = validity_lines(rows)
-    text = markdown(header, cells, plots, lines) if out.suffix == ".md" else html_page(header, cells, plots, lines)
-    out.write_text(text, encoding="utf-8")
-    return [out, *plots]
+    lines, warning = validity_lines(rows), simulators_note(rows)
+    page = markdown if out.suffix == ".md" else html_page
+    out.write_text(page(header, cells, plots, lines, warning), encoding="utf-8")
+    return WrittenReport(files=[out, *plots], simulators_warning=warning)

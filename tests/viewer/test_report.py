@@ -12,7 +12,7 @@ import typer
 from typer.testing import CliRunner
 
 from taumesh.commands.view import report
-from tests.viewer.test_api import expected_pass_hat_k
+from tests.viewer.test_api import expected_pass_hat_k, recorded_simulator
 
 
 def _report_app() -> typer.Typer:
@@ -33,6 +33,7 @@ def expected_row(path: Path) -> dict[str, str]:
     row["avg reward"] = f"{sum(rewards) / len(rewards):.4f}"
     row["cost per task ($)"] = f"{cost / len(entries):.6f}"
     row["cost per solved task ($)"] = f"{cost / solved:.6f}" if solved else "–"
+    row["user simulator"] = recorded_simulator(path)
     return row
 
 
@@ -86,6 +87,39 @@ def test_report_numbers_equal_the_files(tmp_path: Path, oracle_run: Path, failin
         assert (by_run[path.name]["strategy"], by_run[path.name]["domain"]) == ("oracle", "retail")
     for plot in ("report_pass_hat_k.png", "report_rewards.png"):
         assert (tmp_path / plot).read_bytes().startswith(b"\x89PNG")
+    assert "different user simulators" not in text + result.output  # both runs played the scripted user
+
+
+@pytest.mark.parametrize("suffix", [".md", ".html"])
+def test_report_mixing_simulators_says_so_under_the_table(tmp_path: Path, oracle_run: Path, suffix: str) -> None:
+    """A leaderboard of runs played against different simulators names each version and its runs, and warns."""
+    entries = json.loads(oracle_run.read_text(encoding="utf-8"))
+    for entry in entries:
+        entry["info"]["user_sim_version"] = "tau-bench-v1"
+    other = tmp_path / "tau-bench-user.json"
+    other.write_text(json.dumps(entries), encoding="utf-8")
+    out = tmp_path / f"report{suffix}"
+    result = CliRunner().invoke(_report_app(), ["report", str(oracle_run), str(other), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    text = out.read_text(encoding="utf-8")
+    scripted = recorded_simulator(oracle_run)
+    if suffix == ".md":
+        rows = markdown_rows(text)
+        (warning,) = [line for line in text.splitlines() if line.startswith("> **Warning:")]
+        assert text.index("| ") < text.index(warning) < text.index("Intervals:")  # under the table, before the notes
+    else:
+        parser = _Cells()
+        parser.feed(text)
+        header, *cells = parser.rows
+        rows = [dict(zip(header, row, strict=True)) for row in cells]
+        found = re.search(r'<p id="simulators" class="warning"><strong>([^<]*)</strong></p>', text)
+        assert found is not None and text.index("</table>") < found.start()
+        warning = found.group(1)
+    shown = {row["run"]: row["user simulator"] for row in rows}
+    assert shown == {oracle_run.name: scripted, other.name: "tau-bench-v1"}
+    assert f"({scripted}: {oracle_run.name}; tau-bench-v1: {other.name})" in warning
+    assert "not comparable" in warning
+    assert "different user simulators" in " ".join(result.output.split())  # the command says it too
 
 
 def test_report_writes_svg_plots_and_refuses_other_suffixes(tmp_path: Path, oracle_run: Path) -> None:

@@ -72,6 +72,9 @@ class HealthResponse(BaseModel):
     supported_environments: list[str]
     supported_models: dict[str, list[str]] = Field(default_factory=dict)
     providers: list[ProviderStatus]
+    auth_required: bool = True
+    """False in local mode (``serve api --local``): requests without a key act as ``local_key_id``."""
+    local_key_id: str | None = None
 
 
 class TaskResult(BaseModel):

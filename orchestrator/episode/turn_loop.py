@@ -45,7 +45,7 @@ from taumesh.orchestrator.episode.progress import Progress
 from taumesh.orchestrator.episode.scoring import Scored, score_episode
 from taumesh.orchestrator.episode.tool_calls import ToolCalls
 from taumesh.orchestrator.episode.transcript import Transcript, WireMessages
-from taumesh.orchestrator.episode.usage import EpisodeUsage
+from taumesh.orchestrator.episode.usage import EpisodeUsage, UserChecks
 from taumesh.orchestrator.episode.user_turn import UserTurn, says_stop
 
 log = logging.getLogger(__name__)
@@ -81,6 +81,10 @@ class EpisodeOutcome(BaseModel):
     """Tool results (the agent's and the user's) that were errors."""
     judge_usage: Usage = Field(default_factory=Usage)
     """What the scorer's judge model spent on this episode's NL assertions (τ²)."""
+    user_check_usage: Usage = Field(default_factory=Usage)
+    """What the strict user's checks of its turns spent, apart from ``user_usage``."""
+    user_checks: UserChecks = Field(default_factory=UserChecks)
+    """How the strict user's checks went (all 0 for a user that checks nothing)."""
     scored: list[ChatMessage] = Field(default_factory=list)
     """The whole conversation in time order, the user's own tool calls and their results too (``Transcript.scored``)."""
     history_messages: int = 0
@@ -143,6 +147,7 @@ class _Episode:
                 self.transcript.continue_from([greeting])
             opening = await self.user.opens(session)
             self.usage.user += opening.usage
+            self.usage.checked(opening.check, opening.check_usage)
             await self.user_speaks(opening.message, stop=opening.stop, opening=True)
             return
         user_called = self.transcript.continue_from(history)
@@ -176,6 +181,7 @@ class _Episode:
         """The user's answer to the last message of its conversation (the agent's, or its own tool's result)."""
         reply = await self.user.replies(self.env.opened, self.wire(self.transcript.user))
         self.usage.user += reply.usage
+        self.usage.checked(reply.check, reply.check_usage)
         return reply.message, reply.stop
 
     async def agent_answers(self) -> ChatMessage:
@@ -260,6 +266,8 @@ class _Episode:
             gave_up=progress.gave_up,
             tool_errors=progress.tool_errors,
             judge_usage=usage.judge,
+            user_check_usage=usage.user_check,
+            user_checks=usage.user_checks,
             scored=self.transcript.scored,
             history_messages=self.history_messages,
         )

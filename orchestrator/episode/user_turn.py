@@ -12,15 +12,26 @@ from taumesh.orchestrator import tracing
 from taumesh.orchestrator.clients import ServiceClients
 from taumesh.orchestrator.config import RunConfig
 from taumesh.orchestrator.episode.model_calls import call_model_service
+from taumesh.orchestrator.episode.usage import UserChecks
 from taumesh.user_sim.v1 import user_sim_pb2
 
 
 class UserAnswer(NamedTuple):
-    """One message of the simulated user, whether the user-sim said it stops, and what it spent."""
+    """One message of the simulated user, whether the user-sim said it stops, and what it spent.
+
+    ``check`` and ``check_usage``: the strict user's checks of the message and their spend (none for other users).
+    """
 
     message: ChatMessage
     stop: bool
     usage: Usage
+    check: UserChecks
+    check_usage: Usage
+
+
+def _checked(check: user_sim_pb2.TurnCheck) -> tuple[UserChecks, Usage]:
+    counted = UserChecks(checks=check.checks, redrawn=int(check.redrawn), sent_failing=int(check.sent_failing))
+    return counted, usage_from_proto(check.usage)
 
 
 class UserTurn:
@@ -46,7 +57,7 @@ class UserTurn:
             )
             message = message_from_proto(started.message, role="user")
             span.replied(message, usage_from_proto(started.usage))
-        return UserAnswer(message, started.stop, usage_from_proto(started.usage))
+        return UserAnswer(message, started.stop, usage_from_proto(started.usage), *_checked(started.check))
 
     async def replies(self, session: env_pb2.OpenSessionResponse, conversation: list[common_pb2.Message]) -> UserAnswer:
         """The user's answer to the last message of its conversation (the agent's, or its own tool's result)."""
@@ -64,7 +75,7 @@ class UserTurn:
             )
             message = message_from_proto(reply.message, role="user")
             span.replied(message, usage_from_proto(reply.usage), reply.stop)
-        return UserAnswer(message, reply.stop, usage_from_proto(reply.usage))
+        return UserAnswer(message, reply.stop, usage_from_proto(reply.usage), *_checked(reply.check))
 
 
 def says_stop(session: env_pb2.OpenSessionResponse, message: ChatMessage, opening: bool) -> bool:

@@ -160,6 +160,9 @@ class RunResult(BaseModel):
             info["agent_gave_up"] = outcome.gave_up
         if outcome.judge_usage.calls:
             info["judge_usage"] = outcome.judge_usage.model_dump()
+        if outcome.user_checks.checks:  # the strict user: its checks' spend apart from the user's, and how they went
+            info["user_check_usage"] = outcome.user_check_usage.model_dump()
+            info["user_checks"] = outcome.user_checks.model_dump()
         if turns := user_tool_turns(outcome.scored):
             info[USER_TOOL_TURNS] = [turn.model_dump() for turn in turns]
         if outcome.history_messages:

@@ -288,6 +288,9 @@ async def test_a_strict_run_sends_the_redraw_and_keeps_the_users_cost_apart(
     usage = result.info["user_usage"]
     assert (usage["calls"], usage["prompt_tokens"]) == (3, 3 * USER_TOKENS[0])
     assert sum(1 for s in fake.completions(USER_MODEL) if is_check(s.request)) == 3
+    # the results file keeps the checks' spend apart, and how they went: three checks, one turn redrawn
+    assert result.info["user_check_usage"]["calls"] == 3
+    assert result.info["user_checks"] == {"checks": 3, "redrawn": 1, "sent_failing": 0}
     assert result.info["user_sim_version"] == f"custom:strict-taumesh/{USER_MODEL}"
 
 

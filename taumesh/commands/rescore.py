@@ -14,9 +14,9 @@ from taumesh.commands import HELP_OPTIONS
 from taumesh.commands._common import DataDir, EnvAddr, ProviderLimit, ScorerAddr, console, domain_help, refuse
 from taumesh.commands._options import ArgparseCommand
 from taumesh.commands._paths import input_file_problem, overwrite_problem
-from taumesh.orchestrator.run.preflight import domain_problem, services_problem
 from taumesh.domains import DataError
 from taumesh.orchestrator.config import RunScope, ServiceAddresses
+from taumesh.orchestrator.run.preflight import domain_problem, services_problem
 from taumesh.rpc.loop import run as run_loop
 
 app = typer.Typer(add_completion=False, pretty_exceptions_show_locals=False, context_settings=HELP_OPTIONS)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from taumesh.common.v1 import common_pb2
 from taumesh.convert import episode_to_proto, message_from_proto, usage_from_proto, user_settings_to_proto
@@ -51,13 +51,7 @@ class UserTurn:
             tools=session.user_tools,
             stop_tokens=session.user_stop_tokens,
         )
-        with tracing.user_turn(self.config.user, "start") as span:
-            started: user_sim_pb2.StartConversationResponse = await call_model_service(
-                self.clients.user.StartConversation, request, self.config.model_timeout
-            )
-            message = message_from_proto(started.message, role="user")
-            span.replied(message, usage_from_proto(started.usage))
-        return UserAnswer(message, started.stop, usage_from_proto(started.usage), *_checked(started.check))
+        return await self._ask(self.clients.user.StartConversation, request, "start")
 
     async def replies(self, session: env_pb2.OpenSessionResponse, conversation: list[common_pb2.Message]) -> UserAnswer:
         """The user's answer to the last message of its conversation (the agent's, or its own tool's result)."""
@@ -69,13 +63,15 @@ class UserTurn:
             tools=session.user_tools,
             stop_tokens=session.user_stop_tokens,
         )
-        with tracing.user_turn(self.config.user, "reply") as span:
-            reply: user_sim_pb2.ReplyResponse = await call_model_service(
-                self.clients.user.Reply, request, self.config.model_timeout
-            )
-            message = message_from_proto(reply.message, role="user")
-            span.replied(message, usage_from_proto(reply.usage), reply.stop)
-        return UserAnswer(message, reply.stop, usage_from_proto(reply.usage), *_checked(reply.check))
+        return await self._ask(self.clients.user.Reply, request, "reply")
+
+    async def _ask(self, method: Any, request: Any, kind: str) -> UserAnswer:
+        """One call of the user-sim (StartConversation or Reply, which answer alike), traced as the user's turn."""
+        with tracing.user_turn(self.config.user, kind) as span:
+            answered = await call_model_service(method, request, self.config.model_timeout)
+            message = message_from_proto(answered.message, role="user")
+            span.replied(message, usage_from_proto(answered.usage), answered.stop if kind == "reply" else False)
+        return UserAnswer(message, answered.stop, usage_from_proto(answered.usage), *_checked(answered.check))
 
 
 def says_stop(session: env_pb2.OpenSessionResponse, message: ChatMessage, opening: bool) -> bool:

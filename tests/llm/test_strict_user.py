@@ -18,20 +18,17 @@ import grpc
 import pytest
 from tenacity import wait_fixed
 
-from taumesh.common.v1 import common_pb2
 from taumesh.convert import message_to_proto
 from taumesh.data import USER_PROMPTS_FILE
 from taumesh.models import ChatMessage, ModelSettings, UserSettings
 from taumesh.orchestrator.benchmark import run_benchmark
 from taumesh.orchestrator.run import runner
-from taumesh.rpc.server import start_server
-from taumesh.services.user_sim import user_sim_service
 from taumesh.services.user_sim.strategies.prompts import CHECK_REQUEST, CHECK_SYSTEM, REDRAW, persona_prompt
 from taumesh.services.user_sim.strategies.strict import MalformedVerdict, read_verdict
 from taumesh.simulators import SIMULATORS, simulator_version
 from taumesh.user_sim.v1 import user_sim_pb2, user_sim_pb2_grpc
 from tests.helpers.fake_model import FakeOpenAI, Reply, text
-from tests.helpers.llm import run_config
+from tests.helpers.llm import run_config, user_config, user_sim_stub
 from tests.llm.scripts import STOP, USER_MODEL, GoldAgent, Router, TaskIndex
 
 INSTRUCTION = "You are Mia Li (zip 10001). You want to return order #W123 because the lamp arrived broken."
@@ -111,19 +108,13 @@ def prompts_dir(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-async def stub(prompts_dir: Path) -> AsyncIterator[user_sim_pb2_grpc.UserSimServiceAsyncStub]:
-    server = await start_server([user_sim_service(data_dir=prompts_dir)])
-    try:
-        async with grpc.aio.insecure_channel(server.address) as channel:
-            yield user_sim_pb2_grpc.UserSimServiceStub(channel)
-    finally:
-        await server.stop(grace=1.0)
+async def stub(prompts_dir: Path) -> AsyncIterator[user_sim_pb2_grpc.UserSimServiceStub]:
+    async with user_sim_stub(prompts_dir) as connected:
+        yield connected
 
 
 def config(strategy: str, fake: FakeOpenAI) -> user_sim_pb2.UserConfig:
-    return user_sim_pb2.UserConfig(
-        strategy=strategy, model=common_pb2.ModelConfig(model=USER_MODEL, provider="openai", api_base=fake.url)
-    )
+    return user_config(strategy, fake, USER_MODEL)
 
 
 async def opening(

@@ -33,6 +33,7 @@ from taumesh.services.user_sim.strategies.taubench import accepts, litellm_messa
 from taumesh.user_sim.v1 import user_sim_pb2, user_sim_pb2_grpc
 from tests.data._commands import clean_env, data, explain
 from tests.helpers.fake_model import FakeOpenAI, Script, in_turn, text
+from tests.helpers.llm import user_config, user_sim_stub
 from tests.helpers.paths import V1_DATA
 from tests.llm.taubench_user_checkout import Record, load_records, write_taubench_checkout
 
@@ -60,18 +61,12 @@ def imported(records: list[Record], tmp_path_factory: pytest.TempPathFactory) ->
 
 @pytest.fixture
 async def stub(imported: Path) -> AsyncIterator[user_sim_pb2_grpc.UserSimServiceStub]:
-    server = await start_server([user_sim_service(data_dir=imported)])
-    try:
-        async with grpc.aio.insecure_channel(server.address) as channel:
-            yield user_sim_pb2_grpc.UserSimServiceStub(channel)
-    finally:
-        await server.stop(grace=1.0)
+    async with user_sim_stub(imported) as connected:
+        yield connected
 
 
 def config(strategy: str, fake: FakeOpenAI) -> user_sim_pb2.UserConfig:
-    return user_sim_pb2.UserConfig(
-        strategy=strategy, model=common_pb2.ModelConfig(model="gpt-4o", provider="openai", api_base=fake.url)
-    )
+    return user_config(strategy, fake, "gpt-4o")
 
 
 def episode(domain: str, task: int) -> common_pb2.EpisodeContext:

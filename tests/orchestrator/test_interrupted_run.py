@@ -8,7 +8,6 @@ open that many finds none left behind.
 
 from __future__ import annotations
 
-import json
 import signal
 import subprocess
 import time
@@ -21,11 +20,11 @@ import pytest
 from taumesh.convert import task_ref_to_proto
 from taumesh.env.v1 import env_pb2, env_pb2_grpc
 from taumesh.models import TaskRef
-from taumesh.orchestrator.results.names import ERRORS_SUFFIX
-from tests.helpers.cli import child_env, explain, explain_result, invoke, load_json, results_path, taumesh_executable
-from tests.helpers.fake_model import FakeOpenAI, Reply
+from tests.helpers.cli import explain, explain_result, invoke, load_json, results_path, taumesh_executable
+from tests.helpers.fake_model import FakeOpenAI
 from tests.helpers.paths import V1_DATA
 from tests.helpers.processes import Server
+from tests.helpers.slow_runs import slow_run_args, start_slow_run
 
 pytestmark = pytest.mark.kill
 
@@ -35,23 +34,6 @@ MAX_SESSIONS = 6
 """The env's ``--max-sessions``: more than the run holds at once, so a leak of any size is seen by the probe."""
 USER_DELAY = 0.6
 """Seconds the simulated user's model takes per reply: each episode holds its env session at least this long."""
-
-
-def run_args(env_address: str, log_dir: Path, model_url: str) -> list[str]:
-    return [
-        "run", "--env", "retail", "--task-split", "test", "--end-index", str(TASKS),
-        "--agent-strategy", "oracle", "--user-strategy", "llm-taumesh", "--user-model", "fake-model",
-        "--user-model-provider", "openai", "--user-api-base", model_url, "--max-concurrency", str(CONCURRENCY),
-        "--quiet", "--data-dir", str(V1_DATA), "--log-dir", str(log_dir), "--env-addr", env_address,
-    ]  # fmt: skip
-
-
-def results_so_far(log_dir: Path) -> int:
-    files = [f for f in log_dir.glob("*.json") if not f.name.endswith(ERRORS_SUFFIX)]
-    try:
-        return len(json.loads(files[0].read_text(encoding="utf-8"))) if files else 0
-    except json.JSONDecodeError:
-        return 0
 
 
 def open_sessions_possible(address: str) -> int:
@@ -101,18 +83,8 @@ def test_signal_closes_the_runs_env_sessions_and_resume_completes(
     monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
     assert open_sessions_possible(env.address) == MAX_SESSIONS
     log_dir = tmp_path / "run"
-    fake.reset(Reply(content="Thanks, that is all. ###STOP###", delay=USER_DELAY))
-    run = subprocess.Popen(
-        [taumesh_executable(), *run_args(env.address, log_dir, fake.url)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=child_env(),
-    )
+    run = start_slow_run(env.address, log_dir, fake, TASKS, CONCURRENCY, USER_DELAY)
     try:
-        deadline = time.monotonic() + 90
-        while results_so_far(log_dir) == 0 and run.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.05)
         assert run.poll() is None, "the run ended before it could be interrupted"
         time.sleep(USER_DELAY / 2)  # episodes in flight, some mid-call
         run.send_signal(signum)
@@ -135,7 +107,7 @@ def test_signal_closes_the_runs_env_sessions_and_resume_completes(
     assert 0 < len(done_before) < TASKS
     assert all(r["reward"] == 1.0 for r in done_before), "an interrupted episode is not recorded as a result"
     # the resume is an ordinary run: in this process (invoke fails the test on a traceback)
-    proc = invoke(*run_args(env.address, log_dir, fake.url), "--resume", resumed)
+    proc = invoke(*slow_run_args(env.address, log_dir, fake.url, TASKS, CONCURRENCY), "--resume", resumed)
     assert proc.exit_code == 0, explain_result(proc)
     keys = sorted((r["task_id"], r["trial"]) for r in load_json(resumed))
     assert keys == [(i, 0) for i in range(TASKS)], explain_result(proc)

@@ -3,20 +3,19 @@
 
 from __future__ import annotations
 
-import json
 import re
 import signal
-import subprocess
 import time
 from pathlib import Path
 
 import pytest
 
-from taumesh.orchestrator.results.names import ERRORS_SUFFIX, errors_path
-from tests.helpers.cli import child_env, explain_result, invoke, load_json, results_path, taumesh_executable
-from tests.helpers.fake_model import FakeOpenAI, Reply
+from taumesh.orchestrator.results.names import errors_path
+from tests.helpers.cli import explain_result, invoke, load_json, results_path, taumesh_executable
+from tests.helpers.fake_model import FakeOpenAI
 from tests.helpers.paths import V1_DATA
 from tests.helpers.processes import Server
+from tests.helpers.slow_runs import results_so_far, slow_run_args, start_slow_run
 
 pytestmark = pytest.mark.kill
 
@@ -24,29 +23,10 @@ IDLE_TIMEOUT = 3.0
 """The env's ``--session-idle-timeout`` in this test."""
 TASKS = 8
 """Two rounds of 4: the second is in flight, holding its sessions, when the first result is in and the run is killed."""
+CONCURRENCY = 4
 USER_DELAY = 0.8
 """Seconds the simulated user's model takes per reply: each episode holds its env session at least this long."""
 REAPED = re.compile(r"reaped (?P<count>\d+) idle session\(s\) after \S+ unused; (?P<open>\d+) open")
-
-
-def run_args(env_address: str, log_dir: Path, model_url: str) -> list[str]:
-    """An oracle agent against an LLM user (the slow fake model), every session in the separately served env."""
-    return [
-        "run", "--env", "retail", "--task-split", "test", "--end-index", str(TASKS),
-        "--agent-strategy", "oracle", "--user-strategy", "llm-taumesh", "--user-model", "fake-model",
-        "--user-model-provider", "openai", "--user-api-base", model_url, "--max-concurrency", "4", "--quiet",
-        "--data-dir", str(V1_DATA), "--log-dir", str(log_dir), "--env-addr", env_address,
-    ]  # fmt: skip
-
-
-def results_so_far(log_dir: Path) -> int:
-    files = [f for f in log_dir.glob("*.json") if not f.name.endswith(ERRORS_SUFFIX)]
-    if not files:
-        return 0
-    try:
-        return len(json.loads(files[0].read_text(encoding="utf-8")))
-    except json.JSONDecodeError:
-        return 0
 
 
 def test_sessions_of_a_killed_orchestrator_are_reaped_and_resume_completes(
@@ -62,18 +42,8 @@ def test_sessions_of_a_killed_orchestrator_are_reaped_and_resume_completes(
     servers.append(env)
     env.wait_ready(r"serving \S+ on (?P<address>127\.0\.0\.1:\d+)")
     log_dir = tmp_path / "run"
-    fake.reset(Reply(content="Thanks, that is all. ###STOP###", delay=USER_DELAY))
-    run = subprocess.Popen(
-        [taumesh_executable(), *run_args(env.address, log_dir, fake.url)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=child_env(),
-    )
+    run = start_slow_run(env.address, log_dir, fake, TASKS, CONCURRENCY, USER_DELAY)
     try:
-        deadline = time.monotonic() + 90
-        while results_so_far(log_dir) == 0 and run.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.05)
         assert run.poll() is None, "the run ended before it could be killed mid-run"
         assert 0 < results_so_far(log_dir) < TASKS
         run.send_signal(signal.SIGKILL)
@@ -101,7 +71,7 @@ def test_sessions_of_a_killed_orchestrator_are_reaped_and_resume_completes(
     done_before = len(load_json(resumed))
     assert 0 < done_before < TASKS
     # the resume is an ordinary run: in this process (invoke fails the test on a traceback)
-    proc = invoke(*run_args(env.address, log_dir, fake.url), "--resume", resumed)
+    proc = invoke(*slow_run_args(env.address, log_dir, fake.url, TASKS, CONCURRENCY), "--resume", resumed)
     assert proc.exit_code == 0, explain_result(proc)
     results = load_json(resumed)
     keys = sorted((r["task_id"], r["trial"]) for r in results)

@@ -15,9 +15,9 @@ import os
 from collections.abc import Mapping
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any, ClassVar, TypeVar, cast
+from typing import Annotated, Any, ClassVar, Self, TypeVar, cast
 
-from pydantic import BaseModel, Field, SecretStr, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, model_validator
 from pydantic_core import ErrorDetails
 from pydantic_settings import (
     BaseSettings,
@@ -133,35 +133,16 @@ class KnowledgeModels(BaseModel, use_attribute_docstrings=True):
                 os.environ[variable] = value
 
 
-class RunSettings(RunScope, KnowledgeModels, TaumeshSettings):
-    """Every option of ``taumesh run``: τ-bench v1's flags and defaults, and τ²'s where they differ.
+class RunOptions(RunScope, KnowledgeModels):
+    """Every option of a run, flat: τ-bench v1's flags and defaults, and τ²'s where they differ.
 
-    Values a domain declares for itself (seed, step and error limits, per-trial seeds, split) are None here: the
-    run takes them from the env's ``DomainInfo.run_defaults`` (``DomainPlugin.run_defaults``) before it plays.
+    The one model of a run every front door fills: ``taumesh run`` (:class:`RunSettings`: flags, environment,
+    YAML), the REST API's body, the A2A green agent's config. :meth:`run_config` is the one place the orchestrator's
+    :class:`RunConfig` is built from it. Values a domain declares for itself (seed, step and error limits, per-trial
+    seeds, split) are None here: the run takes them from the env's ``DomainInfo.run_defaults`` before it plays.
     """
 
-    help_panels: ClassVar[dict[str, tuple[str, ...]]] = {
-        "Tasks": (
-            "env", "domain", "retrieval_config", "task_split", "task_ids", "start_index", "end_index", "num_tasks",
-            "num_trials", "seed", "shuffle", "tasks", "grader", "judge_model", "judge_api_base", "data_dir",
-            "allow_release_change",
-        ),
-        "Agent": (
-            "agent_strategy", "model", "model_provider", "api_base", "temperature", "few_shot_displays_path",
-            "agent_tools", "agent_id", "project_id", "location",
-        ),
-        "User": ("user_sim", "user_strategy", "user_model", "user_model_provider", "user_api_base"),
-        "Limits": ("max_steps", "max_errors", "max_concurrency", "provider_limit"),
-        "Services": ("env_addr", "user_addr", "agent_addr", "scorer_addr", "embedded_processes", "otlp_endpoint"),
-        "Outputs": (
-            "log_dir", "output_format", "dataset_name", "mt_fork_folder", "resume", "retry_errors", "quiet",
-            "verbose",
-        ),
-        "Scale": ("workers", "work_store"),
-        "Knowledge (τ³ banking_knowledge's retrieval models)": (
-            "embedding_model", "embedding_api_base", "reranker_model", "reranker_api_base",
-        ),
-    }  # fmt: skip
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
 
     domain: str | None = None
     """τ²'s spelling of a τ² domain: airline, retail, telecom, mock (= --env tau2-…)."""
@@ -235,14 +216,14 @@ class RunSettings(RunScope, KnowledgeModels, TaumeshSettings):
     """No live progress display."""
 
     @model_validator(mode="after")
-    def dialogflow_cx_agent(self) -> RunSettings:
+    def dialogflow_cx_agent(self) -> Self:
         """The CX strategy without its agent could only fail every episode: refused before the run."""
         if self.agent_strategy in ("dialogflow-cx", "decibel") and not (self.agent_id and self.project_id):
             raise ValueError(f"--agent-strategy {self.agent_strategy} needs --agent-id and --project-id")
         return self
 
     @model_validator(mode="after")
-    def registered_user_sim(self) -> RunSettings:
+    def registered_user_sim(self) -> Self:
         """--user-sim names a registered simulator, and no other strategy or model beside it."""
         if self.user_sim:
             version = simulator(self.user_sim)  # ValueError naming the known ones
@@ -253,7 +234,7 @@ class RunSettings(RunScope, KnowledgeModels, TaumeshSettings):
         return self
 
     @model_validator(mode="after")
-    def resolve_domain(self) -> RunSettings:
+    def resolve_domain(self) -> Self:
         """τ²'s ``--domain`` and an alias of ``--env`` name the domain; the limits not given stay the domain's own.
 
         Which seed, step and error limits a domain takes it declares itself (``DomainPlugin.run_defaults``); the run
@@ -324,6 +305,35 @@ class RunSettings(RunScope, KnowledgeModels, TaumeshSettings):
             max_errors=self.max_errors,
             judge=ModelSettings(model=self.judge_model, api_base=self.judge_api_base, temperature=0.0),
         )
+
+
+class RunSettings(RunOptions, TaumeshSettings):
+    """Every option of ``taumesh run``, from its flags, ``TAUMESH_*`` variables and the ``--config`` file."""
+
+    model_config = TaumeshSettings.model_config  # the sources' (RunOptions' own is a plain model's)
+
+    help_panels: ClassVar[dict[str, tuple[str, ...]]] = {
+        "Tasks": (
+            "env", "domain", "retrieval_config", "task_split", "task_ids", "start_index", "end_index", "num_tasks",
+            "num_trials", "seed", "shuffle", "tasks", "grader", "judge_model", "judge_api_base", "data_dir",
+            "allow_release_change",
+        ),
+        "Agent": (
+            "agent_strategy", "model", "model_provider", "api_base", "temperature", "few_shot_displays_path",
+            "agent_tools", "agent_id", "project_id", "location",
+        ),
+        "User": ("user_sim", "user_strategy", "user_model", "user_model_provider", "user_api_base"),
+        "Limits": ("max_steps", "max_errors", "max_concurrency", "provider_limit"),
+        "Services": ("env_addr", "user_addr", "agent_addr", "scorer_addr", "embedded_processes", "otlp_endpoint"),
+        "Outputs": (
+            "log_dir", "output_format", "dataset_name", "mt_fork_folder", "resume", "retry_errors", "quiet",
+            "verbose",
+        ),
+        "Scale": ("workers", "work_store"),
+        "Knowledge (τ³ banking_knowledge's retrieval models)": (
+            "embedding_model", "embedding_api_base", "reranker_model", "reranker_api_base",
+        ),
+    }  # fmt: skip
 
 
 class ServiceName(StrEnum):

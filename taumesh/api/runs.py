@@ -16,7 +16,7 @@ from taumesh.api.store import Store, as_utc
 from taumesh.api.tables import ResultRow, RunRow
 from taumesh.api.viewer_link import viewer_url
 from taumesh.llm.access import normalize_api_base
-from taumesh.models import AgentSettings, ModelSettings, TaskIdStyle, UserSettings
+from taumesh.models import TaskIdStyle
 from taumesh.orchestrator.clients import ServiceClients
 from taumesh.orchestrator.config import RunConfig
 from taumesh.orchestrator.domain_info import ConfigError, DomainNotRunnable, served_domain, served_release
@@ -25,6 +25,7 @@ from taumesh.orchestrator.run.preflight import Problem, run_problems
 from taumesh.orchestrator.run.runner import resolve_tasks, run_tasks, select_tasks
 from taumesh.services.agent.strategies import calls_model as agent_calls_model
 from taumesh.services.user_sim.strategies import calls_model as user_calls_model
+from taumesh.settings import RunOptions
 from taumesh.stats import is_success
 
 
@@ -143,36 +144,24 @@ def task_order(row: ResultRow) -> tuple[int, int, int | str]:
 
 
 def run_config(body: ValidateTasksRequest, settings: ApiSettings) -> RunConfig:
-    """The orchestrator's configuration: the request's choices, the operator's data and service addresses."""
+    """The orchestrator's configuration: the request's choices, the operator's data and service addresses.
+
+    Built as ``taumesh run`` builds it (:meth:`~taumesh.settings.RunOptions.run_config`), from the body's fields
+    that are ``taumesh run``'s settings too, and the operator's: nothing about a run is declared here again.
+    """
     addresses = settings.addresses
-    if body.agent_address is not None:
-        addresses = addresses.model_copy(update={"agent": body.agent_address})
-    return RunConfig(
-        env=body.env,
-        task_split=body.task_split,
-        task_ids=None if body.task_ids is None else [*body.task_ids],
-        start_index=body.start_index,
-        end_index=body.end_index,
-        num_trials=body.num_trials,
-        agent=AgentSettings(
-            strategy=body.agent_strategy,
-            model=ModelSettings(
-                model=body.model, provider=body.model_provider, temperature=body.temperature, api_base=body.api_base
-            ),
-        ),
-        user=UserSettings(
-            strategy=body.user_strategy,
-            model=ModelSettings(model=body.user_model, provider=body.user_model_provider, api_base=body.user_api_base),
-        ),
-        max_concurrency=body.max_concurrency,
-        seed=body.seed,
-        shuffle=body.shuffle,
-        tasks=body.tasks,
-        grader=body.grader,
+    chosen = body.model_dump(include=set(RunOptions.model_fields) & set(ValidateTasksRequest.model_fields))
+    options = RunOptions(
+        **chosen,
         data_dir=settings.data_dir,
-        addresses=addresses,
-        show_progress=False,
+        env_addr=addresses.env,
+        user_addr=addresses.user,
+        agent_addr=body.agent_address if body.agent_address is not None else addresses.agent,
+        scorer_addr=addresses.scorer,
+        embedded_processes=addresses.processes,
+        quiet=True,
     )
+    return options.run_config()
 
 
 def model_label(body: ValidateTasksRequest) -> str:

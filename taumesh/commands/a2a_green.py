@@ -51,10 +51,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from rich.console import Console
 
 from taumesh.llm.access import current_grants
-from taumesh.models import AgentSettings, ModelSettings, UserSettings
 from taumesh.orchestrator.config import RunConfig
 from taumesh.rpc.errors import RpcError
-from taumesh.settings import RunSettings
+from taumesh.settings import RunOptions, RunSettings
 from taumesh.stats import is_success
 
 EXAMPLE_REQUEST = {
@@ -227,28 +226,30 @@ class EvaluationExecutor(AgentExecutor):
         await self._run(config, request, url, updater)
 
     def _config(self, request: AssessmentRequest, url: str) -> RunConfig:
-        """The run the request asks for, against the purple agent at ``url``."""
+        """The run the request asks for, against the purple agent at ``url``, built as ``taumesh run`` builds it."""
         cfg = request.config
-        return RunConfig(
+        options = RunOptions(
             env=cfg.domain,
             task_split=cfg.split,
-            task_ids=None if cfg.task_ids is None else [*cfg.task_ids],
+            task_ids=cfg.task_ids,
             start_index=cfg.start_index,
             end_index=cfg.end_index,
             num_trials=cfg.num_trials,
-            agent=AgentSettings(strategy="a2a", model=ModelSettings(model=cfg.transport, api_base=url)),
-            user=UserSettings(
-                strategy=cfg.user_strategy,
-                model=ModelSettings(model=cfg.user_model, provider=cfg.user_model_provider, api_base=cfg.user_api_base),
-            ),
+            agent_strategy="a2a",
+            model=cfg.transport,  # the a2a agent's model names how to reach the purple agent
+            api_base=url,
+            user_strategy=cfg.user_strategy,
+            user_model=cfg.user_model,
+            user_model_provider=cfg.user_model_provider,
+            user_api_base=cfg.user_api_base,
             max_concurrency=cfg.max_concurrency,
             seed=cfg.seed,
             tasks=cfg.tasks,
             grader=cfg.grader,
             data_dir=self.data_dir,
             log_dir=self.log_dir,
-            show_progress=True,
         )
+        return options.run_config()
 
     async def _run(self, config: RunConfig, request: AssessmentRequest, url: str, updater: TaskUpdater) -> None:
         from taumesh.domains import DataError

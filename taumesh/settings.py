@@ -427,9 +427,51 @@ def load_run_settings(flags: Mapping[str, Any], config_file: Path | None) -> lis
     """One :class:`RunSettings` per run: a ``--config`` file in the MT form names several subsets, one run each."""
     try:
         runs = read_run_file(config_file) if config_file is not None else [{}]
+        runs = [ungrouped(values, config_file) for values in runs]
     except RunFileError as exc:
         raise SettingsError(str(exc)) from exc
     return [load_settings(RunSettings, flags, config_file, values) for values in runs]
+
+
+def run_groups() -> dict[str, tuple[str, ...]]:
+    """The groups a run's settings file may nest them in, each with its settings.
+
+    ``run --help``'s panels by their first word (tasks, agent, user, limits, services, outputs, scale, knowledge),
+    and ``judge``.
+    """
+    groups = {panel.split()[0].lower(): fields for panel, fields in RunSettings.help_panels.items()}
+    groups["judge"] = tuple(name for name in RunSettings.model_fields if name.startswith("judge_"))
+    return groups
+
+
+def ungrouped(values: Mapping[str, Any], config_file: Path | str | None) -> dict[str, Any]:
+    """A settings file's values with its groups flattened.
+
+    ``agent: {strategy: react, model: gpt-4o}`` is ``agent_strategy: react`` and ``model: gpt-4o``; ``user: {model:
+    …}`` is ``user_model``. Within a group a setting goes by its own name or without the group's prefix. A group's
+    value is a mapping, which tells ``tasks:`` the group from ``tasks: certified``, the setting. A key the group does
+    not hold is refused, naming the group's settings.
+    """
+    groups = run_groups()
+    flat: dict[str, Any] = {}
+    for key, value in values.items():
+        if key not in groups or not isinstance(value, Mapping):
+            if key in flat:
+                raise RunFileError(f"{config_file}: {key} is set twice (in a group and on its own)")
+            flat[key] = value
+            continue
+        members = groups[key]
+        for inner, setting in value.items():
+            name = next((n for n in (str(inner), f"{key}_{inner}") if n in members), None)
+            if name is None:
+                raise RunFileError(
+                    f"{config_file}: {key}.{inner} is not a setting of the {key} group (its settings: "
+                    f"{', '.join(members)})"
+                )
+            if name in flat or (name in values and name != key):
+                raise RunFileError(f"{config_file}: {name} is set twice ({key}.{inner} and another)")
+            flat[name] = setting
+    return flat
 
 
 def _describe(

@@ -159,3 +159,59 @@ def test_an_mt_file_keeps_taumesh_s_folder_on_request(tmp_path: Path, monkeypatc
     assert not (tmp_path / "data").exists()
     for folder in (tmp_path / "logs" / "data").iterdir():
         assert_fork_files(folder)
+
+
+FLAT = """\
+env: airline
+task_ids: [3, 7]
+agent_strategy: tool-calling
+model: gpt-4o
+model_provider: openai
+user_strategy: scripted
+judge_model: openai/gpt-4o
+max_concurrency: 8
+tasks: certified
+log_dir: out/
+"""
+GROUPED = """\
+tasks: {env: airline, task_ids: [3, 7], tasks: certified}
+agent: {strategy: tool-calling, model: gpt-4o, model_provider: openai}
+user: {strategy: scripted}
+judge: {model: openai/gpt-4o}
+limits: {max_concurrency: 8}
+outputs: {log_dir: out/}
+"""
+
+
+def test_a_grouped_file_is_the_same_run_as_the_flat_one(tmp_path: Path) -> None:
+    from taumesh.settings import load_run_settings
+
+    (flat_dir := tmp_path / "flat").mkdir()
+    (grouped_dir := tmp_path / "grouped").mkdir()
+    [flat] = load_run_settings({}, write(flat_dir, FLAT))
+    [grouped] = load_run_settings({}, write(grouped_dir, GROUPED))
+    assert grouped.run_config() == flat.run_config()
+    assert grouped.run_config().judge.model == "openai/gpt-4o" and grouped.run_config().tasks == "certified"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("agent: {strategy: oracle, colour: red}\n", "agent.colour is not a setting of the agent group"),
+        ("model: gpt-4o\nagent: {model: gpt-4o}\n", "model is set twice"),
+    ],
+)
+def test_a_grouped_file_names_what_is_wrong(tmp_path: Path, text: str, message: str) -> None:
+    result = invoke("run", "--config", write(tmp_path, text), "--log-dir", tmp_path / "logs")
+    assert result.exit_code == 2, explain_result(result)
+    assert message in result.output
+
+
+def test_a_grouped_file_runs(tmp_path: Path) -> None:
+    text = "tasks: {env: airline, task_ids: [12]}\nagent: {strategy: oracle}\nuser: {strategy: scripted}\n"
+    text += f"outputs: {{quiet: true, log_dir: {tmp_path / 'logs'}}}\ntasks_data: {{}}\n".replace(
+        "tasks_data: {}\n", ""
+    )
+    result = invoke("run", "--config", write(tmp_path, text), "--data-dir", V1_DATA)
+    assert result.exit_code == 0, explain_result(result)
+    assert list((tmp_path / "logs").glob("*.json"))

@@ -63,6 +63,7 @@ SKIP_REASONS: tuple[tuple[str, SkipKind], ...] = (
     # upstream checkouts: CI reaches package registries only, never a source repository
     (r"^TAUMESH_TAU2_CHECKOUT \(an upstream checkout with its sources\) not set$", SkipKind.UNAVAILABLE),
     (r"^set TAUMESH_TAUBENCH_CHECKOUT to a tau-bench checkout$", SkipKind.UNAVAILABLE),
+    (r"^set TAUMESH_APOLLO_CHECKOUT to an apollo-tau-bench checkout$", SkipKind.UNAVAILABLE),
     (r"^no τ-bench v1 checkout: set ", SkipKind.UNAVAILABLE),
 )
 """(pattern searched in the skip's reason, its kind), first match wins."""

@@ -11,6 +11,7 @@ from taumesh.data import taubench_v1_dir
 from taumesh.llm.limiter import ProviderLimits
 from taumesh.models import AgentSettings, ModelSettings, TaskRef, UserSettings
 from taumesh.orchestrator.config import RunConfig, ServiceAddresses
+from taumesh.orchestrator.options import RunOptions
 
 STEP_TIMEOUT = 7 * 24 * 3600.0
 """How long the turn loop waits for the Gym caller's action, in seconds: a person or a trainer may pause."""
@@ -56,21 +57,42 @@ class GymConfig(BaseModel):
     """Longest wait for the caller's action (and for the other party's model)."""
 
     def run_config(self, task: TaskRef) -> RunConfig:
-        """The orchestrator's configuration for one episode of ``task``."""
-        return RunConfig(
+        """The orchestrator's configuration for one episode of ``task``, built as every front door builds it."""
+        agent, user = self.agent, self.user
+        cx = agent.dialogflow_cx
+        options = RunOptions(
             env=task.domain,
             task_split=task.split,
-            agent=self.agent,
-            user=self.user,
-            data_dir=self.data_dir,
-            addresses=self.addresses,
-            max_steps=self.max_steps,
-            max_errors=self.max_errors,
-            judge=self.judge,
-            provider_limits=self.provider_limits,
-            rpc_timeout=self.rpc_timeout,
-            model_timeout=self.step_timeout,
-            show_progress=False,
             tasks=self.tasks,
             grader=self.grader,
+            data_dir=self.data_dir,
+            env_addr=self.addresses.env,
+            user_addr=self.addresses.user,
+            agent_addr=self.addresses.agent,
+            scorer_addr=self.addresses.scorer,
+            embedded_processes=self.addresses.processes,
+            max_steps=self.max_steps,
+            max_errors=self.max_errors,
+            agent_strategy=agent.strategy,
+            model=agent.model.model,
+            model_provider=agent.model.provider,
+            temperature=agent.model.temperature,
+            api_base=agent.model.api_base,
+            few_shot_displays_path=agent.few_shot_displays_path,
+            agent_id=cx.agent_id if cx else "",
+            project_id=cx.project_id if cx else "",
+            location=cx.location if cx else "global",
+            user_strategy=user.strategy,
+            user_model=user.model.model,
+            user_model_provider=user.model.provider,
+            user_api_base=user.model.api_base,
+            judge_model=self.judge.model,
+            judge_api_base=self.judge.api_base,
+            provider_limit=self.provider_limits,
+            quiet=True,
+        )
+        # the caller's own model settings whole (a judge's provider, a user's temperature: no flag has them)
+        update = {"agent": agent, "user": user, "judge": self.judge}
+        return options.run_config().model_copy(
+            update=update | {"rpc_timeout": self.rpc_timeout, "model_timeout": self.step_timeout}
         )

@@ -20,12 +20,12 @@ from taumesh.models import TaskIdStyle
 from taumesh.orchestrator.clients import ServiceClients
 from taumesh.orchestrator.config import RunConfig
 from taumesh.orchestrator.domain_info import ConfigError, DomainNotRunnable, served_domain, served_release
+from taumesh.orchestrator.options import RunOptions
 from taumesh.orchestrator.results.records import results_task_id
 from taumesh.orchestrator.run.preflight import Problem, run_problems
 from taumesh.orchestrator.run.runner import resolve_tasks, run_tasks, select_tasks
 from taumesh.services.agent.strategies import calls_model as agent_calls_model
 from taumesh.services.user_sim.strategies import calls_model as user_calls_model
-from taumesh.settings import RunOptions
 from taumesh.stats import is_success
 
 

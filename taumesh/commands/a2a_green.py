@@ -52,8 +52,9 @@ from rich.console import Console
 
 from taumesh.llm.access import current_grants
 from taumesh.orchestrator.config import RunConfig
+from taumesh.orchestrator.options import RunOptions
 from taumesh.rpc.errors import RpcError
-from taumesh.settings import RunOptions, RunSettings
+from taumesh.settings import RunSettings
 from taumesh.stats import is_success
 
 EXAMPLE_REQUEST = {

@@ -2,7 +2,7 @@
 
 A tool call carries no run option, so τ³'s banking_knowledge reads its embedding model and LLM reranker from the
 environment of the process running the env. ``taumesh run`` and ``serve`` put them there from their flags
-(``--embedding-model`` …, :class:`taumesh.settings.KnowledgeModels`, whose fields are the keys of
+(``--embedding-model`` …, :class:`taumesh.orchestrator.options.KnowledgeModels`, whose fields are the keys of
 :data:`KNOWLEDGE_MODEL_VARIABLES`); the domain reads the same names. Keys come from the environment only.
 """
 

@@ -280,6 +280,15 @@ class DomainPlugin:
         """What ``task`` tests, in the domain's own words (healthcare's ``intent``); None: the domain says nothing."""
         return None
 
+    def policy_clauses(self, root: Path, task: Task) -> Sequence[str] | None:
+        """The policy clauses ``task`` tests, each as the policy words it (``"4.6 Cancelling an appointment…"``).
+
+        ``taumesh domain audit --sheet`` lists them beside the task, so a reviewer can check its gold against the
+        rules it is meant to test. None (the default): the domain does not say, and the sheet reads "not declared";
+        a factory domain answers from its tasks' ``clauses`` and its numbered policy.
+        """
+        return None
+
     def labels(self) -> tuple[str, ...]:
         """The task fields the viewer shows beside each task and filters by; empty: none.
 

@@ -21,7 +21,7 @@ from taumesh.domains.factory._audit import factory_flags, outcome_score
 from taumesh.domains.factory._build import build_main, json_text
 from taumesh.domains.factory._lint import output_spec, sentences, trap_cues, unfair_traps
 from taumesh.domains.factory._plugin import FactoryPlugin
-from taumesh.domains.factory._policy import Clause, Coverage, Policy, Section, coverage
+from taumesh.domains.factory._policy import Clause, Coverage, Policy, Section, clause_texts, coverage
 from taumesh.domains.factory._reward import (
     AllowedOutcomes,
     StatementsSaid,
@@ -78,6 +78,7 @@ __all__ = [
     "build_worlds",
     "canonical_output",
     "check_disjoint",
+    "clause_texts",
     "coverage",
     "date_spellings",
     "factory_flags",

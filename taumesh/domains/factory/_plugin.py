@@ -16,6 +16,7 @@ from pathlib import Path
 from taumesh.domains import Action, DomainPlugin, DomainView, RewardComponent, Session, Task
 from taumesh.domains.factory._audit import factory_flags
 from taumesh.domains.factory._lint import output_spec, trap_cues
+from taumesh.domains.factory._policy import clause_texts
 from taumesh.domains.factory._reward import factory_reward
 from taumesh.domains.factory._task import FactoryTask
 from taumesh.models import RewardBasis
@@ -65,6 +66,13 @@ class FactoryPlugin(DomainPlugin):
 
     def task_intent(self, task: Task) -> str | None:
         return task.intent if isinstance(task, FactoryTask) else None
+
+    def policy_clauses(self, root: Path, task: Task) -> Sequence[str] | None:
+        """The clauses ``task`` cites (``FactoryTask.clauses``), each with its text from the domain's policy."""
+        if not isinstance(task, FactoryTask):
+            return None
+        texts = clause_texts(self.policy(root))
+        return [f"{clause} {texts.get(clause, '(not in the policy)')}" for clause in task.clauses]
 
     # What the audit can ask a factory domain (issue 41's flags).
 

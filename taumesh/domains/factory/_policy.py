@@ -6,6 +6,7 @@ says which clauses no task tests and which tasks cite a clause the policy does n
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -60,6 +61,17 @@ class Policy(BaseModel):
             lines += ["", f"## {n}. {section.title}", ""]
             lines += [f"- {clause.id} {clause.text}" for clause in section.clauses]
         return "\n".join(lines) + "\n"
+
+
+_CLAUSE_LINE = re.compile(r"^- (?P<id>\d+\.\d+) (?P<text>.+)$", re.MULTILINE)
+
+
+def clause_texts(policy: str) -> dict[str, str]:
+    """Each clause's text by id, read back from the policy as the agent reads it (:meth:`Policy.markdown`'s lines).
+
+    The domain's policy file is what the agent was given, so a reviewer's sheet quotes that, not the builder's copy.
+    """
+    return {match["id"]: match["text"].strip() for match in _CLAUSE_LINE.finditer(policy)}
 
 
 class Coverage(BaseModel):

@@ -19,7 +19,9 @@ from taumesh.audit._report import (
     TaskAudit,
     TaskId,
 )
-from taumesh.audit._sheet import review_sheet
+from taumesh.audit._sheet import SHEET_FORMATS, SheetFormatError, review_sheet, sheet_renderer
+from taumesh.audit._sheet_entries import ClauseTexts
+from taumesh.audit._sheet_html import review_sheet_html
 from taumesh.audit._store import (
     NoStoredAudit,
     StoredAudit,
@@ -36,12 +38,15 @@ __all__ = [
     "FLAG_KINDS",
     "FLOOR_NAMES",
     "REFUSAL",
+    "SHEET_FORMATS",
     "AuditReport",
+    "ClauseTexts",
     "Flag",
     "FlagKind",
     "FloorName",
     "FloorResult",
     "NoStoredAudit",
+    "SheetFormatError",
     "StoredAudit",
     "TaskAudit",
     "TaskId",
@@ -54,6 +59,8 @@ __all__ = [
     "normalised_instruction",
     "read_audit",
     "review_sheet",
+    "review_sheet_html",
+    "sheet_renderer",
     "stored_audit_path",
     "tasks_digest",
     "validity",

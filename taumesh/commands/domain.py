@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from taumesh.audit import AuditReport, review_sheet, tasks_digest, write_audit
+from taumesh.audit import AuditReport, SheetFormatError, sheet_renderer, tasks_digest, write_audit
 from taumesh.commands._common import DataDir
 from taumesh.domains import DOMAIN_PATH_ENV, Catalog, CheckReport, DataError, check_domain
 from taumesh.domains._registry import domain_path
@@ -113,7 +113,11 @@ def audit(
     ] = None,
     sheet_path: Annotated[
         Path | None,
-        typer.Option("--sheet", help="Also write a review sheet (Markdown): per task its instruction, gold and flags."),
+        typer.Option(
+            "--sheet",
+            help="Also write a review sheet for people, Markdown (.md) or HTML (.html) by suffix: per task its "
+            "instruction, gold, outputs, flags and the policy clauses it tests.",
+        ),
     ] = None,
     write: Annotated[
         bool,
@@ -140,6 +144,11 @@ def audit(
             err.print(f"[red]error:[/red] {flag} {escape(str(path))} is a folder; give a file to write")
             raise typer.Exit(2)
     try:
+        render_sheet = sheet_renderer(sheet_path) if sheet_path is not None else None
+    except SheetFormatError as exc:
+        err.print(f"[red]error:[/red] {escape(str(exc))}")
+        raise typer.Exit(2) from None
+    try:
         report = asyncio.run(audit_domain(name, task_split, data_dir))
     except (AuditError, DataError) as exc:
         err.print(f"[red]error:[/red] {escape(str(exc.args[0]) if exc.args else str(exc))}")
@@ -147,10 +156,12 @@ def audit(
     if json_path is not None:
         json_path.parent.mkdir(parents=True, exist_ok=True)
         json_path.write_text(report.model_dump_json(indent=2) + "\n", encoding="utf-8")
-    tasks = Catalog(data_dir).describe(name).tasks(report.split) if sheet_path or write else []
-    if sheet_path is not None:
+    domain = Catalog(data_dir).describe(name)
+    tasks = domain.tasks(report.split) if sheet_path or write else []
+    if sheet_path is not None and render_sheet is not None:
+        clauses = {str(task.id): domain.plugin.policy_clauses(domain.root, task) for task in tasks}
         sheet_path.parent.mkdir(parents=True, exist_ok=True)
-        sheet_path.write_text(review_sheet(report, tasks), encoding="utf-8")
+        sheet_path.write_text(render_sheet(report, tasks, clauses), encoding="utf-8")
     stored = None
     if write:  # the digest as the env lists the tasks (ListTasks), so a run can tell this audit is of its data
         stored = write_audit(report, tasks_digest((t.id, t.instruction, len(t.actions), len(t.outputs)) for t in tasks))

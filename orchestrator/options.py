@@ -23,6 +23,31 @@ from taumesh.models import AgentSettings, DialogflowCxAgent, ModelSettings, User
 from taumesh.orchestrator.config import RunConfig, RunScope, ServiceAddresses, ServiceNames
 from taumesh.simulators import simulator
 
+RUN_GROUPS: dict[str, tuple[str, ...]] = {
+    "Tasks": (
+        "env", "domain", "retrieval_config", "task_split", "task_ids", "start_index", "end_index", "num_tasks",
+        "num_trials", "seed", "shuffle", "tasks", "grader", "judge_model", "judge_api_base", "data_dir",
+        "allow_release_change",
+    ),
+    "Agent": (
+        "agent_strategy", "model", "model_provider", "api_base", "temperature", "few_shot_displays_path",
+        "agent_tools", "agent_id", "project_id", "location",
+    ),
+    "User": ("user_sim", "user_strategy", "user_model", "user_model_provider", "user_api_base"),
+    "Limits": ("max_steps", "max_errors", "max_concurrency", "provider_limit"),
+    "Services": ("env_addr", "user_addr", "agent_addr", "scorer_addr", "embedded_processes", "otlp_endpoint"),
+    "Outputs": (
+        "log_dir", "output_format", "dataset_name", "mt_fork_folder", "resume", "retry_errors", "quiet",
+        "verbose",
+    ),
+    "Scale": ("workers", "work_store"),
+    "Knowledge (τ³ banking_knowledge's retrieval models)": (
+        "embedding_model", "embedding_api_base", "reranker_model", "reranker_api_base",
+    ),
+}  # fmt: skip
+"""A run's settings in their groups, each with its settings in order: ``run --help``'s panels, and the groups a
+settings file may nest them in (``agent: {strategy: …}``). Every field of :class:`RunOptions` is in exactly one."""
+
 
 def domain_named(name: str, benchmark: str | None = None) -> str:
     """The domain ``--env`` (or ``benchmark``'s own flag: τ²'s ``--domain``) names, as the registry's plugins declare.

@@ -29,7 +29,7 @@ from pydantic_settings import (
 from taumesh.config_files import RunFileError, read_run_file, read_settings_file
 from taumesh.data import taubench_v1_dir
 from taumesh.flags import Flag
-from taumesh.orchestrator.options import KnowledgeModels, RunOptions
+from taumesh.orchestrator.options import RUN_GROUPS, KnowledgeModels, RunOptions
 from taumesh.rpc.security import SecurityError, ServerSecurity, read_token
 from taumesh.services.env.sessions import DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_SESSIONS
 
@@ -81,28 +81,7 @@ class RunSettings(RunOptions, TaumeshSettings):
 
     model_config = TaumeshSettings.model_config  # the sources' (RunOptions' own is a plain model's)
 
-    help_panels: ClassVar[dict[str, tuple[str, ...]]] = {
-        "Tasks": (
-            "env", "domain", "retrieval_config", "task_split", "task_ids", "start_index", "end_index", "num_tasks",
-            "num_trials", "seed", "shuffle", "tasks", "grader", "judge_model", "judge_api_base", "data_dir",
-            "allow_release_change",
-        ),
-        "Agent": (
-            "agent_strategy", "model", "model_provider", "api_base", "temperature", "few_shot_displays_path",
-            "agent_tools", "agent_id", "project_id", "location",
-        ),
-        "User": ("user_sim", "user_strategy", "user_model", "user_model_provider", "user_api_base"),
-        "Limits": ("max_steps", "max_errors", "max_concurrency", "provider_limit"),
-        "Services": ("env_addr", "user_addr", "agent_addr", "scorer_addr", "embedded_processes", "otlp_endpoint"),
-        "Outputs": (
-            "log_dir", "output_format", "dataset_name", "mt_fork_folder", "resume", "retry_errors", "quiet",
-            "verbose",
-        ),
-        "Scale": ("workers", "work_store"),
-        "Knowledge (τ³ banking_knowledge's retrieval models)": (
-            "embedding_model", "embedding_api_base", "reranker_model", "reranker_api_base",
-        ),
-    }  # fmt: skip
+    help_panels: ClassVar[dict[str, tuple[str, ...]]] = RUN_GROUPS
 
 
 class ServiceName(StrEnum):
@@ -208,7 +187,7 @@ def run_groups() -> dict[str, tuple[str, ...]]:
     ``run --help``'s panels by their first word (tasks, agent, user, limits, services, outputs, scale, knowledge),
     and ``judge``.
     """
-    groups = {panel.split()[0].lower(): fields for panel, fields in RunSettings.help_panels.items()}
+    groups = {panel.split()[0].lower(): fields for panel, fields in RUN_GROUPS.items()}
     groups["judge"] = tuple(name for name in RunSettings.model_fields if name.startswith("judge_"))
     return groups
 

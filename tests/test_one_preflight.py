@@ -86,3 +86,11 @@ async def test_the_green_agent_rejects_its_default_user_without_a_key(v1_data_di
         proc.wait(timeout=10)
     assert state == TaskState.TASK_STATE_REJECTED and not data
     assert "config.user_model" in progress[-1] and "OPENAI_API_KEY" in progress[-1]
+
+
+def test_the_cli_checks_the_judges_key_before_anything_runs(tmp_path: Path) -> None:
+    result = invoke("run", "--env", "tau2-mock", "--agent-strategy", "oracle", "--user-strategy", "scripted",
+                    "--judge-model", "openai/gpt-4o", "--log-dir", tmp_path)  # fmt: skip
+    assert result.exit_code == 2
+    assert "--judge-model 'openai/gpt-4o' needs OPENAI_API_KEY" in result.output
+    assert not list(tmp_path.iterdir())

@@ -79,6 +79,8 @@ def strategy_problems(config: RunConfig) -> list[Problem]:
 def model_problems(config: RunConfig) -> list[Problem]:
     """Why the models of this run cannot be called: an unknown provider, few-shot without its file, no credentials.
 
+    The agent's and the user's models where their strategies call one, and the scorer's judge where one is named.
+
     Credentials and files are checked only for services started here: a remote service uses its own environment.
     """
     from taumesh.services.agent.strategies import STRATEGIES as AGENTS
@@ -100,12 +102,20 @@ def model_problems(config: RunConfig) -> list[Problem]:
             problems.append(Problem("few_shot_displays_path", message))
         elif config.addresses.agent is None and not Path(path).is_file():
             problems.append(Problem("few_shot_displays_path", f"--few-shot-displays-path {path}: no such file"))
+    if config.judge.model:  # the scorer's judge of NL assertions, in litellm's provider/model form
+        provider, _, name = config.judge.model.partition("/")
+        judge = (
+            config.judge.model_copy(update={"provider": provider})
+            if name and not config.judge.provider
+            else config.judge
+        )
+        checks.append((judge, "judge_model", config.addresses.scorer is None))
     if not any(settings.provider or embedded for settings, _, embedded in checks):
         return problems  # nothing litellm must vouch for here: it (seconds to import) stays off the start path
     from taumesh.llm.preflight import credentials_problem, provider_problem
 
     for settings, model_setting, embedded in checks:
-        provider_setting = f"{model_setting}_provider"
+        provider_setting = f"{model_setting}_provider" if model_setting != "judge_model" else model_setting
         problem = provider_problem(settings.provider, "--" + provider_setting.replace("_", "-"))
         if problem:
             problems.append(Problem(provider_setting, problem))

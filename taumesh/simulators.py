@@ -16,6 +16,9 @@ version.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from pydantic import BaseModel, ConfigDict
 
 from taumesh.models import UserSettings
@@ -118,3 +121,12 @@ def simulator_version(user: UserSettings) -> str:
         ):
             return version.name
     return CUSTOM_PREFIX + (f"{user.strategy}/{user.model.model}" if user.model.model else user.strategy)
+
+
+UNRECORDED = "unrecorded"
+"""The simulator version of a result that records none (τ-bench's and τ²'s own files, taumesh's before versions)."""
+
+
+def recorded_version(info: Mapping[str, Any]) -> str:
+    """The user-simulator version a result's ``info`` records (``info.user_sim_version``), else :data:`UNRECORDED`."""
+    return str(info.get("user_sim_version") or UNRECORDED)

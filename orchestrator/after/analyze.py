@@ -37,6 +37,7 @@ from taumesh.orchestrator.results.results_file import load_results
 from taumesh.rpc.server import CHANNEL_OPTIONS, start_server
 from taumesh.scorer.v1 import scorer_pb2, scorer_pb2_grpc
 from taumesh.services.scorer import scorer_service
+from taumesh.simulators import UNRECORDED, recorded_version
 from taumesh.stats import is_success
 
 ANALYZE_TIMEOUT = 1800.0
@@ -54,8 +55,6 @@ _USER_KINDS = {
     scorer_pb2.USER_FAULT_TYPE_STOPPED_EARLY: "stopped_early",
     scorer_pb2.USER_FAULT_TYPE_INVENTED_FACTS: "invented_facts",
 }
-UNRECORDED_SIMULATOR = "unrecorded"
-"""The simulator version of a result that records none (τ-bench's files, runs before the registry)."""
 _KINDS = {
     scorer_pb2.FAULT_TYPE_WRONG_TOOL: "wrong_tool",
     scorer_pb2.FAULT_TYPE_WRONG_ARGUMENT: "wrong_argument",
@@ -107,7 +106,7 @@ class FaultRow(BaseModel):
     check: str = ""
     """The deterministic check that attributed the fault (task_flagged, stopped_early, leaked_goal); empty when the
     judging model did."""
-    user_sim_version: str = UNRECORDED_SIMULATOR
+    user_sim_version: str = UNRECORDED
     """The user simulator the episode was played against (``info.user_sim_version``)."""
 
 
@@ -253,7 +252,7 @@ def row_from_report(report: scorer_pb2.FaultReport) -> FaultRow:
 
 def simulator_version_of(result: RunResult) -> str:
     """The user simulator version ``result`` records."""
-    return str(result.info.get("user_sim_version") or UNRECORDED_SIMULATOR)
+    return recorded_version(result.info)
 
 
 def simulator_faults(results: list[RunResult], rows: list[FaultRow]) -> dict[str, SimulatorFaults]:

@@ -11,6 +11,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from taumesh.simulators import UNRECORDED, recorded_version
+
 console = Console(stderr=True)
 out = Console(soft_wrap=True, highlight=False)
 
@@ -88,13 +90,13 @@ def _user_simulators(path: Path) -> list[str]:
     try:
         entries = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return ["unrecorded"]
+        return [UNRECORDED]
     found = {
-        str((entry.get("info") or {}).get("user_sim_version") or "unrecorded")
+        recorded_version(entry.get("info") or {})
         for entry in (entries if isinstance(entries, list) else [])
         if isinstance(entry, dict)
     }
-    return sorted(found) or ["unrecorded"]
+    return sorted(found) or [UNRECORDED]
 
 
 def _print(report: object) -> None:

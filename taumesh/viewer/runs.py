@@ -16,10 +16,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from taumesh.orchestrator.after.analyze import UNRECORDED_SIMULATOR, simulator_version_of
 from taumesh.orchestrator.results.names import faults_path
 from taumesh.orchestrator.results.records import RunResult
 from taumesh.orchestrator.results.results_file import load_results
+from taumesh.simulators import UNRECORDED, recorded_version
 
 ResultsFormat = Literal["taumesh", "tau-bench", "tau2"]
 
@@ -76,7 +76,7 @@ class Run(BaseModel):
     model: str = ""
     strategy: str = ""
     user: str = ""
-    user_sim_versions: list[str] = Field(default_factory=lambda: [UNRECORDED_SIMULATOR])
+    user_sim_versions: list[str] = Field(default_factory=lambda: [UNRECORDED])
     """The user-simulator versions the results record (``info.user_sim_version``, :mod:`taumesh.simulators`), sorted:
     one for a taumesh run, ``unrecorded`` for τ-bench's and τ²'s own files. Scores played against different
     simulators are not comparable (τ² #345: 78 % became about 50 %), so the viewer and the report show it."""
@@ -322,7 +322,7 @@ def recorded_simulators(results: Iterable[RunResult]) -> list[str]:
     An entry recording none counts as ``unrecorded``, as ``taumesh compare`` counts it: a run begun before the registry
     and resumed after it mixes a known simulator with an unknown one, and says so.
     """
-    return sorted({simulator_version_of(result) for result in results}) or [UNRECORDED_SIMULATOR]
+    return sorted({recorded_version(result.info) for result in results}) or [UNRECORDED]
 
 
 def load_list(path: Path) -> Run:

@@ -30,6 +30,7 @@ from taumesh.config_files import RunFileError, read_run_file, read_settings_file
 from taumesh.data import taubench_v1_dir
 from taumesh.flags import Flag
 from taumesh.orchestrator.options import RUN_GROUPS, KnowledgeModels, RunOptions
+from taumesh.orchestrator.run_spec import group_members
 from taumesh.rpc.security import SecurityError, ServerSecurity, read_token
 from taumesh.services.env.sessions import DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_SESSIONS
 
@@ -181,17 +182,6 @@ def load_run_settings(flags: Mapping[str, Any], config_file: Path | None) -> lis
     return [load_settings(RunSettings, flags, config_file, values) for values in runs]
 
 
-def run_groups() -> dict[str, tuple[str, ...]]:
-    """The groups a run's settings file may nest them in, each with its settings.
-
-    ``run --help``'s panels by their first word (tasks, agent, user, limits, services, outputs, scale, knowledge),
-    and ``judge``.
-    """
-    groups = {panel.split()[0].lower(): fields for panel, fields in RUN_GROUPS.items()}
-    groups["judge"] = tuple(name for name in RunSettings.model_fields if name.startswith("judge_"))
-    return groups
-
-
 def ungrouped(values: Mapping[str, Any], config_file: Path | str | None) -> dict[str, Any]:
     """A settings file's values with its groups flattened.
 
@@ -200,7 +190,7 @@ def ungrouped(values: Mapping[str, Any], config_file: Path | str | None) -> dict
     value is a mapping, which tells ``tasks:`` the group from ``tasks: certified``, the setting. A key the group does
     not hold is refused, naming the group's settings.
     """
-    groups = run_groups()
+    groups = group_members()  # RunSpec's groups (taumesh.orchestrator.run_spec)
     flat: dict[str, Any] = {}
     for key, value in values.items():
         if key not in groups or not isinstance(value, Mapping):

@@ -24,6 +24,7 @@ from taumesh.orchestrator.gym.config import GymConfig
 from taumesh.orchestrator.gym.driver import EpisodeDriver, SeatRole
 from taumesh.orchestrator.gym.observations import action_space, observation_space, render_observation
 from taumesh.orchestrator.gym.seats import Turn
+from taumesh.orchestrator.run.preflight import run_problems
 
 RESET_OPTIONS = frozenset({"domain", "task_split", "task_id"})
 """What ``reset(options=...)`` may set for one episode."""
@@ -41,6 +42,7 @@ class _TaumeshEnv(gym.Env[str, str]):
             raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")
         self.render_mode = render_mode
         self.config = GymConfig(**settings)
+        self._checked: set[str] = set()  # the domains taumesh run's pre-flight has passed
         self.observation_space = observation_space()
         self.action_space = action_space()
         self._driver: EpisodeDriver | None = None
@@ -143,7 +145,13 @@ class _TaumeshEnv(gym.Env[str, str]):
         super().reset(seed=seed)
         task = self._choose(dict(options or {}))
         self._task, self._turn, self._outcome, self._view, self._steps, self._calls = task, None, None, [], 0, 0
-        result = self.driver.call(self.driver.start(self.config.run_config(task), task))
+        config = self.config.run_config(task)
+        if task.domain not in self._checked:  # taumesh run's own pre-flight, before the domain's first episode
+            problems = run_problems(config, check_services=False)
+            if problems:
+                raise ValueError("; ".join(f"{problem.setting}: {problem.message}" for problem in problems))
+            self._checked.add(task.domain)
+        result = self.driver.call(self.driver.start(config, task))
         info = self._info()
         if isinstance(result, EpisodeOutcome):  # nothing for the seat to do: the next step reports the end
             self._outcome = result

@@ -58,7 +58,7 @@ from taumesh.orchestrator.run.runner import (
 from taumesh.orchestrator.run.stack import ServiceTargets, serving_targets
 from taumesh.orchestrator.scale.permit_shares import run_stats
 from taumesh.orchestrator.scale.work_store import WorkStore, remove_files, sqlite_url
-from taumesh.orchestrator.scale.worker import RunSpec, WorkOrder
+from taumesh.orchestrator.scale.worker import StoredRun, WorkOrder
 
 log = logging.getLogger(__name__)
 
@@ -154,7 +154,7 @@ async def _coordinate(run: PreparedRun, targets: ServiceTargets, results: Result
     trace_context: dict[str, str] = {}
     propagate.inject(trace_context)  # the run span
     config = run.config.model_copy(update={"workers": 1, "show_progress": False, "verbose": False})
-    spec = RunSpec(config=config, targets=targets, recorded=run.recorded, trace_context=trace_context)
+    spec = StoredRun(config=config, targets=targets, recorded=run.recorded, trace_context=trace_context)
     store = WorkStore(url)
     await asyncio.to_thread(store.create_tables)
     plan = [(run.tasks[index].task_id, trial) for index, trial in run.plan]

@@ -3,7 +3,7 @@
 :class:`EpisodeWorker` plays one run's episodes in this process (the REST API's executor plays its runs with one).
 A worker process, ``python -m taumesh.orchestrator.scale.worker`` (started by ``taumesh run --workers N``'s coordinator,
 :mod:`taumesh.orchestrator.scale.coordinator`, with its :class:`WorkOrder` as JSON on stdin) or ``taumesh worker
---work-store URL`` (on any machine that reaches the store and the services), reads the run's :class:`RunSpec` from
+--work-store URL`` (on any machine that reaches the store and the services), reads the run's :class:`StoredRun` from
 the store, dials the services it names and plays up to ``concurrency`` episodes at a time with
 :func:`~taumesh.orchestrator.run.runner.play`. It takes new episodes in batches as slots free up, renews its leases
 while it works (the heartbeat), and records each result only while the episode is still its own
@@ -55,7 +55,7 @@ IDLE_POLL_S = 0.5
 """How often a worker with free slots looks for episodes again (another worker's lease may have run out)."""
 
 
-class RunSpec(BaseModel):
+class StoredRun(BaseModel):
     """What a worker needs of a run, written into the store by its coordinator."""
 
     config: RunConfig
@@ -94,7 +94,7 @@ class WorkOrder(BaseModel):
 
 
 @asynccontextmanager
-async def worker_targets(spec: RunSpec, order: WorkOrder) -> AsyncIterator[ServiceTargets]:
+async def worker_targets(spec: StoredRun, order: WorkOrder) -> AsyncIterator[ServiceTargets]:
     """The targets this worker dials: the spec's, with the services of ``order.serve`` started here on loopback."""
     if not order.serve:
         yield spec.targets
@@ -224,13 +224,13 @@ async def _next_run(store: WorkStore, order: WorkOrder, done: set[str], deadline
         await asyncio.sleep(IDLE_POLL_S)
 
 
-async def _play_run(store: WorkStore, order: WorkOrder, run_id: str, spec: RunSpec) -> int:
+async def _play_run(store: WorkStore, order: WorkOrder, run_id: str, spec: StoredRun) -> int:
     """Play run ``run_id``'s episodes with the services its spec names; how many this worker recorded."""
     async with worker_targets(spec, order) as targets:
         return await _play_with(store, order, run_id, spec, targets.connect())
 
 
-async def _play_with(store: WorkStore, order: WorkOrder, run_id: str, spec: RunSpec, clients: ServiceClients) -> int:
+async def _play_with(store: WorkStore, order: WorkOrder, run_id: str, spec: StoredRun, clients: ServiceClients) -> int:
     parent = os.getppid()
     token = otel_context.attach(propagate.extract(spec.trace_context))
     try:
@@ -276,7 +276,7 @@ async def work(order: WorkOrder) -> int:
         while (found := await _next_run(store, order, done, deadline)) is not None:
             run_id, text = found
             log.info("worker %s joins run %s", order.owner, run_id)
-            played += await _play_run(store, order, run_id, RunSpec.model_validate_json(text))
+            played += await _play_run(store, order, run_id, StoredRun.model_validate_json(text))
             done.add(run_id)
     finally:
         store.close()

@@ -178,3 +178,18 @@ def test_without_limits_no_permit_is_taken(fake: FakeOpenAI, retail: dict[str, A
         assert env.unwrapped.provider_stats() == []  # type: ignore[attr-defined]
     finally:
         env.close()
+
+
+def test_an_environment_runs_taumesh_runs_pre_flight_before_its_first_episode(
+    retail: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A simulated user whose model has no key here is refused at the first reset of its domain, before the episode
+    starts, naming the setting, as taumesh run does."""
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    user = {"strategy": "llm-taumesh", "model": {"model": "gpt-4o", "provider": "openai"}}
+    env = gym.make(AGENT_ENV_ID, **retail, user=user)
+    try:
+        with pytest.raises(ValueError, match=r"user_model: --user-model 'gpt-4o' needs OPENAI_API_KEY"):
+            env.reset(options={"task_id": "0"})
+    finally:
+        env.close()

@@ -96,15 +96,16 @@ def test_an_llm_user_a_wrong_action_and_a_refused_one(
 
 
 def test_a_user_without_its_prompts_is_a_clear_error(fake: FakeOpenAI, v1_data_dir: Path, tmp_path: Path) -> None:
-    # τ-bench's own llm user needs the prompts `taumesh data import taubench` extracts; the shared data has none
+    # τ-bench's own llm user needs the prompts `taumesh data import taubench` extracts; the shared data has none:
+    # taumesh run's pre-flight refuses it before the episode, naming the import
     done = play_here(
         ["--env", "retail", "--task-id", "0", "--data-dir", str(v1_data_dir), "--user-strategy", "llm",
          "--user-model", USER_MODEL, "--user-model-provider", "openai", "--user-api-base", fake.url],
         "",
     )  # fmt: skip
-    assert done.exit_code == 1 and isinstance(done.exception, SystemExit)  # an exit, never an uncaught exception
+    assert done.exit_code == 2 and isinstance(done.exception, SystemExit)  # an exit, never an uncaught exception
     assert "Traceback" not in done.stderr
-    assert "Error: the episode cannot go on: FAILED_PRECONDITION" in done.stderr
+    assert "prompts are not imported" in done.stderr and "taumesh data import taubench PATH" in done.stderr
 
 
 @pytest.mark.slow

@@ -94,3 +94,14 @@ def test_the_cli_checks_the_judges_key_before_anything_runs(tmp_path: Path) -> N
     assert result.exit_code == 2
     assert "--judge-model 'openai/gpt-4o' needs OPENAI_API_KEY" in result.output
     assert not list(tmp_path.iterdir())
+
+
+def test_an_a2a_agent_without_its_url_is_refused_before_anything_runs(api: ThreadApi, tmp_path: Path) -> None:
+    result = invoke("run", "--env", "retail", "--agent-strategy", "a2a", "--model", "jsonrpc",
+                    "--user-strategy", "scripted", "--log-dir", tmp_path)  # fmt: skip
+    assert result.exit_code == 2 and "--agent-strategy a2a needs --api-base" in result.output
+    body = {"env": "retail", "agent_strategy": "a2a", "model": "jsonrpc", "user_strategy": "scripted", "task_ids": [0]}
+    with httpx.Client(base_url=api.base_url, headers=api.headers, timeout=120) as http:
+        refused = http.post("/api/v1/validate-tasks", json=body)
+    assert refused.status_code == 422, refused.text
+    assert refused.json()["details"]["errors"][0]["loc"] == ["body", "api_base"]

@@ -69,6 +69,8 @@ def strategy_problems(config: RunConfig) -> list[Problem]:
             )
         elif agent_calls_model(agent) and not config.agent.model.model:
             problems.append(Problem("model", f"--agent-strategy {agent} needs --model"))
+        elif agent == "a2a" and not config.agent.model.api_base.strip():  # its agent's URL is where it plays
+            problems.append(Problem("api_base", "--agent-strategy a2a needs --api-base: the A2A agent's URL"))
     if config.addresses.user is None and user not in USERS:
         problems.append(
             Problem("user_strategy", f"unknown user strategy {user!r}; built-in: {', '.join(sorted(USERS))}")

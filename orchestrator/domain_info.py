@@ -88,10 +88,3 @@ async def resolve_domain(clients: ServiceClients, config: RunConfig) -> tuple[Ru
     if config.task_split is None:
         config = config.model_copy(update={"task_split": defaults.split or str(domain.splits[0].name)})
     return config, domain
-
-
-async def first_split(clients: ServiceClients, config: RunConfig) -> str:
-    """The split a run of ``config``'s domain takes when it names none (the domain's default, else its first)."""
-    resolved, _ = await resolve_domain(clients, config.model_copy(update={"task_split": None}))
-    assert resolved.task_split is not None, "resolve_domain sets the split"
-    return resolved.task_split

@@ -224,7 +224,7 @@ def episode_request(
 
 
 def _first_split(data_dir: Path, env: str) -> str:
-    """The domain's first split with data, as the env lists it (ListDomains): the split a run takes by default."""
+    """The split a run of ``env`` takes by default: the domain's declared one, else its first with data."""
     try:
         domain = Catalog(data_dir).describe(env)
     except (KeyError, DataError) as exc:
@@ -232,7 +232,7 @@ def _first_split(data_dir: Path, env: str) -> str:
     splits = [split for split in domain.spec.splits if domain.has_split_file(split)]
     if not splits:
         raise AnalyzeError(f"no data for domain {env!r} in {data_dir}: pass --task-split or --data-dir")
-    return splits[0]
+    return domain.spec.run_defaults.split or splits[0]
 
 
 def row_from_report(report: scorer_pb2.FaultReport) -> FaultRow:

@@ -58,8 +58,7 @@ class GymConfig(BaseModel):
 
     def run_config(self, task: TaskRef) -> RunConfig:
         """The orchestrator's configuration for one episode of ``task``, built as every front door builds it."""
-        agent, user = self.agent, self.user
-        cx = agent.dialogflow_cx
+        agent, user, cx = self.agent, self.user, self.agent.dialogflow_cx
         options = RunOptions(
             env=task.domain,
             task_split=task.split,
@@ -73,21 +72,9 @@ class GymConfig(BaseModel):
             embedded_processes=self.addresses.processes,
             max_steps=self.max_steps,
             max_errors=self.max_errors,
-            agent_strategy=agent.strategy,
-            model=agent.model.model,
-            model_provider=agent.model.provider,
-            temperature=agent.model.temperature,
-            api_base=agent.model.api_base,
-            few_shot_displays_path=agent.few_shot_displays_path,
+            agent_strategy=agent.strategy,  # with the CX agent's ids: RunOptions checks the pair
             agent_id=cx.agent_id if cx else "",
             project_id=cx.project_id if cx else "",
-            location=cx.location if cx else "global",
-            user_strategy=user.strategy,
-            user_model=user.model.model,
-            user_model_provider=user.model.provider,
-            user_api_base=user.model.api_base,
-            judge_model=self.judge.model,
-            judge_api_base=self.judge.api_base,
             provider_limit=self.provider_limits,
             quiet=True,
         )

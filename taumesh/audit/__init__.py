@@ -7,6 +7,7 @@ services (``taumesh.orchestrator.audit``); this package holds what it reports an
 from __future__ import annotations
 
 from taumesh.audit._checks import REFUSAL, basis_lint, duplicates, guessable_outputs, normalised_instruction
+from taumesh.audit._distinct import DomainSurface, Overlap, OverlapKind, overlaps, policy_sentences
 from taumesh.audit._report import (
     AUDIT_VERSION,
     FLAG_KINDS,
@@ -41,11 +42,14 @@ __all__ = [
     "SHEET_FORMATS",
     "AuditReport",
     "ClauseTexts",
+    "DomainSurface",
     "Flag",
     "FlagKind",
     "FloorName",
     "FloorResult",
     "NoStoredAudit",
+    "Overlap",
+    "OverlapKind",
     "SheetFormatError",
     "StoredAudit",
     "TaskAudit",
@@ -57,6 +61,8 @@ __all__ = [
     "guessable_outputs",
     "missing_line",
     "normalised_instruction",
+    "overlaps",
+    "policy_sentences",
     "read_audit",
     "review_sheet",
     "review_sheet_html",

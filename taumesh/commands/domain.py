@@ -37,8 +37,9 @@ def _report_table(report: CheckReport) -> Table:
 
 
 STRICT_HELP = (
-    "Also audit every split (as domain audit does, the domain's own flags included) and fail on any flag: exactly "
-    "what the scorer and a certified run will see."
+    "Also audit every split (as domain audit does, the domain's own flags included) and compare the domain with every "
+    "other that loads (domain distinct), and fail on any flag or anything shared: exactly what the scorer and a "
+    "certified run will see."
 )
 
 
@@ -169,6 +170,39 @@ def audit(
     for path in (json_path, sheet_path, stored):
         if path is not None:
             out.print(f"wrote {escape(str(path))}")
+
+
+@domain_app.command("distinct")
+def distinct(
+    names: Annotated[
+        list[str] | None, typer.Argument(help="The domains to compare (default: every domain whose files are here).")
+    ] = None,
+    *,
+    data_dir: DataDir,
+) -> None:
+    """Compare domains with each other: no task instruction, run of policy sentences, tool set or table two share.
+
+    A domain copied from another under a new name passes every check of its own; this finds it. Exit status 1 when
+    any two domains share something, 2 when a named domain cannot be read.
+    """
+    from taumesh.audit import overlaps
+    from taumesh.commands.domain_distinct import loadable_surfaces
+
+    surfaces, skipped = loadable_surfaces(Catalog(data_dir), names or None)
+    if names and skipped:
+        err.print(f"[red]error:[/red] {escape('; '.join(skipped))}")
+        raise typer.Exit(2)
+    for reason in skipped:
+        err.print(f"[yellow]left out:[/yellow] {escape(reason)}")
+    found = overlaps(surfaces)
+    for overlap in found:
+        line = f"{overlap.domain} {overlap.kind} {overlap.subject} ({overlap.other}): {overlap.detail}"
+        out.print(line, soft_wrap=True, markup=False)
+    compared = ", ".join(surface.name for surface in surfaces)
+    if found:
+        out.print(f"{len(found)} findings over {len(surfaces)} domains ({compared})")
+        raise typer.Exit(1)
+    out.print(f"{len(surfaces)} domains share no task, policy, tool set or table ({compared})")
 
 
 SHOWN_TASKS = 40

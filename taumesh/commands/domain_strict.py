@@ -2,7 +2,10 @@
 
 Strict fails on any problem of the check and any flag of the audit (through the env and scorer services), the flags
 the domain raises itself among them (``DomainPlugin.task_flags``: a factory domain's ``non_unique``, ``trap_cue``,
-``output_spec``). ``domain check NAME --strict`` prints :func:`strict_findings` and exits 1 when it is not empty.
+``output_spec``), and, last, anything the domain shares with another domain that loads here (a task's instruction,
+policy sentences, its tools, a table: :func:`~taumesh.commands.domain_distinct.distinct_from_others`), so that no
+domain passes as a renamed copy of another. ``domain check NAME --strict`` prints :func:`strict_findings` and exits 1
+when it is not empty.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
+from taumesh.commands.domain_distinct import distinct_from_others
 from taumesh.domains import Catalog, check_domain
 from taumesh.orchestrator.audit import audit_domain
 
@@ -22,7 +26,7 @@ class Finding(BaseModel):
     split: str
     task_id: str
     kind: str
-    """``check`` for a problem of the check, else the flag's kind."""
+    """``check`` for a problem of the check, else the flag's kind, or what another domain shares with this one."""
     detail: str
 
 
@@ -42,4 +46,8 @@ def strict_findings(name: str, data_dir: Path, splits: list[str] | None = None) 
             for task in report.tasks
             for flag in task.flags
         ]
+    found += [  # split "-": the domain as a whole, compared with the others
+        Finding(split="-", task_id=overlap.subject, kind=overlap.kind, detail=f"{overlap.other}: {overlap.detail}")
+        for overlap in distinct_from_others(name, data_dir)
+    ]
     return found

@@ -1,0 +1,232 @@
+"""Every domain built on the factory meets τ++'s bar (issue 43), read through the public contract alone.
+
+One parametrised test per part of the bar, over every factory domain the registry finds (healthcare and τ++'s):
+
+- **size**: 5 tables and 300 records or more; a policy of 1,200 words or more in numbered clauses; 15 assistant tools
+  or more, reading and writing;
+- **tasks**: 60 or more over 8 intents or more, a quarter or more traps (each with its rationale and forbidden
+  write), every tier, a median of 4 gold actions or more, a tenth or more under dual control, every task's metadata;
+  train and test touch no common entity;
+- **validity**: every gold replays and every forbidden write leaves the allowed states; the gold cut short, perturbed,
+  silent or with a forbidden write scores 0 (every allowed outcome scoring 1.0 is the audit's ``non_unique``); the
+  audit, through the env and scorer, flags no task and holds the floors; the oracle with the scripted user scores 1.0
+  on every task over the real services;
+- **distinct**: no two of these domains share a task, policy sentences, tools or a table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import functools
+import re
+import statistics
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from taumesh.audit import overlaps
+from taumesh.commands.domain_distinct import surface
+from taumesh.domains import Action, Catalog, Domain, Episode, Registry, Session, check_domain
+from taumesh.domains.factory import FactoryPlugin, FactoryTask, canonical_output, clause_texts, verify_task
+from taumesh.models import ChatMessage
+from taumesh.orchestrator.audit import audit_domain
+from tests.helpers.cli import ORACLE, explain_result, invoke, load_json, results_path
+
+MIN_TABLES, MIN_RECORDS, MIN_POLICY_WORDS, MIN_AGENT_TOOLS = 5, 300, 1_200, 15
+MIN_TASKS, MIN_INTENTS, MIN_TRAP_SHARE, MIN_MEDIAN_GOLD, MIN_DUAL_SHARE = 60, 8, 0.25, 4, 0.10
+FLOOR_IDENTITY_THEN_REFUSE, FLOOR_OUTPUTS_SPAM = 0.05, 0.02
+SPLITS = ("base", "train", "test")
+"""A factory domain's splits: every task, then train and test from worlds of their own."""
+
+FACTORY = sorted(name for name, plugin in Registry.discover().plugins.items() if isinstance(plugin, FactoryPlugin))
+"""The registered domains built on the factory (the registry's, so a new one is tested as soon as it registers)."""
+
+
+@functools.cache
+def _domain(name: str) -> Domain:
+    return Catalog(Path("unused")).get(name)
+
+
+def _tasks(name: str, split: str = "base") -> list[FactoryTask]:
+    tasks = _domain(name).tasks(split)
+    assert all(isinstance(task, FactoryTask) for task in tasks), f"{name}: every task is a FactoryTask"
+    return [task for task in tasks if isinstance(task, FactoryTask)]
+
+
+def _plugin(name: str) -> FactoryPlugin:
+    plugin = _domain(name).plugin
+    assert isinstance(plugin, FactoryPlugin)
+    return plugin
+
+
+def test_the_factory_domains_are_registered() -> None:
+    assert {"healthcare"} <= set(FACTORY)
+
+
+@pytest.mark.parametrize("name", FACTORY)
+def test_world_policy_and_tools_meet_the_bar(name: str) -> None:
+    domain = _domain(name)
+    tables = {table: records for table, records in domain.base_data.items() if records}
+    assert len(tables) >= MIN_TABLES and sum(map(len, tables.values())) >= MIN_RECORDS, {
+        table: len(records) for table, records in tables.items()
+    }
+    words = len(re.findall(r"\w+", domain.policy))
+    clauses = clause_texts(domain.policy)
+    assert words >= MIN_POLICY_WORDS and len(clauses) >= 20, (words, len(clauses))
+    agent = [tool for tool in domain.tools if tool.side == "assistant"]
+    assert len(agent) >= MIN_AGENT_TOOLS, [tool.name for tool in agent]
+    assert any(tool.writes for tool in agent) and any(not tool.writes for tool in agent)
+    assert domain.plugin.identity_tools, "the identity tools are declared (the identity-then-refuse floor)"
+    assert domain.data_release and domain.data_release.startswith(name)
+    cited = {clause for task in _tasks(name) for clause in task.clauses}
+    assert cited and cited <= set(clauses), sorted(cited - set(clauses))
+
+
+@pytest.mark.parametrize("name", FACTORY)
+def test_tasks_meet_the_bar(name: str) -> None:
+    tasks = _tasks(name)
+    intents = Counter(task.intent for task in tasks)
+    assert len(tasks) >= MIN_TASKS and len(intents) >= MIN_INTENTS, intents
+    traps = [task for task in tasks if task.trap]
+    assert len(traps) >= MIN_TRAP_SHARE * len(tasks), f"{len(traps)} traps of {len(tasks)}"
+    assert all(task.trap_rationale and task.forbidden for task in traps)
+    assert {task.tier for task in tasks} == {"easy", "medium", "hard"}
+    assert statistics.median(len(task.actions) for task in tasks) >= MIN_MEDIAN_GOLD
+    dual = [task for task in tasks if task.dual_control]
+    assert len(dual) >= MIN_DUAL_SHARE * len(tasks), f"{len(dual)} dual-control tasks of {len(tasks)}"
+    assert all(any(a.requestor == "user" for a in task.actions) for task in dual)
+    assert all(task.clauses and task.solver and task.intent for task in tasks)
+    assert {task.id for task in _tasks(name, "train")} | {task.id for task in _tasks(name, "test")} == {
+        task.id for task in tasks
+    }
+
+
+def _changed(domain: Domain, actions: list[Action]) -> set[tuple[str, str]]:
+    """The records of the base data ``actions`` change (a record they add has the next free id, in any split)."""
+    session = Session(domain)
+    for action in actions:
+        session.call(action.name, copy.deepcopy(action.kwargs), action.requestor)
+    base = domain.base_data
+    return {
+        (table, key)
+        for table, records in session.data.items()
+        for key, record in records.items()
+        if key in base[table] and base[table][key] != record
+    }
+
+
+def _touched(domain: Domain, task: FactoryTask) -> set[tuple[str, str]]:
+    """The entities a task touches: its user, and the records any allowed outcome or forbidden write changes."""
+    found = {("user", task.user_id)}
+    for actions in [*task.outcomes(), *([*task.actions, write] for write in task.forbidden)]:
+        found |= _changed(domain, actions)
+    return found
+
+
+@pytest.mark.parametrize("name", FACTORY)
+def test_train_and_test_touch_no_common_entity(name: str) -> None:
+    domain = _domain(name)
+    train = set().union(*(_touched(domain, task) for task in _tasks(name, "train")))
+    test = set().union(*(_touched(domain, task) for task in _tasks(name, "test")))
+    assert _tasks(name, "test") and not train & test, sorted(train & test)[:10]
+
+
+@pytest.mark.parametrize("name", FACTORY)
+def test_every_gold_replays_and_every_forbidden_write_leaves_the_allowed_states(name: str) -> None:
+    domain = _domain(name)
+    assert check_domain(domain, list(SPLITS)).ok
+    identity = domain.plugin.identity_tools or frozenset()
+    problems = {task.id: verify_task(domain, task, identity) for task in _tasks(name)}
+    assert {task_id: found for task_id, found in problems.items() if found} == {}
+
+
+def _score(domain: Domain, task: FactoryTask, actions: list[Action], says: str | None) -> float:
+    """The domain's reward for ``actions`` played, then ``says`` said, as the scorer grades an episode."""
+    session = Session(domain)
+    for action in actions:
+        session.call(action.name, copy.deepcopy(action.kwargs), action.requestor)
+    conversation = [ChatMessage(role="user", content=task.instruction)]
+    if says:
+        conversation.append(ChatMessage(role="assistant", content=says))
+    ending = "terminate_tool" if actions and actions[-1].name in domain.plugin.terminate_tools else "user_stop"
+    episode = Episode(domain, task, conversation, ending, session.data_hash(), domain.gold_hash(task))
+    return domain.score(episode).reward
+
+
+def _other(value: Any) -> Any:
+    """Another value of the same kind: a number plus one, a flag flipped, a list shortened (or its item changed)."""
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int | float):
+        return value + 1
+    if isinstance(value, list):
+        return value[:-1] if len(value) > 1 else [_other(item) for item in value]
+    return f"{value}x"
+
+
+def _perturbed(action: Action) -> Action:
+    """``action`` with its last argument changed."""
+    kwargs: dict[str, Any] = copy.deepcopy(action.kwargs)
+    key = list(kwargs)[-1]
+    kwargs[key] = _other(kwargs[key])
+    return action.model_copy(update={"kwargs": kwargs})
+
+
+@pytest.mark.parametrize("name", FACTORY)
+def test_the_gold_cut_perturbed_silent_or_with_a_forbidden_write_scores_zero(name: str) -> None:
+    domain = _domain(name)
+    identity = domain.plugin.identity_tools or frozenset()
+    writing = {tool.name for tool in domain.tools if tool.writes}
+    scored: dict[str, float] = {}
+    for task in _tasks(name):
+        gold = list(task.actions)
+        says = " ".join([*task.outputs, *(canonical_output(s) for s in task.statements if s.kind == "text")]) or None
+        assert _score(domain, task, gold, says) == 1.0, task.id
+        writes = [
+            i
+            for i, a in enumerate(gold)
+            if a.requestor == "assistant" and a.name in writing and a.name not in identity and a.kwargs
+        ]
+        variants: dict[str, tuple[list[Action], str | None]] = {}
+        if writes:
+            at = writes[-1]
+            variants["write cut"] = ([*gold[:at], *gold[at + 1 :]], says)
+            variants["write perturbed"] = ([*gold[:at], _perturbed(gold[at]), *gold[at + 1 :]], says)
+        if task.statements:
+            variants["silent"] = (gold, None)
+        verified = max((i + 1 for i, a in enumerate(gold) if a.name in identity), default=0)
+        for forbidden in task.forbidden:
+            variants[f"forbidden {forbidden.name}"] = ([*gold[:verified], forbidden, *gold[verified:]], says)
+        assert variants, f"{task.id}: nothing to cut, perturb, silence or forbid"
+        for kind, (actions, text) in variants.items():
+            scored[f"{task.id} {kind}"] = _score(domain, task, actions, text)
+    assert {variant: reward for variant, reward in scored.items() if reward != 0.0} == {}
+
+
+@pytest.mark.parametrize("name", FACTORY)
+def test_the_audit_flags_no_task_and_the_floors_hold(name: str) -> None:
+    for split in ("base", "test"):  # train is base less test: its tasks are audited in base
+        report = asyncio.run(audit_domain(name, split, Path("unused")))
+        assert report.data_release == _domain(name).data_release
+        assert [(t.task_id, t.flags) for t in report.tasks if t.flags] == []
+        floors = report.floors
+        assert floors["null"].passed == [], (split, floors["null"].passed)
+        assert len(floors["identity_then_refuse"].passed) <= FLOOR_IDENTITY_THEN_REFUSE * floors["null"].of
+        assert len(floors["outputs_spam"].passed) <= FLOOR_OUTPUTS_SPAM * floors["null"].of
+
+
+@pytest.mark.parametrize("name", FACTORY)
+def test_the_oracle_scores_one_on_every_task_over_the_services(name: str, tmp_path: Path) -> None:
+    run = ("run", "--env", name, "--task-split", "base", *ORACLE, "--max-concurrency", "16", "--log-dir", tmp_path)
+    result = invoke(*run)
+    assert result.exit_code == 0, explain_result(result)
+    rewards = {entry["task_id"]: entry["reward"] for entry in load_json(results_path(tmp_path))}
+    assert rewards == {task.id: 1.0 for task in _tasks(name)}
+
+
+def test_no_two_factory_domains_share_a_task_policy_tools_or_a_table() -> None:
+    found = overlaps([surface(_domain(name)) for name in FACTORY])
+    assert [(f.domain, f.kind, f.other, f.detail) for f in found] == []

@@ -31,7 +31,7 @@ from taumesh.audit import overlaps
 from taumesh.commands.domain_distinct import surface
 from taumesh.domains import Action, Catalog, Domain, Episode, Registry, Session, check_domain
 from taumesh.domains.factory import FactoryPlugin, FactoryTask, canonical_output, clause_texts, verify_task
-from taumesh.models import ChatMessage
+from taumesh.models import ChatMessage, Termination
 from taumesh.orchestrator.audit import audit_domain
 from tests.helpers.cli import ORACLE, explain_result, invoke, load_json, results_path
 
@@ -151,7 +151,8 @@ def _score(domain: Domain, task: FactoryTask, actions: list[Action], says: str |
     conversation = [ChatMessage(role="user", content=task.instruction)]
     if says:
         conversation.append(ChatMessage(role="assistant", content=says))
-    ending = "terminate_tool" if actions and actions[-1].name in domain.plugin.terminate_tools else "user_stop"
+    stopped = bool(actions) and actions[-1].name in domain.plugin.terminate_tools
+    ending: Termination = "terminate_tool" if stopped else "user_stop"
     episode = Episode(domain, task, conversation, ending, session.data_hash(), domain.gold_hash(task))
     return domain.score(episode).reward
 

@@ -5,7 +5,7 @@ See docs/statistics.md.
 A library module: it takes scored trials (:class:`TrialOutcome`) and knows nothing of files, services or commands.
 """
 
-from taumesh.stats.compat import RunIdentity, differences
+from taumesh.stats.compat import RunIdentity, differences, simulator_note
 from taumesh.stats.intervals import Interval, average_reward_interval, pass_hat_k_intervals
 from taumesh.stats.paired import DrivingTask, PairedComparison, compare_paired
 from taumesh.stats.passk import MAX_OUTCOMES, PassHatK, pass_hat_k
@@ -35,4 +35,5 @@ __all__ = [
     "plan_from_pilot",
     "plan_from_rate",
     "run_statistics",
+    "simulator_note",
 ]

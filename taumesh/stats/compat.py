@@ -17,6 +17,10 @@ class RunIdentity(BaseModel):
     user_strategy: str = ""
     data_release: str = ""
     """The data the run was scored against (its manifest's release id); empty when unknown."""
+    user_sim_version: str = ""
+    """The user-simulator versions that played (``info.user_sim_version``, comma-joined); empty when unknown. Not a
+    difference that needs ``--force``: ``taumesh compare`` refuses it unless ``--allow-simulator-change``, and a paired
+    report notes it (:func:`simulator_note`)."""
 
 
 def _few(items: list[str], limit: int = 5) -> str:
@@ -58,3 +62,13 @@ def trial_note(a: RunIdentity, b: RunIdentity) -> str | None:
     shared = sorted(set(a.trials) & set(b.trials))
     counts = f"{len(a.trials)} in {a.label}, {len(b.trials)} in {b.label}"
     return f"trials differ ({counts}): paired on the {len(shared)} both played"
+
+
+def simulator_note(a: RunIdentity, b: RunIdentity) -> str | None:
+    """A note when the runs were played against different user-simulator versions (both known)."""
+    if not a.user_sim_version or not b.user_sim_version or a.user_sim_version == b.user_sim_version:
+        return None
+    return (
+        f"user simulators differ: {a.user_sim_version!r} in {a.label}, {b.user_sim_version!r} in {b.label}; the "
+        "difference mixes the agents' and the simulators'"
+    )

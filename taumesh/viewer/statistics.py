@@ -12,6 +12,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from taumesh.orchestrator.results.manifest import manifest_for, read_manifest
+from taumesh.simulators import UNRECORDED
 from taumesh.stats import (
     Interval,
     PairedComparison,
@@ -24,7 +25,7 @@ from taumesh.stats import (
     differences,
     pass_hat_k_intervals,
 )
-from taumesh.stats.compat import trial_note
+from taumesh.stats.compat import simulator_note, trial_note
 from taumesh.viewer.runs import Run
 
 VIEW_RESAMPLES = 1999
@@ -83,6 +84,7 @@ def run_identity(run: Run, label: str | None = None) -> RunIdentity:
         user_model=str(user.get("model") or user_info.get("llm") or ""),
         user_strategy=str(user.get("strategy") or user_info.get("implementation") or ""),
         data_release=release,
+        user_sim_version=", ".join(v for v in run.user_sim_versions if v != UNRECORDED),  # unrecorded: unknown
     )
 
 
@@ -122,7 +124,7 @@ def paired_report(
     """
     ida, idb = run_identity(a, labels[0]), run_identity(b, labels[1])
     found = differences(ida, idb)
-    notes = [note] if (note := trial_note(ida, idb)) else []
+    notes = [note for note in (trial_note(ida, idb), simulator_note(ida, idb)) if note]
     graders = (run_grader(a), run_grader(b))
     if graders[0] != graders[1]:
         said = f"{labels[0]} was graded by the {graders[0]} grader, {labels[1]} by the {graders[1]} grader"

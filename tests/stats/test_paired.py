@@ -12,6 +12,7 @@ from taumesh.stats import (
     differences,
     plan_from_pilot,
     plan_from_rate,
+    simulator_note,
 )
 
 
@@ -63,6 +64,15 @@ def test_differences_name_what_differs() -> None:
     assert "data release differs: 'x' in a.json, 'y' in b.json" in found
     assert differences(a, a) == []
     assert differences(a, a.model_copy(update={"data_release": ""})) == []  # unknown is not a difference
+    strict = a.model_copy(update={"user_sim_version": "taumesh-strict-v1"})
+    plain = b.model_copy(update={"tasks": a.tasks, "user_model": "gpt-4o", "data_release": "x"})
+    assert differences(strict, plain) == [] and simulator_note(strict, plain) is None  # b's version is unknown
+    plain = plain.model_copy(update={"user_sim_version": "tau-bench-v1"})
+    assert differences(strict, plain) == []  # compare refuses it unless --allow-simulator-change; no --force
+    assert simulator_note(strict, plain) == (
+        "user simulators differ: 'taumesh-strict-v1' in a.json, 'tau-bench-v1' in b.json; the difference mixes the "
+        "agents' and the simulators'"
+    )
 
 
 def test_plan_from_the_binomial_model() -> None:

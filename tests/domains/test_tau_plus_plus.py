@@ -11,7 +11,9 @@ One parametrised test per part of the bar, over every factory domain the registr
   silent or with a forbidden write scores 0 (every allowed outcome scoring 1.0 is the audit's ``non_unique``); the
   audit, through the env and scorer, flags no task and holds the floors; the oracle with the scripted user scores 1.0
   on every task over the real services;
-- **distinct**: no two of these domains share a task, policy sentences, tools or a table.
+- **distinct**: no two of these domains share a task, policy sentences, tools or a table;
+- **front doors**: the REST API lists and pages every one, the viewer labels its tasks (intent, tier, trap, dual
+  control), and the Gym plays a task of each to 1.0.
 """
 
 from __future__ import annotations
@@ -19,12 +21,15 @@ from __future__ import annotations
 import asyncio
 import copy
 import functools
+import json
 import re
 import statistics
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import gymnasium as gym
+import httpx
 import pytest
 
 from taumesh.audit import overlaps
@@ -33,6 +38,9 @@ from taumesh.domains import Action, Catalog, Domain, Episode, Registry, Session,
 from taumesh.domains.factory import FactoryPlugin, FactoryTask, canonical_output, clause_texts, verify_task
 from taumesh.models import ChatMessage, Termination
 from taumesh.orchestrator.audit import audit_domain
+from taumesh.orchestrator.gym import AGENT_ENV_ID
+from taumesh.viewer.labels import task_labels
+from tests.helpers.api_thread import start_thread_server
 from tests.helpers.cli import ORACLE, explain_result, invoke, load_json, results_path
 
 MIN_TABLES, MIN_RECORDS, MIN_POLICY_WORDS, MIN_AGENT_TOOLS = 5, 300, 1_200, 15
@@ -231,3 +239,40 @@ def test_the_oracle_scores_one_on_every_task_over_the_services(name: str, tmp_pa
 def test_no_two_factory_domains_share_a_task_policy_tools_or_a_table() -> None:
     found = overlaps([surface(_domain(name)) for name in FACTORY])
     assert [(f.domain, f.kind, f.other, f.detail) for f in found] == []
+
+
+@pytest.mark.slow  # an API server: seconds to start
+def test_the_rest_api_lists_every_factory_domain_and_the_viewer_labels_its_tasks(tmp_path: Path) -> None:
+    server = start_thread_server(f"sqlite:///{tmp_path / 'api.db'}", tmp_path, tmp_path / "no-data")
+    try:
+        with httpx.Client(base_url=server.base_url, headers=server.headers, timeout=120) as client:
+            listed = client.get("/health").json()["supported_environments"]
+            assert set(FACTORY) <= set(listed), sorted(set(FACTORY) - set(listed))
+            for name in FACTORY:
+                body = {"env": name, "task_split": "test", "page_size": 2}
+                response = client.post("/api/v1/list-tasks", json=body)
+                assert response.status_code == 200, response.text
+                assert response.json()["total_tasks"] == len(_tasks(name, "test"))
+    finally:
+        server.stop()
+    for name in FACTORY:
+        labels = task_labels(name)
+        assert {task_id: set(found) for task_id, found in labels.items()} == {
+            task.id: {"intent", "tier", "trap", "dual_control"} for task in _tasks(name)
+        }
+
+
+@pytest.mark.parametrize("name", FACTORY)
+def test_the_gym_plays_a_task_of_the_domain_to_one(name: str) -> None:
+    task = next(task for task in _tasks(name, "test") if not task.dual_control)
+    env = gym.make(AGENT_ENV_ID, domain=name, data_dir="unused", task_split="test")
+    try:
+        _, info = env.reset(options={"task_id": task.id})
+        assert info["policy"] == _domain(name).policy
+        for action in task.agent_actions():
+            env.step(json.dumps({"name": action.name, "arguments": action.kwargs}))
+        says = " ".join([*task.outputs, *(canonical_output(s) for s in task.statements if s.kind == "text")])
+        _, reward, terminated, _, info = env.step(says or "Done. Anything else?")
+    finally:
+        env.close()
+    assert (reward, terminated) == (1.0, True), info

@@ -1,0 +1,189 @@
+"""A task being solved: who calls, the steps of every allowed outcome, what must be said, the trap, the instruction.
+
+Every intent's solver fills a :class:`Draft`; :meth:`Draft.task` turns it into a :class:`FactoryTask`. The caller's
+identity comes first in each: an attendee is verified by booking reference and postcode, or (when the task has them
+act in their ticket app) by a sign-in code the app shows, either accepted (policy 2.2); an organiser by passphrase.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from taumesh.domains import Action
+from taumesh.domains.events.clock import sign_in_code
+from taumesh.domains.factory import FactoryTask, Statement, Step, Tier, World
+
+IDENTITY = frozenset(
+    {"find_attendee", "verify_booking_holder", "send_app_code", "check_app_code", "find_organiser", "verify_organiser"}
+)
+"""The tools that find or verify the caller."""
+TAIL = "Say yes only once the agent has told you exactly what it will do."
+"""Every instruction's last sentence, trap or not."""
+
+
+def act(name: str, requestor: str = "assistant", **kwargs: Any) -> Action:
+    """A gold action (the attendee's own, in their app, when ``requestor`` is ``"user"``)."""
+    return Action.model_validate({"name": name, "kwargs": kwargs, "requestor": requestor})
+
+
+def spoken_date(start: str) -> str:
+    """How a caller names an event's day: ``Friday 22 May``."""
+    day = datetime.fromisoformat(start)
+    return f"{day:%A} {day.day} {day:%B}"
+
+
+def tickets(quantity: int, class_name: str) -> str:
+    """``2 Flex tickets``, ``1 VIP ticket``."""
+    return f"{quantity} {class_name} ticket{'s' if quantity > 1 else ''}"
+
+
+@dataclass
+class Draft:
+    """One task in the making; ``person`` is an attendee's or an organiser's record."""
+
+    world: World
+    person: dict[str, Any]
+    intent: str
+    in_app: bool = False
+    """The attendee acts in their ticket app (dual control)."""
+    reference: str = ""
+    """The booking reference the attendee quotes to be verified."""
+    steps: list[Step] = field(default_factory=list)
+    statements: list[Statement] = field(default_factory=list)
+    goal: list[str] = field(default_factory=list)
+    clauses: list[str] = field(default_factory=list)
+    forbidden: list[Action] = field(default_factory=list)
+    trap_rationale: str | None = None
+
+    @property
+    def organiser(self) -> bool:
+        return "organiser_id" in self.person
+
+    @property
+    def person_id(self) -> str:
+        return str(self.person["organiser_id" if self.organiser else "attendee_id"])
+
+    @property
+    def email(self) -> str:
+        return str(self.person["email"])
+
+    def step(self, why: str, *alternatives: list[Action]) -> Draft:
+        self.steps.append(Step(why=why, alternatives=list(alternatives)))
+        return self
+
+    def do(self, *actions: Action) -> Draft:
+        """A step with one alternative: these actions, in order."""
+        return self.step(", ".join(a.name for a in actions), list(actions))
+
+    def cite(self, *clauses: str) -> Draft:
+        self.clauses += [c for c in clauses if c not in self.clauses]
+        return self
+
+    def trap(self, rationale: str, *forbidden: Action) -> Draft:
+        self.trap_rationale = rationale
+        self.forbidden = list(forbidden)
+        return self
+
+    def say(self, kind: str, value: str, why: str) -> Draft:
+        self.statements.append(Statement.model_validate({"kind": kind, "value": value, "why": why}))
+        return self
+
+    def verify(self) -> Draft:
+        """Every verification the policy allows this caller (2.2, 2.3)."""
+        if self.organiser:
+            self.cite("2.1", "2.3")
+            return self.do(
+                act("find_organiser", email=self.email),
+                act("verify_organiser", organiser_id=self.person_id, passphrase=self.person["passphrase"]),
+            )
+        find = act("find_attendee", email=self.email)
+        booking = [
+            find,
+            act(
+                "verify_booking_holder",
+                attendee_id=self.person_id,
+                booking_reference=self.reference,
+                postcode=self.person["postcode"],
+            ),
+        ]
+        self.cite("2.1", "2.2")
+        if not self.in_app:
+            return self.step("verification by booking reference and postcode (2.2)", booking)
+        app = [
+            find,
+            act("send_app_code", attendee_id=self.person_id),
+            act("view_app_notifications", "user", account_email=self.email),
+            act("check_app_code", attendee_id=self.person_id, code=sign_in_code(self.person_id)),
+        ]
+        return self.step("verification: the app's sign-in code or the booking reference, either (2.2)", app, booking)
+
+    def instruction(self) -> str:
+        p = self.person
+        if self.organiser:
+            who = (
+                f"You are {p['contact_first_name']} {p['contact_last_name']} of {p['company']}; your email is"
+                f" {p['email']} and your organiser account's passphrase is {p['passphrase']}."
+            )
+        else:
+            who = (
+                f"You are {p['first_name']} {p['last_name']}; your Harborline account's email is {p['email']} and"
+                f" its postcode is {p['postcode']}."
+            )
+            if self.in_app:
+                who += (
+                    " You have your phone with the Harborline ticket app, signed in with that email; when the agent"
+                    " asks, read it what the app shows, or act in it."
+                )
+        return " ".join([who, *self.goal, TAIL])
+
+    def tier(self) -> Tier:
+        gold = [a for step in self.steps for a in step.alternatives[0]]
+        writes = sum(1 for a in gold if a.requestor == "assistant" and a.name in WRITES and a.name not in IDENTITY)
+        own = sum(1 for a in gold if a.requestor == "user")
+        trap = self.trap_rationale is not None
+        if writes + own >= 3 or (trap and writes >= 1):
+            return "hard"
+        if trap or writes + own == 2:
+            return "medium"
+        return "easy"
+
+    def task(self, task_id: str) -> FactoryTask:
+        gold = [a for step in self.steps for a in step.alternatives[0]]
+        return FactoryTask(
+            id=task_id,
+            user_id=self.person_id,
+            instruction=self.instruction(),
+            actions=gold,
+            outputs=[s.value for s in self.statements if s.kind != "text"],
+            intent=self.intent,
+            tier=self.tier(),
+            trap=self.trap_rationale is not None,
+            trap_rationale=self.trap_rationale,
+            clauses=self.clauses,
+            forbidden=self.forbidden,
+            dual_control=self.in_app,
+            steps=self.steps,
+            statements=self.statements,
+            solver=self.intent,
+        )
+
+
+WRITES = frozenset(
+    {
+        "issue_refund",
+        "change_ticket_class",
+        "add_accessibility_need",
+        "register_for_session",
+        "start_ticket_transfer",
+        "release_ticket_transfer",
+        "reissue_transfer_offer",
+        "hold_venue",
+        "move_session",
+        "notify_session_attendees",
+        "release_more_tickets",
+        "transfer_to_human_agents",
+    }
+)
+"""The agent's writes beyond verification (what a task's tier counts)."""

@@ -10,7 +10,7 @@ One parametrised test per part of the bar, over every factory domain the registr
 - **validity**: every gold replays and every forbidden write leaves the allowed states; the gold cut short, perturbed,
   silent or with a forbidden write scores 0 (every allowed outcome scoring 1.0 is the audit's ``non_unique``); the
   audit, through the env and scorer, flags no task and holds the floors; the oracle with the scripted user scores 1.0
-  on every task over the real services;
+  over the real services on a sample of every intent (the gold of every task scores 1.0 above, as the scorer grades);
 - **distinct**: no two of these domains share a task, policy sentences, tools or a table;
 - **front doors**: the REST API lists and pages every one, the viewer labels its tasks (intent, tier, trap, dual
   control), and the Gym plays a task of each to 1.0.
@@ -217,23 +217,34 @@ def test_the_gold_cut_perturbed_silent_or_with_a_forbidden_write_scores_zero(nam
 
 @pytest.mark.parametrize("name", FACTORY)
 def test_the_audit_flags_no_task_and_the_floors_hold(name: str) -> None:
-    for split in ("base", "test"):  # train is base less test: its tasks are audited in base
-        report = asyncio.run(audit_domain(name, split, Path("unused")))
-        assert report.data_release == _domain(name).data_release
-        assert [(t.task_id, t.flags) for t in report.tasks if t.flags] == []
-        floors = report.floors
-        assert floors["null"].passed == [], (split, floors["null"].passed)
-        assert len(floors["identity_then_refuse"].passed) <= FLOOR_IDENTITY_THEN_REFUSE * floors["null"].of
-        assert len(floors["outputs_spam"].passed) <= FLOOR_OUTPUTS_SPAM * floors["null"].of
+    """On base, every task (``domain check NAME --strict`` audits each split; CI's time allows one)."""
+    report = asyncio.run(audit_domain(name, "base", Path("unused")))
+    assert report.data_release == _domain(name).data_release
+    assert [(t.task_id, t.flags) for t in report.tasks if t.flags] == []
+    floors = report.floors
+    assert floors["null"].passed == [], floors["null"].passed
+    assert len(floors["identity_then_refuse"].passed) <= FLOOR_IDENTITY_THEN_REFUSE * floors["null"].of
+    assert len(floors["outputs_spam"].passed) <= FLOOR_OUTPUTS_SPAM * floors["null"].of
+
+
+def _sample(name: str) -> list[FactoryTask]:
+    """A task of each intent from each split's worlds: the first and last of the intent's tasks in base."""
+    by_intent: dict[str, list[FactoryTask]] = {}
+    for task in _tasks(name):
+        by_intent.setdefault(task.intent, []).append(task)
+    return [task for tasks in by_intent.values() for task in {tasks[0].id: tasks[0], tasks[-1].id: tasks[-1]}.values()]
 
 
 @pytest.mark.parametrize("name", FACTORY)
-def test_the_oracle_scores_one_on_every_task_over_the_services(name: str, tmp_path: Path) -> None:
-    run = ("run", "--env", name, "--task-split", "base", *ORACLE, "--max-concurrency", "16", "--log-dir", tmp_path)
-    result = invoke(*run)
+def test_the_oracle_scores_one_over_the_services(name: str, tmp_path: Path) -> None:
+    """A sample (:func:`_sample`) in CI; ``taumesh run --env NAME --task-split base`` with the oracle plays them all."""
+    sample = _sample(name)
+    ids = [task.id for task in sample]
+    run = ("run", "--env", name, "--task-split", "base", "--task-ids", *ids, *ORACLE, "--max-concurrency", "16")
+    result = invoke(*run, "--log-dir", tmp_path)
     assert result.exit_code == 0, explain_result(result)
     rewards = {entry["task_id"]: entry["reward"] for entry in load_json(results_path(tmp_path))}
-    assert rewards == {task.id: 1.0 for task in _tasks(name)}
+    assert rewards == {task.id: 1.0 for task in sample}
 
 
 def test_no_two_factory_domains_share_a_task_policy_tools_or_a_table() -> None:

@@ -402,8 +402,15 @@ CANDIDATES = 12
 """Drafts of each kind (trap or not) an intent looks at per world before choosing, so that it can vary the cases."""
 
 
-def _varied(candidates: list[FactoryTask], count: int) -> list[FactoryTask]:
-    """``count`` of ``candidates``, those testing clauses the others do not first."""
+def _varied(candidates: list[FactoryTask], count: int, turn: int = 0) -> list[FactoryTask]:
+    """``count`` of ``candidates``, those testing clauses the others do not first.
+
+    ``turn`` rotates which kind of case comes first (the world's position), so that worlds choosing one trap each
+    choose different kinds: a waiting period in one, an exclusion in the next.
+    """
+    kinds = list(dict.fromkeys(tuple(task.clauses) for task in candidates))
+    first = kinds[turn % len(kinds)] if kinds else ()
+    candidates = sorted(candidates, key=lambda task: tuple(task.clauses) != first)
     chosen: list[FactoryTask] = []
     seen: set[tuple[str, ...]] = set()
     for task in candidates:
@@ -437,7 +444,8 @@ def tasks_of_world(
             task = draft.task(f"{intent}-{tag}-{len(traps) + len(plain) + 1:02d}", writes)
             if len(bucket) < CANDIDATES and accept(task):
                 bucket.append(task)
-        chosen = _varied(traps, TRAPS_PER_WORLD)
-        chosen += _varied(plain, PER_WORLD - len(chosen))
+        turn = int(tag.removeprefix("w"))
+        chosen = _varied(traps, TRAPS_PER_WORLD, turn)
+        chosen += _varied(plain, PER_WORLD - len(chosen), turn)
         tasks += sorted(chosen, key=lambda t: t.id)
     return tasks

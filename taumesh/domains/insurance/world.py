@@ -175,7 +175,9 @@ def _invoices(rng: random.Random, tables: World, policy: Record) -> None:
 
 def _claim(rng: random.Random, tables: World, policy: Record, device: Record) -> None:
     product = tables["products"][policy["product_id"]]
-    status = rng.choice(["awaiting_documents", "under_review", "approved", "paid", "denied", "denied"])
+    status = rng.choice(
+        ["awaiting_documents", "awaiting_documents", "under_review", "approved", "paid", "denied", "denied"]
+    )
     reason = rng.choice(DENIAL_REASONS) if status == "denied" else None
     covered = [
         p

@@ -1,6 +1,6 @@
 """Every intent's tasks over one world: the reference solvers run over its callers, and a varied few chosen.
 
-Per intent and world, :data:`PER_WORLD` tasks, :data:`TRAPS_PER_WORLD` of them traps where the world has one; within
+Per intent and world, :data:`PER_WORLD` tasks, :data:`TRAPS_PER_WORLD` of them traps where the world has them; within
 each kind, cases that test clauses the others do not come first (a late refund beside the full ones).
 """
 
@@ -15,9 +15,11 @@ from taumesh.domains.events.organiser_intents import ORGANISER_SOLVERS
 from taumesh.domains.factory import FactoryTask, World
 
 INTENTS = (*ATTENDEE_SOLVERS, *ORGANISER_SOLVERS)
-PER_WORLD = 3
-"""Tasks per intent and world: 6 train (w1, w2) and 3 test (w3) per intent."""
-TRAPS_PER_WORLD = 1
+PER_WORLD = 4
+"""Tasks per intent and world: 8 train (w1, w2) and 4 test (w3) per intent, where the world has that many."""
+TRAPS_PER_WORLD = {"refund_order": 2, "change_class": 2, "transfer_ticket": 2}
+"""Traps per world of the intents whose policy forbids for several reasons (refundability, a window, an approval);
+one for the others."""
 CANDIDATES = 12
 """Drafts of each kind (trap or not) an intent looks at per world before choosing."""
 ORGANISER_TRIES = 4
@@ -76,7 +78,7 @@ def tasks_of_world(world: World, tag: str, seed: int, accept: Callable[[FactoryT
                 seen.add(task.instruction)
             if len(traps) >= CANDIDATES and len(plain) >= CANDIDATES:
                 break
-        chosen = _varied(traps, TRAPS_PER_WORLD)
+        chosen = _varied(traps, TRAPS_PER_WORLD.get(intent, 1))
         chosen += _varied(plain, PER_WORLD - len(chosen))
         tasks += sorted(chosen, key=lambda t: t.id)
     return tasks

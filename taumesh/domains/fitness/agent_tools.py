@@ -109,7 +109,7 @@ class GetMemberProfile(Tool):
     name = "get_member_profile"
     description = (
         "A member's profile: plan, status, home club, billing day, commitment end, declared health conditions and"
-        " clearances on file, balance due, trainer credits, weekly goal, last fee waiver, any cancellation."
+        " clearances on file, balance due, trainer credits, weekly goal and earlier goals, last fee waiver, any notice."
     )
     parameters = arguments(member_id=_MEMBER)
 
@@ -379,6 +379,8 @@ class ImportWorkout(Tool):
 
 
 class SetWeeklyGoal(Tool):
+    """Keeps the goal it replaces in the member's goal history: a goal set and then corrected is two changes."""
+
     name = "set_weekly_goal"
     writes = True
     description = "Set a member's weekly goal of active minutes."
@@ -389,6 +391,7 @@ class SetWeeklyGoal(Tool):
         member = _member(data, member_id)
         if minutes < 1:
             raise Refusal("a goal is at least one minute")
+        member["goal_history"].append(member["weekly_goal_minutes"])
         member["weekly_goal_minutes"] = minutes
         return _dump({"member_id": member_id, "weekly_goal_minutes": minutes})
 

@@ -65,6 +65,8 @@ class Member(Record):
     balance_due: float
     trainer_credits: int
     weekly_goal_minutes: int
+    goal_history: list[int]
+    """The goals set before the current one, oldest first: every change is kept."""
     last_fee_waiver: str | None
     cancellation: Cancellation | None = None
 

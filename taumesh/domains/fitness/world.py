@@ -268,6 +268,7 @@ def _member(rng: random.Random, world: World, tag: str, number: int) -> None:
         "balance_due": _overdue(rng, world["plans"][plan_id]["monthly_fee"]),
         "trainer_credits": rng.choice([0, 0, 1, 2, 4]),
         "weekly_goal_minutes": rng.choice([90, 120, 150, 180, 210]),
+        "goal_history": [],
         "last_fee_waiver": (
             (TODAY - timedelta(days=rng.randint(20, 300))).isoformat()
             if waiver < 0.35

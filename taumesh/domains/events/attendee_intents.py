@@ -64,6 +64,10 @@ def _holding(world: World, order: Record) -> str:
     )
 
 
+def _them(order: Record) -> str:
+    return "it" if order["quantity"] == 1 else "them"
+
+
 def _draft(world: World, attendee: Record, order: Record, intent: str, in_app: bool = False) -> Draft:
     draft = Draft(world, attendee, intent, in_app=in_app, reference=order["reference"]).verify()
     return draft.do(
@@ -79,9 +83,9 @@ def refund_order(world: World, attendee: Record, order: Record, rng: random.Rand
     due = refund_due(paid, event["start"], ticket_class["refundable"], event["status"])
     draft = _draft(world, attendee, order, "refund_order").cite("4.1", "4.7")
     draft.goal.append(
-        f"You hold {_holding(world, order)}. You want them cancelled and your money back, and to know how much you"
-        " will get. If no refund is possible, you want to know why; if the agent needs to pass you to someone else,"
-        " you accept."
+        f"You hold {_holding(world, order)}. You want {_them(order)} cancelled and your money back, and to know how"
+        " much you will get. If no refund is possible, you want to know why; if the agent needs to pass you to someone"
+        " else, you accept."
     )
     asked = act("issue_refund", order_id=order["order_id"], amount=due or paid)
     if event["status"] != "scheduled":
@@ -117,8 +121,8 @@ def change_class(world: World, attendee: Record, order: Record, rng: random.Rand
     target = rng.choice(sorted(others, key=lambda c: c["class_id"]))
     draft = _draft(world, attendee, order, "change_class").cite("5.1", "5.4")
     draft.goal.append(
-        f"You hold {_holding(world, order)} and want them moved to {target['name']}. You accept whatever it costs and"
-        " want to know how much that is. If it cannot be done, you want to know why."
+        f"You hold {_holding(world, order)} and want {_them(order)} moved to {target['name']}. You accept whatever it"
+        " costs and want to know how much that is. If it cannot be done, you want to know why."
     )
     charge = upgrade_charge(order["unit_price"], target["price"], order["quantity"])
     if until(event["start"]) <= NO_CHANGES_WINDOW:
@@ -148,7 +152,7 @@ def transfer_ticket(world: World, attendee: Record, order: Record, rng: random.R
     friend = rng.choice([a for a in world["attendees"].values() if a["attendee_id"] != attendee["attendee_id"]])
     draft = _draft(world, attendee, order, "transfer_ticket", in_app=True).cite("6.4")
     draft.goal.append(
-        f"You hold {_holding(world, order)} and want to give them to your friend {friend['first_name']}"
+        f"You hold {_holding(world, order)} and want to give {_them(order)} to your friend {friend['first_name']}"
         f" {friend['last_name']}, whose email is {friend['email']}. If that cannot be done, you want to know why."
     )
     start = act("start_ticket_transfer", order_id=order["order_id"], recipient_email=friend["email"])
@@ -255,7 +259,7 @@ def workshop_signup(world: World, attendee: Record, order: Record, rng: random.R
     draft = _draft(world, attendee, order, "workshop_signup").cite("8.1", "8.4")
     draft.do(act("get_event_sessions", event_id=event["event_id"]))
     draft.goal.append(
-        f'You hold {_holding(world, order)} and want them registered for the session "{session["title"]}" by'
+        f'You hold {_holding(world, order)} and want {_them(order)} registered for the session "{session["title"]}" by'
         f" {session['speaker']}. If that is not possible, you want to know why."
     )
     register = act("register_for_session", order_id=order["order_id"], session_id=session["session_id"])

@@ -17,6 +17,7 @@ from taumesh.domains import RunDefaults
 from taumesh.domains.factory import FactoryPlugin, FactoryTask
 from taumesh.domains.hospitality.agent_tools import AGENT_TOOLS
 from taumesh.domains.hospitality.draft import IDENTITY_TOOLS
+from taumesh.domains.hospitality.hashing import HotelHasher
 from taumesh.domains.hospitality.models import HospitalityDatabase
 from taumesh.domains.hospitality.user_tools import USER_TOOLS
 
@@ -30,11 +31,11 @@ UNORDERED_ARGUMENTS: dict[str, tuple[tuple[str, ...], ...]] = {"update_preferenc
 RUN_DEFAULTS = RunDefaults(
     seed=10, max_steps=50, max_errors=10, per_trial_seeds=True, task_id_style="id", replay="timeline"
 )
-"""The desk's own: a dual-control task takes up to 11 actions (finding and verifying the guest, a code pushed to the
-app and read back, the reads, the write, the guest activating the key), beside the conversation, so τ-bench v1's 30
-steps leave little room; 50 bound a loop. Ten tool errors end an episode, as in τ²'s dual-control runs; each trial
-gets its own seed; task ids are the domain's own text; and re-grading replays the guest's app calls too (the
-timeline), without which their writes (opening the app, activating a key) would be lost."""
+"""The desk's own: a dual-control task takes up to 12 actions (finding and verifying the guest, a code pushed to the
+app and read back, the reads, the device code read from the app, the key, the guest activating it), beside the
+conversation, so τ-bench v1's 30 steps leave little room; 50 bound a loop. Ten tool errors end an episode, as in τ²'s
+dual-control runs; each trial gets its own seed; task ids are the domain's own text; and re-grading replays the whole
+timeline, the guest's app calls with the agent's, in the order they were played."""
 
 plugin = FactoryPlugin(
     name="hospitality",
@@ -44,6 +45,7 @@ plugin = FactoryPlugin(
     terminate_tools=frozenset({"transfer_to_human_agents"}),
     own_data=DATA,
     task_model=FactoryTask,
+    hasher=HotelHasher,
     identity_tools=IDENTITY_TOOLS,
     unordered_arguments=UNORDERED_ARGUMENTS,
     release=RELEASE,

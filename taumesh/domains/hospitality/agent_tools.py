@@ -466,17 +466,23 @@ class CreditStayPoints(Tool):
 class IssueDigitalKey(Tool):
     name = "issue_digital_key"
     writes = True
-    description = "Send a mobile key for the stay to the guest's hotel app; the guest activates it there."
-    parameters = obj(reservation_id=_RESERVATION)
+    description = (
+        "Send a mobile key for the stay to the guest's phone, named by the device code their hotel app shows in its"
+        " settings; the guest activates it there."
+    )
+    parameters = obj(reservation_id=_RESERVATION, device_code=text("The six characters the guest reads."))
 
     @staticmethod
-    def invoke(data: Data, reservation_id: str) -> str:
+    def invoke(data: Data, reservation_id: str, device_code: str) -> str:
         reservation = _record(data, "reservations", reservation_id, "reservation")
         if reservation["status"] in ("cancelled", "checked_out"):
             raise Refusal(f"the reservation is {reservation['status']}")
+        phone = _record(data, "phones", reservation["guest_id"], "phone")
+        if phone["device_code"] != device_code.strip().upper():
+            raise Refusal("no phone of the guest's has that device code")
         room = data["rooms"].get(reservation["room_id"] or "")
         key = {"reservation_id": reservation_id, "room_number": room and room["number"], "status": "pending"}
-        _record(data, "phones", reservation["guest_id"], "phone")["keys"].append(key)
+        phone["keys"].append(key)
         _revise(reservation, digital_key=True)
         return "A mobile key was sent to the guest's hotel app; they activate it there."
 

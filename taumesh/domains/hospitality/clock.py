@@ -87,6 +87,12 @@ def app_code(guest_id: str, number: int) -> str:
     return f"{int(digest, 16) % 1_000_000:06d}"
 
 
+def device_code(guest_id: str) -> str:
+    """The code the hotel app shows for the guest's phone: six characters, the same on every machine."""
+    digest = hashlib.sha256(f"device:{guest_id}".encode()).hexdigest().upper()
+    return digest[:6]
+
+
 def money(value: float) -> str:
     """An amount as a statement holds it: two decimals (``189.00``)."""
     return f"{value:.2f}"

@@ -124,6 +124,8 @@ class Phone(Record):
 
     guest_id: str
     app_pin: str
+    device_code: str
+    """Shown in the app's settings; the desk issues a mobile key to the phone with this code."""
     signed_in: bool
     inbox: list[AppMessage]
     keys: list[DigitalKey]

@@ -172,6 +172,8 @@ SECTIONS: list[tuple[str, list[str]]] = [
             " the arrival date of the reservation.",
             "The desk cannot see the guest's phone: ask the guest to read what the app shows when you need it, and"
             " never ask for their app PIN.",
+            "A key is issued to one phone, named by the device code the hotel app shows in its settings: ask the"
+            " guest to read it from the app, and pass it to issue_digital_key exactly as read.",
         ],
     ),
     (

@@ -366,12 +366,13 @@ def digital_key(world: World, guest: Guest, rng: random.Random, persona: str) ->
         f"You want a mobile key for your reservation at {_hotel(world, stay)} sent to the hotel app on your phone,"
         " and to activate it once it arrives."
     )
-    issue = act("issue_digital_key", reservation_id=stay["reservation_id"])
+    device = world["phones"][draft.gid]["device_code"]
+    issue = act("issue_digital_key", reservation_id=stay["reservation_id"], device_code=device)
     if stay["status"] == "booked":
         draft.trap("12.2: the stay has not started: no key before the arrival date", issue).cite("12.2")
         return draft.say("date", stay["check_in"], "12.2: the date from which the key can be issued")
-    draft.do(issue)
-    return draft.cite("12.3").do(act("open_hotel_app", "user", pin=draft.pin), act("activate_digital_key", "user"))
+    draft.cite("12.3", "12.4").do(act("open_hotel_app", "user", pin=draft.pin), act("view_device_code", "user"))
+    return draft.do(issue, act("activate_digital_key", "user"))
 
 
 SOLVERS: dict[str, Solver] = {

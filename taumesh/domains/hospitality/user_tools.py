@@ -1,7 +1,8 @@
 """The guest's own tools (``side = "user"``): the hotel app on their phone.
 
 The desk cannot see the phone: the agent learns what is there only from what the guest reads out. The app opens
-with the guest's PIN, which also says whose phone it is; codes and mobile keys arrive in it.
+with the guest's PIN, which also says whose phone it is; codes and mobile keys arrive in it, and its settings show the
+device code a mobile key is issued to. The phones are outside the state hash (:mod:`.hashing`).
 """
 
 from __future__ import annotations
@@ -61,6 +62,16 @@ class ViewLoyaltyCard(GuestTool):
         return json.dumps(card)
 
 
+class ViewDeviceCode(GuestTool):
+    name = "view_device_code"
+    description = "Open the app's settings, which show this phone's device code for mobile keys."
+    parameters = obj()
+
+    @staticmethod
+    def invoke(data: Data) -> str:
+        return json.dumps({"device_code": _app(data)["device_code"]})
+
+
 class ViewDigitalKeys(GuestTool):
     name = "view_digital_keys"
     description = "List the mobile keys in the app and whether each is active."
@@ -87,5 +98,12 @@ class ActivateDigitalKey(GuestTool):
         return json.dumps(pending)
 
 
-USER_TOOLS: tuple[type[Tool], ...] = (OpenHotelApp, ViewAppInbox, ViewLoyaltyCard, ViewDigitalKeys, ActivateDigitalKey)
+USER_TOOLS: tuple[type[Tool], ...] = (
+    OpenHotelApp,
+    ViewAppInbox,
+    ViewLoyaltyCard,
+    ViewDeviceCode,
+    ViewDigitalKeys,
+    ActivateDigitalKey,
+)
 """Every tool on the guest's side."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections import Counter
 from datetime import timedelta
 from typing import Any
 
@@ -23,6 +24,7 @@ from taumesh.domains.hospitality.clock import (
     TIERS,
     TODAY,
     day,
+    device_code,
     nights,
     plan_rate,
     stay_points,
@@ -133,6 +135,7 @@ def _guest(rng: random.Random, tables: World, tag: str, number: int) -> None:
     tables["phones"][guest_id] = {
         "guest_id": guest_id,
         "app_pin": f"{tag[1:]}{number:02d}{rng.randint(100, 999)}",
+        "device_code": device_code(guest_id),
         "signed_in": False,
         "inbox": [],
         "keys": [],
@@ -359,6 +362,14 @@ INVARIANTS = (
     ),
     per_record(
         "phones", "app PINs are six digits", lambda p: None if len(p["app_pin"]) == 6 else f"PIN {p['app_pin']}"
+    ),
+    Invariant(
+        "no two phones share a device code",
+        lambda world: [
+            f"device code {code} is on two phones"
+            for code, count in Counter(p["device_code"] for p in world["phones"].values()).items()
+            if count > 1
+        ],
     ),
     Invariant(
         "every id carries its world's tag",

@@ -3,8 +3,9 @@ by ``tests/domains/test_tau_plus_plus.py``).
 
 - the generator rebuilds the shipped files byte for byte, over three worlds whose invariants hold, and the test
   world's guests and records are never touched by a train task;
-- the guest's phone is theirs: a code pushed to the hotel app verifies only once read from it (the last one sent),
-  and a mobile key opens nothing until the guest activates it in the app, which the agent cannot do;
+- the guest's phone is theirs: a code pushed to the hotel app verifies only once read from it (the last one sent), a
+  mobile key goes only to the device code the guest reads from their app and waits for them to activate it, which
+  the agent cannot do, and the phone itself is outside the state hash;
 - the traps sit in the data: a late check-out is refused where the room is assigned to an arrival on the departure
   day, and a room move goes to the first room the desk's own listing shows;
 - the oracle with the scripted user solves the test split over the real services.
@@ -73,19 +74,35 @@ def test_an_app_code_verifies_only_when_read_from_the_guests_own_app() -> None:
     assert session.data["verifications"][guest_id]["verified"] is True
 
 
-def test_a_mobile_key_is_pending_until_the_guest_activates_it_in_the_app() -> None:
+def test_a_mobile_key_goes_only_to_the_device_the_guest_reads_and_waits_for_them_to_activate_it() -> None:
     stays = _domain().base_data["reservations"].values()
     stay = next(s for s in stays if s["status"] == "checked_in" and not s["digital_key"])
-    guest_id = stay["guest_id"]
-    pin = _domain().base_data["phones"][guest_id]["app_pin"]
+    guest_id, reservation_id = stay["guest_id"], stay["reservation_id"]
+    phone = _domain().base_data["phones"][guest_id]
+    other = next(p for p in _domain().base_data["phones"].values() if p["guest_id"] != guest_id)
     session = Session(_domain())
-    assert not session.call("issue_digital_key", {"reservation_id": stay["reservation_id"]}).error
+    assert session.call("view_device_code", {}).error  # only the guest sees their app
+    session.call("open_hotel_app", {"pin": phone["app_pin"]}, "user")
+    read = json.loads(session.call("view_device_code", {}, "user").observation)["device_code"]
+    wrong = session.call("issue_digital_key", {"reservation_id": reservation_id, "device_code": other["device_code"]})
+    assert wrong.error and "device code" in wrong.observation
+    assert not session.call("issue_digital_key", {"reservation_id": reservation_id, "device_code": read}).error
     assert session.data["phones"][guest_id]["keys"][-1]["status"] == "pending"
     assert session.call("activate_digital_key", {}).error  # only the guest can
-    session.call("open_hotel_app", {"pin": pin}, "user")
     room_number = _domain().base_data["rooms"][stay["room_id"]]["number"]
     activated = json.loads(session.call("activate_digital_key", {}, "user").observation)
-    assert activated == [{"reservation_id": stay["reservation_id"], "room_number": room_number, "status": "active"}]
+    assert activated == [{"reservation_id": reservation_id, "room_number": room_number, "status": "active"}]
+
+
+def test_the_guests_phone_is_outside_the_state_hash() -> None:
+    """What the guest does in the app counts through the agent's writes that carry it, not on its own."""
+    guest_id, pin = _guest_with_phone()
+    session = Session(_domain())
+    before = session.data_hash()
+    session.call("open_hotel_app", {"pin": pin}, "user")
+    assert session.data_hash() == before
+    session.call("send_app_code", {"guest_id": guest_id})
+    assert session.data_hash() != before  # the desk's record of the code sent counts
 
 
 def test_late_checkout_traps_are_rooms_needed_by_an_arrival_or_times_past_four() -> None:

@@ -409,6 +409,18 @@ def _varied(candidates: list[FactoryTask], count: int) -> list[FactoryTask]:
     return chosen
 
 
+def _rotated(traps: list[FactoryTask], count: int, turn: int) -> list[FactoryTask]:
+    """``count`` traps, starting from the ``turn``-th kind of trap (the clause that forbids the write).
+
+    Each world starts from another kind, so that between them the worlds show an intent's different traps (a third
+    party's booking in one, a late cancellation in another).
+    """
+    kinds = sorted({str(t.trap_rationale).split(":")[0] for t in traps})
+    order = kinds[turn % len(kinds) :] + kinds[: turn % len(kinds)] if kinds else []
+    ranked = [t for kind in order for t in traps if str(t.trap_rationale).split(":")[0] == kind]
+    return _varied(ranked, count)
+
+
 def tasks_of_world(world: World, tag: str, seed: int, accept: Callable[[FactoryTask], bool]) -> list[FactoryTask]:
     """Every intent's tasks over ``world``'s guests: one trap and the rest plain, varied in the clauses they test."""
     tasks: list[FactoryTask] = []
@@ -426,7 +438,7 @@ def tasks_of_world(world: World, tag: str, seed: int, accept: Callable[[FactoryT
             task = draft.task(f"{intent}-{tag}-{len(traps) + len(plain) + 1:02d}", WRITES)
             if len(bucket) < CANDIDATES and accept(task):
                 bucket.append(task)
-        chosen = _varied(traps, TRAPS_PER_WORLD)
+        chosen = _rotated(traps, TRAPS_PER_WORLD, int(tag[1:]) + index)
         chosen += _varied(plain, PER_WORLD - len(chosen))
         chosen += _varied([t for t in traps if t not in chosen], PER_WORLD - len(chosen))
         tasks += sorted(chosen, key=lambda t: t.id)

@@ -22,7 +22,7 @@ DATA = Path(__file__).resolve().parent / "data"
 RELEASE = "fitness-1"
 
 RUN_DEFAULTS = RunDefaults(seed=10, max_steps=50, max_errors=10, per_trial_seeds=True, task_id_style="id")
-"""The club's own: a gold outcome is up to 8 calls (identity, reads, a write, the member's watch) beside the
+"""The club's own: a gold outcome is up to 6 calls (identity, reads, a write, the member's watch) beside the
 conversation, and a safety refusal adds turns of explanation and an offer, so 30 steps (τ-bench v1's) leave an
 agent little room; 50 bound a loop. Ten tool errors end an episode, as τ²'s dual-control runs do; each trial gets its
 own seed; task ids are the domain's own text. The member's watch tool only reads, so the default replay (the

@@ -185,9 +185,11 @@ POLICY = Policy.build(
             [
                 "Transfer to a person (`transfer_to_human_agents`) when someone was injured, when you suspect fraud,"
                 " when the policyholder is represented by a lawyer or wants to file a formal complaint, or when they"
-                " ask for something no tool of yours can do. Give the reason.",
-                "Transfer with the policyholder's id once you know it, else with ''. After a transfer the"
-                " conversation is over.",
+                " ask for something no tool of yours can do. Give the reason. A loss in which anyone was hurt is"
+                " handled by the injury team only: do not file it yourself, transfer it as `bodily_injury`.",
+                "Verify the policyholder (section 2) before a transfer, so that the person taking over knows whom"
+                " they are talking to, and transfer with their id; only a caller who cannot be verified is"
+                " transferred with ''. After a transfer the conversation is over.",
             ],
         ),
     ],

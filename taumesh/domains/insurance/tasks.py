@@ -38,6 +38,8 @@ EXCLUDED = "excluded|exclusion|not covered"
 OPEN_CLAIM = (
     "open claim|claim is open|claim is still open|claim still open|still-open claim|pending claim|unresolved claim"
 )
+INJURY = ", and the other driver was taken to hospital with a neck injury"
+"""What a policyholder adds when someone was hurt (13.1): said inside the incident's own sentence."""
 CANCEL_REASONS = {
     "auto": "you sold the car",
     "home": "you sold the house",
@@ -99,9 +101,11 @@ def file_claim(world: World, holder: Holder, rng: random.Random) -> Draft | None
         return None
     policy = rng.choice(policies)
     product = world["products"][policy["product_id"]]
-    case = rng.choice(["covered", "covered", "excluded", "late", "below"])
+    case = rng.choice(
+        ["covered", "covered", "excluded", "late", "below", *(["injury"] if product["line"] == "auto" else [])]
+    )
     perils = product["exclusions"] if case == "excluded" else sorted(product["coverages"])
-    peril = rng.choice(perils)
+    peril = "collision" if case == "injury" else rng.choice(perils)
     back = rng.randint(REPORTING_WINDOW_DAYS + 1, 120) if case == "late" else rng.randint(2, 50)
     incident = iso(TODAY - timedelta(days=back))
     if incident < _covered_from(world, policy, peril) or any(
@@ -118,8 +122,9 @@ def file_claim(world: World, holder: Holder, rng: random.Random) -> Draft | None
     )
     draft = _read_policy(Draft(world, holder, "file_claim").verify(), policy)
     draft.goal.append(
-        f"On {incident}, your {policy['insured_item']} had {PERILS[peril]}. You estimate the loss at ${loss} and want a"
-        f" claim filed on your {LINES[product['line']]} policy. If it cannot be filed, you want to know why."
+        f"On {incident}, your {policy['insured_item']} had {PERILS[peril]}{INJURY if case == 'injury' else ''}. You"
+        f" estimate the loss at ${loss} and want a claim filed on your {LINES[product['line']]} policy. If it cannot"
+        " be filed, you want to know why."
     )
     asked = act(
         "file_claim", policy_id=policy["policy_id"], peril=peril, incident_date=incident, estimated_loss=float(loss)
@@ -130,6 +135,9 @@ def file_claim(world: World, holder: Holder, rng: random.Random) -> Draft | None
     elif case == "late":
         draft.trap("5.2: the incident is more than 60 days old: no claim is filed", asked).cite("5.2")
         draft.say("date", plus_days(incident, REPORTING_WINDOW_DAYS), "5.2: the last day it could have been reported")
+    elif case == "injury":
+        draft.trap("13.1: someone was hurt: the injury team handles it, by a transfer", asked).cite("13.1", "13.2")
+        draft.do(act("transfer_to_human_agents", policyholder_id=draft.holder_id, reason="bodily_injury"))
     elif case == "below":
         draft.trap("5.4: the loss does not exceed the deductible: no claim is filed", asked).cite("5.4")
         draft.say("amount", money(policy["deductible"]), "5.4: the policy's deductible")
@@ -395,9 +403,11 @@ SOLVERS: dict[str, Solver] = {
 }
 """The reference solver of each intent."""
 PER_WORLD = 3
-"""Tasks per intent and world: 6 train (w1, w2) and 3 test (w3) per intent."""
+"""Tasks per intent and world: 6 train (w1, w2) and 3 test (w3) per intent..."""
 TRAPS_PER_WORLD = 1
-"""Of which traps, where the world has them."""
+"""...of which traps, where the world has them."""
+MORE = {"file_claim": (4, 2)}
+"""Intents with more kinds of trap than worlds take more tasks and traps per world: (tasks, traps)."""
 CANDIDATES = 12
 """Drafts of each kind (trap or not) an intent looks at per world before choosing, so that it can vary the cases."""
 
@@ -445,7 +455,8 @@ def tasks_of_world(
             if len(bucket) < CANDIDATES and accept(task):
                 bucket.append(task)
         turn = int(tag.removeprefix("w"))
-        chosen = _varied(traps, TRAPS_PER_WORLD, turn)
-        chosen += _varied(plain, PER_WORLD - len(chosen), turn)
+        count, trap_count = MORE.get(intent, (PER_WORLD, TRAPS_PER_WORLD))
+        chosen = _varied(traps, trap_count, turn)
+        chosen += _varied(plain, count - len(chosen), turn)
         tasks += sorted(chosen, key=lambda t: t.id)
     return tasks

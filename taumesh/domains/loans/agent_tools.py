@@ -146,13 +146,16 @@ _LOAN_SUMMARY = (
     "next_due_date",
     "status",
     "days_past_due",
+    "past_due_amount",
 )
 """What list_loans shows of each loan; get_loan_details shows the rest."""
 
 
 class ListLoans(Tool):
     name = "list_loans"
-    description = "The borrower's loans: id, product, balance, APR, payment, next due date, status and days past due."
+    description = (
+        "The borrower's loans: id, product, balance, APR, payment, next due date, status, days and amount past due."
+    )
     parameters = params(borrower_id=_BORROWER)
 
     @staticmethod

@@ -1,7 +1,7 @@
 """A task being solved: the borrower, the steps of every allowed outcome, what must be said, and its instruction.
 
 Every intent's solver fills a :class:`Draft`; the draft knows the two verification methods (policy 2.2), that a
-code may be resent once (2.3), and that a borrower who acts in their app signs in first (dual control).
+code may be resent (2.3), and that a borrower who acts in their app signs in first (dual control).
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from taumesh.domains.factory import FactoryTask, Statement, Step, Tier, World
 from taumesh.domains.loans.clock import app_code
 
 Borrower = dict[str, Any]
-CODES_SENT = 2
-"""A code resent once is still an allowed verification (policy 2.3)."""
+CODES_SENT = 3
+"""A code resent up to twice is still an allowed verification (policy 2.3)."""
 READS = frozenset(
     {
         "get_borrower_profile",
@@ -111,7 +111,7 @@ class Draft:
             for sent in range(1, CODES_SENT + 1)
         ]
         self.cite("2.3")
-        return self.step("either method, a code resent once or not (2.2, 2.3)", codes[0], identity, *codes[1:])
+        return self.step("either method, a code resent or not (2.2, 2.3)", codes[0], identity, *codes[1:])
 
     def instruction(self) -> str:
         b = self.borrower

@@ -1,4 +1,4 @@
-"""The real-estate domain: Harborline Realty's client desk for buyers and renters, with dual control.
+"""The real-estate domain: Larchmont Realty's client desk for buyers and renters, with dual control.
 
 Clients tour homes, learn what a listing costs, make, counter and withdraw offers, receive and sign disclosures,
 upload pre-approval letters and pay stubs, and apply for rentals. The client holds a portal the agent cannot act in:

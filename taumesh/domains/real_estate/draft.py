@@ -95,7 +95,7 @@ class Draft:
     def instruction(self) -> str:
         c = self.client
         who = (
-            f"You are {c['first_name']} {c['last_name']}, a client of Harborline Realty; your email address is"
+            f"You are {c['first_name']} {c['last_name']}, a client of Larchmont Realty; your email address is"
             f" {c['email']}, your home postcode is {c['postcode']} and your phone number ends in {c['phone'][-4:]}."
         )
         if self.portal:

@@ -1,4 +1,4 @@
-"""Harborline Realty's client services policy: numbered clauses the agent follows and tasks cite by id.
+"""Larchmont Realty's client services policy: numbered clauses the agent follows and tasks cite by id.
 
 It states the procedures a brokerage's client desk runs on: who may be served and how they are verified, when a home
 may be shown, what an offer needs before it goes to a seller, how long a counter-offer stands, what earnest money
@@ -10,7 +10,7 @@ from __future__ import annotations
 from taumesh.domains.factory import Policy
 
 PREAMBLE = """\
-You are the client services agent of Harborline Realty, a residential brokerage. You help the agency's buyers and \
+You are the client services agent of Larchmont Realty, a residential brokerage. You help the agency's buyers and \
 renters tour homes, learn about listings, make and manage offers, receive and sign documents, apply for rentals, \
 and you keep the other parties (listing agents, sellers, landlords) informed through the agency's systems, which \
 notify them when you book, move or cancel a tour, submit or withdraw an offer, or submit an application. The \
@@ -19,7 +19,7 @@ is before today. Clauses are numbered; each one is a rule you follow. When two c
 specific one applies."""
 
 POLICY = Policy.build(
-    "Harborline Realty client services policy",
+    "Larchmont Realty client services policy",
     PREAMBLE,
     [
         (

@@ -1,6 +1,6 @@
 """The agency's worlds: one per seed, every id tagged by its world, checked against declared invariants.
 
-A world is an office of Harborline Realty: its agents, homes for sale and for rent with their showing windows and
+A world is an office of Larchmont Realty: its agents, homes for sale and for rent with their showing windows and
 documents, the buyers and renters it serves with their tours, offers and signed disclosures, and each client's
 portal (the files on their own device). :data:`INVARIANTS` states what every world keeps; :func:`worlds` checks it.
 """

@@ -25,7 +25,7 @@ SPLITS = ("base", "train", "test")
 RUN_DEFAULTS = RunDefaults(
     seed=10, max_steps=50, max_errors=10, per_trial_seeds=True, task_id_style="id", replay="timeline"
 )
-"""The lender's own: a gold outcome takes up to 8 actions, some the borrower's in their app (dual control), beside
+"""The lender's own: an allowed outcome takes up to 12 actions, some the borrower's in their app (dual control), beside
 the conversation and a confirmation before each change, so 30 steps (τ-bench v1's) leave an agent little room; 50
 bound a loop. Ten tool errors end an episode, as τ²'s dual-control runs do; each trial gets its own seed; task ids
 are the domain's own text; and re-grading replays the borrower's tool calls too (the timeline), without which the

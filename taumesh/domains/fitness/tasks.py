@@ -326,7 +326,8 @@ def freeze_membership(world: World, member: Member, rng: random.Random, persona:
     draft = Draft(world, member, "freeze_membership", persona).verify().cite("8.1", "8.2", "8.3", "8.4", "8.5")
     draft.do(act("get_member_profile", member_id=draft.mid), act("get_freeze_history", member_id=draft.mid))
     draft.goal.append(
-        f"You want to freeze your membership for {months} months starting {start.isoformat()}. If that is not"
+        f"You want to freeze your membership for {months} month{'s' if months > 1 else ''} starting"
+        f" {start.isoformat()}. If that is not"
         " possible, you want the longest freeze the club allows from that date. You want to know the date your"
         " membership resumes."
     )

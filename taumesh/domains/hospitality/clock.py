@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 from datetime import date, datetime, timedelta
+from decimal import ROUND_HALF_UP, Decimal
 
 NOW = datetime(2026, 6, 15, 18, 0)
 """The desk's clock: Monday 15 June 2026, 18:00. Every window and fee is computed against it."""
@@ -36,6 +37,16 @@ COMPENSATION_POINTS = {"member": 2500, "silver": 2500, "gold": 5000, "platinum":
 """Points for a minor complaint, by tier."""
 
 
+def half_up(value: Decimal, step: str) -> Decimal:
+    """``value`` rounded to ``step`` (``"0.01"``, ``"1"``), halves up: the way the policy says amounts are rounded."""
+    return value.quantize(Decimal(step), ROUND_HALF_UP)
+
+
+def _exact(value: float) -> Decimal:
+    """A rate or multiplier of the data as the decimal it is written as (``152.15``, not its binary neighbour)."""
+    return Decimal(str(value))
+
+
 def day(text: str) -> date:
     """A date of the data (``2026-06-18``)."""
     return date.fromisoformat(text)
@@ -55,25 +66,26 @@ def hours_to_arrival(check_in: str) -> float:
 def cancellation_fee(rate_plan: str, check_in: str, check_out: str, nightly_rate: float) -> float:
     """What cancelling a stay costs now: all of it at the advance rate; one night within 48 hours; else nothing."""
     if rate_plan == "advance":
-        return round(nightly_rate * nights(check_in, check_out), 2)
-    return round(nightly_rate, 2) if hours_to_arrival(check_in) < FREE_CANCELLATION_HOURS else 0.0
+        return float(half_up(_exact(nightly_rate) * nights(check_in, check_out), "0.01"))
+    return nightly_rate if hours_to_arrival(check_in) < FREE_CANCELLATION_HOURS else 0.0
 
 
 def late_checkout_fee(time: str, tier: str, nightly_rate: float) -> float:
     """The fee for leaving at ``time`` (up to 16:00) on the departure day, by tier."""
     if time <= EARLY_LATE_CHECKOUT:
         return 0.0 if tier in ("gold", "platinum") else EARLY_LATE_FEE
-    return 0.0 if tier == "platinum" else round(nightly_rate / 2, 2)
+    return 0.0 if tier == "platinum" else float(half_up(_exact(nightly_rate) / 2, "0.01"))
 
 
 def stay_points(nightly_rate: float, stay_nights: int, tier: str) -> int:
-    """The points a stay earns: room revenue times ten, times the tier's multiplier, rounded to a whole point."""
-    return round(nightly_rate * stay_nights * POINTS_PER_DOLLAR * TIER_MULTIPLIER[tier])
+    """The points a stay earns: room revenue times ten, times the tier's multiplier, rounded half up to a point."""
+    revenue = _exact(nightly_rate) * stay_nights * POINTS_PER_DOLLAR
+    return int(half_up(revenue * _exact(TIER_MULTIPLIER[tier]), "1"))
 
 
 def plan_rate(base_rate: float, discount: float) -> float:
     """A rate plan's nightly price: the room type's flexible rate less the plan's discount, to the cent."""
-    return round(base_rate * (1 - discount), 2)
+    return float(half_up(_exact(base_rate) * (1 - _exact(discount)), "0.01"))
 
 
 def days_since(text: str) -> int:

@@ -50,7 +50,8 @@ SECTIONS: list[tuple[str, list[str]]] = [
             "Before every change, say what you are about to do and its cost, and go ahead once the guest agrees;"
             " a guest who already said what they accept need not be asked twice.",
             "Every fee, credit and points amount you pass to a tool is computed by the clauses of this policy from"
-            " the records, to the cent for dollars and to the whole point for points.",
+            " the records, to the cent for dollars and to the whole point for points, a half rounded up (76.075"
+            " dollars is 76.08; 1,520.5 points is 1,521).",
             "When the outcome is less than the guest asked for, tell them why, citing what the record shows.",
         ],
     ),
@@ -108,7 +109,7 @@ SECTIONS: list[tuple[str, list[str]]] = [
             " 16:00 instead.",
             "A check-out up to 14:00 is free for Gold and Platinum members and costs 35 dollars for everyone else.",
             "A check-out after 14:00 and up to 16:00 is free for Platinum members and costs half the stay's nightly"
-            " rate for everyone else.",
+            " rate for everyone else, to the cent (a half cent rounded up).",
             "No late check-out at all is given when the room is already assigned to a guest arriving on the"
             " departure day (get_room lists its assigned arrivals); tell the guest the room is needed for an"
             " arriving guest.",
@@ -155,7 +156,7 @@ SECTIONS: list[tuple[str, list[str]]] = [
         "Loyalty points",
         [
             "A completed stay earns 10 points per dollar of room revenue (nightly rate times nights), multiplied by"
-            " the tier: Member 1, Silver 1.25, Gold 1.5, Platinum 2; round to the whole point.",
+            " the tier: Member 1, Silver 1.25, Gold 1.5, Platinum 2; round to the whole point, a half up.",
             "Missing points for a completed stay are credited (credit_stay_points) when the guest asks within 90"
             " days of its check-out date.",
             "Stays booked through a third party (channel third_party) earn no points at all.",

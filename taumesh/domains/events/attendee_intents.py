@@ -249,12 +249,14 @@ def workshop_signup(world: World, attendee: Record, order: Record, rng: random.R
     sessions = sorted(
         (s for s in world["sessions"].values() if s["event_id"] == event["event_id"]), key=lambda s: s["session_id"]
     )
-    if event["status"] == "cancelled" or not sessions:
-        return None
-    session = rng.choice(sessions)
-    full = session["seats_taken"] + order["quantity"] > session["capacity"]
-    if full or order["order_id"] in session["registered_orders"]:
-        return None
+    open_to_order = [
+        s
+        for s in sessions
+        if s["seats_taken"] + order["quantity"] <= s["capacity"] and order["order_id"] not in s["registered_orders"]
+    ]
+    if event["status"] == "cancelled" or not open_to_order:
+        return None  # a full session, or one the order has: the tool refuses, no rule of the policy is tested
+    session = rng.choice(open_to_order)
     mine = [s for s in sessions if order["order_id"] in s["registered_orders"]]
     draft = _draft(world, attendee, order, "workshop_signup").cite("8.1", "8.4")
     draft.do(act("get_event_sessions", event_id=event["event_id"]))

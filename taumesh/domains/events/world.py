@@ -212,7 +212,8 @@ def _orders(rng: random.Random, tables: World, tag: str) -> None:
     for attendee_id in attendees:
         for event_id in rng.sample(events, rng.choice([1, 2, 2, 3])):
             classes = sorted(c for c, r in tables["ticket_classes"].items() if r["event_id"] == event_id)
-            class_id = rng.choices(classes, weights=[5, 3, 2])[0]
+            conference = tables["events"][event_id]["kind"] == "conference"
+            class_id = rng.choices(classes, weights=[3, 5, 2] if conference else [5, 3, 2])[0]
             order_id = f"ord-{tag}-{len(tables['orders']) + 1:04d}"
             received = rng.random() < 0.1 and tables["ticket_classes"][class_id]["transferable"]
             refunded = not received and rng.random() < 0.07
@@ -277,10 +278,11 @@ def _sessions(rng: random.Random, tables: World, tag: str) -> None:
             order = tables["orders"][order_id]
             own = [s for s in tables["sessions"].values() if s["event_id"] == event["event_id"]]
             chosen: list[dict[str, Any]] = []
+            wanted = rng.choice([0, 0, 1, 2])
             for session in rng.sample(own, len(own)):
                 free = session["capacity"] - session["seats_taken"] >= order["quantity"]
                 clash = any(overlaps(session["start"], session["end"], c["start"], c["end"]) for c in chosen)
-                if len(chosen) < rng.choice([0, 1, 2]) and free and not clash:
+                if len(chosen) < wanted and free and not clash:
                     chosen.append(session)
                     session["registered_orders"].append(order_id)
                     session["seats_taken"] += order["quantity"]

@@ -1,16 +1,14 @@
-"""The live tier's real model: llama.cpp's server on 127.0.0.1 with this folder's chat template, warmed per domain.
+"""The live tier's real model: llama.cpp's server on 127.0.0.1 (``taumesh.testing.llama``), warmed per domain.
 
 Opt in with ``bash scripts/test-live.sh``, which installs the weights and names them and the server binary in
 ``TAUMESH_LIVE_MODEL`` and ``TAUMESH_LIVE_SERVER``; without them every test here skips saying so. One server for
-the whole session: one slot (``-np 1``), a host-RAM prompt cache (``--cache-ram``) so the agent's and the user's
-prefixes survive each other, and at most ``MAX_TOKENS`` tokens written per request.
+the whole session.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import subprocess
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -21,15 +19,10 @@ from typing import Any
 import pytest
 
 from taumesh.domains import Catalog
-from tests.helpers.processes import free_port, wait_for_http
+from taumesh.testing.llama import llama_server
 
-HERE = Path(__file__).parent
-CHAT_TEMPLATE = HERE / "qwen2.5-tool-calls.jinja"
 MODEL_NAME = "openai/qwen2.5-coder-1.5b-instruct"
 """The name taumesh sends (litellm's OpenAI route to ``--api-base``); the server serves whatever it loaded."""
-MAX_TOKENS = 256
-"""The server's cap on the tokens written per request (``-n``): the model writes 6–13 tokens/s here; the judge's
-verdicts on two assertions need about 200."""
 MODEL_TIMEOUT = 900
 """Seconds one model call may take: a cold 6k-token prompt takes 3.5–5 minutes on 2 shared cores."""
 OPT_IN = "opt in: the live tier (a real model) runs by `bash scripts/test-live.sh`"
@@ -87,24 +80,9 @@ def _required(name: str) -> Path:
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     model = _required("TAUMESH_LIVE_MODEL")
     binary = _required("TAUMESH_LIVE_SERVER")
-    port = free_port()
     log = tmp_path_factory.mktemp("llama-server") / "server.log"
-    argv = [
-        str(binary), "-m", str(model), "--host", "127.0.0.1", "--port", str(port), "-np", "1", "-c", "16384",
-        "-n", str(MAX_TOKENS), "--jinja", "--chat-template-file", str(CHAT_TEMPLATE), "--no-webui",
-        "--cache-ram", "4096", "-t", os.environ.get("TAUMESH_LIVE_THREADS", "2"),
-    ]  # fmt: skip
-    with log.open("wb") as sink:
-        process = subprocess.Popen(argv, stdout=sink, stderr=subprocess.STDOUT)
-    try:
-        wait_for_http(process, f"http://127.0.0.1:{port}/health", log, seconds=180)
-        server = LiveServer(url=f"http://127.0.0.1:{port}/v1", log=log)
+    threads = int(os.environ.get("TAUMESH_LIVE_THREADS", "2"))
+    with llama_server(binary, model, log, threads=threads) as url:
+        server = LiveServer(url=url, log=log)
         yield server
         print("\nlive tier timings (s): " + json.dumps({k: round(v, 1) for k, v in server.timings.items()}))
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()

@@ -19,11 +19,12 @@ from typing import Any
 import pytest
 
 from taumesh.domains import Catalog
+from taumesh.testing.llama import MAX_TOKENS
 from taumesh.testing.processes import taumesh_executable
 from tests.helpers.environment import OTEL_VARIABLES
 from tests.helpers.paths import SHARED
 from tests.helpers.telemetry import assert_one_tree, by_trace
-from tests.live.conftest import MAX_TOKENS, MODEL_NAME, MODEL_TIMEOUT, LiveServer
+from tests.live.conftest import MODEL_NAME, MODEL_TIMEOUT, LiveServer
 from tests.telemetry.receiver import OtlpReceiver, ReceivedSpan
 
 MAX_STEPS = 8

@@ -52,7 +52,8 @@ def test_three_worlds_keep_their_invariants_and_test_entities_are_never_in_train
     assert not report.unknown
 
 
-def _session_with_link(claim_id: str) -> tuple[Session, dict[str, object]]:
+def _unlocked_session(claim_id: str) -> tuple[Session, dict[str, object]]:
+    """A fresh session in which the claim's policyholder has unlocked their phone, and the claim."""
     session = Session(_domain())
     claim = _domain().base_data["claims"][claim_id]
     holder = claim["policyholder_id"]
@@ -76,13 +77,13 @@ def test_documents_come_only_from_the_policyholders_phone_after_the_link_in_any_
         )
         == 2
     )
-    session, claim = _session_with_link(claim_id)
+    session, claim = _unlocked_session(claim_id)
     before = session.call("upload_document", {"claim_id": claim_id, "photo_id": photos[0]}, "user")
     assert before.error and "no upload link" in before.observation
     assert session.call("upload_document", {"claim_id": claim_id, "photo_id": photos[0]}).known_tool is False
     states = []
     for order in (photos, photos[::-1]):
-        session, _ = _session_with_link(claim_id)
+        session, _ = _unlocked_session(claim_id)
         session.call("send_upload_link", {"claim_id": claim_id})
         for photo in order:
             assert not session.call("upload_document", {"claim_id": claim_id, "photo_id": photo}, "user").error

@@ -95,7 +95,7 @@ def _holder(rng: random.Random, tables: World, tag: str, number: int, first: str
         "photos": [],
     }
     tables["devices"][holder_id] = device
-    lines = rng.sample(["auto", "home", "pet", "auto"], rng.randint(1, 2))
+    lines = rng.sample(["auto", "home", "pet", "auto"], rng.randint(1, 2))  # cars are the commonest line
     if "home" in lines and rng.random() < 0.4:
         lines[lines.index("home")] = "renters"
     for line in dict.fromkeys(lines):
@@ -192,8 +192,8 @@ def _claim(rng: random.Random, tables: World, policy: Record, device: Record) ->
     reported_age = rng.randint(2, 25) if status in ("awaiting_documents", "under_review") else rng.randint(12, 160)
     reported = TODAY - timedelta(days=reported_age)
     incident = reported - timedelta(days=rng.randint(0, 9))
-    if incident < earliest:
-        return
+    if incident < earliest or (policy["lapse_date"] is not None and iso(incident) >= policy["lapse_date"]):
+        return  # a policy covers only what happens while it is in force
     limit = product["coverages"].get(peril, 0.0)
     loss = float(rng.randint(int(policy["deductible"]) + 150, int(min(limit, 24000.0)) if limit else 9000))
     required = list(REQUIRED_DOCUMENTS.get(peril, ["photos_of_damage"]))
@@ -270,6 +270,8 @@ def _within_policy(world: World) -> list[str]:
         product = world["products"][policy["product_id"]]
         if claim["incident_date"] < policy["start_date"]:
             found.append(f"claims[{key}] happened before its policy started")
+        if policy["lapse_date"] is not None and claim["incident_date"] >= policy["lapse_date"]:
+            found.append(f"claims[{key}] happened after its policy lapsed")
         if claim["approved_amount"] is not None:
             expected = round(
                 min(claim["estimated_loss"], product["coverages"][claim["peril"]]) - policy["deductible"], 2

@@ -265,6 +265,8 @@ def _offers(rng: random.Random, world: World, tag: str) -> None:
         status = rng.choice(["submitted", "countered", "countered", "countered", "accepted", "accepted"])
         offer_id = _next(world, "offers", "ofr", tag)
         counter = int(round(amount * rng.uniform(1.02, 1.06), -3)) if status == "countered" else None
+        if counter is not None and rng.random() < 0.3:  # a seller asking more than the buyer is pre-approved for
+            counter = max(counter, letter + rng.randrange(5_000, 30_000, 5_000))
         days = rng.choice([-3, -1, 1, 2, 4])
         world["offers"][offer_id] = {
             "offer_id": offer_id,
@@ -273,7 +275,7 @@ def _offers(rng: random.Random, world: World, tag: str) -> None:
             "amount": int(amount),
             "earnest_money": earnest_money(int(amount)) + rng.choice([0, 0, 500, 1000]),
             "status": status,
-            "submitted_on": (NOW.date() - timedelta(days=rng.randint(2, 12))).isoformat(),
+            "submitted_on": (NOW.date() - timedelta(days=rng.randint(6, 14))).isoformat(),
             "counter_amount": counter,
             "counter_expires": (NOW.date() + timedelta(days=days)).isoformat() if counter else None,
             "inspection_deadline": (NOW.date() + timedelta(days=days)).isoformat() if status == "accepted" else None,
@@ -323,6 +325,8 @@ def _offers_fit(world: World) -> list[str]:
             problems.append(f"offer {offer['offer_id']} is accepted but its listing is {listing['status']}")
         if offer["counter_amount"] is not None and offer["counter_amount"] <= offer["amount"]:
             problems.append(f"offer {offer['offer_id']} is countered below its own amount")
+        if offer["counter_expires"] is not None and offer["counter_expires"] <= offer["submitted_on"]:
+            problems.append(f"offer {offer['offer_id']}'s counter expires before the offer was made")
         signed = {
             s["document_id"]
             for s in world["signatures"].values()
@@ -350,7 +354,8 @@ INVARIANTS = (
     per_record("showings", "showing windows are ahead of now", lambda s: None if at(s["start"]) > NOW else "is past"),
     Invariant("a scheduled tour holds its booked window", _tours_hold_their_windows),
     Invariant(
-        "offers hold the minimum earnest money and a signed disclosure, within pre-approval and listing", _offers_fit
+        "offers hold the minimum earnest money and a signed disclosure, within pre-approval, listing and time",
+        _offers_fit,
     ),
     per_record("clients", "only buyers hold a pre-approval", _pre_approval_on_file),
     per_record(

@@ -16,7 +16,11 @@ COMPANIES = [
     "Lanternfish Live", "Northgate Conferences", "Bright Harbour Promotions", "Copperline Arts", "Tidewater Summits",
     "Quarry Lane Productions", "Saltmarsh Festivals", "Open Circuit Events", "Meridian Stageworks",
 ]  # fmt: skip
-CITIES = ["Port Avery", "Larkfield", "Easthaven"]
+CITIES = [
+    "Port Avery", "Larkfield", "Easthaven", "Millbrook Quay", "Saltcombe", "Fenwick Cross", "Greyhollow", "Ashby Reach",
+    "Northwold",
+]  # fmt: skip
+"""Three per world: each world is its own region, so a search by city never finds another world's venues."""
 VENUE_NAMES = [
     "The Ropeworks", "Granary Hall", "Lighthouse Pavilion", "Old Customs House", "Marlow Arena", "Kestrel Theatre",
     "Tannery Yard", "Observatory Rooms", "Signal Box Studios", "Wharfside Forum", "Cinder Hall", "Orchard Exchange",

@@ -93,14 +93,21 @@ def _organisers(rng: random.Random, tables: World, tag: str) -> None:
         }
 
 
+def cities(tag: str) -> list[str]:
+    """The three cities of world ``tag``'s region (no two worlds share one)."""
+    first = 3 * sorted(SEEDS).index(tag)
+    return words.CITIES[first : first + 3]
+
+
 def _venues(rng: random.Random, tables: World, tag: str) -> None:
+    region = cities(tag)
     for number, name in enumerate(rng.sample(words.VENUE_NAMES, VENUES), 1):
         capacity = rng.choice([180, 250, 400, 600, 900, 1500, 2500])
         venue_id = f"ven-{tag}-{number:02d}"
         tables["venues"][venue_id] = {
             "venue_id": venue_id,
             "name": name,
-            "city": words.CITIES[(number - 1) % len(words.CITIES)],
+            "city": region[(number - 1) % len(region)],
             "capacity": capacity,
             "step_free": rng.random() < 0.6,
             "day_rate": float(capacity * rng.choice([6, 7, 8, 9]) + rng.choice([0, 250, 500])),
@@ -419,6 +426,11 @@ def _tagged(world: World) -> list[str]:
     ]
 
 
+def _regional(world: World) -> list[str]:
+    found = {v["city"] for v in world["venues"].values()}
+    return [] if len(found) == 3 and any(found == set(cities(tag)) for tag in SEEDS) else [f"venues in {sorted(found)}"]
+
+
 INVARIANTS = (
     per_record("events", "events start after now", lambda e: None if at(e["start"]) > NOW else "starts in the past"),
     per_record(
@@ -432,4 +444,5 @@ INVARIANTS = (
     _order_invariant(),
     Invariant("an open offer is of an order its sender holds, for at most 72 hours", _offers_open),
     Invariant("every id carries its world's tag", _tagged),
+    Invariant("a world's venues are in its own region's three cities", _regional),
 )

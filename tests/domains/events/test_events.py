@@ -80,6 +80,8 @@ def test_three_worlds_keep_their_invariants_and_a_broken_world_is_refused() -> N
         kinds = Counter(e["kind"] for e in world.tables["events"].values())
         assert kinds["conference"] == 4 and sum(kinds.values()) == 14
         assert Counter(e["status"] for e in world.tables["events"].values())["cancelled"] == 1
+    regions = [{v["city"] for v in world.tables["venues"].values()} for world in built]
+    assert sum(map(len, regions)) == len(set().union(*regions)) == 9  # a venue search stays in its world
 
     def oversold(seed: int, tag: str) -> dict[str, Any]:
         tables = build_world(seed, tag)

@@ -19,6 +19,7 @@ from taumesh.domains.insurance.clock import (
     APPEAL_WINDOW_DAYS,
     DEDUCTIBLE_FACTORS,
     GRACE_DAYS,
+    REPORTING_WINDOW_DAYS,
     REVIEW_DAYS,
     TODAY,
     day,
@@ -191,7 +192,8 @@ def _claim(rng: random.Random, tables: World, policy: Record, device: Record) ->
     earliest = day(policy["start_date"]) + timedelta(product["waiting_days"].get(peril, 0) + 1)
     reported_age = rng.randint(2, 25) if status in ("awaiting_documents", "under_review") else rng.randint(12, 160)
     reported = TODAY - timedelta(days=reported_age)
-    incident = reported - timedelta(days=rng.randint(0, 9))
+    delay = rng.randint(REPORTING_WINDOW_DAYS + 1, 90) if reason == "late_report" else rng.randint(0, 9)
+    incident = reported - timedelta(days=delay)
     if incident < earliest or (policy["lapse_date"] is not None and iso(incident) >= policy["lapse_date"]):
         return  # a policy covers only what happens while it is in force
     limit = product["coverages"].get(peril, 0.0)
@@ -260,6 +262,9 @@ def _claim_fits(claim: Record) -> str | None:
         return f"incident {claim['incident_date']} or report {claim['reported_date']} out of order"
     if claim["status"] == "awaiting_documents" and set(claim["required_documents"]) <= set(claim["documents_received"]):
         return "awaits no document"
+    late = (day(claim["reported_date"]) - day(claim["incident_date"])).days > REPORTING_WINDOW_DAYS
+    if late != (claim["denial_reason"] == "late_report"):
+        return "its report delay and its denial reason disagree on whether it was reported late"
     return None
 
 
@@ -301,7 +306,10 @@ def _lapse_owes(world: World) -> list[str]:
 
 INVARIANTS = (
     per_record(
-        "claims", "a claim is reported after its incident, by today; one awaiting documents lacks one", _claim_fits
+        "claims",
+        "a claim is reported after its incident, by today, late only when denied for it; one awaiting documents lacks"
+        " one",
+        _claim_fits,
     ),
     per_record("policies", "premiums follow the deductible's factor", _premium_fits),
     Invariant("claims fall inside their policy and approved amounts are the loss above the deductible", _within_policy),

@@ -30,9 +30,12 @@ def act(name: str, requestor: str = "assistant", **kwargs: Any) -> Action:
 
 
 def tier_of(agent_writes: int, trap: bool, guest_steps: int) -> Tier:
-    """Difficulty from the agent's writes beyond verification, a trap, and the guest's own steps in the app."""
+    """Difficulty from the agent's writes beyond verification, a trap, and the guest's own steps in the app.
+
+    Easy is one write the guest asked for; a second write, a trap or the guest's phone each make a task harder.
+    """
     points = max(agent_writes - 1, 0) + (2 if trap else 0) + min(guest_steps, 2)
-    return "easy" if points <= 1 else "medium" if points <= 3 else "hard"
+    return "easy" if points == 0 else "medium" if points <= 3 else "hard"
 
 
 @dataclass

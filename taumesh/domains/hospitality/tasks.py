@@ -25,6 +25,7 @@ from taumesh.domains.hospitality.clock import (
     ROOM_TYPES,
     TODAY,
     cancellation_fee,
+    day,
     days_since,
     late_checkout_fee,
     money,
@@ -113,6 +114,52 @@ def cancel_reservation(world: World, guest: Guest, rng: random.Random, persona: 
         ).cite(clause)
         return draft.say("amount", money(fee), f"{clause}, 5.5: the fee cancelling would cost")
     return draft.cite("5.1").do(act("cancel_reservation", reservation_id=rid, cancellation_fee=0.0))
+
+
+def change_dates(world: World, guest: Guest, rng: random.Random, persona: str) -> Draft | None:
+    """Move a stay as a free cancellation and a new booking (4.6); when cancelling costs, keep it and say the fee."""
+    booked = _stays(world, guest, "booked")
+    if not booked:
+        return None
+    stay = rng.choice(booked)
+    rid, hotel_id, room_type = stay["reservation_id"], stay["hotel_id"], stay["room_type"]
+    begin = day(stay["check_in"]) + timedelta(days=rng.randint(1, 14))
+    start, end = begin.isoformat(), (begin + timedelta(days=nights(stay["check_in"], stay["check_out"]))).isoformat()
+    if rooms_left(world, hotel_id, room_type, start, end) < 1:
+        return None
+    fee = cancellation_fee(stay["rate_plan"], stay["check_in"], stay["check_out"], stay["nightly_rate"])
+    draft = _reservations(Draft(world, guest, "change_dates", persona).verify()).cite("4.6", "5.5")
+    draft.goal.append(
+        f"You have a reservation at {_hotel(world, stay)} arriving on {stay['check_in']}; you want it moved to"
+        f" {start} to {end}, with the same room type and rate plan. If moving it would cost you anything, you keep"
+        " it as it is and want to know how much it would cost."
+    )
+    if stay["channel"] == "third_party":
+        draft.trap(
+            "5.4: the stay was booked through a third party, which alone can cancel it",
+            act("cancel_reservation", reservation_id=rid, cancellation_fee=fee),
+        ).cite("5.4")
+        return draft.say("text", THIRD_PARTY, "5.4: why the desk cannot move it")
+    if fee > 0:
+        clause = "5.3" if stay["rate_plan"] == "advance" else "5.2"
+        draft.trap(
+            f"{clause}: the cancellation that moving needs costs {money(fee)} dollars; the guest moves only for free",
+            act("cancel_reservation", reservation_id=rid, cancellation_fee=0.0),
+        ).cite(clause)
+        return draft.say("amount", money(fee), f"{clause}, 5.5: what the cancellation would cost")
+    return draft.cite("5.1", "4.1").do(
+        act("cancel_reservation", reservation_id=rid, cancellation_fee=0.0),
+        act("check_availability", hotel_id=hotel_id, room_type=room_type, check_in=start, check_out=end),
+        act(
+            "create_reservation",
+            guest_id=draft.gid,
+            hotel_id=hotel_id,
+            room_type=room_type,
+            check_in=start,
+            check_out=end,
+            rate_plan=stay["rate_plan"],
+        ),
+    )
 
 
 def book_stay(world: World, guest: Guest, rng: random.Random, persona: str) -> Draft | None:
@@ -379,6 +426,7 @@ SOLVERS: dict[str, Solver] = {
     f.__name__: f
     for f in (
         cancel_reservation,
+        change_dates,
         book_stay,
         room_move,
         late_checkout,

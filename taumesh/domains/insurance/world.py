@@ -179,6 +179,11 @@ def _claim(rng: random.Random, tables: World, policy: Record, device: Record) ->
     status = rng.choice(
         ["awaiting_documents", "awaiting_documents", "under_review", "approved", "paid", "denied", "denied"]
     )
+    holder = policy["policyholder_id"]
+    if status == "awaiting_documents" and any(
+        c["policyholder_id"] == holder and c["status"] == status for c in tables["claims"].values()
+    ):
+        status = "under_review"  # one claim awaiting documents per policyholder: each photo is that claim's
     reason = rng.choice(DENIAL_REASONS) if status == "denied" else None
     covered = [
         p
@@ -294,6 +299,15 @@ def _premium_fits(policy: Record) -> str | None:
     return within(policy["base_rate"], 100, 5000, "base rate")
 
 
+def _one_claim_awaits(world: World) -> list[str]:
+    waiting = [c["policyholder_id"] for c in world["claims"].values() if c["status"] == "awaiting_documents"]
+    return [
+        f"policyholders[{holder}] has two claims awaiting documents"
+        for holder in set(waiting)
+        if waiting.count(holder) > 1
+    ]
+
+
 def _lapse_owes(world: World) -> list[str]:
     overdue = {i["policy_id"] for i in world["invoices"].values() if i["status"] == "overdue"}
     return [
@@ -314,6 +328,9 @@ INVARIANTS = (
     per_record("policies", "premiums follow the deductible's factor", _premium_fits),
     Invariant("claims fall inside their policy and approved amounts are the loss above the deductible", _within_policy),
     Invariant("a policy is lapsed exactly when it owes an overdue invoice", _lapse_owes),
+    Invariant(
+        "a policyholder has at most one claim awaiting documents (the phone's documents are its)", _one_claim_awaits
+    ),
     Invariant(
         "every id carries its world's tag",
         lambda world: [

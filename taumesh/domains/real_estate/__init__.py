@@ -14,6 +14,7 @@ from taumesh.domains import RunDefaults
 from taumesh.domains.factory import FactoryPlugin, FactoryTask
 from taumesh.domains.real_estate.agent_tools import AGENT_TOOLS
 from taumesh.domains.real_estate.draft import IDENTITY_TOOLS
+from taumesh.domains.real_estate.hashing import AgencyHasher
 from taumesh.domains.real_estate.layout import DATA, SPLITS
 from taumesh.domains.real_estate.models import RealEstateDatabase
 from taumesh.domains.real_estate.user_tools import USER_TOOLS
@@ -27,7 +28,7 @@ RUN_DEFAULTS = RunDefaults(
 """The agency's own: a gold outcome takes up to 14 actions, some of them the client's in their portal, beside the
 conversation, so τ-bench v1's 30 steps leave an agent little room; 50 bound a loop. Ten tool errors end an episode;
 each trial gets its own seed; task ids are the domain's own text; and re-grading replays the client's portal calls
-too (the timeline), since their uploads and signatures are part of the state graded."""
+too (the timeline), since their uploads and signatures reach the agency's tables, which are graded."""
 
 plugin = FactoryPlugin(
     name="real-estate",
@@ -37,6 +38,7 @@ plugin = FactoryPlugin(
     terminate_tools=frozenset({"transfer_to_human_agents"}),
     own_data=DATA,
     task_model=FactoryTask,
+    hasher=AgencyHasher,
     identity_tools=IDENTITY_TOOLS,
     release=RELEASE,
     run_defaults=RUN_DEFAULTS,

@@ -65,6 +65,15 @@ def _days(world: World, listing_id: str) -> list[str]:
     return sorted({s["start"][:10] for s in world["showings"].values() if s["listing_id"] == listing_id})
 
 
+def _letter_on_device(world: World, client: Client) -> bool:
+    """Whether the client holds a pre-approval letter they have not uploaded.
+
+    Where the policy refuses for want of a pre-approval it points to an upload (4.4, 6.2): a client holding a letter
+    could take that route, an outcome the solver does not list, so such clients get no pre-approval refusal.
+    """
+    return any(f["kind"] == "pre_approval_letter" for f in world["portals"][client["client_id"]]["files"])
+
+
 def _valid_pre_approval(client: Client) -> int | None:
     """The amount of the client's verified pre-approval, if it has not expired."""
     letter = client["pre_approval"]
@@ -110,6 +119,8 @@ def schedule_tour(world: World, client: Client, rng: random.Random) -> Draft | N
     book = act("book_tour", client_id=draft.cid, slot_id=allowed[0]["slot_id"])
     amount = _valid_pre_approval(client)
     if needs_letter and (amount is None or not covers_for_tour(amount, listing["price"])):
+        if _letter_on_device(world, client):
+            return None
         draft.trap("4.4: the listing requires a pre-approval the buyer does not hold: nothing is booked", book)
         draft.cite("4.4").say("text", PRE_APPROVAL, "4.4: a sufficient, unexpired pre-approval is needed first")
         return draft
@@ -229,6 +240,8 @@ def submit_offer(world: World, client: Client, rng: random.Random) -> Draft | No
     )  # fmt: skip
     letter = _valid_pre_approval(client)
     if letter is None or letter < amount:
+        if _letter_on_device(world, client):
+            return None
         draft.trap("6.2: the buyer's pre-approval is missing, expired or under the offer: nothing is submitted", offer)
         return draft.cite("6.2").say("text", PRE_APPROVAL, "6.2: the pre-approval does not support the offer")
     draft.do(act("list_client_documents", client_id=draft.cid))
@@ -256,6 +269,8 @@ def counter_offer(world: World, client: Client, rng: random.Random) -> Draft | N
     accept = act("accept_counter_offer", offer_id=offer["offer_id"])
     letter = _valid_pre_approval(client)
     covered = letter is not None and letter >= counter
+    if not covered and _letter_on_device(world, client):
+        return None
     if still_valid(offer["counter_expires"]):
         if not covered:
             draft.trap("7.3: the buyer's pre-approval does not cover the counter: it is not accepted", accept)

@@ -2,8 +2,8 @@
 
 - the generator rebuilds the shipped files byte for byte, over three worlds that keep their invariants (a world
   breaking one is refused), and no test client or entity is ever in train;
-- the client's portal is theirs: a disclosure is signed only there, only once the agent has sent it, and an upload
-  reaches the agency only when the client makes it (dual control);
+- the client's portal is theirs: a disclosure is signed only there, only once the agent has sent it (dual control);
+  signing in to look around is not graded, while an upload the task did not ask for is;
 - the issue's offers and counter-offers: an expired counter accepted scores 0, while the new offer at its price with
   the minimum earnest money, the expiry said, scores 1.0; an offer beyond the buyer's pre-approval scores 0;
 - showing notice: the first window of a day that gives too little notice, booked, scores 0.
@@ -127,3 +127,24 @@ def test_a_window_with_too_little_notice_is_not_booked() -> None:
     assert early["start"] < booked["start"] and early["start"][:10] == booked["start"][:10]
     assert _score(task, task.actions, _said(task)) == 1.0
     assert _score(task, [*task.actions[:-1], *task.forbidden], _said(task)) == 0.0
+
+
+def test_signing_in_to_look_around_is_not_graded_but_an_unasked_upload_is() -> None:
+    task = next(t for t in _tasks() if t.intent == "submit_offer" and t.trap)
+    client = _domain().base_data["clients"][task.user_id]
+    portal = _domain().base_data["portals"][task.user_id]
+    sign_in = Action(
+        name="sign_in_to_portal", kwargs={"email": client["email"], "password": portal["password"]}, requestor="user"
+    )
+    look = Action(name="view_portal", kwargs={}, requestor="user")
+    assert _score(task, [*task.actions, sign_in, look], _said(task)) == 1.0
+    renter = next(t for t in _tasks() if t.intent == "rental_application")
+    session = Session(_domain())
+    untouched = session.data_hash()
+    for action in renter.actions:
+        if action.requestor == "user" and action.name != "upload_file":
+            assert not session.call(action.name, dict(action.kwargs), "user").error
+    assert session.data_hash() == untouched  # signed in and looked: the client's own
+    upload = next(a for a in renter.actions if a.name == "upload_file")
+    assert not session.call(upload.name, dict(upload.kwargs), "user").error
+    assert session.data_hash() != untouched  # the pay stub reached the agency

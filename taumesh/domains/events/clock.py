@@ -84,7 +84,7 @@ def _digits(*parts: str) -> str:
 
 
 def sign_in_code(attendee_id: str) -> str:
-    """The six-digit code the app shows an attendee today (the same however often it is sent)."""
+    """The six-digit sign-in code the attendee's app shows today."""
     return _digits("sign-in", attendee_id, NOW.date().isoformat())
 
 

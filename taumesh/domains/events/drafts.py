@@ -2,7 +2,8 @@
 
 Every intent's solver fills a :class:`Draft`; :meth:`Draft.task` turns it into a :class:`FactoryTask`. The caller's
 identity comes first in each: an attendee is verified by booking reference and postcode, or (when the task has them
-act in their ticket app) by a sign-in code the app shows, either accepted (policy 2.2); an organiser by passphrase.
+act in their ticket app) by the sign-in code the app shows, either accepted (policy 2.2) and listed as alternatives
+in every attendee's task, the task's own first; an organiser by passphrase.
 """
 
 from __future__ import annotations
@@ -15,9 +16,7 @@ from taumesh.domains import Action
 from taumesh.domains.events.clock import sign_in_code
 from taumesh.domains.factory import FactoryTask, Statement, Step, Tier, World
 
-IDENTITY = frozenset(
-    {"find_attendee", "verify_booking_holder", "send_app_code", "check_app_code", "find_organiser", "verify_organiser"}
-)
+IDENTITY = frozenset({"find_attendee", "verify_booking_holder", "check_app_code", "find_organiser", "verify_organiser"})
 """The tools that find or verify the caller."""
 TAIL = "Say yes only once the agent has told you exactly what it will do."
 """Every instruction's last sentence, trap or not."""
@@ -108,16 +107,14 @@ class Draft:
                 postcode=self.person["postcode"],
             ),
         ]
-        self.cite("2.1", "2.2")
-        if not self.in_app:
-            return self.step("verification by booking reference and postcode (2.2)", booking)
         app = [
             find,
-            act("send_app_code", attendee_id=self.person_id),
             act("view_app_notifications", "user", account_email=self.email),
             act("check_app_code", attendee_id=self.person_id, code=sign_in_code(self.person_id)),
         ]
-        return self.step("verification: the app's sign-in code or the booking reference, either (2.2)", app, booking)
+        self.cite("2.1", "2.2")
+        paths = [app, booking] if self.in_app else [booking, app]
+        return self.step("verification: the booking reference or the app's sign-in code, either (2.2)", *paths)
 
     def instruction(self) -> str:
         p = self.person

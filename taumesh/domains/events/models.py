@@ -124,7 +124,7 @@ class Transfer(Record):
 
 
 class Notification(Record):
-    kind: Literal["sign_in_code", "release_code", "transfer_offer", "update"]
+    kind: Literal["release_code", "transfer_offer"]
     text: str
 
 

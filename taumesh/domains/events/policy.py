@@ -40,9 +40,9 @@ POLICY = Policy.build(
                 " or change any of them, find the caller and verify them as this section says.",
                 "An attendee is found by the email address of their account (`find_attendee`) and verified either"
                 " with `verify_booking_holder`, giving the booking reference of any order on the account and the"
-                " account's postcode, or, when they have their ticket app with them, with a sign-in code: send it"
-                " with `send_app_code`, ask them to read it from the app, and check it with `check_app_code`. Either"
-                " method is acceptable. Never read a code to the caller yourself.",
+                " account's postcode, or, when they have their ticket app with them, with the sign-in code the app"
+                " shows them each day: ask them to read it and check it with `check_app_code`. Either method is"
+                " acceptable. Never read a code to the caller yourself.",
                 "An organiser's contact is found by their email address (`find_organiser`) and verified with the"
                 " organiser account's passphrase (`verify_organiser`). A verified organiser acts only on the events"
                 " and venue holds of their own organisation.",

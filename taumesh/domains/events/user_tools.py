@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from taumesh.domains import Data, Refusal, Tool
 from taumesh.domains.events.access import dump, wallet_of
-from taumesh.domains.events.clock import NOW, at
+from taumesh.domains.events.clock import NOW, at, sign_in_code
 from taumesh.domains.events.schema import params, string
 
 ACCOUNT = string("The email your ticket app is signed in with.")
@@ -20,12 +20,13 @@ class AppTool(Tool):
 
 class ViewAppNotifications(AppTool):
     name = "view_app_notifications"
-    description = "Read the notifications in your ticket app, newest last (codes, offers, updates)."
+    description = "Open your ticket app: today's sign-in code, and its notifications newest last (codes, offers)."
     parameters = params(account_email=ACCOUNT)
 
     @staticmethod
     def invoke(data: Data, account_email: str) -> str:
-        return dump(wallet_of(data, account_email)["notifications"])
+        wallet = wallet_of(data, account_email)
+        return dump({"sign_in_code": sign_in_code(wallet["attendee_id"]), "notifications": wallet["notifications"]})
 
 
 class ViewWallet(AppTool):

@@ -3,8 +3,9 @@
 - the generator rebuilds the shipped files byte for byte, over three worlds whose invariants hold and are enforced;
 - the test world's callers and records are never touched by a train task;
 - the box office's own rules, through a session: a transfer goes out only with the release code the holder's app
-  shows; an expired offer is accepted in the recipient's app only once the agent reissues it; a sign-in code sent
-  twice is the code sent once; a refused refund scores only when its reason is said, and a refund made anyway scores 0;
+  shows; an expired offer is accepted in the recipient's app only once the agent reissues it; either verification
+  is allowed, and reading the app's sign-in code changes nothing; a refused refund scores only when its reason is
+  said, and a refund made anyway scores 0;
 - an oracle run of the test split over the real services scores 1.0 on every task.
 """
 
@@ -133,12 +134,22 @@ def test_an_expired_offer_is_accepted_in_the_app_only_once_reissued() -> None:
     assert order["reference"] in session.data["wallets"][task.user_id]["tickets"]
 
 
-def test_a_sign_in_code_sent_twice_is_the_code_sent_once() -> None:
-    """An agent that resends the code reaches the state of one that sends it once: the grader sees no difference."""
-    attendee_id = _tasks()[0].user_id
-    send = _act("send_app_code", attendee_id=attendee_id)
-    check = _act("check_app_code", attendee_id=attendee_id, code=sign_in_code(attendee_id))
-    assert _session(send, check).data_hash() == _session(send, send, check).data_hash()
+def test_either_verification_is_allowed_and_reading_the_app_changes_nothing() -> None:
+    """The app shows its sign-in code unasked, so an agent that tries it and falls back to the booking reference
+    reaches the state of one that asked for the reference alone; both methods are allowed outcomes (2.2)."""
+    attendee_tasks = [t for t in _tasks() if t.user_id.startswith("att-")]
+    for task in attendee_tasks:
+        methods = {path[-1].name for path in task.steps[0].alternatives}
+        assert methods == {"verify_booking_holder", "check_app_code"}, task.id
+    task = attendee_tasks[0]
+    email = _domain().base_data["attendees"][task.user_id]["email"]
+    base = Session(_domain()).data_hash()
+    read = _act("view_app_notifications", "user", account_email=email)
+    assert _session(read).data_hash() == base
+    wrong = Session(_domain()).call("check_app_code", {"attendee_id": task.user_id, "code": "000000"})
+    assert wrong.error and "does not match" in wrong.observation
+    by_code = _act("check_app_code", attendee_id=task.user_id, code=sign_in_code(task.user_id))
+    assert _session(read, by_code).data["verifications"][task.user_id]["method"] == "app_code"
 
 
 def test_a_refused_refund_needs_its_reason_and_a_refund_made_anyway_scores_zero() -> None:

@@ -408,19 +408,21 @@ TRAPS_PER_WORLD = 1
 """...of which traps, where the world has them."""
 MORE = {"file_claim": (4, 2)}
 """Intents with more kinds of trap than worlds take more tasks and traps per world: (tasks, traps)."""
-CANDIDATES = 12
+CANDIDATES = 40
 """Drafts of each kind (trap or not) an intent looks at per world before choosing, so that it can vary the cases."""
 
 
 def _varied(candidates: list[FactoryTask], count: int, turn: int = 0) -> list[FactoryTask]:
     """``count`` of ``candidates``, those testing clauses the others do not first.
 
-    ``turn`` rotates which kind of case comes first (the world's position), so that worlds choosing one trap each
-    choose different kinds: a waiting period in one, an exclusion in the next.
+    ``turn`` (the world's position) rotates the kinds of case (their clauses, in a fixed order) by ``count`` per
+    world, so that worlds choosing one or two traps each choose different kinds: a waiting period in one, an
+    exclusion in the next.
     """
-    kinds = list(dict.fromkeys(tuple(task.clauses) for task in candidates))
-    first = kinds[turn % len(kinds)] if kinds else ()
-    candidates = sorted(candidates, key=lambda task: tuple(task.clauses) != first)
+    kinds = sorted({tuple(task.clauses) for task in candidates})
+    shift = turn * count % len(kinds) if kinds else 0
+    rank = {kind: position for position, kind in enumerate(kinds[shift:] + kinds[:shift])}
+    candidates = sorted(candidates, key=lambda task: rank[tuple(task.clauses)])
     chosen: list[FactoryTask] = []
     seen: set[tuple[str, ...]] = set()
     for task in candidates:

@@ -42,8 +42,8 @@ SEEDS = {"w1": 43_101, "w2": 43_202, "w3": 43_303}
 TEST_WORLDS = frozenset({"w3"})
 HOLDERS = 48
 """Policyholders per world."""
-MISSING_PHOTO_SHARE = 0.35
-"""Of the claims awaiting documents, the share whose policyholder lacks a photo of one of them."""
+MISSING_PHOTO_SHARE = 0.5
+"""Of the claims awaiting two documents, the share whose policyholder has a photo of only one of them."""
 
 Record = dict[str, Any]
 
@@ -244,12 +244,12 @@ def _claim(rng: random.Random, tables: World, policy: Record, device: Record) ->
 
 
 def _awaiting(rng: random.Random, claim: Record, device: Record) -> None:
-    """Some documents still missing; the phone holds photos of them, sometimes of all but one."""
+    """Some documents still missing; the phone holds photos of them, sometimes of all but one (never of none)."""
     required = claim["required_documents"]
-    have = rng.sample(required, rng.randint(0, len(required) - 1))
+    have = rng.sample(required, rng.choice([0, 0, len(required) - 1]))
     claim["documents_received"] = sorted(have)
     missing = [d for d in required if d not in have]
-    photographed = missing[1:] if len(missing) > 0 and rng.random() < MISSING_PHOTO_SHARE else missing
+    photographed = missing[1:] if len(missing) > 1 and rng.random() < MISSING_PHOTO_SHARE else missing
     for document in photographed:
         caption = CAPTIONS[document].format(n=rng.randint(1000, 9999), date=claim["incident_date"])
         _photo(device, caption, document)

@@ -403,9 +403,9 @@ SOLVERS: dict[str, Solver] = {
 }
 """The reference solver of each intent."""
 PER_WORLD = 3
-"""Tasks per intent and world: 6 train (w1, w2) and 3 test (w3) per intent..."""
+"""Tasks per intent and world: 6 train (w1, w2) and 3 test (w3) per intent."""
 TRAPS_PER_WORLD = 1
-"""...of which traps, where the world has them."""
+"""Traps among an intent's tasks of a world, where the world has one."""
 MORE = {"file_claim": (4, 2)}
 """Intents with more kinds of trap than worlds take more tasks and traps per world: (tasks, traps)."""
 CANDIDATES = 40

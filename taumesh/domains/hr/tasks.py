@@ -7,6 +7,7 @@ they test and to put the employee's own portal steps (dual control) first where 
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 
 from taumesh.domains.factory import FactoryTask, World
@@ -55,6 +56,22 @@ def _varied(candidates: list[FactoryTask], count: int) -> list[FactoryTask]:
     return chosen
 
 
+_FIGURES = re.compile(r"[\d$.,-]+")
+
+
+def _trap_kinds(traps: list[FactoryTask], count: int, turn: int) -> list[FactoryTask]:
+    """``count`` traps of different kinds (the rationale without its figures), each world starting at another kind.
+
+    So that three worlds show three reasons to refuse where an intent has them, rather than its commonest thrice.
+    """
+    kinds: dict[str, list[FactoryTask]] = {}
+    for task in traps:
+        kinds.setdefault(_FIGURES.sub("", task.trap_rationale or ""), []).append(task)
+    ordered = [kinds[key] for key in sorted(kinds)]
+    ordered = ordered[turn % len(ordered) :] + ordered[: turn % len(ordered)] if ordered else []
+    return [group[0] for group in ordered][:count]
+
+
 def tasks_of_world(world: World, tag: str, seed: int, accept: Callable[[FactoryTask], bool]) -> list[FactoryTask]:
     """Every intent's tasks over the employees of world ``tag``; ``accept`` filters out a task the build refuses."""
     tasks: list[FactoryTask] = []
@@ -74,7 +91,7 @@ def tasks_of_world(world: World, tag: str, seed: int, accept: Callable[[FactoryT
             task = draft.task(f"{intent}-{tag}-{len(traps) + len(plain) + 1:02d}", WRITES)
             if len(bucket) < CANDIDATES and accept(task):
                 bucket.append(task)
-        chosen = _varied(traps, TRAPS_PER_WORLD)
+        chosen = _trap_kinds(traps, TRAPS_PER_WORLD, int(tag[1:]) - 1)
         chosen += _varied(plain, PER_WORLD - len(chosen))
         tasks += sorted(chosen, key=lambda t: t.id)
     return tasks

@@ -26,11 +26,13 @@ from taumesh.domains.events.clock import (
     until,
     upgrade_charge,
 )
-from taumesh.domains.events.drafts import Draft, act, spoken_date, tickets
+from taumesh.domains.events.drafts import Draft, Reason, act, spoken_date, tickets
 from taumesh.domains.factory import World
 
 Record = dict[str, Any]
 NOT_REFUNDABLE = "non-refundable|not refundable|can't be refunded|cannot be refunded|aren't refundable|no refund"
+REISSUED = "already been reissued|already reissued|only once|already been sent again"
+NOT_TRANSFERABLE = "not transferable|non-transferable|can't be transferred|cannot be transferred"
 WITHIN_A_DAY = "24 hours|24-hour|one day"
 WITHIN_TWO_DAYS = "48 hours|48-hour|two days"
 NEED_PHRASES = {
@@ -96,11 +98,13 @@ def refund_order(world: World, attendee: Record, order: Record, rng: random.Rand
             act("transfer_to_human_agents", person_id=draft.person_id, topic="refund_approval")
         )
     if due == 0:
+        reasons = []
         if not ticket_class["refundable"]:
-            draft.trap(f"4.5: {ticket_class['name']} tickets of an event going ahead are never refunded", asked)
-            return draft.cite("4.5", "3.2").say("text", NOT_REFUNDABLE, "4.5: the class is non-refundable")
-        draft.trap("4.4: a refundable ticket is not refunded within 24 hours of the start", asked)
-        return draft.cite("4.4", "3.2").say("text", WITHIN_A_DAY, "4.4: the event starts within 24 hours")
+            rationale = f"{ticket_class['name']} tickets of an event going ahead are never refunded"
+            reasons.append(Reason("4.5", rationale, NOT_REFUNDABLE))
+        if until(event["start"]) <= NO_CHANGES_WINDOW:
+            reasons.append(Reason("4.4", "no refund within 24 hours of the start", WITHIN_A_DAY))
+        return draft.refuse(reasons, asked)
     if event["status"] == "scheduled":
         draft.cite("4.4")
     return draft.cite("3.3").do(asked).say("amount", f"{due:.2f}", "3.3: the amount refunded")
@@ -124,20 +128,17 @@ def change_class(world: World, attendee: Record, order: Record, rng: random.Rand
         f"You hold {_holding(world, order)} and want {_them(order)} moved to {target['name']}. You accept whatever it"
         " costs and want to know how much that is. If it cannot be done, you want to know why."
     )
-    charge = upgrade_charge(order["unit_price"], target["price"], order["quantity"])
-    if until(event["start"]) <= NO_CHANGES_WINDOW:
-        asked = act(
-            "change_ticket_class", order_id=order["order_id"], new_class_id=target["class_id"], charge=max(charge, 0.0)
-        )
-        draft.trap("5.3: no class change within 24 hours of the start", asked)
-        return draft.cite("5.3", "3.2").say("text", WITHIN_A_DAY, "5.3: the event starts within 24 hours")
-    if target["price"] <= order["unit_price"]:
-        asked = act("change_ticket_class", order_id=order["order_id"], new_class_id=target["class_id"], charge=0.0)
-        draft.trap(f"5.2: {target['name']} costs no more than the price paid: no downgrades", asked)
-        return draft.cite("5.2", "3.2").say(
-            "text", "downgrade|cheaper|lower price|lower-priced|costs less", "5.2: no downgrades"
-        )
+    upgrade = target["price"] > order["unit_price"]
+    charge = upgrade_charge(order["unit_price"], target["price"], order["quantity"]) if upgrade else 0.0
     move = act("change_ticket_class", order_id=order["order_id"], new_class_id=target["class_id"], charge=charge)
+    reasons = []
+    if until(event["start"]) <= NO_CHANGES_WINDOW:
+        reasons.append(Reason("5.3", "no class change within 24 hours of the start", WITHIN_A_DAY))
+    if not upgrade:
+        rationale = f"{target['name']} costs no more than the price paid: no downgrades"
+        reasons.append(Reason("5.2", rationale, "downgrade|cheaper|lower price|lower-priced|costs less"))
+    if reasons:
+        return draft.refuse(reasons, move)
     return draft.cite("3.3").do(move).say("amount", f"{charge:.2f}", "5.1: the charge of the upgrade")
 
 
@@ -156,19 +157,17 @@ def transfer_ticket(world: World, attendee: Record, order: Record, rng: random.R
         f" {friend['last_name']}, whose email is {friend['email']}. If that cannot be done, you want to know why."
     )
     start = act("start_ticket_transfer", order_id=order["order_id"], recipient_email=friend["email"])
+    reasons = []
     if not ticket_class["transferable"]:
-        draft.trap(f"6.1: {ticket_class['name']} tickets are not transferable", start)
-        return draft.cite("6.1", "3.2").say(
-            "text", "not transferable|non-transferable|can't be transferred|cannot be transferred", "6.1"
-        )
+        rationale = f"{ticket_class['name']} tickets are not transferable"
+        reasons.append(Reason("6.1", rationale, NOT_TRANSFERABLE))
     if until(event["start"]) <= TRANSFER_WINDOW:
-        draft.trap("6.2: no transfer within 48 hours of the start", start)
-        return draft.cite("6.2", "3.2").say("text", WITHIN_TWO_DAYS, "6.2: the event starts within 48 hours")
+        reasons.append(Reason("6.2", "no transfer within 48 hours of the start", WITHIN_TWO_DAYS))
     if order["transfers_made"] >= 1:
-        draft.trap("6.3: the order was already transferred once; it changes hands at most once", start)
-        return draft.cite("6.3", "3.2").say(
-            "text", "already been transferred|already transferred|only once|at most once", "6.3: transferred already"
-        )
+        rationale = "the order was already transferred once; it changes hands at most once"
+        reasons.append(Reason("6.3", rationale, "already been transferred|already transferred|only once|at most once"))
+    if reasons:
+        return draft.refuse(reasons, start)
     transfer_id = f"trf-{order['order_id']}-1"
     return draft.cite("6.1", "6.2", "6.3", "3.1").do(
         start,
@@ -205,14 +204,14 @@ def accept_transfer(world: World, attendee: Record, order: Record, rng: random.R
         " know why."
     )
     reissue = act("reissue_transfer_offer", transfer_id=offer["transfer_id"])
+    reasons = []
     if offer["reissues"] >= 1:
-        draft.trap("6.6: the offer was already reissued once; it is not reissued again", reissue)
-        return draft.cite("3.2").say(
-            "text", "already been reissued|already reissued|only once|already been sent again", "6.6: reissued once"
-        )
+        rationale = "the offer was already reissued once; it is not reissued again"
+        reasons.append(Reason("6.6", rationale, REISSUED))
     if until(event["start"]) <= TRANSFER_WINDOW:
-        draft.trap("6.2: no offer is reissued within 48 hours of the start", reissue)
-        return draft.cite("6.2", "3.2").say("text", WITHIN_TWO_DAYS, "6.2: the event starts within 48 hours")
+        reasons.append(Reason("6.2", "no offer is reissued within 48 hours of the start", WITHIN_TWO_DAYS))
+    if reasons:
+        return draft.refuse(reasons, reissue)
     return draft.do(
         reissue, act("accept_transfer_offer", "user", account_email=email, transfer_id=offer["transfer_id"])
     )
@@ -232,14 +231,14 @@ def accessibility_need(world: World, attendee: Record, order: Record, rng: rando
         " know why."
     )
     record = act("add_accessibility_need", order_id=order["order_id"], need=need)
+    reasons = []
     if until(event["start"]) < ACCESS_NOTICE[need]:
-        draft.trap(f"7.2: {need} needs more notice than is left before the start", record)
-        return draft.cite("7.2", "3.2").say("text", LATE_NEED[need], "7.2: the notice period has passed")
+        reasons.append(Reason("7.2", f"{need} needs more notice than is left before the start", LATE_NEED[need]))
     if need in STEP_FREE_NEEDS and not step_free:
-        draft.trap(f"7.3: {need} needs a step-free venue, and this one is not", record)
-        return draft.cite("7.3", "3.2").say(
-            "text", "step-free|step free|not accessible|no level access", "7.3: the venue is not step-free"
-        )
+        rationale = f"{need} needs a step-free venue, and this one is not"
+        reasons.append(Reason("7.3", rationale, "step-free|step free|not accessible|no level access"))
+    if reasons:
+        return draft.refuse(reasons, record)
     return draft.cite("7.2", "7.3").do(record)
 
 
@@ -265,21 +264,18 @@ def workshop_signup(world: World, attendee: Record, order: Record, rng: random.R
         f" {session['speaker']}. If that is not possible, you want to know why."
     )
     register = act("register_for_session", order_id=order["order_id"], session_id=session["session_id"])
+    reasons = []
     if not _class(world, order)["includes_workshops"]:
-        draft.trap(f"8.1: {_class(world, order)['name']} does not include workshops", register)
-        return draft.cite("3.2").say(
-            "text", "include workshops|includes workshops|include workshop|Full Pass", "8.1: no workshops in the class"
-        )
+        rationale = f"{_class(world, order)['name']} does not include workshops"
+        reasons.append(Reason("8.1", rationale, "include workshops|includes workshops|include workshop|Full Pass"))
     if len(mine) >= MAX_WORKSHOPS:
-        draft.trap("8.3: the order is registered for two sessions already", register)
-        return draft.cite("8.3", "3.2").say(
-            "text", "two sessions|2 sessions|two workshops|2 workshops|at most two|maximum of two", "8.3: two already"
-        )
+        phrases = "two sessions|2 sessions|two workshops|2 workshops|at most two|maximum of two"
+        reasons.append(Reason("8.3", "the order is registered for two sessions already", phrases))
     if any(overlaps(s["start"], s["end"], session["start"], session["end"]) for s in mine):
-        draft.trap("8.2: the session overlaps one the order is registered for", register)
-        return draft.cite("8.2", "3.2").say(
-            "text", "overlap|clash|same time|conflicts", "8.2: it overlaps a session already booked"
-        )
+        rationale = "the session overlaps one the order is registered for"
+        reasons.append(Reason("8.2", rationale, "overlap|clash|same time|conflicts"))
+    if reasons:
+        return draft.refuse(reasons, register)
     return draft.cite("8.2", "8.3").do(register)
 
 

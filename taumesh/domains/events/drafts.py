@@ -38,6 +38,15 @@ def tickets(quantity: int, class_name: str) -> str:
     return f"{quantity} {class_name} ticket{'s' if quantity > 1 else ''}"
 
 
+@dataclass(frozen=True)
+class Reason:
+    """One rule that forbids what the caller asks: its clause, why, and the phrases that say it (``a|b``)."""
+
+    clause: str
+    rationale: str
+    phrases: str
+
+
 @dataclass
 class Draft:
     """One task in the making; ``person`` is an attendee's or an organiser's record."""
@@ -84,6 +93,18 @@ class Draft:
         self.trap_rationale = rationale
         self.forbidden = list(forbidden)
         return self
+
+    def refuse(self, reasons: list[Reason], forbidden: Action) -> Draft:
+        """A trap: ``forbidden`` is not made, and the agent names a rule that forbids it, any of ``reasons`` (3.2).
+
+        When several rules forbid it, naming any one of them is a right answer, so every one's phrases are accepted.
+        """
+        self.trap("; ".join(f"{r.clause}: {r.rationale}" for r in reasons), forbidden)
+        self.cite(*(r.clause for r in reasons), "3.2")
+        phrases = dict.fromkeys(p for r in reasons for p in r.phrases.split("|"))
+        return self.say(
+            "text", "|".join(phrases), "3.2: the rule that forbids it, " + ", ".join(r.clause for r in reasons)
+        )
 
     def say(self, kind: str, value: str, why: str) -> Draft:
         self.statements.append(Statement.model_validate({"kind": kind, "value": value, "why": why}))

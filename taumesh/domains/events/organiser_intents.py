@@ -12,7 +12,7 @@ from datetime import timedelta
 from typing import Any
 
 from taumesh.domains.events.clock import NOW, TRANSFER_WINDOW, at, deposit, overlaps, until
-from taumesh.domains.events.drafts import Draft, act, spoken_date
+from taumesh.domains.events.drafts import Draft, Reason, act, spoken_date
 from taumesh.domains.events.world import SLOTS
 from taumesh.domains.factory import World
 
@@ -66,17 +66,16 @@ def hold_venue(world: World, organiser: Record, rng: random.Random) -> Draft | N
     if named in qualifying:
         draft.cite("9.3").do(*hold(named))
         return draft.say("amount", f"{deposit(named['day_rate']):.2f}", "9.4: the deposit taken")
-    why = "has no step-free access" if not named["step_free"] else f"seats {named['capacity']}, fewer than {guests}"
-    draft.trap(f"9.2: {named['name']} {why}; the cheapest qualifying venue of {city} is held instead", hold(named)[0])
+    reasons = []
+    if not named["step_free"]:
+        reasons.append(Reason("9.2", f"{named['name']} has no step-free access", "step-free|step free|not accessible"))
+    if named["capacity"] < guests:
+        rationale = f"{named['name']} seats {named['capacity']}, fewer than {guests}"
+        reasons.append(Reason("9.2", rationale, "capacity|too small|not big enough|only holds|only seats"))
+    draft.refuse(reasons, hold(named)[0])
     cheapest = min(v["day_rate"] for v in qualifying)
     ties = [v for v in qualifying if v["day_rate"] == cheapest]
-    draft.cite("9.3", "3.2").step("the cheapest qualifying venue, any of a tie (9.3)", *(hold(v) for v in ties))
-    reason = (
-        "step-free|step free|not accessible"
-        if not named["step_free"]
-        else "capacity|too small|not big enough|only holds|only seats"
-    )
-    draft.say("text", reason, "9.2: why the named venue does not qualify")
+    draft.cite("9.3").step("the cheapest qualifying venue of the city, any of a tie (9.3)", *(hold(v) for v in ties))
     return draft.say("amount", f"{deposit(cheapest):.2f}", "9.4: the deposit taken")
 
 
@@ -122,23 +121,19 @@ def move_session(world: World, organiser: Record, rng: random.Random) -> Draft |
         and s["session_id"] != session["session_id"]
         and overlaps(s["start"], s["end"], start, end)
     ]
+    reasons = []
     if until(session["start"]) <= TRANSFER_WINDOW:
-        draft.trap("10.2: the session starts within 48 hours", move)
-        return draft.cite("10.2", "10.6").say("text", "48 hours|48-hour|two days", "10.2: it starts within 48 hours")
+        reasons.append(Reason("10.2", "the session starts within 48 hours", "48 hours|48-hour|two days"))
     if room["capacity"] < session["seats_taken"]:
-        draft.trap(
-            f"10.3: {room['name']} seats {room['capacity']}, fewer than the {session['seats_taken']} taken", move
-        )
-        return draft.cite("10.3", "10.6").say(
-            "text", "too small|not big enough|only seats|only holds|capacity|fewer seats", "10.3: the room is too small"
-        )
+        rationale = f"{room['name']} seats {room['capacity']}, fewer than the {session['seats_taken']} taken"
+        phrases = "too small|not big enough|only seats|only holds|capacity|fewer seats"
+        reasons.append(Reason("10.3", rationale, phrases))
     if busy:
-        draft.trap(f"10.4: {session['speaker']} gives {busy[0]['session_id']} at that time", move)
-        return draft.cite("10.4", "10.6").say(
-            "text",
-            "another session|double-booked|double booked|already speaking|already presenting|already giving",
-            "10.4: the speaker is busy then",
-        )
+        rationale = f"{session['speaker']} gives {busy[0]['session_id']} at that time"
+        phrases = "another session|double-booked|double booked|already speaking|already presenting|already giving"
+        reasons.append(Reason("10.4", rationale, phrases))
+    if reasons:
+        return draft.cite("10.6").refuse(reasons, move)
     return draft.cite("10.2", "10.3", "10.4", "10.5").do(
         move, act("notify_session_attendees", session_id=session["session_id"], notice="session_moved")
     )
@@ -164,12 +159,14 @@ def release_tickets(world: World, organiser: Record, rng: random.Random) -> Draf
         " if none can be, you want to know why."
     )
     asked = act("release_more_tickets", class_id=ticket_class["class_id"], quantity=wanted)
+    reasons = []
     if event["status"] == "cancelled":
-        draft.trap("11.3: the event is cancelled: no tickets are released", asked)
-        return draft.cite("11.3", "3.2").say("text", "cancelled|canceled", "11.3: the event is cancelled")
+        reasons.append(Reason("11.3", "the event is cancelled: no tickets are released", "cancelled|canceled"))
     if room <= 0:
-        draft.trap("11.2: the venue's capacity is on sale already: nothing is released", asked)
-        return draft.cite("3.2").say("text", "capacity|no room|already on sale|full", "11.2: no room left")
+        rationale = "the venue's capacity is on sale already: nothing is released"
+        reasons.append(Reason("11.2", rationale, "capacity|no room|already on sale|full"))
+    if reasons:
+        return draft.refuse(reasons, asked)
     if wanted > room:
         draft.trap(f"11.2: only {room} more fit the venue: those are released instead", asked)
         draft.do(act("release_more_tickets", class_id=ticket_class["class_id"], quantity=room))

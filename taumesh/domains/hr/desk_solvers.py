@@ -72,7 +72,9 @@ def shift_cover(world: World, employee: Employee, rng: random.Random, persona: s
     )
     if not shifts or not colleagues:
         return None
-    shift, colleague = rng.choice(shifts), rng.choice(colleagues)
+    shift = rng.choice(shifts)
+    same_role = [c for c in colleagues if c["role"] == shift["role"]]
+    colleague = rng.choice(same_role if same_role and rng.random() < 0.7 else colleagues)
     date = shift["start"][:10]
     monday = week_of(date)
     theirs = [s for s in world["shifts"].values() if s["employee_id"] == colleague["employee_id"]]

@@ -46,8 +46,9 @@ POLICY = Policy.build(
                 "An organiser's contact is found by their email address (`find_organiser`) and verified with the"
                 " organiser account's passphrase (`verify_organiser`). A verified organiser acts only on the events"
                 " and venue holds of their own organisation.",
-                "An attendee acts only on orders their account holds. Someone calling about tickets held on another"
-                " person's account gets no information about them; the holder must call themselves.",
+                "An attendee acts only on orders their account holds, and on transfers offered to their own email"
+                " (6.6). Someone calling about tickets held on another person's account gets no information about"
+                " them; the holder must call themselves.",
             ],
         ),
         (
@@ -107,9 +108,10 @@ POLICY = Policy.build(
                 " `release_ticket_transfer` and that code. Never release a transfer without the code from the app.",
                 "A released transfer is offered to the recipient for 72 hours. The recipient accepts it in their own"
                 " ticket app; you cannot accept it for them.",
-                "When an offer has expired before it was accepted, you may reissue it for another 72 hours with"
-                " `reissue_transfer_offer`, once per transfer: a transfer that has already been reissued is not"
-                " reissued again, and the sender must start a new one when the old order allows it.",
+                "When an offer has expired before it was accepted, you may, at the sender's or the recipient's"
+                " request, reissue it for another 72 hours with `reissue_transfer_offer`, once per transfer: a"
+                " transfer that has already been reissued is not reissued again, and the sender must start a new one"
+                " when the old order allows it.",
             ],
         ),
         (

@@ -11,7 +11,6 @@ from datetime import datetime, timedelta
 
 NOW = datetime(2026, 5, 18, 10, 0)
 """Monday 18 May 2026, 10:00, the box office's local time."""
-DAY = timedelta(days=1)
 NO_CHANGES_WINDOW = timedelta(hours=24)
 """Within this of the start, no refund, class change or accessibility request is taken."""
 TRANSFER_WINDOW = timedelta(hours=48)

@@ -14,7 +14,7 @@ from datetime import timedelta
 from typing import Any
 
 from taumesh.domains.events import vocabulary as words
-from taumesh.domains.events.clock import NOW, OFFER_LIFETIME, at, overlaps
+from taumesh.domains.events.clock import NOW, OFFER_LIFETIME, at, deposit, overlaps
 from taumesh.domains.factory import Invariant, SeededWorld, World, build_worlds, per_record
 
 SEEDS = {"w1": 43_101, "w2": 43_102, "w3": 43_103}
@@ -337,7 +337,7 @@ def _holds(rng: random.Random, tables: World, tag: str) -> None:
                 "venue_id": venue_id,
                 "date": date,
                 "organiser_id": rng.choice(sorted(tables["organisers"])),
-                "deposit": float(round(tables["venues"][venue_id]["day_rate"] * 0.25, 2)),
+                "deposit": deposit(tables["venues"][venue_id]["day_rate"]),
                 "kind": "hold",
             }
 

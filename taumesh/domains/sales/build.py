@@ -58,7 +58,7 @@ def generate() -> tuple[dict[str, Any], list[FactoryTask]]:
     tasks: list[FactoryTask] = []
     for world in built:
         tasks += tasks_of_world(
-            world.tables, world.tag, world.seed, lambda t: not output_spec(t.outputs, t.instruction, policy)
+            world.tables, world.tag, world.seed, lambda t: not output_spec(t.outputs, t.instruction, policy), tasks
         )
     problems = [f"{task_id}: cue {cue!r}" for task_id, cues in trap_cues(tasks).items() for cue in cues]
     problems += [f"{task_id}: {why}" for task_id, whys in unfair_traps(tasks).items() for why in whys]

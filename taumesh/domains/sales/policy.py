@@ -89,8 +89,8 @@ POLICY = Policy.build(
                 "When the rep asks for more than their own limit (35 percent at most), do not set it. Submit the"
                 " request to their manager instead (`request_discount_approval`, with the percent asked for): the"
                 " quote waits as pending approval. Tell the rep their manager has to approve it.",
-                "Requests above 35 percent are not submitted anywhere: say so, and offer a discount within the rep's"
-                " own limit.",
+                "A discount above 35 percent is neither set nor submitted: it is an exception to this policy, so"
+                " transfer the rep to sales operations (`transfer_to_human_agents`, `deal_desk_exception`).",
             ],
         ),
         (

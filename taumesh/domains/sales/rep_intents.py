@@ -45,6 +45,8 @@ LOST_WORDS = {
     "timing": "they will not buy anything this year",
 }
 ASKED_PERCENTS = (4, 6, 7, 9, 10, 12, 14, 15, 18, 20, 22, 25)
+EXCEPTIONAL_PERCENTS = (40, 45, 50)
+"""Beyond the deal desk's 35 percent: an exception for a human (6.4)."""
 
 
 def _owned_open(world: World, opportunity: Record) -> tuple[Record, Record] | None:
@@ -65,16 +67,17 @@ def _find_account(draft: Draft, account: Record, *more: str) -> Draft:
 
 
 def apply_discount(world: World, quote: Record, rng: random.Random, persona: str) -> Draft | None:
-    """Within the rep's authority the discount is set (and the new total said); beyond it, a request to the manager."""
+    """The discount within the rep's authority (new total said), a request beyond it, a transfer beyond 35 %."""
     opportunity = world["opportunities"][quote["opportunity_id"]]
     owned = _owned_open(world, opportunity)
     if owned is None or quote["status"] not in ("draft", "approved") or day(quote["valid_until"]) < TODAY:
         return None
     rep, account = owned
     limit = DISCOUNT_AUTHORITY[rep["role"]]
-    trap = rng.random() < 0.5
+    draw = rng.random()
+    trap, exceptional = draw < 0.6, draw < 0.2
     choices = [p for p in ASKED_PERCENTS if (p > limit if trap else p <= limit) and p != quote["discount_percent"]]
-    percent = rng.choice(choices)
+    percent = rng.choice(EXCEPTIONAL_PERCENTS if exceptional else choices)
     draft = Draft(world, rep, "apply_discount", persona).verify_rep().cite("3.1", "4.1", "6.1")
     draft.do(
         act("get_quote", quote_id=quote["quote_id"]),
@@ -85,9 +88,16 @@ def apply_discount(world: World, quote: Record, rng: random.Random, persona: str
         " much yourself, you want it put forward for approval so that the deal can still go ahead."
     )
     set_it = act("set_quote_discount", quote_id=quote["quote_id"], discount_percent=percent)
+    request = act("request_discount_approval", quote_id=quote["quote_id"], discount_percent=percent)
+    if exceptional:
+        draft.trap(
+            f"6.4: {percent}% is beyond anyone's authority: neither set nor submitted, an exception", set_it, request
+        )
+        handoff = act("transfer_to_human_agents", person_id=rep["rep_id"], reason="deal_desk_exception")
+        return draft.cite("6.4", "13.1", "13.2").do(handoff)
     if trap:
         draft.trap(f"6.3: {percent}% is beyond the rep's own {limit}%: it goes to their manager as a request", set_it)
-        draft.cite("6.3").do(act("request_discount_approval", quote_id=quote["quote_id"], discount_percent=percent))
+        draft.cite("6.3").do(request)
         draft.say("text", "manager", "6.3: the rep's manager has to approve it")
     else:
         draft.cite("6.2", "5.2").do(set_it)

@@ -1,12 +1,13 @@
 """Every intent's tasks over one world: candidates drawn from its records, then a varied choice of traps and not.
 
-Per world and intent, one trap and two other tasks (where the world has them), those testing clauses the others do
-not first; train takes worlds w1 and w2, test w3.
+Per world and intent, one trap and two other tasks (where the world has them), those testing clauses the earlier
+worlds' tasks test least first; train takes worlds w1 and w2, test w3.
 """
 
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -50,20 +51,30 @@ CANDIDATES = 12
 """Drafts of each kind (trap, not) an intent looks at per world before choosing, so that it can vary the cases."""
 
 
-def _varied(candidates: list[FactoryTask], count: int) -> list[FactoryTask]:
-    """``count`` of ``candidates``, those testing clauses the others do not first."""
+def _varied(candidates: list[FactoryTask], count: int, earlier: list[FactoryTask]) -> list[FactoryTask]:
+    """``count`` of ``candidates``: those testing clauses fewer ``earlier`` tasks (of other worlds) test come first.
+
+    Within a world too, a case testing clauses the chosen ones do not comes before a repeat, so that an intent's
+    traps show each of its reasons across the worlds (a signed quote in one, another rep's deal in the next).
+    """
+    seen = Counter(tuple(task.clauses) for task in earlier)
     chosen: list[FactoryTask] = []
-    seen: set[tuple[str, ...]] = set()
-    for task in candidates:
-        if len(chosen) < count and tuple(task.clauses) not in seen:
-            chosen.append(task)
-            seen.add(tuple(task.clauses))
-    chosen += [task for task in candidates if task not in chosen][: count - len(chosen)]
+    pool = list(candidates)
+    while pool and len(chosen) < count:
+        best = min(pool, key=lambda task: seen[tuple(task.clauses)])  # the first of the least tested
+        chosen.append(best)
+        pool.remove(best)
+        seen[tuple(best.clauses)] += 1
     return chosen
 
 
-def tasks_of_world(world: World, tag: str, seed: int, accept: Callable[[FactoryTask], bool]) -> list[FactoryTask]:
-    """Every intent's tasks over ``world``'s records of its own tag, ``accept`` filtering the candidates."""
+def tasks_of_world(
+    world: World, tag: str, seed: int, accept: Callable[[FactoryTask], bool], earlier: list[FactoryTask]
+) -> list[FactoryTask]:
+    """Every intent's tasks over ``world``'s records of its own tag, ``accept`` filtering the candidates.
+
+    ``earlier`` are the tasks of the worlds built before, whose cases this world's choice varies from.
+    """
     tasks: list[FactoryTask] = []
     for index, (intent, (table, solve)) in enumerate(INTENTS.items()):
         rng = random.Random(seed * 100 + index)
@@ -79,7 +90,8 @@ def tasks_of_world(world: World, tag: str, seed: int, accept: Callable[[FactoryT
             task = draft.task(f"{intent}-{tag}-{len(traps) + len(plain) + 1:02d}")
             if len(bucket) < CANDIDATES and accept(task):
                 bucket.append(task)
-        chosen = _varied(traps, TRAPS_PER_WORLD)
-        chosen += _varied(plain, PER_WORLD - len(chosen))
+        before = [task for task in earlier if task.intent == intent]
+        chosen = _varied(traps, TRAPS_PER_WORLD, before)
+        chosen += _varied(plain, PER_WORLD - len(chosen), before)
         tasks += sorted(chosen, key=lambda t: t.id)
     return tasks

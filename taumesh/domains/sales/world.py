@@ -189,7 +189,7 @@ _FORECASTS = {
     "negotiation": ["best_case", "commit", "commit"],
 }
 _QUOTE_STATUS = {
-    "proposal": ["draft", "draft", "approved", "approved", "pending_approval", "pending_approval"],
+    "proposal": ["draft", "approved", "approved", "pending_approval", "pending_approval", "pending_approval"],
     "negotiation": [
         "approved",
         "approved",

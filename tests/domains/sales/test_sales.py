@@ -3,8 +3,8 @@
 - the generator rebuilds the shipped files byte for byte, from three worlds that keep their invariants, and the
   test split's entities are never in train;
 - a deal is won only on a quote the client signed in their own e-signature app (dual control): the desk cannot sign;
-- discount authority: a rep's discount beyond their limit is a request to their manager, and granting it anyway
-  scores 0, while the request scores 1;
+- discount authority: a rep's discount beyond their limit is a request to their manager, one beyond 35 percent a
+  transfer to a human; granting or submitting it anyway scores 0;
 - a close date moved twice is not the close date moved once (each change counts), which is what makes the
   90-day trap fair; follow-ups asked for a weekend are due the Monday after.
 """
@@ -20,7 +20,7 @@ from taumesh.domains import Catalog, Domain, Registry, Session
 from taumesh.domains.factory import FactoryTask, outcome_score
 from taumesh.domains.sales import DATA, RELEASE
 from taumesh.domains.sales.build import generated_files, touched, world_of
-from taumesh.domains.sales.clock import DISCOUNT_AUTHORITY
+from taumesh.domains.sales.clock import DEAL_DESK_LIMIT, DISCOUNT_AUTHORITY
 from taumesh.domains.sales.world import TEST_WORLDS, worlds
 
 
@@ -72,20 +72,27 @@ def test_a_deal_is_won_only_on_a_quote_the_client_signed_in_their_own_app() -> N
     assert opportunity["stage"] == "closed_won" and opportunity["won_quote_id"] == won.kwargs["quote_id"]
 
 
-def test_a_discount_beyond_the_reps_authority_goes_to_their_manager() -> None:
+def test_a_discount_beyond_the_reps_authority_goes_to_their_manager_and_beyond_35_percent_to_a_human() -> None:
     traps = [t for t in _tasks() if t.intent == "apply_discount" and t.trap]
-    assert traps
     domain, plugin = _domain(), _domain().plugin
     reps = domain.base_data["reps"]
+    kinds = set()
     for task in traps:
-        (granted,) = task.forbidden
-        assert granted.name == "set_quote_discount"
-        assert granted.kwargs["discount_percent"] > DISCOUNT_AUTHORITY[reps[task.user_id]["role"]]
-        asked = next(a for a in task.actions if a.name == "request_discount_approval")
-        assert asked.kwargs == granted.kwargs
+        granted = task.forbidden[0]
+        percent = granted.kwargs["discount_percent"]
+        assert granted.name == "set_quote_discount" and percent > DISCOUNT_AUTHORITY[reps[task.user_id]["role"]]
+        answer = task.actions[-1]
+        if percent > DEAL_DESK_LIMIT:
+            assert answer.kwargs == {"person_id": task.user_id, "reason": "deal_desk_exception"}
+            assert [a.name for a in task.forbidden] == ["set_quote_discount", "request_discount_approval"]
+        else:
+            assert answer.name == "request_discount_approval" and answer.kwargs == granted.kwargs
+        kinds.add(answer.name)
         assert outcome_score(plugin, domain, task, task.actions) == 1.0
-        instead = [granted if a is asked else a for a in task.actions]
-        assert outcome_score(plugin, domain, task, instead) == 0.0, task.id
+        for forbidden in task.forbidden:
+            instead = [*task.actions[:-1], forbidden]
+            assert outcome_score(plugin, domain, task, instead) == 0.0, (task.id, forbidden.name)
+    assert kinds == {"request_discount_approval", "transfer_to_human_agents"}
 
 
 def test_each_close_date_change_counts_so_a_second_change_is_not_the_first() -> None:

@@ -42,6 +42,7 @@ from taumesh.orchestrator.gym import AGENT_ENV_ID
 from taumesh.viewer.labels import task_labels
 from tests.helpers.api_thread import start_thread_server
 from tests.helpers.cli import ORACLE, explain_result, invoke, load_json, results_path
+from tests.helpers.paths import PROJECT_ROOT
 
 MIN_TABLES, MIN_RECORDS, MIN_POLICY_WORDS, MIN_AGENT_TOOLS = 5, 300, 1_200, 15
 MIN_TASKS, MIN_INTENTS, MIN_TRAP_SHARE, MIN_MEDIAN_GOLD, MIN_DUAL_SHARE = 60, 8, 0.25, 4, 0.10
@@ -71,7 +72,7 @@ def _plugin(name: str) -> FactoryPlugin:
 
 
 def test_the_factory_domains_are_registered() -> None:
-    assert {"healthcare"} <= set(FACTORY)
+    assert {"healthcare", "insurance", "loans", "hospitality", "real-estate", "events", "fitness"} <= set(FACTORY)
 
 
 @pytest.mark.parametrize("name", FACTORY)
@@ -287,3 +288,28 @@ def test_the_gym_plays_a_task_of_the_domain_to_one(name: str) -> None:
     finally:
         env.close()
     assert (reward, terminated) == (1.0, True), info
+
+
+TABLE_ROW = re.compile(r"^\| \[(?P<name>[\w-]+)\]\(domains/[\w-]+\.md\) \| [^|]+ \| (?P<counts>.+) \|$")
+"""A row of docs/domains.md's table of τ++'s domains: the name, what it models, then its counts."""
+
+
+def _counts(name: str) -> list[str]:
+    domain, tasks = _domain(name), _tasks(name)
+    agent = sum(tool.side == "assistant" for tool in domain.tools)
+    return [
+        str(len(tasks)),
+        str(len({task.intent for task in tasks})),
+        str(sum(task.trap for task in tasks)),
+        str(sum(task.dual_control for task in tasks)),
+        str(len(_tasks(name, "test"))),
+        f"{sum(len(records) for records in domain.base_data.values()):,}",
+        f"{agent} / {len(domain.tools) - agent}",
+    ]
+
+
+def test_the_docs_table_gives_each_domains_counts() -> None:
+    page = (PROJECT_ROOT / "docs" / "domains.md").read_text(encoding="utf-8")
+    rows = {m["name"]: m["counts"].split(" | ") for line in page.splitlines() if (m := TABLE_ROW.match(line))}
+    wanted = {name: _counts(name) for name in FACTORY if name != "healthcare"}  # healthcare has a section of its own
+    assert rows == wanted, "\n".join(f"| {name} | {' | '.join(counts)} |" for name, counts in wanted.items())

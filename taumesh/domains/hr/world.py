@@ -325,7 +325,7 @@ INVARIANTS = (
     per_record("leave_requests", "leave days are the range's working days", _leave_days),
     per_record(
         "onboarding_items",
-        "onboarding items fall due after the hire date",
+        "onboarding items fall due after today",
         lambda i: None if i["due_date"] > TODAY.isoformat() else f"due {i['due_date']}, already past",
     ),
     Invariant("managers are in their reports' department", _manager_in_department),

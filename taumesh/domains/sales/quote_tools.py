@@ -74,7 +74,10 @@ class CreateQuote(Tool):
 class AddQuoteLine(Tool):
     name = "add_quote_line"
     writes = True
-    description = "Add a product line to a draft quote (one line per product); returns the quote with its new total."
+    description = (
+        "Add a product line to a draft quote (one line per product, kept in price-book order); returns the quote"
+        " with its new total."
+    )
     parameters = params(quote_id=QUOTE, product_id=PRODUCT, quantity=QUANTITY)
 
     @staticmethod
@@ -84,7 +87,10 @@ class AddQuoteLine(Tool):
             raise Refusal("lines are added to draft quotes only")
         if any(line["product_id"] == product_id for line in quote["lines"]):
             raise Refusal("the quote has a line of that product already")
-        quote["lines"].append(_line(data, product_id, quantity))
+        lines = [*quote["lines"], _line(data, product_id, quantity)]
+        quote["lines"] = sorted(
+            lines, key=lambda line: str(line["product_id"])
+        )  # the order lines are added is no choice
         quote["total"] = quote_total(quote["lines"], quote["discount_percent"])
         return dump(quote)
 

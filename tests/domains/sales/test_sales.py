@@ -5,6 +5,7 @@
 - a deal is won only on a quote the client signed in their own e-signature app (dual control): the desk cannot sign;
 - discount authority: a rep's discount beyond their limit is a request to their manager, one beyond 35 percent a
   transfer to a human; granting or submitting it anyway scores 0;
+- a quote's lines are the same whichever product the agent adds first (no order to guess);
 - a close date moved twice is not the close date moved once (each change counts), which is what makes the
   90-day trap fair; follow-ups asked for a weekend are due the Monday after.
 """
@@ -93,6 +94,23 @@ def test_a_discount_beyond_the_reps_authority_goes_to_their_manager_and_beyond_3
             instead = [*task.actions[:-1], forbidden]
             assert outcome_score(plugin, domain, task, instead) == 0.0, (task.id, forbidden.name)
     assert kinds == {"request_discount_approval", "transfer_to_human_agents"}
+
+
+def test_a_quotes_lines_are_the_same_whichever_product_the_agent_adds_first() -> None:
+    task = next(
+        t for t in _tasks() if t.intent == "create_quote" and any(a.name == "add_quote_line" for a in t.actions)
+    )
+    create = next(a for a in task.actions if a.name == "create_quote")
+    add = next(a for a in task.actions if a.name == "add_quote_line")
+    gold, swapped = Session(_domain()), Session(_domain())
+    gold.call(create.name, dict(create.kwargs))
+    gold.call(add.name, dict(add.kwargs))
+    opportunity = create.kwargs["opportunity_id"]
+    first = {"product_id": add.kwargs["product_id"], "quantity": add.kwargs["quantity"]}
+    swapped.call(create.name, {"opportunity_id": opportunity, **first})
+    second = {k: create.kwargs[k] for k in ("product_id", "quantity")}
+    assert not swapped.call(add.name, {"quote_id": add.kwargs["quote_id"], **second}).error
+    assert gold.data_hash() == swapped.data_hash()
 
 
 def test_each_close_date_change_counts_so_a_second_change_is_not_the_first() -> None:

@@ -80,6 +80,7 @@ def apply_discount(world: World, quote: Record, rng: random.Random, persona: str
     percent = rng.choice(EXCEPTIONAL_PERCENTS if exceptional else choices)
     draft = Draft(world, rep, "apply_discount", persona).verify_rep().cite("3.1", "4.1", "6.1")
     draft.do(
+        act("get_rep", rep_id=rep["rep_id"]),
         act("get_quote", quote_id=quote["quote_id"]),
         act("get_opportunity", opportunity_id=opportunity["opportunity_id"]),
     )

@@ -48,6 +48,7 @@ def approve_discount(world: World, approval: Record, rng: random.Random, persona
         draft.trap(
             "7.3: the caller is not the request's approver: nothing changes, they hear whose it is", approve, escalate
         )
+        draft.do(act("get_rep", rep_id=approver["rep_id"]))
         return draft.cite("7.3").say("text", full_name(approver), "7.3: the approver's full name")
     if over:
         draft.trap(f"7.2: {approval['discount_percent']}% is beyond a manager's 25%: the deal desk decides", approve)

@@ -244,6 +244,7 @@ def close_lost(world: World, opportunity: Record, rng: random.Random, persona: s
     lost = act("mark_opportunity_lost", opportunity_id=opportunity["opportunity_id"], reason=reason)
     if not_theirs:
         draft.trap("4.2: another rep owns the opportunity: nothing changes, the caller hears who", lost).cite("4.2")
+        draft.do(act("get_rep", rep_id=owner["rep_id"]))
         return draft.say("text", full_name(owner), "4.2: the owner's full name")
     draft.do(
         act("get_opportunity", opportunity_id=opportunity["opportunity_id"]),

@@ -1,0 +1,145 @@
+"""A task being solved: who calls, what they want, every outcome the policy allows, and what must be said.
+
+A solver fills a :class:`Draft` step by step; :meth:`Draft.task` turns it into a :class:`FactoryTask`. The caller's
+identity steps are the manual's section 2: a lawyer by firm email and bar number, a client contact by email, client
+number and postcode.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from taumesh.domains import Action
+from taumesh.domains.factory import FactoryTask, Statement, Step, Tier, World
+from taumesh.domains.legal.agent_tools import AGENT_TOOLS
+
+IDENTITY = frozenset({"find_attorney", "verify_attorney", "find_contact", "verify_contact"})
+"""The tools that find or verify the caller (the plugin's identity tools)."""
+WRITES = frozenset(tool.name for tool in AGENT_TOOLS if tool.writes)
+ROLE_WORDS = {"partner": "a partner", "senior_associate": "a senior associate", "associate": "an associate"}
+TAIL = "When the agent tells you exactly what it is about to change and asks, say yes."
+
+
+def act(tool: str, requestor: str = "assistant", /, **kwargs: Any) -> Action:
+    """A gold action (the user's own when ``requestor`` is ``"user"``)."""
+    return Action.model_validate({"name": tool, "kwargs": kwargs, "requestor": requestor})
+
+
+def full_name(person: dict[str, Any]) -> str:
+    """A lawyer's or contact's first and last name, as the manual has the agent say it."""
+    return f"{person['first_name']} {person['last_name']}"
+
+
+def tier(writes: int, trap: bool, dual: bool) -> Tier:
+    """Difficulty from the agent's writes past identity, a trap's judgement, and the user's own steps."""
+    points = writes + (2 if trap else 0) + (2 if dual else 0)
+    return "easy" if points <= 1 else "medium" if points <= 3 else "hard"
+
+
+@dataclass
+class Draft:
+    """One task's solution in the making."""
+
+    world: World
+    user: dict[str, Any]
+    """The caller's record: a lawyer, or a client contact."""
+    intent: str
+    persona: str
+    steps: list[Step] = field(default_factory=list)
+    statements: list[Statement] = field(default_factory=list)
+    goal: list[str] = field(default_factory=list)
+    clauses: list[str] = field(default_factory=list)
+    forbidden: list[Action] = field(default_factory=list)
+    trap_rationale: str | None = None
+
+    @property
+    def user_id(self) -> str:
+        return str(self.user.get("attorney_id") or self.user["contact_id"])
+
+    def step(self, why: str, *alternatives: list[Action]) -> Draft:
+        self.steps.append(Step(why=why, alternatives=list(alternatives)))
+        return self
+
+    def do(self, *actions: Action) -> Draft:
+        """A step with one alternative: these actions, in order."""
+        return self.step(", ".join(a.name for a in actions), list(actions))
+
+    def cite(self, *clauses: str) -> Draft:
+        self.clauses += [c for c in clauses if c not in self.clauses]
+        return self
+
+    def trap(self, rationale: str, *forbidden: Action) -> Draft:
+        self.trap_rationale = rationale
+        self.forbidden = list(forbidden)
+        return self
+
+    def say(self, kind: str, value: str, why: str) -> Draft:
+        self.statements.append(Statement.model_validate({"kind": kind, "value": value, "why": why}))
+        return self
+
+    def want(self, sentence: str) -> Draft:
+        self.goal.append(sentence)
+        return self
+
+    def verify(self) -> Draft:
+        """The caller found and verified (2.1 or 2.2, and 2.3)."""
+        user = self.user
+        self.cite("2.3")
+        if "attorney_id" in user:
+            return self.cite("2.1").do(
+                act("find_attorney", email=user["email"]),
+                act("verify_attorney", attorney_id=user["attorney_id"], bar_number=user["bar_number"]),
+            )
+        client = self.world["clients"][user["client_id"]]
+        return self.cite("2.2").do(
+            act("find_contact", email=user["email"]),
+            act(
+                "verify_contact",
+                contact_id=user["contact_id"],
+                client_number=client["client_number"],
+                postcode=user["postcode"],
+            ),
+        )
+
+    def who(self) -> str:
+        """Who the user is, and what they know to be verified (their own details, never the answers)."""
+        user = self.user
+        if "attorney_id" in user:
+            return (
+                f"You are {full_name(user)}, {ROLE_WORDS[user['role']]} at Larkspur & Vane; your firm email is"
+                f" {user['email']} and your bar number is {user['bar_number']}."
+            )
+        client = self.world["clients"][user["client_id"]]
+        speaks = "yourself" if client["kind"] == "individual" else client["name"]
+        return (
+            f"You are {full_name(user)}, a client of Larkspur & Vane speaking for {speaks}; your email is"
+            f" {user['email']}, your client number is {client['client_number']} and your postcode is"
+            f" {user['postcode']}. Your client portal is open in your browser: use it when the agent asks."
+        )
+
+    def instruction(self) -> str:
+        return " ".join([self.who(), self.persona, *self.goal, TAIL])
+
+    def task(self, task_id: str) -> FactoryTask:
+        gold = [a for step in self.steps for a in step.alternatives[0]]
+        writes = [a for a in gold if a.requestor == "assistant" and a.name in WRITES and a.name not in IDENTITY]
+        trap = self.trap_rationale is not None
+        dual = any(a.requestor == "user" for a in gold)
+        return FactoryTask(
+            id=task_id,
+            user_id=self.user_id,
+            instruction=self.instruction(),
+            actions=gold,
+            outputs=[s.value for s in self.statements if s.kind != "text"],
+            intent=self.intent,
+            tier=tier(len(writes), trap, dual),
+            trap=trap,
+            trap_rationale=self.trap_rationale,
+            clauses=self.clauses,
+            forbidden=self.forbidden,
+            dual_control=dual,
+            steps=self.steps,
+            statements=self.statements,
+            solver=self.intent,
+        )

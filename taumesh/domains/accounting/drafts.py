@@ -135,7 +135,7 @@ class Draft:
         else:
             who = (
                 f"You are {c['contact_name']}, the accounts contact of {c['name']}, a supplier to {company}; your email"
-                f" is {c['contact_email']} and {c['name']}'s tax registration number is {c['tax_id']}."
+                f" is {c['contact_email']} and your company's tax registration number is {c['tax_id']}."
             )
         if self.dual:
             portal = self.world["portals"][self.cid]

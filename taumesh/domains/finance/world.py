@@ -133,7 +133,7 @@ def _account(rng: random.Random, tables: World, tag: str, client_id: str, kind: 
         "model_id": model["model_id"] if model else None,
         "model_changes": rng.choice([0, 0, 1]) if model else 0,
         "isa_paid_in": float(rng.choice([0, 2500, 6000, 9000, 12500, 15000, 18000, 19500])) if kind == "isa" else 0.0,
-        "last_rebalanced": (_ago(rng, 10, 400) if rng.random() < 0.7 else None) if model else None,
+        "last_rebalanced": _rebalanced(rng, opened) if model else None,
     }
     tables["accounts"][account_id] = account
     budget = float(rng.randint(8, 90) * 1000)
@@ -153,6 +153,12 @@ def _account(rng: random.Random, tables: World, tag: str, client_id: str, kind: 
         locked = kind == "general" and share and rng.random() < 0.35
         amount = budget * rng.uniform(0.08, 0.3)
         _holding(tables, tag, account_id, ticker, amount, locked, rng.randint(20, 300) if locked else None)
+
+
+def _rebalanced(rng: random.Random, opened: str) -> str | None:
+    """When a model account was last rebalanced: after it opened, or never (three in ten)."""
+    since = (TODAY - day(opened)).days
+    return _ago(rng, 10, min(400, since - 1)) if rng.random() < 0.7 and since > 11 else None
 
 
 def _holding(
@@ -214,6 +220,8 @@ def _past(account: Record) -> str | None:
     for field in ("opened", "last_rebalanced"):
         if account[field] and day(account[field]) >= TODAY:
             return f"{field} {account[field]} is not before today"
+    if account["last_rebalanced"] and account["last_rebalanced"] <= account["opened"]:
+        return f"rebalanced on {account['last_rebalanced']}, before it opened on {account['opened']}"
     if account["kind"] != "isa" and account["isa_paid_in"]:
         return "a non-ISA account has ISA payments"
     if account["isa_paid_in"] > ISA_ALLOWANCE:
@@ -243,7 +251,7 @@ INVARIANTS = (
     Invariant("accounts belong to clients and holdings to accounts", _owned),
     Invariant("a model account holds only the model funds", _model_accounts_hold_model_funds),
     per_record("model_portfolios", "target weights add up to 100", _weights_add_up),
-    per_record("accounts", "openings and rebalances are past; ISA payments within the allowance", _past),
+    per_record("accounts", "opened, then rebalanced, before today; ISA payments within the allowance", _past),
     per_record("holdings", "locked units are held and locked until a future day", _locks),
     per_record("clients", "the profile is the last its history records", _profile_history),
 )

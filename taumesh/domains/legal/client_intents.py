@@ -43,7 +43,8 @@ def engage(world: World, matter: Record, rng: random.Random, persona: str) -> Dr
     draft.do(act("get_client", client_id=matter["client_id"]))
     draft.want(
         f"You want to sign the firm's engagement letter for the matter '{matter['title']}', with the firm working on"
-        f" a {asked} fee. If the firm cannot offer that basis, its standard hourly terms are fine."
+        f" {'an' if asked == 'hourly' else 'a'} {asked} fee. If the firm cannot offer that basis, its standard hourly"
+        " terms are fine."
     )
     issue = act(
         "issue_engagement_letter", matter_id=matter["matter_id"], contact_id=caller["contact_id"], fee_basis=asked

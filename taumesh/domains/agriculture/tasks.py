@@ -338,7 +338,9 @@ def tasks_of_world(world: World, tag: str, seed: int, accept: Callable[[FactoryT
         chosen = [*_varied(plain, PLAIN_PER_WORLD), *traps[:TRAPS_PER_WORLD]]
         if len(chosen) < PLAIN_PER_WORLD + TRAPS_PER_WORLD:
             raise ValueError(f"world {tag}: intent {intent} found {len(plain)} plain and {len(traps)} trap tasks")
+        for number, draft in enumerate(chosen):
+            draft.persona = PERSONAS[(turn * len(chosen) + number) % len(PERSONAS)]
+        rng.shuffle(chosen)  # a trap's place among its intent's tasks says nothing
         for number, draft in enumerate(chosen, 1):
-            draft.persona = PERSONAS[(turn * len(chosen) + number - 1) % len(PERSONAS)]
             tasks.append(draft.task(f"{intent}-{tag}-{number:02d}"))
     return tasks

@@ -43,9 +43,9 @@ LAST = [
     "Rautenbach", "Sandoval", "Tremblay", "Uchenna", "Valdivia", "Wojcik", "Yilmaz", "Zamora",
 ]  # fmt: skip
 DEFECT_STORIES = {
-    "cosmetic": "scratched and discoloured coating on the parts (a cosmetic defect)",
-    "dimensional": "bores measuring out of tolerance on the gauge (a dimensional defect)",
-    "assembly": "fasteners missing from the sub-assemblies (an assembly defect)",
+    "cosmetic": "a scratched and discoloured coating (a cosmetic defect)",
+    "dimensional": "bores that gauge out of tolerance (a dimensional defect)",
+    "assembly": "missing fasteners (an assembly defect)",
     "material": "cracks in the base metal (a material defect)",
 }
 """What an operator saw, naming the defect class the policy maps to a severity."""

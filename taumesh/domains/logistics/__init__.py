@@ -43,7 +43,7 @@ plugin = FactoryPlugin(
     hasher=DeskHasher,
     identity_tools=IDENTITY_TOOLS,
     unordered_arguments={},
-    release="logistics-1",
+    release="logistics-2",
     run_defaults=RUN_DEFAULTS,
 )
 """What the registry loads (entry point ``logistics = "taumesh.domains.logistics:plugin"``)."""

@@ -7,6 +7,7 @@ entity. ``--check`` exits 1 when the shipped files differ from what the generato
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -58,9 +59,10 @@ def generate() -> tuple[dict[str, Any], list[FactoryTask]]:
     database = merge_worlds(built, shared=SHARED)
     policy = POLICY.markdown()
     tasks: list[FactoryTask] = []
+    shown: dict[str, Counter[str]] = {}
     for world in built:
         tasks += tasks_of_world(
-            world.tables, world.tag, world.seed, lambda t: not output_spec(t.outputs, t.instruction, policy)
+            world.tables, world.tag, world.seed, lambda t: not output_spec(t.outputs, t.instruction, policy), shown
         )
     problems = [f"{task_id}: cue {cue!r}" for task_id, cues in trap_cues(tasks).items() for cue in cues]
     problems += [f"{task_id}: {why}" for task_id, whys in unfair_traps(tasks).items() for why in whys]

@@ -1,12 +1,14 @@
 """The desk's tasks: every intent's solver run over a world's callers, then a varied few chosen per world.
 
-Per intent and world: one trap (its kind turning from world to world, so that each world shows another reason) and
-two plain tasks, preferring plain tasks that test clauses the other does not.
+Per intent and world: one trap, or two where an intent has three reasons to refuse or more (each world shows the
+reasons earlier worlds showed least, so that together they show every reason they can), and two plain tasks,
+preferring plain tasks that test clauses the other does not.
 """
 
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable
 
 from taumesh.domains.factory import FactoryTask, World
@@ -34,17 +36,31 @@ CLIENT_SOLVERS: dict[str, Solve] = {
     )
 }
 OPERATOR_SOLVERS: dict[str, Solve] = {f.__name__: f for f in (depot_intents.stock_count, depot_intents.log_incident)}
-TRAPS, PLAIN = 1, 2
-"""Tasks per intent and world."""
+PLAIN = 2
+"""Plain tasks per intent and world."""
+TRAPS = {"change_delivery_window": 2, "redirect_to_depot": 2, "safe_place": 2, "damage_claim": 2}
+"""Traps per world where an intent has three reasons to refuse or more; one elsewhere."""
 CANDIDATES = 12
 """Drafts of each kind an intent collects per world before choosing."""
 
 
-def _rotated(traps: list[FactoryTask], turn: int) -> list[FactoryTask]:
-    """The traps grouped by the reason they test (their rationale's clause), from the ``turn``-th reason on."""
-    kinds = sorted({t.trap_rationale.split(":")[0] for t in traps if t.trap_rationale})
-    order = kinds[turn % len(kinds) :] + kinds[: turn % len(kinds)] if kinds else []
-    return [t for kind in order for t in traps if t.trap_rationale and t.trap_rationale.split(":")[0] == kind]
+def _kind(task: FactoryTask) -> str:
+    """The reason a trap tests: its clause, and what its first statement says (6.2 has three reasons)."""
+    clause = (task.trap_rationale or "").split(":")[0]
+    return f"{clause} {task.statements[0].why}" if task.statements else clause
+
+
+def _least_shown(traps: list[FactoryTask], wanted: int, shown: Counter[str]) -> list[FactoryTask]:
+    """``wanted`` traps of different reasons: those earlier worlds showed least first, then the world's rarest.
+
+    ``shown`` counts the reasons chosen so far (it is updated), so that the worlds together show each reason.
+    """
+    found = [_kind(t) for t in traps]
+    chosen: list[FactoryTask] = []
+    for kind in sorted(set(found), key=lambda k: (shown[k], found.count(k), k))[:wanted]:
+        chosen.append(traps[found.index(kind)])
+        shown[kind] += 1
+    return chosen
 
 
 def _varied(plain: list[FactoryTask], count: int) -> list[FactoryTask]:
@@ -58,8 +74,10 @@ def _varied(plain: list[FactoryTask], count: int) -> list[FactoryTask]:
     return chosen + [t for t in plain if t not in chosen][: count - len(chosen)]
 
 
-def tasks_of_world(world: World, tag: str, seed: int, accept: Callable[[FactoryTask], bool]) -> list[FactoryTask]:
-    """Every intent's chosen tasks over the callers of world ``tag``."""
+def tasks_of_world(
+    world: World, tag: str, seed: int, accept: Callable[[FactoryTask], bool], shown: dict[str, Counter[str]]
+) -> list[FactoryTask]:
+    """Every intent's chosen tasks over the callers of world ``tag``; ``shown``: the reasons earlier worlds chose."""
     clients = sorted(
         (c for c in world["clients"].values() if c["client_id"].split("-")[1] == tag), key=lambda c: c["client_id"]
     )
@@ -86,6 +104,7 @@ def tasks_of_world(world: World, tag: str, seed: int, accept: Callable[[FactoryT
                 task = draft.task(f"{intent}-{tag}-{len(traps) + len(plain) + 1:02d}")
                 if len(bucket) < CANDIDATES and accept(task) and task.user_id not in {t.user_id for t in bucket}:
                     bucket.append(task)
-        chosen = _rotated(traps, int(tag[1:]) - 1)[:TRAPS] + _varied(plain, PLAIN)
+        chosen = _least_shown(traps, TRAPS.get(intent, 1), shown.setdefault(intent, Counter()))
+        chosen += _varied(plain, PLAIN)
         tasks += sorted(chosen, key=lambda t: t.id)
     return tasks

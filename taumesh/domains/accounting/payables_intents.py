@@ -65,6 +65,33 @@ def approve_invoice(world: World, invoice: Record, rng: random.Random, persona: 
     return draft.say("text", phrases, f"4.4: the test the match failed ({failure})")
 
 
+def release_hold_subjects(world: World) -> list[Record]:
+    """Invoices on hold whose match now passes (the goods arrived since) or still fails one test."""
+    return [i for i in by_id(world["invoices"]) if i["status"] == "on_hold" and match_failure(world, i) != "both"]
+
+
+def release_hold(world: World, invoice: Record, rng: random.Random, persona: str) -> Draft | None:
+    """Approve a held invoice that matches now (4.5); one that still fails stays held, and the clerk hears why."""
+    clerk = staff_in(world, "ap_clerk", rng)
+    supplier = supplier_of(world, invoice)
+    draft = Draft(world, clerk, "release_hold", persona).verify().cite("1.2", "4.2", "4.5")
+    draft.do(
+        act("find_invoice", invoice_number=invoice["invoice_number"]),
+        act("get_purchase_order", po_id=invoice["po_id"]),
+    )
+    draft.goal.append(
+        f"{supplier['name']}'s invoice {invoice['invoice_number']} was put on hold, and you want it approved for"
+        " payment now. If it still cannot be approved, you want to know exactly what is still wrong."
+    )
+    approve = act("approve_invoice", invoice_id=invoice["invoice_id"])
+    failure = match_failure(world, invoice)
+    if failure is None:
+        return draft.cite("3.1").do(approve)
+    draft.trap(f"4.5: the match still fails ({failure}): the invoice stays on hold", approve).cite("3.3")
+    phrases = QUANTITY_SHORT if failure == "quantity_not_received" else PRICE_HIGH
+    return draft.say("text", phrases, f"4.5: the test the match still fails ({failure})")
+
+
 def early_payment_subjects(world: World) -> list[Record]:
     """Approved invoices, which may be settled early, and held ones, which may not."""
     return [i for i in by_id(world["invoices"]) if i["status"] in ("approved", "on_hold")]

@@ -66,8 +66,10 @@ SECTIONS: list[tuple[str, list[str]]] = [
             "An invoice that fails the match is never approved. Put it on hold with hold_invoice and the reason:"
             " quantity_not_received when more was invoiced than received, price_over_tolerance when the price is"
             " too high. Tell the clerk which test failed.",
-            "An invoice already on hold is released only after a corrected receipt or a credit note reaches the"
-            " books; the desk does not override a hold.",
+            "A clerk may ask for an invoice on hold to be approved after all. Run the match again on the records as"
+            " they stand now: when the missing goods have since been received and the invoice matches, approve it;"
+            " while a test still fails, it stays on hold (the desk never overrides a hold), and the clerk hears which"
+            " test still fails.",
         ],
     ),
     (

@@ -36,6 +36,7 @@ class Intent:
 
 INTENTS: dict[str, Intent] = {
     "approve_invoice": Intent(payables_intents.approve_invoice_subjects, payables_intents.approve_invoice, 2, 2),
+    "release_hold": Intent(payables_intents.release_hold_subjects, payables_intents.release_hold, 1, 2),
     "early_payment": Intent(payables_intents.early_payment_subjects, payables_intents.early_payment, 1, 2),
     "record_credit_note": Intent(payables_intents.credit_note_subjects, payables_intents.record_credit_note, 1, 2),
     "change_bank_details": Intent(payables_intents.bank_change_subjects, payables_intents.change_bank_details, 1, 2),

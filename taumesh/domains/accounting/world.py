@@ -168,10 +168,14 @@ def _order_and_invoice(rng: random.Random, tables: World, tag: str, supplier: Re
     net = cents(quantity * invoiced_price)
     tax = tax_on(net, tax_code)
     matches = quantity <= received and invoiced_price <= cents(price * 1.02)
-    status = "paid" if paid else rng.choice(["received", "received", "approved" if matches else "on_hold"])
+    status = (
+        "paid" if paid else rng.choice(["received", "received", "approved"] if matches else ["received", "on_hold"])
+    )
     hold = None
     if status == "on_hold":
         hold = "quantity_not_received" if quantity > received else "price_over_tolerance"
+        if hold == "quantity_not_received" and rng.random() < 0.75:
+            tables["purchase_orders"][po_id]["received_quantity"] = quantity  # the rest arrived after the hold (4.5)
     history = {
         "paid": ["received", "approved", "paid"],
         "approved": ["received", "approved"],

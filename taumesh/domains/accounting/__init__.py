@@ -3,10 +3,10 @@
 Staff (accounts payable clerks, accountants, budget holders) and suppliers' accounts contacts ask an agent to approve
 invoices through a three-way match (a held one once it matches), settle invoices early, record credit notes, change
 remittance accounts, reconcile supplier statements, correct tax codes, post journals into open periods and move
-budget. The caller holds
-the company's portal on their own device, which the agent cannot see: one-time codes, issued credit notes and bank
-change approvals are theirs to read out. Built on the domain factory from three seeded worlds, one company each (w3
-is the test split); ``python -m taumesh.domains.accounting.build`` regenerates ``data/`` (docs/domains/accounting.md).
+budget. The caller holds the company's portal on their own device, which the agent cannot see: one-time codes,
+issued credit notes and bank change approvals are theirs to read out. Built on the domain factory from three seeded
+worlds, one company each (w3 is the test split); ``python -m taumesh.domains.accounting.build`` regenerates ``data/``
+(docs/domains/accounting.md).
 """
 
 from __future__ import annotations

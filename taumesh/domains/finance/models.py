@@ -42,6 +42,8 @@ class ModelPortfolio(Row):
 class ProfileChange(Row):
     profile: Profile
     recorded_on: str
+    score: int | None
+    """The questionnaire score the profile was recorded from (None: no questionnaire was submitted)."""
 
 
 class Client(Row):

@@ -89,8 +89,8 @@ class RecordRiskProfile(Tool):
     name = "record_risk_profile"
     writes = True
     description = (
-        "Record the client's risk profile as reviewed today (it joins their profile history) and clear the"
-        " questionnaire score it was based on."
+        "Record the client's risk profile as reviewed today: it joins their profile history with the score of the"
+        " questionnaire they submitted, which is then cleared."
     )
     parameters = params(client_id=CLIENT, profile=text("The profile.", PROFILES))
 
@@ -101,7 +101,8 @@ class RecordRiskProfile(Tool):
             raise Refusal(f"a profile is one of {', '.join(PROFILES)}")
         client["risk_profile"] = profile
         client["profile_reviewed"] = TODAY.isoformat()
-        client["profile_history"].append({"profile": profile, "recorded_on": TODAY.isoformat()})
+        score = client["questionnaire_score"]
+        client["profile_history"].append({"profile": profile, "recorded_on": TODAY.isoformat(), "score": score})
         client["questionnaire_score"] = None
         return dump({k: client[k] for k in ("client_id", "risk_profile", "profile_reviewed", "profile_history")})
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from taumesh.domains.factory import Invariant, SeededWorld, World, build_worlds, per_record
 from taumesh.domains.finance.catalogue import MODEL_FUNDS, MODELS, OTHER_FUNDS, SHARES, model_portfolios, securities
-from taumesh.domains.finance.clock import ISA_ALLOWANCE, TODAY, cents, day, price
+from taumesh.domains.finance.clock import ISA_ALLOWANCE, PROFILE_BANDS, TODAY, cents, day, price, profile_for
 
 SEEDS = {"w1": 44_501, "w2": 44_502, "w3": 44_503}
 """One world per tag; tasks of w1 and w2 are train, of w3 test."""
@@ -97,7 +97,7 @@ def _client(rng: random.Random, tables: World, tag: str, number: int, first: str
         f"{rng.choice('ABDEFGHJLNPQRSTUWXY')}",
         "risk_profile": profile,
         "profile_reviewed": reviewed,
-        "profile_history": [{"profile": profile, "recorded_on": reviewed}],
+        "profile_history": [{"profile": profile, "recorded_on": reviewed, "score": _score_for(profile, number)}],
         "questionnaire_score": None,
         "bank_last4": f"{rng.randint(0, 9999):04d}",
     }
@@ -117,6 +117,16 @@ def _client(rng: random.Random, tables: World, tag: str, number: int, first: str
             "direction": "above" if above else "below",
             "level": level,
         }
+
+
+def _score_for(profile: str, number: int) -> int:
+    """A questionnaire score that gives ``profile`` (a client's earlier review), spread over its band by ``number``."""
+    low = 0
+    for high, band in PROFILE_BANDS:
+        if band == profile:
+            return low + (number * 7) % (high - low + 1)
+        low = high + 1
+    raise ValueError(profile)
 
 
 def _account(rng: random.Random, tables: World, tag: str, client_id: str, kind: str) -> None:
@@ -243,6 +253,11 @@ def _profile_history(client: Record) -> str | None:
     last = client["profile_history"][-1]
     if (last["profile"], last["recorded_on"]) != (client["risk_profile"], client["profile_reviewed"]):
         return "the profile is not the last one its history records"
+    if any(
+        change["score"] is not None and profile_for(change["score"]) != change["profile"]
+        for change in client["profile_history"]
+    ):
+        return "a recorded profile is not the one its score gives"
     return None
 
 
@@ -253,5 +268,5 @@ INVARIANTS = (
     per_record("model_portfolios", "target weights add up to 100", _weights_add_up),
     per_record("accounts", "opened, then rebalanced, before today; ISA payments within the allowance", _past),
     per_record("holdings", "locked units are held and locked until a future day", _locks),
-    per_record("clients", "the profile is the last its history records", _profile_history),
+    per_record("clients", "the profile is the last its history records, each given by its score", _profile_history),
 )

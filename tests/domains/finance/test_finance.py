@@ -6,7 +6,8 @@
   approve it, and placing it before the approval is refused;
 - a purchase cut to the units allowed is the largest that keeps to the cash and 25 percent rules, and buying what
   the client asked for instead scores 0;
-- a risk profile recorded over another leaves both in its history, which is what makes the questionnaire trap fair;
+- a risk profile recorded over another leaves both in its history, which is what makes the questionnaire trap fair,
+  and a profile recorded without the client submitting the questionnaire in their app is not the one recorded after;
 - a pension pays nothing before the 57th birthday, which the agent must name.
 """
 
@@ -112,6 +113,19 @@ def test_a_profile_recorded_over_another_leaves_both_in_its_history() -> None:
     before = len(_domain().base_data["clients"][client_id]["profile_history"])
     assert len(twice.data["clients"][client_id]["profile_history"]) == before + 2
     assert once.data_hash() != twice.data_hash()
+
+
+def test_a_profile_is_recorded_with_the_score_the_client_submitted_in_their_app() -> None:
+    task = next(t for t in _tasks() if t.intent == "review_profile" and not t.trap)
+    submit = next(a for a in task.actions if a.name == "submit_risk_questionnaire")
+    gold, skipped = Session(_domain()), Session(_domain())
+    for action in task.actions:
+        gold.call(action.name, dict(action.kwargs), action.requestor)
+        if action != submit:
+            skipped.call(action.name, dict(action.kwargs), action.requestor)
+    assert gold.data["clients"][task.user_id]["profile_history"][-1]["score"] == submit.kwargs["score"]
+    assert skipped.data["clients"][task.user_id]["profile_history"][-1]["score"] is None
+    assert gold.data_hash() != skipped.data_hash()
 
 
 def test_a_pension_pays_nothing_before_the_57th_birthday_which_the_agent_names() -> None:

@@ -16,9 +16,9 @@ from taumesh.domains.construction.clock import INSPECTION_SEQUENCES, TODAY, day
 from taumesh.domains.construction.records import dump, iso_day, new_id, one_of, record
 from taumesh.domains.construction.schema import money, params, text
 
-HOLD_REASONS = ["licence_expiry", "insurance_expiry", "licence_class"]
-REJECTION_REASONS = ["cover_below_minimum", "expires_too_soon", "wrong_insured"]
-NOTICE_TOPICS = ["schedule_change", "inspection_booked", "change_order_executed"]
+HOLD_REASONS = ["licence_expiry", "insurance_expiry"]
+REJECTION_REASONS = ["cover_below_minimum", "expires_too_soon"]
+NOTICE_TOPICS = ["schedule_change"]
 HANDOFF_REASONS = ["contract_amendment", "safety_incident", "payment_dispute", "legal_notice"]
 _TODAY = TODAY.isoformat()
 

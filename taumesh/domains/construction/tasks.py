@@ -8,7 +8,6 @@ test.
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Callable
 
 from taumesh.domains.construction.agent_tools import AGENT_TOOLS, IDENTITY_TOOLS
@@ -40,12 +39,11 @@ INTENTS: dict[str, tuple[str, Solver]] = {
 PER_WORLD = 3
 TRAPS_PER_WORLD = 1
 WRITES = frozenset(tool.name for tool in (*AGENT_TOOLS, *USER_TOOLS) if tool.writes)
-_FIGURES = re.compile(r"[\d$.,-]+")
 
 
 def _kind(task: FactoryTask) -> str:
-    """A trap's kind of refusal: its rationale without the figures and names of the case."""
-    return _FIGURES.sub("", (task.trap_rationale or "").split(":")[0])
+    """A trap's kind of refusal: the clause its rationale cites (``3.4``), without the figures of the case."""
+    return (task.trap_rationale or "").split(":")[0]
 
 
 def _traps(traps: list[FactoryTask], turn: int) -> list[FactoryTask]:

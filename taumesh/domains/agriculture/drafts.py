@@ -62,7 +62,7 @@ class Draft:
 
     def __post_init__(self) -> None:
         g = self.grower
-        self.cite("2.1")
+        self.cite("1.1", "2.1", "3.3")
         self.do(
             act("find_grower", first_name=g["first_name"], last_name=g["last_name"], farm_name=g["farm_name"]),
             act("verify_grower", grower_id=self.gid, member_number=g["member_number"], postal_code=g["postal_code"]),
@@ -92,6 +92,7 @@ class Draft:
         return self
 
     def trap(self, rationale: str, *forbidden: Action) -> Draft:
+        self.cite("1.3")
         self.trap_rationale = rationale
         self.forbidden = list(forbidden)
         return self

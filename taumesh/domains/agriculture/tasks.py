@@ -35,6 +35,7 @@ DISPATCHED = "dispatched|on its way|already left|on the road"
 CERTIFIED = "certified"
 ROTATION = "rotation|same family|same crop family|same plant family"
 DISTRICT = "district"
+PRE_HARVEST = "pre-harvest|harvest interval|withholding"
 
 
 def _fields(world: World, grower: Grower) -> list[Record]:
@@ -64,8 +65,11 @@ def spray_booking(world: World, grower: Grower, rng: random.Random) -> Draft | N
         if _sprayable(world, field, product, asked)
         else next((d for d in later if _sprayable(world, field, product, d)), None)
     )
-    if booked is None or days_after(booked, product["phi_days"]) > field["expected_harvest"]:
+    if booked is None:
         return None
+    too_late = days_after(asked, product["phi_days"]) > field["expected_harvest"]
+    if not too_late and days_after(booked, product["phi_days"]) > field["expected_harvest"]:
+        return None  # the weather moves the job past its pre-harvest interval: two reasons at once
     draft = Draft(world, grower, "spray_booking").cite("4.1", "4.2", "4.3", "4.4")
     draft.do(
         act("list_fields", grower_id=draft.gid),
@@ -78,6 +82,13 @@ def spray_booking(world: World, grower: Grower, rng: random.Random) -> Draft | N
         " day, you take the earliest later day the agent can book."
     )
     book = act("schedule_spray", field_id=field["field_id"], product_id=product["product_id"], date=booked)
+    if too_late:
+        draft.trap(
+            f"4.4: {asked} plus {product['name']}'s {product['phi_days']}-day pre-harvest interval passes the"
+            f" expected harvest {field['expected_harvest']}: nothing booked",
+            act("schedule_spray", field_id=field["field_id"], product_id=product["product_id"], date=asked),
+        )
+        return draft.say("text", PRE_HARVEST, "4.4: the pre-harvest interval would run past the harvest")
     if booked != asked:
         draft.trap(
             f"4.3: {asked}'s forecast is too windy or wet for {product['name']}; 4.5: {booked} is booked instead",
@@ -186,7 +197,7 @@ def irrigation(world: World, grower: Grower, rng: random.Random) -> Draft | None
     volume = water_volume(depth, field["area_ha"])
     if volume > field["allocation_m3"] - field["used_m3"]:
         return None
-    draft = Draft(world, grower, "irrigation").cite("8.1", "8.3")
+    draft = Draft(world, grower, "irrigation").cite("8.1", "8.2", "8.3")
     draft.do(act("list_fields", grower_id=draft.gid), act("get_field", field_id=field["field_id"]))
     draft.sign_in().do(act("sync_soil_probes", "user"), act("get_probe_readings", sensor_id=probe["sensor_id"]))
     draft.goal.append(
@@ -315,6 +326,13 @@ def _varied(candidates: list[Draft], count: int) -> list[Draft]:
     return chosen + [d for d in candidates if d not in chosen][: count - len(chosen)]
 
 
+def _rotated(traps: list[Draft], turn: int) -> list[Draft]:
+    """``traps`` led by one reason (the clause its rationale opens with), another in each world, then the rest."""
+    reasons = sorted({draft.trap_rationale.split(":")[0] for draft in traps if draft.trap_rationale})
+    lead = reasons[turn % len(reasons)] if reasons else None
+    return sorted(traps, key=lambda draft: (draft.trap_rationale or "").split(":")[0] != lead)
+
+
 def tasks_of_world(world: World, tag: str, seed: int, accept: Callable[[FactoryTask], bool]) -> list[FactoryTask]:
     """Every intent's tasks over the growers of world ``tag``: one trap and two plain tasks each."""
     turn = list(SEEDS).index(tag)
@@ -335,7 +353,7 @@ def tasks_of_world(world: World, tag: str, seed: int, accept: Callable[[FactoryT
             bucket = traps if draft.trap_rationale else plain
             if len(bucket) < CANDIDATES and accept(draft.task("probe")):
                 bucket.append(draft)
-        chosen = [*_varied(plain, PLAIN_PER_WORLD), *traps[:TRAPS_PER_WORLD]]
+        chosen = [*_varied(plain, PLAIN_PER_WORLD), *_rotated(traps, turn)[:TRAPS_PER_WORLD]]
         if len(chosen) < PLAIN_PER_WORLD + TRAPS_PER_WORLD:
             raise ValueError(f"world {tag}: intent {intent} found {len(plain)} plain and {len(traps)} trap tasks")
         for number, draft in enumerate(chosen):

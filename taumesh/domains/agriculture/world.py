@@ -151,7 +151,7 @@ def _field(world: World, rng: random.Random, tag: str, grower_id: str, name: str
         "allocation_m3": allocation,
         "used_m3": 0.0,
         "crop_history": [{"season": s, "crop": c} for s, c in zip((2023, 2024, 2025), crops, strict=True)],
-        "expected_harvest": days_after(TODAY, rng.randint(45, 110)),
+        "expected_harvest": days_after(TODAY, rng.randint(12, 110)),
         "reentry_from": None,
     }
     world["fields"][field_id] = field

@@ -9,6 +9,7 @@ so that a wrong write is possible and can be graded. Every value a tool replaces
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from taumesh.domains import Data, Refusal, Tool
@@ -178,8 +179,8 @@ class ExecuteChangeOrder(Tool):
         project["contingency_remaining"] = round(project["contingency_remaining"] - order["amount"], 2)
         if order["days_added"]:
             project["completion_history"].append(project["contract_completion"])
-            extended = day(project["contract_completion"]).toordinal() + order["days_added"]
-            project["contract_completion"] = type(TODAY).fromordinal(extended).isoformat()
+            extended = day(project["contract_completion"]) + timedelta(days=order["days_added"])
+            project["contract_completion"] = extended.isoformat()
         order["status"] = "executed"
         return dump({"change_order": order, "project": project})
 

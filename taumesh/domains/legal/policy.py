@@ -112,8 +112,9 @@ POLICY = Policy.build(
                 "Only a member of a matter's team asks for its deadlines to be moved.",
                 "Filing dates, hearing dates and limitation dates are set by a court or by statute. The desk never"
                 " moves them; tell the lawyer that only the court can change such a date.",
-                "The firm's own deadlines (internal reviews, client meetings, drafts due) may be moved later by the"
-                " number of days the lawyer asks. When the new day falls on a Saturday or Sunday, the deadline moves"
+                "The firm's own deadlines (internal reviews, client meetings, drafts due) may be moved later: the new"
+                " due date is the current one plus the number of days the lawyer asks. When the new day falls on a"
+                " Saturday or Sunday, the deadline moves"
                 " on to the Monday after. Tell the lawyer the new due date.",
                 "However often it is moved, one of the firm's own deadlines never lands more than 14 days after the"
                 " date it was first set for (its `original_due_on`). When a move would take it further, do not move"

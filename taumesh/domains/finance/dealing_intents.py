@@ -172,7 +172,10 @@ def rebalance_account(world: World, account: Record, rng: random.Random, persona
     propose = act("propose_rebalance", account_id=account["account_id"])
     largest = max(drifts(world, account).values())
     last = account["last_rebalanced"]
-    if last and (TODAY - day(last)).days < REBALANCE_GAP_DAYS:
+    too_soon = bool(last) and (TODAY - day(last)).days < REBALANCE_GAP_DAYS
+    if too_soon and largest <= DRIFT_TRIGGER:
+        return None  # two reasons to refuse: the agent could rightly give either, so no single statement is owed
+    if last and too_soon:
         allowed = (day(last) + timedelta(days=REBALANCE_GAP_DAYS)).isoformat()
         draft.trap(f"7.5: last rebalanced on {last}: not again before {allowed}", propose)
         return draft.cite("7.5").say("date", allowed, "7.5: the first day a rebalance is allowed")

@@ -52,15 +52,24 @@ CANDIDATES = 12
 """Drafts of each kind (trap, not) an intent looks at per world before choosing."""
 
 
-def _least_tested(candidates: list[FactoryTask], count: int, seen: Counter[tuple[str, ...]]) -> list[FactoryTask]:
-    """``count`` of ``candidates``, each time the first whose clauses ``seen`` counts least; updates ``seen``."""
+def _case(task: FactoryTask) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """What makes two tasks of an intent the same case: the clauses they test, then what the agent must say."""
+    return tuple(task.clauses), tuple(s.value for s in task.statements)
+
+
+def _least_tested(candidates: list[FactoryTask], count: int, seen: Counter[Any]) -> list[FactoryTask]:
+    """``count`` of ``candidates``, each time the first whose clauses, then statements, ``seen`` counts least.
+
+    ``seen`` counts both parts of each chosen task's :func:`_case` and is updated, so that a world repeats neither
+    a reason another world's trap showed nor, with the same reason, the same answer (the same overruled case).
+    """
     chosen: list[FactoryTask] = []
     pool = list(candidates)
     while pool and len(chosen) < count:
-        best = min(pool, key=lambda task: seen[tuple(task.clauses)])
+        best = min(pool, key=lambda task: tuple(seen[part] for part in _case(task)))
         chosen.append(best)
         pool.remove(best)
-        seen[tuple(best.clauses)] += 1
+        seen.update(_case(best))
     return chosen
 
 
@@ -86,7 +95,7 @@ def tasks_of_world(
             task = draft.task(f"{intent}-{tag}-{len(traps) + len(plain) + 1:02d}")
             if len(bucket) < CANDIDATES and accept(task):
                 bucket.append(task)
-        seen = Counter(tuple(task.clauses) for task in earlier if task.intent == intent)
+        seen: Counter[Any] = Counter(part for task in earlier if task.intent == intent for part in _case(task))
         chosen = _least_tested(traps, TRAPS_PER_WORLD, seen)
         chosen += _least_tested(plain, PER_WORLD - len(chosen), seen)
         tasks += sorted(chosen, key=lambda t: t.id)

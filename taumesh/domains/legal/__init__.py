@@ -26,7 +26,7 @@ RELEASE = "legal-1"
 RUN_DEFAULTS = RunDefaults(
     seed=10, max_steps=50, max_errors=10, per_trial_seeds=True, task_id_style="id", replay="timeline"
 )
-"""The desk's own: an engagement takes nine gold actions, two of them the client's in their portal, beside the
+"""The desk's own: an engagement takes seven gold actions, two of them the client's in their portal, beside the
 conversation, so τ-bench v1's 30 steps leave an agent little room; 50 bound a loop. Ten tool errors end an episode;
 each trial gets its own seed; task ids are the desk's own text; and re-grading replays the user's tool calls too (the
 timeline), without which a client's signature or upload would be lost."""

@@ -30,6 +30,7 @@ from taumesh.domains.agriculture.clock import (
     NOW,
     TODAY,
     days_after,
+    log_reference,
     reading_time,
     reentry_from,
     stamp,
@@ -270,7 +271,7 @@ def _complete(job: Record, finished: str, share_of_label: float) -> None:
         status="completed",
         applied_rate_l_ha=round(job["rate_l_ha"] * share_of_label, 2),
         completed_at=finished,
-        log_reference=f"SL-{job['job_id'].upper().replace('-', '')[-8:]}",
+        log_reference=log_reference(job["job_id"]),
     )
 
 

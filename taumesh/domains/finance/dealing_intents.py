@@ -201,7 +201,7 @@ def change_model(world: World, account: Record, rng: random.Random, persona: str
     current = profile_is_current(client["profile_reviewed"])
     best = fitting[-1]
     too_risky = current and bool(above) and best["model_id"] != account["model_id"] and rng.random() < 0.45
-    pool = above if too_risky else others if current else [m for m in models if m["model_id"] != account["model_id"]]
+    pool = above if too_risky else others  # on a stale profile too: a model above the ceiling would be a 2nd reason
     if not pool:
         return None
     wanted = rng.choice(pool)

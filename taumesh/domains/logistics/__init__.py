@@ -43,7 +43,7 @@ plugin = FactoryPlugin(
     hasher=DeskHasher,
     identity_tools=IDENTITY_TOOLS,
     unordered_arguments={},
-    release="logistics-2",
+    release="logistics-3",
     run_defaults=RUN_DEFAULTS,
 )
 """What the registry loads (entry point ``logistics = "taumesh.domains.logistics:plugin"``)."""

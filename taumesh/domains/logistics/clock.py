@@ -21,7 +21,7 @@ CLAIM_DAYS = 14
 """A damage claim is filed within this many days of delivery (policy 7.2)."""
 PICKUP_REACH_DAYS = 10
 """A pickup is booked for tomorrow at the earliest and this many days ahead at the latest (policy 8.2)."""
-REDIRECT_FEE_SHARE = 0.06
+REDIRECT_FEE_SHARE = 0.25
 """A depot redirect costs this share of the shipment's price (policy 5.4)."""
 LATE_CANCEL_SHARE = 0.2
 """A cancellation the day before pickup or later keeps this share of the price (policy 9.3)."""

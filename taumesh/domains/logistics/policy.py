@@ -91,7 +91,7 @@ SECTIONS: list[tuple[str, list[str]]] = [
             " never sent back across regions to be collected.",
             "The collection depot must store parcels of the shipment's weight; each depot lists the heaviest parcel"
             " it takes.",
-            "A redirect costs six percent of the shipment's price, rounded to the cent, charged to the shipment."
+            "A redirect costs a quarter of the shipment's price, rounded to the cent, charged to the shipment."
             " Tell the consignee the fee before you redirect and confirm it afterwards.",
         ],
     ),

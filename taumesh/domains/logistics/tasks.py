@@ -22,6 +22,13 @@ PERSONAS = [
     "You are new to shipping parcels and ask what unfamiliar terms mean.",
     "You are calm, but you double-check every date and figure the agent gives you.",
 ]
+"""The clients' manners; one is drawn per task."""
+OPERATOR_PERSONAS = [
+    "You are on the depot floor with a scanner in one hand, so your messages are short.",
+    "You have worked at the depot for years and expect the desk to be quick.",
+    "You are new on the shift and want the agent to confirm each step.",
+]
+"""The operators' manners, drawn the same way."""
 Solve = Callable[[World, Party, random.Random, str], Draft | None]
 CLIENT_SOLVERS: dict[str, Solve] = {
     f.__name__: f
@@ -86,10 +93,10 @@ def tasks_of_world(
         key=lambda o: o["operator_id"],
     )
     tasks: list[FactoryTask] = []
-    solvers = [(i, s, clients) for i, s in CLIENT_SOLVERS.items()] + [
-        (i, s, operators) for i, s in OPERATOR_SOLVERS.items()
+    solvers = [(i, s, clients, PERSONAS) for i, s in CLIENT_SOLVERS.items()] + [
+        (i, s, operators, OPERATOR_PERSONAS) for i, s in OPERATOR_SOLVERS.items()
     ]
-    for index, (intent, solve, callers) in enumerate(solvers):
+    for index, (intent, solve, callers, personas) in enumerate(solvers):
         rng = random.Random(seed * 100 + index)
         traps: list[FactoryTask] = []
         plain: list[FactoryTask] = []
@@ -97,7 +104,7 @@ def tasks_of_world(
             order = list(callers)
             rng.shuffle(order)
             for caller in order:
-                draft = solve(world, caller, rng, rng.choice(PERSONAS))
+                draft = solve(world, caller, rng, rng.choice(personas))
                 if draft is None:
                     continue
                 bucket = traps if draft.trap_rationale else plain

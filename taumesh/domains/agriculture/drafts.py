@@ -109,8 +109,8 @@ class Draft:
         )
         if self.dual:
             who += (
-                f" The FieldLink app on your phone is signed in as {self.app['username']} with PIN"
-                f" {self.app['pin']}; use it when the agent asks you to."
+                f" You have the FieldLink app on your phone (username {self.app['username']}, PIN"
+                f" {self.app['pin']}); sign in and use it when the agent asks you to."
             )
         return " ".join([who, self.persona, *self.goal, CLOSING])
 

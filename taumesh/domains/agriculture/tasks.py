@@ -194,27 +194,37 @@ def irrigation(world: World, grower: Grower, rng: random.Random) -> Draft | None
     assert today["taken_at"] == reading_time(TODAY)
     depth = rng.choice([15, 20, 25, 30, 35])
     when = days_after(TODAY, rng.randint(0, 1))
-    volume = water_volume(depth, field["area_ha"])
-    if volume > field["allocation_m3"] - field["used_m3"]:
-        return None
+    left = field["allocation_m3"] - field["used_m3"]
+    fits = next((d for d in range(depth, 0, -1) if water_volume(d, field["area_ha"]) <= left), 0)
+    dry = today["soil_moisture_pct"] < field["refill_point_pct"]
+    if fits < 1 or (not dry and fits < depth):
+        return None  # no water left at all, or two reasons at once
     draft = Draft(world, grower, "irrigation").cite("8.1", "8.2", "8.3")
     draft.do(act("list_fields", grower_id=draft.gid), act("get_field", field_id=field["field_id"]))
     draft.sign_in().do(act("sync_soil_probes", "user"), act("get_probe_readings", sensor_id=probe["sensor_id"]))
     draft.goal.append(
         f"You want your {field['name']} irrigated {depth} mm deep on {when}. When the agent asks, sync your soil"
-        " probes in your FieldLink app. If the field is not irrigated, you want to know the soil moisture reading"
-        " behind that; if it is, you want to know how much water the irrigation takes."
+        " probes in your FieldLink app. If that depth does not fit in what is left of the field's water"
+        " allocation, you take the deepest the agent can book. If the field is not irrigated, you want to know the"
+        " soil moisture reading behind that; if it is, you want to know how much water the irrigation takes."
     )
     water = act("schedule_irrigation", field_id=field["field_id"], date=when, depth_mm=depth)
-    if today["soil_moisture_pct"] >= field["refill_point_pct"]:
+    if not dry:
         draft.trap(
             f"8.3: today's reading {today['soil_moisture_pct']} % is at or above the refill point"
             f" {field['refill_point_pct']} %: no irrigation",
             water,
         )
         return draft.say("amount", figure(today["soil_moisture_pct"]), "8.3: today's soil moisture reading")
+    if fits < depth:
+        draft.trap(
+            f"8.5: {depth} mm takes {water_volume(depth, field['area_ha'])} m3 but {round(left, 1)} m3 are left;"
+            f" {fits} mm, the deepest that fits, instead",
+            water,
+        ).cite("3.2")
+        water = act("schedule_irrigation", field_id=field["field_id"], date=when, depth_mm=fits)
     draft.cite("3.1", "8.4", "8.5").do(water)
-    return draft.say("amount", figure(volume), "8.5: the volume the irrigation takes")
+    return draft.say("amount", figure(water_volume(fits, field["area_ha"])), "8.5: the volume the irrigation takes")
 
 
 def allocation_transfer(world: World, grower: Grower, rng: random.Random) -> Draft | None:
@@ -280,7 +290,8 @@ def planting_registration(world: World, grower: Grower, rng: random.Random) -> D
     )
     plant = act("register_planting", field_id=field["field_id"], crop=crop, planned_sowing=sowing)
     if CROP_FAMILY[crop] == CROP_FAMILY[last]:
-        draft.trap(f"11.2: {crop} is of the family of {last}, the field's last crop: not registered", plant)
+        family = CROP_FAMILY[crop]
+        draft.trap(f"11.2: {crop} and {last}, the field's last crop, are both {family}s: not registered", plant)
         return draft.say("text", ROTATION, "11.2: the rotation rule forbids the same family")
     return draft.cite("3.1", "11.3").do(plant)
 

@@ -45,6 +45,8 @@ TEST_WORLDS = frozenset({"w3"})
 GROWERS = 22
 """Growers per world, three fields each."""
 FIELDS_PER_GROWER = 3
+NEARLY_SPENT = 0.25
+"""The share of fields whose season's water is nearly all used: a deep irrigation no longer fits (policy 8.5)."""
 READING_DAYS = 4
 """Days of readings the desk holds for each probe, up to yesterday; today's waits in the grower's app."""
 
@@ -216,6 +218,26 @@ def _irrigations(world: World, rng: random.Random, tag: str, field: Record) -> N
             "volume_m3": volume,
         }
         field["used_m3"] = round(field["used_m3"] + volume, 1)
+    if rng.random() < NEARLY_SPENT:
+        _spend_down(world, rng, tag, field, left_mm=rng.randint(8, 14))
+
+
+def _spend_down(world: World, rng: random.Random, tag: str, field: Record, left_mm: int) -> None:
+    """Irrigations that leave only about ``left_mm`` millimetres of the field's allocation, 30 mm at a time."""
+    depth = int((field["allocation_m3"] - field["used_m3"]) / (field["area_ha"] * 10)) - left_mm
+    while depth > 0:
+        step = min(depth, 30)
+        event_id = f"irr-{tag}-{len(world['irrigation_events']) + 1:03d}"
+        volume = water_volume(step, field["area_ha"])
+        world["irrigation_events"][event_id] = {
+            "event_id": event_id,
+            "field_id": field["field_id"],
+            "date": days_after(TODAY, -rng.randint(2, 60)),
+            "depth_mm": step,
+            "volume_m3": volume,
+        }
+        field["used_m3"] = round(field["used_m3"] + volume, 1)
+        depth -= step
 
 
 def _job(world: World, tag: str, field: Record, product_id: str, date: str, status: str) -> Record:

@@ -62,6 +62,24 @@ class RandomiseParticipant(Tool):
         return answer({"participant_id": participant["participant_id"], "kit_number": participant["kit_number"]})
 
 
+class ReplaceKit(Tool):
+    """Dispenses a new kit of the same arm, so the replacement keeps the blind."""
+
+    name = "replace_kit"
+    writes = True
+    description = "Issue a randomised participant a replacement medication kit from their arm's stock (blinded)."
+    parameters = arguments(participant_id=_PARTICIPANT)
+
+    @staticmethod
+    def invoke(data: Data, participant_id: str) -> str:
+        participant = fetch(data, "participants", participant_id, "participant")
+        if not participant["kit_number"]:
+            raise Refusal("that participant has not been randomised")
+        participant["kit_history"].append(participant["kit_number"])
+        participant["kit_number"] = kit_number(participant["participant_id"], len(participant["kit_history"]))
+        return answer({"participant_id": participant["participant_id"], "kit_number": participant["kit_number"]})
+
+
 class RecordScreenFailure(Tool):
     name = "record_screen_failure"
     writes = True
@@ -288,6 +306,7 @@ class TransferToHumanAgents(Tool):
 ACTION_TOOLS: tuple[type[Tool], ...] = (
     ScheduleVisit,
     RandomiseParticipant,
+    ReplaceKit,
     RecordScreenFailure,
     SubmitAdverseEvent,
     LogDeviation,

@@ -69,9 +69,12 @@ def _digest(*parts: str) -> int:
     return int(hashlib.sha256("/".join(parts).encode()).hexdigest()[:12], 16)
 
 
-def kit_number(participant_id: str) -> str:
-    """The medication kit a participant receives at randomisation (the kit label shows no arm)."""
-    return f"KT-{_digest('kit', participant_id) % 900_000 + 100_000}"
+def kit_number(participant_id: str, replaced: int = 0) -> str:
+    """The medication kit a participant receives at randomisation, or after ``replaced`` replacements.
+
+    The label shows no arm: a replacement comes from the same arm's stock under a new number.
+    """
+    return f"KT-{_digest('kit', participant_id, str(replaced)) % 900_000 + 100_000}"
 
 
 def arm_index(participant_id: str, arms: int) -> int:

@@ -67,6 +67,7 @@ class Participant(Record):
     status_history: list[str]
     screen_failure_reason: str | None
     kit_number: str | None
+    kit_history: list[str]
     arm: str | None
     unblinded: bool
     consent_version: str

@@ -87,6 +87,12 @@ SECTIONS: list[tuple[str, list[str]]] = [
             " which criterion it was. A screen failure is final for that screening episode.",
             "Randomisation assigns a kit number and a treatment arm. Tell the coordinator the kit number, which the"
             " pharmacy dispenses; the arm is never told to anyone (section 6).",
+            "When a randomised participant's medication kit is lost or damaged, their coordinator may ask for a"
+            " replacement: it comes from the same arm's stock under a new kit number, which you tell the"
+            " coordinator. The old number stays on record.",
+            "Medication is supplied only during the treatment period, which ends on the date the participant's"
+            " e-diary closes. After that date issue no replacement kit, and tell the coordinator the date the"
+            " treatment period ended.",
         ],
     ),
     (

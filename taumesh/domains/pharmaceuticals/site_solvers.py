@@ -194,3 +194,25 @@ def book_pickup(world: World, sample: Entity, rng: random.Random, manner: str) -
     else:
         draft.cite("7.2", "7.3").do(book)
     return draft
+
+
+def replace_kit(world: World, participant: Entity, rng: random.Random, manner: str) -> Draft | None:
+    """Replace a lost kit during the treatment period (say the new number); refuse after it and say when it ended."""
+    if participant["status"] != "randomised":
+        return None
+    pid = participant["participant_id"]
+    draft = _coordinator(world, participant["site_id"], manner, "replace_kit").cite("4.4")
+    draft.goal.append(
+        f"Participant {pid} reports that their medication kit was damaged at home; you want a replacement kit issued"
+        " and to know its number. If it cannot be issued, you want to know why."
+    )
+    draft.do(act("get_participant", participant_id=pid))
+    replace = act("replace_kit", participant_id=pid)
+    ended = participant["diary_closes_on"]
+    if ended < TODAY.isoformat():
+        draft.trap(f"4.5: the treatment period ended on {ended}", replace).cite("4.5")
+        draft.say("date", ended, "4.5: the date the treatment period ended")
+        return draft
+    kit = kit_number(pid, len(participant["kit_history"]) + 1)
+    draft.do(replace).say("text", f"{kit}|{kit[3:]}", "4.4: the replacement kit's number")
+    return draft

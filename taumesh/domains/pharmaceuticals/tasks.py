@@ -17,6 +17,7 @@ from taumesh.domains.pharmaceuticals.site_solvers import (
     Entity,
     book_pickup,
     randomise,
+    replace_kit,
     schedule_visit,
     submit_event,
     unblind,
@@ -28,6 +29,7 @@ Solver = Callable[[World, Entity, random.Random, str], Draft | None]
 INTENTS: dict[str, tuple[str, Solver]] = {
     "schedule_visit": ("visits", schedule_visit),
     "randomise": ("participants", randomise),
+    "replace_kit": ("participants", replace_kit),
     "submit_event": ("adverse_events", submit_event),
     "unblind": ("adverse_events", unblind),
     "book_pickup": ("samples", book_pickup),

@@ -154,6 +154,7 @@ class _Builder:
             "status_history": [],
             "screen_failure_reason": None,
             "kit_number": None,
+            "kit_history": [],
             "arm": None,
             "unblinded": False,
             "consent_version": versions[-1],
@@ -174,6 +175,8 @@ class _Builder:
             kit_number=kit_number(participant_id),
             arm=study["arms"][arm_index(participant_id, len(study["arms"]))],
         )
+        if self.rng.random() < 0.25:
+            record.update(kit_history=[record["kit_number"]], kit_number=kit_number(participant_id, 1))
         if self.rng.random() < 0.55:
             record.update(consent_version=versions[-2], consent_history=versions[:-2][-1:])
         withdrawn = self.rng.random() < 0.2

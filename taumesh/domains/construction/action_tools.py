@@ -47,6 +47,21 @@ class BookInspection(Tool):
         return dump(data["inspections"][inspection_id])
 
 
+class CancelInspection(Tool):
+    name = "cancel_inspection"
+    writes = True
+    description = "Cancel a booked inspection; the city frees the inspector's slot."
+    parameters = params(inspection_id=text("The inspection's id, such as 'ins-w1-03-bu-2s'."))
+
+    @staticmethod
+    def invoke(data: Data, inspection_id: str) -> str:
+        inspection = record(data, "inspections", inspection_id, "inspection")
+        if inspection["status"] != "scheduled":
+            raise Refusal(f"that inspection is {inspection['status']}, not booked")
+        inspection["status"] = "cancelled"
+        return dump(inspection)
+
+
 class SubmitPermitApplication(Tool):
     name = "submit_permit_application"
     writes = True
@@ -269,6 +284,7 @@ class TransferToHumanAgents(Tool):
 
 ACTION_TOOLS: tuple[type[Tool], ...] = (
     BookInspection,
+    CancelInspection,
     SubmitPermitApplication,
     ClearWorkPackage,
     HoldWorkPackage,

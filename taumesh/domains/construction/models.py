@@ -87,7 +87,7 @@ class Inspection(Record):
     permit_id: str
     kind: str
     date: str
-    status: Literal["passed", "failed", "scheduled"]
+    status: Literal["passed", "failed", "scheduled", "cancelled"]
 
 
 class Milestone(Record):

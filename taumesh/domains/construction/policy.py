@@ -86,6 +86,9 @@ SECTIONS: list[tuple[str, list[str]]] = [
             "The permit must still be in force on the inspection date: when the permit expires before the date"
             " asked, book nothing and tell the caller the permit's expiry date, since the permit has to be renewed"
             " first.",
+            "A booked inspection may be cancelled by the site manager while two or more working days remain before"
+            " it. Closer to the day the inspector's route is fixed: cancel nothing, and tell the caller it is too"
+            " late to cancel, so the site must be ready or the city records a failed visit.",
         ],
     ),
     (

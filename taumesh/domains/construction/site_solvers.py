@@ -12,6 +12,7 @@ from datetime import timedelta
 from typing import Any
 
 from taumesh.domains.construction.clock import (
+    INSPECTION_NOTICE_DAYS,
     INSPECTION_SEQUENCES,
     PERMIT_RULES,
     TODAY,
@@ -19,12 +20,14 @@ from taumesh.domains.construction.clock import (
     earliest_inspection_day,
     is_working_day,
     permit_fee,
+    working_days_after,
 )
 from taumesh.domains.construction.draft import Draft, act, phrases
 from taumesh.domains.factory import World
 
 Entity = dict[str, Any]
 MANAGER = "a Stonebridge site manager"
+TOO_LATE = "too late|too close|route is fixed|no longer be cancelled"
 
 
 def _manager(world: World, project_id: str, persona: str, intent: str) -> Draft:
@@ -33,15 +36,15 @@ def _manager(world: World, project_id: str, persona: str, intent: str) -> Draft:
 
 
 def schedule_inspection(world: World, permit: Entity, rng: random.Random, persona: str) -> Draft | None:
-    """Book the inspection asked; refuse one whose predecessor has not passed (name it) or past the permit's expiry."""
-    if permit["status"] != "approved":
+    """Book the inspection asked; refuse one whose predecessor has not passed (name it) or past the permit's expiry.
+
+    A permit with an inspection booked already is left to ``cancel_inspection``'s callers.
+    """
+    held = [i for i in world["inspections"].values() if i["permit_id"] == permit["permit_id"]]
+    if permit["status"] != "approved" or any(i["status"] == "scheduled" for i in held):
         return None
     sequence = INSPECTION_SEQUENCES[permit["kind"]]
-    passed = {
-        i["kind"]
-        for i in world["inspections"].values()
-        if i["permit_id"] == permit["permit_id"] and i["status"] == "passed"
-    }
+    passed = {i["kind"] for i in held if i["status"] == "passed"}
     waiting = [kind for kind in sequence if kind not in passed]
     asked = rng.choice(waiting[:2])
     when = earliest_inspection_day() + timedelta(days=rng.randint(0, 12))
@@ -69,6 +72,30 @@ def schedule_inspection(world: World, permit: Entity, rng: random.Random, person
         draft.say("date", permit["expires_on"], "3.4: the permit's expiry date")
     else:
         draft.do(book)
+    return draft
+
+
+def cancel_inspection(world: World, inspection: Entity, rng: random.Random, persona: str) -> Draft | None:
+    """Cancel a booked inspection two or more working days ahead; closer to the day, say it is too late."""
+    if inspection["status"] != "scheduled":
+        return None
+    permit = world["permits"][inspection["permit_id"]]
+    draft = _manager(world, permit["project_id"], persona, "cancel_inspection").cite("3.5")
+    draft.goal.append(
+        f"You want the {inspection['kind'].replace('_', ' ')} inspection booked under the {permit['kind']} permit of"
+        f" project {permit['project_id']} on {inspection['date']} cancelled. If it cannot be cancelled, you want to"
+        " know why."
+    )
+    draft.do(
+        act("list_permits", project_id=permit["project_id"]),
+        act("list_inspections", permit_id=permit["permit_id"]),
+    )
+    cancel = act("cancel_inspection", inspection_id=inspection["inspection_id"])
+    if working_days_after(TODAY, day(inspection["date"])) < INSPECTION_NOTICE_DAYS:
+        draft.trap(f"3.5: the inspection on {inspection['date']} is under two working days away", cancel)
+        draft.say("text", TOO_LATE, "3.5: too late to cancel")
+    else:
+        draft.do(cancel)
     return draft
 
 

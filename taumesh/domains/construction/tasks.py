@@ -15,6 +15,7 @@ from taumesh.domains.construction.company_solvers import change_order, pay_invoi
 from taumesh.domains.construction.draft import PERSONAS, Draft
 from taumesh.domains.construction.site_solvers import (
     Entity,
+    cancel_inspection,
     clear_package,
     move_milestone,
     schedule_inspection,
@@ -34,6 +35,7 @@ INTENTS: dict[str, tuple[str, Solver]] = {
     "pay_invoice": ("invoices", pay_invoice),
     "site_pass": ("workers", site_pass),
     "change_order": ("change_orders", change_order),
+    "cancel_inspection": ("inspections", cancel_inspection),
 }
 """Each intent's table (the record a request is about) and its reference solver."""
 PER_WORLD = 3

@@ -88,6 +88,8 @@ class _Builder:
 
     def __init__(self, seed: int, tag: str) -> None:
         self.rng = random.Random(seed)
+        self.bookings = random.Random(seed + 1)
+        """Draws the inspections already booked, apart from :attr:`rng` so the other records stay as they were."""
         self.tag = tag
         self.tables: World = {table: {} for table in TABLES}
         self.names = self.rng.sample([(f, last) for f in FIRST for last in LAST], 40)
@@ -232,6 +234,15 @@ class _Builder:
                 "status": "failed" if failed else "passed",
             }
             when += timedelta(days=self.rng.randint(12, 30))
+        if self.bookings.random() < 0.6:
+            inspection_id = f"ins-{permit_id[4:]}-{passed + 1}s"
+            self.tables["inspections"][inspection_id] = {
+                "inspection_id": inspection_id,
+                "permit_id": permit_id,
+                "kind": sequence[passed],
+                "date": _on(_working(TODAY + timedelta(days=self.bookings.choice([1, 2, 3, 7, 10])))),
+                "status": "scheduled",
+            }
 
     def packages(self, project_id: str, started: date, completion: date) -> None:
         companies = self.rng.sample(sorted(self.tables["subcontractors"]), 4)
@@ -355,8 +366,8 @@ INVARIANTS = (
     per_record("subcontractors", "certificates on file carry their trade's minimum cover", _cover_on_file),
     per_record(
         "inspections",
-        "inspections on record took place before today",
-        lambda i: None if day(i["date"]) < TODAY else f"dated {i['date']}",
+        "inspections held took place before today, booked ones fall after it",
+        lambda i: None if (day(i["date"]) < TODAY) == (i["status"] != "scheduled") else f"dated {i['date']}",
     ),
     per_record(
         "change_orders",

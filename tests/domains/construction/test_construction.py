@@ -6,7 +6,8 @@
   was, and an upload lands in the desk's documents;
 - the change-order trap: executing an order over the remaining contingency scores 0, the refusal only with the
   contingency said; an order executed without the owner's signature scores 0;
-- inspections: the tool refuses a kind the permit does not have, and booking past an unpassed prerequisite is graded 0.
+- inspections: the tool refuses a kind the permit does not have, and booking past an unpassed prerequisite is graded 0;
+  an inspection under two working days away is not cancelled, and cancelling it anyway is graded 0.
 """
 
 from __future__ import annotations
@@ -118,3 +119,14 @@ def test_an_inspection_is_booked_only_in_its_permits_sequence() -> None:
     said = task.statements[0].value.split("|")[0]
     assert _score(task, task.actions, f"The {said} inspection must pass first.") == 1.0
     assert _score(task, [*task.actions, booked], f"The {said} inspection must pass first.") == 0.0
+
+
+def test_an_inspection_under_two_working_days_away_stays_booked() -> None:
+    task = next(t for t in _tasks() if t.intent == "cancel_inspection" and t.trap)
+    cancel = task.forbidden[0]
+    assert _score(task, task.actions, "It is too late to cancel: the inspector's route is fixed.") == 1.0
+    assert _score(task, [*task.actions, cancel], "It is too late to cancel.") == 0.0
+    session = Session(_domain())
+    assert not session.call(cancel.name, dict(cancel.kwargs)).error
+    again = session.call(cancel.name, dict(cancel.kwargs))
+    assert again.error and "cancelled, not booked" in again.observation

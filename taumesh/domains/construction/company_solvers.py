@@ -87,6 +87,10 @@ def pay_invoice(world: World, invoice: Entity, rng: random.Random, persona: str)
     )
     amount = net_payment(invoice["amount"])
     pay = act("release_payment", invoice_id=invoice["invoice_id"], amount=amount)
+    waiver = [draft.sign_in(), act("portal_upload_file", "user", file_id=f"file-{invoice['invoice_id'][4:]}w")]
+    if unapproved or lapsed:
+        why = "the caller may send the waiver anyway: it is theirs to send, and it changes no payment (7.3)"
+        draft.steps.append(Step(why=why, alternatives=[[], waiver]))
     if unapproved:
         draft.trap("7.1: the invoice is still waiting for the site manager's approval", pay)
         draft.say("text", NOT_APPROVED, "7.1: the invoice has not been approved")
@@ -94,13 +98,7 @@ def pay_invoice(world: World, invoice: Entity, rng: random.Random, persona: str)
         draft.trap(f"7.2: the insurance on file expired on {company['insurance_expiry']}", pay).cite("7.2")
         draft.say("date", company["insurance_expiry"], "7.2: the expiry date of the insurance on file")
     else:
-        waiver = f"file-{invoice['invoice_id'][4:]}w"
-        draft.cite("7.3", "7.4").do(
-            draft.sign_in(),
-            act("portal_upload_file", "user", file_id=waiver),
-            act("list_documents", company_id=invoice["company_id"]),
-            pay,
-        )
+        draft.cite("7.3", "7.4").do(*waiver, act("list_documents", company_id=invoice["company_id"]), pay)
         draft.say("amount", f"{amount:.2f}", "7.4: the amount paid after retention")
     return draft
 

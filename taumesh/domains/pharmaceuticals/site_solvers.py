@@ -24,9 +24,16 @@ from taumesh.domains.pharmaceuticals.clock import (
 from taumesh.domains.pharmaceuticals.draft import Draft, act
 
 Entity = dict[str, Any]
-AGE = "too old|too young|age limit|age range|maximum age|minimum age|older than|younger than|years old"
+AGE = (
+    "too old|too young|age limit|age range|maximum age|minimum age|upper age|lower age|age criterion|age requirement"
+    "|older than|younger than|years old|above the maximum|below the minimum|over the maximum|under the minimum"
+)
 EGFR = "egfr|kidney function|renal function|glomerular"
-NOT_SERIOUS = "not serious|non-serious|nonserious|non serious|not a serious"
+NOT_SERIOUS = (
+    "not serious|non-serious|nonserious|non serious|not a serious|isn't serious|is not considered serious"
+    "|not classed as serious|not classified as serious|does not meet the seriousness|doesn't meet the seriousness"
+    "|does not meet the criteria for a serious|doesn't meet the criteria for a serious"
+)
 FRIDAY = "friday"
 
 

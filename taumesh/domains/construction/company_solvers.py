@@ -46,7 +46,8 @@ def review_certificate(world: World, file: Entity, rng: random.Random, persona: 
     draft.cite("6.1", "6.2")
     draft.goal.append(
         "Your renewed certificate of general liability insurance is in your project portal, not yet sent to the"
-        " desk; you want it put on your company's file. If it cannot be accepted, you want to know why."
+        " desk; you want it put on your company's file. If it cannot be accepted, you want to know why, and you"
+        " agree to the desk recording its decision on the certificate."
     )
     draft.do(
         act("get_subcontractor", company_id=company["company_id"]),

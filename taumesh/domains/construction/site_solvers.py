@@ -128,7 +128,8 @@ def clear_package(world: World, package: Entity, rng: random.Random, persona: st
     draft = _manager(world, package["project_id"], persona, "clear_package").cite("5.1")
     draft.goal.append(
         f"You want the {package['scope']} package on project {package['project_id']} cleared for site, so that"
-        f" {company['name']} can start on {package['start_date']}. If it cannot be cleared, you want to know why."
+        f" {company['name']} can start on {package['start_date']}. If it cannot be cleared, you want to know why, and"
+        " you agree to whatever the desk's policy then does with the package."
     )
     draft.do(
         act("list_work_packages", project_id=package["project_id"]),

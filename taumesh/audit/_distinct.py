@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from itertools import combinations
 from typing import Literal
 
@@ -108,17 +109,30 @@ def _tables_overlap(one: DomainSurface, two: DomainSurface) -> list[Overlap]:
     return found
 
 
-def _pair_overlaps(one: DomainSurface, two: DomainSurface) -> list[Overlap]:
+@dataclass(frozen=True)
+class _Compared:
+    """A surface with what is compared computed once: normalised instruction -> task id, and the policy's sentences."""
+
+    surface: DomainSurface
+    instructions: dict[str, str]
+    sentences: frozenset[str]
+
+    @classmethod
+    def of(cls, surface: DomainSurface) -> _Compared:
+        normalised = {normalised_instruction(text): task_id for task_id, text in surface.instructions.items()}
+        return cls(surface, normalised, frozenset(policy_sentences(surface.policy)))
+
+
+def _pair_overlaps(left: _Compared, right: _Compared) -> list[Overlap]:
+    one, two = left.surface, right.surface
     found: list[Overlap] = []
-    theirs = {normalised_instruction(text): task_id for task_id, text in two.instructions.items()}
-    for task_id, text in one.instructions.items():
-        other_id = theirs.get(normalised_instruction(text))
+    for text, task_id in left.instructions.items():
+        other_id = right.instructions.get(text)
         if other_id is not None:
             for a, a_id, b, b_id in ((one, task_id, two, other_id), (two, other_id, one, task_id)):
                 detail = f"the same normalised instruction as {b.name} task {b_id}"
                 found.append(Overlap(domain=a.name, other=b.name, kind="duplicate", subject=a_id, detail=detail))
-    mine, yours = policy_sentences(one.policy), policy_sentences(two.policy)
-    shared = sorted(mine & yours)
+    shared = sorted(left.sentences & right.sentences)
     if len(shared) >= POLICY_SHARED:
         for a, b in ((one, two), (two, one)):
             detail = f"{len(shared)} policy sentences {b.name}'s policy has too, the first: {shared[0]!r}"
@@ -127,6 +141,11 @@ def _pair_overlaps(one: DomainSurface, two: DomainSurface) -> list[Overlap]:
 
 
 def overlaps(surfaces: Iterable[DomainSurface], of: str | None = None) -> list[Overlap]:
-    """What any two of ``surfaces`` share, each finding reported for both domains; ``of``: only those of that one."""
-    found = [overlap for one, two in combinations(surfaces, 2) for overlap in _pair_overlaps(one, two)]
+    """What any two of ``surfaces`` share, each finding reported for both domains.
+
+    ``of``: only that domain's findings, and only its pairs are compared.
+    """
+    compared = [_Compared.of(surface) for surface in surfaces]
+    pairs = [(a, b) for a, b in combinations(compared, 2) if of is None or of in (a.surface.name, b.surface.name)]
+    found = [overlap for one, two in pairs for overlap in _pair_overlaps(one, two)]
     return [overlap for overlap in found if of is None or overlap.domain == of]

@@ -15,6 +15,15 @@ from taumesh.domains.space.records import dump, fetch, new_id, number, params, t
 _PASS = text("The pass's id, such as 'ps-w1-041'.")
 
 
+def target_name(target: str) -> str:
+    """A target as the request records it: lower case, without a leading article.
+
+    So "the Rhine delta" and "Rhine Delta" name one place, as the customer meant.
+    """
+    words = target.strip().lower().split()
+    return " ".join(words[1:] if words[:1] == ["the"] else words)
+
+
 class BookPass(Tool):
     name = "book_pass"
     writes = True
@@ -81,8 +90,8 @@ class CreateImagingRequest(Tool):
         request = {
             "request_id": request_id,
             "spacecraft_id": spacecraft_id,
-            "target": target.strip(),
-            "area_km2": area_km2,
+            "target": target_name(target),
+            "area_km2": float(area_km2),
             "date": when.isoformat(),
             "charge": charge,
         }

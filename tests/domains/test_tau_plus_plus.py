@@ -8,9 +8,9 @@ One parametrised test per part of the bar, over every factory domain the registr
   write), every tier, a median of 4 gold actions or more, a tenth or more under dual control, every task's metadata;
   train and test touch no common entity;
 - **validity**: every gold replays and every forbidden write leaves the allowed states; the gold cut short, perturbed,
-  silent or with a forbidden write scores 0 (every allowed outcome scoring 1.0 is the audit's ``non_unique``); the
-  audit, through the env and scorer, flags no task and holds the floors; the oracle with the scripted user scores 1.0
-  over the real services on a sample of every intent (the gold of every task scores 1.0 above, as the scorer grades);
+  silent or with a forbidden write scores 0, and every allowed outcome 1.0 (the audit's ``non_unique``), in process on
+  every task; the audit, through the env and scorer, flags no task of the test split and holds the floors; the oracle
+  with the scripted user scores 1.0 over the real services on a sample of every intent;
 - **distinct**: no two of these domains share a task, policy sentences, tools or a table;
 - **front doors**: the REST API lists and pages every one, the viewer labels its tasks (intent, tier, trap, dual
   control), and the Gym plays a task of each to 1.0.
@@ -35,7 +35,14 @@ import pytest
 from taumesh.audit import overlaps
 from taumesh.commands.domain_distinct import surface
 from taumesh.domains import Action, Catalog, Domain, Episode, Registry, Session, check_domain
-from taumesh.domains.factory import FactoryPlugin, FactoryTask, canonical_output, clause_texts, verify_task
+from taumesh.domains.factory import (
+    FactoryPlugin,
+    FactoryTask,
+    canonical_output,
+    clause_texts,
+    outcome_score,
+    verify_task,
+)
 from taumesh.models import ChatMessage, Termination
 from taumesh.orchestrator.audit import audit_domain
 from taumesh.orchestrator.gym import AGENT_ENV_ID
@@ -219,9 +226,23 @@ def test_the_gold_cut_perturbed_silent_or_with_a_forbidden_write_scores_zero(nam
 
 
 @pytest.mark.parametrize("name", FACTORY)
+def test_every_allowed_outcome_scores_one(name: str) -> None:
+    """What the audit's ``non_unique`` flag checks, on every task in process: any outcome the policy allows passes."""
+    domain = _domain(name)
+    failing = [
+        f"{task.id} outcome {n}: {outcome_score(domain.plugin, domain, task, outcome):g}"
+        for task in _tasks(name)
+        for n, outcome in enumerate(task.outcomes())
+        if outcome_score(domain.plugin, domain, task, outcome) != 1.0
+    ]
+    assert failing == []
+
+
+@pytest.mark.parametrize("name", FACTORY)
 def test_the_audit_flags_no_task_and_the_floors_hold(name: str) -> None:
-    """On base, every task (``domain check NAME --strict`` audits each split; CI's time allows one)."""
-    report = asyncio.run(audit_domain(name, "base", Path("unused")))
+    """On the test split, through the env and scorer (``domain check NAME --strict`` audits every split: CI's time
+    allows one; the in-process checks above cover every task)."""
+    report = asyncio.run(audit_domain(name, "test", Path("unused")))
     assert report.data_release == _domain(name).data_release
     assert [(t.task_id, t.flags) for t in report.tasks if t.flags] == []
     floors = report.floors

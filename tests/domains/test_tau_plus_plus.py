@@ -81,7 +81,7 @@ def _plugin(name: str) -> FactoryPlugin:
 def test_the_factory_domains_are_registered() -> None:
     assert {"healthcare", "insurance", "loans", "hospitality", "real-estate", "events", "fitness"} <= set(FACTORY)
     assert {"hr", "sales", "advertising", "accounting", "finance", "legal"} <= set(FACTORY)
-    assert {"logistics", "manufacturing", "construction", "agriculture", "pharmaceuticals"} <= set(FACTORY)
+    assert {"logistics", "manufacturing", "construction", "agriculture", "pharmaceuticals", "space"} <= set(FACTORY)
 
 
 @pytest.mark.parametrize("name", FACTORY)

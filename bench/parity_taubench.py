@@ -59,7 +59,8 @@ def taubench_python(cache: Path, checkout: Path) -> Path:
     """The Python of a venv holding the checkout's ``tau_bench`` with taumesh's own litellm: made once, then reused."""
     root = cache / "bench" / "taubench-venv"
     python = root / "bin" / "python"
-    wanted = f"{checkout.resolve()}\nlitellm=={version('litellm')}\n{CONSTRAINTS}"
+    pins = [f"litellm=={version('litellm')}", f"mcp=={version('mcp')}"]  # litellm imports mcp for calls with tools
+    wanted = "\n".join([str(checkout.resolve()), *pins, CONSTRAINTS])
     marker = root / "taumesh-installed.txt"
     if python.is_file() and marker.is_file() and marker.read_text() == wanted:
         return python
@@ -69,7 +70,7 @@ def taubench_python(cache: Path, checkout: Path) -> Path:
         constraints.write(CONSTRAINTS)
     try:
         argv = [str(python), "-m", "pip", "install", "-q", "-c", constraints.name, str(checkout)]
-        done = subprocess.run([*argv, f"litellm=={version('litellm')}"], capture_output=True, text=True, check=False)
+        done = subprocess.run([*argv, *pins], capture_output=True, text=True, check=False)
     finally:
         os.unlink(constraints.name)
     if done.returncode != 0:
@@ -118,6 +119,9 @@ def run_taubench(python: Path, checkout: Path, url: str, args: argparse.Namespac
     (out / "run.log").write_text(done.stdout + done.stderr, encoding="utf-8")
     if done.returncode != 0:
         raise SystemExit(f"τ-bench's run.py failed ({done.returncode}):\n{(done.stdout + done.stderr)[-4000:]}")
+    failed = [str(r.get("task_id")) for r in results(out) if "error" in (r.get("info") or {})]
+    if failed:  # run.py catches an episode's exception and records it as reward 0: not a trajectory to compare
+        raise SystemExit(f"τ-bench's run.py recorded errors for tasks {failed}: see {out / 'run.log'}")
 
 
 def run_taumesh(data_dir: Path, url: str, args: argparse.Namespace, out: Path) -> None:

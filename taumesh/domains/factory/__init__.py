@@ -11,17 +11,22 @@
   :func:`verify_task` replays them.
 - **A grader that accepts every allowed outcome** (:class:`FactoryPlugin`, :class:`AllowedOutcomes`,
   :class:`StatementsSaid`), and the build-time lints :func:`trap_cues`, :func:`output_spec`, :func:`unfair_traps`.
-- **A build entry point** (:func:`build_main`): ``python -m <domain>.build [--check]`` writes ``data/`` or names what
-  is stale.
+- **Drafts** (:class:`TaskDraft`, :func:`act`): a solver builds a task step by step, then makes it a
+  :class:`FactoryTask`.
+- **A release** (:class:`Release`): the worlds, policy and solvers made into ``data/``'s files, checked on the way
+  (cues, unfair traps, unspecific outputs, train and test touching a common entity); and a build entry point
+  (:func:`build_main`): ``python -m <domain>.build [--check]`` writes ``data/`` or names what is stale.
 """
 
 from __future__ import annotations
 
 from taumesh.domains.factory._audit import factory_flags, outcome_score
 from taumesh.domains.factory._build import build_main, json_text
+from taumesh.domains.factory._draft import TaskDraft, act
 from taumesh.domains.factory._lint import output_spec, sentences, trap_cues, unfair_traps
 from taumesh.domains.factory._plugin import FactoryPlugin
 from taumesh.domains.factory._policy import Clause, Coverage, Policy, Section, clause_texts, coverage
+from taumesh.domains.factory._release import Release, TasksOfWorld, world_tag
 from taumesh.domains.factory._reward import (
     AllowedOutcomes,
     StatementsSaid,
@@ -60,6 +65,7 @@ __all__ = [
     "InvariantError",
     "Policy",
     "Record",
+    "Release",
     "Section",
     "SeededWorld",
     "Solution",
@@ -69,9 +75,12 @@ __all__ = [
     "StatementsSaid",
     "Step",
     "Table",
+    "TaskDraft",
     "TaskMeta",
+    "TasksOfWorld",
     "Tier",
     "World",
+    "act",
     "action_text",
     "amounts",
     "build_main",
@@ -96,4 +105,5 @@ __all__ = [
     "unfair_traps",
     "verify_task",
     "within",
+    "world_tag",
 ]

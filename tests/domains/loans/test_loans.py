@@ -21,7 +21,7 @@ import pytest
 from taumesh.domains import Action, Catalog, Domain, Episode, Registry, Session
 from taumesh.domains.factory import FactoryTask, InvariantError, World, build_worlds, canonical_output
 from taumesh.domains.loans import DATA, plugin
-from taumesh.domains.loans.build import generated_files, touched, world_of
+from taumesh.domains.loans.build import RELEASE, generated_files
 from taumesh.domains.loans.world import INVARIANTS, SEEDS, TEST_WORLDS, build_world, worlds
 from taumesh.models import ChatMessage
 
@@ -82,10 +82,10 @@ def test_three_worlds_keep_their_invariants_which_catch_a_broken_world() -> None
 
 def test_test_entities_are_never_touched_by_train(domain: Domain) -> None:
     tasks = _tasks(domain)
-    train = set().union(*(touched(t) for t in tasks if world_of(t) not in TEST_WORLDS))
-    test = set().union(*(touched(t) for t in tasks if world_of(t) in TEST_WORLDS))
+    train = set().union(*(RELEASE.touched(t) for t in tasks if RELEASE.world_of(t) not in TEST_WORLDS))
+    test = set().union(*(RELEASE.touched(t) for t in tasks if RELEASE.world_of(t) in TEST_WORLDS))
     assert train and test and not train & test
-    assert {t.id for t in domain.tasks("test")} == {t.id for t in tasks if world_of(t) in TEST_WORLDS}
+    assert {t.id for t in domain.tasks("test")} == {t.id for t in tasks if RELEASE.world_of(t) in TEST_WORLDS}
 
 
 def test_an_application_needs_the_consent_the_borrower_gives_in_their_app(domain: Domain) -> None:
@@ -122,7 +122,7 @@ def test_autopay_needs_the_mandate_and_takes_the_discount_off(domain: Domain) ->
 
 def test_an_amount_over_the_ratio_becomes_the_largest_whole_thousand_within_it(domain: Domain) -> None:
     traps = [t for t in _tasks(domain) if t.intent == "loan_application" and t.trap and t.outputs]
-    assert {world_of(t) for t in traps} >= {"w2", "w3"}  # the reduction is tested in train and in test
+    assert {RELEASE.world_of(t) for t in traps} >= {"w2", "w3"}  # the reduction is tested in train and in test
     for task in traps:
         asked = task.forbidden[0].kwargs
         granted = next(a for a in task.actions if a.name == "submit_application").kwargs

@@ -1,16 +1,16 @@
 """A task being solved: the borrower, the steps of every allowed outcome, what must be said, and its instruction.
 
-Every intent's solver fills a :class:`Draft`; the draft knows the two verification methods (policy 2.2), that a
+Every intent's solver fills a :class:`Draft` (the factory's :class:`~taumesh.domains.factory.TaskDraft` for one
+borrower); the draft knows the two verification methods (policy 2.2), that a
 code may be resent (2.3), and that a borrower who acts in their app signs in first (dual control).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Self
 
-from taumesh.domains import Action
-from taumesh.domains.factory import FactoryTask, Statement, Step, Tier, World
+from taumesh.domains.factory import FactoryTask, TaskDraft, Tier, World, act
 from taumesh.domains.loans.clock import app_code
 
 Borrower = dict[str, Any]
@@ -32,11 +32,6 @@ IDENTITY = frozenset({"find_borrower", "verify_identity", "send_app_code", "veri
 CLOSING = "Say yes to a change only once the agent has told you exactly what it will do."
 
 
-def act(name: str, requestor: str = "assistant", **kwargs: Any) -> Action:
-    """A gold action (the borrower's own when ``requestor`` is ``"user"``)."""
-    return Action.model_validate({"name": name, "kwargs": kwargs, "requestor": requestor})
-
-
 def tier_of(writes: int, trap: bool, dual: bool, transfer: bool) -> Tier:
     """Easy: one plain change; medium: a trap, the app, or an escalation; hard: two of them or more."""
     weight = trap + dual + transfer + (writes > 1)
@@ -44,47 +39,19 @@ def tier_of(writes: int, trap: bool, dual: bool, transfer: bool) -> Tier:
 
 
 @dataclass
-class Draft:
+class Draft(TaskDraft):
     """A task being solved for one borrower."""
 
     world: World
     borrower: Borrower
-    intent: str
     persona: str
-    dual: bool = False
-    steps: list[Step] = field(default_factory=list)
-    statements: list[Statement] = field(default_factory=list)
     goal: list[str] = field(default_factory=list)
-    clauses: list[str] = field(default_factory=list)
-    forbidden: list[Action] = field(default_factory=list)
-    trap_rationale: str | None = None
 
     @property
     def bid(self) -> str:
         return str(self.borrower["borrower_id"])
 
-    def step(self, why: str, *alternatives: list[Action]) -> Draft:
-        self.steps.append(Step(why=why, alternatives=list(alternatives)))
-        return self
-
-    def do(self, *actions: Action) -> Draft:
-        """A step with one alternative: these actions, in order."""
-        return self.step(", ".join(a.name for a in actions), list(actions))
-
-    def cite(self, *clauses: str) -> Draft:
-        self.clauses += [c for c in clauses if c not in self.clauses]
-        return self
-
-    def trap(self, rationale: str, *forbidden: Action) -> Draft:
-        self.trap_rationale = rationale
-        self.forbidden = list(forbidden)
-        return self
-
-    def say(self, kind: str, value: str, why: str) -> Draft:
-        self.statements.append(Statement.model_validate({"kind": kind, "value": value, "why": why}))
-        return self
-
-    def verify(self) -> Draft:
+    def verify(self) -> Self:
         """Sign in to the app (dual control), find the borrower, then every verification the policy allows."""
         b = self.borrower
         find = act(
@@ -128,24 +95,7 @@ class Draft:
         return " ".join([who, self.persona, *self.goal, CLOSING])
 
     def task(self, task_id: str) -> FactoryTask:
-        gold = [a for step in self.steps for a in step.alternatives[0]]
-        writes = [a for a in gold if a.requestor == "assistant" and a.name not in READS | IDENTITY]
-        trap = self.trap_rationale is not None
-        transfer = any(a.name == "transfer_to_human_agents" for a in gold)
-        return FactoryTask(
-            id=task_id,
-            user_id=self.bid,
-            instruction=self.instruction(),
-            actions=gold,
-            outputs=[s.value for s in self.statements if s.kind != "text"],
-            intent=self.intent,
-            tier=tier_of(len(writes), trap, self.dual, transfer),
-            trap=trap,
-            trap_rationale=self.trap_rationale,
-            clauses=self.clauses,
-            forbidden=self.forbidden,
-            dual_control=self.dual,
-            steps=self.steps,
-            statements=self.statements,
-            solver=self.intent,
-        )
+        writes = [a for a in self.gold if a.requestor == "assistant" and a.name not in READS | IDENTITY]
+        transfer = any(a.name == "transfer_to_human_agents" for a in self.gold)
+        tier = tier_of(len(writes), self.is_trap, self.dual, transfer)
+        return self.factory_task(task_id, self.bid, self.instruction(), tier)

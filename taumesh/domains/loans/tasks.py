@@ -12,7 +12,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from taumesh.domains.factory import FactoryTask, World
+from taumesh.domains.factory import FactoryTask, World, act
 from taumesh.domains.loans.catalogue import HARDSHIP_STORIES, PRODUCTS
 from taumesh.domains.loans.clock import (
     COLLECTIONS_DAYS,
@@ -32,7 +32,7 @@ from taumesh.domains.loans.clock import (
     payoff_amount,
     tier,
 )
-from taumesh.domains.loans.drafts import Borrower, Draft, act
+from taumesh.domains.loans.drafts import Borrower, Draft
 
 PERSONAS = [
     "You are courteous and answer only what you are asked.",
@@ -73,7 +73,7 @@ def _fees_due(world: World, loan: dict[str, Any]) -> float:
 
 
 def _start(world: World, borrower: Borrower, intent: str, persona: str, dual: bool = False) -> Draft:
-    return Draft(world, borrower, intent, persona, dual=dual).verify()
+    return Draft(world, borrower, persona, intent=intent, dual=dual).verify()
 
 
 def _past_due(draft: Draft, loan: dict[str, Any], clause: str, *forbidden: Any) -> Draft:

@@ -8,10 +8,10 @@ instruction from one template per intent, so that no sentence tells a trap from 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Self
 
 from taumesh.domains import Action
-from taumesh.domains.factory import FactoryTask, Statement, Step, Tier, World
+from taumesh.domains.factory import FactoryTask, TaskDraft, Tier, World, act
 
 Grower = dict[str, Any]
 READS = frozenset(
@@ -33,11 +33,6 @@ IDENTITY = frozenset({"find_grower", "verify_grower"})
 CLOSING = "Agree to a change only after the agent has said exactly what it will do."
 
 
-def act(name: str, requestor: str = "assistant", **kwargs: Any) -> Action:
-    """A gold action (the grower's own, in their app, when ``requestor`` is ``"user"``)."""
-    return Action.model_validate({"name": name, "kwargs": kwargs, "requestor": requestor})
-
-
 def tier_of(trap: bool, dual: bool, transfer: bool, statements: int) -> Tier:
     """Easy: a plain change; medium: one of a trap, the app, a hand-off or a figure to state; hard: two or more."""
     weight = trap + dual + transfer + (statements > 0)
@@ -45,20 +40,13 @@ def tier_of(trap: bool, dual: bool, transfer: bool, statements: int) -> Tier:
 
 
 @dataclass
-class Draft:
+class Draft(TaskDraft):
     """A task being solved for one grower."""
 
     world: World
     grower: Grower
-    intent: str
-    dual: bool = False
     persona: str = ""
-    steps: list[Step] = field(default_factory=list)
-    statements: list[Statement] = field(default_factory=list)
     goal: list[str] = field(default_factory=list)
-    clauses: list[str] = field(default_factory=list)
-    forbidden: list[Action] = field(default_factory=list)
-    trap_rationale: str | None = None
 
     def __post_init__(self) -> None:
         g = self.grower
@@ -77,29 +65,15 @@ class Draft:
         found: dict[str, Any] = self.world["field_apps"][self.gid]
         return found
 
-    def do(self, *actions: Action) -> Draft:
-        """A step with one alternative: these actions, in order."""
-        self.steps.append(Step(why=", ".join(a.name for a in actions), alternatives=[list(actions)]))
-        return self
-
-    def sign_in(self) -> Draft:
+    def sign_in(self) -> Self:
         """The grower signs in to their field app (dual control)."""
         self.dual = True
         return self.do(act("sign_in_to_field_app", "user", username=self.app["username"], pin=self.app["pin"]))
 
-    def cite(self, *clauses: str) -> Draft:
-        self.clauses += [c for c in clauses if c not in self.clauses]
-        return self
-
-    def trap(self, rationale: str, *forbidden: Action) -> Draft:
+    def trap(self, rationale: str, *forbidden: Action) -> Self:
+        """A trap, which also cites 1.3: a refusal names the reason that applies to this grower."""
         self.cite("1.3")
-        self.trap_rationale = rationale
-        self.forbidden = list(forbidden)
-        return self
-
-    def say(self, kind: str, value: str, why: str) -> Draft:
-        self.statements.append(Statement.model_validate({"kind": kind, "value": value, "why": why}))
-        return self
+        return super().trap(rationale, *forbidden)
 
     def instruction(self) -> str:
         g = self.grower
@@ -115,23 +89,6 @@ class Draft:
         return " ".join([who, self.persona, *self.goal, CLOSING])
 
     def task(self, task_id: str) -> FactoryTask:
-        gold = [a for step in self.steps for a in step.alternatives[0]]
-        trap = self.trap_rationale is not None
-        transfer = any(a.name == "transfer_to_human_agents" for a in gold)
-        return FactoryTask(
-            id=task_id,
-            user_id=self.gid,
-            instruction=self.instruction(),
-            actions=gold,
-            outputs=[s.value for s in self.statements if s.kind != "text"],
-            intent=self.intent,
-            tier=tier_of(trap, self.dual, transfer, len(self.statements)),
-            trap=trap,
-            trap_rationale=self.trap_rationale,
-            clauses=self.clauses,
-            forbidden=self.forbidden,
-            dual_control=self.dual,
-            steps=self.steps,
-            statements=self.statements,
-            solver=self.intent,
-        )
+        transfer = any(a.name == "transfer_to_human_agents" for a in self.gold)
+        tier = tier_of(self.is_trap, self.dual, transfer, len(self.statements))
+        return self.factory_task(task_id, self.gid, self.instruction(), tier)

@@ -26,9 +26,9 @@ from taumesh.domains.agriculture.clock import (
     water_volume,
     yield_per_hectare,
 )
-from taumesh.domains.agriculture.drafts import Draft, Grower, act
+from taumesh.domains.agriculture.drafts import Draft, Grower
 from taumesh.domains.agriculture.world import SEEDS
-from taumesh.domains.factory import FactoryTask, World
+from taumesh.domains.factory import FactoryTask, World, act
 
 Record = dict[str, Any]
 DISPATCHED = "dispatched|on its way|already left|on the road"
@@ -70,7 +70,7 @@ def spray_booking(world: World, grower: Grower, rng: random.Random) -> Draft | N
     too_late = days_after(asked, product["phi_days"]) > field["expected_harvest"]
     if not too_late and days_after(booked, product["phi_days"]) > field["expected_harvest"]:
         return None  # the weather moves the job past its pre-harvest interval: two reasons at once
-    draft = Draft(world, grower, "spray_booking").cite("4.1", "4.2", "4.3", "4.4")
+    draft = Draft(world, grower, intent="spray_booking").cite("4.1", "4.2", "4.3", "4.4")
     draft.do(
         act("list_fields", grower_id=draft.gid),
         act("get_field", field_id=field["field_id"]),
@@ -109,7 +109,7 @@ def spray_cancellation(world: World, grower: Grower, rng: random.Random) -> Draf
         return None
     field, job = rng.choice(booked)
     product = PRODUCTS[job["product_id"]]
-    draft = Draft(world, grower, "spray_cancellation").cite("5.1")
+    draft = Draft(world, grower, intent="spray_cancellation").cite("5.1")
     draft.do(act("list_fields", grower_id=draft.gid), act("list_spray_jobs", field_id=field["field_id"]))
     draft.goal.append(
         f"You want to cancel the {product['name']} spray booked on your {field['name']} for {job['date']}. If it"
@@ -137,7 +137,7 @@ def spray_log(world: World, grower: Grower, rng: random.Random) -> Draft | None:
     field, job = rng.choice(waiting)
     product = PRODUCTS[job["product_id"]]
     log = world["field_apps"][grower["grower_id"]]["spray_logs"][job["job_id"]]
-    draft = Draft(world, grower, "spray_log").cite("6.1", "6.2")
+    draft = Draft(world, grower, intent="spray_log").cite("6.1", "6.2")
     draft.do(act("list_fields", grower_id=draft.gid), act("list_spray_jobs", field_id=field["field_id"]))
     draft.sign_in().do(act("confirm_spray_log", "user", job_id=job["job_id"]), act("list_products"))
     draft.goal.append(
@@ -170,7 +170,7 @@ def entry_permit(world: World, grower: Grower, rng: random.Random) -> Draft | No
     asked = days_after(TODAY, rng.randint(0, 2))
     crew = rng.randint(2, 9)
     first = first_entry_day(field["reentry_from"])
-    draft = Draft(world, grower, "entry_permit").cite("7.1", "7.2", "7.4")
+    draft = Draft(world, grower, intent="entry_permit").cite("7.1", "7.2", "7.4")
     draft.do(act("list_fields", grower_id=draft.gid), act("get_field", field_id=field["field_id"]))
     draft.goal.append(
         f"You want a permit for a crew of {crew} to work in your {field['name']} on {asked}. If they cannot go in"
@@ -199,7 +199,7 @@ def irrigation(world: World, grower: Grower, rng: random.Random) -> Draft | None
     dry = today["soil_moisture_pct"] < field["refill_point_pct"]
     if fits < 1 or (not dry and fits < depth):
         return None  # no water left at all, or two reasons at once
-    draft = Draft(world, grower, "irrigation").cite("8.1", "8.2", "8.3")
+    draft = Draft(world, grower, intent="irrigation").cite("8.1", "8.2", "8.3")
     draft.do(act("list_fields", grower_id=draft.gid), act("get_field", field_id=field["field_id"]))
     draft.sign_in().do(act("sync_soil_probes", "user"), act("get_probe_readings", sensor_id=probe["sensor_id"]))
     draft.goal.append(
@@ -234,7 +234,7 @@ def allocation_transfer(world: World, grower: Grower, rng: random.Random) -> Dra
     volume = rng.choice([500, 1_000, 1_500, 2_000, 2_500, 3_000])
     if volume > left:
         return None
-    draft = Draft(world, grower, "allocation_transfer").cite("9.1", "9.2", "9.3")
+    draft = Draft(world, grower, intent="allocation_transfer").cite("9.1", "9.2", "9.3")
     draft.do(
         act("list_fields", grower_id=draft.gid),
         act("get_field", field_id=giver["field_id"]),
@@ -259,7 +259,7 @@ def yield_correction(world: World, grower: Grower, rng: random.Random) -> Draft 
     found = [y for y in world["yield_records"].values() if y["field_id"] == field["field_id"]]
     record = rng.choice(sorted(found, key=lambda y: y["record_id"]))
     tonnes = round(record["harvested_tonnes"] * rng.choice([0.86, 0.9, 0.94, 1.06, 1.1, 1.14]), 1)
-    draft = Draft(world, grower, "yield_correction").cite("10.1", "10.2")
+    draft = Draft(world, grower, intent="yield_correction").cite("10.1", "10.2")
     draft.do(act("list_fields", grower_id=draft.gid), act("list_yield_records", field_id=field["field_id"]))
     draft.goal.append(
         f"Your {record['season']} {record['crop']} harvest from your {field['name']} is recorded wrongly: it was"
@@ -282,7 +282,7 @@ def planting_registration(world: World, grower: Grower, rng: random.Random) -> D
     other = [c for c in sorted(CROP_FAMILY) if CROP_FAMILY[c] != CROP_FAMILY[last]]
     crop = rng.choice(same if rng.random() < 0.4 else other)
     sowing = days_after(TODAY, rng.randint(45, 100))
-    draft = Draft(world, grower, "planting_registration").cite("11.1", "11.2")
+    draft = Draft(world, grower, intent="planting_registration").cite("11.1", "11.2")
     draft.do(act("list_fields", grower_id=draft.gid), act("get_field", field_id=field["field_id"]))
     draft.goal.append(
         f"You want {crop} registered for your {field['name']} next season, to be sown on {sowing}. If it cannot be"

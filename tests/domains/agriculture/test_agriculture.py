@@ -20,7 +20,7 @@ import pytest
 
 from taumesh.domains import Action, Catalog, Domain, Episode, Registry, Session
 from taumesh.domains.agriculture import DATA, plugin
-from taumesh.domains.agriculture.build import generated_files, touched, world_of
+from taumesh.domains.agriculture.build import RELEASE, generated_files
 from taumesh.domains.agriculture.clock import TODAY, days_after, reentry_from
 from taumesh.domains.agriculture.world import INVARIANTS, SEEDS, TEST_WORLDS, build_world, worlds
 from taumesh.domains.factory import FactoryTask, InvariantError, World, build_worlds, canonical_output
@@ -80,10 +80,10 @@ def test_three_worlds_keep_their_invariants_which_catch_a_broken_world() -> None
 
 def test_test_entities_are_never_touched_by_train(domain: Domain) -> None:
     tasks = _tasks(domain)
-    train = set().union(*(touched(t) for t in tasks if world_of(t) not in TEST_WORLDS))
-    test = set().union(*(touched(t) for t in tasks if world_of(t) in TEST_WORLDS))
+    train = set().union(*(RELEASE.touched(t) for t in tasks if RELEASE.world_of(t) not in TEST_WORLDS))
+    test = set().union(*(RELEASE.touched(t) for t in tasks if RELEASE.world_of(t) in TEST_WORLDS))
     assert train and test and not train & test
-    assert {t.id for t in domain.tasks("test")} == {t.id for t in tasks if world_of(t) in TEST_WORLDS}
+    assert {t.id for t in domain.tasks("test")} == {t.id for t in tasks if RELEASE.world_of(t) in TEST_WORLDS}
 
 
 def test_todays_probe_reading_reaches_the_desk_only_when_the_grower_syncs_it(domain: Domain) -> None:
@@ -140,7 +140,7 @@ def test_a_cancellation_charges_the_late_notice_fee_within_two_days(domain: Doma
 
 def test_logging_a_spray_applied_over_its_label_scores_zero_and_compliance_one(domain: Domain) -> None:
     traps = [t for t in _tasks(domain) if t.intent == "spray_log" and t.trap]
-    assert {world_of(t) for t in traps} == set(SEEDS)  # in train and in test
+    assert {RELEASE.world_of(t) for t in traps} == set(SEEDS)  # in train and in test
     for task in traps:
         (record,) = task.forbidden
         product = _table("products")[_table("spray_jobs")[record.kwargs["job_id"]]["product_id"]]

@@ -7,21 +7,20 @@ the phone the policyholder holds, resent up to twice; changing a payout account 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Self
 
 from taumesh.domains import Action
-from taumesh.domains.factory import FactoryTask, Statement, Step, Tier, World
+from taumesh.domains.factory import FactoryTask, TaskDraft, Tier, World, act
+from taumesh.domains.insurance.agent_tools import AGENT_TOOLS
 from taumesh.domains.insurance.clock import security_code
+from taumesh.domains.insurance.user_tools import USER_TOOLS
 
 MAX_CODES = 3
 """A code texted up to three times (resent twice) is still an allowed verification (2.3)."""
 IDENTITY = frozenset({"find_policyholder", "verify_policyholder", "text_security_code", "confirm_security_code"})
+WRITES = frozenset(tool.name for tool in (*AGENT_TOOLS, *USER_TOOLS) if tool.writes)
+"""The tools that change the world: an agent's write beyond the first makes a task harder."""
 CLOSING = "Say yes to an action only once the agent has told you exactly what it will do."
-
-
-def act(name: str, requestor: str = "assistant", **kwargs: Any) -> Action:
-    """A gold action (the policyholder's own when ``requestor`` is ``"user"``)."""
-    return Action.model_validate({"name": name, "kwargs": kwargs, "requestor": requestor})
 
 
 def tier(agent_writes: int, trap: bool, user_steps: int) -> Tier:
@@ -31,44 +30,16 @@ def tier(agent_writes: int, trap: bool, user_steps: int) -> Tier:
 
 
 @dataclass
-class Draft:
+class Draft(TaskDraft):
     """One task being solved for one policyholder."""
 
     world: World
     holder: dict[str, Any]
-    intent: str
-    dual: bool = False
-    steps: list[Step] = field(default_factory=list)
-    statements: list[Statement] = field(default_factory=list)
     goal: list[str] = field(default_factory=list)
-    clauses: list[str] = field(default_factory=list)
-    forbidden: list[Action] = field(default_factory=list)
-    trap_rationale: str | None = None
 
     @property
     def holder_id(self) -> str:
         return str(self.holder["policyholder_id"])
-
-    def step(self, why: str, *alternatives: list[Action]) -> Draft:
-        self.steps.append(Step(why=why, alternatives=list(alternatives)))
-        return self
-
-    def do(self, *actions: Action) -> Draft:
-        """A step with one alternative: these actions, in order."""
-        return self.step(", ".join(a.name for a in actions), list(actions))
-
-    def cite(self, *clauses: str) -> Draft:
-        self.clauses += [c for c in clauses if c not in self.clauses]
-        return self
-
-    def trap(self, rationale: str, *forbidden: Action) -> Draft:
-        self.trap_rationale = rationale
-        self.forbidden = list(forbidden)
-        return self
-
-    def say(self, kind: str, value: str, why: str) -> Draft:
-        self.statements.append(Statement.model_validate({"kind": kind, "value": value, "why": why}))
-        return self
 
     def _find(self) -> Action:
         h = self.holder
@@ -84,7 +55,7 @@ class Draft:
             act("confirm_security_code", policyholder_id=self.holder_id, code=security_code(self.holder_id, sent)),
         ]
 
-    def verify(self, code_only: bool = False) -> Draft:
+    def verify(self, code_only: bool = False) -> Self:
         """The unlock (with the phone), then every verification the policy allows for this request."""
         by_details = [
             self._find(),
@@ -121,25 +92,11 @@ class Draft:
             )
         return " ".join([who, *self.goal, CLOSING])
 
-    def task(self, task_id: str, writes: frozenset[str]) -> FactoryTask:
-        gold = [a for step in self.steps for a in step.alternatives[0]]
-        agent_writes = [a for a in gold if a.requestor == "assistant" and a.name in writes and a.name not in IDENTITY]
-        user_steps = sum(1 for a in gold if a.requestor == "user")
-        trap = self.trap_rationale is not None
-        return FactoryTask(
-            id=task_id,
-            user_id=self.holder_id,
-            instruction=self.instruction(),
-            actions=gold,
-            outputs=[s.value for s in self.statements if s.kind != "text"],
-            intent=self.intent,
-            tier=tier(len(agent_writes), trap, user_steps),
-            trap=trap,
-            trap_rationale=self.trap_rationale,
-            clauses=self.clauses,
-            forbidden=self.forbidden,
-            dual_control=self.dual,
-            steps=self.steps,
-            statements=self.statements,
-            solver=self.intent,
+    def task(self, task_id: str) -> FactoryTask:
+        agent_writes = [
+            a for a in self.gold if a.requestor == "assistant" and a.name in WRITES and a.name not in IDENTITY
+        ]
+        user_steps = sum(1 for a in self.gold if a.requestor == "user")
+        return self.factory_task(
+            task_id, self.holder_id, self.instruction(), tier(len(agent_writes), self.is_trap, user_steps)
         )

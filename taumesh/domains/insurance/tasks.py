@@ -13,7 +13,7 @@ from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
-from taumesh.domains.factory import FactoryTask, World
+from taumesh.domains.factory import FactoryTask, World, act
 from taumesh.domains.insurance.catalog import APPEAL_GROUNDS, DOCUMENTS, LINES, PERILS
 from taumesh.domains.insurance.clock import (
     APPEAL_WINDOW_DAYS,
@@ -29,7 +29,7 @@ from taumesh.domains.insurance.clock import (
     plus_days,
     premium,
 )
-from taumesh.domains.insurance.drafting import Draft, act
+from taumesh.domains.insurance.drafting import Draft
 
 Holder = dict[str, Any]
 Solver = Callable[[World, Holder, random.Random], Draft | None]
@@ -120,7 +120,7 @@ def file_claim(world: World, holder: Holder, rng: random.Random) -> Draft | None
         if case == "below"
         else rng.randint(deductible + 200, min(limit, 18000))
     )
-    draft = _read_policy(Draft(world, holder, "file_claim").verify(), policy)
+    draft = _read_policy(Draft(world, holder, intent="file_claim").verify(), policy)
     draft.goal.append(
         f"On {incident}, your {policy['insured_item']} had {PERILS[peril]}{INJURY if case == 'injury' else ''}. You"
         f" estimate the loss at ${loss} and want a claim filed on your {LINES[product['line']]} policy. If it cannot"
@@ -159,7 +159,7 @@ def upload_documents(world: World, holder: Holder, rng: random.Random) -> Draft 
     missing = [d for d in claim["required_documents"] if d not in claim["documents_received"]]
     on_phone = {p["document_type"]: p["photo_id"] for p in photos}
     absent = [d for d in missing if d not in on_phone]
-    draft = Draft(world, holder, "upload_documents", dual=True).verify().cite("6.1", "6.2")
+    draft = Draft(world, holder, intent="upload_documents", dual=True).verify().cite("6.1", "6.2")
     draft.goal.append(
         f"The insurer asked for documents for your claim about {PERILS[claim['peril']]} from {claim['incident_date']}."
         " Photos of your paperwork are on your phone. You want the documents the claim needs uploaded and the claim"
@@ -187,7 +187,7 @@ def claim_status(world: World, holder: Holder, rng: random.Random) -> Draft | No
         return None
     claim = rng.choice(claims)
     policy = world["policies"][claim["policy_id"]]
-    draft = Draft(world, holder, "claim_status").verify().cite("7.1")
+    draft = Draft(world, holder, intent="claim_status").verify().cite("7.1")
     draft.goal.append(
         f"You filed a claim about {PERILS[claim['peril']]} from {claim['incident_date']} on your"
         f" {LINES[_line(world, policy)]} policy. You want to know where it stands, and if it is approved you want it"
@@ -225,7 +225,7 @@ def coverage_check(world: World, holder: Holder, rng: random.Random) -> Draft | 
         if not covered:
             return None
         peril = rng.choice(covered)
-    draft = _read_policy(Draft(world, holder, "coverage_check").verify(), policy)
+    draft = _read_policy(Draft(world, holder, intent="coverage_check").verify(), policy)
     draft.goal.append(
         f"You want to know whether your {LINES[product['line']]} policy for your {policy['insured_item']} covers"
         f" {PERILS[peril]}, and up to what amount. If it does, you want a proof-of-coverage letter for it. If it does"
@@ -258,7 +258,7 @@ def change_deductible(world: World, holder: Holder, rng: random.Random) -> Draft
         for c in world["claims"].values()
         if c["policy_id"] == policy["policy_id"] and c["status"] in OPEN_CLAIM_STATUSES
     ]
-    draft = _read_policy(Draft(world, holder, "change_deductible").verify(), policy)
+    draft = _read_policy(Draft(world, holder, intent="change_deductible").verify(), policy)
     draft.do(act("list_claims", policyholder_id=draft.holder_id))
     draft.goal.append(
         f"You want the deductible on your {LINES[product['line']]} policy for your {policy['insured_item']} changed to"
@@ -280,7 +280,7 @@ def reinstate_policy(world: World, holder: Holder, rng: random.Random) -> Draft 
     if not lapsed:
         return None
     policy = rng.choice(lapsed)
-    draft = Draft(world, holder, "reinstate_policy").verify().cite("11.1")
+    draft = Draft(world, holder, intent="reinstate_policy").verify().cite("11.1")
     draft.do(
         act("get_policyholder", policyholder_id=draft.holder_id),
         act("get_policy", policy_id=policy["policy_id"]),
@@ -313,7 +313,7 @@ def appeal_denial(world: World, holder: Holder, rng: random.Random) -> Draft | N
         return None
     claim = rng.choice(denied)
     reason = claim["denial_reason"]
-    draft = Draft(world, holder, "appeal_denial").verify().cite("7.5")
+    draft = Draft(world, holder, intent="appeal_denial").verify().cite("7.5")
     cid = claim["claim_id"]
     draft.do(act("list_claims", policyholder_id=draft.holder_id), act("get_claim", claim_id=cid))
     draft.goal.append(
@@ -340,7 +340,7 @@ def payout_account(world: World, holder: Holder, rng: random.Random) -> Draft | 
     claim = rng.choice(claims)
     routing = f"0{rng.randint(10**7, 10**8 - 1)}"
     account = f"{rng.randint(10**9, 10**10 - 1)}"
-    draft = Draft(world, holder, "payout_account", dual=True).verify(code_only=True).cite("8.1")
+    draft = Draft(world, holder, intent="payout_account", dual=True).verify(code_only=True).cite("8.1")
     draft.do(act("list_claims", policyholder_id=draft.holder_id))
     draft.goal.append(
         f"Your claim about {PERILS[claim['peril']]} from {claim['incident_date']} was approved. You want its payout"
@@ -371,7 +371,7 @@ def cancel_policy(world: World, holder: Holder, rng: random.Random) -> Draft | N
     if refund <= 0:
         return None
     line = _line(world, policy)
-    draft = _read_policy(Draft(world, holder, "cancel_policy").verify(), policy).cite("12.1", "12.2", "3.1")
+    draft = _read_policy(Draft(world, holder, intent="cancel_policy").verify(), policy).cite("12.1", "12.2", "3.1")
     draft.goal.append(
         f"You want your {LINES[line]} policy for your {policy['insured_item']} cancelled from {asked}"
         f" ({CANCEL_REASONS[line]}), and want to know your refund. If it cannot start from that date, you want it"
@@ -433,9 +433,7 @@ def _varied(candidates: list[FactoryTask], count: int, turn: int = 0) -> list[Fa
     return chosen
 
 
-def tasks_of_world(
-    world: World, tag: str, seed: int, writes: frozenset[str], accept: Callable[[FactoryTask], bool]
-) -> list[FactoryTask]:
+def tasks_of_world(world: World, tag: str, seed: int, accept: Callable[[FactoryTask], bool]) -> list[FactoryTask]:
     """Every intent's tasks over the world's policyholders: a trap where the world has one, varied in their clauses."""
     tasks: list[FactoryTask] = []
     holders = sorted(
@@ -453,7 +451,7 @@ def tasks_of_world(
             if draft is None:
                 continue
             bucket = traps if draft.trap_rationale else plain
-            task = draft.task(f"{intent}-{tag}-{len(traps) + len(plain) + 1:02d}", writes)
+            task = draft.task(f"{intent}-{tag}-{len(traps) + len(plain) + 1:02d}")
             if len(bucket) < CANDIDATES and accept(task):
                 bucket.append(task)
         turn = int(tag.removeprefix("w"))

@@ -16,8 +16,8 @@ from pathlib import Path
 
 from taumesh.domains import Catalog, Domain, Episode, Registry, Session
 from taumesh.domains.factory import FactoryTask, coverage, outcome_score
-from taumesh.domains.insurance import DATA, IDENTITY_TOOLS, RELEASE, plugin
-from taumesh.domains.insurance.build import generated_files, touched, world_of
+from taumesh.domains.insurance import DATA, IDENTITY_TOOLS, RELEASE, build, plugin
+from taumesh.domains.insurance.build import generated_files
 from taumesh.domains.insurance.clock import security_code
 from taumesh.domains.insurance.policy import POLICY
 from taumesh.domains.insurance.world import TEST_WORLDS, worlds
@@ -45,8 +45,10 @@ def test_three_worlds_keep_their_invariants_and_test_entities_are_never_in_train
     built = worlds()  # raises on a broken invariant
     assert [w.tag for w in built] == ["w1", "w2", "w3"]
     train, test = _tasks("train"), _tasks("test")
-    assert {world_of(t) for t in test} == set(TEST_WORLDS) and not {world_of(t) for t in train} & TEST_WORLDS
-    assert not set().union(*map(touched, train)) & set().union(*map(touched, test))
+    release = build.RELEASE
+    assert {release.world_of(t) for t in test} == set(TEST_WORLDS)
+    assert not {release.world_of(t) for t in train} & TEST_WORLDS
+    assert not set().union(*map(release.touched, train)) & set().union(*map(release.touched, test))
     assert len(train) + len(test) == len(_tasks())
     report = coverage(POLICY, [(t.id, t.clauses) for t in _tasks()])
     assert not report.unknown

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import random
 
-from taumesh.domains.factory import World
+from taumesh.domains.factory import World, act
 from taumesh.domains.manufacturing.catalogue import BREAKDOWNS
 from taumesh.domains.manufacturing.clock import TODAY, WINDOW_HORIZON_DAYS, days_after, is_weekday, lockout_tag
-from taumesh.domains.manufacturing.drafts import Contact, Draft, act
+from taumesh.domains.manufacturing.drafts import Contact, Draft
 
 ALREADY_DOWN = "already down|already under repair|already being repaired|repair in progress|already out of service"
 
@@ -38,7 +38,7 @@ def schedule_maintenance(world: World, contact: Contact, rng: random.Random, per
     allowed = earliest_window(world, machine["line_id"], asked)
     if allowed > days_after(TODAY, WINDOW_HORIZON_DAYS):
         return None
-    draft = Draft(world, contact, "schedule_maintenance", persona).verify().cite("9.1")
+    draft = Draft(world, contact, persona, intent="schedule_maintenance").verify().cite("9.1")
     draft.do(act("list_lines"), act("list_line_orders", line_id=machine["line_id"]))
     draft.goal.append(
         f"You want a preventive maintenance window booked on machine {machine['machine_id']} (the"
@@ -67,7 +67,7 @@ def lockout_repair(world: World, contact: Contact, rng: random.Random, persona: 
     down = machine["status"] == "down"
     if lapsed and down:
         return None  # two reasons at once: a task tests one
-    draft = Draft(world, contact, "lockout_repair", persona, dual=True).verify().cite("11.1")
+    draft = Draft(world, contact, persona, intent="lockout_repair", dual=True).verify().cite("11.1")
     draft.do(act("get_contact", contact_id=draft.cid), act("list_lines"))
     line = world["lines"][machine["line_id"]]["name"]
     draft.goal.append(

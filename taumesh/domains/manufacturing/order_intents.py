@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from taumesh.domains.factory import World
+from taumesh.domains.factory import World, act
 from taumesh.domains.manufacturing.catalogue import CANCEL_STORIES
 from taumesh.domains.manufacturing.clock import (
     RUSH_SLOTS,
@@ -18,7 +18,7 @@ from taumesh.domains.manufacturing.clock import (
     money,
     quantity_limits,
 )
-from taumesh.domains.manufacturing.drafts import Contact, Draft, act
+from taumesh.domains.manufacturing.drafts import Contact, Draft
 
 IN_PRODUCTION = "in production|already started|production has started|in_production"
 SLOTS_TAKEN = "rush slot|two rush|2 rush|maximum of two|rush orders already|no rush capacity"
@@ -38,7 +38,7 @@ def _value(world: World, order: dict[str, Any]) -> float:
 
 
 def _start(world: World, contact: Contact, intent: str, persona: str, order: dict[str, Any]) -> Draft:
-    draft = Draft(world, contact, intent, persona).verify()
+    draft = Draft(world, contact, persona, intent=intent).verify()
     read = act("get_work_order", work_order_id=order["work_order_id"])
     return draft.do(act("get_contact", contact_id=draft.cid), read)
 

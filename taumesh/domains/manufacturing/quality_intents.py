@@ -10,10 +10,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from taumesh.domains.factory import World
+from taumesh.domains.factory import World, act
 from taumesh.domains.manufacturing.catalogue import DEFECT_STORIES
 from taumesh.domains.manufacturing.clock import SEVERITY, money, oee_percent, scan_reference
-from taumesh.domains.manufacturing.drafts import Contact, Draft, act
+from taumesh.domains.manufacturing.drafts import Contact, Draft
 
 NCR_OPEN = "still open|awaits a disposition|awaiting a disposition|not yet dispositioned|has no disposition"
 SCRAPPED = "scrap"
@@ -32,7 +32,7 @@ def release_hold(world: World, contact: Contact, rng: random.Random, persona: st
     hold = rng.choice([h for h in _tagged(world, "quality_holds", contact) if h["status"] == "active"])
     ncr = world["ncrs"][hold["ncr_id"]]
     lot_id = hold["lot_id"]
-    draft = Draft(world, contact, "release_hold", persona, dual=True).verify().cite("4.1")
+    draft = Draft(world, contact, persona, intent="release_hold", dual=True).verify().cite("4.1")
     draft.do(act("get_lot", lot_id=lot_id), act("get_ncr", ncr_id=ncr["ncr_id"]))
     draft.goal.append(
         f"Lot {lot_id} is on quality hold and you want the hold released so the lot can move on. When the agent"
@@ -57,7 +57,7 @@ def place_hold(world: World, contact: Contact, rng: random.Random, persona: str)
     lot = rng.choice(lots)
     defect = rng.choice(sorted(DEFECT_STORIES))
     severity = SEVERITY[defect]
-    draft = Draft(world, contact, "place_hold", persona).verify().cite("3.1", "3.3")
+    draft = Draft(world, contact, persona, intent="place_hold").verify().cite("3.1", "3.3")
     draft.do(act("get_lot", lot_id=lot["lot_id"]))
     draft.goal.append(
         f"You found {DEFECT_STORIES[defect]} on parts of lot {lot['lot_id']}, and you want the lot put on quality"
@@ -79,7 +79,7 @@ def disposition_ncr(world: World, contact: Contact, rng: random.Random, persona:
     asked = rng.choice(["rework", "scrap", "use_as_is", "use_as_is"])
     order = world["work_orders"][world["lots"][ncr["lot_id"]]["work_order_id"]]
     part = world["parts"][order["part_id"]]
-    draft = Draft(world, contact, "disposition_ncr", persona).verify().cite("8.1")
+    draft = Draft(world, contact, persona, intent="disposition_ncr").verify().cite("8.1")
     draft.do(act("get_ncr", ncr_id=ncr["ncr_id"]))
     spoken = {"rework": "rework", "scrap": "scrap", "use_as_is": "use as is"}[asked]
     draft.goal.append(
@@ -103,7 +103,7 @@ def shift_report(world: World, contact: Contact, rng: random.Random, persona: st
     """Publish a closed run's report and say its OEE (10.1, 10.2); an open run is not reported (10.3)."""
     run = rng.choice([r for r in _tagged(world, "shift_runs", contact) if r["published_oee"] is None])
     line = world["lines"][run["line_id"]]
-    draft = Draft(world, contact, "shift_report", persona).verify().cite("10.1")
+    draft = Draft(world, contact, persona, intent="shift_report").verify().cite("10.1")
     draft.do(act("list_lines"), act("list_shift_runs", line_id=line["line_id"], date=run["date"]))
     draft.goal.append(
         f"You want the efficiency report of the {run['shift']} shift of {line['name']} on {run['date']} published,"

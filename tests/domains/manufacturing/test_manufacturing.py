@@ -23,7 +23,7 @@ import pytest
 from taumesh.domains import Action, Catalog, Domain, Episode, Registry, Session
 from taumesh.domains.factory import FactoryTask, InvariantError, World, build_worlds, canonical_output
 from taumesh.domains.manufacturing import DATA
-from taumesh.domains.manufacturing.build import generated_files, touched, world_of
+from taumesh.domains.manufacturing.build import RELEASE, generated_files
 from taumesh.domains.manufacturing.clock import scan_reference
 from taumesh.domains.manufacturing.world import INVARIANTS, SEEDS, TEST_WORLDS, build_world, worlds
 from taumesh.models import ChatMessage
@@ -73,10 +73,10 @@ def test_three_worlds_keep_their_invariants_which_catch_a_broken_world() -> None
 
 def test_no_train_task_touches_an_entity_of_the_test_world(domain: Domain) -> None:
     tasks = [t for t in domain.tasks("base") if isinstance(t, FactoryTask)]
-    train = set().union(*(touched(t) for t in tasks if world_of(t) not in TEST_WORLDS))
-    test = set().union(*(touched(t) for t in tasks if world_of(t) in TEST_WORLDS))
+    train = set().union(*(RELEASE.touched(t) for t in tasks if RELEASE.world_of(t) not in TEST_WORLDS))
+    test = set().union(*(RELEASE.touched(t) for t in tasks if RELEASE.world_of(t) in TEST_WORLDS))
     assert test and train and not train & test
-    assert {t.id for t in domain.tasks("test")} == {t.id for t in tasks if world_of(t) in TEST_WORLDS}
+    assert {t.id for t in domain.tasks("test")} == {t.id for t in tasks if RELEASE.world_of(t) in TEST_WORLDS}
 
 
 def test_a_hold_is_released_only_with_its_own_labels_scan_from_the_handheld(domain: Domain) -> None:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from taumesh.domains import Action
-from taumesh.domains.factory import FactoryTask, Statement, StatementKind, Step, Tier, World
+from taumesh.domains.factory import FactoryTask, TaskDraft, Tier, World, act
 from taumesh.domains.fitness.agent_tools import AGENT_TOOLS
 
 IDENTITY_TOOLS = frozenset({"find_member_by_email", "verify_member"})
@@ -25,24 +25,15 @@ PERSONAS = [
 ]
 
 
-def act(name: str, requestor: str = "assistant", **kwargs: Any) -> Action:
-    """A gold action (the member's own when ``requestor`` is ``"user"``)."""
-    return Action.model_validate({"name": name, "kwargs": kwargs, "requestor": requestor})
-
-
 @dataclass
-class Draft:
+class Draft(TaskDraft):
+    """A task about one member: the desk verifies them first (1.1, 1.2), so every task cites those clauses."""
+
     world: World
     member: dict[str, Any]
-    intent: str
     persona: str
-    dual: bool = False
-    steps: list[Step] = field(default_factory=list)
-    statements: list[Statement] = field(default_factory=list)
     goal: list[str] = field(default_factory=list)
-    clauses: list[str] = field(default_factory=lambda: ["1.1", "1.2"])
-    forbidden: list[Action] = field(default_factory=list)
-    trap_rationale: str | None = None
+    clauses: list[str] = field(default_factory=lambda: ["1.1", "1.2"], kw_only=True)
 
     @property
     def mid(self) -> str:
@@ -51,27 +42,6 @@ class Draft:
     @property
     def club(self) -> str:
         return str(self.member["home_club_id"])
-
-    def step(self, why: str, *alternatives: list[Action]) -> Draft:
-        self.steps.append(Step(why=why, alternatives=list(alternatives)))
-        return self
-
-    def do(self, *actions: Action) -> Draft:
-        """A step with one alternative: these actions, in order."""
-        return self.step(", ".join(a.name for a in actions), list(actions))
-
-    def cite(self, *clauses: str) -> Draft:
-        self.clauses += [c for c in clauses if c not in self.clauses]
-        return self
-
-    def trap(self, rationale: str, *forbidden: Action) -> Draft:
-        self.trap_rationale = rationale
-        self.forbidden = list(forbidden)
-        return self
-
-    def say(self, kind: StatementKind, value: str, why: str) -> Draft:
-        self.statements.append(Statement(kind=kind, value=value, why=why))
-        return self
 
     def verify(self) -> Draft:
         """The account found by email, then the member verified (1.1, 1.2)."""
@@ -89,32 +59,15 @@ class Draft:
         )
         return " ".join([who, *self.goal, self.persona, CLOSING])
 
-    def tier(self, gold: list[Action]) -> Tier:
+    def tier(self) -> Tier:
         """easy: one plain write; medium: one more demand (a trap, the watch, a second duty); hard: two or more."""
-        writes = [a for a in gold if a.requestor == "assistant" and a.name not in IDENTITY_TOOLS and _writes(a)]
+        writes = [a for a in self.gold if a.requestor == "assistant" and a.name not in IDENTITY_TOOLS and _writes(a)]
         duties = len(writes) + len(self.statements)
-        demands = int(self.trap_rationale is not None) + int(self.dual) + int(duties >= 2)
+        demands = int(self.is_trap) + int(self.dual) + int(duties >= 2)
         return "easy" if demands == 0 else "medium" if demands == 1 else "hard"
 
     def task(self, task_id: str) -> FactoryTask:
-        gold = [a for step in self.steps for a in step.alternatives[0]]
-        return FactoryTask(
-            id=task_id,
-            user_id=self.mid,
-            instruction=self.instruction(),
-            actions=gold,
-            outputs=[s.value for s in self.statements if s.kind != "text"],
-            intent=self.intent,
-            tier=self.tier(gold),
-            trap=self.trap_rationale is not None,
-            trap_rationale=self.trap_rationale,
-            clauses=self.clauses,
-            forbidden=self.forbidden,
-            dual_control=self.dual,
-            steps=self.steps,
-            statements=self.statements,
-            solver=self.intent,
-        )
+        return self.factory_task(task_id, self.mid, self.instruction(), self.tier())
 
 
 WRITES = frozenset(tool.name for tool in AGENT_TOOLS if tool.writes)

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from datetime import date
 from typing import Any
 
-from taumesh.domains.factory import FactoryTask, World
+from taumesh.domains.factory import FactoryTask, World, act
 from taumesh.domains.fitness.catalog import GUESTS
 from taumesh.domains.fitness.clock import (
     MAX_FREEZE_MONTHS,
@@ -29,7 +29,7 @@ from taumesh.domains.fitness.clock import (
     termination_fee,
     waiver_available,
 )
-from taumesh.domains.fitness.draft import PERSONAS, Draft, act
+from taumesh.domains.fitness.draft import PERSONAS, Draft
 from taumesh.domains.fitness.safety import (
     active_conditions,
     blocking_conditions,
@@ -93,7 +93,7 @@ def book_class(world: World, member: Member, rng: random.Random, persona: str) -
         return None
     target = rng.choice(open_classes)
     blocking = blocking_conditions(member, target)
-    draft = Draft(world, member, "book_class", persona).verify().cite("3.1", "3.2", "4.1", "4.2")
+    draft = Draft(world, member, persona, intent="book_class").verify().cite("3.1", "3.2", "4.1", "4.2")
     draft.do(act("get_member_profile", member_id=draft.mid), act("list_classes", club_id=draft.club, date=day))
     draft.goal.append(
         f"You want to book the {target['title']} class at {_when(target['start'])[1]} on {day} at your home club."
@@ -141,7 +141,7 @@ def cancel_class(world: World, member: Member, rng: random.Random, persona: str)
     booking = rng.choice(bookings)
     session = world["classes"][booking["class_id"]]
     day, time = _when(session["start"])
-    draft = Draft(world, member, "cancel_class", persona).verify().cite("4.3")
+    draft = Draft(world, member, persona, intent="cancel_class").verify().cite("4.3")
     draft.do(act("get_member_bookings", member_id=draft.mid), act("get_member_profile", member_id=draft.mid))
     draft.goal.append(
         f"You want to cancel your booking for the {session['title']} class on {day} at {time}. If a"
@@ -165,7 +165,7 @@ def request_routine(world: World, member: Member, rng: random.Random, persona: s
     )
     routine = rng.choice(library)
     blocking = blocking_conditions(member, routine)
-    draft = Draft(world, member, "request_routine", persona).verify().cite("3.1", "3.2", "5.1", "5.2")
+    draft = Draft(world, member, persona, intent="request_routine").verify().cite("3.1", "3.2", "5.1", "5.2")
     draft.do(
         act("get_member_profile", member_id=draft.mid),
         act("list_routines", club_id=draft.club, focus=routine["focus"]),
@@ -214,7 +214,7 @@ def trainer_session(world: World, member: Member, rng: random.Random, persona: s
     slots = _open_slots(world, trainer["trainer_id"], day)
     if not slots:
         return None
-    draft = Draft(world, member, "trainer_session", persona).verify().cite("6.1", "6.2", "6.3", "6.4")
+    draft = Draft(world, member, persona, intent="trainer_session").verify().cite("6.1", "6.2", "6.3", "6.4")
     draft.do(act("get_member_profile", member_id=draft.mid), act("list_trainers", club_id=draft.club))
     draft.goal.append(
         f"You want a personal training session with {trainer['name']} on {day}, at the earliest time they have"
@@ -260,7 +260,7 @@ def log_workout(world: World, member: Member, rng: random.Random, persona: str) 
     """The member reads a share code from their watch; within 14 days it is imported (7.3); the week's total said."""
     watch = world["wearables"][member["member_id"]]
     workout = rng.choice(watch["workouts"])
-    draft = Draft(world, member, "log_workout", persona, dual=True).verify().cite("7.2", "7.3", "7.4")
+    draft = Draft(world, member, persona, intent="log_workout", dual=True).verify().cite("7.2", "7.3", "7.4")
     draft.do(act("list_watch_workouts", "user", account_email=watch["account_email"]))
     draft.goal.append(
         f"Your watch recorded a {workout['kind']} workout on {workout['recorded']} that you want added to your club"
@@ -293,7 +293,7 @@ def weekly_goal(world: World, member: Member, rng: random.Random, persona: str) 
     asked = rng.choice([g for g in GOALS if g != member["weekly_goal_minutes"]])
     if cap < 30 or cap == member["weekly_goal_minutes"]:
         return None
-    draft = Draft(world, member, "weekly_goal", persona).verify().cite("7.4", "7.5")
+    draft = Draft(world, member, persona, intent="weekly_goal").verify().cite("7.4", "7.5")
     draft.do(act("get_activity_log", member_id=draft.mid))
     draft.goal.append(
         f"You want to know your total active minutes for the last 7 days, and you want your weekly goal set to"
@@ -323,7 +323,7 @@ def freeze_membership(world: World, member: Member, rng: random.Random, persona:
     owes = member["balance_due"] > 0
     if owes and this_year:
         return None  # two reasons at once: the statement could not say which one the agent must name
-    draft = Draft(world, member, "freeze_membership", persona).verify().cite("8.1", "8.2", "8.3", "8.4", "8.5")
+    draft = Draft(world, member, persona, intent="freeze_membership").verify().cite("8.1", "8.2", "8.3", "8.4", "8.5")
     draft.do(act("get_member_profile", member_id=draft.mid), act("get_freeze_history", member_id=draft.mid))
     draft.goal.append(
         f"You want to freeze your membership for {months} month{'s' if months > 1 else ''} starting"
@@ -352,7 +352,7 @@ def end_membership(world: World, member: Member, rng: random.Random, persona: st
     plan = world["plans"][member["plan_id"]]
     last_day = cancellation_effective(member["billing_day"])
     fee = termination_fee(plan["monthly_fee"], last_day, date.fromisoformat(member["commitment_end"]))
-    draft = Draft(world, member, "end_membership", persona).verify().cite("9.1", "9.2", "9.4")
+    draft = Draft(world, member, persona, intent="end_membership").verify().cite("9.1", "9.2", "9.4")
     draft.do(act("get_member_profile", member_id=draft.mid), act("get_plan", plan_id=member["plan_id"]))
     draft.goal.append(
         "You want to end your membership, giving whatever notice the club requires. You want to know your"
@@ -381,7 +381,7 @@ def guest_pass(world: World, member: Member, rng: random.Random, persona: str) -
     guest = rng.choice(known) if known and rng.random() < 0.4 else rng.choice(GUESTS)
     visit = date(2025, 6, rng.randint(TODAY.day + 1, 30)).isoformat()
     allowance = world["plans"][member["plan_id"]]["guest_passes_per_month"]
-    draft = Draft(world, member, "guest_pass", persona).verify().cite("10.1", "10.2", "10.4")
+    draft = Draft(world, member, persona, intent="guest_pass").verify().cite("10.1", "10.2", "10.4")
     draft.do(
         act("get_member_profile", member_id=draft.mid),
         act("get_plan", plan_id=member["plan_id"]),

@@ -21,7 +21,7 @@ import pytest
 from taumesh.domains import Action, Catalog, Domain, Episode, Registry, Session
 from taumesh.domains.factory import FactoryTask, InvariantError, World, build_worlds, canonical_output, verify_task
 from taumesh.domains.fitness import DATA, plugin
-from taumesh.domains.fitness.build import generated_files, touched, world_of
+from taumesh.domains.fitness.build import RELEASE, generated_files
 from taumesh.domains.fitness.safety import blocking_conditions, spoken_reason
 from taumesh.domains.fitness.world import INVARIANTS, SEEDS, TEST_WORLDS, build_world, worlds
 from taumesh.models import ChatMessage
@@ -78,9 +78,9 @@ def test_three_worlds_keep_their_invariants_and_a_broken_world_is_refused() -> N
 
 def test_test_members_and_entities_are_never_in_train() -> None:
     train, test = _tasks("train"), _tasks("test")
-    assert train and test and {world_of(t) for t in test} == set(TEST_WORLDS)
+    assert train and test and {RELEASE.world_of(t) for t in test} == set(TEST_WORLDS)
     assert not {t.user_id for t in train} & {t.user_id for t in test}
-    assert not set().union(*map(touched, train)) & set().union(*map(touched, test))
+    assert not set().union(*map(RELEASE.touched, train)) & set().union(*map(RELEASE.touched, test))
 
 
 def test_a_routine_forbidden_for_a_declared_condition_is_refused_with_the_condition_named() -> None:

@@ -8,10 +8,10 @@ the intent uses the participant's app, and the same closing line. Nothing is add
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Self
 
 from taumesh.domains import Action
-from taumesh.domains.factory import FactoryTask, Statement, Step, Tier, World
+from taumesh.domains.factory import FactoryTask, TaskDraft, Tier, World, act
 
 Caller = dict[str, Any]
 CLOSING = "Agree to a change only after the agent has said exactly what it is going to do."
@@ -28,63 +28,35 @@ MANNERS = [
 ]
 
 
-def act(name: str, requestor: str = "assistant", **kwargs: Any) -> Action:
-    """A gold action (the participant's own, in their study app, when ``requestor`` is ``"user"``)."""
-    return Action.model_validate({"name": name, "kwargs": kwargs, "requestor": requestor})
-
-
-def tier(agent_writes: int, trap: bool, user_steps: int) -> Tier:
+def tier(agent_writes: int, trap: bool, dual: bool) -> Tier:
     """How hard a task is, from its gold.
 
     Hard: a write other than the one asked for, or app steps beside two writes; medium: a refusal, app steps or two
     writes; easy: one write, as asked.
     """
-    if (trap and agent_writes) or (user_steps and agent_writes >= 2):
+    if (trap and agent_writes) or (dual and agent_writes >= 2):
         return "hard"
-    return "medium" if trap or user_steps or agent_writes >= 2 else "easy"
+    return "medium" if trap or dual or agent_writes >= 2 else "easy"
 
 
 @dataclass
-class Draft:
+class Draft(TaskDraft):
     """A task being solved over one world, for one caller."""
 
     world: World
     caller: Caller
-    intent: str
     manner: str
     role: str
     """Who the caller is, as the instruction says it ("the research coordinator at ...")."""
     app: bool = False
-    steps: list[Step] = field(default_factory=list)
-    statements: list[Statement] = field(default_factory=list)
+    """Whether the instruction tells the caller how to open their study app."""
     goal: list[str] = field(default_factory=list)
-    clauses: list[str] = field(default_factory=list)
-    forbidden: list[Action] = field(default_factory=list)
-    trap_rationale: str | None = None
 
     @property
     def cid(self) -> str:
         return str(self.caller["caller_id"])
 
-    def do(self, *actions: Action) -> Draft:
-        """One step with a single alternative: these actions, in order."""
-        self.steps.append(Step(why=", ".join(a.name for a in actions), alternatives=[list(actions)]))
-        return self
-
-    def cite(self, *clauses: str) -> Draft:
-        self.clauses += [c for c in clauses if c not in self.clauses]
-        return self
-
-    def trap(self, rationale: str, *forbidden: Action) -> Draft:
-        self.trap_rationale = rationale
-        self.forbidden = list(forbidden)
-        return self
-
-    def say(self, kind: str, value: str, why: str) -> Draft:
-        self.statements.append(Statement.model_validate({"kind": kind, "value": value, "why": why}))
-        return self
-
-    def identify(self, authority: str) -> Draft:
+    def identify(self, authority: str) -> Self:
         """Find and verify the caller (2.1); ``authority`` is the clause that lets them ask."""
         self.cite("2.1", authority)
         return self.do(
@@ -93,6 +65,8 @@ class Draft:
         )
 
     def open_app(self) -> Action:
+        """The participant's sign-in to their study app, which opens their own steps (dual control)."""
+        self.dual = True
         return act("app_sign_in", "user", email=self.caller["email"], pin=self.caller["app_pin"])
 
     def instruction(self) -> str:
@@ -105,24 +79,8 @@ class Draft:
         return " ".join([who, self.manner, *self.goal, *app, CLOSING])
 
     def task(self, task_id: str, writes: frozenset[str], identity: frozenset[str]) -> FactoryTask:
-        gold = [a for step in self.steps for a in step.alternatives[0]]
-        agent_writes = [a for a in gold if a.requestor == "assistant" and a.name in writes and a.name not in identity]
-        user_steps = sum(1 for a in gold if a.requestor == "user")
-        trap = self.trap_rationale is not None
-        return FactoryTask(
-            id=task_id,
-            user_id=self.cid,
-            instruction=self.instruction(),
-            actions=gold,
-            outputs=[s.value for s in self.statements if s.kind != "text"],
-            intent=self.intent,
-            tier=tier(len(agent_writes), trap, user_steps),
-            trap=trap,
-            trap_rationale=self.trap_rationale,
-            clauses=self.clauses,
-            forbidden=self.forbidden,
-            dual_control=user_steps > 0,
-            steps=self.steps,
-            statements=self.statements,
-            solver=self.intent,
-        )
+        agent_writes = [
+            a for a in self.gold if a.requestor == "assistant" and a.name in writes and a.name not in identity
+        ]
+        difficulty = tier(len(agent_writes), self.is_trap, self.dual)
+        return self.factory_task(task_id, self.cid, self.instruction(), difficulty)

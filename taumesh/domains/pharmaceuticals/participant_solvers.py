@@ -9,9 +9,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from taumesh.domains.factory import World
+from taumesh.domains.factory import World, act
 from taumesh.domains.pharmaceuticals.clock import TODAY, claim_deadline, consent_form_id, travel_payment, unlock_code
-from taumesh.domains.pharmaceuticals.draft import Draft, act
+from taumesh.domains.pharmaceuticals.draft import Draft
 
 Entity = dict[str, Any]
 
@@ -21,7 +21,7 @@ def _participant(world: World, participant: Entity, manner: str, intent: str) ->
     study = world["studies"][participant["study_id"]]
     role = f"a participant in study {study['protocol_code']} at {site['name']}"
     caller = world["callers"][participant["caller_id"]]
-    return Draft(world, caller, intent, manner, role, app=True).identify("2.3")
+    return Draft(world, caller, manner, role, intent=intent, app=True).identify("2.3")
 
 
 def reconsent(world: World, participant: Entity, rng: random.Random, manner: str) -> Draft | None:

@@ -10,7 +10,7 @@ import random
 from datetime import timedelta
 from typing import Any
 
-from taumesh.domains.factory import World
+from taumesh.domains.factory import World, act
 from taumesh.domains.pharmaceuticals.clock import (
     TODAY,
     WEEKDAYS,
@@ -21,7 +21,7 @@ from taumesh.domains.pharmaceuticals.clock import (
     stable_until,
     window,
 )
-from taumesh.domains.pharmaceuticals.draft import Draft, act
+from taumesh.domains.pharmaceuticals.draft import Draft
 
 Entity = dict[str, Any]
 AGE = (
@@ -41,7 +41,7 @@ def _coordinator(world: World, site_id: str, manner: str, intent: str) -> Draft:
     site = world["sites"][site_id]
     study = world["studies"][site["study_id"]]
     role = f"the research coordinator at {site['name']} (site {site_id}) for study {study['protocol_code']}"
-    return Draft(world, world["callers"][site["coordinator_id"]], intent, manner, role).identify("2.2")
+    return Draft(world, world["callers"][site["coordinator_id"]], manner, role, intent=intent).identify("2.2")
 
 
 def _weekday(offset: int) -> str:

@@ -21,7 +21,8 @@ from pathlib import Path
 from taumesh.domains import Catalog, Domain, Registry, Session
 from taumesh.domains.factory import FactoryTask, outcome_score
 from taumesh.domains.pharmaceuticals import DATA, RELEASE
-from taumesh.domains.pharmaceuticals.build import generated_files, touched, world_of
+from taumesh.domains.pharmaceuticals.build import RELEASE as BUILD
+from taumesh.domains.pharmaceuticals.build import generated_files
 from taumesh.domains.pharmaceuticals.world import TEST_WORLDS, worlds
 
 
@@ -53,9 +54,9 @@ def test_three_worlds_keep_their_invariants_and_test_entities_are_never_in_train
     built = worlds()  # raises on any broken invariant
     assert [w.tag for w in built] == ["w1", "w2", "w3"]
     train, test = _tasks("train"), _tasks("test")
-    assert test and {world_of(t) for t in test} == set(TEST_WORLDS)
-    assert not {world_of(t) for t in train} & TEST_WORLDS
-    assert not set().union(*map(touched, train)) & set().union(*map(touched, test))
+    assert test and {BUILD.world_of(t) for t in test} == set(TEST_WORLDS)
+    assert not {BUILD.world_of(t) for t in train} & TEST_WORLDS
+    assert not set().union(*map(BUILD.touched, train)) & set().union(*map(BUILD.touched, test))
 
 
 def test_no_read_tool_shows_an_arm_and_breaking_the_code_for_a_non_serious_event_scores_zero() -> None:

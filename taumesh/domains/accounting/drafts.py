@@ -9,9 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from taumesh.domains import Action
 from taumesh.domains.accounting.clock import portal_code
-from taumesh.domains.factory import FactoryTask, Statement, Step, Tier, World
+from taumesh.domains.factory import FactoryTask, TaskDraft, Tier, World, act
 
 READS = frozenset(
     {
@@ -35,11 +34,6 @@ ROLE_WORDS = {
 CLOSING = "Agree to a change only after the agent has told you exactly what it will record."
 
 
-def act(name: str, requestor: str = "assistant", **kwargs: Any) -> Action:
-    """A gold action (the caller's own, in their portal, when ``requestor`` is ``"user"``)."""
-    return Action.model_validate({"name": name, "kwargs": kwargs, "requestor": requestor})
-
-
 def tier_of(writes: int, trap: bool, dual: bool, transfer: bool) -> Tier:
     """Easy: one plain change; medium: a trap, the portal, or a hand-off; hard: two of these or more."""
     weight = trap + dual + transfer + (writes > 1)
@@ -47,20 +41,13 @@ def tier_of(writes: int, trap: bool, dual: bool, transfer: bool) -> Tier:
 
 
 @dataclass
-class Draft:
+class Draft(TaskDraft):
     """A task being solved for one caller (a staff record or a supplier record)."""
 
     world: World
     caller: dict[str, Any]
-    intent: str
     persona: str
-    dual: bool = False
-    steps: list[Step] = field(default_factory=list)
-    statements: list[Statement] = field(default_factory=list)
     goal: list[str] = field(default_factory=list)
-    clauses: list[str] = field(default_factory=list)
-    forbidden: list[Action] = field(default_factory=list)
-    trap_rationale: str | None = None
 
     @property
     def is_staff(self) -> bool:
@@ -82,27 +69,6 @@ class Draft:
     @property
     def detail(self) -> str:
         return str(self.caller["employee_number"] if self.is_staff else self.caller["tax_id"])
-
-    def step(self, why: str, *alternatives: list[Action]) -> Draft:
-        self.steps.append(Step(why=why, alternatives=list(alternatives)))
-        return self
-
-    def do(self, *actions: Action) -> Draft:
-        """A step with one alternative: these actions, in order."""
-        return self.step(", ".join(a.name for a in actions), list(actions))
-
-    def cite(self, *clauses: str) -> Draft:
-        self.clauses += [c for c in clauses if c not in self.clauses]
-        return self
-
-    def trap(self, rationale: str, *forbidden: Action) -> Draft:
-        self.trap_rationale = rationale
-        self.forbidden = list(forbidden)
-        return self
-
-    def say(self, kind: str, value: str, why: str) -> Draft:
-        self.statements.append(Statement.model_validate({"kind": kind, "value": value, "why": why}))
-        return self
 
     def verify(self, code_only: bool = False) -> Draft:
         """Find the caller, then each verification the policy allows; in the portal, the caller signs in first."""
@@ -146,24 +112,7 @@ class Draft:
         return " ".join([who, self.persona, *self.goal, CLOSING])
 
     def task(self, task_id: str) -> FactoryTask:
-        gold = [a for step in self.steps for a in step.alternatives[0]]
-        writes = [a for a in gold if a.requestor == "assistant" and a.name not in READS | IDENTITY]
-        trap = self.trap_rationale is not None
-        transfer = any(a.name == "transfer_to_human_agents" for a in gold)
-        return FactoryTask(
-            id=task_id,
-            user_id=self.cid,
-            instruction=self.instruction(),
-            actions=gold,
-            outputs=[s.value for s in self.statements if s.kind != "text"],
-            intent=self.intent,
-            tier=tier_of(len(writes), trap, self.dual, transfer),
-            trap=trap,
-            trap_rationale=self.trap_rationale,
-            clauses=self.clauses,
-            forbidden=self.forbidden,
-            dual_control=self.dual,
-            steps=self.steps,
-            statements=self.statements,
-            solver=self.intent,
-        )
+        writes = [a for a in self.gold if a.requestor == "assistant" and a.name not in READS | IDENTITY]
+        transfer = any(a.name == "transfer_to_human_agents" for a in self.gold)
+        tier = tier_of(len(writes), self.is_trap, self.dual, transfer)
+        return self.factory_task(task_id, self.cid, self.instruction(), tier)

@@ -11,10 +11,10 @@ from datetime import date
 
 from taumesh.domains import Action
 from taumesh.domains.accounting.clock import CURRENT_QUARTER, cents, money, tax_on
-from taumesh.domains.accounting.drafts import Draft, act
+from taumesh.domains.accounting.drafts import Draft
 from taumesh.domains.accounting.lookups import Record, by_id, closed, spare, staff_in, supplier_of
 from taumesh.domains.accounting.vocabulary import ACCOUNTS, ACCRUALS, COST_CENTERS, TAX_CODES
-from taumesh.domains.factory import World
+from taumesh.domains.factory import World, act
 
 PERIOD_CLOSED = "closed"
 FIRST_OPEN = "2025-09"
@@ -31,7 +31,7 @@ def correct_tax_code(world: World, invoice: Record, rng: random.Random, persona:
     code = rng.choice([c for c in sorted(TAX_CODES) if c != invoice["tax_code"]])
     accountant = staff_in(world, "accountant", rng)
     supplier = supplier_of(world, invoice)
-    draft = Draft(world, accountant, "correct_tax_code", persona).verify().cite("1.2", "6.1", "6.2")
+    draft = Draft(world, accountant, persona, intent="correct_tax_code").verify().cite("1.2", "6.1", "6.2")
     draft.do(
         act("find_invoice", invoice_number=invoice["invoice_number"]),
         act("list_periods", company_id=accountant["company_id"]),
@@ -66,7 +66,7 @@ def post_journal(world: World, subject: tuple[Record, int], rng: random.Random, 
     if closed(month) and over:
         return None  # two reasons at once: a task tests one
     tag = accountant["company_id"].split("-")[1]
-    draft = Draft(world, accountant, "post_journal", persona).verify().cite("1.2", "9.1", "9.4")
+    draft = Draft(world, accountant, persona, intent="post_journal").verify().cite("1.2", "9.1", "9.4")
     draft.do(
         act("get_staff", staff_id=accountant["staff_id"]),
         act("list_periods", company_id=accountant["company_id"]),
@@ -115,7 +115,7 @@ def transfer_budget(world: World, subject: tuple[Record, str], rng: random.Rando
     if available < 1_000:
         return None
     asked = float(rng.randrange(500, int(available * 1.6), 100))
-    draft = Draft(world, holder, "transfer_budget", persona).verify().cite("1.2", "10.1", "10.2", "10.3")
+    draft = Draft(world, holder, persona, intent="transfer_budget").verify().cite("1.2", "10.1", "10.2", "10.3")
     draft.do(act("get_staff", staff_id=holder["staff_id"]), act("list_budgets", company_id=holder["company_id"]))
     draft.goal.append(
         f"You want to move £{money(asked)} of this quarter's budget from your cost center,"

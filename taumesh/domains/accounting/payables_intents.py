@@ -18,7 +18,7 @@ from taumesh.domains.accounting.clock import (
     next_bank_change,
     tax_on,
 )
-from taumesh.domains.accounting.drafts import Draft, act
+from taumesh.domains.accounting.drafts import Draft
 from taumesh.domains.accounting.lookups import (
     Record,
     by_id,
@@ -28,7 +28,7 @@ from taumesh.domains.accounting.lookups import (
     staff_in,
     supplier_of,
 )
-from taumesh.domains.factory import World
+from taumesh.domains.factory import World, act
 
 QUANTITY_SHORT = "received|receipt|delivered"
 PRICE_HIGH = "price|tolerance"
@@ -45,7 +45,7 @@ def approve_invoice(world: World, invoice: Record, rng: random.Random, persona: 
     """Approve a matching invoice (4.3); hold one that fails the match, with the test it failed (4.4)."""
     clerk = staff_in(world, "ap_clerk", rng)
     supplier = supplier_of(world, invoice)
-    draft = Draft(world, clerk, "approve_invoice", persona).verify().cite("1.2", "4.1", "4.2")
+    draft = Draft(world, clerk, persona, intent="approve_invoice").verify().cite("1.2", "4.1", "4.2")
     draft.do(
         act("find_invoice", invoice_number=invoice["invoice_number"]),
         act("get_purchase_order", po_id=invoice["po_id"]),
@@ -74,7 +74,7 @@ def release_hold(world: World, invoice: Record, rng: random.Random, persona: str
     """Approve a held invoice that matches now (4.5); one that still fails stays held, and the clerk hears why."""
     clerk = staff_in(world, "ap_clerk", rng)
     supplier = supplier_of(world, invoice)
-    draft = Draft(world, clerk, "release_hold", persona).verify().cite("1.2", "4.2", "4.5")
+    draft = Draft(world, clerk, persona, intent="release_hold").verify().cite("1.2", "4.2", "4.5")
     draft.do(
         act("find_invoice", invoice_number=invoice["invoice_number"]),
         act("get_purchase_order", po_id=invoice["po_id"]),
@@ -101,7 +101,7 @@ def early_payment(world: World, invoice: Record, rng: random.Random, persona: st
     """Settle an approved invoice in the next run, less 2 % (5.2, 5.3); an invoice on hold stays as it is (5.4)."""
     supplier = supplier_of(world, invoice)
     company = world["companies"][supplier["company_id"]]["name"]
-    draft = Draft(world, supplier, "early_payment", persona).verify().cite("5.1", "5.2")
+    draft = Draft(world, supplier, persona, intent="early_payment").verify().cite("5.1", "5.2")
     draft.do(act("find_invoice", invoice_number=invoice["invoice_number"]))
     draft.goal.append(
         f"You want your invoice {invoice['invoice_number']} to {company} paid early, in the next payment run, and"
@@ -126,7 +126,7 @@ def record_credit_note(world: World, supplier: Record, rng: random.Random, perso
     """Record the credit note the supplier reads from their portal (7.1, 7.3); not one beyond the invoice (7.2)."""
     issued = world["portals"][supplier["supplier_id"]]["credit_notes"][0]
     invoice = next(i for i in world["invoices"].values() if i["invoice_number"] == issued["invoice_number"])
-    draft = Draft(world, supplier, "record_credit_note", persona, dual=True).verify().cite("7.1")
+    draft = Draft(world, supplier, persona, intent="record_credit_note", dual=True).verify().cite("7.1")
     draft.do(act("view_issued_credit_notes", "user"))
     draft.do(act("find_invoice", invoice_number=invoice["invoice_number"]))
     draft.goal.append(
@@ -161,7 +161,7 @@ def change_bank_details(world: World, supplier: Record, rng: random.Random, pers
     sort_code = f"{rng.randint(10, 99)}-{rng.randint(10, 99)}-{rng.randint(10, 99)}"
     account = f"{rng.randint(10_000_000, 99_999_999)}"
     company = world["companies"][supplier["company_id"]]["name"]
-    draft = Draft(world, supplier, "change_bank_details", persona, dual=True).verify(code_only=True)
+    draft = Draft(world, supplier, persona, intent="change_bank_details", dual=True).verify(code_only=True)
     draft.cite("2.4", "8.1", "8.4").do(act("get_supplier", supplier_id=supplier["supplier_id"]))
     draft.goal.append(
         f"Your company has moved banks: you want {company} to pay you into sort code {sort_code}, account number"
@@ -210,7 +210,7 @@ def reconcile_statement(world: World, supplier: Record, rng: random.Random, pers
     ledger = ledger_balance(world, supplier["supplier_id"])
     statement = cents(ledger + paid["gross"])
     company = world["companies"][supplier["company_id"]]["name"]
-    draft = Draft(world, supplier, "reconcile_statement", persona).verify().cite("11.1", "11.2", "11.3", "3.4")
+    draft = Draft(world, supplier, persona, intent="reconcile_statement").verify().cite("11.1", "11.2", "11.3", "3.4")
     draft.do(act("list_supplier_invoices", supplier_id=supplier["supplier_id"]))
     draft.goal.append(
         f"Your company's statement to {company} shows a closing balance of £{money(statement)}. You want the desk to"

@@ -21,7 +21,7 @@ import pytest
 
 from taumesh.domains import Action, Catalog, Domain, Episode, Registry, Session
 from taumesh.domains.accounting import DATA, plugin
-from taumesh.domains.accounting.build import generated_files, touched, world_of
+from taumesh.domains.accounting.build import RELEASE, generated_files
 from taumesh.domains.accounting.world import INVARIANTS, SEEDS, TEST_WORLDS, build_world, worlds
 from taumesh.domains.factory import FactoryTask, InvariantError, World, build_worlds, canonical_output
 from taumesh.models import ChatMessage
@@ -78,10 +78,10 @@ def test_three_worlds_keep_their_invariants_which_catch_a_broken_world() -> None
 
 def test_test_entities_are_never_touched_by_train(domain: Domain) -> None:
     tasks = _tasks(domain)
-    train = set().union(*(touched(t) for t in tasks if world_of(t) not in TEST_WORLDS))
-    test = set().union(*(touched(t) for t in tasks if world_of(t) in TEST_WORLDS))
+    train = set().union(*(RELEASE.touched(t) for t in tasks if RELEASE.world_of(t) not in TEST_WORLDS))
+    test = set().union(*(RELEASE.touched(t) for t in tasks if RELEASE.world_of(t) in TEST_WORLDS))
     assert train and test and not train & test
-    assert {t.id for t in domain.tasks("test")} == {t.id for t in tasks if world_of(t) in TEST_WORLDS}
+    assert {t.id for t in domain.tasks("test")} == {t.id for t in tasks if RELEASE.world_of(t) in TEST_WORLDS}
 
 
 def test_a_new_remittance_account_needs_the_suppliers_approval_in_their_portal(domain: Domain) -> None:
@@ -106,7 +106,7 @@ def test_an_invoice_billing_more_than_was_received_is_held_and_approving_it_scor
         for t in _tasks(domain)
         if t.intent == "approve_invoice" and t.trap and t.actions[-1].kwargs.get("reason") == "quantity_not_received"
     ]
-    assert {world_of(t) for t in traps} & {"w1", "w2"} and {world_of(t) for t in traps} & TEST_WORLDS
+    assert {RELEASE.world_of(t) for t in traps} & {"w1", "w2"} and {RELEASE.world_of(t) for t in traps} & TEST_WORLDS
     orders, invoices = _table("purchase_orders"), _table("invoices")
     for task in traps:
         invoice = invoices[task.actions[-1].kwargs["invoice_id"]]

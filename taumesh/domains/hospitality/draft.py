@@ -9,10 +9,9 @@ non-trap tasks: who the guest is, a persona, the goal, and one closing sentence.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Self
 
-from taumesh.domains import Action
-from taumesh.domains.factory import FactoryTask, Statement, Step, Tier, World
+from taumesh.domains.factory import FactoryTask, TaskDraft, Tier, World, act
 from taumesh.domains.hospitality.clock import app_code
 
 IDENTITY_TOOLS = frozenset({"find_guest", "verify_guest", "send_app_code", "verify_app_code"})
@@ -22,11 +21,6 @@ MAX_CODES = 2
 CLOSING = "Agree to a change only after the agent has told you what it will do and what it costs."
 
 Guest = dict[str, Any]
-
-
-def act(name: str, requestor: str = "assistant", **kwargs: Any) -> Action:
-    """A gold action (the guest's own, in the hotel app, when ``requestor`` is ``"user"``)."""
-    return Action.model_validate({"name": name, "kwargs": kwargs, "requestor": requestor})
 
 
 def tier_of(agent_writes: int, trap: bool, guest_steps: int) -> Tier:
@@ -39,20 +33,13 @@ def tier_of(agent_writes: int, trap: bool, guest_steps: int) -> Tier:
 
 
 @dataclass
-class Draft:
+class Draft(TaskDraft):
     """One task under construction, for one guest of one world."""
 
     world: World
     guest: Guest
-    intent: str
     persona: str
-    dual: bool = False
-    steps: list[Step] = field(default_factory=list)
-    statements: list[Statement] = field(default_factory=list)
     goal: list[str] = field(default_factory=list)
-    clauses: list[str] = field(default_factory=list)
-    forbidden: list[Action] = field(default_factory=list)
-    trap_rationale: str | None = None
 
     @property
     def gid(self) -> str:
@@ -62,28 +49,7 @@ class Draft:
     def pin(self) -> str:
         return str(self.world["phones"][self.gid]["app_pin"])
 
-    def step(self, why: str, *alternatives: list[Action]) -> Draft:
-        self.steps.append(Step(why=why, alternatives=list(alternatives)))
-        return self
-
-    def do(self, *actions: Action) -> Draft:
-        """A step with one alternative: these actions, in order."""
-        return self.step(", ".join(a.name for a in actions), list(actions))
-
-    def cite(self, *clauses: str) -> Draft:
-        self.clauses += [c for c in clauses if c not in self.clauses]
-        return self
-
-    def trap(self, rationale: str, *forbidden: Action) -> Draft:
-        self.trap_rationale = rationale
-        self.forbidden = list(forbidden)
-        return self
-
-    def say(self, kind: str, value: str, why: str) -> Draft:
-        self.statements.append(Statement.model_validate({"kind": kind, "value": value, "why": why}))
-        return self
-
-    def verify(self) -> Draft:
+    def verify(self) -> Self:
         """Find the guest, then every verification the policy allows (2.1-2.3): the app code first with the phone."""
         g = self.guest
         find = act("find_guest", first_name=g["first_name"], last_name=g["last_name"], email=g["email"])
@@ -124,24 +90,7 @@ class Draft:
 
     def task(self, task_id: str, writes: frozenset[str]) -> FactoryTask:
         """The finished task; ``writes`` names the tools that change data (for the tier)."""
-        gold = [a for step in self.steps for a in step.alternatives[0]]
-        agent_writes = [a for a in gold if a.requestor == "assistant" and a.name in writes - IDENTITY_TOOLS]
-        guest_steps = sum(1 for a in gold if a.requestor == "user")
-        trap = self.trap_rationale is not None
-        return FactoryTask(
-            id=task_id,
-            user_id=self.gid,
-            instruction=self.instruction(),
-            actions=gold,
-            outputs=[s.value for s in self.statements if s.kind != "text"],
-            intent=self.intent,
-            tier=tier_of(len(agent_writes), trap, guest_steps),
-            trap=trap,
-            trap_rationale=self.trap_rationale,
-            clauses=self.clauses,
-            forbidden=self.forbidden,
-            dual_control=self.dual,
-            steps=self.steps,
-            statements=self.statements,
-            solver=self.intent,
-        )
+        agent_writes = [a for a in self.gold if a.requestor == "assistant" and a.name in writes - IDENTITY_TOOLS]
+        guest_steps = sum(1 for a in self.gold if a.requestor == "user")
+        tier = tier_of(len(agent_writes), self.is_trap, guest_steps)
+        return self.factory_task(task_id, self.gid, self.instruction(), tier)

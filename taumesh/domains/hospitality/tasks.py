@@ -13,7 +13,7 @@ from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
-from taumesh.domains.factory import FactoryTask, World
+from taumesh.domains.factory import FactoryTask, World, act
 from taumesh.domains.hospitality.agent_tools import AGENT_TOOLS, rooms_left
 from taumesh.domains.hospitality.clock import (
     ADVANCE_MIN_DAYS,
@@ -32,7 +32,7 @@ from taumesh.domains.hospitality.clock import (
     nights,
     stay_points,
 )
-from taumesh.domains.hospitality.draft import Draft, act
+from taumesh.domains.hospitality.draft import Draft
 from taumesh.domains.hospitality.names import PERSONAS
 
 WRITES = frozenset(tool.name for tool in AGENT_TOOLS if tool.writes)
@@ -94,7 +94,7 @@ def cancel_reservation(world: World, guest: Guest, rng: random.Random, persona: 
     stay = rng.choice(booked)
     rid = stay["reservation_id"]
     fee = cancellation_fee(stay["rate_plan"], stay["check_in"], stay["check_out"], stay["nightly_rate"])
-    draft = _reservations(Draft(world, guest, "cancel_reservation", persona).verify()).cite("5.5")
+    draft = _reservations(Draft(world, guest, persona, intent="cancel_reservation").verify()).cite("5.5")
     draft.goal.append(
         f"You want to cancel your reservation at {_hotel(world, stay)} arriving on {stay['check_in']}, but only if"
         " cancelling costs you nothing. If it would cost anything, you keep the reservation and want to know how"
@@ -128,7 +128,7 @@ def change_dates(world: World, guest: Guest, rng: random.Random, persona: str) -
     if rooms_left(world, hotel_id, room_type, start, end) < 1:
         return None
     fee = cancellation_fee(stay["rate_plan"], stay["check_in"], stay["check_out"], stay["nightly_rate"])
-    draft = _reservations(Draft(world, guest, "change_dates", persona).verify()).cite("4.6", "5.5")
+    draft = _reservations(Draft(world, guest, persona, intent="change_dates").verify()).cite("4.6", "5.5")
     draft.goal.append(
         f"You have a reservation at {_hotel(world, stay)} arriving on {stay['check_in']}; you want it moved to"
         f" {start} to {end}, with the same room type and rate plan. If moving it would cost you anything, you keep"
@@ -173,7 +173,7 @@ def book_stay(world: World, guest: Guest, rng: random.Random, persona: str) -> D
         return None
     asked = rng.choices(["advance", "member"], weights=[70, 30])[0]
     names = {"advance": "Advance purchase", "member": "Member"}
-    draft = Draft(world, guest, "book_stay", persona).verify().cite("4.1", "3.1")
+    draft = Draft(world, guest, persona, intent="book_stay").verify().cite("4.1", "3.1")
     draft.do(
         act("list_hotels"),
         act("check_availability", hotel_id=hotel["hotel_id"], room_type=room_type, check_in=start, check_out=end),
@@ -215,7 +215,7 @@ def room_move(world: World, guest: Guest, rng: random.Random, persona: str) -> D
     if not ups or not sames:
         return None
     rid, rate = stay["reservation_id"], stay["nightly_rate"]
-    draft = _reservations(Draft(world, guest, "room_move", persona).verify()).cite("6.1", "6.2")
+    draft = _reservations(Draft(world, guest, persona, intent="room_move").verify()).cite("6.1", "6.2")
     draft.do(act("get_room", room_id=room["room_id"]))
     draft.goal.append(
         f"You are staying in room {room['number']} at {_hotel(world, stay)} and are unhappy with it. You want to"
@@ -254,7 +254,7 @@ def late_checkout(world: World, guest: Guest, rng: random.Random, persona: str) 
         if r["room_id"] == stay["room_id"] and r["status"] == "booked" and r["check_in"] == stay["check_out"]
     ]
     rid = stay["reservation_id"]
-    draft = _reservations(Draft(world, guest, "late_checkout", persona).verify()).cite("7.1", "7.5")
+    draft = _reservations(Draft(world, guest, persona, intent="late_checkout").verify()).cite("7.1", "7.5")
     draft.do(act("get_guest_profile", guest_id=draft.gid), act("get_room", room_id=stay["room_id"]))
     draft.goal.append(
         f"You are staying at {_hotel(world, stay)} and want to check out at {asked} on your departure day instead"
@@ -291,7 +291,7 @@ def preferences(world: World, guest: Guest, rng: random.Random, persona: str) ->
     kept = chosen[:limit]
     if sorted(kept) == sorted(guest["preferences"]):
         return None  # nothing would change
-    draft = Draft(world, guest, "preferences", persona).verify().cite("8.1", "8.2")
+    draft = Draft(world, guest, persona, intent="preferences").verify().cite("8.1", "8.2")
     draft.do(act("get_guest_profile", guest_id=draft.gid))
     spoken = [SPOKEN[code] for code in chosen]
     draft.goal.append(
@@ -321,7 +321,7 @@ def charge_dispute(world: World, guest: Guest, rng: random.Random, persona: str)
         return None
     charge = rng.choice(charges)
     stay = stays[charge["reservation_id"]]
-    draft = _reservations(Draft(world, guest, "charge_dispute", persona).verify()).cite("9.1")
+    draft = _reservations(Draft(world, guest, persona, intent="charge_dispute").verify()).cite("9.1")
     draft.do(act("get_folio", reservation_id=stay["reservation_id"]))
     draft.goal.append(
         f'You were charged ${charge["amount"]:.2f} for "{charge["description"]}" on {charge["posted"]} during'
@@ -347,7 +347,7 @@ def complaint_compensation(world: World, guest: Guest, rng: random.Random, perso
     complaint = rng.choice(complaints)
     stay = world["reservations"][complaint["reservation_id"]]
     fid, rate = complaint["feedback_id"], stay["nightly_rate"]
-    draft = Draft(world, guest, "complaint_compensation", persona).verify().cite("10.1")
+    draft = Draft(world, guest, persona, intent="complaint_compensation").verify().cite("10.1")
     draft.do(act("get_feedback", guest_id=draft.gid), act("get_guest_reservations", guest_id=draft.gid))
     draft.goal.append(
         f"You logged a complaint about {complaint['topic']} during your stay at {_hotel(world, stay)} that began on"
@@ -380,7 +380,7 @@ def points_claim(world: World, guest: Guest, rng: random.Random, persona: str) -
     stay = rng.choice(past)
     rid = stay["reservation_id"]
     earned = stay_points(stay["nightly_rate"], nights(stay["check_in"], stay["check_out"]), guest["loyalty_tier"])
-    draft = _reservations(Draft(world, guest, "points_claim", persona, dual=True).verify()).cite("11.1", "11.2")
+    draft = _reservations(Draft(world, guest, persona, intent="points_claim", dual=True).verify()).cite("11.1", "11.2")
     draft.do(act("get_guest_profile", guest_id=draft.gid))
     draft.goal.append(
         f"You stayed at {_hotel(world, stay)} from {stay['check_in']} to {stay['check_out']}, and you believe your"
@@ -408,7 +408,7 @@ def digital_key(world: World, guest: Guest, rng: random.Random, persona: str) ->
     if not candidates:
         return None
     stay = rng.choice(candidates)
-    draft = _reservations(Draft(world, guest, "digital_key", persona, dual=True).verify()).cite("12.1")
+    draft = _reservations(Draft(world, guest, persona, intent="digital_key", dual=True).verify()).cite("12.1")
     draft.goal.append(
         f"You want a mobile key for your reservation at {_hotel(world, stay)} sent to the hotel app on your phone,"
         " and to activate it once it arrives."

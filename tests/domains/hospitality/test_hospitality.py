@@ -19,8 +19,8 @@ from pathlib import Path
 
 from taumesh.domains import Catalog, Domain, Registry, Session
 from taumesh.domains.factory import FactoryTask
-from taumesh.domains.hospitality import DATA, RELEASE
-from taumesh.domains.hospitality.build import generated_files, touched, world_of
+from taumesh.domains.hospitality import DATA, RELEASE, build
+from taumesh.domains.hospitality.build import generated_files
 from taumesh.domains.hospitality.clock import app_code
 from taumesh.domains.hospitality.world import TEST_WORLDS, worlds
 from tests.helpers.cli import ORACLE, explain_result, invoke, load_json, results_path
@@ -52,9 +52,11 @@ def test_three_worlds_keep_their_invariants_and_test_guests_are_never_in_train()
     built = worlds()  # raises on any broken invariant
     assert [w.tag for w in built] == ["w1", "w2", "w3"]
     train, test = _tasks("train"), _tasks("test")
-    assert {world_of(t) for t in test} == set(TEST_WORLDS) and not {world_of(t) for t in train} & TEST_WORLDS
+    release = build.RELEASE
+    assert {release.world_of(t) for t in test} == set(TEST_WORLDS)
+    assert not {release.world_of(t) for t in train} & TEST_WORLDS
     assert not {t.user_id for t in train} & {t.user_id for t in test}
-    assert not set().union(*map(touched, train)) & set().union(*map(touched, test))
+    assert not set().union(*map(release.touched, train)) & set().union(*map(release.touched, test))
     assert len(train) + len(test) == len(_tasks("base"))
 
 

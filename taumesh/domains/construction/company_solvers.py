@@ -16,8 +16,8 @@ from taumesh.domains.construction.clock import (
     price_lapsed,
     required_cover,
 )
-from taumesh.domains.construction.draft import Draft, act
-from taumesh.domains.factory import Step, World
+from taumesh.domains.construction.draft import Draft
+from taumesh.domains.factory import Step, World, act
 
 Entity = dict[str, Any]
 TOO_LITTLE = "below the minimum|under the minimum|less than the minimum|insufficient cover|not enough cover"
@@ -30,7 +30,7 @@ NOT_CLEARED = "not been cleared|not cleared|awaiting clearance|isn't cleared"
 def _subcontractor(world: World, company_id: str, persona: str, intent: str) -> Draft:
     company = world["subcontractors"][company_id]
     role = f"the contact for {company['name']}, a {company['trade'].replace('_', ' ')} subcontractor"
-    return Draft(world, world["contacts"][company["contact_id"]], intent, persona, role).verify("2.4")
+    return Draft(world, world["contacts"][company["contact_id"]], persona, role, intent=intent).verify("2.4")
 
 
 def review_certificate(world: World, file: Entity, rng: random.Random, persona: str) -> Draft | None:
@@ -156,7 +156,7 @@ def change_order(world: World, order: Entity, rng: random.Random, persona: str) 
         return None
     owner = world["contacts"][project["owner_contact_id"]]
     role = f"the owner who commissioned project {project['project_id']} ({project['name']})"
-    draft = Draft(world, owner, "change_order", persona, role, portal=True).verify("2.3").cite("8.1")
+    draft = Draft(world, owner, persona, role, intent="change_order", portal=True).verify("2.3").cite("8.1")
     draft.goal.append(
         f"You want change order {order['change_order_id']} ({order['description']}) executed, and to know your"
         " contract value afterwards. If it cannot be executed, you want to know why."

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from taumesh.domains import Action
-from taumesh.domains.factory import FactoryTask, Statement, Step, Tier, World
+from taumesh.domains.factory import FactoryTask, TaskDraft, Tier, World, act
 
 Contact = dict[str, Any]
 CLOSING = "Say yes to a change only once the agent has told you exactly what it is about to do."
@@ -26,11 +26,6 @@ PERSONAS = [
     "You are careful and read back anything that matters.",
     "You are relaxed and chatty, but you stay on the point.",
 ]
-
-
-def act(name: str, requestor: str = "assistant", **kwargs: Any) -> Action:
-    """A gold action (the caller's own in their portal when ``requestor`` is ``"user"``)."""
-    return Action.model_validate({"name": name, "kwargs": kwargs, "requestor": requestor})
 
 
 def tier(agent_writes: int, trap: bool, user_steps: int) -> Tier:
@@ -50,44 +45,20 @@ def phrases(name: str) -> str:
 
 
 @dataclass
-class Draft:
+class Draft(TaskDraft):
     """A task being solved over one world, for one caller."""
 
     world: World
     caller: Contact
-    intent: str
     persona: str
     role: str
     """Who the caller is, as the instruction says it ("a Stonebridge site manager")."""
     portal: bool = False
-    steps: list[Step] = field(default_factory=list)
-    statements: list[Statement] = field(default_factory=list)
     goal: list[str] = field(default_factory=list)
-    clauses: list[str] = field(default_factory=list)
-    forbidden: list[Action] = field(default_factory=list)
-    trap_rationale: str | None = None
 
     @property
     def cid(self) -> str:
         return str(self.caller["contact_id"])
-
-    def do(self, *actions: Action) -> Draft:
-        """A step with one alternative: these actions, in order."""
-        self.steps.append(Step(why=", ".join(a.name for a in actions), alternatives=[list(actions)]))
-        return self
-
-    def cite(self, *clauses: str) -> Draft:
-        self.clauses += [c for c in clauses if c not in self.clauses]
-        return self
-
-    def trap(self, rationale: str, *forbidden: Action) -> Draft:
-        self.trap_rationale = rationale
-        self.forbidden = list(forbidden)
-        return self
-
-    def say(self, kind: str, value: str, why: str) -> Draft:
-        self.statements.append(Statement.model_validate({"kind": kind, "value": value, "why": why}))
-        return self
 
     def verify(self, authority: str) -> Draft:
         """Find and verify the caller (2.1); ``authority`` is the clause that lets them ask."""
@@ -109,24 +80,10 @@ class Draft:
         return " ".join([who, self.persona, *self.goal, *([PORTAL] if self.portal else []), CLOSING])
 
     def task(self, task_id: str, writes: frozenset[str], identity: frozenset[str]) -> FactoryTask:
-        gold = [a for step in self.steps for a in step.alternatives[0]]
-        agent_writes = [a for a in gold if a.requestor == "assistant" and a.name in writes and a.name not in identity]
-        user_steps = sum(1 for a in gold if a.requestor == "user")
-        trap = self.trap_rationale is not None
-        return FactoryTask(
-            id=task_id,
-            user_id=self.cid,
-            instruction=self.instruction(),
-            actions=gold,
-            outputs=[s.value for s in self.statements if s.kind != "text"],
-            intent=self.intent,
-            tier=tier(len(agent_writes), trap, user_steps),
-            trap=trap,
-            trap_rationale=self.trap_rationale,
-            clauses=self.clauses,
-            forbidden=self.forbidden,
-            dual_control=user_steps > 0,
-            steps=self.steps,
-            statements=self.statements,
-            solver=self.intent,
+        """The task; it is under dual control when a step of its gold is the caller's own, in their portal."""
+        agent_writes = [a for a in self.gold if a.requestor == "assistant" and a.name in writes - identity]
+        user_steps = sum(1 for a in self.gold if a.requestor == "user")
+        self.dual = user_steps > 0
+        return self.factory_task(
+            task_id, self.cid, self.instruction(), tier(len(agent_writes), self.is_trap, user_steps)
         )

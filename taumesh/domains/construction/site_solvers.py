@@ -22,8 +22,8 @@ from taumesh.domains.construction.clock import (
     permit_fee,
     working_days_after,
 )
-from taumesh.domains.construction.draft import Draft, act, phrases
-from taumesh.domains.factory import World
+from taumesh.domains.construction.draft import Draft, phrases
+from taumesh.domains.factory import World, act
 
 Entity = dict[str, Any]
 MANAGER = "a Stonebridge site manager"
@@ -32,7 +32,7 @@ TOO_LATE = "too late|too close|route is fixed|no longer be cancelled"
 
 def _manager(world: World, project_id: str, persona: str, intent: str) -> Draft:
     manager = world["contacts"][world["projects"][project_id]["site_manager_id"]]
-    return Draft(world, manager, intent, persona, MANAGER).verify("2.2")
+    return Draft(world, manager, persona, MANAGER, intent=intent).verify("2.2")
 
 
 def schedule_inspection(world: World, permit: Entity, rng: random.Random, persona: str) -> Draft | None:

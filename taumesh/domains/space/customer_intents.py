@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from taumesh.domains.factory import World
+from taumesh.domains.factory import World, act
 from taumesh.domains.space.catalogue import TARGETS
 from taumesh.domains.space.clock import (
     MIN_PASS_ELEVATION,
@@ -23,14 +23,14 @@ from taumesh.domains.space.clock import (
     money,
     overage,
 )
-from taumesh.domains.space.drafts import Caller, Draft, act
+from taumesh.domains.space.drafts import Caller, Draft
 
 SAFE_MODE = "safe mode|safe-mode|safemode"
 TOO_LATE = "day of the pass|same day|dated today|is today|today's pass|already loaded|too late|scheduled for today"
 
 
 def _start(world: World, caller: Caller, intent: str, persona: str) -> Draft:
-    draft = Draft(world, caller, intent, persona).identify()
+    draft = Draft(world, caller, persona, intent=intent).identify()
     return draft.do(act("get_caller", caller_id=draft.cid))
 
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from taumesh.domains.factory import World
+from taumesh.domains.factory import World, act
 from taumesh.domains.space.catalogue import CHANNELS
 from taumesh.domains.space.clock import MANEUVER_THRESHOLD, PAYLOAD_COMMANDS, approval_code, days_ahead
-from taumesh.domains.space.drafts import Caller, Draft, act
+from taumesh.domains.space.drafts import Caller, Draft
 
 BELOW_THRESHOLD = "threshold|below 0.0001|below 1e-4|less than 0.0001|under 0.0001|too low to"
 SAFE_MODE = "safe mode|safe-mode|safemode"
@@ -49,7 +49,7 @@ def approve_maneuver(
     short = craft["propellant_kg"] - maneuver["propellant_kg"] < craft["reserve_kg"]
     if unlikely and short:
         return None  # one reason per task
-    draft = Draft(world, caller, "approve_maneuver", persona, dual=True).identify().cite("7.1", "7.2", "7.3")
+    draft = Draft(world, caller, persona, intent="approve_maneuver", dual=True).identify().cite("7.1", "7.2", "7.3")
     draft.do(act("get_maneuver", maneuver_id=maneuver["maneuver_id"]))
     draft.goal.append(
         f"You are the second approver for avoidance manoeuvre {maneuver['maneuver_id']}, planned for"
@@ -77,7 +77,7 @@ def queue_command(
         return None
     craft = world["spacecraft"][found["spacecraft_id"]]
     command = rng.choice(["payload_power_on", "start_imaging_sequence", "dump_housekeeping", "reset_reaction_wheel"])
-    draft = Draft(world, caller, "queue_command", persona, dual=True).identify().cite("8.1", "8.2", "8.3")
+    draft = Draft(world, caller, persona, intent="queue_command", dual=True).identify().cite("8.1", "8.2", "8.3")
     draft.do(act("get_spacecraft", spacecraft_id=craft["spacecraft_id"]))
     draft.do(act("list_passes", spacecraft_id=craft["spacecraft_id"]))
     station = world["ground_stations"][found["station_id"]]["name"]
@@ -103,7 +103,7 @@ def recover_spacecraft(
     """Return a spacecraft to nominal mode (9.1) with its code (9.3), unless a channel is out of limits (9.2)."""
     if craft["mode"] != "safe":
         return None
-    draft = Draft(world, caller, "recover_spacecraft", persona, dual=True).identify().cite("9.1", "9.3")
+    draft = Draft(world, caller, persona, intent="recover_spacecraft", dual=True).identify().cite("9.1", "9.3")
     draft.do(act("get_telemetry", spacecraft_id=craft["spacecraft_id"]))
     draft.goal.append(
         f"{_craft_words(world, craft['spacecraft_id'])} is in safe mode and you want it returned to nominal mode."
@@ -145,7 +145,7 @@ def acknowledge_alarm(
         return None
     channel = world["channels"][alarm["channel_id"]]
     label = CHANNELS[channel["channel"]][0]
-    draft = Draft(world, caller, "acknowledge_alarm", persona).identify().cite("10.1")
+    draft = Draft(world, caller, persona, intent="acknowledge_alarm").identify().cite("10.1")
     draft.do(act("list_alarms", spacecraft_id=channel["spacecraft_id"]))
     draft.do(act("get_telemetry", spacecraft_id=channel["spacecraft_id"]))
     draft.goal.append(

@@ -23,7 +23,7 @@ import pytest
 from taumesh.domains import Action, Catalog, Domain, Episode, Registry, Session
 from taumesh.domains.factory import FactoryTask, InvariantError, World, build_worlds, canonical_output
 from taumesh.domains.space import DATA
-from taumesh.domains.space.build import generated_files, touched, world_of
+from taumesh.domains.space.build import RELEASE, generated_files
 from taumesh.domains.space.clock import approval_code
 from taumesh.domains.space.world import INVARIANTS, SEEDS, TEST_WORLDS, build_world, worlds
 from taumesh.models import ChatMessage, Termination
@@ -74,10 +74,10 @@ def test_three_worlds_keep_their_invariants_which_catch_a_broken_world() -> None
 
 def test_no_train_task_touches_an_entity_of_the_test_world(domain: Domain) -> None:
     tasks = [t for t in domain.tasks("base") if isinstance(t, FactoryTask)]
-    train = set().union(*(touched(t) for t in tasks if world_of(t) not in TEST_WORLDS))
-    test = set().union(*(touched(t) for t in tasks if world_of(t) in TEST_WORLDS))
+    train = set().union(*(RELEASE.touched(t) for t in tasks if RELEASE.world_of(t) not in TEST_WORLDS))
+    test = set().union(*(RELEASE.touched(t) for t in tasks if RELEASE.world_of(t) in TEST_WORLDS))
     assert test and train and not train & test
-    assert {t.id for t in domain.tasks("test")} == {t.id for t in tasks if world_of(t) in TEST_WORLDS}
+    assert {t.id for t in domain.tasks("test")} == {t.id for t in tasks if RELEASE.world_of(t) in TEST_WORLDS}
 
 
 def test_a_burn_is_approved_only_with_its_own_code_from_the_operators_console(domain: Domain) -> None:

@@ -1,91 +1,47 @@
 """Write the HR desk's worlds, policy and tasks to ``data/`` (``python -m taumesh.domains.hr.build [--check]``).
 
-Every world is checked against its invariants as it is built; a task whose required outputs an agent could say
-without knowing them is left out (:func:`~taumesh.domains.factory.output_spec`); a trap cued by a sentence only traps
-carry, a forbidden write an allowed outcome makes, or a train and a test task touching one entity stops the build.
-``--check`` exits 1 when a shipped file differs from what the generator makes now.
+The factory's :class:`~taumesh.domains.factory.Release` checks every world against its invariants as it is built,
+leaves out a task whose required outputs an agent could say without knowing them, and stops the build at a trap cued
+by a sentence only traps carry, a forbidden write an allowed outcome makes, or a train and a test task touching one
+entity. ``--check`` exits 1 when a shipped file differs from what the generator makes now.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
-from taumesh.domains.factory import (
-    FactoryTask,
-    InvariantError,
-    build_main,
-    check_disjoint,
-    json_text,
-    merge_worlds,
-    output_spec,
-    task_record,
-    trap_cues,
-    unfair_traps,
-)
+from taumesh.domains.factory import FactoryTask, Release, build_main
 from taumesh.domains.hr.policy import POLICY
 from taumesh.domains.hr.tasks import tasks_of_world
-from taumesh.domains.hr.world import TEST_WORLDS, tag_of, worlds
+from taumesh.domains.hr.world import TEST_WORLDS, worlds
 
 DATA = Path(__file__).resolve().parent / "data"
 
 
-def world_of(task: FactoryTask) -> str:
-    """The world a task belongs to: its caller's tag."""
-    return tag_of(task.user_id)
+class DeskRelease(Release):
+    """The desk's release, whose tasks also name records the desk creates in their session.
 
-
-def touched(task: FactoryTask) -> set[str]:
-    """The entities a task touches: its caller, and every id an allowed outcome or a forbidden write names.
-
-    Pay grades are shared reference data that no tool writes; ids the desk creates in a session (``-new-``) are
-    not entities of the base data.
+    Such an id (``swp-new-0001``, ``-new-``) is the same in every world and names no record of the base data, so a
+    train and a test task naming it share no entity; the factory's ``shared_ids`` leaves out an argument by its name,
+    which would also leave out a base swap request a task names by the same ``swap_id``.
     """
-    found = {task.user_id}
-    for actions in [*task.outcomes(), task.forbidden]:
-        for action in actions:
-            found |= {
-                value
-                for key, value in action.kwargs.items()
-                if key.endswith("_id") and isinstance(value, str) and value and "-new-" not in value
-            }
-    return found
+
+    def touched(self, task: FactoryTask) -> set[str]:
+        return {entity for entity in super().touched(task) if "-new-" not in entity}
 
 
-def generate() -> tuple[dict[str, Any], list[FactoryTask]]:
-    """The merged database and every task, checked; InvariantError says what is wrong."""
-    built = worlds()
-    database = merge_worlds(built, shared=["pay_grades"])
-    policy = POLICY.markdown()
-    tasks: list[FactoryTask] = []
-    for world in built:
-        tasks += tasks_of_world(
-            world.tables, world.tag, world.seed, lambda t: not output_spec(t.outputs, t.instruction, policy)
-        )
-    problems = [f"{task_id}: cue {cue!r}" for task_id, cues in trap_cues(tasks).items() for cue in cues]
-    problems += [f"{task_id}: {why}" for task_id, whys in unfair_traps(tasks).items() for why in whys]
-    if problems:
-        raise InvariantError("; ".join(problems[:10]))
-    check_disjoint(
-        {
-            "train": [touched(t) for t in tasks if world_of(t) not in TEST_WORLDS],
-            "test": [touched(t) for t in tasks if world_of(t) in TEST_WORLDS],
-        }
-    )
-    return database, tasks
+RELEASE = DeskRelease(
+    worlds=worlds,
+    policy=POLICY,
+    tasks_of_world=tasks_of_world,
+    test_worlds=TEST_WORLDS,
+    shared=("pay_grades",),  # reference data every world holds alike; no tool writes it
+)
 
 
 def generated_files() -> dict[str, str]:
     """Every file of the release: one per table, the policy, and the tasks of each split."""
-    database, tasks = generate()
-    files = {f"{table}.json": json_text(records) for table, records in database.items()}
-    files["wiki.md"] = POLICY.markdown()
-    records = [task_record(task) for task in tasks]
-    test = [world_of(t) in TEST_WORLDS for t in tasks]
-    files["tasks_base.json"] = json_text(records)
-    files["tasks_train.json"] = json_text([r for r, t in zip(records, test, strict=True) if not t])
-    files["tasks_test.json"] = json_text([r for r, t in zip(records, test, strict=True) if t])
-    return files
+    return RELEASE.files()
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -10,9 +10,9 @@ import random
 from datetime import timedelta
 
 from taumesh.domains import Action
-from taumesh.domains.factory import World
+from taumesh.domains.factory import World, act
 from taumesh.domains.hr.clock import MAX_WEEKLY_SHIFTS, SWAP_NOTICE, hours_until, portal_code, week_of
-from taumesh.domains.hr.draft import Draft, Employee, act
+from taumesh.domains.hr.draft import Draft, Employee
 from taumesh.domains.hr.names import CITIES, LAST, STREETS
 
 FIRST_SWAP = "swp-new-0001"
@@ -87,7 +87,7 @@ def shift_cover(world: World, employee: Employee, rng: random.Random, persona: s
     }
     if sum(reasons.values()) > 1:
         return None
-    draft = Draft(world, employee, "shift_cover", persona, portal=True).verify().cite("6.1")
+    draft = Draft(world, employee, persona, intent="shift_cover", portal=True).verify().cite("6.1")
     draft.goal.append(
         f"You want your {department['name']} shift on {date} from {shift['start'][11:]} to {shift['end'][11:]}"
         f" covered by your colleague {colleague['first_name']} {colleague['last_name']} ({colleague['work_email']}),"
@@ -136,7 +136,7 @@ def onboarding(world: World, employee: Employee, rng: random.Random, persona: st
     if not items:
         return None
     item = rng.choice(items)
-    draft = Draft(world, employee, "onboarding", persona, portal=True).verify().cite("7.1")
+    draft = Draft(world, employee, persona, intent="onboarding", portal=True).verify().cite("7.1")
     draft.goal.append(
         f"You joined on {employee['hire_date']} and want the '{item['name']}' item of your onboarding checklist"
         " marked complete. If it cannot be done over the phone, you want to know why."
@@ -184,7 +184,7 @@ def update_record(world: World, employee: Employee, rng: random.Random, persona:
     value = _new_value(rng, field, employee)
     if value == employee[field]:
         return None
-    draft = Draft(world, employee, "update_record", persona, portal=True).verify()
+    draft = Draft(world, employee, persona, intent="update_record", portal=True).verify()
     draft.goal.append(
         f"You want the {RECORD_LABELS[field]} on your HR record changed to {value}. If that cannot be done over the"
         " phone, you want to know what to do instead."
@@ -216,7 +216,7 @@ def _code_paths(draft: Draft) -> list[list[Action]]:
 def hand_off(world: World, employee: Employee, rng: random.Random, persona: str) -> Draft | None:
     """A complaint, accommodation, legal matter or pay dispute: a transfer, verified first or not (11.1, 11.2)."""
     reason, story = rng.choice(HANDOFFS)
-    draft = Draft(world, employee, "hand_off", persona).verify(optional=True).cite("11.1", "11.2")
+    draft = Draft(world, employee, persona, intent="hand_off").verify(optional=True).cite("11.1", "11.2")
     draft.goal += [story, "You want to be put through to someone who can deal with it."]
     return draft.step(
         "the transfer, with the employee's id once known, else '' (11.2)",

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from taumesh.domains import Action
-from taumesh.domains.factory import FactoryTask, Statement, Step, Tier, World
+from taumesh.domains.factory import FactoryTask, TaskDraft, Tier, World, act
 from taumesh.domains.hr.world import SITES, tag_of
 
 Employee = dict[str, Any]
@@ -28,11 +28,6 @@ PERSONAS = [
 ]
 
 
-def act(name: str, requestor: str = "assistant", **kwargs: Any) -> Action:
-    """A gold action (the employee's own when ``requestor`` is ``"user"``)."""
-    return Action.model_validate({"name": name, "kwargs": kwargs, "requestor": requestor})
-
-
 def tier(agent_writes: int, trap: bool, user_steps: int) -> Tier:
     """Hard: an alternative write instead of the one asked, or the employee's own steps between two writes."""
     if (trap and agent_writes) or (user_steps and agent_writes >= 2):
@@ -41,21 +36,15 @@ def tier(agent_writes: int, trap: bool, user_steps: int) -> Tier:
 
 
 @dataclass
-class Draft:
+class Draft(TaskDraft):
     """A task being solved over one world, for one caller."""
 
     world: World
     employee: Employee
-    intent: str
     persona: str
     portal: bool = False
     """The intent uses the employee's portal: the instruction gives its PIN (in trap and plain tasks alike)."""
-    steps: list[Step] = field(default_factory=list)
-    statements: list[Statement] = field(default_factory=list)
     goal: list[str] = field(default_factory=list)
-    clauses: list[str] = field(default_factory=list)
-    forbidden: list[Action] = field(default_factory=list)
-    trap_rationale: str | None = None
 
     @property
     def eid(self) -> str:
@@ -64,27 +53,6 @@ class Draft:
     @property
     def pin(self) -> str:
         return str(self.world["portal_accounts"][self.eid]["pin"])
-
-    def step(self, why: str, *alternatives: list[Action]) -> Draft:
-        self.steps.append(Step(why=why, alternatives=list(alternatives)))
-        return self
-
-    def do(self, *actions: Action) -> Draft:
-        """A step with one alternative: these actions, in order."""
-        return self.step(", ".join(a.name for a in actions), list(actions))
-
-    def cite(self, *clauses: str) -> Draft:
-        self.clauses += [c for c in clauses if c not in self.clauses]
-        return self
-
-    def trap(self, rationale: str, *forbidden: Action) -> Draft:
-        self.trap_rationale = rationale
-        self.forbidden = list(forbidden)
-        return self
-
-    def say(self, kind: str, value: str, why: str) -> Draft:
-        self.statements.append(Statement.model_validate({"kind": kind, "value": value, "why": why}))
-        return self
 
     def identity(self) -> list[Action]:
         e = self.employee
@@ -123,26 +91,11 @@ class Draft:
         return " ".join([who, self.persona, *self.goal, *portal, CLOSING])
 
     def task(self, task_id: str, writes: frozenset[str]) -> FactoryTask:
-        gold = [a for step in self.steps for a in step.alternatives[0]]
+        """The task; it is dual control when the employee acts in their portal in the gold outcome."""
         agent_writes = [
-            a for a in gold if a.requestor == "assistant" and a.name in writes and a.name not in IDENTITY_TOOLS
+            a for a in self.gold if a.requestor == "assistant" and a.name in writes and a.name not in IDENTITY_TOOLS
         ]
-        user_steps = sum(1 for a in gold if a.requestor == "user")
-        trap = self.trap_rationale is not None
-        return FactoryTask(
-            id=task_id,
-            user_id=self.eid,
-            instruction=self.instruction(),
-            actions=gold,
-            outputs=[s.value for s in self.statements if s.kind != "text"],
-            intent=self.intent,
-            tier=tier(len(agent_writes), trap, user_steps),
-            trap=trap,
-            trap_rationale=self.trap_rationale,
-            clauses=self.clauses,
-            forbidden=self.forbidden,
-            dual_control=user_steps > 0,
-            steps=self.steps,
-            statements=self.statements,
-            solver=self.intent,
-        )
+        user_steps = sum(1 for a in self.gold if a.requestor == "user")
+        self.dual = user_steps > 0
+        task_tier = tier(len(agent_writes), self.is_trap, user_steps)
+        return self.factory_task(task_id, self.eid, self.instruction(), task_tier)

@@ -10,7 +10,7 @@ import math
 import random
 from datetime import timedelta
 
-from taumesh.domains.factory import World
+from taumesh.domains.factory import World, act
 from taumesh.domains.hr.clock import (
     CASH_OUT_CAP_DAYS,
     CASH_OUT_FLOOR_DAYS,
@@ -22,7 +22,7 @@ from taumesh.domains.hr.clock import (
     working_days,
     years_of_service,
 )
-from taumesh.domains.hr.draft import Draft, Employee, act
+from taumesh.domains.hr.draft import Draft, Employee
 
 NOTICE = "two weeks|14 days|fourteen days|2 weeks"
 STARTED = "already started|already begun|already under way|already underway|has started|already in progress"
@@ -65,7 +65,7 @@ def request_leave(world: World, employee: Employee, rng: random.Random, persona:
     reasons = [blackout is not None, short_notice, length > balance]
     if sum(reasons) > 1:
         return None
-    draft = Draft(world, employee, "request_leave", persona).verify().cite("3.1")
+    draft = Draft(world, employee, persona, intent="request_leave").verify().cite("3.1")
     draft.goal.append(f"You want annual leave from {start} to {end}. If it cannot be booked, you want to know why.")
     draft.do(
         act("get_employee_profile", employee_id=draft.eid),
@@ -105,7 +105,7 @@ def cancel_leave(world: World, employee: Employee, rng: random.Random, persona: 
         return None
     request = rng.choice(requests)
     balance = world["leave_balances"][employee["employee_id"]]["annual_days"]
-    draft = Draft(world, employee, "cancel_leave", persona).verify()
+    draft = Draft(world, employee, persona, intent="cancel_leave").verify()
     draft.goal.append(
         f"You want the annual leave you booked from {request['start_date']} to {request['end_date']} cancelled, and"
         " to know how many annual leave days you will have after that. If it cannot be cancelled, you want to know"
@@ -129,7 +129,7 @@ def cash_out_leave(world: World, employee: Employee, rng: random.Random, persona
     cap_left = math.floor(CASH_OUT_CAP_DAYS - balance["cashed_out_this_year"])
     floor_left = math.floor(balance["annual_days"] - CASH_OUT_FLOOR_DAYS)
     allowed = min(asked, cap_left, floor_left)
-    draft = Draft(world, employee, "cash_out_leave", persona).verify().cite("5.1")
+    draft = Draft(world, employee, persona, intent="cash_out_leave").verify().cite("5.1")
     draft.goal.append(
         f"You want to cash out {asked} days of your annual leave, and to know how much that pays before tax. If you"
         " cannot have all of them, you want as many days as the policy allows, and if none are allowed, to know why."

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 
 from taumesh.domains import Action
-from taumesh.domains.factory import World
+from taumesh.domains.factory import World, act
 from taumesh.domains.hr.clock import (
     RAISE_COOLDOWN_DAYS,
     TODAY,
@@ -19,7 +19,7 @@ from taumesh.domains.hr.clock import (
     first_of_next_month,
     largest_raise,
 )
-from taumesh.domains.hr.draft import Draft, Employee, act
+from taumesh.domains.hr.draft import Draft, Employee
 
 NOT_A_REPORT = (
     "does not report to you|doesn't report to you|not your direct report|not one of your reports|not your report"
@@ -60,7 +60,7 @@ def pay_change(world: World, employee: Employee, rng: random.Random, persona: st
         target["last_pay_change"] is not None and (TODAY - day(target["last_pay_change"])).days < RAISE_COOLDOWN_DAYS
     )
     name = f"{target['first_name']} {target['last_name']}"
-    draft = Draft(world, employee, "pay_change", persona).verify().cite("2.2", "8.1")
+    draft = Draft(world, employee, persona, intent="pay_change").verify().cite("2.2", "8.1")
     draft.goal.append(
         f"You want the annual salary of {name} ({target['work_email']}) raised to ${asked:,}. If that amount is not"
         " allowed, you want the largest raise the policy allows instead, and if no raise is allowed, to know why."
@@ -130,7 +130,7 @@ def post_opening(world: World, employee: Employee, rng: random.Random, persona: 
         if o["department_id"] == department["department_id"] and o["status"] == "open"
     )
     free = department["budgeted_headcount"] - staff - posted
-    draft = Draft(world, employee, "post_opening", persona).verify().cite("9.1", "9.2")
+    draft = Draft(world, employee, persona, intent="post_opening").verify().cite("9.1", "9.2")
     draft.goal.append(
         f"You want a job opening posted for your department: a {role} at pay grade {grade['pay_grade']}, with a"
         f" salary range of ${asked_min:,} to ${asked_max:,}. If it cannot be posted as it is, you want the nearest"

@@ -20,8 +20,8 @@ import pytest
 
 from taumesh.domains import Action, Catalog, Domain, Episode, Registry, Session
 from taumesh.domains.factory import FactoryTask, InvariantError, build_worlds, canonical_output
-from taumesh.domains.hr import DATA, RELEASE
-from taumesh.domains.hr.build import generated_files, touched, world_of
+from taumesh.domains.hr import DATA, RELEASE, build
+from taumesh.domains.hr.build import generated_files
 from taumesh.domains.hr.clock import portal_code
 from taumesh.domains.hr.world import INVARIANTS, SEEDS, TEST_WORLDS, build_world, worlds
 from taumesh.models import ChatMessage
@@ -75,9 +75,9 @@ def test_three_worlds_keep_their_invariants_and_a_broken_one_is_refused() -> Non
 
 def test_test_entities_are_never_touched_in_train() -> None:
     train, test = _tasks("train"), _tasks("test")
-    assert test and {world_of(t) for t in test} == set(TEST_WORLDS)
-    assert not {world_of(t) for t in train} & TEST_WORLDS
-    assert not set().union(*map(touched, train)) & set().union(*map(touched, test))
+    assert test and {build.RELEASE.world_of(t) for t in test} == set(TEST_WORLDS)
+    assert not {build.RELEASE.world_of(t) for t in train} & TEST_WORLDS
+    assert not set().union(*map(build.RELEASE.touched, train)) & set().union(*map(build.RELEASE.touched, test))
 
 
 def test_the_portal_is_the_employees_and_a_hand_over_waits_for_their_confirmation() -> None:

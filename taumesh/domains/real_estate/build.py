@@ -1,47 +1,22 @@
 """Write the domain's worlds, policy and tasks to ``data/`` (``python -m taumesh.domains.real_estate.build``).
 
-Every world is checked against its invariants as it is built; every task's required outputs are specific
-(:func:`~taumesh.domains.factory.output_spec`), no trap is cued (in any split) or unfair, listing addresses are
-unique across worlds (the client names them), and train and test touch no common entity. ``--check`` exits 1 when
-the shipped files differ from what the generator makes now.
+The factory's :class:`~taumesh.domains.factory.Release` checks every world against its invariants as it is built,
+every task's required outputs for specificity, the traps for cues and fairness, and that train and test touch no
+common entity. The agency's release checks two things more (:class:`ListingRelease`). ``--check`` exits 1 when the
+shipped files differ from what the generator makes now.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 from typing import Any
 
-from taumesh.domains.factory import (
-    FactoryTask,
-    InvariantError,
-    build_main,
-    check_disjoint,
-    json_text,
-    merge_worlds,
-    output_spec,
-    task_record,
-    trap_cues,
-    unfair_traps,
-)
-from taumesh.domains.real_estate.clock import tag_of
+from taumesh.domains.factory import FactoryTask, InvariantError, Release, build_main, trap_cues
 from taumesh.domains.real_estate.layout import DATA
 from taumesh.domains.real_estate.policy import POLICY
 from taumesh.domains.real_estate.tasks import tasks_of_world
 from taumesh.domains.real_estate.world import TEST_WORLDS, worlds
-
-
-def world_of(task: FactoryTask) -> str:
-    """The world a task belongs to: its client id's tag."""
-    return tag_of(task.user_id)
-
-
-def touched(task: FactoryTask) -> set[str]:
-    """The entities a task touches: its client, and every id an allowed outcome or a forbidden write names."""
-    found = {task.user_id}
-    for actions in [*task.outcomes(), task.forbidden]:
-        for action in actions:
-            found |= {v for k, v in action.kwargs.items() if k.endswith("_id") and isinstance(v, str) and v}
-    return found
 
 
 def _same_addresses(database: dict[str, Any]) -> list[str]:
@@ -49,42 +24,30 @@ def _same_addresses(database: dict[str, Any]) -> list[str]:
     return [f"address {address!r} is listed {n} times" for address, n in counts.items() if n > 1]
 
 
-def generate() -> tuple[dict[str, Any], list[FactoryTask]]:
-    """The merged database and every task, checked; InvariantError says what is wrong."""
-    built = worlds()
-    database = merge_worlds(built)
-    policy = POLICY.markdown()
-    tasks: list[FactoryTask] = []
-    for world in built:
-        tasks += tasks_of_world(
-            world.tables, world.tag, world.seed, lambda t: not output_spec(t.outputs, t.instruction, policy)
-        )
-    problems = _same_addresses(database)
-    for split in (tasks, [t for t in tasks if world_of(t) in TEST_WORLDS]):  # the audit looks at each split alone
-        problems += [f"{task_id}: cue {cue!r}" for task_id, cues in trap_cues(split).items() for cue in cues]
-    problems += [f"{task_id}: {why}" for task_id, whys in unfair_traps(tasks).items() for why in whys]
-    if problems:
-        raise InvariantError("; ".join(problems[:10]))
-    check_disjoint(
-        {
-            "train": [touched(t) for t in tasks if world_of(t) not in TEST_WORLDS],
-            "test": [touched(t) for t in tasks if world_of(t) in TEST_WORLDS],
-        }
-    )
-    return database, tasks
+@dataclass(frozen=True)
+class ListingRelease(Release):
+    """The factory's release, refusing also a listing address found twice and a trap cued in the test split alone.
+
+    The client names a listing by its address; the audit looks at each split alone, and a cue that the whole release
+    dilutes may show among the test split's few traps.
+    """
+
+    def generate(self) -> tuple[dict[str, Any], list[FactoryTask]]:
+        database, tasks = super().generate()
+        test = [task for task in tasks if self.is_test(task)]
+        problems = _same_addresses(database)
+        problems += [f"{task_id}: cue {cue!r}" for task_id, cues in trap_cues(test).items() for cue in cues]
+        if problems:
+            raise InvariantError("; ".join(problems[:10]))
+        return database, tasks
+
+
+RELEASE = ListingRelease(worlds=worlds, policy=POLICY, tasks_of_world=tasks_of_world, test_worlds=TEST_WORLDS)
 
 
 def generated_files() -> dict[str, str]:
     """Every file: one per table, the policy, and the tasks of each split (base is every task)."""
-    database, tasks = generate()
-    files = {f"{table}.json": json_text(records) for table, records in database.items()}
-    files["wiki.md"] = POLICY.markdown()
-    records = [task_record(task) for task in tasks]
-    test = [world_of(t) in TEST_WORLDS for t in tasks]
-    files["tasks_base.json"] = json_text(records)
-    files["tasks_train.json"] = json_text([r for r, is_test in zip(records, test, strict=True) if not is_test])
-    files["tasks_test.json"] = json_text([r for r, is_test in zip(records, test, strict=True) if is_test])
-    return files
+    return RELEASE.files()
 
 
 def main(argv: list[str] | None = None) -> int:

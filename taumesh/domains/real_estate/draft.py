@@ -7,10 +7,9 @@ A solver (``tasks.py``) fills a :class:`Draft` for one client; :meth:`Draft.task
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Self
 
-from taumesh.domains import Action
-from taumesh.domains.factory import FactoryTask, Statement, Step, Tier, World
+from taumesh.domains.factory import FactoryTask, TaskDraft, Tier, World, act
 from taumesh.domains.real_estate.agent_tools import AGENT_TOOLS
 
 IDENTITY_TOOLS = frozenset({"find_client", "verify_client"})
@@ -23,11 +22,6 @@ CLOSING = (
 """The last sentences of every instruction, trap or not."""
 
 
-def act(name: str, requestor: str = "assistant", **kwargs: Any) -> Action:
-    """A gold action (the client's own when ``requestor`` is ``"user"``)."""
-    return Action.model_validate({"name": name, "kwargs": kwargs, "requestor": requestor})
-
-
 def tier(agent_writes: int, client_acts: bool, trap: bool) -> Tier:
     """Easy: one thing to do; medium: two; hard: three or more (writes, the client's own part, a trap)."""
     load = agent_writes + client_acts + trap
@@ -35,47 +29,20 @@ def tier(agent_writes: int, client_acts: bool, trap: bool) -> Tier:
 
 
 @dataclass
-class Draft:
+class Draft(TaskDraft):
     """One client's task under construction; the solver adds steps, statements, the goal and any trap."""
 
     world: World
     client: dict[str, Any]
-    intent: str
     portal: bool = False
     """The instruction gives the portal password: the client may act in it (every task of a portal intent)."""
-    steps: list[Step] = field(default_factory=list)
-    statements: list[Statement] = field(default_factory=list)
     goal: list[str] = field(default_factory=list)
-    clauses: list[str] = field(default_factory=list)
-    forbidden: list[Action] = field(default_factory=list)
-    trap_rationale: str | None = None
 
     @property
     def cid(self) -> str:
         return str(self.client["client_id"])
 
-    def step(self, why: str, *alternatives: list[Action]) -> Draft:
-        self.steps.append(Step(why=why, alternatives=list(alternatives)))
-        return self
-
-    def do(self, *actions: Action) -> Draft:
-        """A step with one alternative: these actions, in order."""
-        return self.step(", ".join(a.name for a in actions), list(actions))
-
-    def cite(self, *clauses: str) -> Draft:
-        self.clauses += [c for c in clauses if c not in self.clauses]
-        return self
-
-    def trap(self, rationale: str, *forbidden: Action) -> Draft:
-        self.trap_rationale = rationale
-        self.forbidden = list(forbidden)
-        return self
-
-    def say(self, kind: str, value: str, why: str) -> Draft:
-        self.statements.append(Statement.model_validate({"kind": kind, "value": value, "why": why}))
-        return self
-
-    def verify(self) -> Draft:
+    def verify(self) -> Self:
         """Find the client by name and email, then verify postcode and phone (2.1)."""
         c = self.client
         self.cite("2.1")
@@ -84,7 +51,7 @@ class Draft:
             act("verify_client", client_id=self.cid, postcode=c["postcode"], phone_last_four=c["phone"][-4:]),
         )
 
-    def sign_in(self) -> Draft:
+    def sign_in(self) -> Self:
         """The client signs in to their portal and looks at it: their part starts here."""
         password = self.world["portals"][self.cid]["password"]
         return self.do(
@@ -104,24 +71,7 @@ class Draft:
         return " ".join([who, *self.goal, CLOSING])
 
     def task(self, task_id: str) -> FactoryTask:
-        gold = [a for step in self.steps for a in step.alternatives[0]]
-        writes = sum(1 for a in gold if a.requestor == "assistant" and a.name in AGENT_WRITES)
-        client_acts = any(a.requestor == "user" for a in gold)
-        trap = self.trap_rationale is not None
-        return FactoryTask(
-            id=task_id,
-            user_id=self.cid,
-            instruction=self.instruction(),
-            actions=gold,
-            outputs=[s.value for s in self.statements if s.kind != "text"],
-            intent=self.intent,
-            tier=tier(writes, client_acts, trap),
-            trap=trap,
-            trap_rationale=self.trap_rationale,
-            clauses=self.clauses,
-            forbidden=self.forbidden,
-            dual_control=client_acts,
-            steps=self.steps,
-            statements=self.statements,
-            solver=self.intent,
-        )
+        """The finished task: dual control when the client acts in it (a portal task's trap may leave them no part)."""
+        writes = sum(1 for a in self.gold if a.requestor == "assistant" and a.name in AGENT_WRITES)
+        self.dual = any(a.requestor == "user" for a in self.gold)
+        return self.factory_task(task_id, self.cid, self.instruction(), tier(writes, self.dual, self.is_trap))

@@ -12,7 +12,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from taumesh.domains.factory import FactoryTask, World
+from taumesh.domains.factory import FactoryTask, World, act
 from taumesh.domains.real_estate.agent_tools import DISCLOSURES
 from taumesh.domains.real_estate.clock import (
     TODAY,
@@ -24,7 +24,7 @@ from taumesh.domains.real_estate.clock import (
     notice_met,
     still_valid,
 )
-from taumesh.domains.real_estate.draft import Draft, act
+from taumesh.domains.real_estate.draft import Draft
 
 Client = dict[str, Any]
 Solver = Callable[[World, Client, random.Random], Draft | None]
@@ -106,7 +106,7 @@ def schedule_tour(world: World, client: Client, rng: random.Random) -> Draft | N
     allowed = [s for s in slots if notice_met(s["start"], listing["occupied"])]
     if not allowed:
         return None
-    draft = Draft(world, client, "schedule_tour").verify().cite("4.1", "4.2", "3.1")
+    draft = Draft(world, client, intent="schedule_tour").verify().cite("4.1", "4.2", "3.1")
     draft.goal.append(
         f"You want to tour {_home(listing)} on {day}, at the earliest time the agency can book for you that day."
         " If it cannot be booked, you want to know why."
@@ -148,7 +148,7 @@ def reschedule_tour(world: World, client: Client, rng: random.Random) -> Draft |
     if not candidates:
         return None
     day, allowed = rng.choice(candidates)
-    draft = Draft(world, client, "reschedule_tour").verify().cite("5.1", "3.1")
+    draft = Draft(world, client, intent="reschedule_tour").verify().cite("5.1", "3.1")
     draft.goal.append(
         f"Your tour of {listing['address']} on {_when(tour['start'])} no longer suits you; you want it moved to"
         f" {day}, at the earliest time the agency can book that day. If it cannot be moved, you want it cancelled"
@@ -177,7 +177,7 @@ def listing_costs(world: World, client: Client, rng: random.Random) -> Draft | N
         if x["pets_allowed"] or not client["has_pets"]
     ]
     listing = rng.choice(sorted(listings, key=lambda x: x["listing_id"]))
-    draft = Draft(world, client, "listing_costs").verify().cite("12.1", "12.2", "3.1")
+    draft = Draft(world, client, intent="listing_costs").verify().cite("12.1", "12.2", "3.1")
     if listing["kind"] == "rent":
         total = move_in_total(listing["price"], client["has_pets"])
         question = "the total you would pay at lease signing"
@@ -225,7 +225,7 @@ def submit_offer(world: World, client: Client, rng: random.Random) -> Draft | No
     homes = [x for x in _listings(world, "sale", "active") if x["listing_id"] not in offered]
     listing = rng.choice(sorted(homes, key=lambda x: x["listing_id"]))
     amount = int(round(listing["price"] * rng.uniform(0.93, 1.0), -3))
-    draft = Draft(world, client, "submit_offer", portal=True).verify().cite("6.1", "6.4", "6.5", "3.1")
+    draft = Draft(world, client, intent="submit_offer", portal=True).verify().cite("6.1", "6.4", "6.5", "3.1")
     draft.goal.append(
         f"You want to make an offer of {_dollars(amount)} on {_home(listing)}, with the smallest earnest money"
         " deposit the agency accepts. If the offer cannot be made, you want to know why."
@@ -259,7 +259,7 @@ def counter_offer(world: World, client: Client, rng: random.Random) -> Draft | N
     offer = rng.choice(countered)
     listing = world["listings"][offer["listing_id"]]
     counter = int(offer["counter_amount"])
-    draft = Draft(world, client, "counter_offer").verify().cite("7.1", "3.1")
+    draft = Draft(world, client, intent="counter_offer").verify().cite("7.1", "3.1")
     draft.goal.append(
         f"The seller countered your offer on {listing['address']}. You want to accept the counter. If it can no"
         " longer be accepted, you want a new offer made at the counter's price with the smallest earnest money"
@@ -294,7 +294,7 @@ def withdraw_offer(world: World, client: Client, rng: random.Random) -> Draft | 
         return None
     offer = rng.choice(offers)
     listing = world["listings"][offer["listing_id"]]
-    draft = Draft(world, client, "withdraw_offer").verify().cite("3.1")
+    draft = Draft(world, client, intent="withdraw_offer").verify().cite("3.1")
     draft.goal.append(
         f"You want to withdraw your offer on {listing['address']}, and to know how much of your earnest money comes"
         " back to you. If the agent cannot withdraw it, you accept being put through to someone who can help."
@@ -319,7 +319,7 @@ def rental_application(world: World, client: Client, rng: random.Random) -> Draf
     rentals = [x for x in _listings(world, "rent", "active") if x["pets_allowed"] or not client["has_pets"]]
     listing = rng.choice(sorted(rentals, key=lambda x: x["listing_id"]))
     stub = stubs[0]
-    draft = Draft(world, client, "rental_application", portal=True).verify().cite("11.1", "11.2", "10.1", "10.2")
+    draft = Draft(world, client, intent="rental_application", portal=True).verify().cite("11.1", "11.2", "10.1", "10.2")
     draft.goal.append(
         f"You want to apply to rent {listing['address']}. Your latest pay stub is on your device. If your"
         " application cannot go in, you want to know why."
@@ -348,7 +348,7 @@ def pre_approval_update(world: World, client: Client, rng: random.Random) -> Dra
     if not letters:
         return None
     letter = letters[0]
-    draft = Draft(world, client, "pre_approval_update", portal=True).cite("10.1", "10.2", "3.1")
+    draft = Draft(world, client, intent="pre_approval_update", portal=True).cite("10.1", "10.2", "3.1")
     draft.goal.append(
         "Before you start the conversation, sign in to your client portal and upload the new mortgage pre-approval"
         " letter on your device. Then you want the agency to put it on file. If it cannot be accepted, you want to"
@@ -373,7 +373,7 @@ def sign_disclosures(world: World, client: Client, rng: random.Random) -> Draft 
     ]
     listing = rng.choice(sorted(homes, key=lambda x: x["listing_id"]))
     unsigned = _unsigned(world, client, listing)
-    draft = Draft(world, client, "sign_disclosures", portal=True).verify().cite("9.3", "3.1")
+    draft = Draft(world, client, intent="sign_disclosures", portal=True).verify().cite("9.3", "3.1")
     draft.goal.append(
         f"You are thinking of making an offer on {_home(listing)} and want to acknowledge its disclosures now. If"
         " they cannot be sent to you, you want to know why."
@@ -411,7 +411,7 @@ def document_request(world: World, client: Client, rng: random.Random) -> Draft 
     pool = mine or (reports if reports and rng.random() < 0.5 else documents)
     document = rng.choice(sorted(pool, key=lambda d: d["document_id"]))
     listing = world["listings"][document["listing_id"]]
-    draft = Draft(world, client, "document_request").verify().cite("3.1")
+    draft = Draft(world, client, intent="document_request").verify().cite("3.1")
     draft.goal.append(
         f"You want the {DOCUMENT_WORDS[document['kind']]} of {_home(listing)} in your client portal. If it cannot be"
         " shared with you, you want to know why."

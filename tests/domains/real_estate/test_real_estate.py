@@ -20,7 +20,7 @@ import pytest
 from taumesh.domains import Action, Catalog, Domain, Episode, Registry, Session
 from taumesh.domains.factory import FactoryTask, InvariantError, World, build_worlds, canonical_output
 from taumesh.domains.real_estate import plugin
-from taumesh.domains.real_estate.build import generated_files, touched, world_of
+from taumesh.domains.real_estate.build import RELEASE, generated_files
 from taumesh.domains.real_estate.clock import earnest_money, notice_met
 from taumesh.domains.real_estate.layout import DATA
 from taumesh.domains.real_estate.world import INVARIANTS, SEEDS, TEST_WORLDS, build_world, worlds
@@ -78,9 +78,10 @@ def test_three_worlds_keep_their_invariants_and_a_broken_one_is_refused() -> Non
 
 def test_test_clients_and_entities_are_never_in_train() -> None:
     train, test = _tasks("train"), _tasks("test")
-    assert {world_of(t) for t in test} == set(TEST_WORLDS) and not {world_of(t) for t in train} & TEST_WORLDS
+    assert {RELEASE.world_of(t) for t in test} == set(TEST_WORLDS)
+    assert not {RELEASE.world_of(t) for t in train} & TEST_WORLDS
     assert not {t.user_id for t in train} & {t.user_id for t in test}
-    assert not set[str]().union(*map(touched, train)) & set[str]().union(*map(touched, test))
+    assert not set[str]().union(*map(RELEASE.touched, train)) & set[str]().union(*map(RELEASE.touched, test))
 
 
 def test_a_disclosure_is_signed_only_in_the_clients_portal_once_the_agent_sent_it() -> None:

@@ -39,7 +39,7 @@ def engage(world: World, matter: Record, rng: random.Random, persona: str) -> Dr
     ]
     asked = "contingency" if barred else rng.choice(allowed)
     caller = rng.choice(others) if not_signer else signer
-    draft = Draft(world, caller, "engage", persona).verify().cite("3.1", "5.1")
+    draft = Draft(world, caller, persona, intent="engage").verify().cite("3.1", "5.1")
     draft.do(act("get_client", client_id=matter["client_id"]))
     draft.want(
         f"You want to sign the firm's engagement letter for the matter '{matter['title']}', with the firm working on"
@@ -76,7 +76,7 @@ def upload(world: World, matter: Record, rng: random.Random, persona: str) -> Dr
     """A slot opened and the client's file uploaded into it; none for a matter at intake or closed (6.2)."""
     caller = rng.choice(contacts_of(world, matter["client_id"]))
     file_name = rng.choice(FILE_NAMES)
-    draft = Draft(world, caller, "upload", persona).verify().cite("3.1", "6.1")
+    draft = Draft(world, caller, persona, intent="upload").verify().cite("3.1", "6.1")
     draft.do(act("get_client", client_id=matter["client_id"]))
     draft.want(
         f"You want to send the firm your file '{file_name}' for the matter '{matter['title']}'. If the firm cannot"

@@ -61,7 +61,7 @@ def open_matter(world: World, client: Record, rng: random.Random, persona: str) 
         return None
     title = rng.choice(titles)
     adverse = rng.choice(rivals) if conflict else rng.choice(OTHER_SIDES)
-    draft = Draft(world, caller, "open_matter", persona).verify().cite("3.1", "4.1")
+    draft = Draft(world, caller, persona, intent="open_matter").verify().cite("3.1", "4.1")
     draft.do(act("search_clients", name=client["name"]))
     draft.want(
         f"You want a new {area} matter opened for the client {client['name']}, titled '{title}', against"
@@ -111,7 +111,7 @@ def move_deadline(world: World, deadline: Record, rng: random.Random, persona: s
         return None
     days = rng.choice(beyond if too_far else fits) if not court else rng.randint(3, 12)
     caller = rng.choice(members)
-    draft = Draft(world, caller, "move_deadline", persona).verify().cite("3.1", "8.1")
+    draft = Draft(world, caller, persona, intent="move_deadline").verify().cite("3.1", "8.1")
     _find_matter(draft, matter, "deadlines")
     draft.want(
         f"You want the {deadline['description']} deadline of the matter '{matter['title']}' moved {days} days"
@@ -145,7 +145,7 @@ def draft_document(world: World, matter: Record, rng: random.Random, persona: st
     mismatch = not closed and rng.random() < 0.35
     template = rng.choice(foreign if mismatch else fitting)
     caller = rng.choice(members)
-    draft = Draft(world, caller, "draft_document", persona).verify().cite("3.1", "10.1")
+    draft = Draft(world, caller, persona, intent="draft_document").verify().cite("3.1", "10.1")
     _find_matter(draft, matter, "matter")
     draft.do(act("search_templates", query=template["name"]))
     draft.want(
@@ -186,7 +186,7 @@ def cite_authority(world: World, matter: Record, rng: random.Random, persona: st
     outdated = bool(stale) and rng.random() < 0.4
     named = rng.choice(stale if outdated else good)
     caller = rng.choice(members)
-    draft = Draft(world, caller, "cite_authority", persona).verify().cite("3.1", "9.1")
+    draft = Draft(world, caller, persona, intent="cite_authority").verify().cite("3.1", "9.1")
     _find_matter(draft, matter)
     draft.do(act("search_authorities", query=named["title"]))
     draft.want(
@@ -213,7 +213,7 @@ def produce_document(world: World, document: Record, rng: random.Random, persona
     if matter["status"] != "open" or document["source"] != "firm" or not members:
         return None
     caller = rng.choice(members)
-    draft = Draft(world, caller, "produce_document", persona).verify().cite("3.1", "11.1")
+    draft = Draft(world, caller, persona, intent="produce_document").verify().cite("3.1", "11.1")
     _find_matter(draft, matter, "documents")
     draft.want(
         f"You want the document '{document['title']}' of the matter '{matter['title']}' produced to the other side."
@@ -237,7 +237,7 @@ def close_matter(world: World, matter: Record, rng: random.Random, persona: str)
     not_theirs = not pending and bool(juniors) and rng.random() < 0.3
     caller = rng.choice(juniors) if not_theirs else partner
     disposition = rng.choice(DISPOSITIONS)
-    draft = Draft(world, caller, "close_matter", persona).verify().cite("3.1", "12.1")
+    draft = Draft(world, caller, persona, intent="close_matter").verify().cite("3.1", "12.1")
     _find_matter(draft, matter, "matter", "deadlines")
     draft.want(
         f"The matter '{matter['title']}' has ended ({DISPOSITION_WORDS[disposition]}) and you want it closed. If it"
@@ -278,7 +278,7 @@ def staff_matter(world: World, matter: Record, rng: random.Random, persona: str)
         return None
     colleague = rng.choice(screened if walled else clear)
     caller = rng.choice(juniors) if not_theirs else partner
-    draft = Draft(world, caller, "staff_matter", persona).verify().cite("3.1", "7.1")
+    draft = Draft(world, caller, persona, intent="staff_matter").verify().cite("3.1", "7.1")
     _find_matter(draft, matter, "matter")
     draft.do(act("search_directory", name=full_name(colleague)))
     draft.want(

@@ -25,6 +25,7 @@ from taumesh.domains.legal.lawyer_intents import (
     staff_matter,
 )
 from taumesh.domains.legal.records import tag_of
+from taumesh.domains.legal.world import worlds
 
 Solver = Callable[[World, dict[str, Any], random.Random, str], Draft | None]
 INTENTS: dict[str, tuple[str, Solver]] = {
@@ -73,8 +74,22 @@ def _least_tested(candidates: list[FactoryTask], count: int, seen: Counter[Any])
     return chosen
 
 
-def tasks_of_world(
-    world: World, tag: str, seed: int, accept: Callable[[FactoryTask], bool], earlier: list[FactoryTask]
+def tasks_of_world(world: World, tag: str, seed: int, accept: Callable[[FactoryTask], bool]) -> list[FactoryTask]:
+    """Every intent's tasks over ``world``'s own records, varied from those the worlds built before it chose.
+
+    The factory's release hands a world no tasks of the others, so the earlier worlds' tasks are made again here (the
+    worlds and their solvers are deterministic, and ``accept`` is the same).
+    """
+    earlier: list[FactoryTask] = []
+    for before in worlds():
+        if before.tag == tag:
+            break
+        earlier += _tasks_varied_from(earlier, before.tables, before.tag, before.seed, accept)
+    return _tasks_varied_from(earlier, world, tag, seed, accept)
+
+
+def _tasks_varied_from(
+    earlier: list[FactoryTask], world: World, tag: str, seed: int, accept: Callable[[FactoryTask], bool]
 ) -> list[FactoryTask]:
     """Every intent's tasks over ``world``'s own records, ``accept`` filtering the candidates.
 

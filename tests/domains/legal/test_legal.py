@@ -19,8 +19,8 @@ from pathlib import Path
 
 from taumesh.domains import Action, Catalog, Domain, Episode, Registry, Session
 from taumesh.domains.factory import FactoryTask, outcome_score
-from taumesh.domains.legal import DATA, RELEASE
-from taumesh.domains.legal.build import generated_files, touched, world_of
+from taumesh.domains.legal import DATA, RELEASE, build
+from taumesh.domains.legal.build import generated_files
 from taumesh.domains.legal.clock import day, latest_slip, moved_date
 from taumesh.domains.legal.world import TEST_WORLDS, worlds
 from taumesh.models import ChatMessage
@@ -55,9 +55,9 @@ def test_three_worlds_keep_their_invariants_and_test_entities_are_never_in_train
     built = worlds()  # raises on any broken invariant
     assert [w.tag for w in built] == ["w1", "w2", "w3"]
     train, test = _tasks("train"), _tasks("test")
-    assert test and {world_of(t) for t in test} == set(TEST_WORLDS)
-    assert not {world_of(t) for t in train} & TEST_WORLDS
-    assert not set().union(*map(touched, train)) & set().union(*map(touched, test))
+    assert test and {build.RELEASE.world_of(t) for t in test} == set(TEST_WORLDS)
+    assert not {build.RELEASE.world_of(t) for t in train} & TEST_WORLDS
+    assert not set().union(*map(build.RELEASE.touched, train)) & set().union(*map(build.RELEASE.touched, test))
 
 
 def test_a_matter_opens_for_work_only_on_a_letter_the_client_signed_in_their_portal() -> None:

@@ -82,7 +82,7 @@ def buy_security(world: World, account: Record, rng: random.Random, persona: str
         return None
     over = current and not too_risky and rng.random() < 0.4
     asked = cap + 1 + int(cap * rng.uniform(0.2, 0.9)) if over else max(1, int(cap * rng.uniform(0.25, 0.95)))
-    draft = Draft(world, client, "buy_security", persona, app=True).verified().cite("3.1", "4.1", "5.1")
+    draft = Draft(world, client, persona, intent="buy_security", app=True).verified().cite("3.1", "4.1", "5.1")
     draft.do(
         act("list_accounts", client_id=client["client_id"]),
         act("get_client", client_id=client["client_id"]),
@@ -122,7 +122,7 @@ def sell_holding(world: World, holding: Record, rng: random.Random, persona: str
         return None
     over = bool(holding["locked_units"]) and rng.random() < 0.75
     asked = rng.randint(sellable + 1, held) if over else rng.randint(max(1, sellable // 3), sellable)
-    draft = Draft(world, client, "sell_holding", persona, app=True).verified().cite("3.1", "5.1", "6.1")
+    draft = Draft(world, client, persona, intent="sell_holding", app=True).verified().cite("3.1", "5.1", "6.1")
     draft.do(
         act("list_accounts", client_id=client["client_id"]),
         act("get_account", account_id=account["account_id"]),
@@ -159,7 +159,7 @@ def rebalance_account(world: World, account: Record, rng: random.Random, persona
         return None
     client = world["clients"][account["client_id"]]
     model = world["model_portfolios"][account["model_id"]]
-    draft = Draft(world, client, "rebalance_account", persona, app=True).verified().cite("3.1", "7.1", "7.3")
+    draft = Draft(world, client, persona, intent="rebalance_account", app=True).verified().cite("3.1", "7.1", "7.3")
     draft.do(
         act("list_accounts", client_id=client["client_id"]),
         act("get_allocation", account_id=account["account_id"]),
@@ -205,7 +205,7 @@ def change_model(world: World, account: Record, rng: random.Random, persona: str
     if not pool:
         return None
     wanted = rng.choice(pool)
-    draft = Draft(world, client, "change_model", persona).verified().cite("3.1", "7.1", "7.2")
+    draft = Draft(world, client, persona, intent="change_model").verified().cite("3.1", "7.1", "7.2")
     draft.do(
         act("list_accounts", client_id=client["client_id"]),
         act("get_client", client_id=client["client_id"]),
@@ -232,7 +232,7 @@ def review_profile(world: World, client: Record, rng: random.Random, persona: st
     score = rng.randint(4, 38)
     band = profile_for(score)
     hoped = rng.choice([p for p in PROFILE_MAX_RATING if p != band]) if rng.random() < 0.4 else band
-    draft = Draft(world, client, "review_profile", persona, app=True).verified().cite("3.1", "4.4", "4.5")
+    draft = Draft(world, client, persona, intent="review_profile", app=True).verified().cite("3.1", "4.4", "4.5")
     draft.want(
         f"You have filled in the risk questionnaire in your Harrowgate app again and your answers came to {score}"
         f" points; submit it when the agent asks. You hope to be rated {hoped}, but if your answers do not support"

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from taumesh.domains import Action
-from taumesh.domains.factory import FactoryTask, Statement, Step, Tier, World
+from taumesh.domains.factory import FactoryTask, TaskDraft, Tier, World
 from taumesh.domains.finance.agent_tools import AGENT_TOOLS
 
 IDENTITY = frozenset({"find_client", "verify_client"})
@@ -26,7 +26,10 @@ TAIL = "Answer yes when the agent sets out exactly what it is about to do and as
 
 
 def act(tool: str, requestor: str = "assistant", /, **kwargs: Any) -> Action:
-    """A gold action (the client's own when ``requestor`` is ``"user"``)."""
+    """A gold action (the client's own when ``requestor`` is ``"user"``).
+
+    Not the factory's ``act``: the tool and requestor are positional only, as a security search takes a ``name``.
+    """
     return Action.model_validate({"name": tool, "kwargs": kwargs, "requestor": requestor})
 
 
@@ -37,42 +40,15 @@ def tier(writes: int, trap: bool, dual: bool) -> Tier:
 
 
 @dataclass
-class Draft:
+class Draft(TaskDraft):
     """One task's solution in the making."""
 
     world: World
     client: dict[str, Any]
-    intent: str
     persona: str
-    steps: list[Step] = field(default_factory=list)
-    statements: list[Statement] = field(default_factory=list)
     goal: list[str] = field(default_factory=list)
-    clauses: list[str] = field(default_factory=list)
-    forbidden: list[Action] = field(default_factory=list)
-    trap_rationale: str | None = None
     app: bool = False
     """The intent has the client use their app, so every one of its instructions says it is at hand."""
-
-    def step(self, why: str, *alternatives: list[Action]) -> Draft:
-        self.steps.append(Step(why=why, alternatives=list(alternatives)))
-        return self
-
-    def do(self, *actions: Action) -> Draft:
-        """A step with one alternative: these actions, in order."""
-        return self.step(", ".join(a.name for a in actions), list(actions))
-
-    def cite(self, *clauses: str) -> Draft:
-        self.clauses += [c for c in clauses if c not in self.clauses]
-        return self
-
-    def trap(self, rationale: str, *forbidden: Action) -> Draft:
-        self.trap_rationale = rationale
-        self.forbidden = list(forbidden)
-        return self
-
-    def say(self, kind: str, value: str, why: str) -> Draft:
-        self.statements.append(Statement.model_validate({"kind": kind, "value": value, "why": why}))
-        return self
 
     def want(self, sentence: str) -> Draft:
         self.goal.append(sentence)
@@ -110,24 +86,9 @@ class Draft:
         )
 
     def task(self, task_id: str) -> FactoryTask:
-        gold = [a for step in self.steps for a in step.alternatives[0]]
-        writes = [a for a in gold if a.requestor == "assistant" and a.name in WRITES and a.name not in IDENTITY]
-        trap = self.trap_rationale is not None
-        dual = any(a.requestor == "user" for a in gold)
-        return FactoryTask(
-            id=task_id,
-            user_id=self.client["client_id"],
-            instruction=" ".join([self.who(), self.persona, *self.goal, TAIL]),
-            actions=gold,
-            outputs=[s.value for s in self.statements if s.kind != "text"],
-            intent=self.intent,
-            tier=tier(len(writes), trap, dual),
-            trap=trap,
-            trap_rationale=self.trap_rationale,
-            clauses=self.clauses,
-            forbidden=self.forbidden,
-            dual_control=dual,
-            steps=self.steps,
-            statements=self.statements,
-            solver=self.intent,
-        )
+        """The task; it is under dual control when a step of its gold is the client's own, in their app."""
+        writes = [a for a in self.gold if a.requestor == "assistant" and a.name in WRITES and a.name not in IDENTITY]
+        self.dual = any(a.requestor == "user" for a in self.gold)
+        instruction = " ".join([self.who(), self.persona, *self.goal, TAIL])
+        difficulty = tier(len(writes), self.is_trap, self.dual)
+        return self.factory_task(task_id, self.client["client_id"], instruction, difficulty)

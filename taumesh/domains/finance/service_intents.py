@@ -48,7 +48,7 @@ def withdraw_cash(world: World, account: Record, rng: random.Random, persona: st
         asked = float(rng.randint(int(WITHDRAWAL_LIMIT) // 500 + 1, int(cash) // 500) * 500)
     else:
         asked = float(rng.randint(1, int(min(cash, WITHDRAWAL_LIMIT)) // 250) * 250)
-    draft = Draft(world, client, "withdraw_cash", persona).verified().cite("3.1", "8.1")
+    draft = Draft(world, client, persona, intent="withdraw_cash").verified().cite("3.1", "8.1")
     draft.do(
         act("list_accounts", client_id=client["client_id"]),
         act("get_account", account_id=account["account_id"]),
@@ -83,7 +83,7 @@ def isa_top_up(world: World, isa: Record, rng: random.Random, persona: str) -> D
     if top < low:
         return None
     asked = float(rng.randint(int(low) // 500, int(top) // 500) * 500)
-    draft = Draft(world, client, "isa_top_up", persona).verified().cite("3.1", "9.1")
+    draft = Draft(world, client, persona, intent="isa_top_up").verified().cite("3.1", "9.1")
     draft.do(
         act("list_accounts", client_id=client["client_id"]),
         act("get_account", account_id=isa["account_id"]),
@@ -126,7 +126,7 @@ def performance_report(world: World, account: Record, rng: random.Random, person
     early = earliest != dates[0] and rng.random() < 0.5
     asked = rng.choice([d for d in dates if d < earliest] if early else [d for d in dates if d >= earliest])
     start = max(asked, earliest)
-    draft = Draft(world, client, "performance_report", persona).verified().cite("3.1", "10.1")
+    draft = Draft(world, client, persona, intent="performance_report").verified().cite("3.1", "10.1")
     draft.do(
         act("list_accounts", client_id=client["client_id"]),
         act("get_account", account_id=account["account_id"]),
@@ -158,7 +158,7 @@ def set_price_alert(world: World, client: Record, rng: random.Random, persona: s
     )
     asked = cents(close * factor)
     bound = cents(close * (1 + ALERT_BAND if direction == "above" else 1 - ALERT_BAND))
-    draft = Draft(world, client, "set_price_alert", persona).verified().cite("3.1", "11.1", "11.2")
+    draft = Draft(world, client, persona, intent="set_price_alert").verified().cite("3.1", "11.1", "11.2")
     draft.do(act("search_securities", name=security["name"]), act("list_alerts", client_id=client["client_id"]))
     draft.want(
         f"You want an alert for when {security['name']} closes {direction} £{asked:.2f}. If that level is not"

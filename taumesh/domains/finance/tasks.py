@@ -21,6 +21,7 @@ from taumesh.domains.finance.dealing_intents import (
 )
 from taumesh.domains.finance.drafts import Draft
 from taumesh.domains.finance.service_intents import isa_top_up, performance_report, set_price_alert, withdraw_cash
+from taumesh.domains.finance.world import worlds
 
 Solver = Callable[[World, dict[str, Any], random.Random, str], Draft | None]
 INTENTS: dict[str, tuple[str, Solver]] = {
@@ -65,10 +66,27 @@ def _varied(candidates: list[FactoryTask], count: int, earlier: list[FactoryTask
     return chosen
 
 
-def tasks_of_world(
-    world: World, tag: str, seed: int, accept: Callable[[FactoryTask], bool], earlier: list[FactoryTask]
+def tasks_of_world(world: World, tag: str, seed: int, accept: Callable[[FactoryTask], bool]) -> list[FactoryTask]:
+    """Every intent's tasks over ``world``'s records of its own tag, varied from those the worlds before it chose.
+
+    The factory's release hands a world no tasks of the others, so the earlier worlds' tasks are made again here (the
+    worlds and their solvers are deterministic, and ``accept`` is the same).
+    """
+    earlier: list[FactoryTask] = []
+    for before in worlds():
+        if before.tag == tag:
+            break
+        earlier += _tasks_varied_from(earlier, before.tables, before.tag, before.seed, accept)
+    return _tasks_varied_from(earlier, world, tag, seed, accept)
+
+
+def _tasks_varied_from(
+    earlier: list[FactoryTask], world: World, tag: str, seed: int, accept: Callable[[FactoryTask], bool]
 ) -> list[FactoryTask]:
-    """Every intent's tasks over ``world``'s records of its own tag, ``accept`` filtering the candidates."""
+    """Every intent's tasks over ``world``'s records of its own tag, ``accept`` filtering the candidates.
+
+    ``earlier`` are the tasks of the worlds built before, whose clause sets this world's choice varies from.
+    """
     tasks: list[FactoryTask] = []
     for index, (intent, (table, solve)) in enumerate(INTENTS.items()):
         rng = random.Random(seed * 100 + index)

@@ -19,8 +19,8 @@ from pathlib import Path
 
 from taumesh.domains import Catalog, Domain, Registry, Session
 from taumesh.domains.factory import FactoryTask, outcome_score
-from taumesh.domains.finance import DATA, RELEASE
-from taumesh.domains.finance.build import generated_files, touched, world_of
+from taumesh.domains.finance import DATA, RELEASE, build
+from taumesh.domains.finance.build import generated_files
 from taumesh.domains.finance.world import TEST_WORLDS, worlds
 
 
@@ -46,9 +46,9 @@ def test_three_worlds_keep_their_invariants_and_test_entities_are_never_in_train
     built = worlds()  # raises on any broken invariant
     assert [w.tag for w in built] == ["w1", "w2", "w3"]
     train, test = _tasks("train"), _tasks("test")
-    assert test and {world_of(t) for t in test} == set(TEST_WORLDS)
-    assert not {world_of(t) for t in train} & TEST_WORLDS
-    assert not set().union(*map(touched, train)) & set().union(*map(touched, test))
+    assert test and {build.RELEASE.world_of(t) for t in test} == set(TEST_WORLDS)
+    assert not {build.RELEASE.world_of(t) for t in train} & TEST_WORLDS
+    assert not set().union(*map(build.RELEASE.touched, train)) & set().union(*map(build.RELEASE.touched, test))
 
 
 def test_an_order_is_placed_only_once_the_client_approved_it_in_their_own_app() -> None:

@@ -26,8 +26,8 @@ from taumesh.domains.events.clock import (
     until,
     upgrade_charge,
 )
-from taumesh.domains.events.drafts import Draft, Reason, act, spoken_date, tickets
-from taumesh.domains.factory import World
+from taumesh.domains.events.drafts import Draft, Reason, spoken_date, tickets
+from taumesh.domains.factory import World, act
 
 Record = dict[str, Any]
 NOT_REFUNDABLE = "non-refundable|not refundable|can't be refunded|cannot be refunded|aren't refundable|no refund"
@@ -71,7 +71,7 @@ def _them(order: Record) -> str:
 
 
 def _draft(world: World, attendee: Record, order: Record, intent: str, in_app: bool = False) -> Draft:
-    draft = Draft(world, attendee, intent, in_app=in_app, reference=order["reference"]).verify()
+    draft = Draft(world, attendee, intent=intent, dual=in_app, reference=order["reference"]).verify()
     return draft.do(
         act("get_attendee_orders", attendee_id=attendee["attendee_id"]),
         act("get_event", event_id=order["event_id"]),
@@ -192,7 +192,7 @@ def accept_transfer(world: World, attendee: Record, order: Record, rng: random.R
     if event["status"] == "cancelled":
         return None
     sender = world["attendees"][offer["sender_id"]]
-    draft = Draft(world, attendee, "accept_transfer", in_app=True, reference=order["reference"]).verify()
+    draft = Draft(world, attendee, intent="accept_transfer", dual=True, reference=order["reference"]).verify()
     draft.do(act("get_transfers", attendee_id=attendee["attendee_id"]), act("get_event", event_id=event["event_id"]))
     draft.cite("6.5", "6.6")
     draft.goal.append(

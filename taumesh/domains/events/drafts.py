@@ -10,21 +10,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Self
 
 from taumesh.domains import Action
 from taumesh.domains.events.clock import sign_in_code
-from taumesh.domains.factory import FactoryTask, Statement, Step, Tier, World
+from taumesh.domains.factory import FactoryTask, TaskDraft, Tier, World, act
 
 IDENTITY = frozenset({"find_attendee", "verify_booking_holder", "check_app_code", "find_organiser", "verify_organiser"})
 """The tools that find or verify the caller."""
 TAIL = "Say yes only once the agent has told you exactly what it will do."
 """Every instruction's last sentence, trap or not."""
-
-
-def act(name: str, requestor: str = "assistant", **kwargs: Any) -> Action:
-    """A gold action (the attendee's own, in their app, when ``requestor`` is ``"user"``)."""
-    return Action.model_validate({"name": name, "kwargs": kwargs, "requestor": requestor})
 
 
 def spoken_date(start: str) -> str:
@@ -48,22 +43,17 @@ class Reason:
 
 
 @dataclass
-class Draft:
-    """One task in the making; ``person`` is an attendee's or an organiser's record."""
+class Draft(TaskDraft):
+    """One task in the making; ``person`` is an attendee's or an organiser's record.
+
+    ``dual`` (dual control) is an attendee acting in their ticket app.
+    """
 
     world: World
     person: dict[str, Any]
-    intent: str
-    in_app: bool = False
-    """The attendee acts in their ticket app (dual control)."""
     reference: str = ""
     """The booking reference the attendee quotes to be verified."""
-    steps: list[Step] = field(default_factory=list)
-    statements: list[Statement] = field(default_factory=list)
     goal: list[str] = field(default_factory=list)
-    clauses: list[str] = field(default_factory=list)
-    forbidden: list[Action] = field(default_factory=list)
-    trap_rationale: str | None = None
 
     @property
     def organiser(self) -> bool:
@@ -77,24 +67,7 @@ class Draft:
     def email(self) -> str:
         return str(self.person["email"])
 
-    def step(self, why: str, *alternatives: list[Action]) -> Draft:
-        self.steps.append(Step(why=why, alternatives=list(alternatives)))
-        return self
-
-    def do(self, *actions: Action) -> Draft:
-        """A step with one alternative: these actions, in order."""
-        return self.step(", ".join(a.name for a in actions), list(actions))
-
-    def cite(self, *clauses: str) -> Draft:
-        self.clauses += [c for c in clauses if c not in self.clauses]
-        return self
-
-    def trap(self, rationale: str, *forbidden: Action) -> Draft:
-        self.trap_rationale = rationale
-        self.forbidden = list(forbidden)
-        return self
-
-    def refuse(self, reasons: list[Reason], forbidden: Action) -> Draft:
+    def refuse(self, reasons: list[Reason], forbidden: Action) -> Self:
         """A trap: ``forbidden`` is not made, and the agent names a rule that forbids it, any of ``reasons`` (3.2).
 
         When several rules forbid it, naming any one of them is a right answer, so every one's phrases are accepted.
@@ -106,11 +79,7 @@ class Draft:
             "text", "|".join(phrases), "3.2: the rule that forbids it, " + ", ".join(r.clause for r in reasons)
         )
 
-    def say(self, kind: str, value: str, why: str) -> Draft:
-        self.statements.append(Statement.model_validate({"kind": kind, "value": value, "why": why}))
-        return self
-
-    def verify(self) -> Draft:
+    def verify(self) -> Self:
         """Every verification the policy allows this caller (2.2, 2.3)."""
         if self.organiser:
             self.cite("2.1", "2.3")
@@ -134,7 +103,7 @@ class Draft:
             act("check_app_code", attendee_id=self.person_id, code=sign_in_code(self.person_id)),
         ]
         self.cite("2.1", "2.2")
-        paths = [app, booking] if self.in_app else [booking, app]
+        paths = [app, booking] if self.dual else [booking, app]
         return self.step("verification: the booking reference or the app's sign-in code, either (2.2)", *paths)
 
     def instruction(self) -> str:
@@ -149,7 +118,7 @@ class Draft:
                 f"You are {p['first_name']} {p['last_name']}; your Harborline account's email is {p['email']} and"
                 f" its postcode is {p['postcode']}."
             )
-            if self.in_app:
+            if self.dual:
                 who += (
                     " You have your phone with the Harborline ticket app, signed in with that email; when the agent"
                     " asks, read it what the app shows, or act in it."
@@ -157,35 +126,16 @@ class Draft:
         return " ".join([who, *self.goal, TAIL])
 
     def tier(self) -> Tier:
-        gold = [a for step in self.steps for a in step.alternatives[0]]
-        writes = sum(1 for a in gold if a.requestor == "assistant" and a.name in WRITES and a.name not in IDENTITY)
-        own = sum(1 for a in gold if a.requestor == "user")
-        trap = self.trap_rationale is not None
-        if writes + own >= 3 or (trap and writes >= 1):
+        writes = sum(1 for a in self.gold if a.requestor == "assistant" and a.name in WRITES and a.name not in IDENTITY)
+        own = sum(1 for a in self.gold if a.requestor == "user")
+        if writes + own >= 3 or (self.is_trap and writes >= 1):
             return "hard"
-        if trap or writes + own == 2:
+        if self.is_trap or writes + own == 2:
             return "medium"
         return "easy"
 
     def task(self, task_id: str) -> FactoryTask:
-        gold = [a for step in self.steps for a in step.alternatives[0]]
-        return FactoryTask(
-            id=task_id,
-            user_id=self.person_id,
-            instruction=self.instruction(),
-            actions=gold,
-            outputs=[s.value for s in self.statements if s.kind != "text"],
-            intent=self.intent,
-            tier=self.tier(),
-            trap=self.trap_rationale is not None,
-            trap_rationale=self.trap_rationale,
-            clauses=self.clauses,
-            forbidden=self.forbidden,
-            dual_control=self.in_app,
-            steps=self.steps,
-            statements=self.statements,
-            solver=self.intent,
-        )
+        return self.factory_task(task_id, self.person_id, self.instruction(), self.tier())
 
 
 WRITES = frozenset(

@@ -12,9 +12,9 @@ from datetime import timedelta
 from typing import Any
 
 from taumesh.domains.events.clock import NOW, TRANSFER_WINDOW, at, deposit, overlaps, until
-from taumesh.domains.events.drafts import Draft, Reason, act, spoken_date
+from taumesh.domains.events.drafts import Draft, Reason, spoken_date
 from taumesh.domains.events.world import SLOTS
-from taumesh.domains.factory import World
+from taumesh.domains.factory import World, act
 
 Record = dict[str, Any]
 
@@ -44,7 +44,7 @@ def hold_venue(world: World, organiser: Record, rng: random.Random) -> Draft | N
     qualifying = [v for v in venues if v["step_free"] and v["capacity"] >= guests and _free(world, v["venue_id"], date)]
     if not qualifying or not _free(world, named["venue_id"], date):
         return None
-    draft = Draft(world, organiser, "hold_venue").verify().cite("9.1", "9.2", "9.4", "3.3")
+    draft = Draft(world, organiser, intent="hold_venue").verify().cite("9.1", "9.2", "9.4", "3.3")
     draft.do(act("search_venues", city=city, date=date))
     draft.goal.append(
         f"You are planning an event in {city} on {date} for about {guests} guests and want to hold {named['name']}"
@@ -106,7 +106,7 @@ def move_session(world: World, organiser: Record, rng: random.Random) -> Draft |
     if not places:
         return None
     start, end, room = rng.choice(places)
-    draft = Draft(world, organiser, "move_session").verify().cite("10.1", "3.1")
+    draft = Draft(world, organiser, intent="move_session").verify().cite("10.1", "3.1")
     draft.do(act("get_event_sessions", event_id=event["event_id"]))
     draft.goal.append(
         f'You organise {event["title"]} on {spoken_date(event["start"])}. You want the session "{session["title"]}"'
@@ -151,7 +151,7 @@ def release_tickets(world: World, organiser: Record, rng: random.Random) -> Draf
     ticket_class = rng.choice(classes)
     room = world["venues"][event["venue_id"]]["capacity"] - sum(c["allocation"] for c in classes)
     wanted = rng.choice([40, 80, 150, 200, 250])
-    draft = Draft(world, organiser, "release_tickets").verify().cite("11.1", "11.2")
+    draft = Draft(world, organiser, intent="release_tickets").verify().cite("11.1", "11.2")
     draft.do(act("get_organiser_events", organiser_id=draft.person_id))
     draft.goal.append(
         f"You organise {event['title']} on {spoken_date(event['start'])} and want {wanted} more {ticket_class['name']}"

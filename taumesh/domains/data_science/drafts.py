@@ -10,8 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from taumesh.domains import Action
-from taumesh.domains.factory import FactoryTask, Statement, Step, Tier, World
+from taumesh.domains.factory import FactoryTask, TaskDraft, Tier, World, act
 
 Person = dict[str, Any]
 IDENTITY = frozenset({"find_requester", "verify_requester"})
@@ -35,54 +34,24 @@ ROLE_WORDS = {
 CLOSING = "Agree to a change only once the agent has told you exactly what it is about to create or change."
 
 
-def act(name: str, requestor: str = "assistant", **kwargs: Any) -> Action:
-    """A gold action (the owner's own, in their approval app, when ``requestor`` is ``"user"``)."""
-    return Action.model_validate({"name": name, "kwargs": kwargs, "requestor": requestor})
-
-
 def tier_of(writes: int, trap: bool, dual: bool) -> Tier:
     """Easy: one plain write; medium: a trap, the approval app or two writes; hard: two of those or more."""
     weight = trap + dual + (writes > 1)
     return "easy" if weight == 0 else "medium" if weight == 1 else "hard"
 
 
-@dataclass
-class Draft:
+@dataclass(kw_only=True)
+class Draft(TaskDraft):
     """A task being solved for one requester."""
 
     world: World
     requester: Person
-    intent: str
     persona: str
-    dual: bool = False
-    steps: list[Step] = field(default_factory=list)
-    statements: list[Statement] = field(default_factory=list)
     goal: list[str] = field(default_factory=list)
-    clauses: list[str] = field(default_factory=list)
-    forbidden: list[Action] = field(default_factory=list)
-    trap_rationale: str | None = None
 
     @property
     def rid(self) -> str:
         return str(self.requester["requester_id"])
-
-    def do(self, *actions: Action) -> Draft:
-        """A step with one alternative: these actions, in order."""
-        self.steps.append(Step(why=", ".join(a.name for a in actions), alternatives=[list(actions)]))
-        return self
-
-    def cite(self, *clauses: str) -> Draft:
-        self.clauses += [c for c in clauses if c not in self.clauses]
-        return self
-
-    def trap(self, rationale: str, *forbidden: Action) -> Draft:
-        self.trap_rationale = rationale
-        self.forbidden = list(forbidden)
-        return self
-
-    def say(self, kind: str, value: str, why: str) -> Draft:
-        self.statements.append(Statement.model_validate({"kind": kind, "value": value, "why": why}))
-        return self
 
     def identify(self) -> Draft:
         """An owner signs in to their approval app (dual control); the desk finds and verifies the requester (2.1)."""
@@ -114,23 +83,6 @@ class Draft:
         return " ".join([who, self.persona, *self.goal, CLOSING])
 
     def task(self, task_id: str) -> FactoryTask:
-        gold = [a for step in self.steps for a in step.alternatives[0]]
-        writes = [a for a in gold if a.requestor == "assistant" and a.name not in READS | IDENTITY]
-        trap = self.trap_rationale is not None
-        return FactoryTask(
-            id=task_id,
-            user_id=self.rid,
-            instruction=self.instruction(),
-            actions=gold,
-            outputs=[s.value for s in self.statements if s.kind != "text"],
-            intent=self.intent,
-            tier=tier_of(len(writes), trap, self.dual),
-            trap=trap,
-            trap_rationale=self.trap_rationale,
-            clauses=self.clauses,
-            forbidden=self.forbidden,
-            dual_control=self.dual,
-            steps=self.steps,
-            statements=self.statements,
-            solver=self.intent,
-        )
+        writes = [a for a in self.gold if a.requestor == "assistant" and a.name not in READS | IDENTITY]
+        tier = tier_of(len(writes), self.is_trap, self.dual)
+        return self.factory_task(task_id, self.rid, self.instruction(), tier)

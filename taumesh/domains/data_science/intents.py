@@ -31,8 +31,8 @@ from taumesh.domains.data_science.clock import (
     figure,
     grant_code,
 )
-from taumesh.domains.data_science.drafts import Draft, act
-from taumesh.domains.factory import World
+from taumesh.domains.data_science.drafts import Draft
+from taumesh.domains.factory import World, act
 
 NO_GRANT = (
     "no access grant|not hold an access grant|does not hold a grant|doesn't hold a grant|no grant|not been granted"
@@ -81,7 +81,10 @@ def cleaning_method(world: World, dataset_id: str) -> str:
 
 
 def _start(world: World, subject: dict[str, Any], intent: str, persona: str, dual: bool = False) -> Draft:
-    return Draft(world, _person(world, subject["requester_id"]), intent, persona, dual=dual).identify()
+    draft = Draft(
+        world=world, requester=_person(world, subject["requester_id"]), intent=intent, persona=persona, dual=dual
+    )
+    return draft.identify()
 
 
 def _access_read(draft: Draft, dataset_id: str) -> Draft:

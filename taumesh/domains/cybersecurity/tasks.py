@@ -96,15 +96,17 @@ SUBJECTS: dict[str, Callable[[World], list[Subject]]] = {
 }
 """What each intent's tasks are about: the callers and records of a world a task may ask about."""
 SOLVERS: dict[str, Solver] = {
+    "schedule_remediation": schedule_remediation,
+    "accept_risk": accept_risk,
     "reset_mfa": reset_mfa,
     "report_phishing": report_phishing,
     "release_isolation": release_isolation,
-    "schedule_remediation": schedule_remediation,
-    "accept_risk": accept_risk,
     "isolate_host": isolate_host,
     "close_incident": close_incident,
     "audit_report": audit_report,
 }
+"""Each intent's solver, in the order the split files list their tasks: one that never ends in a hand-off first, so
+a split's first tasks can be played to their final message."""
 PLAIN_PER_WORLD, TRAPS_PER_WORLD = 2, 1
 
 

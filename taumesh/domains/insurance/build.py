@@ -1,8 +1,7 @@
 """Write the insurer's worlds, policy and tasks to ``data/`` (``python -m taumesh.domains.insurance.build``).
 
-The factory's :class:`~taumesh.domains.factory.Release` checks every world against its invariants as it is built,
-every task's required outputs for specificity, the traps for cues and fairness, and that train and test touch no
-common entity. ``--check`` exits 1 when the shipped files differ from what the generator makes now.
+The three worlds share one product catalogue; every other record, and so every policyholder a task touches, belongs
+to one world, and w3's are the test split's. ``--check`` names the shipped files the generator would now change.
 """
 
 from __future__ import annotations

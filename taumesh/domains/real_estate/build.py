@@ -1,9 +1,7 @@
 """Write the domain's worlds, policy and tasks to ``data/`` (``python -m taumesh.domains.real_estate.build``).
 
-The factory's :class:`~taumesh.domains.factory.Release` checks every world against its invariants as it is built,
-every task's required outputs for specificity, the traps for cues and fairness, and that train and test touch no
-common entity. The agency's release checks two things more (:class:`ListingRelease`). ``--check`` exits 1 when the
-shipped files differ from what the generator makes now.
+The agency's release is the factory's with two checks more (:class:`ListingRelease`): clients name listings by their
+address, and the audit reads the test split alone. ``--check`` names the shipped files that are stale.
 """
 
 from __future__ import annotations

@@ -32,7 +32,7 @@ def approve_discount(world: World, approval: Record, rng: random.Random, persona
     over = approval["discount_percent"] > MANAGER_LIMIT
     not_theirs = not over and rng.random() < 0.35
     caller = rng.choice(others) if not_theirs else approver
-    draft = Draft(world, caller, "approve_discount", persona).verify_rep().cite("3.1", "7.1")
+    draft = Draft(world, caller, persona, intent="approve_discount").verify_rep().cite("3.1", "7.1")
     draft.do(
         act("get_quote", quote_id=quote["quote_id"]),
         act("list_approvals", quote_id=quote["quote_id"]),
@@ -68,7 +68,7 @@ def accept_quote(world: World, quote: Record, rng: random.Random, persona: str) 
     expired = day(quote["valid_until"]) < TODAY
     not_decider = not expired and bool(others) and rng.random() < 0.35
     contact = rng.choice(others if not_decider else deciders)
-    draft = Draft(world, contact, "accept_quote", persona, dual=True).verify_contact().cite("3.1", "8.1")
+    draft = Draft(world, contact, persona, intent="accept_quote", dual=True).verify_contact().cite("3.1", "8.1")
     draft.do(
         act("get_quote", quote_id=quote["quote_id"]),
         act("get_opportunity", opportunity_id=opportunity["opportunity_id"]),

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from taumesh.domains import Action
-from taumesh.domains.factory import FactoryTask, Statement, Step, Tier, World
+from taumesh.domains.factory import FactoryTask, TaskDraft, Tier, World
 from taumesh.domains.sales.agent_tools import AGENT_TOOLS
 from taumesh.domains.sales.clock import one_time_code
 
@@ -31,7 +31,11 @@ TAIL = "When the agent says exactly what it is about to change and asks, say yes
 
 
 def act(tool: str, requestor: str = "assistant", /, **kwargs: Any) -> Action:
-    """A gold action (the user's own when ``requestor`` is ``"user"``); ``kwargs`` may hold a ``name`` argument."""
+    """A gold action (the user's own when ``requestor`` is ``"user"``); ``kwargs`` may hold a ``name`` argument.
+
+    The factory's :func:`~taumesh.domains.factory.act` takes its tool's name by keyword too, so it cannot make
+    ``search_accounts(name=...)``: the tool and the requestor are positional only here.
+    """
     return Action.model_validate({"name": tool, "kwargs": kwargs, "requestor": requestor})
 
 
@@ -42,46 +46,18 @@ def tier(writes: int, trap: bool, dual: bool) -> Tier:
 
 
 @dataclass
-class Draft:
+class Draft(TaskDraft):
     """One task's solution in the making."""
 
     world: World
     user: dict[str, Any]
     """The caller's record: a rep, or a client contact."""
-    intent: str
     persona: str
-    dual: bool = False
-    steps: list[Step] = field(default_factory=list)
-    statements: list[Statement] = field(default_factory=list)
     goal: list[str] = field(default_factory=list)
-    clauses: list[str] = field(default_factory=list)
-    forbidden: list[Action] = field(default_factory=list)
-    trap_rationale: str | None = None
 
     @property
     def user_id(self) -> str:
         return str(self.user.get("rep_id") or self.user["contact_id"])
-
-    def step(self, why: str, *alternatives: list[Action]) -> Draft:
-        self.steps.append(Step(why=why, alternatives=list(alternatives)))
-        return self
-
-    def do(self, *actions: Action) -> Draft:
-        """A step with one alternative: these actions, in order."""
-        return self.step(", ".join(a.name for a in actions), list(actions))
-
-    def cite(self, *clauses: str) -> Draft:
-        self.clauses += [c for c in clauses if c not in self.clauses]
-        return self
-
-    def trap(self, rationale: str, *forbidden: Action) -> Draft:
-        self.trap_rationale = rationale
-        self.forbidden = list(forbidden)
-        return self
-
-    def say(self, kind: str, value: str, why: str) -> Draft:
-        self.statements.append(Statement.model_validate({"kind": kind, "value": value, "why": why}))
-        return self
 
     def want(self, sentence: str) -> Draft:
         self.goal.append(sentence)
@@ -131,23 +107,5 @@ class Draft:
         return " ".join([self.who(), self.persona, *self.goal, TAIL])
 
     def task(self, task_id: str) -> FactoryTask:
-        gold = [a for step in self.steps for a in step.alternatives[0]]
-        writes = [a for a in gold if a.requestor == "assistant" and a.name in WRITES and a.name not in IDENTITY]
-        trap = self.trap_rationale is not None
-        return FactoryTask(
-            id=task_id,
-            user_id=self.user_id,
-            instruction=self.instruction(),
-            actions=gold,
-            outputs=[s.value for s in self.statements if s.kind != "text"],
-            intent=self.intent,
-            tier=tier(len(writes), trap, self.dual),
-            trap=trap,
-            trap_rationale=self.trap_rationale,
-            clauses=self.clauses,
-            forbidden=self.forbidden,
-            dual_control=self.dual,
-            steps=self.steps,
-            statements=self.statements,
-            solver=self.intent,
-        )
+        writes = [a for a in self.gold if a.requestor == "assistant" and a.name in WRITES and a.name not in IDENTITY]
+        return self.factory_task(task_id, self.user_id, self.instruction(), tier(len(writes), self.is_trap, self.dual))

@@ -78,7 +78,7 @@ def apply_discount(world: World, quote: Record, rng: random.Random, persona: str
     trap, exceptional = draw < 0.6, draw < 0.2
     choices = [p for p in ASKED_PERCENTS if (p > limit if trap else p <= limit) and p != quote["discount_percent"]]
     percent = rng.choice(EXCEPTIONAL_PERCENTS if exceptional else choices)
-    draft = Draft(world, rep, "apply_discount", persona).verify_rep().cite("3.1", "4.1", "6.1")
+    draft = Draft(world, rep, persona, intent="apply_discount").verify_rep().cite("3.1", "4.1", "6.1")
     draft.do(
         act("get_rep", rep_id=rep["rep_id"]),
         act("get_quote", quote_id=quote["quote_id"]),
@@ -120,7 +120,7 @@ def create_quote(world: World, opportunity: Record, rng: random.Random, persona:
     rep, account = owned
     products = sorted(rng.sample(sorted(world["products"]), rng.choice([1, 2])))
     lines = [(p, rng.choice(QUANTITIES[world["products"][p]["unit"]])) for p in products]
-    draft = Draft(world, rep, "create_quote", persona).verify_rep().cite("3.1", "4.1", "5.3")
+    draft = Draft(world, rep, persona, intent="create_quote").verify_rep().cite("3.1", "4.1", "5.3")
     draft.do(
         act("get_opportunity", opportunity_id=opportunity["opportunity_id"]),
         act("get_account", account_id=account["account_id"]),
@@ -160,7 +160,7 @@ def schedule_follow_up(world: World, contact: Record, rng: random.Random, person
     other = "call" if asked == "email" else "email"
     wanted = TODAY + timedelta(days=rng.randint(2, 20))
     due = weekday_on_or_after(wanted).isoformat()
-    draft = Draft(world, rep, "schedule_follow_up", persona).verify_rep().cite("3.1", "4.1", "11.2", "11.3")
+    draft = Draft(world, rep, persona, intent="schedule_follow_up").verify_rep().cite("3.1", "4.1", "11.2", "11.3")
     _find_account(draft, account, "contacts", "opportunities")
     draft.want(
         f"You want a follow-up {asked} with {full_name(contact)} of {account['name']} on {wanted.isoformat()}, for your"
@@ -203,7 +203,7 @@ def log_meeting(world: World, calendar: Record, rng: random.Random, persona: str
         return None
     event, contact, opportunity = rng.choice(events)
     account = world["accounts"][contact["account_id"]]
-    draft = Draft(world, rep, "log_meeting", persona, dual=True).verify_rep().cite("3.1", "4.1", "11.1")
+    draft = Draft(world, rep, persona, intent="log_meeting", dual=True).verify_rep().cite("3.1", "4.1", "11.1")
     draft.do(act("open_calendar", "user", email=rep["email"]))
     _find_account(draft, account, "contacts", "opportunities")
     draft.want(
@@ -235,7 +235,7 @@ def close_lost(world: World, opportunity: Record, rng: random.Random, persona: s
     not_theirs = not signed and bool(colleagues) and rng.random() < 0.3
     caller = rng.choice(colleagues) if not_theirs else owner
     reason = rng.choice(sorted(LOST_WORDS))
-    draft = Draft(world, caller, "close_lost", persona).verify_rep().cite("3.1", "4.1", "9.1")
+    draft = Draft(world, caller, persona, intent="close_lost").verify_rep().cite("3.1", "4.1", "9.1")
     _find_account(draft, account, "opportunities")
     draft.want(
         f"The {opportunity['name']} opportunity with {account['name']}, which you have been working, is lost:"
@@ -274,7 +274,7 @@ def push_close_date(world: World, opportunity: Record, rng: random.Random, perso
         day(opportunity["close_date"]) + timedelta(days=rng.choice([21, 34, 47, 62, 83, 104, 121, 147]))
     ).isoformat()
     allowed = min(asked, latest_close_date(opportunity["close_date"]))
-    draft = Draft(world, rep, "push_close_date", persona).verify_rep().cite("3.1", "4.1", "10.1")
+    draft = Draft(world, rep, persona, intent="push_close_date").verify_rep().cite("3.1", "4.1", "10.1")
     _find_account(draft, account, "opportunities")
     draft.want(
         f"Your {opportunity['name']} opportunity with {account['name']} is slipping: you want its close date moved to"
@@ -303,7 +303,7 @@ def claim_account(world: World, account: Record, rng: random.Random, persona: st
     if not (strangers if away else locals_):
         return None
     caller = rng.choice(sorted(strangers, key=lambda r: r["rep_id"]) if away else locals_)
-    draft = Draft(world, caller, "claim_account", persona).verify_rep().cite("3.1", "12.1")
+    draft = Draft(world, caller, persona, intent="claim_account").verify_rep().cite("3.1", "12.1")
     draft.do(act("search_accounts", name=account["name"]), act("get_rep", rep_id=caller["rep_id"]))
     if owner is not None:
         draft.do(act("get_rep", rep_id=owner["rep_id"]))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from taumesh.domains.factory import World
+from taumesh.domains.factory import World, act
 from taumesh.domains.logistics.clock import (
     CLAIM_DAYS,
     LATE_CANCEL_SHARE,
@@ -31,7 +31,7 @@ from taumesh.domains.logistics.clock import (
     safe_place_reference,
     share_of,
 )
-from taumesh.domains.logistics.drafts import Draft, Party, act
+from taumesh.domains.logistics.drafts import Draft, Party
 from taumesh.domains.logistics.world import eligible
 
 OUT_FOR_DELIVERY = "out for delivery|on the van|already on its way to you today"
@@ -71,7 +71,7 @@ def _mine(world: World, client: Party, role: str, statuses: tuple[str, ...]) -> 
 
 
 def _start(world: World, client: Party, intent: str, persona: str, shipment_id: str, dual: bool = False) -> Draft:
-    draft = Draft(world, client, intent, persona, dual=dual).verify()
+    draft = Draft(world, client, persona, intent=intent, dual=dual).verify()
     return draft.do(act("get_shipment", shipment_id=shipment_id))
 
 

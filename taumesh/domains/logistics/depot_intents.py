@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import random
 
-from taumesh.domains.factory import World
+from taumesh.domains.factory import World, act
 from taumesh.domains.logistics.clock import MAJOR_DAMAGE_VALUE, count_tolerance
-from taumesh.domains.logistics.drafts import Draft, Party, act
+from taumesh.domains.logistics.drafts import Draft, Party
 
 OTHER_DEPOT = "another depot|other depot|not at your depot|not held at your depot|your own depot"
 RECOUNT = "recount"
@@ -42,7 +42,7 @@ def stock_count(world: World, operator: Party, rng: random.Random, persona: str)
     beyond = abs(delta) > tolerance
     if counted < 0 or (elsewhere and beyond):
         return None
-    draft = Draft(world, operator, "stock_count", persona).verify().cite("11.1")
+    draft = Draft(world, operator, persona, intent="stock_count").verify().cite("11.1")
     draft.do(act("get_stock_item", stock_id=item["stock_id"]))
     draft.goal.append(
         f"You have just counted the stock item {item['stock_id']} ({item['description']}) and found {counted} units."
@@ -75,7 +75,7 @@ def log_incident(world: World, operator: Party, rng: random.Random, persona: str
     if elsewhere and asked != due:
         return None
     sid = shipment["shipment_id"]
-    draft = Draft(world, operator, "log_incident", persona).verify().cite("12.1", "12.2")
+    draft = Draft(world, operator, persona, intent="log_incident").verify().cite("12.1", "12.2")
     draft.do(act("get_shipment", shipment_id=sid))
     draft.goal.append(
         f"The parcel {sid} {HAPPENED[kind]}. You want an incident logged on it as {asked}. If the rules give it"

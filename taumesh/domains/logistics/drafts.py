@@ -10,8 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from taumesh.domains import Action
-from taumesh.domains.factory import FactoryTask, Statement, Step, Tier, World
+from taumesh.domains.factory import FactoryTask, TaskDraft, Tier, World, act
 from taumesh.domains.logistics.agent_tools import IDENTITY_TOOLS, READ_TOOLS
 from taumesh.domains.logistics.clock import app_passcode
 
@@ -21,11 +20,6 @@ PASSCODES = 2
 CLOSING = "Agree to a change only after the agent has said exactly what it will do."
 
 
-def act(name: str, requestor: str = "assistant", **kwargs: Any) -> Action:
-    """A gold action (the client's own, in their app, when ``requestor`` is ``"user"``)."""
-    return Action.model_validate({"name": name, "kwargs": kwargs, "requestor": requestor})
-
-
 def tier_of(writes: int, trap: bool, dual: bool, transfer: bool) -> Tier:
     """Easy: one plain change; medium: a trap, the app or a hand-off; hard: two of those or more."""
     weight = trap + dual + transfer + (writes > 1)
@@ -33,20 +27,16 @@ def tier_of(writes: int, trap: bool, dual: bool, transfer: bool) -> Tier:
 
 
 @dataclass
-class Draft:
-    """A task being solved for one caller: a client (``client_id``) or an operator (``operator_id``)."""
+class Draft(TaskDraft):
+    """A task being solved for one caller: a client (``client_id``) or an operator (``operator_id``).
+
+    ``dual`` when the client acts in their tracking app in it.
+    """
 
     world: World
     party: Party
-    intent: str
     persona: str
-    dual: bool = False
-    steps: list[Step] = field(default_factory=list)
-    statements: list[Statement] = field(default_factory=list)
     goal: list[str] = field(default_factory=list)
-    clauses: list[str] = field(default_factory=list)
-    forbidden: list[Action] = field(default_factory=list)
-    trap_rationale: str | None = None
 
     @property
     def operator(self) -> bool:
@@ -55,27 +45,6 @@ class Draft:
     @property
     def pid(self) -> str:
         return str(self.party["operator_id" if self.operator else "client_id"])
-
-    def step(self, why: str, *alternatives: list[Action]) -> Draft:
-        self.steps.append(Step(why=why, alternatives=list(alternatives)))
-        return self
-
-    def do(self, *actions: Action) -> Draft:
-        """A step with one alternative: these actions, in order."""
-        return self.step(", ".join(a.name for a in actions), list(actions))
-
-    def cite(self, *clauses: str) -> Draft:
-        self.clauses += [c for c in clauses if c not in self.clauses]
-        return self
-
-    def trap(self, rationale: str, *forbidden: Action) -> Draft:
-        self.trap_rationale = rationale
-        self.forbidden = list(forbidden)
-        return self
-
-    def say(self, kind: str, value: str, why: str) -> Draft:
-        self.statements.append(Statement.model_validate({"kind": kind, "value": value, "why": why}))
-        return self
 
     def verify(self) -> Draft:
         """Verify the caller in every way the policy allows (2.1-2.4); a client in their app signs in first."""
@@ -135,24 +104,7 @@ class Draft:
         return " ".join([who, self.persona, *self.goal, CLOSING])
 
     def task(self, task_id: str) -> FactoryTask:
-        gold = [a for step in self.steps for a in step.alternatives[0]]
-        writes = [a for a in gold if a.requestor == "assistant" and a.name not in READ_TOOLS | IDENTITY_TOOLS]
-        trap = self.trap_rationale is not None
-        transfer = any(a.name == "transfer_to_human_agents" for a in gold)
-        return FactoryTask(
-            id=task_id,
-            user_id=self.pid,
-            instruction=self.instruction(),
-            actions=gold,
-            outputs=[s.value for s in self.statements if s.kind != "text"],
-            intent=self.intent,
-            tier=tier_of(len(writes), trap, self.dual, transfer),
-            trap=trap,
-            trap_rationale=self.trap_rationale,
-            clauses=self.clauses,
-            forbidden=self.forbidden,
-            dual_control=self.dual,
-            steps=self.steps,
-            statements=self.statements,
-            solver=self.intent,
-        )
+        writes = [a for a in self.gold if a.requestor == "assistant" and a.name not in READ_TOOLS | IDENTITY_TOOLS]
+        transfer = any(a.name == "transfer_to_human_agents" for a in self.gold)
+        difficulty = tier_of(len(writes), self.is_trap, self.dual, transfer)
+        return self.factory_task(task_id, self.pid, self.instruction(), difficulty)

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from taumesh.domains.factory import FactoryTask, World
 from taumesh.domains.logistics import client_intents, depot_intents
 from taumesh.domains.logistics.drafts import Draft, Party
+from taumesh.domains.logistics.world import worlds
 
 PERSONAS = [
     "You write briefly and get to the point.",
@@ -60,14 +61,11 @@ def _kind(task: FactoryTask) -> str:
 def _least_shown(traps: list[FactoryTask], wanted: int, shown: Counter[str]) -> list[FactoryTask]:
     """``wanted`` traps of different reasons: those earlier worlds showed least first, then the world's rarest.
 
-    ``shown`` counts the reasons chosen so far (it is updated), so that the worlds together show each reason.
+    ``shown`` counts the reasons the earlier worlds' traps test, so that the worlds together show each reason.
     """
     found = [_kind(t) for t in traps]
-    chosen: list[FactoryTask] = []
-    for kind in sorted(set(found), key=lambda k: (shown[k], found.count(k), k))[:wanted]:
-        chosen.append(traps[found.index(kind)])
-        shown[kind] += 1
-    return chosen
+    kinds = sorted(set(found), key=lambda k: (shown[k], found.count(k), k))[:wanted]
+    return [traps[found.index(kind)] for kind in kinds]
 
 
 def _varied(plain: list[FactoryTask], count: int) -> list[FactoryTask]:
@@ -81,10 +79,24 @@ def _varied(plain: list[FactoryTask], count: int) -> list[FactoryTask]:
     return chosen + [t for t in plain if t not in chosen][: count - len(chosen)]
 
 
-def tasks_of_world(
-    world: World, tag: str, seed: int, accept: Callable[[FactoryTask], bool], shown: dict[str, Counter[str]]
+def tasks_of_world(world: World, tag: str, seed: int, accept: Callable[[FactoryTask], bool]) -> list[FactoryTask]:
+    """Every intent's chosen tasks over the callers of world ``tag``, its traps' reasons varied from earlier worlds'.
+
+    The factory's release hands a world no tasks of the others, so the earlier worlds' tasks are made again here (the
+    worlds and their solvers are deterministic, and ``accept`` is the same).
+    """
+    earlier: list[FactoryTask] = []
+    for before in worlds():
+        if before.tag == tag:
+            break
+        earlier += _tasks_varied_from(earlier, before.tables, before.tag, before.seed, accept)
+    return _tasks_varied_from(earlier, world, tag, seed, accept)
+
+
+def _tasks_varied_from(
+    earlier: list[FactoryTask], world: World, tag: str, seed: int, accept: Callable[[FactoryTask], bool]
 ) -> list[FactoryTask]:
-    """Every intent's chosen tasks over the callers of world ``tag``; ``shown``: the reasons earlier worlds chose."""
+    """Every intent's chosen tasks over the callers of world ``tag``; ``earlier``: the tasks earlier worlds chose."""
     clients = sorted(
         (c for c in world["clients"].values() if c["client_id"].split("-")[1] == tag), key=lambda c: c["client_id"]
     )
@@ -111,7 +123,8 @@ def tasks_of_world(
                 task = draft.task(f"{intent}-{tag}-{len(traps) + len(plain) + 1:02d}")
                 if len(bucket) < CANDIDATES and accept(task) and task.user_id not in {t.user_id for t in bucket}:
                     bucket.append(task)
-        chosen = _least_shown(traps, TRAPS.get(intent, 1), shown.setdefault(intent, Counter()))
+        shown = Counter(_kind(t) for t in earlier if t.intent == intent and t.trap)
+        chosen = _least_shown(traps, TRAPS.get(intent, 1), shown)
         chosen += _varied(plain, PLAIN)
         tasks += sorted(chosen, key=lambda t: t.id)
     return tasks

@@ -22,7 +22,7 @@ import pytest
 from taumesh.domains import Action, Catalog, Domain, Episode, Registry, Session
 from taumesh.domains.factory import FactoryTask, InvariantError, World, build_worlds, canonical_output
 from taumesh.domains.logistics import DATA, plugin
-from taumesh.domains.logistics.build import generated_files, touched, world_of
+from taumesh.domains.logistics.build import RELEASE, generated_files
 from taumesh.domains.logistics.clock import day
 from taumesh.domains.logistics.world import INVARIANTS, SEEDS, TEST_WORLDS, build_world, worlds
 from taumesh.models import ChatMessage
@@ -76,11 +76,11 @@ def test_three_worlds_keep_their_invariants_which_catch_a_broken_world() -> None
 
 def test_test_entities_are_never_touched_by_train(domain: Domain) -> None:
     tasks = _tasks(domain)
-    train = set().union(*(touched(t) for t in tasks if world_of(t) not in TEST_WORLDS))
-    test = set().union(*(touched(t) for t in tasks if world_of(t) in TEST_WORLDS))
+    train = set().union(*(RELEASE.touched(t) for t in tasks if RELEASE.world_of(t) not in TEST_WORLDS))
+    test = set().union(*(RELEASE.touched(t) for t in tasks if RELEASE.world_of(t) in TEST_WORLDS))
     assert train and test and not train & test
-    assert {t.id for t in domain.tasks("test")} == {t.id for t in tasks if world_of(t) in TEST_WORLDS}
-    assert {t.id for t in domain.tasks("train")} == {t.id for t in tasks if world_of(t) not in TEST_WORLDS}
+    assert {t.id for t in domain.tasks("test")} == {t.id for t in tasks if RELEASE.world_of(t) in TEST_WORLDS}
+    assert {t.id for t in domain.tasks("train")} == {t.id for t in tasks if RELEASE.world_of(t) not in TEST_WORLDS}
 
 
 def test_a_safe_place_needs_the_reference_of_the_consignees_own_app(domain: Domain) -> None:

@@ -32,7 +32,7 @@ from taumesh.domains.factory import (
     verify_task,
 )
 from taumesh.domains.healthcare import DATA_V2, IDENTITY_TOOLS, RELEASES, SPLITS
-from taumesh.domains.healthcare.v2.build import generated_files, touched, world_of
+from taumesh.domains.healthcare.v2.build import RELEASE, generated_files
 from taumesh.domains.healthcare.v2.policy import POLICY
 from taumesh.domains.healthcare.v2.world import BLOOD_PRESSURES, TEST_WORLDS, age, worlds
 from taumesh.orchestrator.audit import audit_domain
@@ -79,9 +79,10 @@ def test_three_worlds_keep_their_invariants_and_test_patients_are_never_in_train
     built = worlds()  # raises on any broken invariant
     assert [w.tag for w in built] == ["w1", "w2", "w3"]
     train, test = _tasks("train"), _tasks("test")
-    assert {world_of(t) for t in test} == set(TEST_WORLDS) and not {world_of(t) for t in train} & TEST_WORLDS
+    assert {RELEASE.world_of(t) for t in test} == set(TEST_WORLDS)
+    assert not {RELEASE.world_of(t) for t in train} & TEST_WORLDS
     assert not {t.user_id for t in train} & {t.user_id for t in test}
-    assert not set().union(*map(touched, train)) & set().union(*map(touched, test))
+    assert not set().union(*map(RELEASE.touched, train)) & set().union(*map(RELEASE.touched, test))
     patients = _domain().base_data["patients"]
     for task in _tasks():
         if age(patients[task.user_id]["date_of_birth"]) < 18:

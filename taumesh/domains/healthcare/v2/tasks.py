@@ -14,10 +14,10 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Any
+from typing import Any, Self
 
 from taumesh.domains import Action
-from taumesh.domains.factory import FactoryTask, Statement, Step, World
+from taumesh.domains.factory import FactoryTask, TaskDraft, World, act
 from taumesh.domains.healthcare.clock import (
     EARLY_REFILL_SHARE,
     MIN_MONTHLY_PAYMENT,
@@ -54,52 +54,19 @@ MAX_CODES = 3
 TAIL = "Only confirm an action once the agent has said exactly what it will do."
 
 
-def act(name: str, requestor: str = "assistant", **kwargs: Any) -> Action:
-    """A gold action (the user's when ``requestor`` is ``"user"``)."""
-    return Action.model_validate({"name": name, "kwargs": kwargs, "requestor": requestor})
-
-
 @dataclass
-class Draft:
-    """A task being solved: its steps, statements, trap and what the instruction says."""
+class Draft(TaskDraft):
+    """A task being solved for one patient: the factory's draft, with who calls and what the instruction says."""
 
     world: World
     patient: Patient
-    intent: str
     persona: str
-    dual: bool = False
-    steps: list[Step] = field(default_factory=list)
-    statements: list[Statement] = field(default_factory=list)
     goal: list[str] = field(default_factory=list)
-    clauses: list[str] = field(default_factory=list)
-    forbidden: list[Action] = field(default_factory=list)
-    trap_rationale: str | None = None
     caller: str | None = None
 
     @property
     def pid(self) -> str:
         return str(self.patient["patient_id"])
-
-    def step(self, why: str, *alternatives: list[Action]) -> Draft:
-        self.steps.append(Step(why=why, alternatives=list(alternatives)))
-        return self
-
-    def do(self, *actions: Action) -> Draft:
-        """A step with one alternative: these actions, in order."""
-        return self.step(", ".join(a.name for a in actions), list(actions))
-
-    def cite(self, *clauses: str) -> Draft:
-        self.clauses += [c for c in clauses if c not in self.clauses]
-        return self
-
-    def trap(self, rationale: str, *forbidden: Action) -> Draft:
-        self.trap_rationale = rationale
-        self.forbidden = list(forbidden)
-        return self
-
-    def say(self, kind: str, value: str, why: str) -> Draft:
-        self.statements.append(Statement.model_validate({"kind": kind, "value": value, "why": why}))
-        return self
 
     def find(self) -> Action:
         p = self.patient
@@ -132,7 +99,7 @@ class Draft:
         ]
         return [codes[0], identity, *codes[1:]]
 
-    def verify(self, optional: bool = False) -> Draft:
+    def verify(self, optional: bool = False) -> Self:
         """The unlock (with the phone), then every allowed verification; ``optional``: none at all is allowed too."""
         if self.dual:
             self.do(act("unlock_phone", "user", passcode=self.world["devices"][self.pid]["passcode"]))
@@ -162,27 +129,10 @@ class Draft:
         return " ".join([who, self.persona, *self.goal, TAIL])
 
     def task(self, task_id: str) -> FactoryTask:
-        gold = [a for step in self.steps for a in step.alternatives[0]]
-        agent_writes = [a for a in gold if a.requestor == "assistant" and a.name in WRITES]
-        patient_steps = sum(1 for a in gold if a.requestor == "user")
-        trap = self.trap_rationale is not None
-        return FactoryTask(
-            id=task_id,
-            user_id=self.pid,
-            instruction=self.instruction(),
-            actions=gold,
-            outputs=[s.value for s in self.statements if s.kind != "text"],
-            intent=self.intent,
-            tier=tier(len(agent_writes), trap, patient_steps),
-            trap=trap,
-            trap_rationale=self.trap_rationale,
-            clauses=self.clauses,
-            forbidden=self.forbidden,
-            dual_control=self.dual,
-            steps=self.steps,
-            statements=self.statements,
-            solver=self.intent,
-        )
+        agent_writes = [a for a in self.gold if a.requestor == "assistant" and a.name in WRITES]
+        patient_steps = sum(1 for a in self.gold if a.requestor == "user")
+        difficulty = tier(len(agent_writes), self.is_trap, patient_steps)
+        return self.factory_task(task_id, self.pid, self.instruction(), difficulty)
 
 
 Solver = Callable[[World, Patient, random.Random, str], Draft | None]
@@ -213,7 +163,7 @@ def book_appointment(world: World, patient: Patient, rng: random.Random, persona
     slots = sorted(open_slots(world, pcp, day, busy), key=lambda s: s["start"])
     if not slots:
         return None
-    draft = Draft(world, patient, "book_appointment", persona, dual=dual).verify().cite("3.1", "4.1")
+    draft = Draft(world, patient, persona, intent="book_appointment", dual=dual).verify().cite("3.1", "4.1")
     draft.do(act("list_available_slots", provider_id=pcp, date=day))
     if dual:
         draft.do(act("view_calendar", "user"))
@@ -240,7 +190,7 @@ def reschedule_appointment(world: World, patient: Patient, rng: random.Random, p
             continue
         day = rng.choice(days)
         target = min(open_slots(world, provider, day), key=lambda s: s["start"])
-        draft = Draft(world, patient, "reschedule_appointment", persona).verify().cite("3.1", "4.5")
+        draft = Draft(world, patient, persona, intent="reschedule_appointment").verify().cite("3.1", "4.5")
         draft.do(act("get_patient_appointments", patient_id=draft.pid))
         draft.goal.append(
             f"Your appointment on {_when(appointment['start'])} no longer works; you want it moved to {day}, at the"
@@ -273,7 +223,7 @@ def cancel_appointment(world: World, patient: Patient, rng: random.Random, perso
         return None
     appointment = rng.choice(scheduled)
     fee = late_fee(appointment["start"], appointment["visit_type"])
-    draft = Draft(world, patient, "cancel_appointment", persona).verify().cite("3.1", "4.6")
+    draft = Draft(world, patient, persona, intent="cancel_appointment").verify().cite("3.1", "4.6")
     draft.do(
         act("get_patient_appointments", patient_id=draft.pid),
         act("cancel_appointment", appointment_id=appointment["appointment_id"], cancellation_fee=fee),
@@ -299,7 +249,7 @@ def refill(world: World, patient: Patient, rng: random.Random, persona: str) -> 
     rx = one_of_patient(world, "prescriptions", patient, rng)
     if rx is None:
         return None
-    draft = Draft(world, patient, "refill", persona).verify().cite("5.1")
+    draft = Draft(world, patient, persona, intent="refill").verify().cite("5.1")
     draft.do(act("get_prescriptions", patient_id=draft.pid))
     draft.goal.append(
         f"You want a refill of your {rx['drug']} sent to your pharmacy. If that cannot be done now, you want to know"
@@ -344,7 +294,7 @@ def specialist_referral(world: World, patient: Patient, rng: random.Random, pers
     slots = _earliest(world, providers)
     if not slots:
         return None
-    draft = Draft(world, patient, "specialist_referral", persona).verify().cite("4.2", "4.3")
+    draft = Draft(world, patient, persona, intent="specialist_referral").verify().cite("4.2", "4.3")
     draft.do(
         act("get_referrals_and_authorizations", patient_id=draft.pid),
         act("search_providers", specialty=specialty, plan_id=plan["plan_id"]),
@@ -381,7 +331,7 @@ def imaging_prior_auth(world: World, patient: Patient, rng: random.Random, perso
         return None
     auths = [a for a in of_patient(world, "prior_auths", patient) if a["service"] == "mri"]
     status = auths[0]["status"] if auths else None
-    draft = Draft(world, patient, "imaging_prior_auth", persona).verify().cite("4.4")
+    draft = Draft(world, patient, persona, intent="imaging_prior_auth").verify().cite("4.4")
     draft.do(
         act("get_plan_details", plan_id=plan["plan_id"]),
         act("get_referrals_and_authorizations", patient_id=draft.pid),
@@ -410,7 +360,7 @@ def cost_estimate(world: World, patient: Patient, rng: random.Random, persona: s
     cost = visit_cost(plan, patient, visit)
     if cost <= 0:
         return None  # "nothing" is said many ways, and guessed: only amounts an agent must compute
-    draft = Draft(world, patient, "cost_estimate", persona).verify().cite("6.1", "6.2")
+    draft = Draft(world, patient, persona, intent="cost_estimate").verify().cite("6.1", "6.2")
     draft.do(act("get_patient_details", patient_id=draft.pid), act("get_plan_details", plan_id=plan["plan_id"]))
     draft.say("amount", f"{cost:.2f}", "6.1: the patient's share of the visit, in dollars")
     draft.goal.append(
@@ -441,7 +391,7 @@ def claim_dispute(world: World, patient: Patient, rng: random.Random, persona: s
         return None
     reason = dispute_reason(world, patient, claim)
     late = (NOW.date() - at(claim["service_date"]).date()).days > 180
-    draft = Draft(world, patient, "claim_dispute", persona).verify().cite("7.1")
+    draft = Draft(world, patient, persona, intent="claim_dispute").verify().cite("7.1")
     draft.do(act("get_claims_and_bills", patient_id=draft.pid))
     draft.goal.append(
         f"Your insurance denied the claim for your {claim['service']} on {claim['service_date']}; you think that is"
@@ -467,7 +417,7 @@ def payment_plan(world: World, patient: Patient, rng: random.Random, persona: st
     bill = rng.choice(bills)
     asked = rng.choice([6, 12])
     allowed = [m for m in (3, 6, 12) if bill["amount_due"] / m >= MIN_MONTHLY_PAYMENT]
-    draft = Draft(world, patient, "payment_plan", persona).verify().cite("7.3", "3.1")
+    draft = Draft(world, patient, persona, intent="payment_plan").verify().cite("7.3", "3.1")
     draft.do(act("get_claims_and_bills", patient_id=draft.pid))
     draft.goal.append(
         f"You cannot pay your bill of ${money(bill['amount_due'])} at once and want to pay it over {asked} months."
@@ -487,7 +437,7 @@ def lab_results(world: World, patient: Patient, rng: random.Random, persona: str
     lab = one_of_patient(world, "lab_results", patient, rng)
     if lab is None:
         return None
-    draft = Draft(world, patient, "lab_results", persona).verify().cite("8.1")
+    draft = Draft(world, patient, persona, intent="lab_results").verify().cite("8.1")
     draft.do(act("get_lab_results", patient_id=draft.pid))
     draft.goal.append(
         f"You want the result of your {lab['test']} from {lab['collected']}, and you want it put on your patient"
@@ -510,7 +460,7 @@ def records_request(world: World, patient: Patient, rng: random.Random, persona:
     """Records to the patient (portal or mail) or faxed to a provider of the network."""
     kinds = sorted(rng.sample(RECORD_KINDS, 2))
     spoken = " and ".join(k.replace("_", " ") for k in kinds)
-    draft = Draft(world, patient, "records_request", persona).verify().cite("9.1", "3.1")
+    draft = Draft(world, patient, persona, intent="records_request").verify().cite("9.1", "3.1")
     choice = rng.random()
     if choice < 0.6:
         delivery = "portal" if choice < 0.3 else "mail"
@@ -564,7 +514,7 @@ def proxy_access(world: World, patient: Patient, rng: random.Random, persona: st
     if not wants:
         return None
     scope, action, what = rng.choice(wants)
-    draft = Draft(world, patient, "proxy_access", persona).cite("2.5", "3.1")
+    draft = Draft(world, patient, persona, intent="proxy_access").cite("2.5", "3.1")
     draft.caller = (
         f"You are {proxy['name']}, born {proxy['date_of_birth']}, calling for your {RELATIVE[proxy['relationship']]}"
         f" {patient['first_name']} {patient['last_name']} (born {patient['date_of_birth']})."
@@ -585,7 +535,7 @@ def proxy_access(world: World, patient: Patient, rng: random.Random, persona: st
 def triage_to_human(world: World, patient: Patient, rng: random.Random, persona: str) -> Draft | None:
     """Symptoms, complaints, insisted advice, out-of-scope asks: a transfer, verified or not (2.4)."""
     reason, story = rng.choice(TRIAGE)
-    draft = Draft(world, patient, "triage_to_human", persona).verify(optional=True).cite("2.4", "12.1", "12.2")
+    draft = Draft(world, patient, persona, intent="triage_to_human").verify(optional=True).cite("2.4", "12.1", "12.2")
     draft.goal += [story, "You want to be put through to someone who can help with it."]
     draft.step(
         "the transfer, with the patient's id once known, else '' (12.2)",
@@ -599,7 +549,7 @@ def home_reading(world: World, patient: Patient, rng: random.Random, persona: st
     """The patient takes a reading and reads it out; an urgent one is recorded, then transferred to a nurse at once."""
     device = world["devices"][patient["patient_id"]]
     reading = device["monitor_queue"][0]
-    draft = Draft(world, patient, "home_reading", persona, dual=True).verify().cite("10.1", "3.1")
+    draft = Draft(world, patient, persona, intent="home_reading", dual=True).verify().cite("10.1", "3.1")
     take, kind, value = reading_steps(reading)
     draft.do(act(take, "user"), act("record_home_reading", patient_id=draft.pid, kind=kind, value=value))
     monitor = device["monitor"]["kind"]
@@ -623,7 +573,7 @@ def insurance_update(world: World, patient: Patient, rng: random.Random, persona
     if card["member_id"] == patient["member_id"] or age(patient["date_of_birth"]) < ADULT:
         return None
     plans = {p["name"]: p["plan_id"] for p in world["plans"].values()}
-    draft = Draft(world, patient, "insurance_update", persona, dual=True).verify().cite("11.1")
+    draft = Draft(world, patient, persona, intent="insurance_update", dual=True).verify().cite("11.1")
     draft.do(act("view_insurance_card", "user"))
     draft.goal.append("You have a new insurance card and want the clinic's record updated; read the card when asked.")
     if card["plan_name"] in plans:

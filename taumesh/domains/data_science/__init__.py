@@ -46,7 +46,7 @@ plugin = FactoryPlugin(
     hasher=GradedTablesHasher,
     identity_tools=IDENTITY_TOOLS,
     unordered_arguments={},
-    release="data-science-1",
+    release="data-science-2",
     run_defaults=RUN_DEFAULTS,
 )
 """What the registry loads (entry point ``data-science = "taumesh.domains.data_science:plugin"``)."""

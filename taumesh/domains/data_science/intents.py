@@ -194,7 +194,7 @@ def make_chart(world: World, subject: dict[str, Any], rng: random.Random, person
     aggregate = "sum" if kind == "pie" else rng.choice(["sum", "mean"])
     shown = "all" if x == "channel" else rng.choice(["all", "web", "store"])
     draft = _start(world, subject, "make_chart", persona).cite("7.1", "7.2")
-    _access_read(draft, ds)
+    _access_read(draft, ds).do(act("profile_table", table_id=ds))
     audience = "all customers" if shown == "all" else f"{shown} customers only"
     draft.goal.append(
         f"You want a {kind} chart of the {'total' if aggregate == 'sum' else 'average'} {y} per {x}, over"

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter
 
 from taumesh.domains import Data, Refusal, Tool
+from taumesh.domains.data_science.clock import CHANNELS, NUMERIC_COLUMNS
 from taumesh.domains.data_science.records import dump, fetch, params, text
 from taumesh.domains.data_science.tables import dataset_of, table_rows
 
@@ -73,8 +74,8 @@ class ListDatasets(Tool):
 class ProfileTable(Tool):
     name = "profile_table"
     description = (
-        "Profile a data set or cleaned table: its rows, the missing values per column, and the rows per channel and"
-        " per region."
+        "Profile a data set or cleaned table: its rows, the missing values per column, the rows per channel and per"
+        " region, the recorded values of each numeric column per channel, and how many regions each channel covers."
     )
     parameters = params(table_id=_TABLE)
 
@@ -90,6 +91,14 @@ class ProfileTable(Tool):
                 "missing": {c: sum(r[c] is None for r in rows) for c in columns},
                 "rows_per_channel": dict(sorted(Counter(r["channel"] for r in rows).items())),
                 "rows_per_region": dict(sorted(Counter(r["region"] for r in rows).items())),
+                "recorded_per_channel": {
+                    column: dict(sorted(Counter(r["channel"] for r in rows if r[column] is not None).items()))
+                    for column in NUMERIC_COLUMNS
+                },
+                "regions_per_channel": {
+                    shown: len({r["region"] for r in rows if shown in ("all", r["channel"])})
+                    for shown in ("all", *CHANNELS)
+                },
             }
         )
 

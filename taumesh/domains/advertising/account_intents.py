@@ -12,8 +12,8 @@ import random
 from typing import Any
 
 from taumesh.domains.advertising.clock import TODAY, cents, day, highest_daily_budget, money, report_window
-from taumesh.domains.advertising.drafts import Draft, act
-from taumesh.domains.factory import World
+from taumesh.domains.advertising.drafts import Draft
+from taumesh.domains.factory import World, act
 
 Record = dict[str, Any]
 
@@ -46,7 +46,7 @@ def change_daily_budget(world: World, campaign: Record, rng: random.Random, pers
         if high < low:
             return None
         amount = float(5 * rng.randint(low, high))
-    draft = Draft(world, advertiser, "change_daily_budget", persona).verify().cite("3.1", "4.2")
+    draft = Draft(world, advertiser, persona, intent="change_daily_budget").verify().cite("3.1", "4.2")
     find_campaign(draft, campaign)
     draft.want(
         f"You want the daily budget of your campaign '{campaign['name']}' changed to {amount:.0f} dollars. If that is"
@@ -55,7 +55,7 @@ def change_daily_budget(world: World, campaign: Record, rng: random.Random, pers
     )
     propose = act("propose_budget_change", campaign_id=campaign["campaign_id"], new_daily_budget=amount)
     if over:
-        draft.trap(
+        draft.trap_case(
             "over_pace", "4.3: the budget overruns what is left of the lifetime budget: nothing is prepared", propose
         )
         return draft.cite("4.3").say("amount", money(highest), "4.3: the highest daily budget the pacing rule allows")
@@ -69,7 +69,7 @@ def raise_spend_cap(world: World, advertiser: Record, rng: random.Random, person
     over = rng.random() < 0.4
     steps = int((limit - cap) // 1000)
     new_cap = float(limit + rng.randint(1, 15) * 1000 if over else cap + rng.randint(1, steps) * 1000)
-    draft = Draft(world, advertiser, "raise_spend_cap", persona).verify().cite("3.1", "5.1")
+    draft = Draft(world, advertiser, persona, intent="raise_spend_cap").verify().cite("3.1", "5.1")
     draft.do(act("get_advertiser", advertiser_id=advertiser["advertiser_id"]))
     draft.want(
         f"You want your account's monthly spend cap raised to {new_cap:.0f} dollars. If that much is not possible, you"
@@ -77,7 +77,7 @@ def raise_spend_cap(world: World, advertiser: Record, rng: random.Random, person
     )
     request = act("request_spend_cap_change", advertiser_id=advertiser["advertiser_id"], new_cap=new_cap)
     if over:
-        draft.trap("over_credit", "5.2: the cap asked for is above the account's credit limit", request)
+        draft.trap_case("over_credit", "5.2: the cap asked for is above the account's credit limit", request)
         return draft.cite("5.2").say("amount", money(limit), "5.2: the account's credit limit")
     draft.do(request)
     return draft.approve_in_dashboard(next_request(world, advertiser["advertiser_id"].split("-")[1]))
@@ -88,7 +88,7 @@ def resume_campaign(world: World, campaign: Record, rng: random.Random, persona:
     if campaign["status"] != "paused":
         return None
     advertiser = world["advertisers"][campaign["advertiser_id"]]
-    draft = Draft(world, advertiser, "resume_campaign", persona).verify().cite("3.1", "6.2")
+    draft = Draft(world, advertiser, persona, intent="resume_campaign").verify().cite("3.1", "6.2")
     find_campaign(draft, campaign)
     draft.want(
         f"You want your paused campaign '{campaign['name']}' delivering again. If it cannot be resumed, you want to"
@@ -96,10 +96,10 @@ def resume_campaign(world: World, campaign: Record, rng: random.Random, persona:
     )
     resume = act("resume_campaign", campaign_id=campaign["campaign_id"])
     if day(campaign["end_date"]) < TODAY:
-        draft.trap("ended", "6.3: the campaign's end date has passed: it stays paused", resume)
+        draft.trap_case("ended", "6.3: the campaign's end date has passed: it stays paused", resume)
         return draft.cite("6.3").say("date", campaign["end_date"], "6.3: the date the flight ended")
     if campaign["spent"] >= campaign["lifetime_budget"]:
-        draft.trap("spent_out", "6.3: the lifetime budget is used up: it stays paused", resume)
+        draft.trap_case("spent_out", "6.3: the lifetime budget is used up: it stays paused", resume)
         return draft.cite("6.3").say("amount", money(campaign["lifetime_budget"]), "6.3: the lifetime budget spent")
     return draft.do(resume)
 
@@ -117,7 +117,7 @@ def campaign_report(world: World, campaign: Record, rng: random.Random, persona:
         return None
     cost = cents(sum(m["spend"] for m in rows) / conversions)
     advertiser = world["advertisers"][campaign["advertiser_id"]]
-    draft = Draft(world, advertiser, "campaign_report", persona).verify().cite("10.1", "10.2")
+    draft = Draft(world, advertiser, persona, intent="campaign_report").verify().cite("10.1", "10.2")
     draft.do(
         act("list_campaigns", advertiser_id=campaign["advertiser_id"]),
         act("get_campaign_metrics", campaign_id=campaign["campaign_id"], start_date=first, end_date=last),

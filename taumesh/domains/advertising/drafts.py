@@ -11,7 +11,7 @@ from typing import Any
 
 from taumesh.domains import Action
 from taumesh.domains.advertising.agent_tools import AGENT_TOOLS
-from taumesh.domains.factory import FactoryTask, Statement, Step, Tier, World
+from taumesh.domains.factory import FactoryTask, TaskDraft, Tier, World, act
 
 IDENTITY = frozenset({"find_advertiser", "verify_advertiser"})
 """The tools that find or verify the caller (the plugin's identity tools)."""
@@ -22,11 +22,6 @@ TAIL = (
 )
 
 
-def act(tool: str, requestor: str = "assistant", /, **kwargs: Any) -> Action:
-    """A gold action (the user's own when ``requestor`` is ``"user"``)."""
-    return Action.model_validate({"name": tool, "kwargs": kwargs, "requestor": requestor})
-
-
 def tier(writes: int, trap: bool, dual: bool, reads: int) -> Tier:
     """Difficulty from the agent's writes past identity, a trap's judgement, the user's own steps and the lookups."""
     points = writes + (2 if trap else 0) + (3 if dual else 0) + (1 if reads >= 3 else 0)
@@ -34,44 +29,20 @@ def tier(writes: int, trap: bool, dual: bool, reads: int) -> Tier:
 
 
 @dataclass
-class Draft:
+class Draft(TaskDraft):
     """One task's solution in the making."""
 
     world: World
     advertiser: dict[str, Any]
-    intent: str
     persona: str
     case: str = "plain"
     """Which of the intent's cases this is (a trap's reason), so that the worlds' tasks can vary them."""
-    dual: bool = False
-    steps: list[Step] = field(default_factory=list)
-    statements: list[Statement] = field(default_factory=list)
     goal: list[str] = field(default_factory=list)
-    clauses: list[str] = field(default_factory=list)
-    forbidden: list[Action] = field(default_factory=list)
-    trap_rationale: str | None = None
 
-    def step(self, why: str, *alternatives: list[Action]) -> Draft:
-        self.steps.append(Step(why=why, alternatives=list(alternatives)))
-        return self
-
-    def do(self, *actions: Action) -> Draft:
-        """A step with one alternative: these actions, in order."""
-        return self.step(", ".join(a.name for a in actions), list(actions))
-
-    def cite(self, *clauses: str) -> Draft:
-        self.clauses += [c for c in clauses if c not in self.clauses]
-        return self
-
-    def trap(self, case: str, rationale: str, *forbidden: Action) -> Draft:
+    def trap_case(self, case: str, rationale: str, *forbidden: Action) -> Draft:
+        """A trap (:meth:`trap`) of one of the intent's cases, which the worlds' choices vary."""
         self.case = case
-        self.trap_rationale = rationale
-        self.forbidden = list(forbidden)
-        return self
-
-    def say(self, kind: str, value: str, why: str) -> Draft:
-        self.statements.append(Statement.model_validate({"kind": kind, "value": value, "why": why}))
-        return self
+        return self.trap(rationale, *forbidden)
 
     def want(self, sentence: str) -> Draft:
         self.goal.append(sentence)
@@ -104,24 +75,7 @@ class Draft:
         return " ".join([who, self.persona, *self.goal, TAIL])
 
     def task(self, task_id: str) -> FactoryTask:
-        gold = [a for step in self.steps for a in step.alternatives[0]]
-        agent = [a for a in gold if a.requestor == "assistant" and a.name not in IDENTITY]
+        agent = [a for a in self.gold if a.requestor == "assistant" and a.name not in IDENTITY]
         writes = [a for a in agent if a.name in WRITES]
-        trap = self.trap_rationale is not None
-        return FactoryTask(
-            id=task_id,
-            user_id=self.advertiser["advertiser_id"],
-            instruction=self.instruction(),
-            actions=gold,
-            outputs=[s.value for s in self.statements if s.kind != "text"],
-            intent=self.intent,
-            tier=tier(len(writes), trap, self.dual, len(agent) - len(writes)),
-            trap=trap,
-            trap_rationale=self.trap_rationale,
-            clauses=self.clauses,
-            forbidden=self.forbidden,
-            dual_control=self.dual,
-            steps=self.steps,
-            statements=self.statements,
-            solver=self.intent,
-        )
+        task_tier = tier(len(writes), self.is_trap, self.dual, len(agent) - len(writes))
+        return self.factory_task(task_id, self.advertiser["advertiser_id"], self.instruction(), task_tier)

@@ -11,9 +11,9 @@ import random
 from typing import Any
 
 from taumesh.domains.advertising.clock import TEST_MIN_CONVERSIONS, TODAY, conversion_rate, day, earliest_stop
-from taumesh.domains.advertising.drafts import Draft, act
+from taumesh.domains.advertising.drafts import Draft
 from taumesh.domains.advertising.world import CREATIVES
-from taumesh.domains.factory import World
+from taumesh.domains.factory import World, act
 
 Record = dict[str, Any]
 
@@ -36,7 +36,7 @@ def start_experiment(world: World, campaign: Record, rng: random.Random, persona
     advertiser = world["advertisers"][campaign["advertiser_id"]]
     running = [e for e in _tests(world, campaign["campaign_id"]) if e["status"] == "running"]
     current, challenger = rng.sample(CREATIVES, 2)
-    draft = Draft(world, advertiser, "start_experiment", persona).verify().cite("3.1", "9.1")
+    draft = Draft(world, advertiser, persona, intent="start_experiment").verify().cite("3.1", "9.1")
     _find_tests(draft, campaign)
     draft.want(
         f"You want an A/B test started on your campaign '{campaign['name']}', with your current creative '{current}' as"
@@ -46,7 +46,7 @@ def start_experiment(world: World, campaign: Record, rng: random.Random, persona
     start = act("start_experiment", campaign_id=campaign["campaign_id"], variant_a=current, variant_b=challenger)
     if running:
         test_id = running[0]["experiment_id"]
-        draft.trap("running", f"9.1: test {test_id} is running on the campaign already", start)
+        draft.trap_case("running", f"9.1: test {test_id} is running on the campaign already", start)
         return draft.say("text", test_id, "9.1: the id of the test that is running")
     draft.cite("9.2", "9.3").do(start)
     return draft.say("date", earliest_stop(TODAY.isoformat()), "9.2: the first day the new test may stop")
@@ -60,7 +60,7 @@ def conclude_experiment(world: World, experiment: Record, rng: random.Random, pe
     advertiser = world["advertisers"][campaign["advertiser_id"]]
     rates = {arm: conversion_rate(r["conversions"], r["visitors"]) for arm, r in experiment["arms"].items()}
     leader = max(rates, key=lambda arm: experiment["arms"][arm]["conversions"] / experiment["arms"][arm]["visitors"])
-    draft = Draft(world, advertiser, "conclude_experiment", persona).verify().cite("3.1", "9.3")
+    draft = Draft(world, advertiser, persona, intent="conclude_experiment").verify().cite("3.1", "9.3")
     _find_tests(draft, campaign)
     draft.want(
         f"You want the A/B test on your campaign '{campaign['name']}' stopped and its winner declared, and you want to"
@@ -70,11 +70,11 @@ def conclude_experiment(world: World, experiment: Record, rng: random.Random, pe
     fewest = min(r["conversions"] for r in experiment["arms"].values())
     first_day = earliest_stop(experiment["start_date"])
     if day(first_day) > TODAY:
-        draft.trap("too_early", "9.3: the test has run fewer than 14 days", conclude)
+        draft.trap_case("too_early", "9.3: the test has run fewer than 14 days", conclude)
         return draft.cite("9.5").say("date", first_day, "9.5: the first day the test may stop")
     if fewest < TEST_MIN_CONVERSIONS:
         missing = TEST_MIN_CONVERSIONS - fewest
-        draft.trap("too_few", "9.3: an arm has fewer than 100 conversions", conclude)
+        draft.trap_case("too_few", "9.3: an arm has fewer than 100 conversions", conclude)
         phrases = f"{missing} more conversion|{missing} conversions|{missing} additional conversion"
         return draft.cite("9.5").say("text", phrases, "9.5: the conversions the weaker arm still needs")
     draft.cite("9.4").do(conclude)

@@ -12,8 +12,8 @@ from typing import Any
 from taumesh.domains.advertising.account_intents import find_campaign
 from taumesh.domains.advertising.catalogue import mandatory
 from taumesh.domains.advertising.clock import DEFAULT_MIN_AGE, min_age
-from taumesh.domains.advertising.drafts import Draft, act
-from taumesh.domains.factory import World
+from taumesh.domains.advertising.drafts import Draft
+from taumesh.domains.factory import World, act
 
 Record = dict[str, Any]
 
@@ -44,7 +44,7 @@ def set_min_age(world: World, campaign: Record, rng: random.Random, persona: str
     choices = range(max(DEFAULT_MIN_AGE, floor - 5), floor) if under else range(floor, floor + 13)
     ages = [age for age in choices if age != audience["min_age"]]
     age = rng.choice(ages)
-    draft = Draft(world, advertiser, "set_min_age", persona).verify().cite("3.1", "7.1")
+    draft = Draft(world, advertiser, persona, intent="set_min_age").verify().cite("3.1", "7.1")
     draft.do(act("get_advertiser", advertiser_id=advertiser["advertiser_id"]))
     find_campaign(draft, campaign).do(act("get_audience", audience_id=audience["audience_id"]))
     draft.want(
@@ -53,7 +53,7 @@ def set_min_age(world: World, campaign: Record, rng: random.Random, persona: str
     )
     change = act("set_audience_min_age", audience_id=audience["audience_id"], min_age=age)
     if under:
-        draft.trap(f"under_{floor}", f"7.2: {age} is under the {advertiser['vertical']} vertical's floor", change)
+        draft.trap_case(f"under_{floor}", f"7.2: {age} is under the {advertiser['vertical']} vertical's floor", change)
         return draft.cite("7.2").say("text", _age_phrases(floor), "7.2: the youngest age the vertical allows")
     return draft.cite("7.2").do(change)
 
@@ -69,7 +69,7 @@ def add_segment(world: World, campaign: Record, rng: random.Random, persona: str
         if s["sensitive"] == sensitive and s["segment_id"] not in audience["segment_ids"]
     )
     segment = world["segments"][rng.choice(pool)]
-    draft = Draft(world, advertiser, "add_segment", persona).verify().cite("3.1", "7.4")
+    draft = Draft(world, advertiser, persona, intent="add_segment").verify().cite("3.1", "7.4")
     find_campaign(draft, campaign).do(act("search_segments", query=segment["name"]))
     draft.want(
         f"You want the '{segment['name']}' interest segment added to the audience of your campaign"
@@ -77,7 +77,7 @@ def add_segment(world: World, campaign: Record, rng: random.Random, persona: str
     )
     add = act("add_audience_segment", audience_id=audience["audience_id"], segment_id=segment["segment_id"])
     if sensitive:
-        draft.trap("sensitive", "7.3: the segment is flagged sensitive: no audience may target it", add)
+        draft.trap_case("sensitive", "7.3: the segment is flagged sensitive: no audience may target it", add)
         return draft.cite("7.3").say("text", "sensitive", "7.3: the segment is a sensitive one")
     return draft.do(add)
 
@@ -89,7 +89,7 @@ def remove_exclusion(world: World, campaign: Record, rng: random.Random, persona
     optional = [c for c in campaign["excluded_categories"] if c not in required]
     keep = rng.random() < 0.4 or not optional
     category = rng.choice(required if keep else optional)
-    draft = Draft(world, advertiser, "remove_exclusion", persona).verify().cite("3.1", "8.1")
+    draft = Draft(world, advertiser, persona, intent="remove_exclusion").verify().cite("3.1", "8.1")
     draft.do(act("get_advertiser", advertiser_id=advertiser["advertiser_id"]))
     find_campaign(draft, campaign).do(act("list_safety_categories"))
     draft.want(
@@ -98,7 +98,7 @@ def remove_exclusion(world: World, campaign: Record, rng: random.Random, persona
     )
     remove = act("remove_exclusion", campaign_id=campaign["campaign_id"], category=category)
     if keep:
-        draft.trap(f"mandatory_{category}", f"8.3: {category} is mandatory for the campaign's vertical", remove)
+        draft.trap_case(f"mandatory_{category}", f"8.3: {category} is mandatory for the campaign's vertical", remove)
         phrases = "mandatory|required|must be excluded|must stay|must remain|cannot be removed|can't be removed"
         return draft.cite("8.3").say("text", phrases, "8.3: the category is mandatory for the campaign")
     return draft.cite("8.2").do(remove)

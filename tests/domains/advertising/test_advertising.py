@@ -1,7 +1,8 @@
 """The advertising domain's own behaviour (the bar every factory domain meets is tests/domains/test_tau_plus_plus.py).
 
 - the generator rebuilds the shipped files byte for byte, from three worlds that keep their invariants, and the
-  test split's entities are never in train;
+  test split's entities are never in train; a world's traps vary from the worlds before it, so a world solved before
+  them is refused;
 - a new daily budget takes effect only when the advertiser approves it in their own dashboard (dual control): the
   desk cannot approve it, and the budget history keeps the old value;
 - the pacing trap: the highest daily budget the agent must say is the most the rest of the lifetime budget carries to
@@ -15,13 +16,15 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
+import pytest
+
 from taumesh.domains import Action, Catalog, Domain, Registry, Session
-from taumesh.domains.advertising import DATA, RELEASE
-from taumesh.domains.advertising.build import generated_files, touched, world_of
+from taumesh.domains.advertising import DATA, RELEASE, build, tasks
+from taumesh.domains.advertising.build import generated_files
 from taumesh.domains.advertising.clock import TEST_MIN_CONVERSIONS, TODAY, day, days_left, earliest_stop
 from taumesh.domains.advertising.drafts import IDENTITY
-from taumesh.domains.advertising.world import TEST_WORLDS, worlds
-from taumesh.domains.factory import FactoryTask, outcome_score
+from taumesh.domains.advertising.world import SEEDS, TEST_WORLDS, build_world, worlds
+from taumesh.domains.factory import FactoryTask, InvariantError, outcome_score
 
 
 @functools.cache
@@ -56,9 +59,15 @@ def test_three_worlds_keep_their_invariants_and_test_entities_are_never_in_train
     built = worlds()  # raises on any broken invariant
     assert [w.tag for w in built] == ["w1", "w2", "w3"]
     train, test = _tasks("train"), _tasks("test")
-    assert test and {world_of(t) for t in test} == set(TEST_WORLDS)
-    assert not {world_of(t) for t in train} & TEST_WORLDS
-    assert not set().union(*map(touched, train)) & set().union(*map(touched, test))
+    assert test and {build.RELEASE.world_of(t) for t in test} == set(TEST_WORLDS)
+    assert not {build.RELEASE.world_of(t) for t in train} & TEST_WORLDS
+    assert not set().union(*map(build.RELEASE.touched, train)) & set().union(*map(build.RELEASE.touched, test))
+
+
+def test_a_world_solved_before_the_worlds_its_traps_vary_from_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tasks, "SEEN_AFTER", {})
+    with pytest.raises(InvariantError, match="w2 is solved before w1"):
+        tasks.tasks_of_world(build_world(SEEDS["w2"], "w2"), "w2", SEEDS["w2"], lambda _: True)
 
 
 def test_a_new_daily_budget_applies_only_when_the_advertiser_approves_it_in_their_dashboard() -> None:

@@ -10,9 +10,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from taumesh.domains.factory import World
+from taumesh.domains.factory import World, act
 from taumesh.domains.web_automation.clock import captcha_token, confirmation, login_code
-from taumesh.domains.web_automation.drafts import Draft, Member, act
+from taumesh.domains.web_automation.drafts import Draft, Member
 
 NO_AUTOMATED_SIGN_IN = (
     "automated sign-in|automated sign in|automated login|automated log-in|automatic sign-in|does not allow"
@@ -27,7 +27,7 @@ def submit_form(world: World, member: Member, form: dict[str, Any], rng: random.
     asked = rng.choice([max(1, most // 2), most - 1, most, most + rng.choice([5, 10, 20])])
     quantity = min(asked, most)
     token = captcha_token(form["form_id"]) if form["captcha"] else ""
-    draft = Draft(world, member, "submit_form", manner, dual=form["captcha"]).identify().cite("7.1", "7.2")
+    draft = Draft(world, member, manner, intent="submit_form", dual=form["captcha"]).identify().cite("7.1", "7.2")
     draft.do(act("find_site", host=site["host"]), act("list_forms", site_id=site["site_id"]))
     draft.goal.append(
         f"You want the '{form['title']}' form on {site['host']} submitted for {asked} units. If the form does not"
@@ -52,7 +52,7 @@ def submit_form(world: World, member: Member, form: dict[str, Any], rng: random.
 def connect_account(world: World, member: Member, site: dict[str, Any], rng: random.Random, manner: str) -> Draft:
     """Link the member's account with their authenticator's code (8.2); only where the terms allow it (8.1)."""
     key = site["site_id"]
-    draft = Draft(world, member, "connect_account", manner, dual=site["allows_automated_sign_in"]).identify()
+    draft = Draft(world, member, manner, intent="connect_account", dual=site["allows_automated_sign_in"]).identify()
     draft.cite("8.1").do(act("find_site", host=site["host"]), act("get_site", site_id=key))
     draft.goal.append(
         f"You want your own account on {site['host']} linked to the desk's browser, so that the desk can act there"

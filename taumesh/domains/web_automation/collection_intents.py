@@ -10,9 +10,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from taumesh.domains.factory import World
+from taumesh.domains.factory import World, act
 from taumesh.domains.web_automation.clock import PRICE, money, monthly_requests
-from taumesh.domains.web_automation.drafts import Draft, Member, act
+from taumesh.domains.web_automation.drafts import Draft, Member
 from taumesh.domains.web_automation.records import pages_under, under
 
 ROBOTS = "robots|disallow|blocked for automated|blocks that path|blocks the path"
@@ -24,7 +24,7 @@ INTERVALS = [15, 30, 45, 60, 90, 120, 180, 240, 360]
 
 
 def _start(world: World, member: Member, intent: str, manner: str) -> Draft:
-    return Draft(world, member, intent, manner).identify()
+    return Draft(world, member, manner, intent=intent).identify()
 
 
 def _site(draft: Draft, site_id: str) -> Draft:

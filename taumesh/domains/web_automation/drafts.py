@@ -1,17 +1,17 @@
-"""A task being solved: the member, the steps of every allowed outcome, what must be said, and its instruction.
+"""A task being solved for one member: who they are, how the desk identifies them, and how their instruction reads.
 
-Every intent's solver fills a :class:`Draft`. The draft knows how the desk identifies a member (policy 2.1) and
-learns their team (2.3), how the member is described in the instruction (with what they would know: their name,
-employee number and passphrase), and how a tier is read from what the task asks of the agent.
+Every intent's solver fills a :class:`Draft`, the factory's :class:`~taumesh.domains.factory.TaskDraft` with the
+member. The draft knows how the desk identifies a member (policy 2.1) and learns their team (2.3), how the member is
+described in the instruction (with what they would know: their name, employee number and passphrase), and how a
+tier is read from what the task asks of the agent.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Self
 
-from taumesh.domains import Action
-from taumesh.domains.factory import FactoryTask, Statement, Step, Tier, World
+from taumesh.domains.factory import FactoryTask, TaskDraft, Tier, World, act
 
 Member = dict[str, Any]
 WRITES = frozenset(
@@ -31,11 +31,6 @@ WRITES = frozenset(
 CLOSING = "Agree to a change only after the agent has told you exactly what it is going to do."
 
 
-def act(name: str, requestor: str = "assistant", **kwargs: Any) -> Action:
-    """A gold action (the member's own, in their browser or authenticator, when ``requestor`` is ``"user"``)."""
-    return Action.model_validate({"name": name, "kwargs": kwargs, "requestor": requestor})
-
-
 def tier_of(writes: int, trap: bool, dual: bool) -> Tier:
     """Easy: a plain request; medium: a trap or the member's own device; hard: both."""
     weight = trap + dual + (writes > 1)
@@ -43,20 +38,13 @@ def tier_of(writes: int, trap: bool, dual: bool) -> Tier:
 
 
 @dataclass
-class Draft:
+class Draft(TaskDraft):
     """A task being solved for one member."""
 
     world: World
     member: Member
-    intent: str
     manner: str
-    dual: bool = False
-    steps: list[Step] = field(default_factory=list)
-    statements: list[Statement] = field(default_factory=list)
     goal: list[str] = field(default_factory=list)
-    clauses: list[str] = field(default_factory=list)
-    forbidden: list[Action] = field(default_factory=list)
-    trap_rationale: str | None = None
 
     @property
     def mid(self) -> str:
@@ -66,25 +54,7 @@ class Draft:
     def team(self) -> str:
         return str(self.member["team_id"])
 
-    def do(self, *actions: Action) -> Draft:
-        """A step with one alternative: these actions, in order."""
-        self.steps.append(Step(why=", ".join(a.name for a in actions), alternatives=[list(actions)]))
-        return self
-
-    def cite(self, *clauses: str) -> Draft:
-        self.clauses += [c for c in clauses if c not in self.clauses]
-        return self
-
-    def trap(self, rationale: str, *forbidden: Action) -> Draft:
-        self.trap_rationale = rationale
-        self.forbidden = list(forbidden)
-        return self
-
-    def say(self, kind: str, value: str, why: str) -> Draft:
-        self.statements.append(Statement.model_validate({"kind": kind, "value": value, "why": why}))
-        return self
-
-    def identify(self) -> Draft:
+    def identify(self) -> Self:
         """Find and verify the member (2.1), then read their record for their team (2.3)."""
         m = self.member
         find = act(
@@ -104,23 +74,6 @@ class Draft:
         return " ".join([who, self.manner, *self.goal, CLOSING])
 
     def task(self, task_id: str) -> FactoryTask:
-        gold = [a for step in self.steps for a in step.alternatives[0]]
-        writes = [a for a in gold if a.requestor == "assistant" and a.name in WRITES]
-        trap = self.trap_rationale is not None
-        return FactoryTask(
-            id=task_id,
-            user_id=self.mid,
-            instruction=self.instruction(),
-            actions=gold,
-            outputs=[s.value for s in self.statements if s.kind != "text"],
-            intent=self.intent,
-            tier=tier_of(len(writes), trap, self.dual),
-            trap=trap,
-            trap_rationale=self.trap_rationale,
-            clauses=self.clauses,
-            forbidden=self.forbidden,
-            dual_control=self.dual,
-            steps=self.steps,
-            statements=self.statements,
-            solver=self.intent,
-        )
+        writes = [a for a in self.gold if a.requestor == "assistant" and a.name in WRITES]
+        tier = tier_of(len(writes), self.is_trap, self.dual)
+        return self.factory_task(task_id, self.mid, self.instruction(), tier)

@@ -1,8 +1,7 @@
 """Write the manufacturing domain's worlds, policy and tasks to ``data/`` (``python -m <this module>``).
 
-The factory's :class:`~taumesh.domains.factory.Release` checks every world against its invariants as it is built,
-every task's required outputs for specificity, the traps for cues and fairness, and that train and test touch no
-common entity. ``--check`` exits 1 when the shipped files differ from what the generator makes now.
+The worlds share the parts catalogue; every contact, work order, lot, line and machine belongs to one world, and
+the test world's are the test split's. ``--check`` names the shipped files the generator would now change.
 """
 
 from __future__ import annotations

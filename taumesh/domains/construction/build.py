@@ -1,9 +1,7 @@
 """Write the project desk's worlds, policy and tasks to ``data/`` (``python -m taumesh.domains.construction.build``).
 
-The factory's :class:`~taumesh.domains.factory.Release` checks every world against its invariants as it is built;
-a task whose required outputs an agent could say without knowing them is left out; a trap cued by a sentence only
-traps carry, a forbidden write an allowed outcome makes, or a train and a test task touching one entity stops the
-build. ``--check`` exits 1 when a shipped file differs from what the generator makes now.
+The worlds share no table: every contact, project, subcontractor and record a task names belongs to one world, and
+the test world's are the test split's. ``--check`` names the shipped files the generator would now change.
 """
 
 from __future__ import annotations

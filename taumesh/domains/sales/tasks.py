@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from taumesh.domains.factory import FactoryTask, InvariantError, World
+from taumesh.domains.factory import FactoryTask, World
 from taumesh.domains.sales.deal_intents import accept_quote, approve_discount
 from taumesh.domains.sales.drafts import Draft
 from taumesh.domains.sales.rep_intents import (
@@ -23,7 +23,7 @@ from taumesh.domains.sales.rep_intents import (
     push_close_date,
     schedule_follow_up,
 )
-from taumesh.domains.sales.world import SEEDS
+from taumesh.domains.sales.world import worlds
 
 Solver = Callable[[World, dict[str, Any], random.Random, str], Draft | None]
 INTENTS: dict[str, tuple[str, Solver]] = {
@@ -50,8 +50,6 @@ PER_WORLD = 3
 TRAPS_PER_WORLD = 1
 CANDIDATES = 12
 """Drafts of each kind (trap, not) an intent looks at per world before choosing, so that it can vary the cases."""
-CHOSEN: dict[str, list[FactoryTask]] = {}
-"""The tasks each world chose, by tag, as the worlds are solved: a world solved again replaces its own."""
 
 
 def _varied(candidates: list[FactoryTask], count: int, earlier: list[FactoryTask]) -> list[FactoryTask]:
@@ -71,21 +69,24 @@ def _varied(candidates: list[FactoryTask], count: int, earlier: list[FactoryTask
     return chosen
 
 
-def _earlier(tag: str) -> list[FactoryTask]:
-    """The tasks the worlds before ``tag`` chose (in :data:`SEEDS`' order), which ``tag``'s choice varies from."""
-    before = list(SEEDS)[: list(SEEDS).index(tag)]
-    if missing := [other for other in before if other not in CHOSEN]:
-        raise InvariantError(f"world {tag} is solved before {', '.join(missing)}: solve the worlds in order")
-    return [task for other in before for task in CHOSEN[other]]
-
-
 def tasks_of_world(world: World, tag: str, seed: int, accept: Callable[[FactoryTask], bool]) -> list[FactoryTask]:
     """Every intent's tasks over ``world``'s records of its own tag, ``accept`` filtering the candidates.
 
-    Each intent's choice varies from the cases the worlds solved before chose (:data:`CHOSEN`), so the worlds are
-    solved in order, as the release does.
+    Each intent's choice varies from the tasks the earlier worlds chose. The factory's release hands a world no tasks
+    of the others, so those are made again here (the worlds and their solvers are deterministic, ``accept`` the same).
     """
-    earlier = _earlier(tag)
+    earlier: list[FactoryTask] = []
+    for before in worlds():
+        if before.tag == tag:
+            break
+        earlier += _tasks_varied_from(earlier, before.tables, before.tag, before.seed, accept)
+    return _tasks_varied_from(earlier, world, tag, seed, accept)
+
+
+def _tasks_varied_from(
+    earlier: list[FactoryTask], world: World, tag: str, seed: int, accept: Callable[[FactoryTask], bool]
+) -> list[FactoryTask]:
+    """Every intent's tasks over world ``tag``; ``earlier``: the tasks the worlds before it chose."""
     tasks: list[FactoryTask] = []
     for index, (intent, (table, solve)) in enumerate(INTENTS.items()):
         rng = random.Random(seed * 100 + index)
@@ -105,5 +106,4 @@ def tasks_of_world(world: World, tag: str, seed: int, accept: Callable[[FactoryT
         chosen = _varied(traps, TRAPS_PER_WORLD, before)
         chosen += _varied(plain, PER_WORLD - len(chosen), before)
         tasks += sorted(chosen, key=lambda t: t.id)
-    CHOSEN[tag] = tasks
     return tasks

@@ -1,8 +1,8 @@
 """The sales domain's own behaviour (the bar every factory domain meets is tests/domains/test_tau_plus_plus.py).
 
 - the generator rebuilds the shipped files byte for byte, from three worlds that keep their invariants, and the
-  test split's entities are never in train; a world's choice varies from the worlds before it, so a world solved
-  before them is refused;
+  test split's entities are never in train; a world's choice varies from the worlds before it, yet a world solved
+  alone chooses the tasks it ships with;
 - a deal is won only on a quote the client signed in their own e-signature app (dual control): the desk cannot sign;
 - discount authority: a rep's discount beyond their limit is a request to their manager, one beyond 35 percent a
   transfer to a human; granting or submitting it anyway scores 0;
@@ -18,13 +18,12 @@ import re
 from datetime import date, timedelta
 from pathlib import Path
 
-import pytest
-
 from taumesh.domains import Catalog, Domain, Registry, Session
-from taumesh.domains.factory import FactoryTask, InvariantError, outcome_score
+from taumesh.domains.factory import FactoryTask, outcome_score, output_spec
 from taumesh.domains.sales import DATA, RELEASE, build, tasks
 from taumesh.domains.sales.build import generated_files
 from taumesh.domains.sales.clock import DEAL_DESK_LIMIT, DISCOUNT_AUTHORITY
+from taumesh.domains.sales.policy import POLICY
 from taumesh.domains.sales.world import SEEDS, TEST_WORLDS, build_world, worlds
 
 
@@ -56,10 +55,13 @@ def test_three_worlds_keep_their_invariants_and_test_entities_are_never_in_train
     assert not set().union(*map(build.RELEASE.touched, train)) & set().union(*map(build.RELEASE.touched, test))
 
 
-def test_a_world_solved_before_the_worlds_its_choice_varies_from_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(tasks, "CHOSEN", {})
-    with pytest.raises(InvariantError, match="w3 is solved before w1, w2"):
-        tasks.tasks_of_world(build_world(SEEDS["w3"], "w3"), "w3", SEEDS["w3"], lambda _: True)
+def test_a_world_solved_alone_chooses_the_tasks_it_ships_with() -> None:
+    """w2's choice varies from w1's (with no earlier world it would choose other tasks), which it makes again."""
+    policy = POLICY.markdown()
+    alone = tasks.tasks_of_world(
+        build_world(SEEDS["w2"], "w2"), "w2", SEEDS["w2"], lambda t: not output_spec(t.outputs, t.instruction, policy)
+    )
+    assert [t.id for t in alone] == [t.id for t in _tasks() if build.RELEASE.world_of(t) == "w2"]
 
 
 def _accepted_quote() -> FactoryTask:

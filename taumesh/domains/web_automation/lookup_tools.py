@@ -6,7 +6,7 @@ agent that acts without verifying ends in another state.
 
 from __future__ import annotations
 
-from taumesh.domains import Data, Refusal, Tool, check_powers
+from taumesh.domains import Data, Refusal, Tool
 from taumesh.domains.web_automation.records import dump, fetch, pages_under, params, text
 
 _MEMBER = text("The member's id, such as 'mb-w1-04'.")
@@ -154,22 +154,6 @@ class GetWatch(Tool):
         return dump({**watch, "changes": sorted(changes, key=lambda c: c["change_id"])})
 
 
-class Calculate(Tool):
-    name = "calculate"
-    description = "Calculate an arithmetic expression (numbers, + - * / and parentheses)."
-    parameters = params(expression=text("Such as '3 * (43200 / 60)'."))
-
-    @staticmethod
-    def invoke(data: Data, expression: str) -> str:
-        if not all(char in "0123456789+-*/(). e" for char in expression):
-            raise Refusal("invalid characters in expression")
-        check_powers(expression)
-        try:
-            return str(round(float(eval(expression, {"__builtins__": None}, {})), 6))  # noqa: S307 - characters checked
-        except (SyntaxError, ZeroDivisionError, TypeError, NameError) as error:
-            raise Refusal(f"cannot calculate: {error}") from None
-
-
 LOOKUP_TOOLS: tuple[type[Tool], ...] = (
     FindMember,
     VerifyMember,
@@ -182,7 +166,6 @@ LOOKUP_TOOLS: tuple[type[Tool], ...] = (
     ListExtractions,
     ListSchedules,
     GetWatch,
-    Calculate,
 )
 IDENTITY_TOOLS = frozenset({"find_member", "verify_member"})
 """Finding the member by name and employee number, then verifying them by their passphrase."""

@@ -20,8 +20,8 @@ from taumesh.domains.advertising.account_intents import (
 from taumesh.domains.advertising.drafts import Draft
 from taumesh.domains.advertising.experiment_intents import conclude_experiment, start_experiment
 from taumesh.domains.advertising.targeting_intents import add_segment, remove_exclusion, set_min_age
-from taumesh.domains.advertising.world import SEEDS
-from taumesh.domains.factory import FactoryTask, InvariantError, World
+from taumesh.domains.advertising.world import worlds
+from taumesh.domains.factory import FactoryTask, World
 
 Solver = Callable[[World, dict[str, Any], random.Random, str], Draft | None]
 INTENTS: dict[str, tuple[str, Solver]] = {
@@ -47,9 +47,6 @@ PER_WORLD = 3
 """Tasks per intent and world: 6 train (w1, w2) and 3 test (w3) per intent."""
 CANDIDATES = 12
 """Drafts of each kind (trap, not) an intent looks at per world before choosing, so that it can vary the cases."""
-SEEN_AFTER: dict[str, dict[str, Counter[str]]] = {}
-"""Per world tag, the trap cases chosen per intent by that world and those before it; a world solved again replaces
-its own."""
 
 
 def _varied(candidates: list[tuple[str, FactoryTask]], count: int, seen: Counter[str]) -> list[FactoryTask]:
@@ -64,24 +61,28 @@ def _varied(candidates: list[tuple[str, FactoryTask]], count: int, seen: Counter
     return chosen
 
 
-def _seen_before(tag: str) -> dict[str, Counter[str]]:
-    """A copy of the trap cases the worlds before ``tag`` chose (in :data:`SEEDS`' order), per intent."""
-    tags = list(SEEDS)
-    if tags.index(tag) == 0:
-        return {}
-    before = tags[tags.index(tag) - 1]
-    if before not in SEEN_AFTER:
-        raise InvariantError(f"world {tag} is solved before {before}: solve the worlds in order")
-    return {intent: Counter(cases) for intent, cases in SEEN_AFTER[before].items()}
-
-
 def tasks_of_world(world: World, tag: str, seed: int, accept: Callable[[FactoryTask], bool]) -> list[FactoryTask]:
     """Every intent's tasks over ``world``'s records of its own tag, ``accept`` filtering the candidates.
 
-    Each intent's trap is of the case the worlds solved before chose least (:data:`SEEN_AFTER`), so the worlds are
-    solved in order, as the release does.
+    Each intent's trap is of the case the earlier worlds chose least. The factory's release hands a world no tasks of
+    the others, so their choices are made again here (the worlds and their solvers are deterministic, ``accept`` the
+    same).
     """
-    seen = _seen_before(tag)
+    seen: dict[str, Counter[str]] = {}
+    for before in worlds():
+        if before.tag == tag:
+            break
+        _tasks_varied_from(seen, before.tables, before.tag, before.seed, accept)
+    return _tasks_varied_from(seen, world, tag, seed, accept)
+
+
+def _tasks_varied_from(
+    seen: dict[str, Counter[str]], world: World, tag: str, seed: int, accept: Callable[[FactoryTask], bool]
+) -> list[FactoryTask]:
+    """Every intent's tasks over world ``tag``.
+
+    ``seen`` counts, per intent, the trap cases the worlds before it chose; this world's choice adds to it.
+    """
     tasks: list[FactoryTask] = []
     for index, (intent, (table, solve)) in enumerate(INTENTS.items()):
         rng = random.Random(seed * 100 + index)
@@ -101,5 +102,4 @@ def tasks_of_world(world: World, tag: str, seed: int, accept: Callable[[FactoryT
         chosen = _varied(traps, 1, cases)
         chosen += _varied(plain, PER_WORLD - len(chosen), Counter())
         tasks += sorted(chosen, key=lambda t: t.id)
-    SEEN_AFTER[tag] = seen
     return tasks

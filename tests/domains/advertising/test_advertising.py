@@ -1,8 +1,8 @@
 """The advertising domain's own behaviour (the bar every factory domain meets is tests/domains/test_tau_plus_plus.py).
 
 - the generator rebuilds the shipped files byte for byte, from three worlds that keep their invariants, and the
-  test split's entities are never in train; a world's traps vary from the worlds before it, so a world solved before
-  them is refused;
+  test split's entities are never in train; a world's traps vary from the worlds before it, yet a world solved
+  alone chooses the tasks it ships with;
 - a new daily budget takes effect only when the advertiser approves it in their own dashboard (dual control): the
   desk cannot approve it, and the budget history keeps the old value;
 - the pacing trap: the highest daily budget the agent must say is the most the rest of the lifetime budget carries to
@@ -16,15 +16,14 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
-import pytest
-
 from taumesh.domains import Action, Catalog, Domain, Registry, Session
 from taumesh.domains.advertising import DATA, RELEASE, build, tasks
 from taumesh.domains.advertising.build import generated_files
 from taumesh.domains.advertising.clock import TEST_MIN_CONVERSIONS, TODAY, day, days_left, earliest_stop
 from taumesh.domains.advertising.drafts import IDENTITY
+from taumesh.domains.advertising.policy import POLICY
 from taumesh.domains.advertising.world import SEEDS, TEST_WORLDS, build_world, worlds
-from taumesh.domains.factory import FactoryTask, InvariantError, outcome_score
+from taumesh.domains.factory import FactoryTask, outcome_score, output_spec
 
 
 @functools.cache
@@ -64,10 +63,13 @@ def test_three_worlds_keep_their_invariants_and_test_entities_are_never_in_train
     assert not set().union(*map(build.RELEASE.touched, train)) & set().union(*map(build.RELEASE.touched, test))
 
 
-def test_a_world_solved_before_the_worlds_its_traps_vary_from_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(tasks, "SEEN_AFTER", {})
-    with pytest.raises(InvariantError, match="w2 is solved before w1"):
-        tasks.tasks_of_world(build_world(SEEDS["w2"], "w2"), "w2", SEEDS["w2"], lambda _: True)
+def test_a_world_solved_alone_chooses_the_tasks_it_ships_with() -> None:
+    """w3's traps vary from w1's and w2's (with no earlier world it would choose others), which it makes again."""
+    policy = POLICY.markdown()
+    alone = tasks.tasks_of_world(
+        build_world(SEEDS["w3"], "w3"), "w3", SEEDS["w3"], lambda t: not output_spec(t.outputs, t.instruction, policy)
+    )
+    assert [t.id for t in alone] == [t.id for t in _tasks("test")]
 
 
 def test_a_new_daily_budget_applies_only_when_the_advertiser_approves_it_in_their_dashboard() -> None:

@@ -4,10 +4,11 @@ For bench/parity_taubench.py. Two modes, one process each:
 
 * ``--record LOG``: every ``POST /v1/chat/completions`` goes to ``--upstream`` (the real model); the request body and
   the answer are appended to ``LOG`` (JSON lines: ``{"role", "index", "request", "response"}``);
-* ``--replay LOG --record LOG2``: a request equal to the recorded one at the same place (per role) is answered with
-  the recorded answer, without asking the model; a request that differs is forwarded to ``--upstream`` and marked
-  ``"replayed": false``. So the second harness meets exactly the first one's model as long as it asks the same, and
-  the first request it asks otherwise is the parity finding.
+* ``--replay LOG --record LOG2``: a request equal to one recorded (of its role, not yet replayed) is answered with the
+  recorded answer, without asking the model; any other is forwarded to ``--upstream`` and marked ``"replayed":
+  false``. So the second harness meets exactly the first one's model as long as it asks the same, whatever requests
+  the first made that it does not (τ-bench's user asks the model once each time it is constructed, and drops the
+  answer), and the first request it asks otherwise is the parity finding.
 
 The role is the agent's when the request offers tools, else the simulated user's (τ-bench's tool-calling agent and
 its LLM user). ``GET /health`` answers when it listens; it prints ``serving http://127.0.0.1:PORT/v1``.
@@ -53,8 +54,9 @@ class Proxy:
         async with self.lock:  # one at a time, in arrival order: the harnesses ask one request at a time anyway
             index = self.counts[role]
             self.counts[role] += 1
-            recorded = self.replay[role][index] if index < len(self.replay[role]) else None
-            if recorded is not None and recorded["request"] == body:
+            recorded = next((e for e in self.replay[role] if e["request"] == body), None)
+            if recorded is not None:  # the first not yet replayed: a request asked twice gets both answers in turn
+                self.replay[role].remove(recorded)
                 answer, replayed = recorded["response"], True
             else:
                 answer, replayed = await self._forward(body), False

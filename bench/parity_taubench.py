@@ -193,28 +193,63 @@ def _why(where: str) -> str:
 
 @dataclass
 class RoleParity:
-    """One role's requests in both harnesses: how many, how many equal before the first difference, and it."""
+    """One role's requests in both harnesses: how many, how many equal before the first difference, and it.
+
+    Requests whose answer the harness never used (τ-bench's user asks the model each time it is constructed, before
+    it has an instruction, and drops the answer) are counted apart and left out of the comparison.
+    """
 
     role: str
     taubench_requests: int
     taumesh_requests: int
     equal_prefix: int
+    unused: dict[str, int] = field(default_factory=dict)
     first_difference: dict[str, str] | None = None
 
 
-def compare_requests(taubench: Path, taumesh: Path) -> list[RoleParity]:
-    def read(path: Path) -> dict[str, list[dict[str, Any]]]:
-        found: dict[str, list[dict[str, Any]]] = {"agent": [], "user": []}
-        for line in path.read_text(encoding="utf-8").splitlines():
-            entry = json.loads(line)
-            found[entry["role"]].append(entry)
-        return found
+def _answer(entry: dict[str, Any]) -> tuple[str, str]:
+    """The model's answer in a recorded exchange: its text, and its tool calls (names and arguments)."""
+    choices = entry["response"].get("choices") or [{}]
+    message = choices[0].get("message") or {}
+    calls = [
+        (call.get("function", {}).get("name"), call.get("function", {}).get("arguments"))
+        for call in message.get("tool_calls") or []
+    ]
+    return str(message.get("content") or "").strip(), json.dumps(calls)
 
-    left, right = read(taubench), read(taumesh)
+
+def _used(entry: dict[str, Any], traj: list[dict[str, Any]]) -> bool:
+    """Whether the answer of ``entry`` is in the trajectory: its text said, or its tool calls made."""
+    text, calls = _answer(entry)
+    said = {str(m.get("content") or "").strip() for m in traj}
+    made = {row[2] for row in _messages(traj)}
+    return (bool(text) and text in said) or (calls != "[]" and calls in made)
+
+
+def _read(path: Path) -> dict[str, list[dict[str, Any]]]:
+    found: dict[str, list[dict[str, Any]]] = {"agent": [], "user": []}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        entry = json.loads(line)
+        found[entry["role"]].append(entry)
+    return found
+
+
+def compare_requests(
+    taubench: Path, taumesh: Path, trajectories: tuple[list[dict[str, Any]], list[dict[str, Any]]] | None = None
+) -> list[RoleParity]:
+    """Per role, the requests of both harnesses compared in order; with ``trajectories`` (τ-bench's, taumesh's),
+    only those whose answer the harness used."""
+    left, right = _read(taubench), _read(taumesh)
     report = []
     for role in ("agent", "user"):
-        parity = RoleParity(role, len(left[role]), len(right[role]), 0)
-        for index, (a, b) in enumerate(zip(left[role], right[role], strict=False)):
+        ours, theirs = left[role], right[role]
+        unused = {}
+        if trajectories is not None:
+            kept = [e for e in ours if _used(e, trajectories[0])], [e for e in theirs if _used(e, trajectories[1])]
+            unused = {"taubench": len(ours) - len(kept[0]), "taumesh": len(theirs) - len(kept[1])}
+            ours, theirs = kept
+        parity = RoleParity(role, len(left[role]), len(right[role]), 0, unused)
+        for index, (a, b) in enumerate(zip(ours, theirs, strict=False)):
             found = first_difference(a["request"], b["request"])
             if found is None:
                 parity.equal_prefix = index + 1
@@ -280,7 +315,11 @@ def build_report(args: argparse.Namespace, scratch: Path) -> Report:
                 break
             shared += 1
         report.equal_messages[task_id] = shared
-    report.roles = compare_requests(scratch / "taubench.jsonl", scratch / "taumesh.jsonl")
+    trajectories = (
+        [m for r in theirs.values() for m in r.get("traj", [])],
+        [m for r in ours.values() for m in r.get("traj", [])],
+    )
+    report.roles = compare_requests(scratch / "taubench.jsonl", scratch / "taumesh.jsonl", trajectories)
     entries = [json.loads(line) for line in (scratch / "taumesh.jsonl").read_text(encoding="utf-8").splitlines()]
     report.replayed = {
         "replayed": sum(e["replayed"] for e in entries),
@@ -300,14 +339,17 @@ def markdown(report: Report) -> str:
             f"| {task_id} | {rewards['taubench']:g} | {rewards['taumesh']:g} | "
             f"{lengths['taubench']} / {lengths['taumesh']} | {report.equal_messages[task_id]} |"
         )
-    lines += ["", "| role | requests (τ-bench / taumesh) | equal before they differ | first difference |"]
-    lines.append("|---|---|---|---|")
+    lines += [
+        "",
+        "| role | requests (τ-bench / taumesh) | answer unused | equal before they differ | first difference |",
+    ]
+    lines.append("|---|---|---|---|---|")
     for role in report.roles:
         first = role.first_difference
         said = "none" if first is None else f"request {first['request']}, `{first['field']}`: {first['why']}"
-        lines.append(
-            f"| {role.role} | {role.taubench_requests} / {role.taumesh_requests} | {role.equal_prefix} | {said} |"
-        )
+        unused = " / ".join(str(role.unused.get(k, 0)) for k in ("taubench", "taumesh"))
+        counts = f"{role.taubench_requests} / {role.taumesh_requests}"
+        lines.append(f"| {role.role} | {counts} | {unused} | {role.equal_prefix} | {said} |")
     for role in report.roles:
         if role.first_difference:
             first = role.first_difference

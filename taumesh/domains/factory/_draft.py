@@ -22,8 +22,11 @@ from taumesh.domains import Action
 from taumesh.domains.factory._task import FactoryTask, Statement, Step, Tier
 
 
-def act(name: str, requestor: str = "assistant", **kwargs: Any) -> Action:
-    """A gold action: the agent's, or the user's own when ``requestor`` is ``"user"``."""
+def act(name: str, requestor: str = "assistant", /, **kwargs: Any) -> Action:
+    """A gold action: the agent's, or the user's own when ``requestor`` is ``"user"``.
+
+    Both are positional-only, so that a tool's own ``name=`` or ``requestor=`` argument passes through ``kwargs``.
+    """
     return Action.model_validate({"name": name, "kwargs": kwargs, "requestor": requestor})
 
 

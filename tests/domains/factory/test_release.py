@@ -35,7 +35,7 @@ def _solve(target: Callable[[str], str]) -> Callable[..., list[FactoryTask]]:
     def tasks_of_world(world: World, tag: str, seed: int, accept: Callable[[FactoryTask], bool]) -> list[FactoryTask]:
         user = f"user-{tag}-1"
         draft = TaskDraft(intent="raise", dual=tag == "w2")
-        draft.step("either verification", [act("find", user_name=user)], [])
+        draft.step("either verification", [act("find", name=user)], [])
         draft.do(act("set_counter", user_id=target(tag), value=seed + 1)).cite("1.1")
         if seed == 3:
             draft.trap("1.1", act("set_counter", user_id=user, value=10)).say("text", "above 9|too high", "why not")

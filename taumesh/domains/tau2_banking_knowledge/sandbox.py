@@ -12,7 +12,8 @@ The sandbox holds when the env runs as root, as CI does. Bubblewrap started by r
 (a command could remount ``/usr`` and the documents writable, or write ``/proc/sys``), so a root process runs it
 as the unprivileged ``nobody`` (:func:`.shell_folders.sandbox_identity`), in a user namespace of its own with
 every capability dropped and no further user namespace; ``/``, ``/proc`` and ``/dev`` are read-only, ``/tmp`` a
-small tmpfs. Bubblewrap is found once, at an absolute path in a root-owned system folder, never on the PATH.
+small tmpfs. Bubblewrap is found once, at an absolute path in a root-owned system folder, never on the PATH; finding it,
+its command line and running one command are :mod:`taumesh.sandbox`'s, shared with other domains.
 Each command has :class:`SandboxLimits` (processes, memory, CPU, ``/tmp``, and a quota on a writable folder,
 checked while it runs). Without all this (no bubblewrap, one older than 0.8, no user namespaces for ``nobody``)
 :func:`sandbox_problem` says why and the shell configurations are refused.
@@ -20,20 +21,12 @@ checked while it runs). Without all this (no bubblewrap, one older than 0.8, no 
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
-import stat
-import subprocess
-import tempfile
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import IO, Literal
-
-from pydantic import BaseModel, ConfigDict
 
 from taumesh.domains import Document
 from taumesh.domains.tau2_banking_knowledge.shell_folders import (
@@ -44,19 +37,12 @@ from taumesh.domains.tau2_banking_knowledge.shell_folders import (
     new_folder,
     process_folder,
     remove_folder,
-    sandbox_identity,
     shell_root,
 )
+from taumesh.sandbox import BWRAP_LOCATIONS, Limits, bwrap_path, run_sandboxed, sandbox_identity, setup_problem
 
-BWRAP_LOCATIONS = ("/usr/bin/bwrap", "/bin/bwrap", "/usr/local/bin/bwrap")
-"""Where bubblewrap is looked for, in order, once per process: never on the PATH (a folder on it may be writable)."""
-SETPRIV_LOCATIONS = ("/usr/bin/setpriv", "/bin/setpriv")
-"""Where util-linux's ``setpriv`` is looked for, the same way: a root env starts bubblewrap through it as ``nobody``.
+__all__ = ["BWRAP_LOCATIONS", "bwrap_path"]  # the shell's tests check the path bubblewrap is found at, as before
 
-Not Python's ``Popen(user=...)``: that forks instead of vforking, and grpcio's fork handlers then crash the child.
-"""
-MINIMUM_BWRAP = (0, 8)
-"""The first bubblewrap with ``--size`` (a bounded ``/tmp``) and ``--disable-userns``."""
 TIMEOUT_SECONDS = 30
 """Upstream's limit per command; the tool then answers exit status 124."""
 OUTPUT_LIMIT_KIB = 16 * 1024
@@ -65,10 +51,6 @@ QUOTA_POLL_SECONDS = 0.2
 """How often a writable folder is measured while a command runs."""
 MOUNT_POINT = "/knowledge_base"
 """Where the exported documents appear in the sandbox, and its working directory."""
-SYSTEM_DIRS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64")
-"""Mounted read-only (or linked, on a merged-/usr system) beside ``/usr``, so the usual tools run."""
-SYSTEM_FILES = ("/etc/alternatives", "/etc/ld.so.cache")
-"""The only things of ``/etc`` the tools need (Debian's ``awk`` is an alternative); never passwd or shadow."""
 INDEX_NAME = "INDEX.md"
 LS_USER, LS_GROUP, LS_DATE = "kb_user", "kb_group", "Jan  1 00:00"
 _PROBE = "grep -q '^CapEff:[[:space:]]*0*$' '/proc/self/status' && echo sandboxed || echo capabilities-kept"
@@ -79,86 +61,23 @@ _LS_LINE = re.compile(
     r"^([d\-lrwxst@]+\s+\d+\s+)(\S+)\s+(\S+)\s+(\d+)\s+(\w{3}\s+\d+\s+[\d:]+)\s+(.*)$",
     re.MULTILINE,
 )
-_VERSION = re.compile(r"(\d+)\.(\d+)")
 _MIB = 1 << 20
 
 
-class SandboxLimits(BaseModel):
-    """What one command may use. Processes count per sandbox (its own user namespace), memory per process."""
+class SandboxLimits(Limits):
+    """What one shell command may use: the sandbox's limits, and a quota on a writable folder."""
 
-    model_config = ConfigDict(frozen=True)
-
-    processes: int = 64
-    """RLIMIT_NPROC in the sandbox: a fork bomb stops there."""
-    memory_mib: int = 512
-    """RLIMIT_AS of each process."""
     cpu_seconds: int = TIMEOUT_SECONDS
     """RLIMIT_CPU of each process."""
-    tmp_mib: int = 64
-    """The size of the sandbox's ``/tmp`` (a tmpfs: memory, so bounded)."""
+    output_kib: int = OUTPUT_LIMIT_KIB
+    """RLIMIT_FSIZE: each of stdout and stderr, and any file written."""
     notes_mib: int = 64
     """What a writable folder may hold beyond the documents it started with."""
     notes_files: int = 10_000
     """Files and folders a writable folder may hold beyond those it started with."""
-    output_kib: int = OUTPUT_LIMIT_KIB
-    """RLIMIT_FSIZE: each of stdout and stderr, and any file written."""
-
-    def ulimits(self) -> str:
-        """The bash that sets them in the sandbox, before the command (soft and hard: it cannot raise them)."""
-        limits = {"f": self.output_kib, "u": self.processes, "v": self.memory_mib * 1024, "t": self.cpu_seconds}
-        return "; ".join(f"ulimit -{flag} {value}" for flag, value in limits.items())
 
 
 DEFAULT_LIMITS = SandboxLimits()
-
-
-@cache
-def bwrap_path() -> str | None:
-    """Bubblewrap's absolute path: the first of :data:`BWRAP_LOCATIONS` that only root (or this uid) can change."""
-    return _program(BWRAP_LOCATIONS)
-
-
-@cache
-def setpriv_path() -> str | None:
-    """``setpriv``'s absolute path, found as bubblewrap's is."""
-    return _program(SETPRIV_LOCATIONS)
-
-
-def _program(locations: Sequence[str]) -> str | None:
-    for location in locations:
-        path = Path(location).resolve()
-        if path.is_file() and os.access(path, os.X_OK) and _trusted(path) and _trusted(path.parent):
-            return str(path)
-    return None
-
-
-def launcher() -> list[str]:
-    """What bubblewrap's command line starts with: nothing, or as root ``setpriv`` making it ``nobody``."""
-    identity = sandbox_identity()
-    if identity is None:
-        return []
-    setpriv = setpriv_path()
-    if setpriv is None:
-        raise RuntimeError(
-            f"a root env runs bubblewrap as uid {identity.uid} with setpriv, which is not at {SETPRIV_LOCATIONS}"
-        )
-    return [setpriv, f"--reuid={identity.uid}", f"--regid={identity.gid}", "--clear-groups", "--"]
-
-
-def _trusted(path: Path) -> bool:
-    """Owned by root or this uid, and writable by no group or other user."""
-    info = path.stat()
-    return info.st_uid in (0, os.geteuid()) and not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
-
-
-def bwrap_version(bwrap: str) -> tuple[int, int] | None:
-    """``bwrap --version``'s major and minor; None when it does not say."""
-    try:
-        said = subprocess.run([bwrap, "--version"], capture_output=True, text=True, timeout=10, check=False)  # noqa: S603 - a fixed absolute path
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    found = _VERSION.search(said.stdout)
-    return (int(found.group(1)), int(found.group(2))) if found else None
 
 
 @cache
@@ -170,18 +89,9 @@ def sandbox_problem() -> str | None:
     that reads its own capabilities, so a shell configuration is refused up front rather than answering every
     command with bubblewrap's error.
     """
-    bwrap = bwrap_path()
-    if bwrap is None:
-        return (
-            "needs bubblewrap (`bwrap`; Debian: apt-get install bubblewrap) in "
-            + " or ".join(str(Path(location).parent) for location in BWRAP_LOCATIONS)
-            + " on the machine running the env, owned by root"
-        )
-    if sandbox_identity() is not None and setpriv_path() is None:
-        return "needs util-linux's setpriv (in /usr/bin or /bin): an env running as root runs bubblewrap as nobody"
-    version = bwrap_version(bwrap)
-    if version is not None and version < MINIMUM_BWRAP:
-        return f"needs bubblewrap 0.8 or later (--size, --disable-userns); {bwrap} is {version[0]}.{version[1]}"
+    problem = setup_problem(bwrap_path())
+    if problem is not None:
+        return problem
     try:
         folder = new_folder("probe")
     except OSError as exc:
@@ -251,9 +161,6 @@ def sanitize(output: str) -> str:
     )
 
 
-Stopped = Literal["exited", "timed out", "over quota"]
-
-
 @dataclass(frozen=True)
 class Sandbox:
     """A folder of exported documents and how commands see it: read-only, or writable by them.
@@ -278,41 +185,24 @@ class Sandbox:
         bwrap = bwrap_path()
         if bwrap is None:
             raise RuntimeError(f"the shell tool needs bubblewrap (`bwrap`), which is not at {BWRAP_LOCATIONS}")
-        with _output() as stdout, _output() as stderr:
-            process = subprocess.Popen(  # noqa: S603 - the command runs inside the sandbox, which is its point
-                [*launcher(), *self._argv(bwrap, command)],
-                stdin=subprocess.DEVNULL,
-                stdout=stdout,
-                stderr=stderr,
-                cwd="/",
-            )
-            stopped = self._wait(process, timeout)
-            if stopped == "timed out":
-                return 124, "", f"Command timed out after {timeout} seconds"
-            if stopped == "over quota":
-                self._restore()
-                return 1, "", over_quota_text(self.limits)
-            return process.returncode, _read(stdout), _read(stderr)
-
-    def _wait(self, process: subprocess.Popen[bytes], timeout: int) -> Stopped:
-        """Until ``process`` ends, is past ``timeout`` or (writable) its folder is over quota; then it is killed."""
-        deadline = time.monotonic() + timeout
-        poll = QUOTA_POLL_SECONDS if self.writable else float(timeout)
-        while True:
-            try:
-                process.wait(timeout=max(min(poll, deadline - time.monotonic()), 0.0))
-            except subprocess.TimeoutExpired:
-                stopped: Stopped | None = None
-                if time.monotonic() >= deadline:
-                    stopped = "timed out"
-                elif self._over_quota():
-                    stopped = "over quota"
-                if stopped is not None:
-                    process.kill()  # bubblewrap; --die-with-parent takes the sandbox and all in it along
-                    process.wait()
-                    return stopped
-                continue
-            return "over quota" if self.writable and self._over_quota() else "exited"
+        outcome = run_sandboxed(
+            bwrap,
+            self.folder,
+            MOUNT_POINT,
+            command,
+            writable=self.writable,
+            limits=self.limits,
+            timeout=timeout,
+            scratch=process_folder(),
+            watch=self._over_quota if self.writable else None,
+            poll_seconds=QUOTA_POLL_SECONDS,
+        )
+        if outcome.stopped == "timed out":
+            return 124, "", f"Command timed out after {timeout} seconds"
+        if outcome.stopped == "over quota":
+            self._restore()
+            return 1, "", over_quota_text(self.limits)
+        return outcome.code, sanitize(outcome.stdout), sanitize(outcome.stderr)
 
     def _quota(self) -> Usage:
         start = _usage(self.pristine) if self.pristine is not None else Usage(0, 0)
@@ -329,24 +219,6 @@ class Sandbox:
             shutil.copytree(self.pristine, self.folder, dirs_exist_ok=True)
         hand_over(self.folder, writable=True)
 
-    def _argv(self, bwrap: str, command: str) -> list[str]:
-        argv = [bwrap, "--unshare-all", "--unshare-user", "--disable-userns", "--cap-drop", "ALL"]
-        argv += ["--die-with-parent", "--new-session", "--clearenv"]
-        argv += ["--setenv", "PATH", "/usr/local/bin:/usr/bin:/bin", "--setenv", "LANG", "C.UTF-8"]
-        argv += ["--ro-bind", "/usr", "/usr", "--proc", "/proc", "--remount-ro", "/proc"]  # /proc/sys and all
-        argv += ["--dev", "/dev", "--remount-ro", "/dev"]  # its null, zero, ... stay writable, its tmpfs not
-        argv += ["--size", str(self.limits.tmp_mib * _MIB), "--tmpfs", "/tmp"]  # noqa: S108 - the sandbox's own
-        for folder in SYSTEM_DIRS:
-            if os.path.islink(folder):
-                argv += ["--symlink", os.readlink(folder), folder]
-            elif os.path.isdir(folder):
-                argv += ["--ro-bind", folder, folder]
-        for path in SYSTEM_FILES:
-            argv += ["--ro-bind-try", path, path]
-        argv += ["--bind" if self.writable else "--ro-bind", str(self.folder), MOUNT_POINT, "--chdir", MOUNT_POINT]
-        argv += ["--remount-ro", "/"]  # bubblewrap's own root (a tmpfs) last, once all is mounted on it
-        return [*argv, "bash", "-c", f"{self.limits.ulimits()}; {command}"]
-
 
 def over_quota_text(limits: SandboxLimits) -> str:
     """What a command that filled a writable folder past its quota gets as its stderr (exit status 1)."""
@@ -360,13 +232,3 @@ def over_quota_text(limits: SandboxLimits) -> str:
 def _usage(pristine: Path) -> Usage:
     """What a pristine export holds (it never changes: one per knowledge base)."""
     return folder_usage(pristine, max_size=1 << 62, max_entries=1 << 62)
-
-
-def _output() -> IO[bytes]:
-    """A nameless file for a command's stdout or stderr, in this process's shell folder (never the host's /tmp)."""
-    return tempfile.TemporaryFile(dir=process_folder())
-
-
-def _read(output: IO[bytes]) -> str:
-    output.seek(0)
-    return sanitize(output.read().decode("utf-8", errors="replace"))

@@ -3,7 +3,7 @@
 Every folder the shell uses (the exported documents, a writable shell's notes, each command's captured output)
 is in this process's own folder, ``<shell root>/proc-<host>-<boot>-<pid>-<start>``, never in the host's ``/tmp``. The
 shell root is ``<cache>/shell`` (``TAUMESH_CACHE_DIR``); a process running as root runs bubblewrap as the
-unprivileged :data:`SANDBOX_ID` (see :mod:`.sandbox`), which must reach the folders through every parent, so as
+unprivileged ``nobody`` (:data:`taumesh.sandbox.SANDBOX_ID`), which must reach the folders through every parent, so as
 root the root is :data:`ROOT_SHELL_ROOT` (``/root`` is closed to other users). A process removes its own folder
 when it exits; the folder of one killed (SIGKILL, a crash) is removed by the next process of the same host (its
 name: a container's own) that starts using the shell: its pid is gone, or now names another process (its start
@@ -26,29 +26,14 @@ from pathlib import Path
 from uuid import uuid4
 
 from taumesh.data import cache_dir
+from taumesh.sandbox import sandbox_identity
 
-SANDBOX_ID = 65534
-"""The uid and gid bubblewrap runs as when this process is root: Debian's ``nobody``/``nogroup``, the kernel's
-overflow id, owning nothing on the host."""
 ROOT_SHELL_ROOT = Path("/var/lib/taumesh/shell")
-"""The shell root of a process running as root: a path :data:`SANDBOX_ID` can traverse (``/var/lib`` is 0755)."""
+"""The shell root of a process running as root: a path ``nobody`` can traverse (``/var/lib`` is 0755)."""
 PROCESS_PREFIX = "proc-"
 _TRAVERSE_ONLY = 0o711
 """The shell root's and the process folder's mode: passable to reach a folder, but no listing of the others."""
 _MAKING = threading.Lock()
-
-
-@dataclass(frozen=True)
-class Identity:
-    """Whom bubblewrap runs as."""
-
-    uid: int
-    gid: int
-
-
-def sandbox_identity() -> Identity | None:
-    """The unprivileged uid and gid bubblewrap runs as when this process is root; None: as this process."""
-    return Identity(SANDBOX_ID, SANDBOX_ID) if os.geteuid() == 0 else None
 
 
 def shell_root() -> Path:

@@ -4,9 +4,17 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Annotated, Literal, Self, get_args
+from typing import Annotated, Any, Literal, Self, get_args
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, Field, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    Field,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+    model_validator,
+)
 
 from taumesh.data import taubench_v1_dir
 from taumesh.flags import Flag
@@ -189,12 +197,25 @@ class RunConfig(RunScope):
     per_trial_seeds: bool | None = None
     """Give each trial its own seed, τ²'s: ``random.seed(seed)`` then ``randint(0, 1_000_000)`` per trial. None: as
     the domain does."""
+    episode_seeds: Literal["benchmark", "sha256"] = "benchmark"
+    """How each episode's seed is derived from the run's: ``benchmark``, as the domain's own benchmark does (see
+    ``per_trial_seeds``); ``sha256``, per (run, task, trial) by :func:`taumesh.orchestrator.run.runner.seed_for`,
+    given to both models. Only the Python rollout API (:mod:`taumesh.rollout`) sets it: ``taumesh run`` has no flag.
+    Dumped only when not the default, so a run of ``taumesh run`` dumps as it did before it existed."""
     run_defaults: RunDefaults | None = None
     """The domain's run defaults as the env sent them (``DomainInfo.run_defaults``), once :meth:`with_defaults`
     has applied them; None before. Results record them (``info.run.run_defaults``)."""
     judge: ModelSettings = Field(default_factory=ModelSettings)
     """The model that judges τ²'s NL assertions (sent with every ScoreEpisode); empty: none, and a task that
     needs one fails with FAILED_PRECONDITION instead of being scored."""
+
+    @model_serializer(mode="wrap")
+    def _episode_seeds_when_not_the_default(self, dump: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """The run's fields, ``episode_seeds`` left out when it is the default (which reading it back restores)."""
+        fields: dict[str, Any] = dump(self)
+        if self.episode_seeds == "benchmark":
+            fields.pop("episode_seeds", None)
+        return fields
 
     def with_defaults(self, defaults: RunDefaults) -> RunConfig:
         """The run with each value it leaves unset taken from its domain's ``defaults``, as the env sent them.

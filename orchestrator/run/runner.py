@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 import random
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -73,6 +75,47 @@ def trial_seeds(seed: int, num_trials: int) -> list[int]:
     """τ²'s per-trial seeds (its run.py): ``random.seed(seed)``, then one ``randint(0, 1000000)`` per trial."""
     rng = random.Random(seed)
     return [rng.randint(0, 1_000_000) for _ in range(num_trials)]
+
+
+def seed_for(run_seed: int, task_id: str, trial: int) -> int:
+    """An episode's seed under ``episode_seeds="sha256"``: its run's seed, task id and trial, hashed.
+
+    The first 8 bytes of ``sha256(f"{run_seed}:{task_id}:{trial}")``, big-endian, modulo 2**31. Each episode's
+    seed is independent of which other tasks and trials the run plays, so a run's seed reproduces every episode's.
+    """
+    digest = hashlib.sha256(f"{run_seed}:{task_id}:{trial}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") % 2**31
+
+
+def episode_seed(config: RunConfig, task_id: str, trial: int) -> int:
+    """The seed an episode plays with: :func:`seed_for`'s under ``episode_seeds="sha256"``, else its benchmark's.
+
+    The benchmark's: τ²'s per-trial seeds where the domain derives them, the run's seed otherwise.
+    """
+    limits = config.limits
+    if config.episode_seeds == "sha256":
+        return seed_for(limits.seed, task_id, trial)
+    return trial_seeds(limits.seed, trial + 1)[trial] if limits.per_trial_seeds else limits.seed
+
+
+EpisodeListener = Callable[[RunResult], Awaitable[None]]
+"""Awaited with each episode's result as it ends (:func:`handing_over`)."""
+_episode_listener: ContextVar[EpisodeListener | None] = ContextVar("taumesh_episode_listener", default=None)
+
+
+@contextlib.contextmanager
+def handing_over(listener: EpisodeListener) -> Iterator[None]:
+    """Within it, a run this process plays (:func:`run_here`) awaits ``listener`` with each episode's result.
+
+    It is awaited as the episode ends, before the episode's slot of ``max_concurrency`` is freed: a listener that
+    waits holds the run back. The Python rollout API's streaming (:mod:`taumesh.rollout`); ``taumesh run`` sets
+    none. Runs played by worker processes (``workers`` other than 1) do not call it.
+    """
+    token = _episode_listener.set(listener)
+    try:
+        yield
+    finally:
+        _episode_listener.reset(token)
 
 
 def with_seed(config: RunConfig, seed: int) -> RunConfig:
@@ -240,9 +283,8 @@ async def play(
     unexpected exception becomes the episode's error entry. ``recorded`` is added to the result's ``info``.
     All attempts share one trace; the result records its id (``info.trace_id``) when tracing is on.
     """
-    limits = config.limits
-    seed = trial_seeds(limits.seed, trial + 1)[trial] if limits.per_trial_seeds else limits.seed
-    if limits.per_trial_seeds:
+    seed = episode_seed(config, summary.task_id, trial)
+    if config.limits.per_trial_seeds or config.episode_seeds != "benchmark":
         config = with_seed(config, seed)
     assert config.task_split is not None, "the run resolves its split before playing"
     task = TaskRef(domain=config.env, split=config.task_split, task_id=summary.task_id)
@@ -289,6 +331,8 @@ async def play(
             result = RunResult.from_error(task_id, trial, EpisodeError(kind="internal", cause=cause, attempts=attempt))
         result.info.update(recorded or {})
         result.info["seed"] = seed
+        if config.episode_seeds != "benchmark":  # only then: taumesh run's results stay as they were
+            result.info["episode_seeds"] = config.episode_seeds
         result.info["user_sim_version"] = simulator_version(config.user)
         if lost_agent.calls or lost_user.calls:
             result.info["interrupted_attempts_usage"] = {
@@ -526,11 +570,14 @@ async def run_here(
         results = run.results_file()
         semaphore = asyncio.Semaphore(config.max_concurrency)
         progress = run.progress(console)
+        listener = _episode_listener.get()
 
         async def one(index: int, trial: int) -> None:
             async with semaphore:
                 progress.episode_started()
                 result = await play(clients, config, tasks[index], trial, recorded)
+                if listener is not None:
+                    await listener(result)
             results.add(result)
             progress.episode_finished(result)
 

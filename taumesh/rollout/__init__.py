@@ -1,0 +1,19 @@
+"""Group rollouts for training loops: N seeded trials of each task, with trajectories, rewards and reward vectors.
+
+``group_rollouts`` (blocking), ``agroup_rollouts`` (awaitable) and ``stream_rollouts`` (an async iterator, episodes
+as they end, with back-pressure) play one ordinary run of the orchestrator; each episode's seed is
+:func:`seed_for` of the run's seed, its task and its trial. See docs/rollouts.md.
+"""
+
+from taumesh.orchestrator.run.runner import seed_for
+from taumesh.rollout.episodes import RolloutCheck, RolloutEpisode
+from taumesh.rollout.runs import agroup_rollouts, group_rollouts, stream_rollouts
+
+__all__ = [
+    "RolloutCheck",
+    "RolloutEpisode",
+    "agroup_rollouts",
+    "group_rollouts",
+    "seed_for",
+    "stream_rollouts",
+]

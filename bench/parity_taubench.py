@@ -121,7 +121,11 @@ def run_taubench(python: Path, checkout: Path, url: str, args: argparse.Namespac
         raise SystemExit(f"τ-bench's run.py failed ({done.returncode}):\n{(done.stdout + done.stderr)[-4000:]}")
     failed = [str(r.get("task_id")) for r in results(out) if "error" in (r.get("info") or {})]
     if failed:  # run.py catches an episode's exception and records it as reward 0: not a trajectory to compare
-        raise SystemExit(f"τ-bench's run.py recorded errors for tasks {failed}: see {out / 'run.log'}")
+        raise TaubenchError(f"τ-bench's run.py recorded errors for tasks {failed}: see {out / 'run.log'}")
+
+
+class TaubenchError(RuntimeError):
+    """τ-bench's run.py recorded an episode's exception (a model's 500 on a malformed tool call, say)."""
 
 
 def run_taumesh(data_dir: Path, url: str, args: argparse.Namespace, out: Path) -> None:
@@ -371,6 +375,9 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--cache", type=Path, default=Path(os.environ.get("TAUMESH_CACHE_DIR", "~/.cache/taumesh")))
     parser.add_argument("--scratch", type=Path, help="keep the runs' files here (default: a temporary folder)")
     parser.add_argument("--out", type=Path, help="also write the report as JSON")
+    parser.add_argument(
+        "--attempts", type=int, default=3, help="runs of run.py until one records no episode error (default 3)"
+    )
     args = parser.parse_args(argv)
     if not (args.taubench_v1 / "run.py").is_file() or not (args.taubench_v1 / "tau_bench" / "envs").is_dir():
         parser.error(f"--taubench-v1 {args.taubench_v1}: not a τ-bench checkout (no run.py, tau_bench/envs)")
@@ -395,8 +402,17 @@ def main(argv: list[str] | None = None) -> int:
                 Path(os.environ["TAUMESH_LIVE_SERVER"]), Path(os.environ["TAUMESH_LIVE_MODEL"]), scratch / "llama.log"
             )
         )
-        with proxy(upstream, scratch / "taubench.jsonl", None, scratch / "proxy-taubench.log") as url:
-            run_taubench(python, checkout, url, args, scratch / "taubench")
+        for attempt in range(1, args.attempts + 1):  # τ-bench's user samples (no temperature sent): runs differ
+            for stale in (scratch / "taubench").glob("*.json"):
+                stale.unlink()
+            with proxy(upstream, scratch / "taubench.jsonl", None, scratch / "proxy-taubench.log") as url:
+                try:
+                    run_taubench(python, checkout, url, args, scratch / "taubench")
+                    break
+                except TaubenchError as exc:
+                    if attempt == args.attempts:
+                        raise SystemExit(str(exc)) from None
+                    print(f"attempt {attempt}: {exc}; again", file=sys.stderr, flush=True)
         with proxy(upstream, scratch / "taumesh.jsonl", scratch / "taubench.jsonl", scratch / "proxy.log") as url:
             run_taumesh(scratch / "data", url, args, scratch / "taumesh")
         report = build_report(args, scratch)

@@ -15,6 +15,8 @@ from typing import Any
 import pytest
 
 from taumesh.domains import load_domain
+from taumesh.orchestrator.domain_info import ConfigError
+from taumesh.orchestrator.results.records import EpisodeError, RunResult
 from taumesh.rollout import RolloutEpisode, agroup_rollouts, group_rollouts, seed_for, stream_rollouts
 
 ENV, SPLIT, TRIALS = "hospitality", "base", 8
@@ -105,3 +107,17 @@ def test_worker_runs_are_refused() -> None:
 async def test_blocking_form_inside_an_event_loop_names_the_awaitable() -> None:
     with pytest.raises(RuntimeError, match="agroup_rollouts"):
         group_rollouts(**ORACLE, task_ids=task_ids(1))
+
+
+async def test_a_task_the_split_lacks_fails_the_stream_before_any_episode() -> None:
+    with pytest.raises(ConfigError, match="no-such-task"):
+        async for _ in stream_rollouts(**ORACLE, task_ids=["no-such-task"]):
+            pytest.fail("no episode can be played")
+
+
+def test_an_infrastructure_error_is_reported_never_a_zero_reward() -> None:
+    failed = RunResult.from_error("t", 2, EpisodeError(cause="UNAVAILABLE: env down", attempts=3))
+    failed.info["seed"] = 5
+    episode = RolloutEpisode.from_result(failed)
+    assert episode.error is not None and episode.error.kind == "infrastructure" and episode.error.attempts == 3
+    assert episode.reward is None and episode.reward_vector == [] and episode.is_error

@@ -2,10 +2,10 @@
 
 :class:`StateOutcomes` is the factory's DB check over the hash without file text. :class:`TestsPass` (``TESTS``)
 looks at the files the episode changed, branch by branch: changes equal to those of an allowed outcome pass as they
-are; a branch the task lets the agent fix passes when no forbidden file of its repository changed and its tests
-pass in the bubblewrap sandbox (:mod:`.checkout`, cached per content); any other change fails. So a fix written
-differently from the gold scores 1.0, a wrong fix or an edit of a generated file 0, and a task that asks for no
-code change never starts the sandbox.
+are; a branch the task lets the agent fix passes when neither a forbidden file of its repository nor a test
+changed and its tests pass in the bubblewrap sandbox (:mod:`.checkout`, cached per content); any other change
+fails. So a fix written differently from the gold scores 1.0, a wrong fix or an edit of a generated file 0,
+and a task that asks for no code change never starts the sandbox.
 """
 
 from __future__ import annotations
@@ -31,6 +31,8 @@ from taumesh.domains.factory import AllowedOutcomes, FactoryTask
 from taumesh.models import RewardBasis, RewardCheck
 
 EDIT_TOOLS = frozenset({"replace_in_file", "write_file"})
+TESTS_FOLDER = "tests/"
+"""Where a project's tests live: a fix that changes them is not a fix."""
 
 
 @dataclass
@@ -88,7 +90,11 @@ class TestsPass:
         forbidden = _forbidden_touched(domain, branch_id, mine)
         if forbidden:
             return RewardCheck(
-                basis=self.basis, subject=subject, passed=False, expected="forbidden files untouched", actual=forbidden
+                basis=self.basis,
+                subject=subject,
+                passed=False,
+                expected="forbidden files and tests untouched",
+                actual=forbidden,
             )
         result = checkout.run_tests(_texts(domain, branch_id, mine))
         return RewardCheck(
@@ -138,12 +144,16 @@ def _texts(domain: DomainView, branch_id: str, changes: FileChanges) -> dict[str
 
 
 def _forbidden_touched(domain: DomainView, branch_id: str, changes: FileChanges) -> str:
-    """The forbidden paths of the branch's repository that ``changes`` touch, comma separated ('' when none)."""
+    """The paths ``changes`` touch that a fix may not, comma separated ('' when none).
+
+    Those are the repository's forbidden paths, and its tests (policy 3.4: a failing test is fixed in the code it
+    tests).
+    """
     branch = domain.base_data["branches"][branch_id]
     forbidden = set(domain.base_data["repositories"][branch["repository_id"]]["forbidden_paths"])
     base = domain.base_data[FILES]
     touched = {(record or base[key])["path"] for key, record in changes.items()}
-    return ", ".join(sorted(touched & forbidden))
+    return ", ".join(sorted(p for p in touched if p in forbidden or p.startswith(TESTS_FOLDER)))
 
 
 def _final_changes(episode: Episode) -> FileChanges | None:

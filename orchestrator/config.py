@@ -221,11 +221,13 @@ class RunConfig(RunScope):
         """The run with each value it leaves unset taken from its domain's ``defaults``, as the env sent them.
 
         Every front door's run comes here (the runner, the API, the Gym), so a domain's limits are declared once, by
-        the domain. The run's seed seeds both models too.
+        the domain. The run's seed seeds both models' strategies too, and goes with their requests where the domain's
+        benchmark sends it (``defaults.model_seed``: τ² does, τ-bench v1 does not).
         """
         seed = defaults.seed if self.seed is None else self.seed
-        agent_model = self.agent.model.model_copy(update={"seed": seed})
-        user_model = self.user.model.model_copy(update={"seed": seed})
+        seeded = {"seed": seed, "send_seed": defaults.model_seed}
+        agent_model = self.agent.model.model_copy(update=seeded)
+        user_model = self.user.model.model_copy(update=seeded)
         return self.model_copy(
             update={
                 "run_defaults": defaults,

@@ -304,6 +304,7 @@ def model_to_proto(model: ModelSettings) -> common_pb2.ModelConfig:
         temperature=model.temperature,
         api_base=model.api_base,
         seed=model.seed,
+        send_seed=model.send_seed,
     )
 
 
@@ -314,6 +315,7 @@ def model_from_proto(model: common_pb2.ModelConfig) -> ModelSettings:
         temperature=model.temperature,
         api_base=model.api_base,
         seed=model.seed,
+        send_seed=model.send_seed,
     )
 
 
@@ -394,6 +396,7 @@ def run_defaults_to_proto(
         task_id_style=_TASK_ID_STYLE_TO_PROTO[defaults.task_id_style],
         replay_mode=_REPLAY_TO_PROTO[defaults.replay],
         user_stop_tokens=list(user_stop_tokens),
+        model_seed=defaults.model_seed,
     )
 
 
@@ -410,4 +413,5 @@ def run_defaults_from_proto(info: env_pb2.DomainInfo) -> RunDefaults:
         split=wire.default_split or None,
         task_id_style="id" if wire.task_id_style == env_pb2.TASK_ID_STYLE_ID else "index",
         replay="timeline" if wire.replay_mode == env_pb2.REPLAY_MODE_TIMELINE else "trajectory",
+        model_seed=wire.model_seed,
     )

@@ -55,6 +55,9 @@ class RunDefaults(BaseModel):
     """The split a run takes when it names none; None: the first of the domain's splits that has data."""
     task_id_style: TaskIdStyle = "index"
     replay: ReplayMode = "trajectory"
+    model_seed: bool = False
+    """Whether the models' requests carry the seed: τ²'s participants send it (``llm_args["seed"]``); τ-bench v1's
+    run.py sends none, which False keeps (the parity bench, bench/parity_taubench.py, found the difference)."""
 
 
 V1_RUN_DEFAULTS = RunDefaults(seed=10, max_steps=30)
@@ -164,6 +167,9 @@ class ModelSettings(BaseModel):
     temperature: float = 0.0
     api_base: str = ""
     seed: int = 0
+    send_seed: bool = False
+    """Whether each request carries ``seed`` (:attr:`RunDefaults.model_seed`); ``seed`` seeds the strategies' own draws
+    either way (the few-shot agent's examples)."""
 
 
 class Usage(BaseModel):

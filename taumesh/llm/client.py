@@ -92,7 +92,8 @@ def request_kwargs(
 ) -> dict[str, Any]:
     """The litellm arguments for ``settings`` (retries are ours: litellm's and the SDK's are off).
 
-    ``sampling=False`` sends no temperature and no seed: the provider's defaults apply, as in τ-bench's user.
+    ``sampling=False`` sends no temperature and no seed: the provider's defaults apply, as in τ-bench's user. The seed
+    goes only where the run's domain sends one (``settings.send_seed``: τ²'s do, τ-bench v1's do not).
     """
     kwargs: dict[str, Any] = {
         "model": settings.model,
@@ -101,7 +102,9 @@ def request_kwargs(
         "drop_params": True,  # a provider that lacks ``seed`` (or another option) ignores it instead of failing
     }
     if sampling:
-        kwargs.update(temperature=settings.temperature, seed=settings.seed)
+        kwargs["temperature"] = settings.temperature
+        if settings.send_seed:
+            kwargs["seed"] = settings.seed
     if settings.provider:
         kwargs["custom_llm_provider"] = settings.provider
     if settings.api_base:

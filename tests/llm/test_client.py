@@ -37,7 +37,7 @@ def settings(fake: FakeOpenAI, **overrides: Any) -> ModelSettings:
 
 async def test_text_reply_usage_cost_and_request(fake: FakeOpenAI) -> None:
     fake.reset(text("Hello there", prompt_tokens=1200, completion_tokens=340))
-    done = await complete(settings(fake, temperature=0.25), MESSAGES)
+    done = await complete(settings(fake, temperature=0.25, send_seed=True), MESSAGES)
     assert done.message == ChatMessage(role="assistant", content="Hello there")
     assert done.finish_reason == "stop" and done.model == "gpt-4o"
     assert (done.usage.prompt_tokens, done.usage.completion_tokens, done.usage.calls) == (1200, 340, 1)
@@ -50,6 +50,16 @@ async def test_text_reply_usage_cost_and_request(fake: FakeOpenAI) -> None:
     assert served.request["temperature"] == 0.25 and served.request["seed"] == 42
     assert "tools" not in served.request
     assert served.headers["authorization"] == f"Bearer {FAKE_KEY}"  # from the environment only
+
+
+async def test_the_seed_goes_only_where_the_domain_sends_one(fake: FakeOpenAI) -> None:
+    """τ-bench v1's run.py sends no seed (the parity bench found taumesh's did); τ²'s participants send theirs."""
+    fake.reset(text("Hello"))
+    await complete(settings(fake), MESSAGES)  # send_seed defaults to False: τ-bench v1's request
+    await complete(settings(fake, send_seed=True), MESSAGES)
+    unseeded, seeded = (served.request for served in fake.served)
+    assert "seed" not in unseeded and unseeded["temperature"] == 0.0
+    assert seeded["seed"] == 42
 
 
 async def test_tool_call_reply_and_tools_sent(fake: FakeOpenAI) -> None:

@@ -58,6 +58,8 @@ def test_a_config_without_limits_takes_the_domains_own(tau2_data: Path, env: str
     config = resolved(RunConfig(env=env))
     assert limits(config) == want
     assert config.agent.model.seed == config.user.model.seed == want["seed"]  # the run's seed seeds both models
+    sent = env.startswith("tau2-")  # τ²'s requests carry it (llm_args["seed"]); healthcare's, like τ-bench v1's, not
+    assert config.agent.model.send_seed == config.user.model.send_seed == sent
 
 
 def test_a_config_cannot_play_before_it_has_asked_its_domain() -> None:

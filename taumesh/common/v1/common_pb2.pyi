@@ -350,6 +350,7 @@ class ModelConfig(_message.Message):
     TEMPERATURE_FIELD_NUMBER: _builtins.int
     API_BASE_FIELD_NUMBER: _builtins.int
     SEED_FIELD_NUMBER: _builtins.int
+    SEND_SEED_FIELD_NUMBER: _builtins.int
     model: _builtins.str
     """Model name, for example "gpt-4o" (empty for strategies that need no model)."""
     provider: _builtins.str
@@ -360,6 +361,8 @@ class ModelConfig(_message.Message):
     """Base URL of an OpenAI-compatible server, for self-hosted models. Empty: the provider's default."""
     seed: _builtins.int
     """Seed for strategies that sample, so runs can be repeated."""
+    send_seed: _builtins.bool
+    """Whether each model request carries `seed` (the run's domain says: τ² sends it, τ-bench v1 does not)."""
     def __init__(
         self,
         *,
@@ -368,10 +371,11 @@ class ModelConfig(_message.Message):
         temperature: _builtins.float = ...,
         api_base: _builtins.str = ...,
         seed: _builtins.int = ...,
+        send_seed: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["api_base", b"api_base", "model", b"model", "provider", b"provider", "seed", b"seed", "temperature", b"temperature"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["api_base", b"api_base", "model", b"model", "provider", b"provider", "seed", b"seed", "send_seed", b"send_seed", "temperature", b"temperature"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

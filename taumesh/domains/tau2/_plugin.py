@@ -59,10 +59,17 @@ def tau2_tool(toolkit: str) -> Callable[[type[Tool]], type[Tool]]:
 TAU2_NAME_PREFIX = "tau2-"
 """τ²'s domains are named ``tau2-<τ²'s name>`` here (``tau2-airline``), beside τ-bench v1's ``airline``."""
 TAU2_RUN_DEFAULTS = RunDefaults(
-    seed=300, max_steps=200, max_errors=10, per_trial_seeds=True, task_id_style="id", replay="timeline"
+    seed=300,
+    max_steps=200,
+    max_errors=10,
+    per_trial_seeds=True,
+    task_id_style="id",
+    replay="timeline",
+    model_seed=True,
 )
 """τ²'s ``tau2 run``: ``--seed 300``, ``--max-steps 200`` (agent, user and tool turns), ``--max-errors 10``, a seed
-per trial as τ² derives them; results keep τ²'s task ids as text, and re-grading replays every answered call."""
+per trial as τ² derives them, sent with the agent's and the user's model requests (``set_seed``: their
+``llm_args["seed"]``); results keep τ²'s task ids as text, and re-grading replays every answered call."""
 
 
 @dataclass(frozen=True)

@@ -258,6 +258,7 @@ class RunDefaults(_message.Message):
     TASK_ID_STYLE_FIELD_NUMBER: _builtins.int
     REPLAY_MODE_FIELD_NUMBER: _builtins.int
     USER_STOP_TOKENS_FIELD_NUMBER: _builtins.int
+    MODEL_SEED_FIELD_NUMBER: _builtins.int
     seed: _builtins.int
     """Seeds the task order (shuffle) and the models: τ-bench v1's 10, τ²'s 300."""
     max_steps: _builtins.int
@@ -274,6 +275,10 @@ class RunDefaults(_message.Message):
     """How results files and routes spell the domain's task ids."""
     replay_mode: Global___ReplayMode.ValueType
     """What re-grading a recorded episode replays."""
+    model_seed: _builtins.bool
+    """Whether the agent's and the user's model requests carry the episode's seed: τ²'s do (its participants'
+    llm_args["seed"]); τ-bench v1's run.py sends none, and false keeps that.
+    """
     @_builtins.property
     def user_stop_tokens(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """Texts that end the conversation when the simulated user's message holds one (τ-bench v1: "###STOP###"), as
@@ -291,10 +296,11 @@ class RunDefaults(_message.Message):
         task_id_style: Global___TaskIdStyle.ValueType = ...,
         replay_mode: Global___ReplayMode.ValueType = ...,
         user_stop_tokens: _abc.Iterable[_builtins.str] | None = ...,
+        model_seed: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["default_split", b"default_split", "max_errors", b"max_errors", "max_steps", b"max_steps", "per_trial_seeds", b"per_trial_seeds", "replay_mode", b"replay_mode", "seed", b"seed", "task_id_style", b"task_id_style", "user_stop_tokens", b"user_stop_tokens"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["default_split", b"default_split", "max_errors", b"max_errors", "max_steps", b"max_steps", "model_seed", b"model_seed", "per_trial_seeds", b"per_trial_seeds", "replay_mode", b"replay_mode", "seed", b"seed", "task_id_style", b"task_id_style", "user_stop_tokens", b"user_stop_tokens"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

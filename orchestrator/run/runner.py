@@ -119,9 +119,16 @@ def handing_over(listener: EpisodeListener) -> Iterator[None]:
 
 
 def with_seed(config: RunConfig, seed: int) -> RunConfig:
-    """``config`` whose agent and user models get ``seed`` (τ² passes each trial's seed to both LLMs)."""
-    agent = config.agent.model_copy(update={"model": config.agent.model.model_copy(update={"seed": seed})})
-    user = config.user.model_copy(update={"model": config.user.model.model_copy(update={"seed": seed})})
+    """``config`` whose agent and user models get ``seed`` (τ² passes each trial's seed to both LLMs).
+
+    A rollout's seeds (``episode_seeds="sha256"``) go with every model request whatever the domain's benchmark does:
+    a trainer reproduces a group's sampling with them.
+    """
+    seeded: dict[str, object] = {"seed": seed}
+    if config.episode_seeds == "sha256":
+        seeded["send_seed"] = True
+    agent = config.agent.model_copy(update={"model": config.agent.model.model_copy(update=seeded)})
+    user = config.user.model_copy(update={"model": config.user.model.model_copy(update=seeded)})
     return config.model_copy(update={"agent": agent, "user": user})
 
 

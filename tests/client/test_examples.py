@@ -50,7 +50,10 @@ def fake_models(fake_server: FakeOpenAI, router: Router) -> FakeOpenAI:
     return fake_server
 
 
-TESTED_ELSEWHERE = {"external_agent_server.py": "tests/orchestrator/test_external_agent.py (an agent, not the SDK)"}
+TESTED_ELSEWHERE = {
+    "external_agent_server.py": "tests/orchestrator/test_external_agent.py (an agent, not the SDK)",
+    "group_rollouts.py": "tests/rollout/test_example.py (in-process rollouts, not the API client)",
+}
 
 
 def test_every_example_is_tested() -> None:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from taumesh.domains.engineering.drafts import Draft
-from taumesh.domains.engineering.projects import GENERATED, PROJECTS
+from taumesh.domains.engineering.projects import GENERATED, PROJECTS, Bug
 from taumesh.domains.factory import World, act
 
 Case = dict[str, Any]
@@ -51,7 +51,7 @@ class Repo:
         return dict(self.world["developers"][developer_id])
 
     @property
-    def project_bug(self) -> Any:
+    def project_bug(self) -> Bug:
         return next(p.bug for p in PROJECTS if self.record["name"].endswith("/" + p.name))
 
     def fixed_text(self, branch: dict[str, Any], path: str) -> str:

@@ -110,7 +110,7 @@ def authenticator_code(developer_id: str) -> str:
     return str(int(hashlib.sha256(f"totp:{developer_id}".encode()).hexdigest(), 16) % 900_000 + 100_000)
 
 
-def _developers(tag: str, rng: random.Random) -> dict[str, dict[str, Any]]:
+def _developers(tag: str) -> dict[str, dict[str, Any]]:
     offset = (int(tag[1:]) - 1) * DEVELOPERS
     people = {}
     for n in range(DEVELOPERS):
@@ -129,10 +129,10 @@ def _developers(tag: str, rng: random.Random) -> dict[str, dict[str, Any]]:
 class _Builder:
     """One world's tables, filled repository by repository."""
 
-    def __init__(self, tag: str, rng: random.Random) -> None:
-        self.tag, self.rng = tag, rng
+    def __init__(self, tag: str) -> None:
+        self.tag = tag
         self.tables: World = {
-            "developers": _developers(tag, rng),
+            "developers": _developers(tag),
             "repositories": {},
             "branches": {},
             "files": {},
@@ -262,7 +262,7 @@ class _Builder:
 def build_world(seed: int, tag: str) -> World:
     """An organisation: sixteen developers (two suspended), four repositories each owned by a maintainer."""
     rng = random.Random(seed)
-    builder = _Builder(tag, rng)
+    builder = _Builder(tag)
     active = [d for d, record in sorted(builder.tables["developers"].items()) if record["status"] == "active"]
     owners = active[:4]
     busy = active[4]

@@ -4,11 +4,12 @@ For bench/parity_taubench.py. Two modes, one process each:
 
 * ``--record LOG``: every ``POST /v1/chat/completions`` goes to ``--upstream`` (the real model); the request body and
   the answer are appended to ``LOG`` (JSON lines: ``{"role", "index", "request", "response"}``);
-* ``--replay LOG --record LOG2``: a request equal to one recorded (of its role, not yet replayed) is answered with the
-  recorded answer, without asking the model; any other is forwarded to ``--upstream`` and marked ``"replayed":
-  false``. So the second harness meets exactly the first one's model as long as it asks the same, whatever requests
-  the first made that it does not (τ-bench's user asks the model once each time it is constructed, and drops the
-  answer), and the first request it asks otherwise is the parity finding.
+* ``--replay LOG --record LOG2``: a request equal to one recorded (of its role, not yet replayed; message fields
+  providers ignore left aside: :data:`IGNORED_MESSAGE_FIELDS`) is answered with the recorded answer, without asking
+  the model; any other is forwarded to ``--upstream`` and marked ``"replayed": false``. So the second harness meets
+  exactly the first one's model as long as it asks the same, whatever requests the first made that it does not
+  (τ-bench's user asks the model once each time it is constructed, and drops the answer), and the first request it
+  asks otherwise is the parity finding.
 
 The role is the agent's when the request offers tools, else the simulated user's (τ-bench's tool-calling agent and
 its LLM user). ``GET /health`` answers when it listens; it prints ``serving http://127.0.0.1:PORT/v1``.
@@ -28,6 +29,19 @@ from aiohttp import web
 
 TIMEOUT = aiohttp.ClientTimeout(total=1800)
 """A cold prompt of several thousand tokens takes minutes on these CPUs."""
+
+
+IGNORED_MESSAGE_FIELDS = ("provider_specific_fields",)
+"""What litellm adds to a message it returns and τ-bench passes back as is; providers ignore it."""
+
+
+def normalised(body: dict[str, Any]) -> dict[str, Any]:
+    """``body`` without the message fields providers ignore (:data:`IGNORED_MESSAGE_FIELDS`)."""
+    messages = [
+        {k: v for k, v in m.items() if k not in IGNORED_MESSAGE_FIELDS} if isinstance(m, dict) else m
+        for m in body.get("messages", [])
+    ]
+    return {**body, "messages": messages}
 
 
 def role_of(body: dict[str, Any]) -> str:
@@ -54,7 +68,8 @@ class Proxy:
         async with self.lock:  # one at a time, in arrival order: the harnesses ask one request at a time anyway
             index = self.counts[role]
             self.counts[role] += 1
-            recorded = next((e for e in self.replay[role] if e["request"] == body), None)
+            wanted = normalised(body)
+            recorded = next((e for e in self.replay[role] if normalised(e["request"]) == wanted), None)
             if recorded is not None:  # the first not yet replayed: a request asked twice gets both answers in turn
                 self.replay[role].remove(recorded)
                 answer, replayed = recorded["response"], True

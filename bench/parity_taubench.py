@@ -38,6 +38,8 @@ from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
+from _parity_proxy import normalised  # bench/ is on sys.path: the bench runs as a script
+
 from taumesh.testing.llama import llama_server
 from taumesh.testing.processes import ServerProcess, taumesh_executable
 
@@ -197,37 +199,22 @@ def _why(where: str) -> str:
 
 @dataclass
 class RoleParity:
-    """One role's requests in both harnesses: how many, how many equal before the first difference, and it.
+    """One role's requests in both harnesses, aligned: those both sent, those only τ-bench sent, the first difference.
 
-    Requests whose answer the harness never used (τ-bench's user asks the model each time it is constructed, before
-    it has an instruction, and drops the answer) are counted apart and left out of the comparison.
+    Requests are aligned in order on equality (message fields providers ignore left aside, :func:`normalised`): a
+    τ-bench request with no equal among taumesh's is τ-bench's alone (its user asks the model each time it is
+    constructed, before it has an instruction, and drops the answer), and the first taumesh request with no equal
+    among τ-bench's is the finding, compared with the next τ-bench request not yet matched.
     """
 
     role: str
     taubench_requests: int
     taumesh_requests: int
-    equal_prefix: int
-    unused: dict[str, int] = field(default_factory=dict)
+    matched: int
+    only_taubench: int = 0
+    ignored_fields: int = 0
+    """Matched requests whose bodies differ only in message fields providers ignore."""
     first_difference: dict[str, str] | None = None
-
-
-def _answer(entry: dict[str, Any]) -> tuple[str, str]:
-    """The model's answer in a recorded exchange: its text, and its tool calls (names and arguments)."""
-    choices = entry["response"].get("choices") or [{}]
-    message = choices[0].get("message") or {}
-    calls = [
-        (call.get("function", {}).get("name"), call.get("function", {}).get("arguments"))
-        for call in message.get("tool_calls") or []
-    ]
-    return str(message.get("content") or "").strip(), json.dumps(calls)
-
-
-def _used(entry: dict[str, Any], traj: list[dict[str, Any]]) -> bool:
-    """Whether the answer of ``entry`` is in the trajectory: its text said, or its tool calls made."""
-    text, calls = _answer(entry)
-    said = {str(m.get("content") or "").strip() for m in traj}
-    made = {row[2] for row in _messages(traj)}
-    return (bool(text) and text in said) or (calls != "[]" and calls in made)
 
 
 def _read(path: Path) -> dict[str, list[dict[str, Any]]]:
@@ -238,27 +225,15 @@ def _read(path: Path) -> dict[str, list[dict[str, Any]]]:
     return found
 
 
-def compare_requests(
-    taubench: Path, taumesh: Path, trajectories: tuple[list[dict[str, Any]], list[dict[str, Any]]] | None = None
-) -> list[RoleParity]:
-    """Per role, the requests of both harnesses compared in order; with ``trajectories`` (τ-bench's, taumesh's),
-    only those whose answer the harness used."""
-    left, right = _read(taubench), _read(taumesh)
-    report = []
-    for role in ("agent", "user"):
-        ours, theirs = left[role], right[role]
-        unused = {}
-        if trajectories is not None:
-            kept = [e for e in ours if _used(e, trajectories[0])], [e for e in theirs if _used(e, trajectories[1])]
-            unused = {"taubench": len(ours) - len(kept[0]), "taumesh": len(theirs) - len(kept[1])}
-            ours, theirs = kept
-        parity = RoleParity(role, len(left[role]), len(right[role]), 0, unused)
-        for index, (a, b) in enumerate(zip(ours, theirs, strict=False)):
-            found = first_difference(a["request"], b["request"])
-            if found is None:
-                parity.equal_prefix = index + 1
-                continue
-            where, value_a, value_b = found
+def _role_parity(role: str, theirs: list[dict[str, Any]], ours: list[dict[str, Any]]) -> RoleParity:
+    parity = RoleParity(role, len(theirs), len(ours), 0)
+    position = 0  # the next τ-bench request not yet matched or passed over
+    for index, entry in enumerate(ours):
+        wanted = normalised(entry["request"])
+        match = next((i for i in range(position, len(theirs)) if normalised(theirs[i]["request"]) == wanted), None)
+        if match is None:
+            other = theirs[position]["request"] if position < len(theirs) else {}
+            where, value_a, value_b = first_difference(normalised(other), wanted) or (".", "(none)", "(equal)")
             parity.first_difference = {
                 "request": str(index),
                 "field": where,
@@ -267,8 +242,17 @@ def compare_requests(
                 "why": _why(where),
             }
             break
-        report.append(parity)
-    return report
+        parity.only_taubench += match - position
+        parity.ignored_fields += theirs[match]["request"] != entry["request"]
+        parity.matched += 1
+        position = match + 1
+    return parity
+
+
+def compare_requests(taubench: Path, taumesh: Path) -> list[RoleParity]:
+    """Per role, the requests of both harnesses aligned (:class:`RoleParity`)."""
+    left, right = _read(taubench), _read(taumesh)
+    return [_role_parity(role, left[role], right[role]) for role in ("agent", "user")]
 
 
 def _messages(traj: list[dict[str, Any]]) -> list[tuple[str, str, str]]:
@@ -319,11 +303,7 @@ def build_report(args: argparse.Namespace, scratch: Path) -> Report:
                 break
             shared += 1
         report.equal_messages[task_id] = shared
-    trajectories = (
-        [m for r in theirs.values() for m in r.get("traj", [])],
-        [m for r in ours.values() for m in r.get("traj", [])],
-    )
-    report.roles = compare_requests(scratch / "taubench.jsonl", scratch / "taumesh.jsonl", trajectories)
+    report.roles = compare_requests(scratch / "taubench.jsonl", scratch / "taumesh.jsonl")
     entries = [json.loads(line) for line in (scratch / "taumesh.jsonl").read_text(encoding="utf-8").splitlines()]
     report.replayed = {
         "replayed": sum(e["replayed"] for e in entries),
@@ -343,17 +323,14 @@ def markdown(report: Report) -> str:
             f"| {task_id} | {rewards['taubench']:g} | {rewards['taumesh']:g} | "
             f"{lengths['taubench']} / {lengths['taumesh']} | {report.equal_messages[task_id]} |"
         )
-    lines += [
-        "",
-        "| role | requests (τ-bench / taumesh) | answer unused | equal before they differ | first difference |",
-    ]
-    lines.append("|---|---|---|---|---|")
+    columns = ["role", "requests (τ-bench / taumesh)", "equal", "τ-bench's alone", "equal but for ignored fields"]
+    lines += ["", "| " + " | ".join([*columns, "first difference"]) + " |", "|---|---|---|---|---|---|"]
     for role in report.roles:
         first = role.first_difference
         said = "none" if first is None else f"request {first['request']}, `{first['field']}`: {first['why']}"
-        unused = " / ".join(str(role.unused.get(k, 0)) for k in ("taubench", "taumesh"))
         counts = f"{role.taubench_requests} / {role.taumesh_requests}"
-        lines.append(f"| {role.role} | {counts} | {unused} | {role.equal_prefix} | {said} |")
+        row = f"{counts} | {role.matched} | {role.only_taubench} | {role.ignored_fields} | {said}"
+        lines.append(f"| {role.role} | {row} |")
     for role in report.roles:
         if role.first_difference:
             first = role.first_difference

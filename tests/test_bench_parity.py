@@ -4,6 +4,7 @@ real model (bench/parity_taubench.py; docs/performance.md has its results)."""
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -71,9 +72,9 @@ def test_the_proxy_replays_what_matches_and_the_comparison_names_the_first_diffe
 
     parity = load_bench("parity_taubench")
     roles = {role.role: role for role in parity.compare_requests(first, second)}
-    assert (roles["agent"].equal_prefix, roles["agent"].first_difference) == (2, None)
+    assert (roles["agent"].matched, roles["agent"].first_difference) == (2, None)
     found = roles["user"].first_difference
-    assert roles["user"].equal_prefix == 0 and found is not None
+    assert roles["user"].matched == 0 and found is not None
     assert (found["request"], found["field"], found["taubench"], found["taumesh"]) == (
         "0",
         ".messages[1].content",
@@ -89,3 +90,20 @@ def test_first_difference_walks_keys_lists_and_lengths() -> None:
     assert parity.first_difference({"a": [1, 2]}, {"a": [1, 3]}) == (".a[1]", 2, 3)
     assert parity.first_difference({"a": [1]}, {"a": [1, 2]}) == (".a (length)", 1, 2)
     assert parity.first_difference({"t": 0}, {"t": 0, "n": 5}) == (".n", "(absent)", 5)
+
+
+def _entry(role: str, body: dict[str, Any]) -> str:
+    return json.dumps({"role": role, "index": 0, "request": body, "response": {}})
+
+
+def test_the_comparison_passes_over_requests_only_taubench_sent_and_fields_providers_ignore(tmp_path: Path) -> None:
+    """τ-bench's user asks the model when it is constructed (no instruction yet); litellm's message fields go back."""
+    with_field = _agent("hi")
+    with_field["messages"][1]["provider_specific_fields"] = {"refusal": None}
+    taubench, taumesh = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    taubench.write_text("\n".join([_entry("user", _user("no instruction")), _entry("user", _user("go")),
+                                   _entry("agent", with_field)]), encoding="utf-8")  # fmt: skip
+    taumesh.write_text("\n".join([_entry("user", _user("go")), _entry("agent", _agent("hi"))]), encoding="utf-8")
+    roles = {role.role: role for role in load_bench("parity_taubench").compare_requests(taubench, taumesh)}
+    assert (roles["user"].matched, roles["user"].only_taubench, roles["user"].first_difference) == (1, 1, None)
+    assert (roles["agent"].matched, roles["agent"].ignored_fields, roles["agent"].first_difference) == (1, 1, None)

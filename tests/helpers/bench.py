@@ -13,7 +13,12 @@ BENCH = PROJECT_ROOT / "bench"
 
 
 def load_bench(name: str) -> ModuleType:
-    """``bench/NAME.py`` as the module ``NAME`` (registered in ``sys.modules``: its dataclasses look it up there)."""
+    """``bench/NAME.py`` as the module ``NAME`` (registered in ``sys.modules``: its dataclasses look it up there).
+
+    ``bench/`` goes on ``sys.path`` as ``python bench/NAME.py`` puts it there, so a bench imports its helpers alike.
+    """
+    if str(BENCH) not in sys.path:
+        sys.path.append(str(BENCH))
     spec = importlib.util.spec_from_file_location(name, BENCH / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

@@ -82,7 +82,7 @@ def test_the_factory_domains_are_registered() -> None:
     assert {"healthcare", "insurance", "loans", "hospitality", "real-estate", "events", "fitness"} <= set(FACTORY)
     assert {"hr", "sales", "advertising", "accounting", "finance", "legal"} <= set(FACTORY)
     assert {"logistics", "manufacturing", "construction", "agriculture", "pharmaceuticals", "space"} <= set(FACTORY)
-    assert {"cybersecurity", "data-science", "web-automation", "education"} <= set(FACTORY)
+    assert {"cybersecurity", "data-science", "web-automation", "education", "engineering"} <= set(FACTORY)
 
 
 @pytest.mark.parametrize("name", FACTORY)

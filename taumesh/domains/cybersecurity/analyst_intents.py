@@ -9,9 +9,9 @@ import random
 from typing import Any
 
 from taumesh.domains.cybersecurity.clock import CONTAINMENT_SEVERITIES
-from taumesh.domains.cybersecurity.drafts import Draft, act
+from taumesh.domains.cybersecurity.drafts import Draft
 from taumesh.domains.cybersecurity.remediation_tools import audit_figures
-from taumesh.domains.factory import World
+from taumesh.domains.factory import World, act
 
 AUDIENCE = "only the unit's head or an analyst|head of the|unit's head|unit head|head of that|only analysts"
 
@@ -25,7 +25,7 @@ def _severity_words(severity: str) -> str:
 def isolate_host(world: World, subject: dict[str, Any], rng: random.Random, persona: str) -> Draft | None:
     """Isolate a host of a high or critical incident (7.2); a critical server needs a critical one (7.3)."""
     caller, incident, asset = subject["caller"], subject["incident"], subject["asset"]
-    draft = Draft(world, caller, "isolate_host", persona).identify().cite("7.1", "7.2")
+    draft = Draft(world, caller, persona, intent="isolate_host").identify().cite("7.1", "7.2")
     draft.do(act("get_incident", incident_id=incident["incident_id"]), act("find_asset", hostname=asset["hostname"]))
     draft.goal.append(
         f"Incident {incident['incident_id']} is under way and you want the {asset['kind']} {asset['hostname']}"
@@ -47,7 +47,7 @@ def isolate_host(world: World, subject: dict[str, Any], rng: random.Random, pers
 def close_incident(world: World, subject: dict[str, Any], rng: random.Random, persona: str) -> Draft | None:
     """Close an incident whose alerts are all resolved (9.1); name the open one otherwise."""
     caller, incident = subject["caller"], subject["incident"]
-    draft = Draft(world, caller, "close_incident", persona).identify().cite("9.1")
+    draft = Draft(world, caller, persona, intent="close_incident").identify().cite("9.1")
     draft.do(act("get_incident", incident_id=incident["incident_id"]))
     draft.goal.append(
         f"You have finished your work on incident {incident['incident_id']} and want it closed today. If it may"
@@ -77,7 +77,7 @@ def _figure(value: float) -> str:
 def audit_report(world: World, subject: dict[str, Any], rng: random.Random, persona: str) -> Draft | None:
     """Generate a unit's report for an analyst or its head and say its compliance (9.2); others are refused (9.3)."""
     caller, unit = subject["caller"], subject["unit"]
-    draft = Draft(world, caller, "audit_report", persona).identify().cite("9.2", "9.3")
+    draft = Draft(world, caller, persona, intent="audit_report").identify().cite("9.2", "9.3")
     draft.do(act("get_employee", employee_id=draft.eid), act("list_business_units"))
     draft.goal.append(
         f"You need the patch-compliance audit report of the {unit['name']} business unit as of today, and you want"

@@ -23,8 +23,8 @@ from taumesh.domains.cybersecurity.clock import (
     remediation_due,
     severity_of,
 )
-from taumesh.domains.cybersecurity.drafts import Draft, act
-from taumesh.domains.factory import World
+from taumesh.domains.cybersecurity.drafts import Draft
+from taumesh.domains.factory import World, act
 
 STILL_OPEN = "still open|remains open|not yet closed|not closed yet|hasn't been closed|has not been closed|is open"
 SENDERS = ["the payroll team", "a parcel courier", "the IT service desk", "a supplier's accounts office", "the CEO"]
@@ -43,7 +43,7 @@ def _kind_words(asset: dict[str, Any]) -> str:
 def reset_mfa(world: World, subject: dict[str, Any], rng: random.Random, persona: str) -> Draft | None:
     """Bind the new phone with its enrolment code (3.1); a suspended account goes to incident response (3.2)."""
     caller = subject["caller"]
-    draft = Draft(world, caller, "reset_mfa", persona, phone=True).identify().cite("3.1")
+    draft = Draft(world, caller, persona, intent="reset_mfa", phone=True).identify().cite("3.1")
     draft.do(act("get_employee", employee_id=draft.eid))
     draft.goal.append(
         "You have a new work phone and want it to become your multi-factor authenticator in place of the old one."
@@ -73,7 +73,7 @@ def report_phishing(world: World, subject: dict[str, Any], rng: random.Random, p
     rated = PHISHING_SEVERITY[did]
     lower = SEVERITIES[: SEVERITIES.index(rated)]
     asked = rng.choice(lower) if lower and rng.random() < 0.5 else rated
-    draft = Draft(world, caller, "report_phishing", persona, phone=True).identify().cite("4.1", "4.2", "4.3")
+    draft = Draft(world, caller, persona, intent="report_phishing", phone=True).identify().cite("4.1", "4.2", "4.3")
     draft.do(act("list_assets", owner_id=draft.eid))
     draft.goal.append(
         f"This morning an email that claimed to come from {rng.choice(SENDERS)} asked you to"
@@ -102,7 +102,7 @@ def release_isolation(world: World, subject: dict[str, Any], rng: random.Random,
     """Reconnect an isolated asset once its incident is closed (8.1) on a clean check read from the phone (8.2)."""
     caller, asset = subject["caller"], subject["asset"]
     incident_id = asset["network_history"][-1].split(":", 1)[1]
-    draft = Draft(world, caller, "release_isolation", persona, phone=True).identify().cite("8.1", "8.2")
+    draft = Draft(world, caller, persona, intent="release_isolation", phone=True).identify().cite("8.1", "8.2")
     draft.do(act("find_asset", hostname=asset["hostname"]), act("get_incident", incident_id=incident_id))
     draft.goal.append(
         f"Your {_kind_words(asset)} was cut off the network during an incident and you want it reconnected. When"
@@ -138,7 +138,7 @@ def schedule_remediation(world: World, subject: dict[str, Any], rng: random.Rand
         return None
     asked = rng.choice(late) if late and rng.random() < 0.5 else rng.choice(in_time)
     booked = asked if asked["date"] <= due else in_time[-1]
-    draft = Draft(world, caller, "schedule_remediation", persona).identify().cite("5.1", "5.2", "5.3", "5.4")
+    draft = Draft(world, caller, persona, intent="schedule_remediation").identify().cite("5.1", "5.2", "5.3", "5.4")
     draft.do(act("find_asset", hostname=asset["hostname"]), act("list_vulnerabilities", asset_id=asset["asset_id"]))
     draft.do(act("list_change_windows", business_unit_id=asset["business_unit_id"]))
     draft.goal.append(
@@ -168,7 +168,7 @@ def accept_risk(world: World, subject: dict[str, Any], rng: random.Random, perso
     """Accept a low or medium finding until the date 6.3 gives (6.1); a high or critical one is refused."""
     caller, vulnerability, asset = subject["caller"], subject["vulnerability"], subject["asset"]
     expiry = acceptance_expiry(vulnerability["cvss"], asset["criticality"])
-    draft = Draft(world, caller, "accept_risk", persona).identify().cite("6.1", "6.2", "6.3")
+    draft = Draft(world, caller, persona, intent="accept_risk").identify().cite("6.1", "6.2", "6.3")
     draft.do(act("find_asset", hostname=asset["hostname"]), act("list_vulnerabilities", asset_id=asset["asset_id"]))
     draft.goal.append(
         f"You want the risk of {vulnerability['cve']} on your {_kind_words(asset)} formally accepted for now"

@@ -19,9 +19,9 @@ from taumesh.domains.education.clock import (
     days_after,
     days_from_today,
 )
-from taumesh.domains.education.drafts import Draft, Person, act
+from taumesh.domains.education.drafts import Draft, Person
 from taumesh.domains.education.registry_intents import course_words, current
-from taumesh.domains.factory import World
+from taumesh.domains.factory import World, act
 
 PAST_DUE = "already passed|past its due|past the due|was due on|already due|deadline has passed|due date has passed"
 TOO_LATE = "more than five days|more than 5 days|over five days|over 5 days|five-day|5-day"
@@ -60,7 +60,7 @@ def request_extension(
     asked = rng.choice([3, 4, 5, 6] if overdue else [3, 4, 5, 6, 9, 10, 12])
     reason = rng.choice(sorted(REASONS))
     course = world["courses"][assignment["course_id"]]
-    draft = Draft(world, person, "request_extension", persona).identify().cite("5.1", "5.2", "5.3", "5.4")
+    draft = Draft(world, person, persona, intent="request_extension").identify().cite("5.1", "5.2", "5.3", "5.4")
     draft.do(
         act("find_course", code=course["code"]),
         act("list_assignments", course_id=course["course_id"]),
@@ -107,7 +107,7 @@ def hand_in_late(
         return None
     course = world["courses"][assignment["course_id"]]
     file_name = f"{course['code'].lower().replace('-', '_')}_{rng.choice(['final', 'complete', 'submission'])}.pdf"
-    draft = Draft(world, person, "hand_in_late", persona, dual=True).identify().cite("6.1", "6.3")
+    draft = Draft(world, person, persona, intent="hand_in_late", dual=True).identify().cite("6.1", "6.3")
     draft.do(
         act("find_course", code=course["code"]),
         act("list_assignments", course_id=course["course_id"]),
@@ -144,7 +144,7 @@ def book_tutoring(world: World, person: Person, slot: dict[str, Any], persona: s
     if outside and at_limit:
         return None  # one reason per task
     course = world["courses"][slot["course_id"]]
-    draft = Draft(world, person, "book_tutoring", persona, dual=True).identify().cite("8.1", "8.2", "8.3")
+    draft = Draft(world, person, persona, intent="book_tutoring", dual=True).identify().cite("8.1", "8.2", "8.3")
     draft.do(
         act("find_course", code=course["code"]),
         act("list_tutoring_slots", course_id=course["course_id"]),

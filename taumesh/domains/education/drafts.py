@@ -8,10 +8,9 @@ student whose portal is needed signs in to it first (dual control).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Self
 
-from taumesh.domains import Action
-from taumesh.domains.factory import FactoryTask, Statement, Step, Tier, World
+from taumesh.domains.factory import FactoryTask, TaskDraft, Tier, World, act
 
 Person = dict[str, Any]
 WRITES = frozenset(
@@ -30,11 +29,6 @@ WRITES = frozenset(
 CLOSING = "Agree to a change only after the agent has told you exactly what it is going to do."
 
 
-def act(name: str, requestor: str = "assistant", **kwargs: Any) -> Action:
-    """A gold action (the student's own, in their portal, when ``requestor`` is ``"user"``)."""
-    return Action.model_validate({"name": name, "kwargs": kwargs, "requestor": requestor})
-
-
 def tier_of(writes: int, trap: bool, dual: bool, transfer: bool) -> Tier:
     """Easy: one plain write or a figure; medium: a trap, the portal or a hand-off; hard: two of those or more."""
     weight = trap + dual + transfer + (writes > 1)
@@ -42,44 +36,19 @@ def tier_of(writes: int, trap: bool, dual: bool, transfer: bool) -> Tier:
 
 
 @dataclass
-class Draft:
+class Draft(TaskDraft):
     """A task being solved for one person."""
 
     world: World
     person: Person
-    intent: str
     persona: str
-    dual: bool = False
-    steps: list[Step] = field(default_factory=list)
-    statements: list[Statement] = field(default_factory=list)
     goal: list[str] = field(default_factory=list)
-    clauses: list[str] = field(default_factory=list)
-    forbidden: list[Action] = field(default_factory=list)
-    trap_rationale: str | None = None
 
     @property
     def pid(self) -> str:
         return str(self.person["person_id"])
 
-    def do(self, *actions: Action) -> Draft:
-        """A step with one alternative: these actions, in order."""
-        self.steps.append(Step(why=", ".join(a.name for a in actions), alternatives=[list(actions)]))
-        return self
-
-    def cite(self, *clauses: str) -> Draft:
-        self.clauses += [c for c in clauses if c not in self.clauses]
-        return self
-
-    def trap(self, rationale: str, *forbidden: Action) -> Draft:
-        self.trap_rationale = rationale
-        self.forbidden = list(forbidden)
-        return self
-
-    def say(self, kind: str, value: str, why: str) -> Draft:
-        self.statements.append(Statement.model_validate({"kind": kind, "value": value, "why": why}))
-        return self
-
-    def identify(self) -> Draft:
+    def identify(self) -> Self:
         """The student signs in to their portal (dual control); the desk finds and verifies the person (2.1)."""
         p = self.person
         if self.dual:
@@ -112,24 +81,7 @@ class Draft:
         return " ".join([who, self.persona, *self.goal, CLOSING])
 
     def task(self, task_id: str) -> FactoryTask:
-        gold = [a for step in self.steps for a in step.alternatives[0]]
-        writes = [a for a in gold if a.requestor == "assistant" and a.name in WRITES]
-        trap = self.trap_rationale is not None
-        transfer = any(a.name == "transfer_to_human_agents" for a in gold)
-        return FactoryTask(
-            id=task_id,
-            user_id=self.pid,
-            instruction=self.instruction(),
-            actions=gold,
-            outputs=[s.value for s in self.statements if s.kind != "text"],
-            intent=self.intent,
-            tier=tier_of(len(writes), trap, self.dual, transfer),
-            trap=trap,
-            trap_rationale=self.trap_rationale,
-            clauses=self.clauses,
-            forbidden=self.forbidden,
-            dual_control=self.dual,
-            steps=self.steps,
-            statements=self.statements,
-            solver=self.intent,
-        )
+        writes = [a for a in self.gold if a.requestor == "assistant" and a.name in WRITES]
+        transfer = any(a.name == "transfer_to_human_agents" for a in self.gold)
+        tier = tier_of(len(writes), self.is_trap, self.dual, transfer)
+        return self.factory_task(task_id, self.pid, self.instruction(), tier)

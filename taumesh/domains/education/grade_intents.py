@@ -11,9 +11,9 @@ import random
 from typing import Any
 
 from taumesh.domains.education.clock import GRADE_CHANGE_WINDOW_DAYS, GRADES, days_from_today
-from taumesh.domains.education.drafts import Draft, Person, act
+from taumesh.domains.education.drafts import Draft, Person
 from taumesh.domains.education.registry_intents import course_words
-from taumesh.domains.factory import World
+from taumesh.domains.factory import World, act
 
 NOT_INSTRUCTOR = "instructor of record|not the instructor|not listed as the instructor|not your course|did not teach"
 REASONS = {
@@ -38,7 +38,7 @@ def change_grade(
     target = GRADES[GRADES.index(grade) - 1]
     reason = rng.choice(sorted(REASONS))
     student = world["people"][enrolment["student_id"]]
-    draft = Draft(world, person, "change_grade", persona).identify().cite("7.1", "7.2")
+    draft = Draft(world, person, persona, intent="change_grade").identify().cite("7.1", "7.2")
     draft.do(
         act("find_course", code=course["code"]),
         act("list_course_roster", course_id=course["course_id"]),

@@ -18,8 +18,8 @@ from taumesh.domains.education.clock import (
     weighted_average,
     withdrawal_fee,
 )
-from taumesh.domains.education.drafts import Draft, Person, act
-from taumesh.domains.factory import World
+from taumesh.domains.education.drafts import Draft, Person
+from taumesh.domains.factory import World, act
 
 ADD_CLOSED = (
     "add date|add deadline|deadline to add|enrolment has closed|enrollment has closed|enrolment is closed"
@@ -70,7 +70,7 @@ def enrol_course(world: World, person: Person, course: dict[str, Any], persona: 
     full = course["enrolled"] >= course["capacity"]
     if closed + missing + over > 1 or (full and (closed or missing or over)):
         return None  # one reason per task
-    draft = Draft(world, person, "enrol_course", persona).identify().cite("3.1", "3.2", "3.3")
+    draft = Draft(world, person, persona, intent="enrol_course").identify().cite("3.1", "3.2", "3.3")
     draft.do(
         act("get_person", person_id=sid),
         act("find_course", code=course["code"]),
@@ -106,7 +106,7 @@ def leave_course(world: World, person: Person, enrolment: dict[str, Any], person
     course = world["courses"][enrolment["course_id"]]
     if course["term"] != CURRENT_TERM:
         return None
-    draft = Draft(world, person, "leave_course", persona).identify().cite("4.1")
+    draft = Draft(world, person, persona, intent="leave_course").identify().cite("4.1")
     draft.do(
         act("list_enrolments", student_id=draft.pid),
         act("get_course", course_id=course["course_id"]),
@@ -136,7 +136,7 @@ def order_pack(world: World, person: Person, enrolment: dict[str, Any], persona:
     if enrolment["status"] != "enrolled" or course["term"] != CURRENT_TERM or ordered:
         return None
     account = world["accounts"][sid]
-    draft = Draft(world, person, "order_course_pack", persona).identify().cite("9.1", "9.2")
+    draft = Draft(world, person, persona, intent="order_course_pack").identify().cite("9.1", "9.2")
     draft.do(
         act("find_course", code=course["code"]),
         act("list_enrolments", student_id=sid),
@@ -169,7 +169,7 @@ def course_progress(world: World, person: Person, enrolment: dict[str, Any], per
                 marked.append((submission["mark"], assignment["weight"]))
     if len(marked) < 2:
         return None
-    draft = Draft(world, person, "course_progress", persona).identify().cite("10.1", "1.2")
+    draft = Draft(world, person, persona, intent="course_progress").identify().cite("10.1", "1.2")
     draft.do(
         act("find_course", code=course["code"]),
         act("get_gradebook", student_id=draft.pid, course_id=course["course_id"]),

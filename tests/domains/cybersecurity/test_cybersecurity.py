@@ -24,9 +24,9 @@ import pytest
 
 from taumesh.domains import Action, Catalog, Domain, Episode, Registry, Session
 from taumesh.domains.cybersecurity import DATA
-from taumesh.domains.cybersecurity.build import generated_files, touched, world_of
+from taumesh.domains.cybersecurity.build import RELEASE, generated_files
 from taumesh.domains.cybersecurity.clock import enrolment_code
-from taumesh.domains.cybersecurity.world import INVARIANTS, SEEDS, TEST_WORLDS, build_world, worlds
+from taumesh.domains.cybersecurity.world import INVARIANTS, SEEDS, build_world, worlds
 from taumesh.domains.factory import FactoryTask, InvariantError, World, build_worlds, canonical_output
 from taumesh.models import ChatMessage, Termination
 
@@ -81,10 +81,10 @@ def test_three_worlds_keep_their_invariants_which_catch_a_broken_world() -> None
 
 def test_no_train_task_touches_an_entity_of_the_test_world(domain: Domain) -> None:
     tasks = [t for t in domain.tasks("base") if isinstance(t, FactoryTask)]
-    train = set().union(*(touched(t) for t in tasks if world_of(t) not in TEST_WORLDS))
-    test = set().union(*(touched(t) for t in tasks if world_of(t) in TEST_WORLDS))
+    train = set().union(*(RELEASE.touched(t) for t in tasks if not RELEASE.is_test(t)))
+    test = set().union(*(RELEASE.touched(t) for t in tasks if RELEASE.is_test(t)))
     assert test and train and not train & test
-    assert {t.id for t in domain.tasks("test")} == {t.id for t in tasks if world_of(t) in TEST_WORLDS}
+    assert {t.id for t in domain.tasks("test")} == {t.id for t in tasks if RELEASE.is_test(t)}
 
 
 def test_an_authenticator_is_bound_only_with_the_code_the_employees_own_phone_shows(domain: Domain) -> None:

@@ -22,9 +22,9 @@ import pytest
 
 from taumesh.domains import Action, Catalog, Domain, Episode, Registry, Session
 from taumesh.domains.education import DATA
-from taumesh.domains.education.build import generated_files, touched, world_of
+from taumesh.domains.education.build import RELEASE, generated_files
 from taumesh.domains.education.clock import TODAY, confirmation_code
-from taumesh.domains.education.world import INVARIANTS, SEEDS, TEST_WORLDS, build_world, worlds
+from taumesh.domains.education.world import INVARIANTS, SEEDS, build_world, worlds
 from taumesh.domains.factory import FactoryTask, InvariantError, World, build_worlds, canonical_output
 from taumesh.models import ChatMessage, Termination
 
@@ -81,10 +81,10 @@ def test_three_worlds_keep_their_invariants_which_catch_a_broken_world() -> None
 
 def test_no_train_task_touches_an_entity_of_the_test_world(domain: Domain) -> None:
     tasks = [t for t in domain.tasks("base") if isinstance(t, FactoryTask)]
-    train = set().union(*(touched(t) for t in tasks if world_of(t) not in TEST_WORLDS))
-    test = set().union(*(touched(t) for t in tasks if world_of(t) in TEST_WORLDS))
+    train = set().union(*(RELEASE.touched(t) for t in tasks if not RELEASE.is_test(t)))
+    test = set().union(*(RELEASE.touched(t) for t in tasks if RELEASE.is_test(t)))
     assert test and train and not train & test
-    assert {t.id for t in domain.tasks("test")} == {t.id for t in tasks if world_of(t) in TEST_WORLDS}
+    assert {t.id for t in domain.tasks("test")} == {t.id for t in tasks if RELEASE.is_test(t)}
 
 
 def test_tutoring_is_booked_with_the_portals_code_however_the_student_gets_there(domain: Domain) -> None:

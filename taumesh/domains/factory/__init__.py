@@ -26,7 +26,7 @@ from taumesh.domains.factory._draft import TaskDraft, act
 from taumesh.domains.factory._lint import output_spec, sentences, trap_cues, unfair_traps
 from taumesh.domains.factory._plugin import FactoryPlugin
 from taumesh.domains.factory._policy import Clause, Coverage, Policy, Section, clause_texts, coverage
-from taumesh.domains.factory._release import Release, TasksOfWorld, world_tag
+from taumesh.domains.factory._release import Release, TasksAfterWorlds, TasksOfWorld, world_tag
 from taumesh.domains.factory._reward import (
     AllowedOutcomes,
     StatementsSaid,
@@ -77,6 +77,7 @@ __all__ = [
     "Table",
     "TaskDraft",
     "TaskMeta",
+    "TasksAfterWorlds",
     "TasksOfWorld",
     "Tier",
     "World",

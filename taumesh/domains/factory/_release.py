@@ -12,6 +12,9 @@ the test worlds). :class:`Release` is that, declared once; a domain's ``build.py
 
     def main(argv: list[str] | None = None) -> int:
         return build_main(RELEASE.files, DATA, argv)
+
+A domain whose choice in one world varies with what the earlier worlds chose (a trap's reason not yet shown) names
+its solvers ``tasks_after_worlds=`` instead: they receive the tasks the worlds before are releasing too.
 """
 
 from __future__ import annotations
@@ -30,19 +33,27 @@ from taumesh.domains.factory._world import InvariantError, SeededWorld, World, c
 TasksOfWorld = Callable[[World, str, int, Callable[[FactoryTask], bool]], list[FactoryTask]]
 """A domain's solvers over one world: ``(tables, tag, seed, accept) -> tasks``, keeping those ``accept`` takes."""
 
+TasksAfterWorlds = Callable[[World, str, int, Callable[[FactoryTask], bool], Sequence[FactoryTask]], list[FactoryTask]]
+"""Solvers that also see the earlier worlds' tasks: ``(tables, tag, seed, accept, earlier) -> tasks``."""
+
 
 def world_tag(task: FactoryTask) -> str:
     """The world a task belongs to, by the convention every factory domain's ids follow: ``<kind>-<tag>-<n>``."""
     return task.user_id.split("-")[1]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Release:
-    """A factory domain's generated release: what it is made of, and the files it makes."""
+    """A factory domain's generated release: what it is made of, and the files it makes.
+
+    Its solvers are one of ``tasks_of_world`` (each world on its own) or ``tasks_after_worlds`` (each world given the
+    tasks of the worlds before it, in ``worlds()``' order, so that its choice can vary from theirs).
+    """
 
     worlds: Callable[[], Sequence[SeededWorld]]
     policy: Policy
-    tasks_of_world: TasksOfWorld
+    tasks_of_world: TasksOfWorld | None = None
+    tasks_after_worlds: TasksAfterWorlds | None = None
     test_worlds: Collection[str]
     """The tags of the worlds whose tasks are the test split; the others' are train."""
     shared: Sequence[str] = ()
@@ -50,6 +61,10 @@ class Release:
     shared_ids: Collection[str] = ()
     """Arguments that name a shared reference record (``product_id``): not an entity a task touches."""
     world_of: Callable[[FactoryTask], str] = world_tag
+
+    def __post_init__(self) -> None:
+        if (self.tasks_of_world is None) == (self.tasks_after_worlds is None):
+            raise TypeError("a Release takes one of tasks_of_world and tasks_after_worlds")
 
     def touched(self, task: FactoryTask) -> set[str]:
         """The entities a task touches: its user, and every id an allowed outcome or a forbidden write names."""
@@ -73,9 +88,7 @@ class Release:
         policy = self.policy.markdown()
         tasks: list[FactoryTask] = []
         for world in built:
-            tasks += self.tasks_of_world(
-                world.tables, world.tag, world.seed, lambda t: not output_spec(t.outputs, t.instruction, policy)
-            )
+            tasks += self._tasks_of(world, lambda t: not output_spec(t.outputs, t.instruction, policy), tasks)
         problems = [f"{task_id}: cue {cue!r}" for task_id, cues in trap_cues(tasks).items() for cue in cues]
         problems += [f"{task_id}: {why}" for task_id, whys in unfair_traps(tasks).items() for why in whys]
         if problems:
@@ -87,6 +100,16 @@ class Release:
             }
         )
         return database, tasks
+
+    def _tasks_of(
+        self, world: SeededWorld, accept: Callable[[FactoryTask], bool], earlier: Sequence[FactoryTask]
+    ) -> list[FactoryTask]:
+        """One world's tasks, by the solvers the release names (those after the worlds given ``earlier``)."""
+        if self.tasks_after_worlds is not None:
+            return self.tasks_after_worlds(world.tables, world.tag, world.seed, accept, tuple(earlier))
+        if self.tasks_of_world is not None:
+            return self.tasks_of_world(world.tables, world.tag, world.seed, accept)
+        raise TypeError("a Release takes one of tasks_of_world and tasks_after_worlds")
 
     def files(self) -> dict[str, str]:
         """Every file of ``data/``: one per table, the policy (``wiki.md``), and the tasks of each split."""

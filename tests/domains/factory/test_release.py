@@ -4,7 +4,7 @@ refusing a train task and a test task that touch the same entity."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import pytest
 
@@ -73,3 +73,27 @@ def test_a_release_refuses_train_and_test_touching_one_entity() -> None:
                           test_worlds={"w3"}, shared=("limits",))  # fmt: skip
     with pytest.raises(InvariantError, match="user-w1-1"):
         shared_user.files()
+
+
+def test_solvers_after_the_worlds_see_the_tasks_the_earlier_worlds_release() -> None:
+    seen: dict[str, list[str]] = {}
+    solve = _solve(lambda tag: f"user-{tag}-1")
+
+    def tasks_after_worlds(world: World, tag: str, seed: int, accept: Callable[[FactoryTask], bool],
+                           earlier: Sequence[FactoryTask]) -> list[FactoryTask]:  # fmt: skip
+        seen[tag] = [task.id for task in earlier]
+        return solve(world, tag, seed, accept)
+
+    release = Release(worlds=_worlds, policy=POLICY, tasks_after_worlds=tasks_after_worlds, test_worlds={"w3"},
+                      shared=("limits",))  # fmt: skip
+    assert [t["id"] for t in json.loads(release.files()["tasks_base.json"])] == ["raise-w1", "raise-w2", "raise-w3"]
+    assert seen == {"w1": [], "w2": ["raise-w1"], "w3": ["raise-w1", "raise-w2"]}
+
+
+def test_a_release_takes_exactly_one_kind_of_solver() -> None:
+    solve = _solve(lambda tag: f"user-{tag}-1")
+    with pytest.raises(TypeError, match="one of"):
+        Release(worlds=_worlds, policy=POLICY, test_worlds={"w3"})
+    with pytest.raises(TypeError, match="one of"):
+        Release(worlds=_worlds, policy=POLICY, tasks_of_world=solve, tasks_after_worlds=lambda *a: solve(*a[:4]),
+                test_worlds={"w3"})  # fmt: skip

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from taumesh.domains.advertising.policy import POLICY
-from taumesh.domains.advertising.tasks import tasks_of_world
+from taumesh.domains.advertising.tasks import tasks_after_worlds
 from taumesh.domains.advertising.world import SHARED, TEST_WORLDS, worlds
 from taumesh.domains.factory import Release, build_main
 
@@ -18,7 +18,7 @@ DATA = Path(__file__).resolve().parent / "data"
 RELEASE = Release(
     worlds=worlds,
     policy=POLICY,
-    tasks_of_world=tasks_of_world,
+    tasks_after_worlds=tasks_after_worlds,
     test_worlds=TEST_WORLDS,
     shared=SHARED,  # the segment catalogue, which no tool writes
     shared_ids=("segment_id",),

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from pydantic import Field
+
 from taumesh.domains import Action
 from taumesh.domains.advertising.agent_tools import AGENT_TOOLS
 from taumesh.domains.factory import FactoryTask, TaskDraft, Tier, World, act
@@ -26,6 +28,16 @@ def tier(writes: int, trap: bool, dual: bool, reads: int) -> Tier:
     """Difficulty from the agent's writes past identity, a trap's judgement, the user's own steps and the lookups."""
     points = writes + (2 if trap else 0) + (3 if dual else 0) + (1 if reads >= 3 else 0)
     return "easy" if points <= 1 else "medium" if points <= 3 else "hard"
+
+
+class CasedTask(FactoryTask):
+    """A task with the case its trap shows, so that a later world's solver can choose another case.
+
+    The case is not shipped (its file holds what every factory task holds): the release hands the earlier worlds'
+    tasks to the later worlds' solvers as they are made.
+    """
+
+    case: str = Field(default="plain", exclude=True)
 
 
 @dataclass
@@ -74,8 +86,9 @@ class Draft(TaskDraft):
         )
         return " ".join([who, self.persona, *self.goal, TAIL])
 
-    def task(self, task_id: str) -> FactoryTask:
+    def task(self, task_id: str) -> CasedTask:
         agent = [a for a in self.gold if a.requestor == "assistant" and a.name not in IDENTITY]
         writes = [a for a in agent if a.name in WRITES]
         task_tier = tier(len(writes), self.is_trap, self.dual, len(agent) - len(writes))
-        return self.factory_task(task_id, self.advertiser["advertiser_id"], self.instruction(), task_tier)
+        task = self.factory_task(task_id, self.advertiser["advertiser_id"], self.instruction(), task_tier)
+        return CasedTask(**dict(task), case=self.case)

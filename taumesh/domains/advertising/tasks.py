@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from taumesh.domains.advertising.account_intents import (
@@ -17,10 +17,9 @@ from taumesh.domains.advertising.account_intents import (
     raise_spend_cap,
     resume_campaign,
 )
-from taumesh.domains.advertising.drafts import Draft
+from taumesh.domains.advertising.drafts import CasedTask, Draft
 from taumesh.domains.advertising.experiment_intents import conclude_experiment, start_experiment
 from taumesh.domains.advertising.targeting_intents import add_segment, remove_exclusion, set_min_age
-from taumesh.domains.advertising.world import worlds
 from taumesh.domains.factory import FactoryTask, World
 
 Solver = Callable[[World, dict[str, Any], random.Random, str], Draft | None]
@@ -49,47 +48,33 @@ CANDIDATES = 12
 """Drafts of each kind (trap, not) an intent looks at per world before choosing, so that it can vary the cases."""
 
 
-def _varied(candidates: list[tuple[str, FactoryTask]], count: int, seen: Counter[str]) -> list[FactoryTask]:
-    """``count`` of ``candidates`` (each with its case): the cases ``seen`` least come first, then the earliest."""
+def _varied(candidates: list[CasedTask], count: int, seen: Counter[str]) -> list[FactoryTask]:
+    """``count`` of ``candidates``: the cases ``seen`` least come first, then the earliest."""
     chosen: list[FactoryTask] = []
     pool = list(candidates)
     while pool and len(chosen) < count:
-        case, task = min(pool, key=lambda pair: seen[pair[0]])
+        task = min(pool, key=lambda candidate: seen[candidate.case])
         chosen.append(task)
-        pool.remove((case, task))
-        seen[case] += 1
+        pool.remove(task)
+        seen[task.case] += 1
     return chosen
 
 
-def tasks_of_world(world: World, tag: str, seed: int, accept: Callable[[FactoryTask], bool]) -> list[FactoryTask]:
-    """Every intent's tasks over ``world``'s records of its own tag, ``accept`` filtering the candidates.
-
-    Each intent's trap is of the case the earlier worlds chose least. The factory's release hands a world no tasks of
-    the others, so their choices are made again here (the worlds and their solvers are deterministic, ``accept`` the
-    same).
-    """
-    seen: dict[str, Counter[str]] = {}
-    for before in worlds():
-        if before.tag == tag:
-            break
-        _tasks_varied_from(seen, before.tables, before.tag, before.seed, accept)
-    return _tasks_varied_from(seen, world, tag, seed, accept)
-
-
-def _tasks_varied_from(
-    seen: dict[str, Counter[str]], world: World, tag: str, seed: int, accept: Callable[[FactoryTask], bool]
+def tasks_after_worlds(
+    world: World, tag: str, seed: int, accept: Callable[[FactoryTask], bool], earlier: Sequence[FactoryTask]
 ) -> list[FactoryTask]:
-    """Every intent's tasks over world ``tag``.
+    """Every intent's tasks over world ``tag``, ``accept`` filtering the candidates.
 
-    ``seen`` counts, per intent, the trap cases the worlds before it chose; this world's choice adds to it.
+    Each intent's trap is of the case the ``earlier`` worlds' traps (:class:`CasedTask` s, as this domain's solvers
+    make them) show least.
     """
     tasks: list[FactoryTask] = []
     for index, (intent, (table, solve)) in enumerate(INTENTS.items()):
         rng = random.Random(seed * 100 + index)
         subjects = [record for key, record in sorted(world[table].items()) if key.split("-")[1] == tag]
         rng.shuffle(subjects)
-        traps: list[tuple[str, FactoryTask]] = []
-        plain: list[tuple[str, FactoryTask]] = []
+        traps: list[CasedTask] = []
+        plain: list[CasedTask] = []
         for subject in subjects:
             draft = solve(world, subject, rng, rng.choice(PERSONAS))
             if draft is None:
@@ -97,9 +82,9 @@ def _tasks_varied_from(
             bucket = traps if draft.trap_rationale else plain
             task = draft.task(f"{intent}-{tag}-{len(traps) + len(plain) + 1:02d}")
             if len(bucket) < CANDIDATES and accept(task):
-                bucket.append((draft.case, task))
-        cases = seen.setdefault(intent, Counter())
-        chosen = _varied(traps, 1, cases)
+                bucket.append(task)
+        shown = Counter(t.case for t in earlier if isinstance(t, CasedTask) and t.intent == intent and t.trap)
+        chosen = _varied(traps, 1, shown)
         chosen += _varied(plain, PER_WORLD - len(chosen), Counter())
         tasks += sorted(chosen, key=lambda t: t.id)
     return tasks

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from taumesh.domains.factory import FactoryTask, World
@@ -21,7 +21,6 @@ from taumesh.domains.finance.dealing_intents import (
 )
 from taumesh.domains.finance.drafts import Draft
 from taumesh.domains.finance.service_intents import isa_top_up, performance_report, set_price_alert, withdraw_cash
-from taumesh.domains.finance.world import worlds
 
 Solver = Callable[[World, dict[str, Any], random.Random, str], Draft | None]
 INTENTS: dict[str, tuple[str, Solver]] = {
@@ -66,22 +65,8 @@ def _varied(candidates: list[FactoryTask], count: int, earlier: list[FactoryTask
     return chosen
 
 
-def tasks_of_world(world: World, tag: str, seed: int, accept: Callable[[FactoryTask], bool]) -> list[FactoryTask]:
-    """Every intent's tasks over ``world``'s records of its own tag, varied from those the worlds before it chose.
-
-    The factory's release hands a world no tasks of the others, so the earlier worlds' tasks are made again here (the
-    worlds and their solvers are deterministic, and ``accept`` is the same).
-    """
-    earlier: list[FactoryTask] = []
-    for before in worlds():
-        if before.tag == tag:
-            break
-        earlier += _tasks_varied_from(earlier, before.tables, before.tag, before.seed, accept)
-    return _tasks_varied_from(earlier, world, tag, seed, accept)
-
-
-def _tasks_varied_from(
-    earlier: list[FactoryTask], world: World, tag: str, seed: int, accept: Callable[[FactoryTask], bool]
+def tasks_after_worlds(
+    world: World, tag: str, seed: int, accept: Callable[[FactoryTask], bool], earlier: Sequence[FactoryTask]
 ) -> list[FactoryTask]:
     """Every intent's tasks over ``world``'s records of its own tag, ``accept`` filtering the candidates.
 

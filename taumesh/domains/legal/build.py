@@ -11,14 +11,14 @@ from pathlib import Path
 
 from taumesh.domains.factory import Release, build_main
 from taumesh.domains.legal.policy import POLICY
-from taumesh.domains.legal.tasks import tasks_of_world
+from taumesh.domains.legal.tasks import tasks_after_worlds
 from taumesh.domains.legal.world import SHARED, TEST_WORLDS, worlds
 
 DATA = Path(__file__).resolve().parent / "data"
 RELEASE = Release(
     worlds=worlds,
     policy=POLICY,
-    tasks_of_world=tasks_of_world,
+    tasks_after_worlds=tasks_after_worlds,
     test_worlds=TEST_WORLDS,
     shared=SHARED,
     shared_ids=("template_id", "authority_id"),  # the firm's shared templates and corpus: not entities of a world

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from taumesh.domains.factory import FactoryTask, World
@@ -25,7 +25,6 @@ from taumesh.domains.legal.lawyer_intents import (
     staff_matter,
 )
 from taumesh.domains.legal.records import tag_of
-from taumesh.domains.legal.world import worlds
 
 Solver = Callable[[World, dict[str, Any], random.Random, str], Draft | None]
 INTENTS: dict[str, tuple[str, Solver]] = {
@@ -74,22 +73,8 @@ def _least_tested(candidates: list[FactoryTask], count: int, seen: Counter[Any])
     return chosen
 
 
-def tasks_of_world(world: World, tag: str, seed: int, accept: Callable[[FactoryTask], bool]) -> list[FactoryTask]:
-    """Every intent's tasks over ``world``'s own records, varied from those the worlds built before it chose.
-
-    The factory's release hands a world no tasks of the others, so the earlier worlds' tasks are made again here (the
-    worlds and their solvers are deterministic, and ``accept`` is the same).
-    """
-    earlier: list[FactoryTask] = []
-    for before in worlds():
-        if before.tag == tag:
-            break
-        earlier += _tasks_varied_from(earlier, before.tables, before.tag, before.seed, accept)
-    return _tasks_varied_from(earlier, world, tag, seed, accept)
-
-
-def _tasks_varied_from(
-    earlier: list[FactoryTask], world: World, tag: str, seed: int, accept: Callable[[FactoryTask], bool]
+def tasks_after_worlds(
+    world: World, tag: str, seed: int, accept: Callable[[FactoryTask], bool], earlier: Sequence[FactoryTask]
 ) -> list[FactoryTask]:
     """Every intent's tasks over ``world``'s own records, ``accept`` filtering the candidates.
 

@@ -11,14 +11,14 @@ from pathlib import Path
 
 from taumesh.domains.factory import Release, build_main
 from taumesh.domains.logistics.policy import POLICY
-from taumesh.domains.logistics.tasks import tasks_of_world
+from taumesh.domains.logistics.tasks import tasks_after_worlds
 from taumesh.domains.logistics.world import TEST_WORLDS, worlds
 
 DATA = Path(__file__).resolve().parent / "data"
 RELEASE = Release(
     worlds=worlds,
     policy=POLICY,
-    tasks_of_world=tasks_of_world,
+    tasks_after_worlds=tasks_after_worlds,
     test_worlds=TEST_WORLDS,
     shared=("carriers",),  # reference data every world holds alike; no tool writes it
     shared_ids=("carrier_id",),

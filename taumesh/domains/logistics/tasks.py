@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from taumesh.domains.factory import FactoryTask, World
 from taumesh.domains.logistics import client_intents, depot_intents
 from taumesh.domains.logistics.drafts import Draft, Party
-from taumesh.domains.logistics.world import worlds
 
 PERSONAS = [
     "You write briefly and get to the point.",
@@ -79,22 +78,8 @@ def _varied(plain: list[FactoryTask], count: int) -> list[FactoryTask]:
     return chosen + [t for t in plain if t not in chosen][: count - len(chosen)]
 
 
-def tasks_of_world(world: World, tag: str, seed: int, accept: Callable[[FactoryTask], bool]) -> list[FactoryTask]:
-    """Every intent's chosen tasks over the callers of world ``tag``, its traps' reasons varied from earlier worlds'.
-
-    The factory's release hands a world no tasks of the others, so the earlier worlds' tasks are made again here (the
-    worlds and their solvers are deterministic, and ``accept`` is the same).
-    """
-    earlier: list[FactoryTask] = []
-    for before in worlds():
-        if before.tag == tag:
-            break
-        earlier += _tasks_varied_from(earlier, before.tables, before.tag, before.seed, accept)
-    return _tasks_varied_from(earlier, world, tag, seed, accept)
-
-
-def _tasks_varied_from(
-    earlier: list[FactoryTask], world: World, tag: str, seed: int, accept: Callable[[FactoryTask], bool]
+def tasks_after_worlds(
+    world: World, tag: str, seed: int, accept: Callable[[FactoryTask], bool], earlier: Sequence[FactoryTask]
 ) -> list[FactoryTask]:
     """Every intent's chosen tasks over the callers of world ``tag``; ``earlier``: the tasks earlier worlds chose."""
     clients = sorted(

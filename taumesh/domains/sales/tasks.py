@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from taumesh.domains.factory import FactoryTask, World
@@ -23,7 +23,6 @@ from taumesh.domains.sales.rep_intents import (
     push_close_date,
     schedule_follow_up,
 )
-from taumesh.domains.sales.world import worlds
 
 Solver = Callable[[World, dict[str, Any], random.Random, str], Draft | None]
 INTENTS: dict[str, tuple[str, Solver]] = {
@@ -69,22 +68,8 @@ def _varied(candidates: list[FactoryTask], count: int, earlier: list[FactoryTask
     return chosen
 
 
-def tasks_of_world(world: World, tag: str, seed: int, accept: Callable[[FactoryTask], bool]) -> list[FactoryTask]:
-    """Every intent's tasks over ``world``'s records of its own tag, ``accept`` filtering the candidates.
-
-    Each intent's choice varies from the tasks the earlier worlds chose. The factory's release hands a world no tasks
-    of the others, so those are made again here (the worlds and their solvers are deterministic, ``accept`` the same).
-    """
-    earlier: list[FactoryTask] = []
-    for before in worlds():
-        if before.tag == tag:
-            break
-        earlier += _tasks_varied_from(earlier, before.tables, before.tag, before.seed, accept)
-    return _tasks_varied_from(earlier, world, tag, seed, accept)
-
-
-def _tasks_varied_from(
-    earlier: list[FactoryTask], world: World, tag: str, seed: int, accept: Callable[[FactoryTask], bool]
+def tasks_after_worlds(
+    world: World, tag: str, seed: int, accept: Callable[[FactoryTask], bool], earlier: Sequence[FactoryTask]
 ) -> list[FactoryTask]:
     """Every intent's tasks over world ``tag``; ``earlier``: the tasks the worlds before it chose."""
     tasks: list[FactoryTask] = []

@@ -1,8 +1,8 @@
 """The advertising domain's own behaviour (the bar every factory domain meets is tests/domains/test_tau_plus_plus.py).
 
 - the generator rebuilds the shipped files byte for byte, from three worlds that keep their invariants, and the
-  test split's entities are never in train; a world's traps vary from the worlds before it, yet a world solved
-  alone chooses the tasks it ships with;
+  test split's entities are never in train; a world's traps vary from the tasks the worlds before it release
+  (given none, it would choose others);
 - a new daily budget takes effect only when the advertiser approves it in their own dashboard (dual control): the
   desk cannot approve it, and the budget history keeps the old value;
 - the pacing trap: the highest daily budget the agent must say is the most the rest of the lifetime budget carries to
@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from pathlib import Path
 
 from taumesh.domains import Action, Catalog, Domain, Registry, Session
@@ -63,13 +64,20 @@ def test_three_worlds_keep_their_invariants_and_test_entities_are_never_in_train
     assert not set().union(*map(build.RELEASE.touched, train)) & set().union(*map(build.RELEASE.touched, test))
 
 
-def test_a_world_solved_alone_chooses_the_tasks_it_ships_with() -> None:
-    """w3's traps vary from w1's and w2's (with no earlier world it would choose others), which it makes again."""
+def test_a_world_varies_its_traps_from_the_tasks_the_earlier_worlds_release() -> None:
+    """w3 given w1's and w2's tasks chooses the tasks it ships with; given none, it would choose others."""
     policy = POLICY.markdown()
-    alone = tasks.tasks_of_world(
-        build_world(SEEDS["w3"], "w3"), "w3", SEEDS["w3"], lambda t: not output_spec(t.outputs, t.instruction, policy)
-    )
-    assert [t.id for t in alone] == [t.id for t in _tasks("test")]
+
+    def solve(tag: str, earlier: Sequence[FactoryTask]) -> list[FactoryTask]:
+        world = build_world(SEEDS[tag], tag)
+        return tasks.tasks_after_worlds(
+            world, tag, SEEDS[tag], lambda t: not output_spec(t.outputs, t.instruction, policy), earlier
+        )
+
+    w1 = solve("w1", ())
+    shipped = [t.id for t in _tasks("test")]
+    assert [t.id for t in solve("w3", [*w1, *solve("w2", w1)])] == shipped
+    assert [t.id for t in solve("w3", ())] != shipped
 
 
 def test_a_new_daily_budget_applies_only_when_the_advertiser_approves_it_in_their_dashboard() -> None:

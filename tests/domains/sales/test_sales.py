@@ -1,8 +1,8 @@
 """The sales domain's own behaviour (the bar every factory domain meets is tests/domains/test_tau_plus_plus.py).
 
 - the generator rebuilds the shipped files byte for byte, from three worlds that keep their invariants, and the
-  test split's entities are never in train; a world's choice varies from the worlds before it, yet a world solved
-  alone chooses the tasks it ships with;
+  test split's entities are never in train; a world's choice varies from the tasks the worlds before it release
+  (given none, it would choose others);
 - a deal is won only on a quote the client signed in their own e-signature app (dual control): the desk cannot sign;
 - discount authority: a rep's discount beyond their limit is a request to their manager, one beyond 35 percent a
   transfer to a human; granting or submitting it anyway scores 0;
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Sequence
 from datetime import date, timedelta
 from pathlib import Path
 
@@ -55,13 +56,19 @@ def test_three_worlds_keep_their_invariants_and_test_entities_are_never_in_train
     assert not set().union(*map(build.RELEASE.touched, train)) & set().union(*map(build.RELEASE.touched, test))
 
 
-def test_a_world_solved_alone_chooses_the_tasks_it_ships_with() -> None:
-    """w2's choice varies from w1's (with no earlier world it would choose other tasks), which it makes again."""
+def test_a_world_varies_its_choice_from_the_tasks_the_earlier_worlds_release() -> None:
+    """w2 given w1's tasks chooses the tasks it ships with; given none, it would choose others."""
     policy = POLICY.markdown()
-    alone = tasks.tasks_of_world(
-        build_world(SEEDS["w2"], "w2"), "w2", SEEDS["w2"], lambda t: not output_spec(t.outputs, t.instruction, policy)
-    )
-    assert [t.id for t in alone] == [t.id for t in _tasks() if build.RELEASE.world_of(t) == "w2"]
+
+    def solve(tag: str, earlier: Sequence[FactoryTask]) -> list[FactoryTask]:
+        world = build_world(SEEDS[tag], tag)
+        return tasks.tasks_after_worlds(
+            world, tag, SEEDS[tag], lambda t: not output_spec(t.outputs, t.instruction, policy), earlier
+        )
+
+    shipped = [t.id for t in _tasks() if build.RELEASE.world_of(t) == "w2"]
+    assert [t.id for t in solve("w2", solve("w1", ()))] == shipped
+    assert [t.id for t in solve("w2", ())] != shipped
 
 
 def _accepted_quote() -> FactoryTask:

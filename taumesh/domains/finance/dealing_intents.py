@@ -11,7 +11,7 @@ import random
 from datetime import timedelta
 from typing import Any
 
-from taumesh.domains.factory import World
+from taumesh.domains.factory import World, act
 from taumesh.domains.finance.clock import (
     CONCENTRATION_LIMIT,
     DRIFT_TRIGGER,
@@ -27,7 +27,7 @@ from taumesh.domains.finance.clock import (
     profile_is_current,
     whole_units,
 )
-from taumesh.domains.finance.drafts import KIND_WORDS, Draft, act
+from taumesh.domains.finance.drafts import KIND_WORDS, Draft
 from taumesh.domains.finance.records import holding_value, holdings_of, invested, next_id, world_tag
 
 Record = dict[str, Any]

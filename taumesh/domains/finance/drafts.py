@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from taumesh.domains import Action
-from taumesh.domains.factory import FactoryTask, TaskDraft, Tier, World
+from taumesh.domains.factory import FactoryTask, TaskDraft, Tier, World, act
 from taumesh.domains.finance.agent_tools import AGENT_TOOLS
 
 IDENTITY = frozenset({"find_client", "verify_client"})
@@ -23,14 +23,6 @@ KIND_WORDS = {
     "pension": "self-invested pension",
 }
 TAIL = "Answer yes when the agent sets out exactly what it is about to do and asks you to confirm."
-
-
-def act(tool: str, requestor: str = "assistant", /, **kwargs: Any) -> Action:
-    """A gold action (the client's own when ``requestor`` is ``"user"``).
-
-    Not the factory's ``act``: the tool and requestor are positional only, as a security search takes a ``name``.
-    """
-    return Action.model_validate({"name": tool, "kwargs": kwargs, "requestor": requestor})
 
 
 def tier(writes: int, trap: bool, dual: bool) -> Tier:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from taumesh.domains.factory import World
+from taumesh.domains.factory import World, act
 from taumesh.domains.finance.clock import (
     ALERT_BAND,
     ISA_ALLOWANCE,
@@ -24,7 +24,7 @@ from taumesh.domains.finance.clock import (
     money,
     price,
 )
-from taumesh.domains.finance.drafts import KIND_WORDS, Draft, act
+from taumesh.domains.finance.drafts import KIND_WORDS, Draft
 from taumesh.domains.finance.records import holdings_of
 
 Record = dict[str, Any]

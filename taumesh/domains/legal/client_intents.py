@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import random
 
-from taumesh.domains.factory import World
+from taumesh.domains.factory import World, act
 from taumesh.domains.legal.clock import NO_CONTINGENCY, fixed_fee_offered, retainer
-from taumesh.domains.legal.drafts import Draft, act, full_name
+from taumesh.domains.legal.drafts import Draft, full_name
 from taumesh.domains.legal.lookups import Record, contacts_of
 from taumesh.domains.legal.names import FILE_NAMES
 from taumesh.domains.legal.records import next_id, tag_of

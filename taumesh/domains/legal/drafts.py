@@ -10,8 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from taumesh.domains import Action
-from taumesh.domains.factory import FactoryTask, TaskDraft, Tier, World
+from taumesh.domains.factory import FactoryTask, TaskDraft, Tier, World, act
 from taumesh.domains.legal.agent_tools import AGENT_TOOLS
 
 IDENTITY = frozenset({"find_attorney", "verify_attorney", "find_contact", "verify_contact"})
@@ -19,14 +18,6 @@ IDENTITY = frozenset({"find_attorney", "verify_attorney", "find_contact", "verif
 WRITES = frozenset(tool.name for tool in AGENT_TOOLS if tool.writes)
 ROLE_WORDS = {"partner": "a partner", "senior_associate": "a senior associate", "associate": "an associate"}
 TAIL = "When the agent tells you exactly what it is about to change and asks, say yes."
-
-
-def act(tool: str, requestor: str = "assistant", /, **kwargs: Any) -> Action:
-    """A gold action (the user's own when ``requestor`` is ``"user"``).
-
-    Not the factory's ``act``: the tool and requestor are positional only, as lookups take a ``name`` argument.
-    """
-    return Action.model_validate({"name": tool, "kwargs": kwargs, "requestor": requestor})
 
 
 def full_name(person: dict[str, Any]) -> str:

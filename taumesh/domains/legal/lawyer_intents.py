@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import random
 
-from taumesh.domains.factory import World
+from taumesh.domains.factory import World, act
 from taumesh.domains.legal.clock import COURT_SET, DISPOSITIONS, latest_move, latest_slip, moved_date
-from taumesh.domains.legal.drafts import Draft, act, full_name
+from taumesh.domains.legal.drafts import Draft, full_name
 from taumesh.domains.legal.lookups import Record, active, live_matters_of, open_deadlines, team_members
 from taumesh.domains.legal.names import OTHER_SIDES, SUBJECTS
 from taumesh.domains.legal.records import next_id, tag_of

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import random
 
-from taumesh.domains.factory import World
+from taumesh.domains.factory import World, act
 from taumesh.domains.sales.clock import DISCOUNT_AUTHORITY, TODAY, day, money, quote_total
-from taumesh.domains.sales.drafts import Draft, act
+from taumesh.domains.sales.drafts import Draft
 from taumesh.domains.sales.lookups import Record, full_name, is_open, of_account
 from taumesh.domains.sales.records import next_id, world_tag
 

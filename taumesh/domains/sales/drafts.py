@@ -10,8 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from taumesh.domains import Action
-from taumesh.domains.factory import FactoryTask, TaskDraft, Tier, World
+from taumesh.domains.factory import FactoryTask, TaskDraft, Tier, World, act
 from taumesh.domains.sales.agent_tools import AGENT_TOOLS
 from taumesh.domains.sales.clock import one_time_code
 
@@ -28,15 +27,6 @@ IDENTITY = frozenset(
 """The tools that find or verify the caller (the plugin's identity tools)."""
 WRITES = frozenset(tool.name for tool in AGENT_TOOLS if tool.writes)
 TAIL = "When the agent says exactly what it is about to change and asks, say yes."
-
-
-def act(tool: str, requestor: str = "assistant", /, **kwargs: Any) -> Action:
-    """A gold action (the user's own when ``requestor`` is ``"user"``); ``kwargs`` may hold a ``name`` argument.
-
-    The factory's :func:`~taumesh.domains.factory.act` takes its tool's name by keyword too, so it cannot make
-    ``search_accounts(name=...)``: the tool and the requestor are positional only here.
-    """
-    return Action.model_validate({"name": tool, "kwargs": kwargs, "requestor": requestor})
 
 
 def tier(writes: int, trap: bool, dual: bool) -> Tier:

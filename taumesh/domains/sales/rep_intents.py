@@ -11,7 +11,7 @@ import random
 from datetime import timedelta
 from typing import Any
 
-from taumesh.domains.factory import World
+from taumesh.domains.factory import World, act
 from taumesh.domains.sales.clock import (
     ACTIVITY_LOG_DAYS,
     DISCOUNT_AUTHORITY,
@@ -24,7 +24,7 @@ from taumesh.domains.sales.clock import (
     unit_price,
     weekday_on_or_after,
 )
-from taumesh.domains.sales.drafts import Draft, act
+from taumesh.domains.sales.drafts import Draft
 from taumesh.domains.sales.lookups import (
     Record,
     full_name,

@@ -13,29 +13,16 @@ from pathlib import Path
 from taumesh.domains.cybersecurity.policy import POLICY
 from taumesh.domains.cybersecurity.tasks import tasks_of_world
 from taumesh.domains.cybersecurity.world import TEST_WORLDS, worlds
-from taumesh.domains.factory import FactoryTask, Release, build_main
+from taumesh.domains.factory import Release, build_main
 
 DATA = Path(__file__).resolve().parent / "data"
-
-
-class DeskRelease(Release):
-    """The desk's release, whose tasks also name records the desk creates during the task.
-
-    Such an id (``inc-new-0001``, ``-new-``) is the same in every world and names no record of the base data, so a
-    train and a test task naming it share no entity; the factory's ``shared_ids`` leaves out an argument by its name,
-    which would also leave out a world's own incident a task names by the same ``incident_id``.
-    """
-
-    def touched(self, task: FactoryTask) -> set[str]:
-        return {entity for entity in super().touched(task) if "-new-" not in entity}
-
-
-RELEASE = DeskRelease(
+RELEASE = Release(
     worlds=worlds,
     policy=POLICY,
     tasks_of_world=tasks_of_world,
     test_worlds=TEST_WORLDS,
     shared=("playbooks",),  # reference data every world holds alike; no tool writes it
+    created_marker="-new-",  # an incident the desk opens during a task (inc-new-0001) belongs to no world
 )
 
 

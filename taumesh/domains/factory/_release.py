@@ -60,6 +60,10 @@ class Release:
     """Reference tables every world holds alike (``merge_worlds``' ``shared``); no tool writes them."""
     shared_ids: Collection[str] = ()
     """Arguments that name a shared reference record (``product_id``): not an entity a task touches."""
+    created_marker: str | None = None
+    """What marks an id the desk creates during a task (``-new-`` in ``inc-new-0001``): such an id is the same in
+    every world and names no record of the base data, so it is not an entity a task touches either (``shared_ids``
+    would also leave out a world's own record that a task names by the same argument)."""
     world_of: Callable[[FactoryTask], str] = world_tag
 
     def __post_init__(self) -> None:
@@ -67,7 +71,10 @@ class Release:
             raise TypeError("a Release takes one of tasks_of_world and tasks_after_worlds")
 
     def touched(self, task: FactoryTask) -> set[str]:
-        """The entities a task touches: its user, and every id an allowed outcome or a forbidden write names."""
+        """The entities a task touches: its user, and every id an allowed outcome or a forbidden write names.
+
+        Neither a shared reference record's id nor an id the desk creates during the task is one.
+        """
         found = {task.user_id}
         for actions in [*task.outcomes(), task.forbidden]:
             for action in actions:
@@ -76,6 +83,8 @@ class Release:
                     for key, value in action.kwargs.items()
                     if key.endswith("_id") and key not in self.shared_ids and isinstance(value, str) and value
                 }
+        if self.created_marker:
+            found = {entity for entity in found if self.created_marker not in entity}
         return found
 
     def is_test(self, task: FactoryTask) -> bool:

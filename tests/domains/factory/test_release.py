@@ -97,3 +97,13 @@ def test_a_release_takes_exactly_one_kind_of_solver() -> None:
     with pytest.raises(TypeError, match="one of"):
         Release(worlds=_worlds, policy=POLICY, tasks_of_world=solve, tasks_after_worlds=lambda *a: solve(*a[:4]),
                 test_worlds={"w3"})  # fmt: skip
+
+
+def test_an_id_the_desk_creates_during_a_task_is_no_entity_the_splits_share() -> None:
+    def release(marker: str | None) -> Release:
+        return Release(worlds=_worlds, policy=POLICY, tasks_of_world=_solve(lambda tag: "user-new-1"),
+                       test_worlds={"w3"}, shared=("limits",), created_marker=marker)  # fmt: skip
+
+    with pytest.raises(InvariantError, match="user-new-1"):
+        release(None).files()
+    assert json.loads(release("-new-").files()["tasks_test.json"])[0]["id"] == "raise-w3"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from taumesh.domains.factory import FactoryTask, Release, build_main
+from taumesh.domains.factory import Release, build_main
 from taumesh.domains.hr.policy import POLICY
 from taumesh.domains.hr.tasks import tasks_of_world
 from taumesh.domains.hr.world import TEST_WORLDS, worlds
@@ -18,24 +18,13 @@ from taumesh.domains.hr.world import TEST_WORLDS, worlds
 DATA = Path(__file__).resolve().parent / "data"
 
 
-class DeskRelease(Release):
-    """The desk's release, whose tasks also name records the desk creates in their session.
-
-    Such an id (``swp-new-0001``, ``-new-``) is the same in every world and names no record of the base data, so a
-    train and a test task naming it share no entity; the factory's ``shared_ids`` leaves out an argument by its name,
-    which would also leave out a base swap request a task names by the same ``swap_id``.
-    """
-
-    def touched(self, task: FactoryTask) -> set[str]:
-        return {entity for entity in super().touched(task) if "-new-" not in entity}
-
-
-RELEASE = DeskRelease(
+RELEASE = Release(
     worlds=worlds,
     policy=POLICY,
     tasks_of_world=tasks_of_world,
     test_worlds=TEST_WORLDS,
     shared=("pay_grades",),  # reference data every world holds alike; no tool writes it
+    created_marker="-new-",  # swp-new-0001: a record the desk creates in the session, the same id in every world
 )
 
 

@@ -34,10 +34,12 @@ async def listed_domains(clients: ServiceClients, config: RunConfig) -> env_pb2.
 def listing_request(env: str) -> env_pb2.ListDomainsRequest:
     """ListDomains asking for ``env`` too, so that a variant (``<domain>:<variant>``) is described as itself.
 
-    The env lists a variant only when named, and its release may differ from its domain's (``healthcare:v1`` serves
-    release 1).
+    Only ``env`` (and its domain) is described; the others are listed by name, so the env reads no other domain's
+    tasks. The env lists a variant only when named, and its release may differ from its domain's (``healthcare:v1``
+    serves release 1).
     """
-    return env_pb2.ListDomainsRequest(variants=[env])
+    base = env.partition(":")[0]  # a variant's domain too: an env that does not know the variant describes its base
+    return env_pb2.ListDomainsRequest(variants=[env], describe_only=list(dict.fromkeys((env, base))))
 
 
 def domain_info(listed: env_pb2.ListDomainsResponse, env: str) -> env_pb2.DomainInfo | None:

@@ -83,7 +83,11 @@ class EnvServicer(env_pb2_grpc.EnvServiceServicer):
     async def ListDomains(self, request: env_pb2.ListDomainsRequest, context: Context) -> env_pb2.ListDomainsResponse:
         domains = []
         names = self.catalog.names()
+        wanted = set(request.describe_only)
         for name in [*names, *dict.fromkeys(v for v in request.variants if v not in names)]:
+            if wanted and name not in wanted and name.partition(VARIANT_SEPARATOR)[0] not in wanted:
+                domains.append(env_pb2.DomainInfo(name=name))  # named only: its tasks are not read
+                continue
             try:
                 domain = self._domain(name, listing=True)
             except NotFound:

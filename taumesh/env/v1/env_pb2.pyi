@@ -111,6 +111,7 @@ class ListDomainsRequest(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     VARIANTS_FIELD_NUMBER: _builtins.int
+    DESCRIBE_ONLY_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def variants(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """Variants of domains to describe as well (`<domain>:<variant>`, for example "healthcare:v1"): the listing names
@@ -118,14 +119,22 @@ class ListDomainsRequest(_message.Message):
         1's data). Names the server does not know are left out of the response.
         """
 
+    @_builtins.property
+    def describe_only(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """When given, only these domains (and the variants asked for) are described with their splits and task counts;
+        every other domain is listed by name alone. A run asks for its own: counting every domain's tasks costs the env
+        a parse of each task file. Empty: every domain is described.
+        """
+
     def __init__(
         self,
         *,
         variants: _abc.Iterable[_builtins.str] | None = ...,
+        describe_only: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["variants", b"variants"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["describe_only", b"describe_only", "variants", b"variants"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

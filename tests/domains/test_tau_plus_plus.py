@@ -298,21 +298,25 @@ def test_the_rest_api_lists_every_factory_domain_and_the_viewer_labels_its_tasks
         }
 
 
-@pytest.mark.parametrize("name", FACTORY)
-def test_the_gym_plays_a_task_of_the_domain_to_one(name: str) -> None:
-    stops = _domain(name).plugin.terminate_tools  # a transfer ends the episode before the closing message
-    task = next(t for t in _tasks(name, "test") if not t.dual_control and t.actions[-1].name not in stops)
-    env = gym.make(AGENT_ENV_ID, domain=name, data_dir="unused", task_split="test")
+def test_the_gym_plays_a_task_of_each_domain_to_one() -> None:
+    """One environment, one service stack, a reset per domain (``options["domain"]``): each domain's first test
+    task under its own control that does not end in a transfer (which ends the episode before the closing message)."""
+    env = gym.make(AGENT_ENV_ID, domain=FACTORY[0], data_dir="unused", task_split="test")
+    rewards = {}
     try:
-        _, info = env.reset(options={"task_id": task.id})
-        assert info["policy"] == _domain(name).policy
-        for action in task.agent_actions():
-            env.step(json.dumps({"name": action.name, "arguments": action.kwargs}))
-        says = " ".join([*task.outputs, *(canonical_output(s) for s in task.statements if s.kind == "text")])
-        _, reward, terminated, _, info = env.step(says or "Done. Anything else?")
+        for name in FACTORY:
+            stops = _domain(name).plugin.terminate_tools
+            task = next(t for t in _tasks(name, "test") if not t.dual_control and t.actions[-1].name not in stops)
+            _, info = env.reset(options={"domain": name, "task_id": task.id})
+            assert info["policy"] == _domain(name).policy
+            for action in task.agent_actions():
+                env.step(json.dumps({"name": action.name, "arguments": action.kwargs}))
+            says = " ".join([*task.outputs, *(canonical_output(s) for s in task.statements if s.kind == "text")])
+            _, reward, terminated, _, info = env.step(says or "Done. Anything else?")
+            rewards[name] = (reward, terminated)
     finally:
         env.close()
-    assert (reward, terminated) == (1.0, True), info
+    assert rewards == {name: (1.0, True) for name in FACTORY}
 
 
 TABLE_ROW = re.compile(r"^\| \[(?P<name>[\w-]+)\]\(domains/[\w-]+\.md\) \| [^|]+ \| (?P<counts>.+) \|$")

@@ -34,16 +34,15 @@ import pytest
 
 from taumesh.audit import overlaps
 from taumesh.commands.domain_distinct import surface
-from taumesh.domains import Action, Catalog, Domain, Episode, Registry, Session, check_domain
+from taumesh.domains import Action, Catalog, Domain, Registry, Session, check_domain
 from taumesh.domains.factory import (
     FactoryPlugin,
     FactoryTask,
-    canonical_output,
     clause_texts,
+    oracle_says,
     outcome_score,
     verify_task,
 )
-from taumesh.models import ChatMessage, Termination
 from taumesh.orchestrator.audit import audit_domain
 from taumesh.orchestrator.gym import AGENT_ENV_ID
 from taumesh.viewer.labels import task_labels
@@ -162,20 +161,6 @@ def test_every_gold_replays_and_every_forbidden_write_leaves_the_allowed_states(
     assert {task_id: found for task_id, found in problems.items() if found} == {}
 
 
-def _score(domain: Domain, task: FactoryTask, actions: list[Action], says: str | None) -> float:
-    """The domain's reward for ``actions`` played, then ``says`` said, as the scorer grades an episode."""
-    session = Session(domain)
-    for action in actions:
-        session.call(action.name, copy.deepcopy(action.kwargs), action.requestor)
-    conversation = [ChatMessage(role="user", content=task.instruction)]
-    if says:
-        conversation.append(ChatMessage(role="assistant", content=says))
-    stopped = bool(actions) and actions[-1].name in domain.plugin.terminate_tools
-    ending: Termination = "terminate_tool" if stopped else "user_stop"
-    episode = Episode(domain, task, conversation, ending, session.data_hash(), domain.gold_hash(task))
-    return domain.score(episode).reward
-
-
 def _other(value: Any) -> Any:
     """Another value of the same kind: a number plus one, a flag flipped, a list shortened (or its item changed)."""
     if isinstance(value, bool):
@@ -203,26 +188,26 @@ def test_the_gold_cut_perturbed_silent_or_with_a_forbidden_write_scores_zero(nam
     scored: dict[str, float] = {}
     for task in _tasks(name):
         gold = list(task.actions)
-        says = " ".join([*task.outputs, *(canonical_output(s) for s in task.statements if s.kind == "text")]) or None
-        assert _score(domain, task, gold, says) == 1.0, task.id
+        says = oracle_says(task)
+        assert outcome_score(domain.plugin, domain, task, gold, says) == 1.0, task.id
         writes = [
             i
             for i, a in enumerate(gold)
             if a.requestor == "assistant" and a.name in writing and a.name not in identity and a.kwargs
         ]
-        variants: dict[str, tuple[list[Action], str | None]] = {}
+        variants: dict[str, tuple[list[Action], str]] = {}
         if writes:
             at = writes[-1]
             variants["write cut"] = ([*gold[:at], *gold[at + 1 :]], says)
             variants["write perturbed"] = ([*gold[:at], _perturbed(gold[at]), *gold[at + 1 :]], says)
         if task.statements:
-            variants["silent"] = (gold, None)
+            variants["silent"] = (gold, "")
         verified = max((i + 1 for i, a in enumerate(gold) if a.name in identity), default=0)
         for forbidden in task.forbidden:
             variants[f"forbidden {forbidden.name}"] = ([*gold[:verified], forbidden, *gold[verified:]], says)
         assert variants, f"{task.id}: nothing to cut, perturb, silence or forbid"
         for kind, (actions, text) in variants.items():
-            scored[f"{task.id} {kind}"] = _score(domain, task, actions, text)
+            scored[f"{task.id} {kind}"] = outcome_score(domain.plugin, domain, task, actions, text)
     assert {variant: reward for variant, reward in scored.items() if reward != 0.0} == {}
 
 
@@ -230,12 +215,12 @@ def test_the_gold_cut_perturbed_silent_or_with_a_forbidden_write_scores_zero(nam
 def test_every_allowed_outcome_scores_one(name: str) -> None:
     """What the audit's ``non_unique`` flag checks, on every task in process: any outcome the policy allows passes."""
     domain = _domain(name)
-    failing = [
-        f"{task.id} outcome {n}: {outcome_score(domain.plugin, domain, task, outcome):g}"
+    scores = {
+        f"{task.id} outcome {n}": outcome_score(domain.plugin, domain, task, outcome)
         for task in _tasks(name)
         for n, outcome in enumerate(task.outcomes())
-        if outcome_score(domain.plugin, domain, task, outcome) != 1.0
-    ]
+    }
+    failing = [f"{outcome}: {reward:g}" for outcome, reward in scores.items() if reward != 1.0]
     assert failing == []
 
 
@@ -311,8 +296,7 @@ def test_the_gym_plays_a_task_of_each_domain_to_one() -> None:
             assert info["policy"] == _domain(name).policy
             for action in task.agent_actions():
                 env.step(json.dumps({"name": action.name, "arguments": action.kwargs}))
-            says = " ".join([*task.outputs, *(canonical_output(s) for s in task.statements if s.kind == "text")])
-            _, reward, terminated, _, info = env.step(says or "Done. Anything else?")
+            _, reward, terminated, _, info = env.step(oracle_says(task) or "Done. Anything else?")
             rewards[name] = (reward, terminated)
     finally:
         env.close()

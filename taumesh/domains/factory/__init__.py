@@ -20,7 +20,7 @@
 
 from __future__ import annotations
 
-from taumesh.domains.factory._audit import factory_flags, outcome_score
+from taumesh.domains.factory._audit import factory_flags, oracle_says, outcome_score
 from taumesh.domains.factory._build import build_main, json_text
 from taumesh.domains.factory._draft import TaskDraft, act
 from taumesh.domains.factory._lint import output_spec, sentences, trap_cues, unfair_traps
@@ -95,6 +95,7 @@ __all__ = [
     "factory_reward",
     "json_text",
     "merge_worlds",
+    "oracle_says",
     "outcome_score",
     "output_spec",
     "per_record",

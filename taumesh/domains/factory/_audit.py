@@ -24,18 +24,28 @@ from taumesh.stats import is_success
 Flags = dict[str, list[tuple[str, str]]]
 
 
-def outcome_score(plugin: DomainPlugin, domain: DomainView, task: FactoryTask, outcome: Sequence[Action]) -> float:
-    """The plugin's reward for ``outcome`` played, then the task's outputs and statements said."""
+def outcome_score(
+    plugin: DomainPlugin, domain: DomainView, task: FactoryTask, outcome: Sequence[Action], says: str | None = None
+) -> float:
+    """The plugin's reward for ``outcome`` played, then ``says`` said.
+
+    ``says`` defaults to what the oracle says (:func:`oracle_says`); ``""`` says nothing.
+    """
     session = Session(domain)
     for action in outcome:
         session.call(action.name, copy.deepcopy(action.kwargs), action.requestor)
-    said = " ".join([*task.outputs, *(canonical_output(s) for s in task.statements if s.kind == "text")])
+    said = says if says is not None else oracle_says(task)
     conversation = [ChatMessage(role="user", content=task.instruction)]
     if said:
         conversation.append(ChatMessage(role="assistant", content=said))
     ending: Termination = "terminate_tool" if outcome and outcome[-1].name in plugin.terminate_tools else "user_stop"
     episode = Episode(domain, task, conversation, ending, session.data_hash(), plugin.gold_hash(domain, task))
     return plugin.score(episode).reward
+
+
+def oracle_says(task: FactoryTask) -> str:
+    """What the oracle says of ``task``: its outputs and each text statement's canonical phrase."""
+    return " ".join([*task.outputs, *(canonical_output(s) for s in task.statements if s.kind == "text")])
 
 
 def factory_flags(plugin: DomainPlugin, domain: DomainView, tasks: Sequence[Task], policy: str) -> Flags:

@@ -289,12 +289,20 @@ def score_from_proto(response: scorer_pb2.ScoreEpisodeResponse) -> Score:
 
 def episode_to_proto(episode: EpisodeContext) -> common_pb2.EpisodeContext:
     return common_pb2.EpisodeContext(
-        task=task_ref_to_proto(episode.task), trial=episode.trial, episode_id=episode.episode_id
+        task=task_ref_to_proto(episode.task),
+        trial=episode.trial,
+        episode_id=episode.episode_id,
+        rollout_token=episode.rollout_token,
     )
 
 
 def episode_from_proto(episode: common_pb2.EpisodeContext) -> EpisodeContext:
-    return EpisodeContext(task=task_ref_from_proto(episode.task), trial=episode.trial, episode_id=episode.episode_id)
+    return EpisodeContext(
+        task=task_ref_from_proto(episode.task),
+        trial=episode.trial,
+        episode_id=episode.episode_id,
+        rollout_token=episode.rollout_token,
+    )
 
 
 def model_to_proto(model: ModelSettings) -> common_pb2.ModelConfig:

@@ -157,6 +157,9 @@ class EpisodeContext(BaseModel):
     task: TaskRef
     trial: int = 0
     episode_id: str = ""
+    rollout_token: str = ""
+    """``<rollout_id>.<hex HMAC-SHA256>`` for a model gateway (empty without a gateway key): model-calling agents
+    send it as the ``X-Taumesh-Rollout`` header (:mod:`taumesh.gateway.signing`)."""
 
 
 class ModelSettings(BaseModel):

@@ -316,10 +316,17 @@ class EpisodeContext(_message.Message):
     TASK_FIELD_NUMBER: _builtins.int
     TRIAL_FIELD_NUMBER: _builtins.int
     EPISODE_ID_FIELD_NUMBER: _builtins.int
+    ROLLOUT_TOKEN_FIELD_NUMBER: _builtins.int
     trial: _builtins.int
     """Trial number, from 0."""
     episode_id: _builtins.str
     """Unique id of this attempt at the episode, chosen by the orchestrator."""
+    rollout_token: _builtins.str
+    """The episode's signed rollout id for a model gateway: "<rollout_id>.<hex HMAC-SHA256(key, rollout_id)>", with
+    the episode_id as rollout_id and the key shared by the orchestrator and the gateway. Empty (the default) when
+    the run has no gateway key. Model-calling agent strategies send it, unchanged, as the X-Taumesh-Rollout header
+    of their model calls; the gateway checks the signature and files the call's trace under the rollout id.
+    """
     @_builtins.property
     def task(self) -> Global___TaskRef:
         """The task being played."""
@@ -330,10 +337,11 @@ class EpisodeContext(_message.Message):
         task: Global___TaskRef | None = ...,
         trial: _builtins.int = ...,
         episode_id: _builtins.str = ...,
+        rollout_token: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["task", b"task"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["episode_id", b"episode_id", "task", b"task", "trial", b"trial"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["episode_id", b"episode_id", "rollout_token", b"rollout_token", "task", b"task", "trial", b"trial"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

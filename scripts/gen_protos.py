@@ -1,7 +1,7 @@
 """Regenerate the Python code of the contracts in ``protos/`` (checked in, inside the ``taumesh`` package).
 
-Each proto package ``taumesh.<name>.v1`` becomes the Python package ``taumesh/<name>/v1/``; those folders hold only
-generated code and are replaced whole.
+Each proto package ``taumesh.<name>.v1`` becomes the Python package ``taumesh/<name>/v1/``; those version folders
+hold only generated code and are replaced whole (``taumesh/<name>/`` itself may hold hand-written code too).
 
 python scripts/gen_protos.py          # regenerate
 python scripts/gen_protos.py --check  # fail when the checked-in code is out of date (CI)
@@ -25,6 +25,11 @@ PACKAGE = "taumesh"
 def generated_packages() -> list[str]:
     """The top-level folders under ``taumesh/`` that protoc writes (one per proto package)."""
     return sorted(p.name for p in (PROTOS / PACKAGE).iterdir() if p.is_dir())
+
+
+def generated_versions() -> list[tuple[str, str]]:
+    """(package, version folder) of each proto package: ``("env", "v1")`` is ``taumesh/env/v1/``."""
+    return [(name, v.name) for name in generated_packages() for v in sorted((PROTOS / PACKAGE / name).iterdir())]
 
 
 def generate(into: Path) -> None:
@@ -73,20 +78,23 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         generate(Path(tmp))
         stale: list[str] = []
-        for name in generated_packages():
-            fresh, current = Path(tmp) / PACKAGE / name, ROOT / PACKAGE / name
+        # only the version folders (taumesh/<name>/v1/) are generated: taumesh/rollout/ also holds the Python API
+        for name, version in generated_versions():
+            fresh, current = Path(tmp) / PACKAGE / name / version, ROOT / PACKAGE / name / version
             if args.check:
-                stale += [f"{PACKAGE}/{name}/{p}" for p in differences(fresh, current)] if current.exists() else [name]
+                where = f"{PACKAGE}/{name}/{version}"
+                stale += [f"{where}/{p}" for p in differences(fresh, current)] if current.exists() else [where]
                 continue
             shutil.rmtree(current, ignore_errors=True)
             shutil.copytree(fresh, current)
+            (current.parent / "__init__.py").touch()
         if args.check:
             if stale:
                 print("generated code is out of date; run: python scripts/gen_protos.py", *stale, sep="\n  ")
                 return 1
             print("generated code is up to date")
             return 0
-    print("generated", *(f"{PACKAGE}/{name}/" for name in generated_packages()))
+    print("generated", *(f"{PACKAGE}/{name}/{version}/" for name, version in generated_versions()))
     return 0
 
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from pathlib import Path
 
 from taumesh.domains._domain import Domain
 from taumesh.domains._errors import DataError, DomainNotRunnable
 from taumesh.domains._plugin import DomainPlugin
-from taumesh.domains._registry import Registry
+from taumesh.domains._registry import VARIANT_SEPARATOR, Registry
 from taumesh.domains._task import Task
 
 
@@ -47,8 +48,36 @@ class Catalog:
         self._domains: dict[str, Domain] = {}
 
     def names(self) -> list[str]:
-        """Domains whose plugin loaded and whose folder exists (in the data directory, or their own)."""
+        """Domains whose plugin loaded and whose folder exists (in the data directory, or their own): imports all."""
         return [name for name, plugin in self.registry.plugins.items() if plugin.data_dir(self.data_dir).is_dir()]
+
+    def has(self, name: str) -> bool:
+        """Whether domain ``name`` (not a variant) loads and has its folder: imports that plugin alone."""
+        try:
+            plugin = self.registry.get(name)
+        except (KeyError, DataError):
+            return False
+        return name == plugin.name and plugin.data_dir(self.data_dir).is_dir()
+
+    def any(self) -> bool:
+        """Whether any domain has data: imports plugins one by one until one has (those with a folder first)."""
+        declared = self.registry.declared()
+        with_folder = [name for name in declared if (self.data_dir / name).is_dir()]
+        return any(self.has(name) for name in [*with_folder, *declared])
+
+    def listed(self, wanted: Collection[str]) -> list[str]:
+        """The domains to name for a listing that describes ``wanted`` (domains or variants) only.
+
+        When every domain of ``wanted`` has data: those, and every other this catalog can name without importing
+        its plugin (imported already, or a folder of that name in the data directory), sorted. A process that runs
+        one domain imports one. Otherwise (or with nothing wanted): :meth:`names`, so a refusal can name them all.
+        """
+        bases = {name.partition(VARIANT_SEPARATOR)[0] for name in wanted}
+        if not bases or not all(self.has(base) for base in bases):
+            return self.names()
+        cheap = {name for name in self.registry.declared() if (self.data_dir / name).is_dir()}
+        loaded = {name for name, plugin in self.registry.loaded().items() if plugin.data_dir(self.data_dir).is_dir()}
+        return sorted(bases | cheap | loaded)
 
     def get(self, name: str) -> Domain:
         """The domain ``name`` to run; KeyError when unknown, DataError when its plugin or data is missing.

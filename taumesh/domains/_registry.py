@@ -11,9 +11,10 @@ Every domain, built-in or not, is a :class:`DomainPlugin` object found the same 
   separated; ``./domains`` when unset) whose ``__init__.py`` defines ``plugin``: what
   ``taumesh domain new`` writes, usable before it is packaged.
 
-A plugin that fails to load (import error, not a DomainPlugin, a name that is not its entry
-point's, two sources for one name) is recorded with an error naming its source; the other domains
-stay available.
+A plugin is imported when first asked for: a process that runs one domain imports one. A plugin that fails to
+load (import error, not a DomainPlugin, a name that is not its entry point's, two sources for one name) is recorded
+with an error naming its source, when it is first asked for (two sources for one name: at discovery); the other
+domains stay available.
 """
 
 from __future__ import annotations
@@ -22,8 +23,8 @@ import importlib
 import logging
 import os
 import sys
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from functools import partial
 from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
@@ -73,10 +74,27 @@ def _entry_origin(kind: str, entry: EntryPoint, group: str) -> _Source:
     return _Source(words)
 
 
-@dataclass(frozen=True)
-class _Found:
-    plugin: DomainPlugin
+@dataclass
+class _Declared:
+    """A plugin some source declares, imported when first asked for (:meth:`load`), then kept."""
+
+    importer: Callable[[], object]
     source: str | _Source
+    failure: str
+    """The message's start when importing fails: ``{source}`` is replaced by the source."""
+    _outcome: DomainPlugin | PluginError | None = None
+
+    def load(self, name: str) -> DomainPlugin | PluginError:
+        """The plugin, or the PluginError naming its source (a failure of third-party code is that plugin's error)."""
+        if self._outcome is None:
+            try:
+                self._outcome = _check(self.importer(), name, self.source)
+            except PluginError as exc:
+                self._outcome = exc
+            except Exception as exc:  # noqa: BLE001 - any failure of third-party code is that plugin's error
+                message = self.failure.format(source=self.source)
+                self._outcome = PluginError(f"{message}: {type(exc).__name__}: {exc}")
+        return self._outcome
 
 
 def _check(candidate: object, name: str, source: str | _Source) -> DomainPlugin:
@@ -90,18 +108,14 @@ def _check(candidate: object, name: str, source: str | _Source) -> DomainPlugin:
     return candidate
 
 
-def _from_entry_points() -> Iterable[tuple[str, _Found | PluginError]]:
+def _from_entry_points() -> Iterable[tuple[str, _Declared]]:
+    """Each plugin an entry point declares, not yet imported (importing all ~30 costs a process about a second)."""
     for entry in entry_points(group=ENTRY_POINT_GROUP):
         source = _entry_origin("entry point", entry, ENTRY_POINT_GROUP)
-        try:
-            yield entry.name, _Found(_check(entry.load(), entry.name, source), source)
-        except PluginError as exc:
-            yield entry.name, exc
-        except Exception as exc:  # noqa: BLE001 - any failure of third-party code is that plugin's error
-            yield entry.name, PluginError(f"domain plugin {source} failed to load: {type(exc).__name__}: {exc}")
+        yield entry.name, _Declared(entry.load, source, "domain plugin {source} failed to load")
 
 
-def _from_sources() -> Iterable[tuple[str, _Found | PluginError]]:
+def _from_sources() -> Iterable[tuple[str, _Declared | PluginError]]:
     for entry in entry_points(group=SOURCE_GROUP):
         origin = _entry_origin("domain source", entry, SOURCE_GROUP)
         try:
@@ -111,12 +125,7 @@ def _from_sources() -> Iterable[tuple[str, _Found | PluginError]]:
             continue
         for name, load in sorted(listed.items()):
             source = _Source(partial("domain {!r} of {}".format, name, origin))
-            try:
-                yield name, _Found(_check(load(), name, source), source)
-            except PluginError as exc:
-                yield name, exc
-            except Exception as exc:  # noqa: BLE001 - any failure of third-party code is that plugin's error
-                yield name, PluginError(f"{source} failed to load: {type(exc).__name__}: {exc}")
+            yield name, _Declared(load, source, "{source} failed to load")
 
 
 def _import_folder(folder: Path) -> object:
@@ -136,7 +145,7 @@ def _import_folder(folder: Path) -> object:
         raise AttributeError(f"{folder / '__init__.py'} defines no `plugin`") from None
 
 
-def _from_folders(directories: Sequence[Path]) -> Iterable[tuple[str, _Found | PluginError]]:
+def _from_folders(directories: Sequence[Path]) -> Iterable[tuple[str, _Declared | PluginError]]:
     seen: dict[str, Path] = {}
     for directory in directories:
         if not directory.is_dir():
@@ -150,27 +159,42 @@ def _from_folders(directories: Sequence[Path]) -> Iterable[tuple[str, _Found | P
                 twice = f"domain {folder.name!r} is defined twice: by folder {first} and {source}"
                 yield folder.name, PluginError(twice)
                 continue
-            try:
-                yield folder.name, _Found(_check(_import_folder(folder), folder.name, source), source)
-            except PluginError as exc:
-                yield folder.name, exc
-            except Exception as exc:  # noqa: BLE001 - a broken local domain must not hide the others
-                yield folder.name, PluginError(f"domain plugin {source} failed to load: {type(exc).__name__}: {exc}")
+            yield (
+                folder.name,
+                _Declared(partial(_import_folder, folder), source, "domain plugin {source} failed to load"),
+            )
 
 
-@dataclass(frozen=True)
 class Registry:
-    """The domains found, by name, and the plugins that failed to load, by name."""
+    """The domains declared, by name, each plugin imported when first asked for; and those that failed to load.
 
-    plugins: dict[str, DomainPlugin] = field(default_factory=dict)
-    broken: dict[str, PluginError] = field(default_factory=dict)
-    variants: dict[str, DomainPlugin] = field(default_factory=dict)
-    """The variants asked for so far (``<domain>:<variant>``), each built once; not among :meth:`names`."""
+    Discovering reads the declarations only (entry points, domain sources' listings, folder names): importing every
+    plugin costs a process about a second, and a run needs one. :meth:`get` imports the plugin asked for;
+    :attr:`plugins`, :meth:`names` and the lookups by another benchmark's name or an alias import every one.
+    A plugin that fails to import is in :attr:`broken` from then on, and no longer among the names.
+    """
+
+    def __init__(
+        self,
+        plugins: Mapping[str, DomainPlugin] | None = None,
+        broken: Mapping[str, PluginError] | None = None,
+        declared: Mapping[str, _Declared] | None = None,
+    ) -> None:
+        self._loaded: dict[str, DomainPlugin] = dict(plugins or {})
+        self.broken: dict[str, PluginError] = dict(broken or {})
+        """The plugins that failed to load (those imported so far), by name, with the error naming their source."""
+        self._declared: dict[str, _Declared] = dict(declared or {})
+        self.variants: dict[str, DomainPlugin] = {}
+        """The variants asked for so far (``<domain>:<variant>``), each built once; not among :meth:`names`."""
 
     @classmethod
     def discover(cls, directories: Sequence[Path] | None = None) -> Registry:
-        """Every domain of the entry points and of ``directories`` (default: :func:`domain_path`)."""
-        found: dict[str, _Found] = {}
+        """Every domain of the entry points and of ``directories`` (default: :func:`domain_path`), not yet imported.
+
+        A name declared by two sources is imported at once: the same plugin object twice is one domain, two are
+        an error naming both.
+        """
+        declared: dict[str, _Declared] = {}
         broken: dict[str, PluginError] = {}
         sources = [
             *_from_entry_points(),
@@ -181,23 +205,61 @@ class Registry:
             if isinstance(outcome, PluginError):
                 broken.setdefault(name, outcome)
                 continue
-            other = found.get(name)
-            if other is not None and other.plugin is not outcome.plugin:
+            other = declared.get(name)
+            if other is None:
+                declared[name] = outcome
+                continue
+            first, second = other.load(name), outcome.load(name)
+            if isinstance(first, DomainPlugin) and isinstance(second, DomainPlugin) and first is not second:
                 twice = f"domain {name!r} is defined twice: by {other.source} and by {outcome.source}"
                 broken[name] = PluginError(twice)
-            found.setdefault(name, outcome)
         for name, error in broken.items():
-            found.pop(name, None)
+            declared.pop(name, None)
             log.warning("%s", error)
-        return cls({name: found[name].plugin for name in sorted(found)}, broken)
+        return cls(broken=broken, declared={name: declared[name] for name in sorted(declared)})
+
+    def _load(self, name: str) -> DomainPlugin | None:
+        """The plugin ``name``, imported if need be; None when none is declared or it failed (then :attr:`broken`)."""
+        plugin = self._loaded.get(name)
+        if plugin is not None:
+            return plugin
+        declared = self._declared.pop(name, None)
+        if declared is None:
+            return None
+        outcome = declared.load(name)
+        if isinstance(outcome, PluginError):
+            log.warning("%s", outcome)
+            self.broken[name] = outcome
+            return None
+        self._loaded[name] = outcome
+        return outcome
+
+    @property
+    def plugins(self) -> dict[str, DomainPlugin]:
+        """Every plugin that loads, by name, sorted: imports those not imported yet."""
+        for name in list(self._declared):
+            self._load(name)
+        return {name: self._loaded[name] for name in sorted(self._loaded)}
 
     def names(self) -> list[str]:
-        """The names of the domains that loaded, sorted."""
+        """The names of the domains that load, sorted (imports every plugin)."""
         return list(self.plugins)
+
+    def declared(self) -> list[str]:
+        """The names of the plugins not imported yet, sorted (without importing them)."""
+        return list(self._declared)
+
+    def loaded(self) -> dict[str, DomainPlugin]:
+        """The plugins imported so far, by name (without importing any other)."""
+        return dict(self._loaded)
+
+    def declares(self, name: str) -> bool:
+        """Whether a plugin is named ``name`` and has not failed to load, without importing it."""
+        return name in self._loaded or name in self._declared
 
     def get(self, name: str) -> DomainPlugin:
         """The plugin ``name``; KeyError when no plugin has that name, PluginError when it failed to load."""
-        plugin = self.plugins.get(name)
+        plugin = self._load(name)
         if plugin is not None:
             return plugin
         if name in self.broken:
@@ -205,8 +267,9 @@ class Registry:
         if name in self.variants:
             return self.variants[name]
         base, _, variant = name.partition(VARIANT_SEPARATOR)
-        if variant and base in self.plugins:
-            return self._variant(self.plugins[base], name, variant)
+        found = self._load(base) if variant else None
+        if found is not None:
+            return self._variant(found, name, variant)
         raise KeyError(f"unknown domain {name!r}; known: {self.names()}")
 
     def named_by(self, benchmark: str, name: str) -> str | None:
@@ -229,12 +292,12 @@ class Registry:
         A variant (``<domain>:<variant>``) is named as its domain; a domain ``benchmark`` has no name for keeps its own.
         """
         base = name.partition(VARIANT_SEPARATOR)[0]
-        plugin = self.plugins.get(base)
+        plugin = self._load(base)
         return plugin.foreign_names.get(benchmark, base) if plugin is not None else base
 
     def canonical(self, name: str) -> str:
         """``name``, or the domain that declares it an alias (:attr:`DomainPlugin.aliases`): ``telecom`` is τ²'s."""
-        if name in self.plugins:
+        if self.declares(name):
             return name
         owners = [plugin.name for plugin in self.plugins.values() if name in plugin.aliases]
         return owners[0] if len(owners) == 1 else name

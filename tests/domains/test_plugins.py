@@ -25,13 +25,20 @@ from taumesh.domains._scaffold import write_minimal_skeleton as write_skeleton  
 
 
 @pytest.fixture(autouse=True)
-def isolated_imports(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Whatever a test imports from its temporary folders is forgotten after it."""
+def isolated_imports(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Whatever a test imports from its temporary folders is forgotten after it.
+
+    Only those: the registry imports a plugin when first asked for, so a test may be the first to import a built-in
+    domain, and a module with a C extension cannot be imported twice in one process.
+    """
     monkeypatch.setattr(sys, "path", list(sys.path))
     before = set(sys.modules)
+    temporary = tmp_path_factory.getbasetemp().resolve()
     yield
     for name in set(sys.modules) - before:
-        del sys.modules[name]
+        origin = getattr(sys.modules[name], "__file__", None)
+        if origin is None or Path(origin).resolve().is_relative_to(temporary):
+            del sys.modules[name]
 
 
 def fresh_name() -> str:

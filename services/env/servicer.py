@@ -82,8 +82,8 @@ class EnvServicer(env_pb2_grpc.EnvServiceServicer):
     @status_codes
     async def ListDomains(self, request: env_pb2.ListDomainsRequest, context: Context) -> env_pb2.ListDomainsResponse:
         domains = []
-        names = self.catalog.names()
         wanted = set(request.describe_only)
+        names = self.catalog.listed(wanted)  # a run's own domain alone imports only that plugin
         for name in [*names, *dict.fromkeys(v for v in request.variants if v not in names)]:
             if wanted and name not in wanted and name.partition(VARIANT_SEPARATOR)[0] not in wanted:
                 domains.append(env_pb2.DomainInfo(name=name))  # named only: its tasks are not read
@@ -313,7 +313,7 @@ def env_service(
     Sessions unused for ``idle_timeout`` seconds expire (a reaper task runs with the server); at most
     ``max_sessions`` are open at once.
     """
-    if not catalog.names():
+    if not catalog.any():
         raise DataError(
             f"no domain has data in {catalog.data_dir}: --data-dir (or TAUMESH_DATA_DIR) must hold a folder per domain "
             "(retail/, airline/, ...), or install a domain plugin that carries its own data"

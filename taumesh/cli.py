@@ -127,6 +127,8 @@ def main() -> None:
         importlib.import_module("taumesh.commands.a2a").main(args[2:])
     elif args[:2] == ["serve", "mcp"]:  # the env's tools over MCP: options of its own
         importlib.import_module("taumesh.commands.mcp").main(args[2:])
+    elif args[:2] == ["serve", "gateway"]:  # the model gateway (docs/gateway.md): options of its own
+        importlib.import_module("taumesh.commands.gateway").main(args[2:])
     else:
         app(args=args)
 

@@ -7,6 +7,9 @@ embedded on loopback unless given by address), built by ``RunOptions.run_config(
 - :func:`agroup_rollouts`: awaitable, every episode at once when the run ends.
 - :func:`group_rollouts`: the same, blocking (for code without an event loop).
 - :func:`stream_rollouts`: an async iterator of the episodes as they end, with back-pressure.
+
+With ``policy=fn`` the training loop's own policy function is the agent: it is served as an AgentService on
+loopback for the run (:mod:`taumesh.rollout.policy`) and reached by address, so the episodes take the ordinary path.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ import asyncio
 import contextlib
 import functools
 import tempfile
-from collections.abc import AsyncGenerator, Callable, Coroutine, Iterator, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Coroutine, Iterator, Sequence
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
@@ -25,6 +28,7 @@ from taumesh.orchestrator.options import RunOptions
 from taumesh.orchestrator.results.records import RunResult
 from taumesh.orchestrator.run.runner import handing_over
 from taumesh.rollout.episodes import RolloutEpisode
+from taumesh.rollout.policy import Policy, serving_policy
 
 NOT_FOR_ROLLOUTS = {
     "workers": "the episodes are handed over by this process's run",
@@ -33,6 +37,16 @@ NOT_FOR_ROLLOUTS = {
     "retry_errors": "each call plays its group afresh",
 }
 """Run options a rollout call refuses, with why."""
+NOT_WITH_POLICY = {
+    "agent_strategy": "the policy function is the agent",
+    "agent_addr": "the policy function is the agent, served here",
+    "model": "the policy function is the agent; its model is its own business",
+}
+"""Settings a call with ``policy=`` refuses, with why."""
+DEFAULT_AGENT_STRATEGY = "tool-calling"
+"""The agent of a call that names neither a strategy nor a policy (as ``taumesh run``'s)."""
+POLICY_AGENT_STRATEGY = "policy"
+"""The strategy a policy call's run records: no built-in one is asked (the agent is reached by address)."""
 P = ParamSpec("P")
 T = TypeVar("T")
 
@@ -42,7 +56,7 @@ def rollout_config(
     env: str,
     task_ids: Sequence[str | int] | None,
     trials: int,
-    agent_strategy: str,
+    agent_strategy: str | None,
     user_strategy: str,
     data_dir: Path | None,
     seed: int | None,
@@ -50,19 +64,31 @@ def rollout_config(
     model: str,
     max_concurrency: int,
     options: dict[str, Any],
+    policy: Policy | None = None,
 ) -> RunConfig:
     """The run a rollout call plays: its settings through ``RunOptions`` (as every front door's), seeds by SHA-256.
 
-    ``options`` are any other ``RunOptions`` fields (``user_model``, ``temperature``, ``agent_addr``…).
+    ``options`` are any other ``RunOptions`` fields (``user_model``, ``temperature``, ``agent_addr``…). With a
+    ``policy`` the agent is the policy function (its address is filled in once it is served): a strategy, an agent
+    address or a model beside it is refused here, before anything runs.
     """
     refused = sorted(set(options) & set(NOT_FOR_ROLLOUTS))
     if refused:
         raise ValueError("; ".join(f"{name}: {NOT_FOR_ROLLOUTS[name]}" for name in refused))
+    if policy is not None:
+        if not callable(policy):
+            raise TypeError(f"policy must be a function, not {type(policy).__name__}")
+        given_too = {"agent_strategy": agent_strategy is not None, "agent_addr": options.get("agent_addr") is not None,
+                     "model": bool(model)}  # fmt: skip
+        clashing = [name for name, clashes in given_too.items() if clashes]
+        if clashing:
+            raise ValueError("; ".join(f"policy= and {name}: {NOT_WITH_POLICY[name]}" for name in clashing))
+        agent_strategy = POLICY_AGENT_STRATEGY
     given: dict[str, Any] = {
         "env": env,
         "task_ids": list(task_ids) if task_ids is not None else None,
         "num_trials": trials,
-        "agent_strategy": agent_strategy,
+        "agent_strategy": agent_strategy or DEFAULT_AGENT_STRATEGY,
         "user_strategy": user_strategy,
         "seed": seed,
         "task_split": task_split,
@@ -86,6 +112,17 @@ def results_dir(log_dir: Path | None) -> Iterator[Path]:
         yield Path(folder)
 
 
+@contextlib.asynccontextmanager
+async def agent_for(config: RunConfig, policy: Policy | None) -> AsyncIterator[RunConfig]:
+    """``config`` as it is, or, with a ``policy``, with the policy served on loopback as its agent until the exit."""
+    if policy is None:
+        yield config
+        return
+    async with serving_policy(policy, config.max_concurrency) as address:
+        addresses = config.addresses.model_copy(update={"agent": address})
+        yield config.model_copy(update={"addresses": addresses})
+
+
 def in_run_order(results: Sequence[RunResult]) -> list[RolloutEpisode]:
     """The episodes grouped by task (in the order the run took them), trial by trial within each task."""
     first_seen: dict[str, int] = {}
@@ -100,7 +137,7 @@ async def agroup_rollouts(
     env: str,
     task_ids: Sequence[str | int] | None = None,
     trials: int = 1,
-    agent_strategy: str = "tool-calling",
+    agent_strategy: str | None = None,
     user_strategy: str = "llm",
     data_dir: Path | None = None,
     seed: int | None = None,
@@ -108,6 +145,7 @@ async def agroup_rollouts(
     model: str = "",
     max_concurrency: int = 8,
     log_dir: Path | None = None,
+    policy: Policy | None = None,
     **options: Any,
 ) -> list[RolloutEpisode]:
     """Play ``trials`` rollouts of each task of ``task_ids`` (None: the whole split); every episode, grouped by task.
@@ -117,6 +155,12 @@ async def agroup_rollouts(
     ``options`` are any other run options, by ``RunOptions``' names (``user_model``, ``temperature``,
     ``agent_addr``…). A domain, split or task the env does not have raises
     :class:`~taumesh.orchestrator.domain_info.ConfigError` before any episode is played.
+
+    The agent is ``agent_strategy`` (None: ``tool-calling``), a running agent service (``agent_addr``), or the
+    caller's own ``policy`` function (:mod:`taumesh.rollout.policy`: called with a
+    :class:`~taumesh.rollout.policy.PolicyRequest` per agent turn, at most ``max_concurrency`` calls in flight; one
+    that raises fails its episode as the agent's failure, scored). ``policy`` with a strategy, an agent address or a
+    model raises ValueError before anything runs.
     """
     config = rollout_config(
         env=env,
@@ -130,9 +174,11 @@ async def agroup_rollouts(
         model=model,
         max_concurrency=max_concurrency,
         options=options,
+        policy=policy,
     )
     with results_dir(log_dir) as folder:
-        summary = await run_benchmark(config.model_copy(update={"log_dir": folder}))
+        async with agent_for(config, policy) as played:
+            summary = await run_benchmark(played.model_copy(update={"log_dir": folder}))
     return in_run_order(summary.results)
 
 
@@ -160,7 +206,7 @@ async def stream_rollouts(
     env: str,
     task_ids: Sequence[str | int] | None = None,
     trials: int = 1,
-    agent_strategy: str = "tool-calling",
+    agent_strategy: str | None = None,
     user_strategy: str = "llm",
     data_dir: Path | None = None,
     seed: int | None = None,
@@ -169,6 +215,7 @@ async def stream_rollouts(
     max_concurrency: int = 8,
     buffer: int = 8,
     log_dir: Path | None = None,
+    policy: Policy | None = None,
     **options: Any,
 ) -> AsyncGenerator[RolloutEpisode, None]:
     """:func:`agroup_rollouts`' episodes one by one, as they end.
@@ -189,12 +236,14 @@ async def stream_rollouts(
         model=model,
         max_concurrency=max_concurrency,
         options=options,
+        policy=policy,
     )
     ended: asyncio.Queue[RunResult] = asyncio.Queue(maxsize=buffer)
 
     async def play() -> None:
         with results_dir(log_dir) as folder, handing_over(ended.put):
-            await run_benchmark(config.model_copy(update={"log_dir": folder}))
+            async with agent_for(config, policy) as played:
+                await run_benchmark(played.model_copy(update={"log_dir": folder}))
 
     run = asyncio.create_task(play())
     taking: asyncio.Future[RunResult] | None = None

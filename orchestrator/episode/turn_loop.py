@@ -90,6 +90,9 @@ class EpisodeOutcome(BaseModel):
     history_messages: int = 0
     """How many messages of the task's message history (τ²) the episode continued from: the first messages of
     ``scored``, and of ``traj`` after its system prompt those the agent saw (0 when the task has none)."""
+    env_session_rebuilds: int = 0
+    """How many times the episode's env session was lost (its replica died or drained) and rebuilt on another
+    session by replaying its tool calls (:meth:`EpisodeSession.rebuild`); 0 when nothing was lost."""
 
 
 class EpisodeInterrupted(Exception):
@@ -110,7 +113,10 @@ class _Episode:
 
     def __init__(self, clients: ServiceClients, config: RunConfig, task: TaskRef, trial: int) -> None:
         self.clients, self.config = clients, config
-        self.context = EpisodeContext(task=task, trial=trial, episode_id=uuid.uuid4().hex)
+        episode_id = uuid.uuid4().hex  # also the rollout id a model gateway files the agent's calls under
+        self.context = EpisodeContext(
+            task=task, trial=trial, episode_id=episode_id, rollout_token=config.rollout_token(episode_id)
+        )
         self.env = EpisodeSession(clients, config, task, self.context.episode_id, self.name)
         self.transcript, self.wire = Transcript(), WireMessages()
         self.progress = Progress(config.limits)  # the run's, else its domain's: RuntimeError if never resolved
@@ -270,6 +276,7 @@ class _Episode:
             user_checks=usage.user_checks,
             scored=self.transcript.scored,
             history_messages=self.history_messages,
+            env_session_rebuilds=self.env.rebuilds,
         )
 
 

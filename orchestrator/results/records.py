@@ -40,6 +40,15 @@ HISTORY_MESSAGES = "history_messages"
 messages of the timeline (:meth:`RunResult.timeline`) after the system prompt; absent when the task has none."""
 
 
+ENV_SESSION_REBUILDS = "env_session_rebuilds"
+"""The ``info`` key of how many times the episode's env session was lost with its replica and rebuilt on another by
+replaying its tool calls; absent when none was lost."""
+ATTEMPTS = "attempts"
+"""The ``info`` key of how many attempts a scored episode took, when the infrastructure cut one short and the episode
+was replayed whole (so more than 1); absent after a first attempt that ended (an error records its own in
+``error.attempts``)."""
+
+
 class UserToolTurn(BaseModel):
     """The user's own tool calls at one place of the conversation, with their results: what the agent never saw.
 
@@ -167,6 +176,8 @@ class RunResult(BaseModel):
             info[USER_TOOL_TURNS] = [turn.model_dump() for turn in turns]
         if outcome.history_messages:
             info[HISTORY_MESSAGES] = outcome.history_messages
+        if outcome.env_session_rebuilds:  # a lost replica's session, rebuilt elsewhere: on record, else absent
+            info[ENV_SESSION_REBUILDS] = outcome.env_session_rebuilds
         return cls(
             task_id=results_task_id(outcome.task.task_id),
             reward=outcome.reward,

@@ -45,6 +45,7 @@ from taumesh.orchestrator.episode.turn_loop import EpisodeInterrupted, EpisodeOu
 from taumesh.orchestrator.results.names import results_filename
 from taumesh.orchestrator.results.outputs import write_outputs
 from taumesh.orchestrator.results.records import (
+    ATTEMPTS,
     DATA_RELEASE,
     AgentIdentity,
     EpisodeError,
@@ -341,6 +342,10 @@ async def play(
         if config.episode_seeds != "benchmark":  # only then: taumesh run's results stay as they were
             result.info["episode_seeds"] = config.episode_seeds
         result.info["user_sim_version"] = simulator_version(config.user)
+        if config.gateway and "episode_id" in result.info:  # its agent calls' traces, at the gateway (docs/gateway.md)
+            result.info["rollout_id"] = result.info["episode_id"]
+        if attempt > 1 and not result.is_error:  # replayed whole after a fault: on record (an error has its own)
+            result.info[ATTEMPTS] = attempt
         if lost_agent.calls or lost_user.calls:
             result.info["interrupted_attempts_usage"] = {
                 "agent": lost_agent.model_dump(),

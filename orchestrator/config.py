@@ -18,6 +18,7 @@ from pydantic import (
 
 from taumesh.data import taubench_v1_dir
 from taumesh.flags import Flag
+from taumesh.gateway.signing import gateway_key, sign_rollout
 from taumesh.llm.limiter import ProviderLimits
 from taumesh.models import AgentSettings, ModelSettings, RunDefaults, UserSettings
 
@@ -208,14 +209,32 @@ class RunConfig(RunScope):
     judge: ModelSettings = Field(default_factory=ModelSettings)
     """The model that judges τ²'s NL assertions (sent with every ScoreEpisode); empty: none, and a task that
     needs one fails with FAILED_PRECONDITION instead of being scored."""
+    gateway: str = ""
+    """The model gateway the agent's model calls go through (``taumesh serve gateway``, its ``/v1`` base URL, also
+    the agent's ``api_base``); empty: none. With one, each episode's id is signed with ``TAUMESH_GATEWAY_KEY``
+    (:meth:`rollout_token`) and recorded as ``info.rollout_id``. Dumped only when set, as ``episode_seeds``."""
 
     @model_serializer(mode="wrap")
     def _episode_seeds_when_not_the_default(self, dump: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        """The run's fields, ``episode_seeds`` left out when it is the default (which reading it back restores)."""
+        """The run's fields, ``episode_seeds`` and ``gateway`` left out at their defaults (read back, restored)."""
         fields: dict[str, Any] = dump(self)
         if self.episode_seeds == "benchmark":
             fields.pop("episode_seeds", None)
+        if not self.gateway:
+            fields.pop("gateway", None)
         return fields
+
+    def rollout_token(self, episode_id: str) -> str:
+        """The episode's signed rollout id for the gateway (``EpisodeContext.rollout_token``); "" without a gateway.
+
+        Raises :class:`~taumesh.gateway.GatewayKeyError` when the run has a gateway but ``TAUMESH_GATEWAY_KEY`` is
+        unset (:class:`~taumesh.orchestrator.options.RunOptions` refuses such a run before it starts).
+        """
+        if not self.gateway:
+            return ""
+        key = gateway_key()
+        assert key is not None  # required: GatewayKeyError otherwise
+        return sign_rollout(key, episode_id)
 
     def with_defaults(self, defaults: RunDefaults) -> RunConfig:
         """The run with each value it leaves unset taken from its domain's ``defaults``, as the env sent them.

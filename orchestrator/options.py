@@ -17,6 +17,7 @@ from pydantic_settings import NoDecode
 from taumesh.data import taubench_v1_dir
 from taumesh.domains import VARIANT_SEPARATOR
 from taumesh.flags import Flag
+from taumesh.gateway.signing import gateway_key
 from taumesh.llm.knowledge_models import KNOWLEDGE_MODEL_VARIABLES
 from taumesh.llm.limiter import ProviderLimits
 from taumesh.models import AgentSettings, DialogflowCxAgent, ModelSettings, UserSettings
@@ -30,8 +31,8 @@ RUN_GROUPS: dict[str, tuple[str, ...]] = {
         "allow_release_change",
     ),
     "Agent": (
-        "agent_strategy", "model", "model_provider", "api_base", "temperature", "few_shot_displays_path",
-        "agent_tools", "agent_id", "project_id", "location",
+        "agent_strategy", "model", "model_provider", "api_base", "gateway", "temperature",
+        "few_shot_displays_path", "agent_tools", "agent_id", "project_id", "location",
     ),
     "User": ("user_sim", "user_strategy", "user_model", "user_model_provider", "user_api_base"),
     "Limits": ("max_steps", "max_errors", "max_concurrency", "provider_limit"),
@@ -158,6 +159,10 @@ class RunOptions(RunScope, KnowledgeModels):
     user, agent, scorer (comma-separated), or all."""
     api_base: str = ""
     """OpenAI-compatible base URL of the agent's model."""
+    gateway: str = ""
+    """The model gateway's base URL (taumesh serve gateway: http://HOST:PORT/v1): the agent's model calls go
+    through it (instead of --api-base), each carrying its episode's rollout id signed with $TAUMESH_GATEWAY_KEY, and
+    each result records info.rollout_id; the user simulator's calls do not (docs/gateway.md)."""
     user_api_base: str = ""
     """OpenAI-compatible base URL of the user model."""
     retry_errors: Path | None = None
@@ -182,6 +187,15 @@ class RunOptions(RunScope, KnowledgeModels):
         """The CX strategy without its agent could only fail every episode: refused before the run."""
         if self.agent_strategy in ("dialogflow-cx", "decibel") and not (self.agent_id and self.project_id):
             raise ValueError(f"--agent-strategy {self.agent_strategy} needs --agent-id and --project-id")
+        return self
+
+    @model_validator(mode="after")
+    def gateway_with_its_key(self) -> Self:
+        """--gateway replaces the agent's --api-base and signs with a key that must be set: else refused at once."""
+        if self.gateway:
+            if self.api_base:
+                raise ValueError("--gateway is where the agent's model calls go: give it or --api-base, not both")
+            gateway_key()  # GatewayKeyError (a ValueError) naming the variable to set
         return self
 
     @model_validator(mode="after")
@@ -233,7 +247,7 @@ class RunOptions(RunScope, KnowledgeModels):
                     model=self.model,
                     provider=self.model_provider,
                     temperature=self.temperature,
-                    api_base=self.api_base,
+                    api_base=self.gateway or self.api_base,
                 ),
                 few_shot_displays_path=self.few_shot_displays_path,
                 dialogflow_cx=(
@@ -266,4 +280,5 @@ class RunOptions(RunScope, KnowledgeModels):
             show_progress=not self.quiet and self.user_strategy != "human",
             max_errors=self.max_errors,
             judge=ModelSettings(model=self.judge_model, api_base=self.judge_api_base, temperature=0.0),
+            gateway=self.gateway,
         )

@@ -202,6 +202,7 @@ async def complete(
     hook: ModelCallHook | None = None,
     policy: RetryPolicy | None = None,
     sampling: bool = True,
+    headers: Mapping[str, str] | None = None,
 ) -> Completion:
     """Ask ``settings.model`` for the next assistant message of ``messages`` (OpenAI chat form).
 
@@ -212,12 +213,15 @@ async def complete(
     :class:`ModelRequestError`.
     ``hook`` (and hooks registered with :func:`taumesh.llm.add_model_call_hook`) wrap each HTTP attempt.
     ``sampling=False`` leaves temperature and seed to the provider (the request names only model and messages).
+    ``headers`` go with each HTTP request (the model gateway's signed rollout id); none by default.
     """
     if not settings.model:
         raise ModelRequestError("no model configured")
     policy = policy or current_policy()
     payload = [m.openai() if isinstance(m, ChatMessage) else dict(m) for m in messages]
     kwargs = request_kwargs(settings, policy, tools, sampling)
+    if headers:
+        kwargs["extra_headers"] = dict(headers)
     unauthenticated = missing_openai_key(settings, kwargs)
     if unauthenticated:
         _log_call(settings, 0, time.monotonic(), f"refused: {unauthenticated}")

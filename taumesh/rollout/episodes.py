@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
+from taumesh.gateway.records import ModelCallTrace
 from taumesh.models import RewardBasis, RewardCheck
 from taumesh.orchestrator.results.records import EpisodeError, RunResult
 
@@ -57,6 +58,11 @@ class RolloutEpisode(BaseModel):
     error: EpisodeError | None = None
     info: dict[str, Any]
     """The result entry's whole ``info`` (termination, steps, usage, the run's fingerprint…)."""
+    rollout_id: str = ""
+    """The id the model gateway filed this episode's agent calls under (``info.rollout_id``); empty without one."""
+    traces: list[ModelCallTrace] = Field(default_factory=list)
+    """The agent's model calls through the gateway, in order: token ids, log-probabilities, loss mask (empty
+    without a gateway; docs/gateway.md). The user simulator's calls are not the policy's and are not here."""
 
     @property
     def is_error(self) -> bool:
@@ -77,4 +83,5 @@ class RolloutEpisode(BaseModel):
             reward_vector=[RolloutCheck.from_check(check) for check in checks],
             error=EpisodeError.model_validate(error) if error else None,
             info=result.info,
+            rollout_id=str(result.info.get("rollout_id") or ""),
         )

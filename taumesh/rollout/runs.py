@@ -29,6 +29,7 @@ from taumesh.orchestrator.results.records import RunResult
 from taumesh.orchestrator.run.runner import handing_over
 from taumesh.rollout.episodes import RolloutEpisode
 from taumesh.rollout.policy import Policy, serving_policy
+from taumesh.rollout.traces import with_trace, with_traces
 
 NOT_FOR_ROLLOUTS = {
     "workers": "the episodes are handed over by this process's run",
@@ -179,7 +180,7 @@ async def agroup_rollouts(
     with results_dir(log_dir) as folder:
         async with agent_for(config, policy) as played:
             summary = await run_benchmark(played.model_copy(update={"log_dir": folder}))
-    return in_run_order(summary.results)
+    return await with_traces(in_run_order(summary.results), config)  # the gateway's, when the run had one
 
 
 def blocking(coroutine_function: Callable[P, Coroutine[Any, Any, T]]) -> Callable[P, T]:
@@ -252,11 +253,11 @@ async def stream_rollouts(
             taking = asyncio.ensure_future(ended.get())
             await asyncio.wait({taking, run}, return_when=asyncio.FIRST_COMPLETED)
             if taking.done():
-                yield RolloutEpisode.from_result(taking.result())
+                yield await with_trace(RolloutEpisode.from_result(taking.result()), config)
                 continue
             taking.cancel()
             while not ended.empty():  # every episode is handed over before the run ends
-                yield RolloutEpisode.from_result(ended.get_nowait())
+                yield await with_trace(RolloutEpisode.from_result(ended.get_nowait()), config)
             run.result()  # the run's own failure (a ConfigError…), if any
             return
     finally:

@@ -17,7 +17,7 @@ from taumesh.domains import Catalog
 from taumesh.llm import complete, find_json_object
 from taumesh.models import ChatMessage, ToolCall
 from taumesh.services.agent.strategies.base import AgentReply, AgentTurn
-from taumesh.services.agent.strategies.llm import next_call_id, require_model
+from taumesh.services.agent.strategies.llm import next_call_id, require_model, rollout_headers
 from taumesh.services.agent.strategies.prompts import OBSERVATION_PREFIX, RESPOND, action_text, text_action_prompt
 
 
@@ -97,7 +97,7 @@ class TextActionAgent:
         require_model(turn.settings.model, self.name)
         system = text_action_prompt(turn.policy, turn.tools, react=self.react)
         messages = [{"role": "system", "content": system}, *text_transcript(turn.conversation, self.react)]
-        completion = await complete(turn.settings.model, messages)
+        completion = await complete(turn.settings.model, messages, headers=rollout_headers(turn.episode))
         parsed = parse_turn(completion.message.content)
         reasoning = parsed.thought if self.react else ""
         action = parsed.action

@@ -9,7 +9,7 @@ from taumesh.llm import complete
 from taumesh.llm.errors import MalformedOutput
 from taumesh.llm.parsing import tool_call_in_text
 from taumesh.services.agent.strategies.base import AgentReply, AgentTurn
-from taumesh.services.agent.strategies.llm import next_call_id, require_model
+from taumesh.services.agent.strategies.llm import next_call_id, require_model, rollout_headers
 
 
 class ToolCallingAgent:
@@ -29,7 +29,7 @@ class ToolCallingAgent:
         require_model(turn.settings.model, self.name)
         system = self.system_prompt(turn)
         messages = [{"role": "system", "content": system}, *(m.openai() for m in turn.conversation)]
-        completion = await complete(turn.settings.model, messages, turn.tools)
+        completion = await complete(turn.settings.model, messages, turn.tools, headers=rollout_headers(turn.episode))
         message = completion.message
         if message.tool_calls:
             # τ-bench runs one action per step: a second call in the same turn is dropped, and the model sees

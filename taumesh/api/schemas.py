@@ -11,6 +11,7 @@ from pydantic import (
     Discriminator,
     Field,
     Tag,
+    ValidationError,
     ValidationInfo,
     field_validator,
     model_validator,
@@ -375,3 +376,80 @@ class RunEvent(BaseModel):
     id: int = Field(ge=1, le=MAX_EVENT_ID, description="Send it back as `Last-Event-ID` to resume after it.")
     event: Literal["episode_done", "run_completed", "run_failed", "run_cancelled"]
     data: EpisodeDone | RunEnded
+
+
+MAX_ROLLOUT_TRIALS = 256
+"""Bound of a group's trials per task (GRPO groups are 4-64 rollouts)."""
+
+
+class RolloutsRequest(BaseModel):
+    """A group of rollouts: ``POST /v1/rollouts``'s body, and gRPC ``GroupRollouts``' request once read.
+
+    It names what to play, never where the data lives, which endpoint a model is called at, or with which key: those
+    are the server's. It is checked as a run request is (:meth:`as_run_request`): the same strategies, providers and
+    model names are allowed.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    env: str = Field(min_length=1, max_length=100, description="Domain, e.g. hospitality, retail (required).")
+    task_split: str | None = Field(default=None, max_length=50, description="Split; null: the domain's first.")
+    task_ids: list[Annotated[str, Field(min_length=1, max_length=MAX_TASK_ID_LENGTH)]] = Field(
+        min_length=1,
+        max_length=1000,
+        description="Ids of the split's tasks (a text no task is named is the index it spells); at least one.",
+        json_schema_extra={"uniqueItems": True},
+    )
+    trials: int = Field(default=1, ge=1, le=MAX_ROLLOUT_TRIALS, description="Rollouts of each task.")
+    seed: int | None = Field(
+        default=None,
+        ge=-(2**63),
+        le=2**63 - 1,
+        description="The run's seed: each episode plays with SHA-256 of (seed, task, trial); null: the domain's.",
+    )
+    agent_strategy: str = Field(default="tool-calling", max_length=50, description="tool-calling, act, react, oracle…")
+    user_strategy: str = Field(default="llm", max_length=50, description="llm, react, verify, reflection, scripted.")
+    model: str = Field(default="gpt-4o", max_length=200, description="The agent's model (ignored by `oracle`).")
+    model_provider: str = Field(default="openai", max_length=100, description="litellm provider of the agent model.")
+    user_model: str = Field(default="gpt-4o", max_length=200, description="The simulated user's model.")
+    user_model_provider: str = Field(default="openai", max_length=100, description="litellm provider of the user.")
+    max_concurrency: int = Field(default=8, ge=1, le=64, description="Episodes in flight; at most the server's cap.")
+
+    @field_validator("task_ids")
+    @classmethod
+    def _distinct(cls, task_ids: list[str]) -> list[str]:
+        """Each task once: more rollouts of a task are ``trials``."""
+        if len(set(task_ids)) != len(task_ids):
+            raise ValueError("task_ids repeats a task; ask for more trials instead")
+        return task_ids
+
+    @model_validator(mode="after")
+    def _valid_as_a_run(self) -> RolloutsRequest:
+        """The strategies a run request may name (the same check, not a copy of it)."""
+        self.as_run_request()
+        return self
+
+    def as_run_request(self, api_base: str = "", user_api_base: str = "") -> ValidateTasksRequest:
+        """The run request that plays one trial of these tasks with the same models and strategies.
+
+        Its checks are the REST API's for every run (:func:`taumesh.api.runs.preflight`). ``api_base`` and
+        ``user_api_base`` are the server's endpoints, never a request's. A ValueError names what is refused.
+        """
+        try:
+            return ValidateTasksRequest(
+                env=self.env,
+                task_split=self.task_split,
+                task_ids=list(self.task_ids),
+                seed=self.seed,
+                agent_strategy=self.agent_strategy,
+                user_strategy=self.user_strategy,
+                model=self.model,
+                model_provider=self.model_provider,
+                user_model=self.user_model,
+                user_model_provider=self.user_model_provider,
+                max_concurrency=self.max_concurrency,
+                api_base=api_base,
+                user_api_base=user_api_base,
+            )
+        except ValidationError as exc:
+            raise ValueError("; ".join(str(e["msg"]).removeprefix("Value error, ") for e in exc.errors())) from exc

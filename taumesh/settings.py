@@ -111,6 +111,9 @@ class ServeSettings(KnowledgeModels, TaumeshSettings):
     """env: seconds an unused session lives before it is reaped (a killed orchestrator's sessions too)."""
     max_sessions: int = Field(default=DEFAULT_MAX_SESSIONS, ge=1)
     """env: open sessions at most (more: RESOURCE_EXHAUSTED, reason SESSION_LIMIT)."""
+    max_sessions_per_run: int | None = Field(default=None, ge=1)
+    """env: open sessions of one run at most (OpenSessionRequest.run_id; more: RESOURCE_EXHAUSTED, reason
+    RUN_SESSION_LIMIT); unset: no per-run cap."""
     max_connection_age: float = Field(default=30.0, ge=0, le=86_400)
     """Seconds after which a client's connection is closed (calls in flight finish), so clients re-resolve the
     service's name and spread calls over replicas added since (a scale-up); 0: never."""

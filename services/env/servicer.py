@@ -35,6 +35,9 @@ from taumesh.rpc.server import TOOL_CALL_REQUEST_BYTES, Service
 from taumesh.services.env.pages import Page, page_of
 from taumesh.services.env.sessions import DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_SESSIONS, SessionStore
 
+MAX_RUN_ID_CHARS = 256
+"""The longest OpenSessionRequest.run_id taken (the orchestrator's are 32 hex digits)."""
+
 log = logging.getLogger(__name__)
 
 TOOL_WORKERS = 8
@@ -155,6 +158,8 @@ class EnvServicer(env_pb2_grpc.EnvServiceServicer):
 
     @status_codes
     async def OpenSession(self, request: env_pb2.OpenSessionRequest, context: Context) -> env_pb2.OpenSessionResponse:
+        if len(request.run_id) > MAX_RUN_ID_CHARS:
+            raise InvalidArgument(f"run_id is at most {MAX_RUN_ID_CHARS} characters", fields=[("run_id", "too long")])
         ref = task_ref_from_proto(request.task)
         domain = self._domain(ref.domain)
         try:
@@ -175,7 +180,7 @@ class EnvServicer(env_pb2_grpc.EnvServiceServicer):
             self._initial_hashes[key] = domain.initial_hash if session.copied_records() == 0 else session.data_hash()
         response = env_pb2.OpenSessionResponse()
         response.CopyFrom(self._domain_part(domain))
-        response.session_id = self.sessions.open(session, task)
+        response.session_id = self.sessions.open(session, task, request.run_id)
         response.user_instruction = task.instruction
         own_policy = domain.spec.task_policy(domain.root, task)  # a task's own policy (τ³'s golden_retrieval)
         if own_policy is not None:
@@ -204,6 +209,13 @@ class EnvServicer(env_pb2_grpc.EnvServiceServicer):
         if not session_id:
             raise InvalidArgument("session_id is required", fields=[("session_id", "required")])
         live = self.sessions.get(session_id)
+        if live is None and self.sessions.was_reaped(session_id):
+            # Same reason as any lost session, so clients rebuild it the same way; the message says why it went.
+            raise NotFound(
+                f"this session was reaped: it went unused longer than the env's idle timeout "
+                f"({self.sessions.idle_timeout:g} s, --session-idle-timeout); open a new session and replay its calls",
+                reason="SESSION_NOT_FOUND",
+            )
         if live is None:
             # The id is a bearer token: it is not echoed. The reason tells a client to rebuild the session.
             raise NotFound(
@@ -306,19 +318,22 @@ def _status(step: Any) -> env_pb2.ToolCallStatus.ValueType:
 
 
 def env_service(
-    catalog: Catalog, idle_timeout: float = DEFAULT_IDLE_TIMEOUT, max_sessions: int = DEFAULT_MAX_SESSIONS
+    catalog: Catalog,
+    idle_timeout: float = DEFAULT_IDLE_TIMEOUT,
+    max_sessions: int = DEFAULT_MAX_SESSIONS,
+    max_sessions_per_run: int | None = None,
 ) -> Service:
     """EnvService over ``catalog``, ready for :func:`taumesh.rpc.server.start_server`.
 
     Sessions unused for ``idle_timeout`` seconds expire (a reaper task runs with the server); at most
-    ``max_sessions`` are open at once.
+    ``max_sessions`` are open at once, and at most ``max_sessions_per_run`` of one run (None: no per-run cap).
     """
     if not catalog.any():
         raise DataError(
             f"no domain has data in {catalog.data_dir}: --data-dir (or TAUMESH_DATA_DIR) must hold a folder per domain "
             "(retail/, airline/, ...), or install a domain plugin that carries its own data"
         )
-    sessions = SessionStore(idle_timeout, max_sessions)
+    sessions = SessionStore(idle_timeout, max_sessions, max_per_run=max_sessions_per_run)
     return Service(
         name=env_pb2.DESCRIPTOR.services_by_name["EnvService"].full_name,
         register=env_pb2_grpc.add_EnvServiceServicer_to_server,

@@ -60,7 +60,9 @@ def serve(ctx: typer.Context, config_file: ConfigFile = None, **flags: Any) -> N
         raise typer.Exit(2) from exc
     catalog = Catalog(settings.data_dir)
     builders: dict[ServiceName, Callable[[], Service]] = {
-        ServiceName.env: lambda: env_service(catalog, settings.session_idle_timeout, settings.max_sessions),
+        ServiceName.env: lambda: env_service(
+            catalog, settings.session_idle_timeout, settings.max_sessions, settings.max_sessions_per_run
+        ),
         ServiceName.user_sim: lambda: user_sim_service(
             settings.user_reply_cpu_ms, settings.user_reply_latency_ms, settings.data_dir
         ),

@@ -25,7 +25,7 @@ _sym_db = _symbol_database.Default()
 from taumesh.common.v1 import common_pb2 as taumesh_dot_common_dot_v1_dot_common__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18taumesh/env/v1/env.proto\x12\x0etaumesh.env.v1\x1a\x1etaumesh/common/v1/common.proto\"=\n\x12ListDomainsRequest\x12\x10\n\x08variants\x18\x01 \x03(\t\x12\x15\n\rdescribe_only\x18\x02 \x03(\t\"-\n\tSplitInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x12\n\ntask_count\x18\x02 \x01(\x05\"\xb3\x02\n\nDomainInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12)\n\x06splits\x18\x02 \x03(\x0b\x32\x19.taumesh.env.v1.SplitInfo\x12\x17\n\x0fterminate_tools\x18\x03 \x03(\t\x12\x14\n\x0c\x64\x61ta_release\x18\x04 \x01(\t\x12\x10\n\x08variants\x18\x05 \x03(\t\x12\x31\n\x0crun_defaults\x18\x06 \x01(\x0b\x32\x1b.taumesh.env.v1.RunDefaults\x12\x43\n\rforeign_names\x18\x07 \x03(\x0b\x32,.taumesh.env.v1.DomainInfo.ForeignNamesEntry\x1a\x33\n\x11\x46oreignNamesEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"\x85\x02\n\x0bRunDefaults\x12\x0c\n\x04seed\x18\x01 \x01(\x03\x12\x11\n\tmax_steps\x18\x02 \x01(\x05\x12\x12\n\nmax_errors\x18\x03 \x01(\x05\x12\x17\n\x0fper_trial_seeds\x18\x04 \x01(\x08\x12\x15\n\rdefault_split\x18\x05 \x01(\t\x12\x32\n\rtask_id_style\x18\x06 \x01(\x0e\x32\x1b.taumesh.env.v1.TaskIdStyle\x12/\n\x0breplay_mode\x18\x07 \x01(\x0e\x32\x1a.taumesh.env.v1.ReplayMode\x12\x18\n\x10user_stop_tokens\x18\x08 \x03(\t\x12\x12\n\nmodel_seed\x18\t \x01(\x08\"B\n\x13ListDomainsResponse\x12+\n\x07\x64omains\x18\x01 \x03(\x0b\x32\x1a.taumesh.env.v1.DomainInfo\"q\n\x10ListTasksRequest\x12\x0e\n\x06\x64omain\x18\x01 \x01(\t\x12\r\n\x05split\x18\x02 \x01(\t\x12\x11\n\tpage_size\x18\x03 \x01(\x05\x12\x12\n\npage_token\x18\x04 \x01(\t\x12\x17\n\x0finclude_records\x18\x05 \x01(\x08\"\x97\x01\n\x0bTaskSummary\x12\x0f\n\x07task_id\x18\x06 \x01(\t\x12\x0f\n\x07user_id\x18\x02 \x01(\t\x12\x13\n\x0binstruction\x18\x03 \x01(\t\x12\x19\n\x11gold_action_count\x18\x04 \x01(\x05\x12\x14\n\x0coutput_count\x18\x05 \x01(\x05\x12\x13\n\x0brecord_json\x18\x07 \x01(\tJ\x04\x08\x01\x10\x02R\x05index\"|\n\x11ListTasksResponse\x12*\n\x05tasks\x18\x01 \x03(\x0b\x32\x1b.taumesh.env.v1.TaskSummary\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\x12\x12\n\ntotal_size\x18\x03 \x01(\x05\x12\x0e\n\x06policy\x18\x04 \x01(\t\">\n\x12OpenSessionRequest\x12(\n\x04task\x18\x01 \x01(\x0b\x32\x1a.taumesh.common.v1.TaskRef\"\xd1\x02\n\x13OpenSessionResponse\x12\x12\n\nsession_id\x18\x01 \x01(\t\x12\x0e\n\x06policy\x18\x02 \x01(\t\x12,\n\x05tools\x18\x03 \x03(\x0b\x32\x1d.taumesh.common.v1.ToolSchema\x12\x18\n\x10user_instruction\x18\x04 \x01(\t\x12\x19\n\x11initial_data_hash\x18\x05 \x01(\t\x12\x31\n\nuser_tools\x18\x06 \x03(\x0b\x32\x1d.taumesh.common.v1.ToolSchema\x12+\n\x07history\x18\x07 \x03(\x0b\x32\x1a.taumesh.common.v1.Message\x12\x18\n\x10user_stop_tokens\x18\x08 \x03(\t\x12\x1a\n\x12user_opening_stops\x18\t \x01(\x08\x12\x1d\n\x15opening_agent_message\x18\n \x01(\t\"i\n\x0f\x43\x61llToolRequest\x12\x12\n\nsession_id\x18\x01 \x01(\t\x12.\n\ttool_call\x18\x02 \x01(\x0b\x32\x1b.taumesh.common.v1.ToolCall\x12\x12\n\nrequest_id\x18\x03 \x01(\t\"\x7f\n\x10\x43\x61llToolResponse\x12\x13\n\x0bobservation\x18\x01 \x01(\t\x12.\n\x06status\x18\x05 \x01(\x0e\x32\x1e.taumesh.env.v1.ToolCallStatusJ\x04\x08\x02\x10\x03J\x04\x08\x03\x10\x04J\x04\x08\x04\x10\x05R\x04\x64oneR\x05\x65rrorR\x07\x61\x62orted\"A\n\x14GetFinalStateRequest\x12\x12\n\nsession_id\x18\x01 \x01(\t\x12\x15\n\rclose_session\x18\x02 \x01(\x08\"[\n\x15GetFinalStateResponse\x12\x11\n\tdata_hash\x18\x01 \x01(\t\x12\x17\n\x0ftool_call_count\x18\x02 \x01(\x05\x12\x16\n\x0e\x63opied_records\x18\x03 \x01(\x05\")\n\x13\x43loseSessionRequest\x12\x12\n\nsession_id\x18\x01 \x01(\t\"\x16\n\x14\x43loseSessionResponse*[\n\x0bTaskIdStyle\x12\x1d\n\x19TASK_ID_STYLE_UNSPECIFIED\x10\x00\x12\x17\n\x13TASK_ID_STYLE_INDEX\x10\x01\x12\x14\n\x10TASK_ID_STYLE_ID\x10\x02*_\n\nReplayMode\x12\x1b\n\x17REPLAY_MODE_UNSPECIFIED\x10\x00\x12\x1a\n\x16REPLAY_MODE_TRAJECTORY\x10\x01\x12\x18\n\x14REPLAY_MODE_TIMELINE\x10\x02*\xa6\x01\n\x0eToolCallStatus\x12 \n\x1cTOOL_CALL_STATUS_UNSPECIFIED\x10\x00\x12\x17\n\x13TOOL_CALL_STATUS_OK\x10\x01\x12\x1a\n\x16TOOL_CALL_STATUS_ERROR\x10\x02\x12\x1f\n\x1bTOOL_CALL_STATUS_TERMINATED\x10\x03\x12\x1c\n\x18TOOL_CALL_STATUS_ABORTED\x10\x04\x32\x96\x04\n\nEnvService\x12V\n\x0bListDomains\x12\".taumesh.env.v1.ListDomainsRequest\x1a#.taumesh.env.v1.ListDomainsResponse\x12P\n\tListTasks\x12 .taumesh.env.v1.ListTasksRequest\x1a!.taumesh.env.v1.ListTasksResponse\x12V\n\x0bOpenSession\x12\".taumesh.env.v1.OpenSessionRequest\x1a#.taumesh.env.v1.OpenSessionResponse\x12M\n\x08\x43\x61llTool\x12\x1f.taumesh.env.v1.CallToolRequest\x1a .taumesh.env.v1.CallToolResponse\x12\\\n\rGetFinalState\x12$.taumesh.env.v1.GetFinalStateRequest\x1a%.taumesh.env.v1.GetFinalStateResponse\x12Y\n\x0c\x43loseSession\x12#.taumesh.env.v1.CloseSessionRequest\x1a$.taumesh.env.v1.CloseSessionResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18taumesh/env/v1/env.proto\x12\x0etaumesh.env.v1\x1a\x1etaumesh/common/v1/common.proto\"=\n\x12ListDomainsRequest\x12\x10\n\x08variants\x18\x01 \x03(\t\x12\x15\n\rdescribe_only\x18\x02 \x03(\t\"-\n\tSplitInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x12\n\ntask_count\x18\x02 \x01(\x05\"\xb3\x02\n\nDomainInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12)\n\x06splits\x18\x02 \x03(\x0b\x32\x19.taumesh.env.v1.SplitInfo\x12\x17\n\x0fterminate_tools\x18\x03 \x03(\t\x12\x14\n\x0c\x64\x61ta_release\x18\x04 \x01(\t\x12\x10\n\x08variants\x18\x05 \x03(\t\x12\x31\n\x0crun_defaults\x18\x06 \x01(\x0b\x32\x1b.taumesh.env.v1.RunDefaults\x12\x43\n\rforeign_names\x18\x07 \x03(\x0b\x32,.taumesh.env.v1.DomainInfo.ForeignNamesEntry\x1a\x33\n\x11\x46oreignNamesEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"\x85\x02\n\x0bRunDefaults\x12\x0c\n\x04seed\x18\x01 \x01(\x03\x12\x11\n\tmax_steps\x18\x02 \x01(\x05\x12\x12\n\nmax_errors\x18\x03 \x01(\x05\x12\x17\n\x0fper_trial_seeds\x18\x04 \x01(\x08\x12\x15\n\rdefault_split\x18\x05 \x01(\t\x12\x32\n\rtask_id_style\x18\x06 \x01(\x0e\x32\x1b.taumesh.env.v1.TaskIdStyle\x12/\n\x0breplay_mode\x18\x07 \x01(\x0e\x32\x1a.taumesh.env.v1.ReplayMode\x12\x18\n\x10user_stop_tokens\x18\x08 \x03(\t\x12\x12\n\nmodel_seed\x18\t \x01(\x08\"B\n\x13ListDomainsResponse\x12+\n\x07\x64omains\x18\x01 \x03(\x0b\x32\x1a.taumesh.env.v1.DomainInfo\"q\n\x10ListTasksRequest\x12\x0e\n\x06\x64omain\x18\x01 \x01(\t\x12\r\n\x05split\x18\x02 \x01(\t\x12\x11\n\tpage_size\x18\x03 \x01(\x05\x12\x12\n\npage_token\x18\x04 \x01(\t\x12\x17\n\x0finclude_records\x18\x05 \x01(\x08\"\x97\x01\n\x0bTaskSummary\x12\x0f\n\x07task_id\x18\x06 \x01(\t\x12\x0f\n\x07user_id\x18\x02 \x01(\t\x12\x13\n\x0binstruction\x18\x03 \x01(\t\x12\x19\n\x11gold_action_count\x18\x04 \x01(\x05\x12\x14\n\x0coutput_count\x18\x05 \x01(\x05\x12\x13\n\x0brecord_json\x18\x07 \x01(\tJ\x04\x08\x01\x10\x02R\x05index\"|\n\x11ListTasksResponse\x12*\n\x05tasks\x18\x01 \x03(\x0b\x32\x1b.taumesh.env.v1.TaskSummary\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\x12\x12\n\ntotal_size\x18\x03 \x01(\x05\x12\x0e\n\x06policy\x18\x04 \x01(\t\"N\n\x12OpenSessionRequest\x12(\n\x04task\x18\x01 \x01(\x0b\x32\x1a.taumesh.common.v1.TaskRef\x12\x0e\n\x06run_id\x18\x02 \x01(\t\"\xd1\x02\n\x13OpenSessionResponse\x12\x12\n\nsession_id\x18\x01 \x01(\t\x12\x0e\n\x06policy\x18\x02 \x01(\t\x12,\n\x05tools\x18\x03 \x03(\x0b\x32\x1d.taumesh.common.v1.ToolSchema\x12\x18\n\x10user_instruction\x18\x04 \x01(\t\x12\x19\n\x11initial_data_hash\x18\x05 \x01(\t\x12\x31\n\nuser_tools\x18\x06 \x03(\x0b\x32\x1d.taumesh.common.v1.ToolSchema\x12+\n\x07history\x18\x07 \x03(\x0b\x32\x1a.taumesh.common.v1.Message\x12\x18\n\x10user_stop_tokens\x18\x08 \x03(\t\x12\x1a\n\x12user_opening_stops\x18\t \x01(\x08\x12\x1d\n\x15opening_agent_message\x18\n \x01(\t\"i\n\x0f\x43\x61llToolRequest\x12\x12\n\nsession_id\x18\x01 \x01(\t\x12.\n\ttool_call\x18\x02 \x01(\x0b\x32\x1b.taumesh.common.v1.ToolCall\x12\x12\n\nrequest_id\x18\x03 \x01(\t\"\x7f\n\x10\x43\x61llToolResponse\x12\x13\n\x0bobservation\x18\x01 \x01(\t\x12.\n\x06status\x18\x05 \x01(\x0e\x32\x1e.taumesh.env.v1.ToolCallStatusJ\x04\x08\x02\x10\x03J\x04\x08\x03\x10\x04J\x04\x08\x04\x10\x05R\x04\x64oneR\x05\x65rrorR\x07\x61\x62orted\"A\n\x14GetFinalStateRequest\x12\x12\n\nsession_id\x18\x01 \x01(\t\x12\x15\n\rclose_session\x18\x02 \x01(\x08\"[\n\x15GetFinalStateResponse\x12\x11\n\tdata_hash\x18\x01 \x01(\t\x12\x17\n\x0ftool_call_count\x18\x02 \x01(\x05\x12\x16\n\x0e\x63opied_records\x18\x03 \x01(\x05\")\n\x13\x43loseSessionRequest\x12\x12\n\nsession_id\x18\x01 \x01(\t\"\x16\n\x14\x43loseSessionResponse*[\n\x0bTaskIdStyle\x12\x1d\n\x19TASK_ID_STYLE_UNSPECIFIED\x10\x00\x12\x17\n\x13TASK_ID_STYLE_INDEX\x10\x01\x12\x14\n\x10TASK_ID_STYLE_ID\x10\x02*_\n\nReplayMode\x12\x1b\n\x17REPLAY_MODE_UNSPECIFIED\x10\x00\x12\x1a\n\x16REPLAY_MODE_TRAJECTORY\x10\x01\x12\x18\n\x14REPLAY_MODE_TIMELINE\x10\x02*\xa6\x01\n\x0eToolCallStatus\x12 \n\x1cTOOL_CALL_STATUS_UNSPECIFIED\x10\x00\x12\x17\n\x13TOOL_CALL_STATUS_OK\x10\x01\x12\x1a\n\x16TOOL_CALL_STATUS_ERROR\x10\x02\x12\x1f\n\x1bTOOL_CALL_STATUS_TERMINATED\x10\x03\x12\x1c\n\x18TOOL_CALL_STATUS_ABORTED\x10\x04\x32\x96\x04\n\nEnvService\x12V\n\x0bListDomains\x12\".taumesh.env.v1.ListDomainsRequest\x1a#.taumesh.env.v1.ListDomainsResponse\x12P\n\tListTasks\x12 .taumesh.env.v1.ListTasksRequest\x1a!.taumesh.env.v1.ListTasksResponse\x12V\n\x0bOpenSession\x12\".taumesh.env.v1.OpenSessionRequest\x1a#.taumesh.env.v1.OpenSessionResponse\x12M\n\x08\x43\x61llTool\x12\x1f.taumesh.env.v1.CallToolRequest\x1a .taumesh.env.v1.CallToolResponse\x12\\\n\rGetFinalState\x12$.taumesh.env.v1.GetFinalStateRequest\x1a%.taumesh.env.v1.GetFinalStateResponse\x12Y\n\x0c\x43loseSession\x12#.taumesh.env.v1.CloseSessionRequest\x1a$.taumesh.env.v1.CloseSessionResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -34,12 +34,12 @@ if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
   _globals['_DOMAININFO_FOREIGNNAMESENTRY']._loaded_options = None
   _globals['_DOMAININFO_FOREIGNNAMESENTRY']._serialized_options = b'8\001'
-  _globals['_TASKIDSTYLE']._serialized_start=2090
-  _globals['_TASKIDSTYLE']._serialized_end=2181
-  _globals['_REPLAYMODE']._serialized_start=2183
-  _globals['_REPLAYMODE']._serialized_end=2278
-  _globals['_TOOLCALLSTATUS']._serialized_start=2281
-  _globals['_TOOLCALLSTATUS']._serialized_end=2447
+  _globals['_TASKIDSTYLE']._serialized_start=2106
+  _globals['_TASKIDSTYLE']._serialized_end=2197
+  _globals['_REPLAYMODE']._serialized_start=2199
+  _globals['_REPLAYMODE']._serialized_end=2294
+  _globals['_TOOLCALLSTATUS']._serialized_start=2297
+  _globals['_TOOLCALLSTATUS']._serialized_end=2463
   _globals['_LISTDOMAINSREQUEST']._serialized_start=76
   _globals['_LISTDOMAINSREQUEST']._serialized_end=137
   _globals['_SPLITINFO']._serialized_start=139
@@ -59,21 +59,21 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_LISTTASKSRESPONSE']._serialized_start=1097
   _globals['_LISTTASKSRESPONSE']._serialized_end=1221
   _globals['_OPENSESSIONREQUEST']._serialized_start=1223
-  _globals['_OPENSESSIONREQUEST']._serialized_end=1285
-  _globals['_OPENSESSIONRESPONSE']._serialized_start=1288
-  _globals['_OPENSESSIONRESPONSE']._serialized_end=1625
-  _globals['_CALLTOOLREQUEST']._serialized_start=1627
-  _globals['_CALLTOOLREQUEST']._serialized_end=1732
-  _globals['_CALLTOOLRESPONSE']._serialized_start=1734
-  _globals['_CALLTOOLRESPONSE']._serialized_end=1861
-  _globals['_GETFINALSTATEREQUEST']._serialized_start=1863
-  _globals['_GETFINALSTATEREQUEST']._serialized_end=1928
-  _globals['_GETFINALSTATERESPONSE']._serialized_start=1930
-  _globals['_GETFINALSTATERESPONSE']._serialized_end=2021
-  _globals['_CLOSESESSIONREQUEST']._serialized_start=2023
-  _globals['_CLOSESESSIONREQUEST']._serialized_end=2064
-  _globals['_CLOSESESSIONRESPONSE']._serialized_start=2066
-  _globals['_CLOSESESSIONRESPONSE']._serialized_end=2088
-  _globals['_ENVSERVICE']._serialized_start=2450
-  _globals['_ENVSERVICE']._serialized_end=2984
+  _globals['_OPENSESSIONREQUEST']._serialized_end=1301
+  _globals['_OPENSESSIONRESPONSE']._serialized_start=1304
+  _globals['_OPENSESSIONRESPONSE']._serialized_end=1641
+  _globals['_CALLTOOLREQUEST']._serialized_start=1643
+  _globals['_CALLTOOLREQUEST']._serialized_end=1748
+  _globals['_CALLTOOLRESPONSE']._serialized_start=1750
+  _globals['_CALLTOOLRESPONSE']._serialized_end=1877
+  _globals['_GETFINALSTATEREQUEST']._serialized_start=1879
+  _globals['_GETFINALSTATEREQUEST']._serialized_end=1944
+  _globals['_GETFINALSTATERESPONSE']._serialized_start=1946
+  _globals['_GETFINALSTATERESPONSE']._serialized_end=2037
+  _globals['_CLOSESESSIONREQUEST']._serialized_start=2039
+  _globals['_CLOSESESSIONREQUEST']._serialized_end=2080
+  _globals['_CLOSESESSIONRESPONSE']._serialized_start=2082
+  _globals['_CLOSESESSIONRESPONSE']._serialized_end=2104
+  _globals['_ENVSERVICE']._serialized_start=2466
+  _globals['_ENVSERVICE']._serialized_end=3000
 # @@protoc_insertion_point(module_scope)

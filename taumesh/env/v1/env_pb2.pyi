@@ -467,6 +467,15 @@ class OpenSessionRequest(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     TASK_FIELD_NUMBER: _builtins.int
+    RUN_ID_FIELD_NUMBER: _builtins.int
+    run_id: _builtins.str
+    """The run this session belongs to: any string the client chooses, the same for every session of one run
+    (taumesh's orchestrator sends a random id per run). An env started with a per-run cap
+    (--max-sessions-per-run) refuses a run's session past that many open ones with RESOURCE_EXHAUSTED, ErrorInfo
+    reason RUN_SESSION_LIMIT; the run may open another once one of its own sessions is closed. Empty: the session
+    counts against the env's process-wide cap only (reason SESSION_LIMIT), as before this field. It identifies,
+    it does not authenticate: a client may name any run.
+    """
     @_builtins.property
     def task(self) -> _common_pb2.TaskRef:
         """The task to play."""
@@ -475,10 +484,11 @@ class OpenSessionRequest(_message.Message):
         self,
         *,
         task: _common_pb2.TaskRef | None = ...,
+        run_id: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["task", b"task"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["task", b"task"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["run_id", b"run_id", "task", b"task"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

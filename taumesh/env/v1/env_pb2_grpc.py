@@ -33,7 +33,9 @@ class EnvServiceStub:
     `taumesh-episode` metadata value (the episode id) on every call of an episode, and routes by it (taumesh's
     client uses gRPC's ring_hash on that header), so an episode's calls reach one replica. A call for a session
     the replica does not hold fails NOT_FOUND with ErrorInfo reason SESSION_NOT_FOUND: open a new session and
-    replay the episode's tool calls in order to rebuild it (tools are deterministic).
+    replay the episode's tool calls in order to rebuild it (tools are deterministic). A session left unused longer
+    than the env's idle timeout (--session-idle-timeout, 900 s by default) is reaped: calls on it fail the same way,
+    with a message saying it was reaped idle.
 
     Requests are at most 4 MiB (grpc.max_receive_message_length): the largest is one tool call, whose arguments a
     model writes in one reply. Larger requests get RESOURCE_EXHAUSTED before they are decoded.
@@ -85,7 +87,9 @@ class EnvServiceServicer:
     `taumesh-episode` metadata value (the episode id) on every call of an episode, and routes by it (taumesh's
     client uses gRPC's ring_hash on that header), so an episode's calls reach one replica. A call for a session
     the replica does not hold fails NOT_FOUND with ErrorInfo reason SESSION_NOT_FOUND: open a new session and
-    replay the episode's tool calls in order to rebuild it (tools are deterministic).
+    replay the episode's tool calls in order to rebuild it (tools are deterministic). A session left unused longer
+    than the env's idle timeout (--session-idle-timeout, 900 s by default) is reaped: calls on it fail the same way,
+    with a message saying it was reaped idle.
 
     Requests are at most 4 MiB (grpc.max_receive_message_length): the largest is one tool call, whose arguments a
     model writes in one reply. Larger requests get RESOURCE_EXHAUSTED before they are decoded.
@@ -107,7 +111,9 @@ class EnvServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def OpenSession(self, request, context):
-        """Opens a session for one task on fresh data. NOT_FOUND for an unknown domain, split or task id.
+        """Opens a session for one task on fresh data. NOT_FOUND for an unknown domain, split or task id;
+        RESOURCE_EXHAUSTED (with RetryInfo) when the env holds its most sessions (reason SESSION_LIMIT) or the
+        request's run holds its most (reason RUN_SESSION_LIMIT, see OpenSessionRequest.run_id).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -184,7 +190,9 @@ class EnvService:
     `taumesh-episode` metadata value (the episode id) on every call of an episode, and routes by it (taumesh's
     client uses gRPC's ring_hash on that header), so an episode's calls reach one replica. A call for a session
     the replica does not hold fails NOT_FOUND with ErrorInfo reason SESSION_NOT_FOUND: open a new session and
-    replay the episode's tool calls in order to rebuild it (tools are deterministic).
+    replay the episode's tool calls in order to rebuild it (tools are deterministic). A session left unused longer
+    than the env's idle timeout (--session-idle-timeout, 900 s by default) is reaped: calls on it fail the same way,
+    with a message saying it was reaped idle.
 
     Requests are at most 4 MiB (grpc.max_receive_message_length): the largest is one tool call, whose arguments a
     model writes in one reply. Larger requests get RESOURCE_EXHAUSTED before they are decoded.

@@ -34,7 +34,9 @@ class EnvServiceStub:
     `taumesh-episode` metadata value (the episode id) on every call of an episode, and routes by it (taumesh's
     client uses gRPC's ring_hash on that header), so an episode's calls reach one replica. A call for a session
     the replica does not hold fails NOT_FOUND with ErrorInfo reason SESSION_NOT_FOUND: open a new session and
-    replay the episode's tool calls in order to rebuild it (tools are deterministic).
+    replay the episode's tool calls in order to rebuild it (tools are deterministic). A session left unused longer
+    than the env's idle timeout (--session-idle-timeout, 900 s by default) is reaped: calls on it fail the same way,
+    with a message saying it was reaped idle.
 
     Requests are at most 4 MiB (grpc.max_receive_message_length): the largest is one tool call, whose arguments a
     model writes in one reply. Larger requests get RESOURCE_EXHAUSTED before they are decoded.
@@ -51,7 +53,10 @@ class EnvServiceStub:
     services). NOT_FOUND for an unknown domain or split; INVALID_ARGUMENT for a page token this call did not issue.
     """
     OpenSession: _grpc.UnaryUnaryMultiCallable[_env_pb2.OpenSessionRequest, _env_pb2.OpenSessionResponse]
-    """Opens a session for one task on fresh data. NOT_FOUND for an unknown domain, split or task id."""
+    """Opens a session for one task on fresh data. NOT_FOUND for an unknown domain, split or task id;
+    RESOURCE_EXHAUSTED (with RetryInfo) when the env holds its most sessions (reason SESSION_LIMIT) or the
+    request's run holds its most (reason RUN_SESSION_LIMIT, see OpenSessionRequest.run_id).
+    """
     CallTool: _grpc.UnaryUnaryMultiCallable[_env_pb2.CallToolRequest, _env_pb2.CallToolResponse]
     """Runs one tool call in a session, for the agent or (requestor USER) the simulated user. Mistakes in the call are
     the caller's and come back as the observation; NOT_FOUND only for an unknown session.
@@ -70,7 +75,9 @@ class EnvServiceAsyncStub(EnvServiceStub):
     `taumesh-episode` metadata value (the episode id) on every call of an episode, and routes by it (taumesh's
     client uses gRPC's ring_hash on that header), so an episode's calls reach one replica. A call for a session
     the replica does not hold fails NOT_FOUND with ErrorInfo reason SESSION_NOT_FOUND: open a new session and
-    replay the episode's tool calls in order to rebuild it (tools are deterministic).
+    replay the episode's tool calls in order to rebuild it (tools are deterministic). A session left unused longer
+    than the env's idle timeout (--session-idle-timeout, 900 s by default) is reaped: calls on it fail the same way,
+    with a message saying it was reaped idle.
 
     Requests are at most 4 MiB (grpc.max_receive_message_length): the largest is one tool call, whose arguments a
     model writes in one reply. Larger requests get RESOURCE_EXHAUSTED before they are decoded.
@@ -84,7 +91,10 @@ class EnvServiceAsyncStub(EnvServiceStub):
     services). NOT_FOUND for an unknown domain or split; INVALID_ARGUMENT for a page token this call did not issue.
     """
     OpenSession: _aio.UnaryUnaryMultiCallable[_env_pb2.OpenSessionRequest, _env_pb2.OpenSessionResponse]  # type: ignore[assignment]
-    """Opens a session for one task on fresh data. NOT_FOUND for an unknown domain, split or task id."""
+    """Opens a session for one task on fresh data. NOT_FOUND for an unknown domain, split or task id;
+    RESOURCE_EXHAUSTED (with RetryInfo) when the env holds its most sessions (reason SESSION_LIMIT) or the
+    request's run holds its most (reason RUN_SESSION_LIMIT, see OpenSessionRequest.run_id).
+    """
     CallTool: _aio.UnaryUnaryMultiCallable[_env_pb2.CallToolRequest, _env_pb2.CallToolResponse]  # type: ignore[assignment]
     """Runs one tool call in a session, for the agent or (requestor USER) the simulated user. Mistakes in the call are
     the caller's and come back as the observation; NOT_FOUND only for an unknown session.
@@ -102,7 +112,9 @@ class EnvServiceServicer(metaclass=_abc_1.ABCMeta):
     `taumesh-episode` metadata value (the episode id) on every call of an episode, and routes by it (taumesh's
     client uses gRPC's ring_hash on that header), so an episode's calls reach one replica. A call for a session
     the replica does not hold fails NOT_FOUND with ErrorInfo reason SESSION_NOT_FOUND: open a new session and
-    replay the episode's tool calls in order to rebuild it (tools are deterministic).
+    replay the episode's tool calls in order to rebuild it (tools are deterministic). A session left unused longer
+    than the env's idle timeout (--session-idle-timeout, 900 s by default) is reaped: calls on it fail the same way,
+    with a message saying it was reaped idle.
 
     Requests are at most 4 MiB (grpc.max_receive_message_length): the largest is one tool call, whose arguments a
     model writes in one reply. Larger requests get RESOURCE_EXHAUSTED before they are decoded.
@@ -132,7 +144,10 @@ class EnvServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _env_pb2.OpenSessionRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_env_pb2.OpenSessionResponse, _abc.Awaitable[_env_pb2.OpenSessionResponse]]:
-        """Opens a session for one task on fresh data. NOT_FOUND for an unknown domain, split or task id."""
+        """Opens a session for one task on fresh data. NOT_FOUND for an unknown domain, split or task id;
+        RESOURCE_EXHAUSTED (with RetryInfo) when the env holds its most sessions (reason SESSION_LIMIT) or the
+        request's run holds its most (reason RUN_SESSION_LIMIT, see OpenSessionRequest.run_id).
+        """
 
     @_abc_1.abstractmethod
     def CallTool(

@@ -3,7 +3,13 @@
 Every env call carries the episode id as affinity metadata, so it reaches the replica that holds the session
 (:mod:`taumesh.rpc.balancing`). When that replica is gone (the env answers ``SESSION_NOT_FOUND``), the session is
 rebuilt on another one by replaying the episode's tool calls (:meth:`EpisodeSession.rebuild`): tools are
-deterministic, so the same calls give the same state, which the replay checks call by call.
+deterministic, so the same calls give the same state, which the replay checks call by call. A session the env
+reaped for being idle answers the same way and is rebuilt the same way.
+
+OpenSession names the run (``run_id``). An env with a per-run cap refuses a session past it (``RUN_SESSION_LIMIT``):
+the episode then waits for one of the run's own sessions to close and asks again; when the run holds none open
+here, the refusal stands, and the runner counts it as an infrastructure fault (the episode is replayed, then
+recorded as an error, never as a reward).
 """
 
 from __future__ import annotations
@@ -21,14 +27,17 @@ from taumesh.common.v1 import common_pb2
 from taumesh.convert import task_ref_to_proto
 from taumesh.env.v1 import env_pb2
 from taumesh.models import TaskRef
-from taumesh.orchestrator.clients import ServiceClients, with_retries
+from taumesh.orchestrator.clients import RETRIED_HERE, ServiceClients, sent_by_a_service, with_retries
 from taumesh.orchestrator.config import RunConfig
 from taumesh.orchestrator.episode import open_sessions
 from taumesh.rpc.balancing import AFFINITY_HEADER
-from taumesh.rpc.errors import error_reason
+from taumesh.rpc.errors import error_details, error_reason
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+
+RUN_SESSION_LIMIT = "RUN_SESSION_LIMIT"
+"""The env's reason for an OpenSession refused under its per-run cap (taumesh.services.env.sessions)."""
 
 
 class EpisodeSession:
@@ -53,16 +62,24 @@ class EpisodeSession:
         return self.opened.session_id
 
     async def _open(self) -> env_pb2.OpenSessionResponse:
-        """A new env session, recorded among the run's open sessions (closed for it if the run is stopped)."""
-        call = with_retries(
-            partial(
-                self.clients.env.OpenSession,
-                env_pb2.OpenSessionRequest(task=task_ref_to_proto(self.task)),
-                timeout=self.config.rpc_timeout,
-                metadata=self.affinity,
+        """A new env session, recorded among the run's open sessions (closed for it if the run is stopped).
+
+        Refused under the env's per-run cap, it waits for one of the run's sessions to close, then asks again.
+        """
+        request = env_pb2.OpenSessionRequest(task=task_ref_to_proto(self.task), run_id=open_sessions.run_id())
+        while True:
+            call = with_retries(
+                partial(self.clients.env.OpenSession, request, timeout=self.config.rpc_timeout, metadata=self.affinity),
+                retry=_retry_open,
             )
-        )
-        return await open_sessions.opening(call, self.affinity)
+            try:
+                return await open_sessions.opening(call, self.affinity)
+            except grpc.aio.AioRpcError as exc:
+                details = error_details(exc)
+                if details.get("reason") != RUN_SESSION_LIMIT:
+                    raise
+                if not await open_sessions.wait_for_a_close(max(details.get("retry_after", 1.0), 0.1)):
+                    raise
 
     async def open(self) -> env_pb2.OpenSessionResponse:
         """A fresh env session for the task."""
@@ -164,3 +181,13 @@ class EpisodeSession:
                 env_pb2.CloseSessionRequest(session_id=self.session_id), timeout=timeout, metadata=self.affinity
             )
             open_sessions.closed(self.session_id)
+
+
+def _retry_open(exc: BaseException) -> bool:
+    """What :func:`with_retries` tries again of an OpenSession: as of any call, but a per-run refusal.
+
+    That one is waited out in :meth:`EpisodeSession._open`, until one of the run's own sessions closes.
+    """
+    if not isinstance(exc, grpc.aio.AioRpcError) or error_reason(exc) == RUN_SESSION_LIMIT:
+        return False
+    return exc.code() in RETRIED_HERE or (exc.code() == grpc.StatusCode.UNAVAILABLE and sent_by_a_service(exc))

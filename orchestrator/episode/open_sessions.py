@@ -5,6 +5,10 @@ OpenSession was on the wire when the run was cancelled (the env opened it, the a
 cut short. The run keeps one :class:`OpenSessions` in :data:`RUN_SESSIONS` while it plays; the episodes of the
 run record their sessions there (:func:`opening`, :func:`closed`), and :meth:`OpenSessions.close_all` closes
 what is left, within a bound.
+
+:class:`OpenSessions` also names the run to the env (``run_id``, OpenSessionRequest.run_id), so that an env with a
+per-run cap (``--max-sessions-per-run``) counts the run's sessions; when the env refuses one (``RUN_SESSION_LIMIT``),
+the episode waits for one of the run's own sessions to close (:meth:`OpenSessions.wait_for_a_close`).
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ import asyncio
 import contextlib
 import logging
 import time
+import uuid
 from collections.abc import Awaitable, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -46,6 +51,10 @@ class OpenSessions:
     """Session id → the metadata its env calls carry (the episode's affinity)."""
     pending: set[asyncio.Future[Any]] = field(default_factory=set)
     """OpenSession calls on the wire."""
+    run_id: str = field(default_factory=lambda: uuid.uuid4().hex)
+    """What this run's OpenSession requests carry as ``run_id``: random, one per run."""
+    _freed: asyncio.Event = field(default_factory=asyncio.Event, init=False, repr=False)
+    """Set (then replaced) each time one of the run's sessions closes."""
 
     def __len__(self) -> int:
         return len(self.sessions) + len(self.pending)
@@ -70,7 +79,23 @@ class OpenSessions:
 
     def closed(self, session_id: str) -> None:
         """The episode closed ``session_id`` (or the env did, with its final state)."""
-        self.sessions.pop(session_id, None)
+        if self.sessions.pop(session_id, None) is not None:
+            self._freed.set()  # wakes the episodes waiting for a place under the env's per-run cap
+            self._freed = asyncio.Event()
+
+    async def wait_for_a_close(self, within: float) -> bool:
+        """Wait until one of the run's sessions closes, or ``within`` seconds; False at once when it holds none.
+
+        An episode whose OpenSession the env refused under its per-run cap waits here: every session the run holds
+        is closed when its episode ends, so the wait ends. With none open here, the sessions the env counts are not
+        this process's to free (a lost answer, a leaked session): waiting could last until the env reaps them.
+        """
+        if not self.sessions:
+            return False
+        freed = self._freed
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(freed.wait(), within)
+        return True
 
     async def close_all(self, env: env_pb2_grpc.EnvServiceAsyncStub, within: float) -> ClosedOnStop:
         """Close every session still open, all at once, in at most ``within`` seconds; best effort.
@@ -115,6 +140,18 @@ async def opening(call: Awaitable[env_pb2.OpenSessionResponse], metadata: Metada
     if sessions is None:
         return await call
     return await sessions.open(call, metadata)
+
+
+def run_id() -> str:
+    """The current run's id for OpenSessionRequest.run_id; empty outside a run that tracks its sessions."""
+    sessions = RUN_SESSIONS.get()
+    return sessions.run_id if sessions is not None else ""
+
+
+async def wait_for_a_close(within: float) -> bool:
+    """:meth:`OpenSessions.wait_for_a_close` of the current run; False outside a run that tracks its sessions."""
+    sessions = RUN_SESSIONS.get()
+    return sessions is not None and await sessions.wait_for_a_close(within)
 
 
 def closed(session_id: str) -> None:

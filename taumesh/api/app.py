@@ -16,7 +16,7 @@ from taumesh.api.errors import install_error_handlers
 from taumesh.api.executor import RunExecutor
 from taumesh.api.gate import AuthGate
 from taumesh.api.local_mode import LOCAL_KEY_ID, LOCAL_KEY_NAME, local_mode_notice
-from taumesh.api.routes import health, runs, scores, tasks
+from taumesh.api.routes import health, rollouts, runs, scores, tasks
 from taumesh.api.routes.health import taumesh_version
 from taumesh.api.security import RateLimiter
 from taumesh.api.settings import ApiSettings
@@ -103,6 +103,6 @@ def create_app(settings: ApiSettings | None = None) -> FastAPI:
     install_error_handlers(app)
     # outermost (but for the HTTP span): sees every answer
     app.add_middleware(AuditMiddleware, log=AuditLog(settings.audit_path))
-    for router in (health.router, tasks.router, runs.router, scores.router):
+    for router in (health.router, tasks.router, runs.router, scores.router, rollouts.router):
         app.include_router(router)
     return app

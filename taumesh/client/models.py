@@ -237,3 +237,72 @@ class ErrorBody(BaseModel):
     details: dict[str, Any] = Field(default_factory=dict)
     timestamp: datetime | None = None
     retry_after: float | None = None
+
+
+class RolloutCheck(BaseModel):
+    """One named check of an episode's reward (``taumesh.rollout.RolloutCheck``)."""
+
+    basis: str
+    subject: str
+    passed: bool
+    expected: str = ""
+    actual: str = ""
+    credit: float
+
+
+class RolloutError(BaseModel):
+    """Why the infrastructure failed an episode after its retries."""
+
+    kind: str
+    cause: str
+    attempts: int
+
+
+class ModelCallTrace(BaseModel):
+    """One agent model call through the model gateway, token by token (``taumesh.gateway.records.ModelCallTrace``)."""
+
+    rollout_id: str
+    index: int
+    model: str
+    request: dict[str, Any]
+    response: dict[str, Any]
+    prompt_token_ids: list[int] = Field(default_factory=list)
+    completion_token_ids: list[int] = Field(default_factory=list)
+    completion_logprobs: list[float] = Field(default_factory=list)
+    loss_mask: list[int] = Field(default_factory=list)
+    weight_version: str = ""
+    latency_s: float = 0.0
+
+
+class RolloutEpisode(BaseModel):
+    """One ended rollout, a line of ``POST /api/v1/rollouts`` (``taumesh.rollout.RolloutEpisode``).
+
+    ``reward`` is None when ``error`` is set: leave the episode out of its group, never count it as a 0.
+    """
+
+    task_id: str
+    trial: int
+    seed: int
+    trajectory: list[dict[str, Any]]
+    reward: float | None
+    reward_basis: list[str]
+    reward_vector: list[RolloutCheck]
+    error: RolloutError | None = None
+    info: dict[str, Any]
+    rollout_id: str = ""
+    traces: list[ModelCallTrace] = Field(default_factory=list)
+    """The agent's model calls through the gateway (empty without one)."""
+
+
+class RolloutOptions(TypedDict, total=False):
+    """Fields of ``POST /api/v1/rollouts`` besides the domain, the tasks and the trials."""
+
+    task_split: str | None
+    seed: int | None
+    agent_strategy: str
+    user_strategy: str
+    model: str
+    model_provider: str
+    user_model: str
+    user_model_provider: str
+    max_concurrency: int

@@ -25,6 +25,8 @@ from taumesh.client.events import RunEnded, RunEvent, parse_event
 from taumesh.client.models import (
     HealthResponse,
     ListTasksResponse,
+    RolloutEpisode,
+    RolloutOptions,
     Run,
     RunAccepted,
     RunChecked,
@@ -39,7 +41,7 @@ from taumesh.client.models import (
 
 
 class TaumeshClient:
-    """A taumesh API server: ``health_check``, ``validate_tasks``, ``list_tasks``, ``runs`` and ``stream_events``.
+    """A taumesh API: ``health_check``, ``validate_tasks``, ``list_tasks``, ``runs``, ``stream_events``, rollouts.
 
     ``base_url`` and ``api_key`` default to ``TAUMESH_API_URL`` and ``TAUMESH_API_KEY``. The key goes as
     ``Authorization: Bearer`` or, with ``auth_header="x-api-key"``, as ``X-API-Key``. A request answered 429 is
@@ -142,6 +144,25 @@ class TaumeshClient:
                 raise problem
             wait = getattr(problem, "retry_after", None)
             time.sleep(wait if wait is not None else reconnect_wait(failures))
+
+    def group_rollouts(
+        self, env: str, task_ids: builtins.list[str], trials: int = 1, **options: Unpack[RolloutOptions]
+    ) -> Iterator[RolloutEpisode]:
+        """Play ``trials`` rollouts of each task and yield each episode as it ends (``POST /api/v1/rollouts``).
+
+        The server checks the whole request first (a refused one raises before any episode plays) and plays no
+        faster than this iterator is read; closing it early cancels the rest of the group. Not retried: a group
+        started twice would play twice.
+        """
+        body = {**options, "env": env, "task_ids": task_ids, "trials": trials}
+        timeout = httpx.Timeout(self._http.timeout.connect, read=None)  # an episode may take minutes to end
+        with self._http.stream("POST", "/api/v1/rollouts", json=body, timeout=timeout) as response:
+            if response.is_error:
+                response.read()
+                raise_for_error(response)
+            for line in response.iter_lines():
+                if line.strip():
+                    yield RolloutEpisode.model_validate_json(line)
 
     def wait_for_run(self, run_id: str) -> Run:
         """Follow the run's events to its end, then its final state."""

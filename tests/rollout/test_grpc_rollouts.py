@@ -151,8 +151,22 @@ def test_the_server_answers_health_checks(address: str) -> None:
 
 
 def test_an_episode_crosses_the_wire_whole(group: list[RolloutEpisode]) -> None:
+    from taumesh.gateway.records import ModelCallTrace
     from taumesh.rollout.server import episode_message
 
-    episode = group[0]
+    trace = ModelCallTrace(
+        rollout_id="r-1",
+        index=0,
+        model="hosted_vllm/policy",
+        request={"messages": [{"role": "user", "content": "hi"}]},
+        response={"choices": []},
+        prompt_token_ids=[1, 2],
+        completion_token_ids=[3],
+        completion_logprobs=[-0.5],
+        loss_mask=[0, 0, 1],
+        weight_version="w7",
+        latency_s=0.25,
+    )
+    episode = group[0].model_copy(update={"rollout_id": "r-1", "traces": [trace]})
     assert episode_from_message(episode_message(episode)) == episode
     assert json.loads(episode_message(episode).trajectory_json) == episode.trajectory

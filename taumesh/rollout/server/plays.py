@@ -27,10 +27,12 @@ DEFAULT_MAX_CONCURRENCY = 16
 class RolloutRefused(ValueError):
     """A request refused before any episode played: ``not_found`` (env, split) or ``invalid`` (anything else)."""
 
-    def __init__(self, kind: Literal["not_found", "invalid"], message: str) -> None:
+    def __init__(self, kind: Literal["not_found", "invalid"], message: str, field: str = "body") -> None:
         super().__init__(message)
         self.kind: Literal["not_found", "invalid"] = kind
         self.message = message
+        self.field = field
+        """The request's field at fault (``body``: the request as a whole)."""
 
 
 class RolloutOperator(BaseModel):
@@ -82,7 +84,7 @@ async def check_rollouts(
     """
     for field, model in (("model", body.model), ("user_model", body.user_model)):
         if operator.allowed_models and model not in operator.allowed_models:
-            raise RolloutRefused("invalid", f"{field} {model!r} is not one this server allows")
+            raise RolloutRefused("invalid", f"{field} {model!r} is not one this server allows", field)
     try:
         await preflight(
             clients,

@@ -49,6 +49,23 @@ def episode_message(episode: RolloutEpisode) -> rollout_pb2.RolloutEpisode:
             for check in episode.reward_vector
         ],
         info_json=json.dumps(episode.info, ensure_ascii=False, default=str),
+        rollout_id=episode.rollout_id,
+        traces=[
+            rollout_pb2.ModelCallTrace(
+                rollout_id=trace.rollout_id,
+                index=trace.index,
+                model=trace.model,
+                request_json=json.dumps(trace.request, ensure_ascii=False),
+                response_json=json.dumps(trace.response, ensure_ascii=False),
+                prompt_token_ids=trace.prompt_token_ids,
+                completion_token_ids=trace.completion_token_ids,
+                completion_logprobs=trace.completion_logprobs,
+                loss_mask=trace.loss_mask,
+                weight_version=trace.weight_version,
+                latency_s=trace.latency_s,
+            )
+            for trace in episode.traces
+        ],
     )
     if episode.reward is not None:
         message.reward = episode.reward
@@ -85,5 +102,22 @@ def episode_from_message(message: rollout_pb2.RolloutEpisode) -> RolloutEpisode:
             ],
             "error": {"kind": error.kind, "cause": error.cause, "attempts": error.attempts} if error else None,
             "info": json.loads(message.info_json),
+            "rollout_id": message.rollout_id,
+            "traces": [
+                {
+                    "rollout_id": trace.rollout_id,
+                    "index": trace.index,
+                    "model": trace.model,
+                    "request": json.loads(trace.request_json),
+                    "response": json.loads(trace.response_json),
+                    "prompt_token_ids": list(trace.prompt_token_ids),
+                    "completion_token_ids": list(trace.completion_token_ids),
+                    "completion_logprobs": list(trace.completion_logprobs),
+                    "loss_mask": list(trace.loss_mask),
+                    "weight_version": trace.weight_version,
+                    "latency_s": trace.latency_s,
+                }
+                for trace in message.traces
+            ],
         }
     )

@@ -51,6 +51,7 @@ COMMANDS: dict[str, Entry] = {
         "taumesh.commands.tools", "tools_app", "Export a domain's agent tools for Dialogflow CX, MCP or OpenAI."
     ),
     "play": Entry("taumesh.commands.play", "play", "Play the agent yourself in the terminal, and get the reward."),
+    "rollout": Entry("taumesh.commands.rollout", "rollout", "Play seeded group rollouts, episodes as JSON lines."),
 }
 """Every sub-command, in the order ``taumesh --help`` lists them."""
 
@@ -127,6 +128,8 @@ def main() -> None:
         importlib.import_module("taumesh.commands.a2a").main(args[2:])
     elif args[:2] == ["serve", "mcp"]:  # the env's tools over MCP: options of its own
         importlib.import_module("taumesh.commands.mcp").main(args[2:])
+    elif args[:2] == ["serve", "rollout"]:  # group rollouts over gRPC: options of its own
+        importlib.import_module("taumesh.commands.rollout").main(args[2:])
     elif args[:2] == ["serve", "gateway"]:  # the model gateway (docs/gateway.md): options of its own
         importlib.import_module("taumesh.commands.gateway").main(args[2:])
     else:

@@ -158,6 +158,7 @@ async def test_spend_of_interrupted_attempts_is_kept(
     summary = await run_benchmark(config)
     [result] = summary.results
     assert result.reward == 1.0 and not result.is_error  # the second attempt played the task through
+    assert result.info["attempts"] == 2  # and the result says it took two
     lost = result.info["interrupted_attempts_usage"]
     assert lost["agent"]["calls"] == 2  # the first attempt's two answered agent calls
     assert lost["user"]["calls"] >= 1  # and the user's opening

@@ -87,10 +87,11 @@ class OpenSessions:
         """Wait until one of the run's sessions closes, or ``within`` seconds; False at once when it holds none.
 
         An episode whose OpenSession the env refused under its per-run cap waits here: every session the run holds
-        is closed when its episode ends, so the wait ends. With none open here, the sessions the env counts are not
-        this process's to free (a lost answer, a leaked session): waiting could last until the env reaps them.
+        is closed when its episode ends, so the wait ends. With none open here (nor being opened: an answer may
+        arrive before a sibling's), the sessions the env counts are not this process's to free (a lost answer, a
+        leaked session): waiting could last until the env reaps them.
         """
-        if not self.sessions:
+        if not self.sessions and not self.pending:
             return False
         freed = self._freed
         with contextlib.suppress(TimeoutError):

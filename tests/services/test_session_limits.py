@@ -6,6 +6,7 @@ Real env servers on loopback (``env_service`` on a background loop, as the other
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -16,6 +17,7 @@ import pytest
 
 from taumesh.domains import Catalog
 from taumesh.env.v1 import env_pb2, env_pb2_grpc
+from taumesh.orchestrator.episode.open_sessions import OpenSessions
 from taumesh.rpc.errors import error_details
 from taumesh.rpc.server import CHANNEL_OPTIONS, RunningServer, start_server
 from taumesh.services.env import env_service
@@ -141,6 +143,22 @@ def test_a_run_wider_than_the_cap_waits_for_its_own_sessions_and_scores_every_ep
     check_oracle_results(load_json(results_path(tmp_path)), "retail", "test", list(range(6)))
     assert capped_env.store.counts.refused_per_run > refused_before, "the cap was never reached: nothing was tested"
     assert len(capped_env.store) == 0
+
+
+def test_a_refused_episode_waits_only_while_its_run_holds_sessions_of_its_own() -> None:
+    """Each close wakes the waiters; with nothing of its own open the refusal stands (an infrastructure fault)."""
+
+    async def scenario() -> None:
+        sessions = OpenSessions()
+        assert await sessions.wait_for_a_close(5.0) is False  # at once: nothing here will free a place
+        sessions.sessions["held"] = ()
+        waiting = asyncio.ensure_future(sessions.wait_for_a_close(5.0))
+        await asyncio.sleep(0.05)
+        assert not waiting.done()
+        sessions.closed("held")
+        assert await asyncio.wait_for(waiting, 1.0) is True
+
+    asyncio.run(scenario())
 
 
 def test_the_session_scale_bench_runs_at_a_tiny_size(v1_data_dir: Path) -> None:

@@ -18,13 +18,11 @@ from taumesh.commands import HELP_OPTIONS
 from taumesh.commands._common import console, domain_choices, strategy_choices
 from taumesh.commands._options import ArgparseCommand, ConfigFile, report_settings_error, settings_options, typed_flags
 from taumesh.domains import DataError
-from taumesh.orchestrator.config import RunConfig
 from taumesh.orchestrator.run.preflight import run_problems
 from taumesh.rpc.loop import run as run_loop
 from taumesh.settings import RunSettings, SettingsError, load_run_settings
 
 if TYPE_CHECKING:
-    from taumesh.llm.access import OperatorGrants
     from taumesh.orchestrator.run.runner import RunSummary
 
 app = typer.Typer(add_completion=False, pretty_exceptions_show_locals=False, context_settings=HELP_OPTIONS)
@@ -101,13 +99,14 @@ def _run_one(settings: RunSettings) -> RunSummary:
     if problems:
         raise typer.Exit(2)
     from taumesh.llm.access import granted
+    from taumesh.orchestrator.run.grants import run_grants
     from taumesh.rpc.security import SecurityError
     from taumesh.telemetry import setup_telemetry, shutdown_telemetry
 
     setup_telemetry("orchestrator", config.otlp_endpoint)
     resume_from = settings.resume or settings.retry_errors
     try:
-        with granted(_run_grants(config)):
+        with granted(run_grants(config)):
             only_errors = settings.retry_errors is not None
             summary = run_loop(
                 run_benchmark(
@@ -131,21 +130,3 @@ def _run_one(settings: RunSettings) -> RunSummary:
         shutdown_telemetry()  # flush the last spans and metrics
     print_summary(summary, Console())
     return summary
-
-
-def _run_grants(config: RunConfig) -> OperatorGrants:
-    """What this run's own flags allow its in-process services: its model endpoints, few-shot file, a human user."""
-    from taumesh.llm.access import OperatorGrants
-
-    few_shot = [config.agent.few_shot_displays_path] if config.agent.few_shot_displays_path else []
-    agent_is_a2a = config.agent.strategy == "a2a"  # its --api-base is an A2A agent's URL, not a model endpoint
-    return OperatorGrants.of(
-        api_bases=[
-            *([] if agent_is_a2a else [config.agent.model.api_base]),
-            config.user.model.api_base,
-            config.judge.api_base,
-        ],
-        agent_urls=[config.agent.model.api_base] if agent_is_a2a else [],
-        few_shot_paths=few_shot,
-        human_user=True,
-    )

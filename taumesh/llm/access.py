@@ -27,11 +27,12 @@ restart.
 from __future__ import annotations
 
 import logging
+import operator
 import os
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from functools import lru_cache
+from functools import lru_cache, reduce
 from pathlib import Path
 
 from pydantic import BaseModel
@@ -181,7 +182,9 @@ def _warn_deprecated_agent_allowance(url: str) -> None:
 
 
 _granted_here = OperatorGrants()
-"""What ``taumesh run`` granted its own in-process services (see :func:`granted`)."""
+"""What ``taumesh run`` granted its own in-process services (see :func:`granted`): the union of the open blocks."""
+_open_grants: list[OperatorGrants] = []
+"""The grants of every :func:`granted` block open now, in the order they opened."""
 
 
 @lru_cache(maxsize=16)
@@ -206,11 +209,16 @@ def current_grants() -> OperatorGrants:
 
 @contextmanager
 def granted(grants: OperatorGrants) -> Iterator[None]:
-    """Within the block, this process's services also allow ``grants`` (``taumesh run``'s own flags)."""
+    """Within the block, this process's services also allow ``grants`` (``taumesh run``'s own flags).
+
+    Blocks may overlap in any order (concurrent group rollouts in one server): each one's exit withdraws its own
+    grants only, so what another block still open granted stays.
+    """
     global _granted_here
-    before = _granted_here
-    _granted_here = before | grants
+    _open_grants.append(grants)
+    _granted_here = reduce(operator.or_, _open_grants, OperatorGrants())
     try:
         yield
     finally:
-        _granted_here = before
+        del _open_grants[next(i for i, open_ in enumerate(_open_grants) if open_ is grants)]
+        _granted_here = reduce(operator.or_, _open_grants, OperatorGrants())

@@ -22,11 +22,15 @@ from collections.abc import AsyncGenerator, AsyncIterator, Callable, Coroutine, 
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
+from taumesh.llm.access import granted
 from taumesh.orchestrator.benchmark import run_benchmark
 from taumesh.orchestrator.config import RunConfig
+from taumesh.orchestrator.domain_info import ConfigError
 from taumesh.orchestrator.options import RunOptions
 from taumesh.orchestrator.results.records import RunResult
-from taumesh.orchestrator.run.runner import handing_over
+from taumesh.orchestrator.run.grants import run_grants
+from taumesh.orchestrator.run.preflight import run_problems
+from taumesh.orchestrator.run.runner import RunSummary, handing_over
 from taumesh.rollout.episodes import RolloutEpisode
 from taumesh.rollout.policy import Policy, serving_policy
 from taumesh.rollout.traces import with_trace, with_traces
@@ -124,6 +128,22 @@ async def agent_for(config: RunConfig, policy: Policy | None) -> AsyncIterator[R
         yield config.model_copy(update={"addresses": addresses})
 
 
+async def play(config: RunConfig, policy: Policy | None, folder: Path) -> RunSummary:
+    """Play the group's run, as ``taumesh run`` plays one: after its pre-flight, its endpoints granted to its services.
+
+    The pre-flight (:func:`~taumesh.orchestrator.run.preflight.run_problems`, every front door's) finds everything
+    that would fail every episode (a strategy without a model, a domain without data, a service not answering) and
+    raises :class:`ConfigError` with all of it before any episode plays. The run's own model endpoints are granted to
+    the services it embeds for as long as it plays (:func:`~taumesh.orchestrator.run.grants.run_grants`).
+    """
+    async with agent_for(config, policy) as played:
+        problems = await asyncio.to_thread(run_problems, played)  # it may dial services: off this loop
+        if problems:
+            raise ConfigError("; ".join(f"{problem.setting}: {problem.message}" for problem in problems))
+        with granted(run_grants(played)):
+            return await run_benchmark(played.model_copy(update={"log_dir": folder}))
+
+
 def in_run_order(results: Sequence[RunResult]) -> list[RolloutEpisode]:
     """The episodes grouped by task (in the order the run took them), trial by trial within each task."""
     first_seen: dict[str, int] = {}
@@ -178,8 +198,7 @@ async def agroup_rollouts(
         policy=policy,
     )
     with results_dir(log_dir) as folder:
-        async with agent_for(config, policy) as played:
-            summary = await run_benchmark(played.model_copy(update={"log_dir": folder}))
+        summary = await play(config, policy, folder)
     return await with_traces(in_run_order(summary.results), config)  # the gateway's, when the run had one
 
 
@@ -241,12 +260,11 @@ async def stream_rollouts(
     )
     ended: asyncio.Queue[RunResult] = asyncio.Queue(maxsize=buffer)
 
-    async def play() -> None:
+    async def play_handing_over() -> None:
         with results_dir(log_dir) as folder, handing_over(ended.put):
-            async with agent_for(config, policy) as played:
-                await run_benchmark(played.model_copy(update={"log_dir": folder}))
+            await play(config, policy, folder)
 
-    run = asyncio.create_task(play())
+    run = asyncio.create_task(play_handing_over())
     taking: asyncio.Future[RunResult] | None = None
     try:
         while True:

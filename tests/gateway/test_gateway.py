@@ -40,7 +40,7 @@ def traces(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def gateway(backend: TokenBackend, traces: Path) -> Iterator[str]:
     with running_gateway(backend.url, traces, KEY) as url, pytest.MonkeyPatch.context() as patch:
         patch.setenv(GATEWAY_KEY_ENV, KEY)
-        patch.setenv(ALLOWED_API_BASES_ENV, url)  # the embedded agent service may call it, as an operator allows
+        patch.delenv(ALLOWED_API_BASES_ENV, raising=False)  # the rollout grants its own --gateway, as taumesh run does
         patch.setenv("OPENAI_API_KEY", "sk-not-sent-past-the-gateway")
         yield url
 

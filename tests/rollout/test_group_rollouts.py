@@ -115,6 +115,12 @@ async def test_a_task_the_split_lacks_fails_the_stream_before_any_episode() -> N
             pytest.fail("no episode can be played")
 
 
+async def test_what_would_fail_every_episode_is_refused_before_any_plays() -> None:
+    """The run's pre-flight, as ``taumesh run``'s: a model-calling agent without a model."""
+    with pytest.raises(ConfigError, match="model"):
+        await agroup_rollouts(env=ENV, task_split="base", trials=1, agent_strategy="tool-calling", model="")
+
+
 def test_an_infrastructure_error_is_reported_never_a_zero_reward() -> None:
     failed = RunResult.from_error("t", 2, EpisodeError(cause="UNAVAILABLE: env down", attempts=3))
     failed.info["seed"] = 5

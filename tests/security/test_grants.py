@@ -87,6 +87,21 @@ def test_granted_adds_to_the_environment_for_the_block_only(monkeypatch: pytest.
     assert after.agent_urls == {"http://operator-agent"}
 
 
+def test_overlapping_blocks_each_withdraw_only_their_own_grants(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Concurrent group rollouts in one server open and close their blocks in any order."""
+    monkeypatch.delenv(ALLOWED_API_BASES_ENV, raising=False)
+    first, second = (
+        granted(OperatorGrants.of(api_bases=["http://a/v1"])),
+        granted(OperatorGrants.of(api_bases=["http://b/v1"])),
+    )
+    first.__enter__()
+    second.__enter__()
+    first.__exit__(None, None, None)  # the first to open closes first: the second's grant stays
+    assert current_grants().api_bases == {"http://b/v1"}
+    second.__exit__(None, None, None)
+    assert not current_grants().api_bases
+
+
 @pytest.mark.slow  # a whole taumesh run: ~5 s
 def test_taumesh_run_allows_its_own_api_base_for_its_in_process_services(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fake: FakeOpenAI

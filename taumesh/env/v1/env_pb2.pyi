@@ -122,8 +122,10 @@ class ListDomainsRequest(_message.Message):
     @_builtins.property
     def describe_only(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """When given, only these domains (and the variants asked for) are described with their splits and task counts;
-        every other domain is listed by name alone. A run asks for its own: counting every domain's tasks costs the env
-        a parse of each task file. Empty: every domain is described.
+        every other domain the server can name without loading its plugin is listed by name alone (every domain, when
+        one asked for has no data, so that a refusal can name them). A run asks for its own: counting every domain's
+        tasks costs the env a parse of each task file, and loading every plugin about a second. Empty: every domain is
+        described.
         """
 
     def __init__(

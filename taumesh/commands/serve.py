@@ -24,9 +24,8 @@ app = typer.Typer(add_completion=False, pretty_exceptions_show_locals=False, con
 @app.command(cls=ArgparseCommand)
 @settings_options(ServeSettings)
 def serve(ctx: typer.Context, config_file: ConfigFile = None, **flags: Any) -> None:
-    r"""Run one server alone until SIGTERM: a gRPC service (SERVICE), or the REST API, A2A or MCP server.
+    """Run one server alone until SIGTERM: a gRPC service (SERVICE), or the REST API, A2A, MCP, rollout or gateway.
 
-    \b
     The servers:
       taumesh serve env        the stateful tool environments (gRPC)
       taumesh serve user-sim   the simulated user (gRPC)
@@ -35,6 +34,8 @@ def serve(ctx: typer.Context, config_file: ConfigFile = None, **flags: Any) -> N
       taumesh serve api        the REST API (HTTP; options of its own: taumesh serve api --help)
       taumesh serve a2a        taumesh as an A2A green agent (taumesh serve a2a --help)
       taumesh serve mcp        the env's tools over MCP, one endpoint per episode (taumesh serve mcp --help)
+      taumesh serve rollout    group rollouts for training over gRPC (taumesh serve rollout --help)
+      taumesh serve gateway    the model gateway recording token-level traces (taumesh serve gateway --help)
 
     The gRPC services answer health checking and reflection. Every option below, SERVICE included, can also be set
     by its environment variable or in the --config file, so a container needs no command-line arguments. Loopback

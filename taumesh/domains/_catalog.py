@@ -53,6 +53,8 @@ class Catalog:
 
     def has(self, name: str) -> bool:
         """Whether domain ``name`` (not a variant) loads and has its folder: imports that plugin alone."""
+        if not self.registry.declares(name):  # unknown: asking would import every plugin to word the KeyError
+            return False
         try:
             plugin = self.registry.get(name)
         except (KeyError, DataError):
@@ -60,10 +62,13 @@ class Catalog:
         return name == plugin.name and plugin.data_dir(self.data_dir).is_dir()
 
     def any(self) -> bool:
-        """Whether any domain has data: imports plugins one by one until one has (those with a folder first)."""
-        declared = self.registry.declared()
-        with_folder = [name for name in declared if (self.data_dir / name).is_dir()]
-        return any(self.has(name) for name in [*with_folder, *declared])
+        """Whether any domain has data: imports plugins one by one until one has (those with a folder first).
+
+        Those imported already count too: a registry whose plugins are all imported declares none left.
+        """
+        known = [*self.registry.loaded(), *self.registry.declared()]
+        with_folder = [name for name in known if (self.data_dir / name).is_dir()]
+        return any(self.has(name) for name in [*with_folder, *known])
 
     def listed(self, wanted: Collection[str]) -> list[str]:
         """The domains to name for a listing that describes ``wanted`` (domains or variants) only.

@@ -206,6 +206,24 @@ def test_a_plugin_says_where_its_data_is(v1_data_dir: Path, tmp_path: Path) -> N
     assert "retail" not in Catalog(tmp_path / "empty", catalog.registry).names()
 
 
+def test_the_registry_imports_a_plugin_when_first_asked_for(v1_data_dir: Path, tmp_path: Path) -> None:
+    name, _ = scaffold(tmp_path)
+    registry = Registry.discover([tmp_path])
+    assert name in registry.declared() and name not in registry.loaded()  # discovered, not imported
+    assert registry.canonical(name) == name and name in registry.declared()  # a declared name needs no import
+    catalog = Catalog(v1_data_dir, registry)
+    assert catalog.has("retail") and not catalog.has("no-such-domain")
+    assert "retail" in registry.loaded() and name not in registry.loaded()
+    assert catalog.listed(["retail"]) == sorted({"retail", "airline"} | set(registry.loaded()))  # by their folders
+    assert name not in registry.loaded()  # a run's listing of its own domain imported no other
+    assert catalog.any()
+    assert name in catalog.listed([name]) and name in registry.loaded()
+    assert set(catalog.listed(["no-such-domain"])) == set(catalog.names())  # a refusal names them all
+    assert not registry.declared()  # every plugin imported now: still known to have data
+    assert catalog.any()
+    assert not Catalog(tmp_path / "empty", Registry(plugins={"retail": registry.get("retail")})).any()
+
+
 # --- data model -------------------------------------------------------------------------------------------------
 
 

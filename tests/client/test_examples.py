@@ -53,6 +53,7 @@ def fake_models(fake_server: FakeOpenAI, router: Router) -> FakeOpenAI:
 TESTED_ELSEWHERE = {
     "external_agent_server.py": "tests/orchestrator/test_external_agent.py (an agent, not the SDK)",
     "group_rollouts.py": "tests/rollout/test_example.py (in-process rollouts, not the API client)",
+    "train_loop.py": "tests/rollout/test_train_loop.py (in-process rollouts with a policy function)",
 }
 
 

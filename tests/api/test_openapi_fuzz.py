@@ -4,7 +4,9 @@
 benchmark run with a model this machine has no key for; their validation is tested in test_api.py. So is
 ``POST /api/v1/validate-tasks/check``, which answers validate-tasks' body with its refusals: a schema-valid body it
 must refuse (an agent address the operator did not allow, a model litellm does not list) is 422 by design, which
-schemathesis counts as a failure; tests/client/ tests it. The API is served
+schemathesis counts as a failure; tests/client/ tests it. ``POST /api/v1/rollouts`` too: a valid random body plays a
+group with a model (or is refused for this server's concurrency cap, 422 by design); tests/rollout/test_rest_rollouts.py
+tests it. The API is served
 by uvicorn from a thread of the test process (real HTTP, no server process to start and import): what this shows is
 what the API answers. Its first ``/health`` (litellm's model lists) is answered before schemathesis starts, so the
 response-time check times the answers, not that one-off import.
@@ -70,6 +72,8 @@ def test_schemathesis_finds_no_server_error_and_no_schema_mismatch(fuzzed_api: T
             "/api/v1/validate-tasks/check",
             "--exclude-path",
             "/scores",
+            "--exclude-path",
+            "/api/v1/rollouts",
             "--request-timeout",
             "30",
         ],

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import AsyncGenerator, AsyncIterator
+from typing import Any
 
 from fastapi import APIRouter
 from fastapi.responses import StreamingResponse
@@ -24,6 +25,17 @@ class NdjsonStream(StreamingResponse):
     media_type = NDJSON
 
 
+def _as_json(responses: dict[int | str, dict[str, Any]]) -> dict[int | str, dict[str, Any]]:
+    """``responses`` documented as the JSON they are: a ``model`` would take the route's NDJSON media type."""
+    return {
+        status: {
+            "description": answer["description"],
+            "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{answer['model'].__name__}"}}},
+        }
+        for status, answer in responses.items()
+    }
+
+
 async def _lines(episodes: AsyncGenerator[RolloutEpisode]) -> AsyncIterator[bytes]:
     """Each episode as one line of JSON; the client going away closes the stream, which cancels the run."""
     async with contextlib.aclosing(episodes):
@@ -36,12 +48,13 @@ async def _lines(episodes: AsyncGenerator[RolloutEpisode]) -> AsyncIterator[byte
     response_class=NdjsonStream,
     summary="Play a group of rollouts, streamed as NDJSON as each episode ends",
     responses={
-        **ERROR_RESPONSES,
+        **_as_json(
+            {**ERROR_RESPONSES, 404: {"model": ErrorResponse, "description": "not_found: no such domain or split"}}
+        ),
         200: {
             "model": RolloutEpisode,
             "description": "One RolloutEpisode JSON object per line, in the order they end.",
         },
-        404: {"model": ErrorResponse, "description": "not_found: no such domain or split"},
     },
 )
 async def group_rollouts(

@@ -202,17 +202,14 @@ class SessionStore:
             dropped = self.reap()
             if dropped:
                 counts = self.counts
+                log.info("reaped %d idle session(s) after %.0fs unused; %d open", dropped, self.idle_timeout, len(self))
                 log.info(
-                    "reaped %d idle session(s) after %.0fs unused; since start %d opened, %d closed, %d reaped, "
-                    "%d refused (%d by the per-run cap); %d open",
-                    dropped,
-                    self.idle_timeout,
+                    "sessions since start: %d opened, %d closed, %d dropped idle, %d refused (%d by the per-run cap)",
                     counts.opened,
                     counts.closed,
                     counts.reaped,
                     counts.refused + counts.refused_per_run,
                     counts.refused_per_run,
-                    len(self),
                 )
 
     def __len__(self) -> int:

@@ -333,6 +333,9 @@ def usage_to_proto(usage: Usage) -> common_pb2.Usage:
         completion_tokens=usage.completion_tokens,
         cost_usd=usage.cost_usd,
         calls=usage.calls,
+        system_fingerprints=usage.system_fingerprints,
+        served_models=usage.served_models,
+        seeded_calls=usage.seeded_calls,
     )
 
 
@@ -342,6 +345,9 @@ def usage_from_proto(usage: common_pb2.Usage) -> Usage:
         completion_tokens=usage.completion_tokens,
         cost_usd=usage.cost_usd,
         calls=usage.calls,
+        system_fingerprints=list(usage.system_fingerprints),
+        served_models=list(usage.served_models),
+        seeded_calls=usage.seeded_calls,
     )
 
 

@@ -175,13 +175,29 @@ class ModelSettings(BaseModel):
     either way (the few-shot agent's examples)."""
 
 
+def _distinct(first: list[str], second: list[str]) -> list[str]:
+    """``first`` then what ``second`` adds to it, each value once, in the order first seen."""
+    return first + [value for value in dict.fromkeys(second) if value not in first]
+
+
 class Usage(BaseModel):
-    """Tokens and cost of model calls."""
+    """Tokens and cost of model calls, and what the provider said about itself while serving them.
+
+    The provider's own account (``system_fingerprints``, ``served_models``, ``seeded_calls``) travels with the usage
+    but is left out of its serialisation (``model_dump``): the spend recorded in results (``info.agent_usage``…)
+    stays as it was, and ``info.provider`` records the rest apart (docs/results.md).
+    """
 
     prompt_tokens: int = 0
     completion_tokens: int = 0
     cost_usd: float = 0.0
     calls: int = 0
+    system_fingerprints: list[str] = Field(default_factory=list, exclude=True)
+    """The distinct ``system_fingerprint``s the provider returned, in the order first seen (empty: none returned)."""
+    served_models: list[str] = Field(default_factory=list, exclude=True)
+    """The distinct model names the provider said it served (each response's ``model``), in the order first seen."""
+    seeded_calls: int = Field(default=0, exclude=True)
+    """How many of the calls' requests carried a ``seed``."""
 
     def __add__(self, other: Usage) -> Usage:
         return Usage(
@@ -189,6 +205,9 @@ class Usage(BaseModel):
             completion_tokens=self.completion_tokens + other.completion_tokens,
             cost_usd=self.cost_usd + other.cost_usd,
             calls=self.calls + other.calls,
+            system_fingerprints=_distinct(self.system_fingerprints, other.system_fingerprints),
+            served_models=_distinct(self.served_models, other.served_models),
+            seeded_calls=self.seeded_calls + other.seeded_calls,
         )
 
 

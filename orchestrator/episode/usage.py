@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from pydantic import BaseModel, Field
 
 from taumesh.models import Usage
@@ -45,3 +48,39 @@ class EpisodeUsage(BaseModel):
         """Count one user turn's checks and their spend."""
         self.user_check += spent
         self.user_checks = self.user_checks.plus(check)
+
+
+PROVIDER = "provider"
+"""The ``info`` key of what the providers said about themselves over the scored attempt, by role; absent when no
+model was called (docs/results.md)."""
+
+
+class ProviderAccount(BaseModel):
+    """What one role's provider said about itself over an episode's model calls (``info.provider.<role>``).
+
+    A replay with the same seed that differs where this role spoke is the provider's doing; a changed fingerprint or
+    served model says the backend itself changed between the two (docs/rollouts.md, "Provider nondeterminism").
+    """
+
+    fingerprints: list[str] = Field(default_factory=list)
+    """The distinct ``system_fingerprint``s returned, in the order first seen (empty: the provider returned none)."""
+    served_models: list[str] = Field(default_factory=list)
+    """The distinct model names the provider said it served, in the order first seen."""
+    seeded_calls: int = 0
+    """How many of the calls' requests carried a ``seed``."""
+    calls: int = 0
+    """How many model calls the role made."""
+
+    @classmethod
+    def of(cls, usage: Usage) -> ProviderAccount:
+        return cls(
+            fingerprints=list(usage.system_fingerprints),
+            served_models=list(usage.served_models),
+            seeded_calls=usage.seeded_calls,
+            calls=usage.calls,
+        )
+
+
+def provider_record(roles: Mapping[str, Usage]) -> dict[str, Any]:
+    """``info.provider``: each role that called a model, with its :class:`ProviderAccount`; empty when none did."""
+    return {role: ProviderAccount.of(usage).model_dump() for role, usage in roles.items() if usage.calls}

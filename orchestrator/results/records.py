@@ -17,6 +17,7 @@ from taumesh.audit import AUDIT_VERSION
 from taumesh.models import ChatMessage, Usage
 from taumesh.orchestrator.config import RunConfig
 from taumesh.orchestrator.episode.turn_loop import EpisodeOutcome
+from taumesh.orchestrator.episode.usage import PROVIDER, provider_record
 
 ErrorKind = Literal["infrastructure", "refused_request", "internal"]
 """Why an episode has no score: the services kept failing, a service refused a request, or taumesh itself broke
@@ -172,6 +173,14 @@ class RunResult(BaseModel):
         if outcome.user_checks.checks:  # the strict user: its checks' spend apart from the user's, and how they went
             info["user_check_usage"] = outcome.user_check_usage.model_dump()
             info["user_checks"] = outcome.user_checks.model_dump()
+        roles = {
+            "agent": outcome.agent_usage,
+            "user": outcome.user_usage,
+            "user_check": outcome.user_check_usage,
+            "judge": outcome.judge_usage,
+        }
+        if provider := provider_record(roles):  # only where a model was called: other results stay as they were
+            info[PROVIDER] = provider
         if turns := user_tool_turns(outcome.scored):
             info[USER_TOOL_TURNS] = [turn.model_dump() for turn in turns]
         if outcome.history_messages:

@@ -159,6 +159,7 @@ class Gateway:
                 loss_mask=tokens.loss_mask,
                 weight_version=weight_version,
                 latency_s=round(latency, 6),
+                system_fingerprint=str(response.get("system_fingerprint") or ""),
             ),
         )
         return JSONResponse(seen)

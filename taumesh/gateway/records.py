@@ -33,3 +33,5 @@ class ModelCallTrace(BaseModel):
     ``X-Taumesh-Weight-Version``; empty when unknown."""
     latency_s: float = 0.0
     """Seconds the backend took to answer."""
+    system_fingerprint: str = ""
+    """The backend's ``system_fingerprint`` for the call (the configuration that served it); empty when it gave none."""

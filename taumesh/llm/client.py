@@ -81,7 +81,8 @@ class Completion(BaseModel):
     message: ChatMessage
     """Role ``assistant``: text and/or tool calls; provider reasoning (when returned) in ``reasoning``."""
     usage: Usage
-    """Tokens and cost of the successful call, plus those of empty replies that were retried; ``calls=1``."""
+    """Tokens and cost of the successful call, plus those of empty replies that were retried; ``calls=1``. The
+    provider's fingerprints and served models are those of every reply, the empty ones too."""
     finish_reason: str
     model: str
     """The model name the provider reported."""
@@ -170,6 +171,22 @@ def message_of(response: Any) -> ChatMessage:
     return ChatMessage(role="assistant", content=content, tool_calls=calls, reasoning=str(reasoning))
 
 
+def provider_account(response: Any, seeded: bool) -> dict[str, Any]:
+    """What the provider said about itself in ``response``, as :class:`Usage` fields (docs/rollouts.md).
+
+    Its ``system_fingerprint`` (the backend configuration that served the call: OpenAI, vLLM and llama.cpp's server
+    return one), the model it says it served, and whether the request carried a ``seed``: a replay's divergence is
+    the provider's when these differ, or when they match and sampling was not seeded.
+    """
+    fingerprint = getattr(response, "system_fingerprint", None)
+    served = getattr(response, "model", None)
+    return {
+        "system_fingerprints": [str(fingerprint)] if fingerprint else [],
+        "served_models": [str(served)] if served else [],
+        "seeded_calls": 1 if seeded else 0,
+    }
+
+
 def _log_retry(settings: ModelSettings) -> Callable[[RetryCallState], None]:
     def before_sleep(state: RetryCallState) -> None:
         failure = state.outcome.exception() if state.outcome is not None else None
@@ -249,14 +266,14 @@ async def complete(
                         if redirected:  # never retried: the next attempt meets the same redirect
                             raise ModelRequestError(redirected, attempts) from exc
                         raise
-                    usage = usage_of(response)
+                    usage = usage_of(response).model_copy(update=provider_account(response, "seed" in kwargs))
                     call.usage, call.response_model = usage, str(getattr(response, "model", "") or "")
                     choices = getattr(response, "choices", None) or []
                     call.finish_reason = str(choices[0].finish_reason or "") if choices else ""
                     try:
                         message = message_of(response)
                     except EmptyReply:
-                        retried += usage.model_copy(update={"calls": 0})
+                        retried += usage.model_copy(update={"calls": 0, "seeded_calls": 0})
                         raise
                 total = retried + usage
                 _log_call(

@@ -24,19 +24,19 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1etaumesh/common/v1/common.proto\x12\x11taumesh.common.v1\"m\n\x08ToolCall\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x16\n\x0e\x61rguments_json\x18\x03 \x01(\t\x12/\n\trequestor\x18\x04 \x01(\x0e\x32\x1c.taumesh.common.v1.Requestor\"\xdd\x01\n\x07Message\x12%\n\x04role\x18\x01 \x01(\x0e\x32\x17.taumesh.common.v1.Role\x12\x0f\n\x07\x63ontent\x18\x02 \x01(\t\x12/\n\ntool_calls\x18\x03 \x03(\x0b\x32\x1b.taumesh.common.v1.ToolCall\x12\x14\n\x0ctool_call_id\x18\x04 \x01(\t\x12\x0c\n\x04name\x18\x05 \x01(\t\x12\x11\n\treasoning\x18\x06 \x01(\t\x12\x32\n\x0bmodel_turns\x18\x07 \x01(\x0b\x32\x1d.taumesh.common.v1.ModelTurns\"\x1e\n\nModelTurns\x12\x10\n\x08\x63ontents\x18\x01 \x03(\t\"H\n\nToolSchema\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x02 \x01(\t\x12\x17\n\x0fparameters_json\x18\x03 \x01(\t\"F\n\x07TaskRef\x12\x0e\n\x06\x64omain\x18\x01 \x01(\t\x12\r\n\x05split\x18\x02 \x01(\t\x12\x0f\n\x07task_id\x18\x04 \x01(\tJ\x04\x08\x03\x10\x04R\x05index\"t\n\x0e\x45pisodeContext\x12(\n\x04task\x18\x01 \x01(\x0b\x32\x1a.taumesh.common.v1.TaskRef\x12\r\n\x05trial\x18\x02 \x01(\x05\x12\x12\n\nepisode_id\x18\x03 \x01(\t\x12\x15\n\rrollout_token\x18\x04 \x01(\t\"v\n\x0bModelConfig\x12\r\n\x05model\x18\x01 \x01(\t\x12\x10\n\x08provider\x18\x02 \x01(\t\x12\x13\n\x0btemperature\x18\x03 \x01(\x01\x12\x10\n\x08\x61pi_base\x18\x04 \x01(\t\x12\x0c\n\x04seed\x18\x05 \x01(\x03\x12\x11\n\tsend_seed\x18\x06 \x01(\x08\"Z\n\x05Usage\x12\x15\n\rprompt_tokens\x18\x01 \x01(\x03\x12\x19\n\x11\x63ompletion_tokens\x18\x02 \x01(\x03\x12\x10\n\x08\x63ost_usd\x18\x03 \x01(\x01\x12\r\n\x05\x63\x61lls\x18\x04 \x01(\x05*_\n\x04Role\x12\x14\n\x10ROLE_UNSPECIFIED\x10\x00\x12\x0f\n\x0bROLE_SYSTEM\x10\x01\x12\r\n\tROLE_USER\x10\x02\x12\x12\n\x0eROLE_ASSISTANT\x10\x03\x12\r\n\tROLE_TOOL\x10\x04*S\n\tRequestor\x12\x19\n\x15REQUESTOR_UNSPECIFIED\x10\x00\x12\x17\n\x13REQUESTOR_ASSISTANT\x10\x01\x12\x12\n\x0eREQUESTOR_USER\x10\x02*\xdb\x01\n\x0bTermination\x12\x1b\n\x17TERMINATION_UNSPECIFIED\x10\x00\x12\x19\n\x15TERMINATION_USER_STOP\x10\x01\x12\x1e\n\x1aTERMINATION_TERMINATE_TOOL\x10\x02\x12\x19\n\x15TERMINATION_MAX_STEPS\x10\x03\x12\x19\n\x15TERMINATION_ENV_ABORT\x10\x04\x12\x1d\n\x19TERMINATION_AGENT_GAVE_UP\x10\x05\x12\x1f\n\x1bTERMINATION_TOO_MANY_ERRORS\x10\x06\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1etaumesh/common/v1/common.proto\x12\x11taumesh.common.v1\"m\n\x08ToolCall\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x16\n\x0e\x61rguments_json\x18\x03 \x01(\t\x12/\n\trequestor\x18\x04 \x01(\x0e\x32\x1c.taumesh.common.v1.Requestor\"\xdd\x01\n\x07Message\x12%\n\x04role\x18\x01 \x01(\x0e\x32\x17.taumesh.common.v1.Role\x12\x0f\n\x07\x63ontent\x18\x02 \x01(\t\x12/\n\ntool_calls\x18\x03 \x03(\x0b\x32\x1b.taumesh.common.v1.ToolCall\x12\x14\n\x0ctool_call_id\x18\x04 \x01(\t\x12\x0c\n\x04name\x18\x05 \x01(\t\x12\x11\n\treasoning\x18\x06 \x01(\t\x12\x32\n\x0bmodel_turns\x18\x07 \x01(\x0b\x32\x1d.taumesh.common.v1.ModelTurns\"\x1e\n\nModelTurns\x12\x10\n\x08\x63ontents\x18\x01 \x03(\t\"H\n\nToolSchema\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x02 \x01(\t\x12\x17\n\x0fparameters_json\x18\x03 \x01(\t\"F\n\x07TaskRef\x12\x0e\n\x06\x64omain\x18\x01 \x01(\t\x12\r\n\x05split\x18\x02 \x01(\t\x12\x0f\n\x07task_id\x18\x04 \x01(\tJ\x04\x08\x03\x10\x04R\x05index\"t\n\x0e\x45pisodeContext\x12(\n\x04task\x18\x01 \x01(\x0b\x32\x1a.taumesh.common.v1.TaskRef\x12\r\n\x05trial\x18\x02 \x01(\x05\x12\x12\n\nepisode_id\x18\x03 \x01(\t\x12\x15\n\rrollout_token\x18\x04 \x01(\t\"v\n\x0bModelConfig\x12\r\n\x05model\x18\x01 \x01(\t\x12\x10\n\x08provider\x18\x02 \x01(\t\x12\x13\n\x0btemperature\x18\x03 \x01(\x01\x12\x10\n\x08\x61pi_base\x18\x04 \x01(\t\x12\x0c\n\x04seed\x18\x05 \x01(\x03\x12\x11\n\tsend_seed\x18\x06 \x01(\x08\"\xa4\x01\n\x05Usage\x12\x15\n\rprompt_tokens\x18\x01 \x01(\x03\x12\x19\n\x11\x63ompletion_tokens\x18\x02 \x01(\x03\x12\x10\n\x08\x63ost_usd\x18\x03 \x01(\x01\x12\r\n\x05\x63\x61lls\x18\x04 \x01(\x05\x12\x1b\n\x13system_fingerprints\x18\x05 \x03(\t\x12\x15\n\rserved_models\x18\x06 \x03(\t\x12\x14\n\x0cseeded_calls\x18\x07 \x01(\x05*_\n\x04Role\x12\x14\n\x10ROLE_UNSPECIFIED\x10\x00\x12\x0f\n\x0bROLE_SYSTEM\x10\x01\x12\r\n\tROLE_USER\x10\x02\x12\x12\n\x0eROLE_ASSISTANT\x10\x03\x12\r\n\tROLE_TOOL\x10\x04*S\n\tRequestor\x12\x19\n\x15REQUESTOR_UNSPECIFIED\x10\x00\x12\x17\n\x13REQUESTOR_ASSISTANT\x10\x01\x12\x12\n\x0eREQUESTOR_USER\x10\x02*\xdb\x01\n\x0bTermination\x12\x1b\n\x17TERMINATION_UNSPECIFIED\x10\x00\x12\x19\n\x15TERMINATION_USER_STOP\x10\x01\x12\x1e\n\x1aTERMINATION_TERMINATE_TOOL\x10\x02\x12\x19\n\x15TERMINATION_MAX_STEPS\x10\x03\x12\x19\n\x15TERMINATION_ENV_ABORT\x10\x04\x12\x1d\n\x19TERMINATION_AGENT_GAVE_UP\x10\x05\x12\x1f\n\x1bTERMINATION_TOO_MANY_ERRORS\x10\x06\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'taumesh.common.v1.common_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_ROLE']._serialized_start=896
-  _globals['_ROLE']._serialized_end=991
-  _globals['_REQUESTOR']._serialized_start=993
-  _globals['_REQUESTOR']._serialized_end=1076
-  _globals['_TERMINATION']._serialized_start=1079
-  _globals['_TERMINATION']._serialized_end=1298
+  _globals['_ROLE']._serialized_start=971
+  _globals['_ROLE']._serialized_end=1066
+  _globals['_REQUESTOR']._serialized_start=1068
+  _globals['_REQUESTOR']._serialized_end=1151
+  _globals['_TERMINATION']._serialized_start=1154
+  _globals['_TERMINATION']._serialized_end=1373
   _globals['_TOOLCALL']._serialized_start=53
   _globals['_TOOLCALL']._serialized_end=162
   _globals['_MESSAGE']._serialized_start=165
@@ -51,6 +51,6 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_EPISODECONTEXT']._serialized_end=682
   _globals['_MODELCONFIG']._serialized_start=684
   _globals['_MODELCONFIG']._serialized_end=802
-  _globals['_USAGE']._serialized_start=804
-  _globals['_USAGE']._serialized_end=894
+  _globals['_USAGE']._serialized_start=805
+  _globals['_USAGE']._serialized_end=969
 # @@protoc_insertion_point(module_scope)

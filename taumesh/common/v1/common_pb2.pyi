@@ -399,6 +399,9 @@ class Usage(_message.Message):
     COMPLETION_TOKENS_FIELD_NUMBER: _builtins.int
     COST_USD_FIELD_NUMBER: _builtins.int
     CALLS_FIELD_NUMBER: _builtins.int
+    SYSTEM_FINGERPRINTS_FIELD_NUMBER: _builtins.int
+    SERVED_MODELS_FIELD_NUMBER: _builtins.int
+    SEEDED_CALLS_FIELD_NUMBER: _builtins.int
     prompt_tokens: _builtins.int
     """Prompt (input) tokens, summed over the calls."""
     completion_tokens: _builtins.int
@@ -407,6 +410,18 @@ class Usage(_message.Message):
     """Cost in US dollars as litellm prices it (0 when unknown)."""
     calls: _builtins.int
     """How many model calls were made."""
+    seeded_calls: _builtins.int
+    """How many of the calls' requests carried a `seed` (the rest left sampling to the provider's own randomness)."""
+    @_builtins.property
+    def system_fingerprints(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The distinct `system_fingerprint`s the provider returned over the calls, in the order first seen (OpenAI, vLLM
+        and llama.cpp's server return one: the backend configuration that served the call). Empty when none did.
+        """
+
+    @_builtins.property
+    def served_models(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The distinct model names the provider said it served (each response's `model`), in the order first seen."""
+
     def __init__(
         self,
         *,
@@ -414,10 +429,13 @@ class Usage(_message.Message):
         completion_tokens: _builtins.int = ...,
         cost_usd: _builtins.float = ...,
         calls: _builtins.int = ...,
+        system_fingerprints: _abc.Iterable[_builtins.str] | None = ...,
+        served_models: _abc.Iterable[_builtins.str] | None = ...,
+        seeded_calls: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["calls", b"calls", "completion_tokens", b"completion_tokens", "cost_usd", b"cost_usd", "prompt_tokens", b"prompt_tokens"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["calls", b"calls", "completion_tokens", b"completion_tokens", "cost_usd", b"cost_usd", "prompt_tokens", b"prompt_tokens", "seeded_calls", b"seeded_calls", "served_models", b"served_models", "system_fingerprints", b"system_fingerprints"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

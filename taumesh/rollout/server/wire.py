@@ -63,6 +63,7 @@ def episode_message(episode: RolloutEpisode) -> rollout_pb2.RolloutEpisode:
                 loss_mask=trace.loss_mask,
                 weight_version=trace.weight_version,
                 latency_s=trace.latency_s,
+                system_fingerprint=trace.system_fingerprint,
             )
             for trace in episode.traces
         ],
@@ -116,6 +117,7 @@ def episode_from_message(message: rollout_pb2.RolloutEpisode) -> RolloutEpisode:
                     "loss_mask": list(trace.loss_mask),
                     "weight_version": trace.weight_version,
                     "latency_s": trace.latency_s,
+                    "system_fingerprint": trace.system_fingerprint,
                 }
                 for trace in message.traces
             ],

@@ -258,6 +258,7 @@ class ModelCallTrace(_message.Message):
     LOSS_MASK_FIELD_NUMBER: _builtins.int
     WEIGHT_VERSION_FIELD_NUMBER: _builtins.int
     LATENCY_S_FIELD_NUMBER: _builtins.int
+    SYSTEM_FINGERPRINT_FIELD_NUMBER: _builtins.int
     rollout_id: _builtins.str
     """The rollout it belongs to (RolloutEpisode.rollout_id)."""
     index: _builtins.int
@@ -272,6 +273,8 @@ class ModelCallTrace(_message.Message):
     """The policy weight version the backend reported; empty when unknown."""
     latency_s: _builtins.float
     """Wall seconds the call took."""
+    system_fingerprint: _builtins.str
+    """The backend's `system_fingerprint` for the call (the configuration that served it); empty when it gave none."""
     @_builtins.property
     def prompt_token_ids(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
         """Token ids of the prompt, where the backend returned them."""
@@ -302,10 +305,11 @@ class ModelCallTrace(_message.Message):
         loss_mask: _abc.Iterable[_builtins.int] | None = ...,
         weight_version: _builtins.str = ...,
         latency_s: _builtins.float = ...,
+        system_fingerprint: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["completion_logprobs", b"completion_logprobs", "completion_token_ids", b"completion_token_ids", "index", b"index", "latency_s", b"latency_s", "loss_mask", b"loss_mask", "model", b"model", "prompt_token_ids", b"prompt_token_ids", "request_json", b"request_json", "response_json", b"response_json", "rollout_id", b"rollout_id", "weight_version", b"weight_version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["completion_logprobs", b"completion_logprobs", "completion_token_ids", b"completion_token_ids", "index", b"index", "latency_s", b"latency_s", "loss_mask", b"loss_mask", "model", b"model", "prompt_token_ids", b"prompt_token_ids", "request_json", b"request_json", "response_json", b"response_json", "rollout_id", b"rollout_id", "system_fingerprint", b"system_fingerprint", "weight_version", b"weight_version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -54,6 +54,8 @@ class Reply:
     """Message of the error body sent with an error status (default ``scripted <status>``)."""
     no_choices: bool = False
     """A completion whose ``choices`` list is empty (usage still reported)."""
+    system_fingerprint: str | None = None
+    """The ``system_fingerprint`` the completion reports (the backend configuration, as OpenAI and vLLM give it)."""
 
     @property
     def is_completion(self) -> bool:
@@ -234,11 +236,13 @@ def completion_body(request: dict[str, Any], reply: Reply) -> dict[str, Any]:
             for name, arguments in reply.tool_calls
         ]
     finish = reply.finish_reason or ("tool_calls" if reply.tool_calls else "stop")
+    fingerprint = {"system_fingerprint": reply.system_fingerprint} if reply.system_fingerprint else {}
     return {
         "id": f"chatcmpl-{uuid.uuid4().hex[:16]}",
         "object": "chat.completion",
         "created": int(time.time()),
         "model": request.get("model", "unknown"),
+        **fingerprint,
         "choices": []
         if reply.no_choices
         else [{"index": 0, "message": message, "finish_reason": finish, "logprobs": None}],

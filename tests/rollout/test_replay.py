@@ -103,7 +103,7 @@ async def test_a_provider_that_answers_otherwise_on_replay_is_blamed_with_its_ch
     comparison = divergences(read_episodes(tmp_path / "a.jsonl"), read_episodes(tmp_path / "b.jsonl"))
     assert len(comparison.diverged) == 2
     for compared, episode in zip(comparison.diverged, first, strict=True):
-        assert compared.cause == "provider" and compared.speaker == "agent"
+        assert compared.cause == "provider" and compared.speaker == "agent" and compared.index is not None
         assert compared.first_message is not None and compared.second_message is not None
         assert (compared.first_message["content"], compared.second_message["content"]) == (
             "All done.",

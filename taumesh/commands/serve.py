@@ -45,10 +45,6 @@ def serve(ctx: typer.Context, config_file: ConfigFile = None, **flags: Any) -> N
     from taumesh.domains import Catalog
     from taumesh.rpc.security import SecurityError
     from taumesh.rpc.server import Service, serve_forever
-    from taumesh.services.agent import agent_service
-    from taumesh.services.env import env_service
-    from taumesh.services.scorer import scorer_service
-    from taumesh.services.user_sim import user_sim_service
 
     settings = load_from_command_line(ctx, ServeSettings, flags, config_file, console)
     settings.export_knowledge_models()
@@ -60,15 +56,34 @@ def serve(ctx: typer.Context, config_file: ConfigFile = None, **flags: Any) -> N
         console.print(f"[red]error:[/red] {escape(str(exc))}", soft_wrap=True)
         raise typer.Exit(2) from exc
     catalog = Catalog(settings.data_dir)
+
+    # Each builder imports its own service: a process serving one loads none of the others (the scorer's numpy,
+    # the agent's httpx), and the test suite starts hundreds of these processes.
+    def env() -> Service:
+        from taumesh.services.env import env_service
+
+        return env_service(catalog, settings.session_idle_timeout, settings.max_sessions, settings.max_sessions_per_run)
+
+    def user_sim() -> Service:
+        from taumesh.services.user_sim import user_sim_service
+
+        return user_sim_service(settings.user_reply_cpu_ms, settings.user_reply_latency_ms, settings.data_dir)
+
+    def agent() -> Service:
+        from taumesh.services.agent import agent_service
+
+        return agent_service(catalog, settings.agent_reply_latency_ms)
+
+    def scorer() -> Service:
+        from taumesh.services.scorer import scorer_service
+
+        return scorer_service(catalog)
+
     builders: dict[ServiceName, Callable[[], Service]] = {
-        ServiceName.env: lambda: env_service(
-            catalog, settings.session_idle_timeout, settings.max_sessions, settings.max_sessions_per_run
-        ),
-        ServiceName.user_sim: lambda: user_sim_service(
-            settings.user_reply_cpu_ms, settings.user_reply_latency_ms, settings.data_dir
-        ),
-        ServiceName.agent: lambda: agent_service(catalog, settings.agent_reply_latency_ms),
-        ServiceName.scorer: lambda: scorer_service(catalog),
+        ServiceName.env: env,
+        ServiceName.user_sim: user_sim,
+        ServiceName.agent: agent,
+        ServiceName.scorer: scorer,
     }
     from taumesh.telemetry import setup_telemetry, shutdown_telemetry
 

@@ -7,18 +7,17 @@ from its config, the Gym from its own. Its fields are τ-bench's flags' names; `
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Annotated, Self
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import ConfigDict, Field, model_validator
 from pydantic_settings import NoDecode
 
 from taumesh.data import taubench_v1_dir
 from taumesh.domains import VARIANT_SEPARATOR
 from taumesh.flags import Flag
 from taumesh.gateway.signing import gateway_key
-from taumesh.llm.knowledge_models import KNOWLEDGE_MODEL_VARIABLES
+from taumesh.llm.knowledge_models import KnowledgeModels
 from taumesh.llm.limiter import ProviderLimits
 from taumesh.models import AgentSettings, DialogflowCxAgent, ModelSettings, UserSettings
 from taumesh.orchestrator.config import RunConfig, RunScope, ServiceAddresses, ServiceNames
@@ -68,32 +67,6 @@ def domain_named(name: str, benchmark: str | None = None) -> str:
             raise ValueError(f"--domain {name!r} names no domain of {benchmark}'s; known: {', '.join(known)}")
         return found
     return registry.canonical(name)
-
-
-class KnowledgeModels(BaseModel, use_attribute_docstrings=True):
-    """The models a knowledge-base domain's env calls itself (τ³'s banking_knowledge), read where the env runs.
-
-    A tool call carries no run option, so the env's domain code reads them from its process environment, under the
-    names :mod:`taumesh.llm.knowledge_models` gives (``TAUMESH_EMBEDDING_MODEL``…: each field's own variable); these
-    flags put them there, for the services of ``run`` and ``serve``. Keys come from the environment only:
-    ``TAUMESH_EMBEDDING_API_KEY``, ``TAUMESH_RERANKER_API_KEY``.
-    """
-
-    embedding_model: str | None = None
-    """env: the embedding model of dense retrieval (a litellm name; upstream: openai/text-embedding-3-large)."""
-    embedding_api_base: str | None = None
-    """env: the embedding model's OpenAI-compatible endpoint."""
-    reranker_model: str | None = None
-    """env: the LLM rating search results in the *_reranker* configurations (upstream: openai/gpt-5.2)."""
-    reranker_api_base: str | None = None
-    """env: the reranker model's OpenAI-compatible endpoint."""
-
-    def export_knowledge_models(self) -> None:
-        """Put the models given where the env's domain code reads them: this process's environment (children's too)."""
-        for name, variable in KNOWLEDGE_MODEL_VARIABLES.items():
-            value = getattr(self, name)
-            if value:
-                os.environ[variable] = value
 
 
 class RunOptions(RunScope, KnowledgeModels):

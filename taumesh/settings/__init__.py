@@ -5,7 +5,9 @@ environment variable, the ``--config FILE.yaml`` file, then the model's default.
 (τ-bench's spellings with underscores), so ``--max-concurrency 8``, ``TAUMESH_MAX_CONCURRENCY=8`` and
 ``max_concurrency: 8`` in the file all set the same field.
 
-This module belongs to the application layer beside the CLI: it builds the orchestrator's :class:`RunConfig`.
+This package belongs to the application layer beside the CLI: it builds the orchestrator's :class:`RunConfig`.
+``run``'s settings (:class:`RunSettings`, :func:`load_run_settings`, :func:`ungrouped`) live in :mod:`._run` and are
+imported on first use, so ``taumesh serve`` (started hundreds of times by the tests) loads no orchestrator options.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import os
 from collections.abc import Mapping
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any, ClassVar, TypeVar, cast
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, TypeVar, cast
 
 from pydantic import Field, SecretStr, ValidationError
 from pydantic_core import ErrorDetails
@@ -26,15 +28,32 @@ from pydantic_settings import (
     SettingsConfigDict,
 )
 
-from taumesh.config_files import RunFileError, read_run_file, read_settings_file
+from taumesh.config_files import RunFileError, read_settings_file
 from taumesh.data import taubench_v1_dir
 from taumesh.flags import Flag
-from taumesh.orchestrator.options import RUN_GROUPS, KnowledgeModels, RunOptions
-from taumesh.orchestrator.run_spec import group_members
+from taumesh.llm.knowledge_models import KnowledgeModels
 from taumesh.rpc.security import SecurityError, ServerSecurity, read_token
 from taumesh.services.env.sessions import DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_SESSIONS
 
+if TYPE_CHECKING:
+    from taumesh.settings._run import RunSettings, load_run_settings, ungrouped
+
+__all__ = [
+    "ENV_PREFIX",
+    "KnowledgeModels",
+    "RunSettings",
+    "ServeSettings",
+    "ServiceName",
+    "Settings",
+    "SettingsError",
+    "TaumeshSettings",
+    "load_run_settings",
+    "load_settings",
+    "ungrouped",
+]
+
 ENV_PREFIX = "TAUMESH_"
+_RUN_NAMES = frozenset({"RunSettings", "load_run_settings", "ungrouped"})
 
 
 class SettingsError(ValueError):
@@ -75,14 +94,6 @@ class TaumeshSettings(BaseSettings):
     def env_name(cls, field: str) -> str:
         """The environment variable that sets ``field``."""
         return f"{ENV_PREFIX}{field.upper()}"
-
-
-class RunSettings(RunOptions, TaumeshSettings):
-    """Every option of ``taumesh run``, from its flags, ``TAUMESH_*`` variables and the ``--config`` file."""
-
-    model_config = TaumeshSettings.model_config  # the sources' (RunOptions' own is a plain model's)
-
-    help_panels: ClassVar[dict[str, tuple[str, ...]]] = RUN_GROUPS
 
 
 class ServiceName(StrEnum):
@@ -175,46 +186,6 @@ def load_settings(
         raise SettingsError("\n".join(problems)) from exc
 
 
-def load_run_settings(flags: Mapping[str, Any], config_file: Path | None) -> list[RunSettings]:
-    """One :class:`RunSettings` per run: a ``--config`` file in the MT form names several subsets, one run each."""
-    try:
-        runs = read_run_file(config_file) if config_file is not None else [{}]
-        runs = [ungrouped(values, config_file) for values in runs]
-    except RunFileError as exc:
-        raise SettingsError(str(exc)) from exc
-    return [load_settings(RunSettings, flags, config_file, values) for values in runs]
-
-
-def ungrouped(values: Mapping[str, Any], config_file: Path | str | None) -> dict[str, Any]:
-    """A settings file's values with its groups flattened.
-
-    ``agent: {strategy: react, model: gpt-4o}`` is ``agent_strategy: react`` and ``model: gpt-4o``; ``user: {model:
-    …}`` is ``user_model``. Within a group a setting goes by its own name or without the group's prefix. A group's
-    value is a mapping, which tells ``tasks:`` the group from ``tasks: certified``, the setting. A key the group does
-    not hold is refused, naming the group's settings.
-    """
-    groups = group_members()  # RunSpec's groups (taumesh.orchestrator.run_spec)
-    flat: dict[str, Any] = {}
-    for key, value in values.items():
-        if key not in groups or not isinstance(value, Mapping):
-            if key in flat:
-                raise RunFileError(f"{config_file}: {key} is set twice (in a group and on its own)")
-            flat[key] = value
-            continue
-        members = groups[key]
-        for inner, setting in value.items():
-            name = next((n for n in (str(inner), f"{key}_{inner}") if n in members), None)
-            if name is None:
-                raise RunFileError(
-                    f"{config_file}: {key}.{inner} is not a setting of the {key} group (its settings: "
-                    f"{', '.join(members)})"
-                )
-            if name in flat or (name in values and name != key):
-                raise RunFileError(f"{config_file}: {name} is set twice ({key}.{inner} and another)")
-            flat[name] = setting
-    return flat
-
-
 def _describe(
     error: ErrorDetails, settings_cls: type[TaumeshSettings], flags: Mapping[str, Any], config_file: Path | None
 ) -> str:
@@ -239,3 +210,14 @@ def _describe(
     if any(name.upper() == env_name for name in os.environ):
         return f"{env_name}: {problem}"
     return f"{config_file}: {path}: {problem}"
+
+
+def __getattr__(name: str) -> object:
+    """``run``'s settings, imported when first asked for (PEP 562): they pull in the orchestrator's options."""
+    if name in _RUN_NAMES:
+        from taumesh.settings import _run
+
+        value = getattr(_run, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -14,7 +14,6 @@ from taumesh.orchestrator import tracing
 from taumesh.orchestrator.config import RunConfig
 from taumesh.orchestrator.provider_limits import provider_limits
 from taumesh.orchestrator.run.runner import RunSummary, existing_results, run_here
-from taumesh.orchestrator.scale.coordinator import run_with_workers
 from taumesh.telemetry import attributes as A
 
 
@@ -37,6 +36,9 @@ async def run_benchmark(
     with tracing.run_span(config) as span, provider_limits(config):
         existing = existing_results(resume) if resume else []
         if config.workers != 1 or config.work_store is not None:
+            # here only: the work store's sqlalchemy (~0.15 s to import) is no cost of a run in this process
+            from taumesh.orchestrator.scale.coordinator import run_with_workers
+
             summary = await run_with_workers(config, resume, only_errors, existing, console)
         else:
             summary = await run_here(config, resume, only_errors, existing, console, handle_signals)

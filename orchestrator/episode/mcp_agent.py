@@ -17,8 +17,6 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-import uvicorn
-
 from taumesh.common.v1 import common_pb2
 from taumesh.env.v1 import env_pb2_grpc
 
@@ -78,6 +76,8 @@ def bind_episode(session_id: str, episode_id: str, tools: list[common_pb2.ToolSc
 @asynccontextmanager
 async def serving_mcp(env: env_pb2_grpc.EnvServiceAsyncStub, rpc_timeout: float) -> AsyncIterator[McpService]:
     """Serve the gateway on 127.0.0.1 (any free port) for the enclosed episodes."""
+    import uvicorn  # here: only a run with --agent-tools mcp serves the gateway
+
     from taumesh.orchestrator.episode.mcp_gateway import McpGateway
 
     gateway = McpGateway(env, rpc_timeout)  # loopback names and pages only, as ``serve mcp`` by default

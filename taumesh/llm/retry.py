@@ -17,7 +17,6 @@ from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
-import httpx
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 from tenacity import RetryCallState
@@ -97,6 +96,8 @@ def is_transient(exc: BaseException) -> bool:
     status = status_of(exc)
     if status is not None:
         return status >= 500 or status in TRANSIENT_STATUS
+    import httpx  # here, on a fault only: importing it costs every process that might call a model ~60 ms
+
     return isinstance(exc, httpx.TransportError)
 
 

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
-
-import jinja2
+from typing import TYPE_CHECKING
 
 from taumesh.audit._report import AuditReport
 from taumesh.audit._sheet_entries import ClauseTexts, gold_call, sheet_entries
 from taumesh.domains import Task
+
+if TYPE_CHECKING:
+    import jinja2
 
 _CSS = """
 body { font: 15px/1.5 system-ui, sans-serif; max-width: 60rem; margin: 2rem auto; padding: 0 1rem; color: #1d2329; }
@@ -104,6 +106,8 @@ _TEMPLATE = """<!DOCTYPE html>
 
 @cache
 def _template() -> jinja2.Template:
+    import jinja2  # here: every run imports the audit package, few write a sheet
+
     environment = jinja2.Environment(
         autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True
     )

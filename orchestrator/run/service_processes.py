@@ -28,18 +28,30 @@ START_TIMEOUT = 60.0
 
 
 def _build(name: str, data_dir: Path) -> Callable[[], object]:
+    """``name``'s builder; only its own service is imported (a child serving the env loads no scorer's numpy)."""
     from taumesh.domains import Catalog
-    from taumesh.services.agent import agent_service
-    from taumesh.services.env import env_service
-    from taumesh.services.scorer import scorer_service
-    from taumesh.services.user_sim import user_sim_service
 
-    builders: dict[str, Callable[[], object]] = {
-        "env": lambda: env_service(Catalog(data_dir)),
-        "user": lambda: user_sim_service(data_dir=data_dir),
-        "agent": lambda: agent_service(Catalog(data_dir)),
-        "scorer": lambda: scorer_service(Catalog(data_dir)),
-    }
+    def env() -> object:
+        from taumesh.services.env import env_service
+
+        return env_service(Catalog(data_dir))
+
+    def user() -> object:
+        from taumesh.services.user_sim import user_sim_service
+
+        return user_sim_service(data_dir=data_dir)
+
+    def agent() -> object:
+        from taumesh.services.agent import agent_service
+
+        return agent_service(Catalog(data_dir))
+
+    def scorer() -> object:
+        from taumesh.services.scorer import scorer_service
+
+        return scorer_service(Catalog(data_dir))
+
+    builders: dict[str, Callable[[], object]] = {"env": env, "user": user, "agent": agent, "scorer": scorer}
     return builders[name]
 
 

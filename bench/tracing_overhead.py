@@ -23,7 +23,7 @@ received; then the medians and the on/off ratios of both. CPU time is the steadi
 
     .venv/bin/python bench/tracing_overhead.py [--reps 3] [--cases oracle latency] [--concurrency 8]
     .venv/bin/python bench/tracing_overhead.py --reps 1 --num-tasks 4 --latency-concurrency 4 \\
-        --agent-latency-ms 20 --user-latency-ms 10        # the test's tiny configuration
+        --agent-latency-ms 20 --user-latency-ms 10 --no-warm-up   # the test's tiny configuration
 """
 
 from __future__ import annotations
@@ -184,10 +184,12 @@ def describe(args: argparse.Namespace, case: str) -> str:
 def measure(args: argparse.Namespace, case: str, catalog: Catalog, receiver: Receiver, tmp: Path) -> None:
     """Warm up, alternate off and on ``--reps`` times, print each run, the medians and the ratios.
 
-    The warm-up runs once in each mode, so one-time imports (the SDK, the exporter) fall in neither measurement.
+    The warm-up runs once in each mode, so one-time imports (the SDK, the exporter) fall in neither measurement;
+    ``--no-warm-up`` (a smoke run: its first runs carry those imports) skips it.
     """
-    one_run(args, case, catalog, None, tmp / f"{case}-warmup-off")
-    one_run(args, case, catalog, receiver.endpoint, tmp / f"{case}-warmup-on")
+    if args.warm_up:
+        one_run(args, case, catalog, None, tmp / f"{case}-warmup-off")
+        one_run(args, case, catalog, receiver.endpoint, tmp / f"{case}-warmup-on")
     receiver.clear()
     print(f"\n[{case}] {describe(args, case)}")
     print(f"{'rep':>3}  {'mode':<4} {'wall s':>8} {'CPU s':>8} {'flush s':>8} {'episodes':>8} {'spans':>7}")
@@ -227,6 +229,12 @@ def main() -> None:
     parser.add_argument("--user-latency-ms", type=float, default=100.0)
     parser.add_argument("--data-dir", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--receiver-in-process", action="store_true", help="receive the spans in this process")
+    parser.add_argument(
+        "--warm-up",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="a discarded run in each mode first (default); --no-warm-up: a smoke run, its first times hold imports",
+    )
     args = parser.parse_args()
     for name in [n for n in os.environ if n.startswith("OTEL_")]:
         del os.environ[name]  # "off" must really be off

@@ -2,7 +2,7 @@
 
 The one implementation: the scorer service's ComputePassHatK, the REST API, the viewer and the report all call
 :func:`pass_hat_k`; the intervals (:mod:`taumesh.stats.intervals`) use the same per-task ratios
-(:func:`taumesh.stats.trials.all_k_succeed`) and the same success test.
+(:func:`taumesh.stats.success.all_k_succeed`) and the same success test.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 from pydantic import BaseModel
 
-from taumesh.stats.trials import TrialOutcome, all_k_succeed, is_success
+from taumesh.stats.success import TrialOutcome, all_k_succeed, is_success
 
 MAX_OUTCOMES = 100_000
 """The most outcomes one computation accepts (a bound on request size for the scorer service).

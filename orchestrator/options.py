@@ -48,6 +48,21 @@ RUN_GROUPS: dict[str, tuple[str, ...]] = {
 """A run's settings in their groups, each with its settings in order: ``run --help``'s panels, and the groups a
 settings file may nest them in (``agent: {strategy: …}``). Every field of :class:`RunOptions` is in exactly one."""
 
+JUDGE_SETTINGS = ("judge_model", "judge_api_base")
+"""The judge's settings: ``run --help`` lists them with the tasks; a spec gives them their own group."""
+
+
+def group_members() -> dict[str, tuple[str, ...]]:
+    """Each group's settings (flat names), in ``run --help``'s order: :mod:`~taumesh.orchestrator.run_spec`'s groups.
+
+    Here, not in run_spec, so ``taumesh run`` reads a settings file's groups without building RunSpec's models.
+    """
+    groups = {
+        title.split()[0].lower(): tuple(name for name in names if name not in JUDGE_SETTINGS)
+        for title, names in RUN_GROUPS.items()
+    }
+    return {**groups, "judge": JUDGE_SETTINGS}
+
 
 def domain_named(name: str, benchmark: str | None = None) -> str:
     """The domain ``--env`` (or ``benchmark``'s own flag: τ²'s ``--domain``) names, as the registry's plugins declare.

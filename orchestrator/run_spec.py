@@ -20,19 +20,18 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
-from taumesh.orchestrator.options import RUN_GROUPS, RunOptions
+from taumesh.orchestrator.options import JUDGE_SETTINGS, RunOptions, group_members
 
-JUDGE_SETTINGS = ("judge_model", "judge_api_base")
-"""The judge's settings: ``run --help`` lists them with the tasks; a spec gives them their own group."""
-
-
-def group_members() -> dict[str, tuple[str, ...]]:
-    """Each group's settings (flat names), in ``run --help``'s order."""
-    groups = {
-        title.split()[0].lower(): tuple(name for name in names if name not in JUDGE_SETTINGS)
-        for title, names in RUN_GROUPS.items()
-    }
-    return {**groups, "judge": JUDGE_SETTINGS}
+__all__ = [
+    "GROUP_MODELS",
+    "JUDGE_SETTINGS",
+    "RunSpec",
+    "flat_settings",
+    "group_members",
+    "options_of",
+    "short_name",
+    "spec_of",
+]
 
 
 def short_name(group: str, setting: str) -> str:

@@ -11,8 +11,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from taumesh.config_files import RunFileError, read_run_file
-from taumesh.orchestrator.options import RUN_GROUPS, RunOptions
-from taumesh.orchestrator.run_spec import group_members
+from taumesh.orchestrator.options import RUN_GROUPS, RunOptions, group_members
 from taumesh.settings import SettingsError, TaumeshSettings, load_settings
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 import urllib.error
 import urllib.request
@@ -26,7 +25,6 @@ from tests.helpers.bench import load_bench
 pytestmark = pytest.mark.slow
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
-BENCH = PROJECT_ROOT / "bench" / "live_llm.py"
 MODEL_SERVER = PROJECT_ROOT / "bench" / "_live_model.py"
 
 
@@ -140,16 +138,28 @@ def test_a_processs_cpu_in_a_window_is_interpolated_between_its_samples() -> Non
     assert service.cpu_between(11.5, 12.5) == pytest.approx(0.2)
 
 
-def run_bench(tmp_path: Path, runners: list[str], *extra: str) -> dict[str, Any]:
-    out = tmp_path / "report.json"
-    argv = [sys.executable, str(BENCH), "--concurrency", "2", "--min-episodes", "3", "--episodes-per-slot", "1"]
-    argv += ["--runners", *runners]
-    argv += ["--agent-latency", "0.05", "--user-latency", "0.05", "--out", str(out), *extra]
-    done = subprocess.run(argv, capture_output=True, text=True, cwd=PROJECT_ROOT, env=os.environ, timeout=1700)
-    assert done.returncode == 0, (done.stdout[-3000:], done.stderr[-3000:])
-    assert "== where each runner saturates" in done.stdout and "| runner | concurrency |" in done.stdout
-    assert "| CPU ms/episode with start-up | CPU ms/episode after start-up" in done.stdout
-    return dict(json.loads(out.read_text(encoding="utf-8")))
+@pytest.fixture
+def run_bench(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> Callable[..., dict[str, Any]]:
+    """Runs the bench's ``main`` in this process (no interpreter to start and import; the model server and the
+    runners stay processes) on three episodes, two in flight; returns: a function of the runners and extra flags
+    giving its JSON report."""
+
+    def run(runners: list[str], *extra: str) -> dict[str, Any]:
+        out = tmp_path / "report.json"
+        argv = ["--concurrency", "2", "--min-episodes", "3", "--episodes-per-slot", "1", "--runners", *runners]
+        argv += ["--agent-latency", "0.05", "--user-latency", "0.05", "--out", str(out), *extra]
+        monkeypatch.delenv("TAUMESH_ALLOWED_API_BASES", raising=False)  # main sets it: restored after the test
+        capsys.readouterr()
+        code = load_bench("live_llm").main(argv)
+        printed = capsys.readouterr().out
+        assert code == 0, printed[-3000:]
+        assert "== where each runner saturates" in printed and "| runner | concurrency |" in printed
+        assert "| CPU ms/episode with start-up | CPU ms/episode after start-up" in printed
+        return dict(json.loads(out.read_text(encoding="utf-8")))
+
+    return run
 
 
 def check_outcome(outcome: dict[str, Any], tasks: list[dict[str, Any]], processes: set[str]) -> None:
@@ -180,9 +190,9 @@ def check_outcome(outcome: dict[str, Any], tasks: list[dict[str, Any]], processe
 @pytest.mark.timeout(1800)
 @pytest.mark.parametrize("runner", ["taumesh", "taumesh-procs", "taumesh-w2", "taumesh-apart-w2"])
 def test_the_bench_runs_taumesh_embedded_in_processes_and_apart_with_workers(
-    tau2_data: Path, tmp_path: Path, runner: str
+    tau2_data: Path, run_bench: Callable[..., dict[str, Any]], runner: str
 ) -> None:
-    report = run_bench(tmp_path, [runner])
+    report = run_bench([runner])
     tasks = retail_tasks(tau2_data)
     [outcome] = report["outcomes"]
     assert outcome["runner"] == runner
@@ -206,8 +216,10 @@ def test_the_bench_runs_taumesh_embedded_in_processes_and_apart_with_workers(
 @pytest.mark.slow
 @pytest.mark.timeout(1800)
 @pytest.mark.skipif(not os.environ.get("TAUMESH_BENCH_TAU2_VENV"), reason="opt in: TAUMESH_BENCH_TAU2_VENV=venv")
-def test_the_bench_runs_tau2s_own_runner_on_the_same_tasks(tau2_data: Path, tmp_path: Path) -> None:
-    report = run_bench(tmp_path, ["tau2"], "--tau2-venv", os.environ["TAUMESH_BENCH_TAU2_VENV"])
+def test_the_bench_runs_tau2s_own_runner_on_the_same_tasks(
+    tau2_data: Path, run_bench: Callable[..., dict[str, Any]]
+) -> None:
+    report = run_bench(["tau2"], "--tau2-venv", os.environ["TAUMESH_BENCH_TAU2_VENV"])
     [outcome] = report["outcomes"]
     check_outcome(outcome, retail_tasks(tau2_data), {"tau2"})
 
@@ -218,11 +230,11 @@ def test_the_bench_runs_tau2s_own_runner_on_the_same_tasks(tau2_data: Path, tmp_
     not os.environ.get("TAUMESH_BENCH_TAU2_CHECKOUT"), reason="opt in: TAUMESH_BENCH_TAU2_CHECKOUT=upstream checkout"
 )
 def test_the_bench_runs_an_upstream_checkouts_parallel_runner_on_the_same_tasks(
-    tau2_data: Path, tmp_path: Path
+    tau2_data: Path, tmp_path: Path, run_bench: Callable[..., dict[str, Any]]
 ) -> None:
     venv = os.environ.get("TAUMESH_BENCH_TAU2_VENV") or str(tmp_path / "tau2-venv")
     checkout = os.environ["TAUMESH_BENCH_TAU2_CHECKOUT"]
-    report = run_bench(tmp_path, ["tau2-parallel"], "--tau2-checkout", checkout, "--tau2-venv", venv)
+    report = run_bench(["tau2-parallel"], "--tau2-checkout", checkout, "--tau2-venv", venv)
     [outcome] = report["outcomes"]
     assert outcome["runner"] == "tau2-parallel"
     check_outcome(outcome, retail_tasks(tau2_data), {"tau2"})

@@ -1,4 +1,8 @@
-"""The layouts a finished run is written in (``--output-format``), beside τ-bench's results file, and its manifest."""
+"""The layouts a finished run is written in (``--output-format``), beside τ-bench's results file, and its manifest.
+
+What needs numpy (the MT layout's statistics and figures, the manifest's pass^k table) is imported when a run is
+written: the runner imports this module, and so does every worker, which never writes one.
+"""
 
 from __future__ import annotations
 
@@ -7,11 +11,10 @@ from typing import Any
 
 from taumesh.orchestrator.config import RunConfig
 from taumesh.orchestrator.results.manifest import build_manifest, manifest_path, write_manifest
-from taumesh.orchestrator.results.mt_layout import write_mt_results
 from taumesh.orchestrator.results.names import errors_path
 from taumesh.orchestrator.results.records import RunResult
 from taumesh.orchestrator.results.tau2_layout import Tau2Tasks, tau2_path, write_tau2_results
-from taumesh.stats import TrialOutcome, TrialTable
+from taumesh.stats import TrialOutcome
 
 
 def write_outputs(
@@ -34,6 +37,8 @@ def write_outputs(
         write_tau2_results(document, config, results, served)
         written.append(document)
     if "mt" in layouts:
+        from taumesh.orchestrator.results.mt_layout import write_mt_results  # its statistics and figures: numpy
+
         written.append(write_mt_results(config, results))
     if "taubench" in layouts or any(result.is_error for result in results):
         main = results_path
@@ -53,6 +58,8 @@ def run_metrics(results: list[RunResult]) -> dict[str, Any]:
     ]
     if not scored:
         return {}
+    from taumesh.stats import TrialTable  # numpy: imported by a run once it is done, never by a worker
+
     table = TrialTable(scored)
     return {
         "pass_hat_k": {str(k): float(table.all_k_succeed(k).mean()) for k in range(1, table.trials + 1)},

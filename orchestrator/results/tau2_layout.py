@@ -33,7 +33,6 @@ from taumesh.orchestrator.clients import ServiceClients, with_retries
 from taumesh.orchestrator.config import RunConfig
 from taumesh.orchestrator.domain_info import served_domain
 from taumesh.orchestrator.results.atomic_files import write_json_atomically
-from taumesh.orchestrator.results.layout_statistics import layout_statistics
 from taumesh.orchestrator.results.records import RunResult
 
 STATISTICS_KEY = "taumesh_statistics"
@@ -267,6 +266,9 @@ def _llm_args(temperature: float, seed: int | None) -> dict[str, Any]:
 
 def tau2_document(config: RunConfig, results: list[RunResult], served: Tau2Tasks | None = None) -> dict[str, Any]:
     """τ²'s ``Results`` of a run: its settings, its tasks (as the env ``served`` them), one simulation per result."""
+    # here: the statistics import numpy, which the runner and workers importing this module need only at a run's end
+    from taumesh.orchestrator.results.layout_statistics import layout_statistics
+
     scored = [r for r in results if not r.is_error]
     tasks, policy = task_records(scored, served)
     by_id = {str(t["id"]): t for t in tasks}

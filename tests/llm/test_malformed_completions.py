@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from tenacity import wait_fixed
 
+from taumesh.orchestrator import clients
 from taumesh.orchestrator.benchmark import run_benchmark
 from taumesh.orchestrator.run import runner
 from tests.helpers.cli import invoke
@@ -41,6 +42,10 @@ ATTEMPTS = 2
 @pytest.fixture(autouse=True)
 def quick_policy(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(runner, "EPISODE_RETRY_WAIT", wait_fixed(0.05))  # an errored episode is replayed at once
+    # the scorer's UNAVAILABLE (its judge failed) is retried by the orchestrator's RPC backoff (0.2 s doubling, with
+    # jitter): ~7 s of waiting per judge test; the tries stay, only their waits go (the default binds this object)
+    monkeypatch.setattr(clients.RPC_RETRY_WAIT, "multiplier", 0.01)
+    monkeypatch.setattr(clients.RPC_RETRY_WAIT, "jitter", 0.0)
     monkeypatch.setenv("TAUMESH_LLM_MAX_ATTEMPTS", str(ATTEMPTS))
     monkeypatch.setenv("TAUMESH_LLM_BACKOFF_INITIAL", "0")
 

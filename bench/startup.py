@@ -8,7 +8,7 @@ scripted user over τ² retail (`taumesh data fetch tau2` first). The interprete
 printed beside them for scale. Nothing is asserted about time.
 
     .venv/bin/python bench/startup.py              # 5 repetitions of each
-    .venv/bin/python bench/startup.py --repeats 1  # what tests/test_bench_startup.py runs
+    .venv/bin/python bench/startup.py --repeats 1 --no-warm-up  # what tests/test_bench_startup.py runs
 """
 
 from __future__ import annotations
@@ -85,13 +85,20 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeats", type=int, default=5, help="launches of each command (default 5)")
     parser.add_argument("--out", type=Path, help="also write the figures as JSON here")
+    parser.add_argument(
+        "--warm-up",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="one discarded run first, warming the file cache (default); --no-warm-up: a smoke run",
+    )
     args = parser.parse_args(argv)
 
     interpreter = [time_command([sys.executable, "-c", "pass"]) for _ in range(args.repeats)]
     help_times = [time_command([*taumesh_command(), "--help"]) for _ in range(args.repeats)]
     log_dir = Path(tempfile.mkdtemp(prefix="taumesh-startup-"))
     try:
-        time_to_first_episode(log_dir)  # warm the file cache once, as a user's second run would be
+        if args.warm_up:
+            time_to_first_episode(log_dir)  # warm the file cache once, as a user's second run would be
         first = [time_to_first_episode(log_dir) for _ in range(args.repeats)]
     finally:
         shutil.rmtree(log_dir, ignore_errors=True)

@@ -1,10 +1,11 @@
 """``--grader strict`` on τ² retail: tasks whose gold errors are left out, and declared sets compare in any order.
 
 The tasks left out are exactly those whose gold τ²'s own code recorded errors for (the shared vectors' ``num_errors``),
-through ``taumesh run`` as a subprocess. An order-swapped trajectory of a task the audit flags ``order_sensitive`` is
-played through the real env and graded by the real scorer (gRPC, in-process on loopback): the faithful grader fails
-it, the strict one passes it; the faithful grade of the gold itself is unchanged. The Gym environment with the strict
-grader does the same, and never draws a task whose gold errors.
+through ``taumesh run`` (in this process, typer's runner: the same command without a process start of its own). An
+order-swapped trajectory of a task the audit flags ``order_sensitive`` is played through the real env and graded by
+the real scorer (gRPC, in-process on loopback): the faithful grader fails it, the strict one passes it; the faithful
+grade of the gold itself is unchanged. The Gym environment with the strict grader does the same, and never draws a
+task whose gold errors.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from taumesh.orchestrator.gym import AGENT_ENV_ID
 from taumesh.orchestrator.run.stack import service_stack
 from taumesh.scorer.v1 import scorer_pb2
 from tests.audit.conftest import audited, flagged
-from tests.helpers.cli import ORACLE, assert_ok, load_json, results_path, taumesh
+from tests.helpers.cli import ORACLE, explain_result, invoke, load_json, results_path
 from tests.helpers.paths import read_jsonl
 from tests.helpers.tau2 import TAU2_EXPECTED
 
@@ -39,10 +40,10 @@ def erroring_gold() -> set[str]:
 
 
 def test_strict_run_leaves_out_the_tasks_whose_gold_errors(tau2_data: Path, tmp_path: Path) -> None:
-    strict = taumesh("run", "--env", "tau2-retail", "--grader", "strict", *ORACLE, "--log-dir", tmp_path / "strict")
-    assert_ok(strict)
-    faithful = taumesh("run", "--env", "tau2-retail", *ORACLE, "--log-dir", tmp_path / "faithful")
-    assert_ok(faithful)
+    strict = invoke("run", "--env", "tau2-retail", "--grader", "strict", *ORACLE, "--log-dir", tmp_path / "strict")
+    assert strict.exit_code == 0, explain_result(strict)
+    faithful = invoke("run", "--env", "tau2-retail", *ORACLE, "--log-dir", tmp_path / "faithful")
+    assert faithful.exit_code == 0, explain_result(faithful)
     left_out = erroring_gold()
     assert len(left_out) == 18
     strict_results = load_json(results_path(tmp_path / "strict"))
@@ -60,13 +61,13 @@ def test_strict_run_leaves_out_the_tasks_whose_gold_errors(tau2_data: Path, tmp_
 
 def test_strict_run_of_only_erroring_gold_is_refused(tau2_data: Path, tmp_path: Path) -> None:
     task_id = sorted(erroring_gold())[0]
-    run = taumesh(
+    run = invoke(
         "run", "--env", "tau2-retail", "--grader", "strict", "--task-ids", task_id, *ORACLE, "--log-dir", tmp_path
     )  # fmt: skip
-    assert run.returncode == 2, run.stderr
+    assert run.exit_code == 2, explain_result(run)
     said = run.stderr.replace("\n", " ")
     assert "the strict grader leaves out all 1 selected tasks of tau2-retail base" in said and "gold action" in said
-    assert "Traceback" not in run.stderr and not list(tmp_path.glob("*.json"))
+    assert "Traceback" not in run.output and not list(tmp_path.glob("*.json"))
 
 
 async def graded(clients: ServiceClients, ref: TaskRef, played: Played, grader: int) -> float:
@@ -165,10 +166,10 @@ def test_rescore_regrades_with_the_grader_the_file_records(tau2_data: Path, tmp_
     report = audited("tau2-retail", None, tau2_data)
     task_id = sorted(flagged(report, "order_sensitive") - erroring_gold())[0]
     declared = Catalog(tau2_data).get("tau2-retail").spec.unordered_arguments or {}
-    run = taumesh(
+    run = invoke(
         "run", "--env", "tau2-retail", "--grader", "strict", "--task-ids", task_id, *ORACLE, "--log-dir", tmp_path
     )  # fmt: skip
-    assert_ok(run)
+    assert run.exit_code == 0, explain_result(run)
     path = results_path(tmp_path)
     [entry] = load_json(path)
     swapped = False
@@ -188,8 +189,8 @@ def test_rescore_regrades_with_the_grader_the_file_records(tau2_data: Path, tmp_
         if grader == "faithful":
             entry["info"]["run"].pop("grader")
         path.write_text(json.dumps([entry]), encoding="utf-8")
-        rescored = taumesh("rescore", path, "--out", tmp_path / f"{grader}.json")
+        rescored = invoke("rescore", path, "--out", tmp_path / f"{grader}.json")
         [row] = json.loads((tmp_path / f"{grader}.json").read_text(encoding="utf-8"))
         rewards[grader] = row["reward"]
-        assert rescored.returncode in (0, 1), rescored.stderr  # 1: a reward differs from the recorded one
+        assert rescored.exit_code in (0, 1), explain_result(rescored)  # 1: a reward differs from the recorded one
     assert rewards == {"strict": 1.0, "faithful": 0.0}

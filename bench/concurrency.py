@@ -23,8 +23,8 @@ dominates; the first tasks of the split when that is fewer than the split, else 
 
     .venv/bin/python bench/concurrency.py                                  # τ² retail train, 10/100/500/1,000
     .venv/bin/python bench/concurrency.py --levels 200 --agent-latency-ms 200 --user-latency-ms 100 --py-spy prof/
-    .venv/bin/python bench/concurrency.py --levels 5 10 --agent-latency-ms 50 --user-latency-ms 50 \
-        --out report.json                                                  # the test's tiny configuration
+    .venv/bin/python bench/concurrency.py --levels 2 4 --episodes-per-slot 2 --min-episodes 6 \
+        --agent-latency-ms 50 --user-latency-ms 50 --out report.json      # the test's tiny configuration
 
 Data: the fetched τ² data (``taumesh data fetch tau2``); ``--env retail --data-dir DIR`` for τ-bench v1.
 """

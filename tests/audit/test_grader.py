@@ -82,9 +82,15 @@ async def graded(clients: ServiceClients, ref: TaskRef, played: Played, grader: 
     return response.reward
 
 
-def test_an_order_swapped_trajectory_passes_strict_and_fails_faithful(tau2_data: Path) -> None:
-    report = audited("tau2-retail", None, tau2_data)
-    sensitive = flagged(report, "order_sensitive") - erroring_gold()
+@pytest.fixture(scope="module")
+def sensitive(tau2_data: Path) -> set[int | str]:
+    """τ² retail's tasks the audit flags ``order_sensitive`` whose gold replays cleanly (one audit for the module)."""
+    return flagged(audited("tau2-retail", None, tau2_data), "order_sensitive") - erroring_gold()
+
+
+def test_an_order_swapped_trajectory_passes_strict_and_fails_faithful(
+    tau2_data: Path, sensitive: set[int | str]
+) -> None:
     assert sensitive, "τ² retail has order-sensitive tasks whose gold replays cleanly"
     domain = Catalog(tau2_data).get("tau2-retail")
     facts = DomainFacts.of(domain)
@@ -134,10 +140,11 @@ def test_the_scorer_refuses_to_grade_an_erroring_gold_under_strict_only(tau2_dat
     assert pytest.approx(0.0) == asyncio.run(ask(scorer_pb2.GRADER_UNSPECIFIED))
 
 
-def test_gym_strict_grader_leaves_out_erroring_gold_and_passes_a_swapped_order(tau2_data: Path) -> None:
+def test_gym_strict_grader_leaves_out_erroring_gold_and_passes_a_swapped_order(
+    tau2_data: Path, sensitive: set[int | str]
+) -> None:
     """The Gym environment with ``grader="strict"``: the caller plays the agent through Gymnasium's API."""
-    report = audited("tau2-retail", None, tau2_data)
-    task_id = sorted(flagged(report, "order_sensitive") - erroring_gold())[0]
+    task_id = sorted(sensitive)[0]
     domain = Catalog(tau2_data).get("tau2-retail")
     task = next(task for task in domain.tasks("base") if task.id == task_id)
     _, variant = reorderings(task, DomainFacts.of(domain))[0]
@@ -161,10 +168,11 @@ def test_gym_strict_grader_leaves_out_erroring_gold_and_passes_a_swapped_order(t
     assert rewards == {"faithful": 0.0, "strict": 1.0}
 
 
-def test_rescore_regrades_with_the_grader_the_file_records(tau2_data: Path, tmp_path: Path) -> None:
+def test_rescore_regrades_with_the_grader_the_file_records(
+    tau2_data: Path, sensitive: set[int | str], tmp_path: Path
+) -> None:
     """A strict run's file, its one trajectory's declared-set lists reversed, re-graded by ``taumesh rescore``."""
-    report = audited("tau2-retail", None, tau2_data)
-    task_id = sorted(flagged(report, "order_sensitive") - erroring_gold())[0]
+    task_id = sorted(sensitive)[0]
     declared = Catalog(tau2_data).get("tau2-retail").spec.unordered_arguments or {}
     run = invoke(
         "run", "--env", "tau2-retail", "--grader", "strict", "--task-ids", task_id, *ORACLE, "--log-dir", tmp_path

@@ -1,7 +1,7 @@
 """Validity beside every score: the CLI summary, ``report``, ``compare``, the viewer and the REST metrics.
 
 On τ-bench v1 airline, with its audit stored by ``taumesh domain audit --write`` in a throwaway cache: the null agent
-(passes exactly the null floor) and the oracle (passes every task) are run by ``taumesh run`` as subprocesses, and
+(passes exactly the null floor) and the oracle (passes every task) are run by ``taumesh run`` (in this process), and
 each surface shows, next to the raw score, the score over certified tasks, the null floor of the tasks run, how many
 are flagged and the evidence bounds, equal to what the stored audit and the results files give. Without a stored
 audit each says so in one line naming the command that makes one. ``compare`` refuses to pair runs graded by
@@ -21,7 +21,7 @@ import pytest
 from taumesh.audit import AUDIT_VERSION, StoredAudit
 from tests.helpers.api_thread import ThreadApi
 from tests.helpers.audit import own_cache, write_airline_audit
-from tests.helpers.cli import ORACLE, assert_ok, explain, load_json, results_path, taumesh
+from tests.helpers.cli import ORACLE, explain_result, invoke, load_json, results_path
 from tests.helpers.client import thread_api
 from tests.helpers.viewer_thread import ThreadViewer
 
@@ -45,8 +45,8 @@ def runs(stored: StoredAudit, v1_data_dir: Path, tmp_path_factory: pytest.TempPa
     made: dict[str, Any] = {}
     for name, agent in (("null", NULL), ("oracle", ORACLE)):
         folder = tmp_path_factory.mktemp(name)
-        run = taumesh("run", "--env", "airline", *agent, "--data-dir", v1_data_dir, "--log-dir", folder)
-        assert_ok(run)
+        run = invoke("run", "--env", "airline", *agent, "--data-dir", v1_data_dir, "--log-dir", folder)
+        assert run.exit_code == 0, explain_result(run)
         made[name] = (results_path(folder), run.stdout)
     return made
 
@@ -93,10 +93,10 @@ def test_without_a_stored_audit_one_line_says_how_to_make_one(
     v1_data_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("TAUMESH_CACHE_DIR", str(tmp_path / "empty"))
-    run = taumesh(
+    run = invoke(
         "run", "--env", "airline", *NULL, "--end-index", "3", "--data-dir", v1_data_dir, "--log-dir", tmp_path
     )  # fmt: skip
-    assert_ok(run)
+    assert run.exit_code == 0, explain_result(run)
     said = [text for text in run.stdout.splitlines() if text.startswith("validity")]
     assert said == [
         f"validity: no stored audit of airline test (data release unrecorded, audit version {AUDIT_VERSION}); "
@@ -107,7 +107,8 @@ def test_without_a_stored_audit_one_line_says_how_to_make_one(
 def test_report_has_the_validity_columns_and_lines(stored: StoredAudit, runs: dict[str, Any], tmp_path: Path) -> None:
     null_path, oracle_path = runs["null"][0], runs["oracle"][0]
     out = tmp_path / "report.md"
-    assert_ok(taumesh("report", null_path, oracle_path, "--out", out))
+    done = invoke("report", null_path, oracle_path, "--out", out)
+    assert done.exit_code == 0, explain_result(done)
     text = out.read_text(encoding="utf-8")
     lines = [text_line for text_line in text.splitlines() if text_line.startswith("|")]
     header = [cell.strip() for cell in lines[0].strip("|").split("|")]
@@ -129,25 +130,25 @@ def test_compare_shows_validity_and_refuses_another_grader(
     stored: StoredAudit, runs: dict[str, Any], v1_data_dir: Path, tmp_path: Path
 ) -> None:
     null_path, oracle_path = runs["null"][0], runs["oracle"][0]
-    compared = taumesh("compare", oracle_path, null_path, "--force", "--resamples", "199")
-    assert compared.returncode == 0, explain(compared)
+    compared = invoke("compare", oracle_path, null_path, "--force", "--resamples", "199")
+    assert compared.exit_code == 0, explain_result(compared)
     assert line(expected(stored, oracle_path)) in compared.stdout.replace("\n", " ")
     assert line(expected(stored, null_path)) in compared.stdout.replace("\n", " ")
 
-    strict = taumesh(
+    strict = invoke(
         "run", "--env", "airline", *ORACLE, "--grader", "strict", "--data-dir", v1_data_dir, "--log-dir", tmp_path
     )  # fmt: skip
-    assert_ok(strict)
+    assert strict.exit_code == 0, explain_result(strict)
     strict_path = results_path(tmp_path)
-    refused = taumesh("compare", oracle_path, strict_path, "--force", "--resamples", "199")
-    assert refused.returncode == 1, explain(refused)
+    refused = invoke("compare", oracle_path, strict_path, "--force", "--resamples", "199")
+    assert refused.exit_code == 1, explain_result(refused)
     said = refused.stdout.replace("\n", " ")
     assert "A was graded by the faithful grader, B by the strict grader" in said
     assert "--allow-grader-change" in said and "[grader strict]" in said
-    allowed = taumesh(
+    allowed = invoke(
         "compare", oracle_path, strict_path, "--force", "--allow-grader-change", "--resamples", "199", "--json"
     )  # fmt: skip
-    assert allowed.returncode == 0, explain(allowed)
+    assert allowed.exit_code == 0, explain_result(allowed)
     [report] = json.loads(allowed.stdout)
     assert report["comparison"] is not None and report["graders"] == ["faithful", "strict"]
     assert any("graders differ" in note for note in report["notes"])

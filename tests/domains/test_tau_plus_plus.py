@@ -10,7 +10,8 @@ One parametrised test per part of the bar, over every factory domain the registr
 - **validity**: every gold replays and every forbidden write leaves the allowed states; the gold cut short, perturbed,
   silent or with a forbidden write scores 0, and every allowed outcome 1.0 (the audit's ``non_unique``), in process on
   every task; the audit, through the env and scorer, flags no task of the test split and holds the floors; the oracle
-  with the scripted user scores 1.0 over the real services on a sample of every intent;
+  with the scripted user scores 1.0 over the real services on a sample of every intent (healthcare's audit, on every
+  split, and its oracle run, on every task, are tests/domains/healthcare/test_v2.py's: not repeated here);
 - **distinct**: no two of these domains share a task, policy sentences, tools or a table;
 - **front doors**: the REST API lists and pages every one, the viewer labels its tasks (intent, tier, trap, dual
   control), and the Gym plays a task of each to 1.0.
@@ -53,9 +54,6 @@ from tests.helpers.paths import PROJECT_ROOT
 MIN_TABLES, MIN_RECORDS, MIN_POLICY_WORDS, MIN_AGENT_TOOLS = 5, 300, 1_200, 15
 MIN_TASKS, MIN_INTENTS, MIN_TRAP_SHARE, MIN_MEDIAN_GOLD, MIN_DUAL_SHARE = 60, 8, 0.25, 4, 0.10
 FLOOR_IDENTITY_THEN_REFUSE, FLOOR_OUTPUTS_SPAM = 0.05, 0.02
-SPLITS = ("base", "train", "test")
-"""A factory domain's splits: every task, then train and test from worlds of their own."""
-
 FACTORY = sorted(name for name, plugin in Registry.discover().plugins.items() if isinstance(plugin, FactoryPlugin))
 """The registered domains built on the factory (the registry's, so a new one is tested as soon as it registers)."""
 
@@ -154,8 +152,12 @@ def test_train_and_test_touch_no_common_entity(name: str) -> None:
 
 @pytest.mark.parametrize("name", FACTORY)
 def test_every_gold_replays_and_every_forbidden_write_leaves_the_allowed_states(name: str) -> None:
+    """``check`` replays train's and test's golds; base holds exactly their tasks (each base task equals its copy in
+    train or test, so replaying base too would replay every gold twice)."""
     domain = _domain(name)
-    assert check_domain(domain, list(SPLITS)).ok
+    split_copies = {task.id: task for split in ("train", "test") for task in _tasks(name, split)}
+    assert {task.id: task for task in _tasks(name)} == split_copies
+    assert check_domain(domain, ["train", "test"]).ok
     identity = domain.plugin.identity_tools or frozenset()
     problems = {task.id: verify_task(domain, task, identity) for task in _tasks(name)}
     assert {task_id: found for task_id, found in problems.items() if found} == {}
@@ -188,8 +190,7 @@ def test_the_gold_cut_perturbed_silent_or_with_a_forbidden_write_scores_zero(nam
     scored: dict[str, float] = {}
     for task in _tasks(name):
         gold = list(task.actions)
-        says = oracle_says(task)
-        assert outcome_score(domain.plugin, domain, task, gold, says) == 1.0, task.id
+        says = oracle_says(task)  # the gold itself scores 1.0: its first allowed outcome (test_every_allowed_...)
         writes = [
             i
             for i, a in enumerate(gold)
@@ -215,19 +216,21 @@ def test_the_gold_cut_perturbed_silent_or_with_a_forbidden_write_scores_zero(nam
 def test_every_allowed_outcome_scores_one(name: str) -> None:
     """What the audit's ``non_unique`` flag checks, on every task in process: any outcome the policy allows passes."""
     domain = _domain(name)
-    scores = {
-        f"{task.id} outcome {n}": outcome_score(domain.plugin, domain, task, outcome)
-        for task in _tasks(name)
-        for n, outcome in enumerate(task.outcomes())
-    }
+    scores = {}
+    for task in _tasks(name):
+        outcomes = list(task.outcomes())
+        assert outcomes[0] == list(task.actions), f"{task.id}: the gold is the first allowed outcome"
+        for n, outcome in enumerate(outcomes):
+            scores[f"{task.id} outcome {n}"] = outcome_score(domain.plugin, domain, task, outcome)
     failing = [f"{outcome}: {reward:g}" for outcome, reward in scores.items() if reward != 1.0]
     assert failing == []
 
 
-@pytest.mark.parametrize("name", FACTORY)
+@pytest.mark.parametrize("name", [name for name in FACTORY if name != "healthcare"])
 def test_the_audit_flags_no_task_and_the_floors_hold(name: str) -> None:
     """On the test split, through the env and scorer (``domain check NAME --strict`` audits every split: CI's time
-    allows one; the in-process checks above cover every task)."""
+    allows one; the in-process checks above cover every task). Healthcare's every split, with these same floors:
+    tests/domains/healthcare/test_v2.py."""
     report = asyncio.run(audit_domain(name, "test", Path("unused")))
     assert report.data_release == _domain(name).data_release
     assert [(t.task_id, t.flags) for t in report.tasks if t.flags] == []
@@ -245,9 +248,10 @@ def _sample(name: str) -> list[FactoryTask]:
     return [task for tasks in by_intent.values() for task in {tasks[0].id: tasks[0], tasks[-1].id: tasks[-1]}.values()]
 
 
-@pytest.mark.parametrize("name", FACTORY)
+@pytest.mark.parametrize("name", [name for name in FACTORY if name != "healthcare"])
 def test_the_oracle_scores_one_over_the_services(name: str, tmp_path: Path) -> None:
-    """A sample (:func:`_sample`) in CI; ``taumesh run --env NAME --task-split base`` with the oracle plays them all."""
+    """A sample (:func:`_sample`) in CI; ``taumesh run --env NAME --task-split base`` with the oracle plays them all.
+    Healthcare's every base task: tests/domains/healthcare/test_v2.py (``oracle_results``)."""
     sample = _sample(name)
     ids = [task.id for task in sample]
     run = ("run", "--env", name, "--task-split", "base", "--task-ids", *ids, *ORACLE, "--max-concurrency", "16")

@@ -13,7 +13,7 @@ import pytest
 
 from taumesh.domains import DOMAIN_PATH_ENV
 from taumesh.domains._scaffold import write_minimal_skeleton as write_skeleton
-from tests.helpers.cli import assert_ok, taumesh
+from tests.helpers.cli import assert_ok, explain_result, invoke, taumesh
 
 PLANTED = "<script>alert('sheet')</script>"
 """Markup planted in a task's instruction and gold arguments: the page must show it as text."""
@@ -28,8 +28,8 @@ def _sections(html: str) -> dict[str, str]:
 
 def test_html_sheet_of_healthcare_lists_the_clauses_each_task_tests(tmp_path: Path) -> None:
     sheet = tmp_path / "review" / "healthcare.html"
-    proc = taumesh("domain", "audit", "healthcare", "--task-split", "test", "--sheet", sheet)
-    assert_ok(proc)
+    done = invoke("domain", "audit", "healthcare", "--task-split", "test", "--sheet", sheet)
+    assert done.exit_code == 0, explain_result(done)
     html = sheet.read_text(encoding="utf-8")
     assert html.startswith("<!DOCTYPE html>") and "<style>" in html and "<script" not in html
     assert "<h1>Review sheet: healthcare test</h1>" in html
@@ -48,7 +48,8 @@ def test_html_sheet_of_healthcare_lists_the_clauses_each_task_tests(tmp_path: Pa
 
 def test_html_sheet_of_healthcare_v1_highlights_its_flags(tmp_path: Path) -> None:
     sheet = tmp_path / "healthcare-v1.html"
-    assert_ok(taumesh("domain", "audit", "healthcare:v1", "--sheet", sheet))  # release 1, whose flaws it lists
+    done = invoke("domain", "audit", "healthcare:v1", "--sheet", sheet)  # release 1, whose flaws it lists
+    assert done.exit_code == 0, explain_result(done)
     html = sheet.read_text(encoding="utf-8")
     sections = _sections(html)
     assert len(sections) == 165
@@ -69,12 +70,14 @@ def test_html_sheet_of_healthcare_v1_highlights_its_flags(tmp_path: Path) -> Non
 
 def test_markdown_sheet_lists_clauses_where_the_domain_declares_them(tmp_path: Path) -> None:
     sheet = tmp_path / "healthcare.md"
-    assert_ok(taumesh("domain", "audit", "healthcare", "--task-split", "test", "--sheet", sheet))
+    done = invoke("domain", "audit", "healthcare", "--task-split", "test", "--sheet", sheet)
+    assert done.exit_code == 0, explain_result(done)
     text = sheet.read_text(encoding="utf-8")
     book = next(s for s in text.split("\n## Task ")[1:] if s.startswith("book_appointment-w3-01 "))
     assert "Policy clauses:\n\n- 2.1 Before you disclose anything" in book and "\n- 4.1 Book only open slots." in book
     v1 = tmp_path / "healthcare-v1.md"
-    assert_ok(taumesh("domain", "audit", "healthcare:v1", "--sheet", v1))
+    done = invoke("domain", "audit", "healthcare:v1", "--sheet", v1)
+    assert done.exit_code == 0, explain_result(done)
     assert v1.read_text(encoding="utf-8").count("Policy clauses: not declared\n") == 165
 
 
@@ -97,7 +100,7 @@ def test_html_sheet_escapes_the_tasks_text(tmp_path: Path, monkeypatch: pytest.M
 
 @pytest.mark.parametrize("name", ["review.txt", "review"])
 def test_a_sheet_of_another_suffix_is_refused_before_the_audit(tmp_path: Path, name: str) -> None:
-    proc = taumesh("domain", "audit", "healthcare", "--sheet", tmp_path / name)
-    assert proc.returncode == 2, proc.stderr
-    assert ".md or .html" in proc.stderr.replace("\n", " ") and "floors" not in proc.stdout
+    done = invoke("domain", "audit", "healthcare", "--sheet", tmp_path / name)
+    assert done.exit_code == 2, explain_result(done)
+    assert ".md or .html" in done.stderr.replace("\n", " ") and "floors" not in done.stdout
     assert not (tmp_path / name).exists()

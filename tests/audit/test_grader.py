@@ -83,14 +83,13 @@ async def graded(clients: ServiceClients, ref: TaskRef, played: Played, grader: 
 
 
 @pytest.fixture(scope="module")
-def sensitive(tau2_data: Path) -> set[int | str]:
+def sensitive(tau2_data: Path) -> set[str]:
     """τ² retail's tasks the audit flags ``order_sensitive`` whose gold replays cleanly (one audit for the module)."""
-    return flagged(audited("tau2-retail", None, tau2_data), "order_sensitive") - erroring_gold()
+    report = audited("tau2-retail", None, tau2_data)
+    return {str(task_id) for task_id in flagged(report, "order_sensitive")} - erroring_gold()
 
 
-def test_an_order_swapped_trajectory_passes_strict_and_fails_faithful(
-    tau2_data: Path, sensitive: set[int | str]
-) -> None:
+def test_an_order_swapped_trajectory_passes_strict_and_fails_faithful(tau2_data: Path, sensitive: set[str]) -> None:
     assert sensitive, "τ² retail has order-sensitive tasks whose gold replays cleanly"
     domain = Catalog(tau2_data).get("tau2-retail")
     facts = DomainFacts.of(domain)
@@ -141,7 +140,7 @@ def test_the_scorer_refuses_to_grade_an_erroring_gold_under_strict_only(tau2_dat
 
 
 def test_gym_strict_grader_leaves_out_erroring_gold_and_passes_a_swapped_order(
-    tau2_data: Path, sensitive: set[int | str]
+    tau2_data: Path, sensitive: set[str]
 ) -> None:
     """The Gym environment with ``grader="strict"``: the caller plays the agent through Gymnasium's API."""
     task_id = sorted(sensitive)[0]
@@ -169,7 +168,7 @@ def test_gym_strict_grader_leaves_out_erroring_gold_and_passes_a_swapped_order(
 
 
 def test_rescore_regrades_with_the_grader_the_file_records(
-    tau2_data: Path, sensitive: set[int | str], tmp_path: Path
+    tau2_data: Path, sensitive: set[str], tmp_path: Path
 ) -> None:
     """A strict run's file, its one trajectory's declared-set lists reversed, re-graded by ``taumesh rescore``."""
     task_id = sorted(sensitive)[0]

@@ -77,12 +77,21 @@ class EpisodeDriver:
             raise RuntimeError("the environment is closed")
         return self.clients
 
-    async def domains(self) -> dict[str, list[str]]:
-        """Every domain with data, and its splits (the first is the default)."""
+    async def domains(self, only: str | None = None) -> dict[str, list[str]]:
+        """Every domain with data, and its splits (the first is the default).
+
+        ``only``: describe that domain alone (every reset asks for its own; describing every domain costs the env a
+        read of each one's tasks); the others are named with no splits.
+        """
+        request = listing_request(only) if only is not None else env_pb2.ListDomainsRequest()
         listed: env_pb2.ListDomainsResponse = await with_retries(
-            partial(self._clients().env.ListDomains, env_pb2.ListDomainsRequest(), timeout=RPC_TIMEOUT)
+            partial(self._clients().env.ListDomains, request, timeout=RPC_TIMEOUT)
         )
-        return {domain.name: [split.name for split in domain.splits] for domain in listed.domains if domain.splits}
+        return {
+            domain.name: [split.name for split in domain.splits]
+            for domain in listed.domains
+            if domain.splits or only is not None
+        }
 
     async def tasks(self, domain: str, split: str) -> list[env_pb2.TaskSummary]:
         """The split's tasks, in order."""

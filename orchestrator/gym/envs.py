@@ -80,8 +80,8 @@ class _TaumeshEnv(gym.Env[str, str]):
         return [task.task_id for task in self.driver.call(self.driver.tasks(domain, split))]
 
     def _split(self, domain: str, split: str | None) -> tuple[str, str]:
-        domains = self.domains()
-        if domain not in domains:
+        domains = self.driver.call(self.driver.domains(only=domain))
+        if not domains.get(domain):
             raise ValueError(
                 f"no data for domain {domain!r}; domains with data: {', '.join(sorted(domains)) or 'none'}"
             )

@@ -6,6 +6,9 @@
   cut short, perturbed or with a forbidden write scores 0;
 - the audit flags no task on any split, and its floors are null 0, identity-then-refuse 0, outputs-spam 0;
 - release 1 stays selectable as ``healthcare:v1``, and each release declares itself.
+
+That every outcome replays and every forbidden write leaves the allowed states (``verify_task``) is shown for every
+factory domain, this one included, by tests/domains/test_tau_plus_plus.py.
 """
 
 from __future__ import annotations
@@ -29,7 +32,6 @@ from taumesh.domains.factory import (
     output_spec,
     trap_cues,
     unfair_traps,
-    verify_task,
 )
 from taumesh.domains.healthcare import DATA_V2, IDENTITY_TOOLS, RELEASES, SPLITS
 from taumesh.domains.healthcare.v2.build import RELEASE, generated_files
@@ -90,11 +92,6 @@ def test_three_worlds_keep_their_invariants_and_test_patients_are_never_in_train
     readings = [r for d in _domain().base_data["devices"].values() for r in d["monitor_queue"]]
     pressures = [(r["systolic"], r["diastolic"]) for r in readings if r["kind"] == "blood_pressure"]
     assert pressures and all(d < s - 20 and (s, d) in BLOOD_PRESSURES for s, d in pressures)
-
-
-def test_every_outcome_replays_and_every_forbidden_write_leaves_the_allowed_states() -> None:
-    problems = {t.id: verify_task(_domain(), t, IDENTITY_TOOLS) for t in _tasks()}
-    assert {task_id: found for task_id, found in problems.items() if found} == {}
 
 
 def test_the_findings_are_answered_by_the_allowed_outcomes() -> None:

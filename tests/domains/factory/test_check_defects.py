@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.domains.test_domain_commands import domain, explain
+from tests.domains.test_domain_commands import explain
+from tests.helpers.domain_cli import domain
 
 _PLUGIN = """
 from __future__ import annotations

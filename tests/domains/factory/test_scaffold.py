@@ -12,7 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.domains.test_domain_commands import clean_env, domain, explain
+from tests.domains.test_domain_commands import clean_env, explain
+from tests.helpers.domain_cli import domain
 
 
 def _taumesh(cwd: Path, *args: str | Path) -> subprocess.CompletedProcess[str]:

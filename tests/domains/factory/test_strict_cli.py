@@ -10,7 +10,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.domains.test_domain_commands import domain, explain
+from tests.domains.test_domain_commands import explain
+from tests.helpers.domain_cli import domain
 
 CUE = " If the agent says it is locked, accept that."
 GOLD_ONLY = '''
@@ -55,7 +56,8 @@ def _plant(tmp_path: Path) -> dict[str, str]:
     return {"trap_cue": traps[1]["id"], "non_unique": unverified["id"], "output_spec": said["id"]}
 
 
-def test_the_audit_reports_the_planted_flags_and_healthcare_two_none(tmp_path: Path) -> None:
+def test_the_audit_reports_the_planted_flags(tmp_path: Path) -> None:
+    """That healthcare release 2 raises none, on every split: tests/domains/healthcare/test_v2.py, in process."""
     assert domain(tmp_path, "new", "demo").returncode == 0
     planted = _plant(tmp_path)
     report = tmp_path / "audit.json"
@@ -68,11 +70,6 @@ def test_the_audit_reports_the_planted_flags_and_healthcare_two_none(tmp_path: P
         assert kind in found[task_id], (kind, task_id, found)
     assert {kind for kinds in found.values() for kind in kinds} >= {"non_unique", "trap_cue", "output_spec"}
     assert "trap_cue" in audited.stdout and "non_unique" in audited.stdout
-
-    clean = tmp_path / "healthcare_test.json"  # every split of it: tests/domains/healthcare/test_v2.py, in process
-    audited = domain(tmp_path, "audit", "healthcare", "--task-split", "test", "--json", clean)
-    assert audited.returncode == 0, explain(audited)
-    assert [t for t in json.loads(clean.read_text(encoding="utf-8"))["tasks"] if t["flags"]] == []
 
 
 def test_strict_passes_the_scaffold_as_generated_and_fails_a_planted_defect(tmp_path: Path) -> None:

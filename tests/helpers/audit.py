@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from taumesh.audit import AUDIT_VERSION, StoredAudit, stored_audit_path
-from tests.helpers.cli import assert_ok, taumesh
+from tests.helpers.cli import explain_result, invoke
 
 
 def own_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
@@ -23,8 +23,9 @@ def own_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 
 
 def write_airline_audit(data_dir: Path) -> tuple[StoredAudit, Path, str]:
-    """v1 airline's test-split audit stored by ``taumesh domain audit --write``: the audit, its file, the output."""
-    written = taumesh("domain", "audit", "airline", "--data-dir", data_dir, "--write")
-    assert_ok(written)
+    """v1 airline's test-split audit stored by ``taumesh domain audit --write`` (in this process, typer's runner: the
+    same command without a process start of its own): the audit, its file, the output."""
+    written = invoke("domain", "audit", "airline", "--data-dir", data_dir, "--write")
+    assert written.exit_code == 0, explain_result(written)
     path = stored_audit_path("airline", "test", None, AUDIT_VERSION)
     return StoredAudit.model_validate_json(path.read_bytes()), path, written.stdout

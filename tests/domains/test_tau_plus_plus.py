@@ -46,14 +46,13 @@ from taumesh.domains.factory import (
     verify_task,
 )
 from taumesh.orchestrator.audit import audit_domain
-from taumesh.orchestrator.config import ServiceAddresses
 from taumesh.orchestrator.gym import AGENT_ENV_ID
-from taumesh.orchestrator.run.stack import ServiceTargets, serving_targets
+from taumesh.orchestrator.run.stack import ServiceTargets
 from taumesh.viewer.labels import task_labels
 from tests.helpers.api_thread import start_thread_server
 from tests.helpers.cli import ORACLE, explain_result, invoke, load_json, results_path
-from tests.helpers.grpc_services import LoopThread
 from tests.helpers.paths import PROJECT_ROOT
+from tests.helpers.service_stack import address_flags, addresses, shared_services
 
 MIN_TABLES, MIN_RECORDS, MIN_POLICY_WORDS, MIN_AGENT_TOOLS = 5, 300, 1_200, 15
 MIN_TASKS, MIN_INTENTS, MIN_TRAP_SHARE, MIN_MEDIAN_GOLD, MIN_DUAL_SHARE = 60, 8, 0.25, 4, 0.10
@@ -232,19 +231,10 @@ def test_every_allowed_outcome_scores_one(name: str) -> None:
 
 @pytest.fixture(scope="module")
 def services() -> Iterator[ServiceTargets]:
-    """The four real services on loopback gRPC, started once for the module's audits and oracle runs (each would
-    start its own and load the domain into it again: ~0.2 s of CPU a domain, twice over 23 domains)."""
-    loop = LoopThread()
-    stack = serving_targets(ServiceAddresses(), Path("unused"))
-    try:
-        yield loop.run(stack.__aenter__())
-    finally:
-        loop.run(stack.__aexit__(None, None, None))
-        loop.close()
-
-
-def _addresses(services: ServiceTargets) -> ServiceAddresses:
-    return ServiceAddresses(env=services.env, user=services.user, agent=services.agent, scorer=services.scorer)
+    """One stack for the module's audits and oracle runs (a stack each loaded the domain into its services again:
+    ~0.2 s of CPU a domain, twice over 23 domains)."""
+    with shared_services() as running:
+        yield running
 
 
 @pytest.mark.parametrize("name", [name for name in FACTORY if name != "healthcare"])
@@ -252,7 +242,7 @@ def test_the_audit_flags_no_task_and_the_floors_hold(name: str, services: Servic
     """On the test split, through the env and scorer (``domain check NAME --strict`` audits every split: CI's time
     allows one; the in-process checks above cover every task). Healthcare's every split, with these same floors:
     tests/domains/healthcare/test_v2.py."""
-    report = asyncio.run(audit_domain(name, "test", Path("unused"), addresses=_addresses(services)))
+    report = asyncio.run(audit_domain(name, "test", Path("unused"), addresses=addresses(services)))
     assert report.data_release == _domain(name).data_release
     assert [(t.task_id, t.flags) for t in report.tasks if t.flags] == []
     floors = report.floors
@@ -276,8 +266,7 @@ def test_the_oracle_scores_one_over_the_services(name: str, services: ServiceTar
     sample = _sample(name)
     ids = [task.id for task in sample]
     run = ("run", "--env", name, "--task-split", "base", "--task-ids", *ids, *ORACLE, "--max-concurrency", "16")
-    at = ("--env-addr", services.env, "--user-addr", services.user, "--agent-addr", services.agent)
-    result = invoke(*run, *at, "--scorer-addr", services.scorer, "--log-dir", tmp_path)
+    result = invoke(*run, *address_flags(services), "--log-dir", tmp_path)
     assert result.exit_code == 0, explain_result(result)
     rewards = {entry["task_id"]: entry["reward"] for entry in load_json(results_path(tmp_path))}
     assert rewards == {task.id: 1.0 for task in sample}

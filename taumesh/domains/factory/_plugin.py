@@ -9,6 +9,7 @@ factory domain: its allowed outcomes (``non_unique``), its trap cues (``trap_cue
 from __future__ import annotations
 
 import copy
+import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,16 +34,32 @@ class FactoryPlugin(DomainPlugin):
         if not issubclass(self.task_model, FactoryTask):
             raise TypeError(f"{self.name}: a FactoryPlugin's task_model must subclass FactoryTask")
         object.__setattr__(self, "_reward", factory_reward())  # one outcome cache per plugin
+        object.__setattr__(self, "_gold_hashes", {})  # (domain, root, task id, instruction) -> hash
+        object.__setattr__(self, "_gold_lock", threading.Lock())
 
     def data_release(self, root: Path) -> str | None:
         return self.release
 
     def gold_hash(self, domain: DomainView, task: Task) -> str:
-        """The state after every gold action, a transfer included, from the base data."""
+        """The state after every gold action, a transfer included, from the base data.
+
+        Computed once per domain, data root and task: every scored episode asks for it (the reward's ``expected``),
+        and a root's data never changes in a process (as :class:`AllowedOutcomes` assumes).
+        """
+        key = (domain.name, str(domain.root), task.id, task.instruction)
+        cache: dict[tuple[str, str, str, str], str] = getattr(self, "_gold_hashes")  # noqa: B009 - set in __post_init__
+        lock: threading.Lock = getattr(self, "_gold_lock")  # noqa: B009 - set in __post_init__
+        with lock:
+            cached = cache.get(key)
+        if cached is not None:
+            return cached
         session = Session(domain)
         for action in task.actions:
             session.call(action.name, copy.deepcopy(action.kwargs), action.requestor)
-        return session.data_hash()
+        found = session.data_hash()
+        with lock:
+            cache[key] = found
+        return found
 
     def closing_message(self, task: Task, policy: str) -> str | None:
         """What the oracle says beside the outputs: each text statement's first phrase (a refusal's reason)."""
